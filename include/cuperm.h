@@ -1,0 +1,183 @@
+/*
+ * cuperm — tensor transpositions and contractions on NVIDIA GPUs.
+ *
+ * The one public header. Conventions follow cuTENSOR and cuTT:
+ *   - Tensors are column-major by default: extent 0 is the stride-1 dimension.
+ *   - Output dimension r is input dimension perm[r]:
+ *       out_extent[r] = in_extent[perm[r]].
+ *   - Strides are counted in elements; NULL strides mean dense column-major.
+ *   - Plan once, execute many times. Every function returns a cupermStatus_t;
+ *     on failure cupermGetLastErrorMessage() says which argument broke which rule.
+ *
+ * Thread safety: handles may be shared between host threads; plan creation and
+ * destruction may run concurrently on one handle. A plan may be executed from
+ * several streams at once (execution reads the plan, never writes it).
+ */
+#ifndef CUPERM_H
+#define CUPERM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#  define CUPERM_API __declspec(dllexport)
+#elif defined(__GNUC__)
+#  define CUPERM_API __attribute__((visibility("default")))
+#else
+#  define CUPERM_API
+#endif
+
+#define CUPERM_VERSION_MAJOR 0
+#define CUPERM_VERSION_MINOR 1
+#define CUPERM_VERSION_PATCH 0
+/** Encoded as major*10000 + minor*100 + patch. */
+#define CUPERM_VERSION (CUPERM_VERSION_MAJOR * 10000 + CUPERM_VERSION_MINOR * 100 + CUPERM_VERSION_PATCH)
+
+/** Largest tensor rank a plan accepts. */
+#define CUPERM_MAX_RANK 32
+
+/* ------------------------------------------------------------------------- */
+/* Status codes and errors                                                    */
+/* ------------------------------------------------------------------------- */
+
+typedef enum {
+    CUPERM_STATUS_SUCCESS = 0,
+    CUPERM_STATUS_INVALID_VALUE = 1,   /**< an argument broke a documented rule */
+    CUPERM_STATUS_NOT_SUPPORTED = 2,   /**< valid, but not implemented for this input */
+    CUPERM_STATUS_ALLOC_FAILED = 3,    /**< host or device allocation failed */
+    CUPERM_STATUS_CUDA_ERROR = 4,      /**< the CUDA runtime reported an error */
+    CUPERM_STATUS_INTERNAL_ERROR = 5,  /**< a bug in cuperm: please report it */
+    CUPERM_STATUS_ARCH_MISMATCH = 6,   /**< the device has no kernels built for it */
+    CUPERM_STATUS_LIBRARY_ERROR = 7    /**< a library cuperm uses (cuBLAS, NVRTC) failed */
+} cupermStatus_t;
+
+/** A static string naming the status, e.g. "CUPERM_STATUS_INVALID_VALUE". */
+CUPERM_API const char* cupermGetErrorString(cupermStatus_t status);
+
+/**
+ * The message of the last failing cuperm call on this host thread, naming the
+ * offending argument and the rule it broke; "" if no call on this thread has
+ * failed yet. Successful calls leave it unchanged. Valid until the next cuperm
+ * call on this thread.
+ */
+CUPERM_API const char* cupermGetLastErrorMessage(void);
+
+/** CUPERM_VERSION of the library actually linked. */
+CUPERM_API int cupermGetVersion(void);
+
+/* ------------------------------------------------------------------------- */
+/* Data types (numeric values equal cudaDataType_t's)                         */
+/* ------------------------------------------------------------------------- */
+
+typedef enum {
+    CUPERM_R_16F = 2,   /**< __half; scalars (alpha, beta) are float */
+    CUPERM_R_16BF = 14, /**< __nv_bfloat16; scalars are float */
+    CUPERM_R_32F = 0,   /**< float */
+    CUPERM_R_64F = 1,   /**< double */
+    CUPERM_C_32F = 4,   /**< complex float (cuFloatComplex); scalars are complex float */
+    CUPERM_C_64F = 5,   /**< complex double (cuDoubleComplex); scalars are complex double */
+    CUPERM_R_8I = 3,    /**< int8_t */
+    CUPERM_R_8U = 8,    /**< uint8_t */
+    CUPERM_R_16I = 20,  /**< int16_t */
+    CUPERM_R_32I = 10,  /**< int32_t */
+    CUPERM_R_32U = 12,  /**< uint32_t */
+    CUPERM_R_64I = 24,  /**< int64_t */
+    CUPERM_R_64U = 26   /**< uint64_t */
+} cupermDataType_t;
+
+/** Bytes per element of a data type, or 0 for an unknown one. */
+CUPERM_API size_t cupermDataTypeSize(cupermDataType_t type);
+
+/* ------------------------------------------------------------------------- */
+/* Handle                                                                     */
+/* ------------------------------------------------------------------------- */
+
+typedef struct cupermHandle* cupermHandle_t;
+
+/**
+ * Creates a handle bound to the calling thread's current CUDA device. It holds
+ * the device's properties and what plans share (the plan cache).
+ */
+CUPERM_API cupermStatus_t cupermCreate(cupermHandle_t* handle);
+
+/** Destroys a handle. Plans made from it must be destroyed first. */
+CUPERM_API cupermStatus_t cupermDestroy(cupermHandle_t handle);
+
+/* ------------------------------------------------------------------------- */
+/* Transposes                                                                 */
+/* ------------------------------------------------------------------------- */
+
+typedef struct cupermPlan* cupermPlan_t;
+
+/**
+ * Plans out = alpha * perm(in) + beta * out.
+ *
+ * rank       1 .. CUPERM_MAX_RANK.
+ * extents    rank input extents, each >= 1 (zero-volume tensors are rejected:
+ *            there is nothing to plan).
+ * perm       a permutation of 0..rank-1; output dimension r is input dimension perm[r].
+ * type       element type (1, 2, 4, 8 or 16 bytes).
+ * inStrides  rank input strides in elements, each >= 0, or NULL for dense
+ *            column-major. Stride 0 broadcasts an input dimension.
+ * outStrides rank output strides in elements (indexed by output dimension),
+ *            each >= 1, or NULL for dense column-major. Output elements must
+ *            not overlap: sorted by stride, each stride must exceed the largest
+ *            offset reachable with the smaller ones (this admits every padded
+ *            or sub-tensor view).
+ *
+ * The plan is chosen by a model at plan time; nothing runs on the device.
+ */
+CUPERM_API cupermStatus_t cupermPlanTranspose(cupermHandle_t handle, cupermPlan_t* plan, int rank,
+                                              const int64_t* extents, const int* perm,
+                                              cupermDataType_t type, const int64_t* inStrides,
+                                              const int64_t* outStrides);
+
+/**
+ * Runs a plan asynchronously on stream: out = alpha * perm(in) + beta * out.
+ *
+ * alpha, beta  host pointers to scalars: float for R_16F/R_16BF, otherwise the
+ *              element type itself (cuFloatComplex for C_32F, ...). beta == 0 never
+ *              reads out (NaNs there do not leak).
+ * in, out      device pointers on the plan's device, aligned to the element size
+ *              or to 8 bytes for 16-byte types; the two ranges must not overlap.
+ *
+ * The current device must be the plan's. The plan may be executed many times,
+ * with other pointers, from several streams at once.
+ */
+CUPERM_API cupermStatus_t cupermExecute(cupermPlan_t plan, const void* alpha, const void* in,
+                                        const void* beta, void* out, cudaStream_t stream);
+
+/** Destroys a plan. Passing a destroyed plan again is detected where possible. */
+CUPERM_API cupermStatus_t cupermPlanDestroy(cupermPlan_t plan);
+
+/** Kernel families a transpose plan may use. */
+typedef enum {
+    CUPERM_KERNEL_COPY = 0,       /**< contiguous on both sides: a vectorized copy */
+    CUPERM_KERNEL_TILED = 1,      /**< orthogonal fastest dimensions: shared-memory tiles */
+    CUPERM_KERNEL_ROWS = 2        /**< same fastest dimension on both sides: row copies */
+} cupermKernel_t;
+
+/** What a transpose plan decided. */
+typedef struct {
+    cupermKernel_t kernel;     /**< kernel family */
+    const char* kernelName;    /**< static string, e.g. "tiled" */
+    int fusedRank;             /**< rank after removing unit extents and fusing dimensions */
+    int64_t volume;            /**< elements moved */
+    int64_t tileA;             /**< tile extent along the input's fastest group (0 if none) */
+    int64_t tileB;             /**< tile extent along the output's fastest group (0 if none) */
+    int threadsPerBlock;
+    int64_t blocks;            /**< blocks launched by one execute */
+} cupermPlanInfo_t;
+
+CUPERM_API cupermStatus_t cupermPlanGetInfo(cupermPlan_t plan, cupermPlanInfo_t* info);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUPERM_H */
