@@ -143,8 +143,8 @@ CUPERM_API cupermStatus_t cupermPlanTranspose(cupermHandle_t handle, cupermPlan_
  * alpha, beta  host pointers to scalars: float for R_16F/R_16BF, otherwise the
  *              element type itself (cuFloatComplex for C_32F, ...). beta == 0 never
  *              reads out (NaNs there do not leak).
- * in, out      device pointers on the plan's device, aligned to the element size
- *              or to 8 bytes for 16-byte types; the two ranges must not overlap.
+ * in, out      device pointers on the plan's device, aligned to the element size;
+ *              the two ranges must not overlap.
  *
  * The current device must be the plan's. The plan may be executed many times,
  * with other pointers, from several streams at once.
@@ -154,6 +154,30 @@ CUPERM_API cupermStatus_t cupermExecute(cupermPlan_t plan, const void* alpha, co
 
 /** Destroys a plan. Passing a destroyed plan again is detected where possible. */
 CUPERM_API cupermStatus_t cupermPlanDestroy(cupermPlan_t plan);
+
+/**
+ * Like cupermPlanTranspose, but times the model's best candidates on the device
+ * with the given buffers (whose contents are overwritten: out receives garbage)
+ * on stream, synchronizes it, and keeps the fastest. in and out must have the
+ * extents and strides described; the plan may later run on any other buffers.
+ */
+CUPERM_API cupermStatus_t cupermPlanTransposeMeasure(cupermHandle_t handle, cupermPlan_t* plan,
+                                                     int rank, const int64_t* extents,
+                                                     const int* perm, cupermDataType_t type,
+                                                     const int64_t* inStrides,
+                                                     const int64_t* outStrides, const void* in,
+                                                     void* out, cudaStream_t stream);
+
+/**
+ * The model's predicted execution time, in seconds, of the plan that
+ * cupermPlanTranspose would make for these arguments (same validation), without
+ * creating a plan or touching the device. For higher-level planners.
+ */
+CUPERM_API cupermStatus_t cupermPredictTransposeTime(cupermHandle_t handle, int rank,
+                                                     const int64_t* extents, const int* perm,
+                                                     cupermDataType_t type,
+                                                     const int64_t* inStrides,
+                                                     const int64_t* outStrides, double* seconds);
 
 /** Kernel families a transpose plan may use. */
 typedef enum {
@@ -172,6 +196,8 @@ typedef struct {
     int64_t tileB;             /**< tile extent along the output's fastest group (0 if none) */
     int threadsPerBlock;
     int64_t blocks;            /**< blocks launched by one execute */
+    double predictedSeconds;   /**< the model's execution time estimate */
+    int measured;              /**< 1 if chosen by cupermPlanTransposeMeasure */
 } cupermPlanInfo_t;
 
 CUPERM_API cupermStatus_t cupermPlanGetInfo(cupermPlan_t plan, cupermPlanInfo_t* info);
