@@ -202,6 +202,140 @@ typedef struct {
 
 CUPERM_API cupermStatus_t cupermPlanGetInfo(cupermPlan_t plan, cupermPlanInfo_t* info);
 
+/* ------------------------------------------------------------------------- */
+/* Contractions                                                               */
+/* ------------------------------------------------------------------------- */
+
+/*
+ * D = opD(alpha * sum over contracted modes of opA(A) * opB(B) + beta * opC(C)),
+ * einsum style: every tensor dimension carries an integer mode label; modes
+ * are matched by label, in any order, across A, B, C and D. C and D have the
+ * same mode list (same labels in the same order, same extents); D may alias C
+ * exactly (same pointer and strides) but must not overlap A or B.
+ *
+ * Mode classes: free in A (in A and D), free in B (in B and D), contracted (in A
+ * and B), batched (in A, B and D). A mode in only one of A, B, D is rejected.
+ * A label repeated within one tensor (a diagonal or trace) is not supported.
+ *
+ * Executed as transpose-transpose-GEMM-transpose: operands that cuBLAS cannot
+ * read in place are transposed into the workspace with cuperm's own transposes,
+ * the GEMM (strided-batched over the batched modes) runs on cuBLAS, and the
+ * result is transposed into D unless cuBLAS can write D directly.
+ */
+
+/** Elementwise operators applied to an operand (opA, opB, opC) or the result (opD). */
+typedef enum {
+    CUPERM_OP_IDENTITY = 0,
+    CUPERM_OP_NEGATE = 1,     /**< -x */
+    CUPERM_OP_ABS = 2,        /**< |x| (real types) */
+    CUPERM_OP_RELU = 3,       /**< max(x, 0) (real types) */
+    CUPERM_OP_LEAKY_RELU = 4, /**< x > 0 ? x : opParam * x (real types) */
+    CUPERM_OP_ELU = 5,        /**< x > 0 ? x : opParam * (exp(x) - 1) (real types) */
+    CUPERM_OP_SIGMOID = 6,    /**< 1 / (1 + exp(-x)) (real types) */
+    CUPERM_OP_TANH = 7,       /**< tanh(x) (real types) */
+    CUPERM_OP_EXP = 8,        /**< exp(x) (real types) */
+    CUPERM_OP_SQRT = 9,       /**< sqrt(x) (real types) */
+    CUPERM_OP_CONJ = 10       /**< complex conjugate; the identity on real types */
+} cupermOperator_t;
+
+/**
+ * How the GEMM accumulates. DEFAULT is strict: fp32 for R_32F, C_32F, R_16F and
+ * R_16BF inputs (tensor cores for the 16-bit types), fp64 for R_64F and C_64F.
+ * Reduced-precision modes are used only when asked for.
+ */
+typedef enum {
+    CUPERM_COMPUTE_DEFAULT = 0,
+    CUPERM_COMPUTE_16F = 1,           /**< fp16 accumulation; R_16F only */
+    CUPERM_COMPUTE_32F = 2,           /**< strict fp32 */
+    CUPERM_COMPUTE_64F = 3,           /**< fp64 */
+    CUPERM_COMPUTE_32F_FAST_TF32 = 4, /**< fp32 data on TF32 tensor cores */
+    CUPERM_COMPUTE_32F_FAST_16F = 5,  /**< fp32 data rounded to fp16 for the tensor cores */
+    CUPERM_COMPUTE_32F_FAST_16BF = 6  /**< fp32 data rounded to bf16 for the tensor cores */
+} cupermComputeType_t;
+
+/** How a contraction plan is chosen. */
+typedef enum {
+    CUPERM_PLAN_MODEL = 0 /**< by the cost model (transpose predictions + a GEMM model); nothing runs */
+} cupermPlanMode_t;
+
+/** One operand of a contraction. */
+typedef struct {
+    int rank;                 /**< 0 .. CUPERM_MAX_RANK (0: a scalar) */
+    const int32_t* modes;     /**< rank mode labels, distinct within the tensor */
+    const int64_t* extents;   /**< rank extents, each >= 1; equal for equal labels across tensors */
+    const int64_t* strides;   /**< rank strides in elements, or NULL for dense column-major.
+                                   A and B: >= 0. C and D: >= 1, and D's elements must not overlap. */
+    cupermDataType_t type;    /**< A and B share one type, C and D another (see cupermPlanContraction) */
+    cupermOperator_t op;      /**< elementwise operator (CUPERM_OP_IDENTITY for none) */
+    double opParam;           /**< slope of LEAKY_RELU, alpha of ELU; ignored otherwise */
+} cupermTensorDescriptor_t;
+
+typedef struct cupermContractionPlan* cupermContractionPlan_t;
+
+/**
+ * Plans D = opD(alpha * sum opA(A) * opB(B) + beta * opC(C)).
+ *
+ * Supported types (A and B alike, C and D alike):
+ *   A/B R_32F, C/D R_32F: compute DEFAULT, 32F, 32F_FAST_TF32, 32F_FAST_16F, 32F_FAST_16BF
+ *   A/B C_32F, C/D C_32F: the same
+ *   A/B R_64F, C/D R_64F and A/B C_64F, C/D C_64F: DEFAULT, 64F
+ *   A/B R_16F, C/D R_16F: DEFAULT, 32F, 16F
+ *   A/B R_16F or R_16BF, C/D R_32F; A/B R_16BF, C/D R_16BF: DEFAULT, 32F
+ * Operators: every operator for real types; IDENTITY, NEGATE and CONJ for complex.
+ * Scalars alpha and beta: double for R_64F D, cuDoubleComplex for C_64F,
+ * cuFloatComplex for C_32F, float otherwise.
+ *
+ * Validation errors return CUPERM_STATUS_INVALID_VALUE (a broken rule) or
+ * CUPERM_STATUS_NOT_SUPPORTED (a valid request outside the list above), with a
+ * message naming the operand and the rule. Planning does not touch the device.
+ * Decisions are cached in the handle: planning the same contraction again is cheap.
+ */
+CUPERM_API cupermStatus_t cupermPlanContraction(cupermHandle_t handle, cupermContractionPlan_t* plan,
+                                                const cupermTensorDescriptor_t* A,
+                                                const cupermTensorDescriptor_t* B,
+                                                const cupermTensorDescriptor_t* C,
+                                                const cupermTensorDescriptor_t* D,
+                                                cupermComputeType_t compute,
+                                                cupermPlanMode_t mode);
+
+/** Device workspace, in bytes, that cupermContract needs for this plan (may be 0). */
+CUPERM_API cupermStatus_t cupermContractionGetWorkspaceSize(cupermContractionPlan_t plan,
+                                                            size_t* bytes);
+
+/**
+ * Runs a contraction plan asynchronously on stream. alpha and beta are host
+ * pointers (types: see cupermPlanContraction); beta == 0 never reads C. C may
+ * equal D (then with identical strides); D must not overlap A or B.
+ * workspace: device memory of at least cupermContractionGetWorkspaceSize bytes,
+ * 256-byte aligned, or NULL to take it stream-ordered from the device's current
+ * memory pool for the duration of the call. The plan may run concurrently on
+ * several streams, each call with its own workspace.
+ */
+CUPERM_API cupermStatus_t cupermContract(cupermContractionPlan_t plan, const void* alpha,
+                                         const void* A, const void* B, const void* beta,
+                                         const void* C, void* D, void* workspace,
+                                         size_t workspaceBytes, cudaStream_t stream);
+
+CUPERM_API cupermStatus_t cupermContractionPlanDestroy(cupermContractionPlan_t plan);
+
+/** What a contraction plan decided (transpose-transpose-GEMM-transpose). */
+typedef struct {
+    int64_t m, n, k, batch;        /**< GEMM shape: rows, columns, inner, batch count */
+    int swapped;                   /**< 1: cuBLAS computes D^T = B^T A^T (B is cuBLAS's first operand) */
+    char opFirst, opSecond;        /**< cuBLAS transpose flags of its two operands: 'N', 'T' or 'C' */
+    int transposedA, transposedB;  /**< 1 if the operand is rewritten into the workspace first */
+    int transposedD;               /**< 1 if the GEMM writes the workspace and a transpose writes D */
+    int elementwiseKernels;        /**< passes of cuperm's fused operator kernel (operators cuBLAS cannot apply) */
+    double flops;                  /**< real floating-point operations of the GEMM */
+    double predictedTransposeSeconds; /**< model: all passes other than the GEMM */
+    double predictedGemmSeconds;      /**< model: the GEMM */
+    size_t workspaceBytes;
+    const char* description;       /**< human-readable decomposition; valid while the plan lives */
+} cupermContractionInfo_t;
+
+CUPERM_API cupermStatus_t cupermContractionPlanGetInfo(cupermContractionPlan_t plan,
+                                                       cupermContractionInfo_t* info);
+
 #ifdef __cplusplus
 }
 #endif
