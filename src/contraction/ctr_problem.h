@@ -1,0 +1,69 @@
+/*
+ * A validated contraction problem: the four operands copied with explicit
+ * strides, and the table of distinct modes with their class (M, N, K or L).
+ * Plain C, no CUDA runtime calls: unit-tested on CPU-only machines.
+ */
+#ifndef CUPERM_CTR_PROBLEM_H
+#define CUPERM_CTR_PROBLEM_H
+
+#include "cuperm.h"
+
+/* Mode classes, named after their role in the GEMM D[m,n,l] = sum_k A[m,k,l] B[k,n,l]. */
+typedef enum {
+    CTR_GROUP_M = 0, /* free in A: A and D */
+    CTR_GROUP_N = 1, /* free in B: B and D */
+    CTR_GROUP_K = 2, /* contracted: A and B */
+    CTR_GROUP_L = 3, /* batched: A, B and D */
+    CTR_GROUPS = 4
+} ctr_group;
+
+enum { CTR_A = 0, CTR_B = 1, CTR_C = 2, CTR_D = 3, CTR_OPERANDS = 4 };
+#define CTR_MAX_MODES (2 * CUPERM_MAX_RANK)
+
+typedef struct {
+    int rank;
+    int32_t modes[CUPERM_MAX_RANK];
+    int64_t extents[CUPERM_MAX_RANK];
+    int64_t strides[CUPERM_MAX_RANK]; /* explicit: dense column-major when none were given */
+    cupermDataType_t type;
+    cupermOperator_t op;
+    double opParam;
+} ctr_operand;
+
+/* A distinct mode of extent > 1 (unit modes never matter and are dropped). */
+typedef struct {
+    int32_t label;
+    int64_t extent;
+    ctr_group group;
+    int pos[CTR_OPERANDS]; /* dimension index in A, B, C, D, or -1 */
+} ctr_mode;
+
+typedef struct {
+    ctr_operand op[CTR_OPERANDS];
+    cupermComputeType_t compute; /* resolved: never DEFAULT */
+    int nmodes;
+    ctr_mode modes[CTR_MAX_MODES];
+    int64_t groupSize[CTR_GROUPS];  /* product of the group's extents (1 when empty) */
+    int groupCount[CTR_GROUPS];
+} ctr_problem;
+
+/*
+ * Copies and validates the descriptors. On failure sets the thread's error
+ * message (naming the operand and the rule) and returns INVALID_VALUE or
+ * NOT_SUPPORTED; on success fills p.
+ */
+cupermStatus_t ctr_problem_init(ctr_problem* p, const cupermTensorDescriptor_t* A,
+                                const cupermTensorDescriptor_t* B,
+                                const cupermTensorDescriptor_t* C,
+                                const cupermTensorDescriptor_t* D, cupermComputeType_t compute);
+
+/* Element offset span [0, maxOffset] of an operand (0 for rank 0). */
+int64_t ctr_operand_max_offset(const ctr_operand* t);
+
+/* Real floating-point operations of the contraction (complex multiply-add = 8). */
+double ctr_problem_flops(const ctr_problem* p);
+
+const char* ctr_group_name(ctr_group g);
+const char* ctr_operand_name(int which);
+
+#endif

@@ -1,0 +1,136 @@
+#include "contraction/ctr_cpu_exec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/reference.h"
+#include "contraction/ctr_types.h"
+
+static int64_t volume(const ctr_transpose* t)
+{
+    int64_t v = 1;
+    for (int r = 0; r < t->rank; ++r) v *= t->extents[r];
+    return v;
+}
+
+/* out = alpha * perm(in) + beta * out with the lead's reference transpose, in complex double. */
+static void run_transpose(const ctr_transpose* t, const ctr_cplx* in, ctr_cplx* out, ctr_cplx alpha,
+                          ctr_cplx beta)
+{
+    ref_transpose(CUPERM_C_64F, t->rank, t->extents, t->perm, t->inStrides, t->outStrides, &alpha, in,
+                  &beta, out, NULL);
+}
+
+/* Calls f on every offset of an operand (all its dimensions). */
+static void for_each_offset(const ctr_operand* t, void (*f)(int64_t off, void* ctx), void* ctx)
+{
+    int64_t idx[CUPERM_MAX_RANK] = {0};
+    for (;;) {
+        int64_t off = 0;
+        for (int i = 0; i < t->rank; ++i) off += idx[i] * t->strides[i];
+        f(off, ctx);
+        int i = 0;
+        while (i < t->rank && ++idx[i] == t->extents[i]) idx[i++] = 0;
+        if (i == t->rank) break;
+    }
+}
+
+typedef struct {
+    ctr_cplx* d;
+    cupermOperator_t op;
+    double param;
+    int complexType;
+} opd_ctx;
+
+static void apply_opd(int64_t off, void* vctx)
+{
+    opd_ctx* c = vctx;
+    c->d[off] = ctr_ref_op(c->op, c->param, c->complexType, c->d[off]);
+}
+
+static ctr_cplx gemm_elem(const ctr_cplx* x, char op, int64_t row, int64_t col, int64_t ld)
+{
+    /* op(X)[row, col]: 'N' stores X as rows x cols, 'T'/'C' as its transpose. */
+    if (op == 'N') return x[row + col * ld];
+    const ctr_cplx v = x[col + row * ld];
+    return op == 'C' ? conj(v) : v;
+}
+
+void ctr_cpu_execute(const ctr_problem* p, const ctr_layout* l, const ctr_cplx* a, const ctr_cplx* b,
+                     const ctr_cplx* c, ctr_cplx* d, ctr_cplx alpha, ctr_cplx beta)
+{
+    const ctr_cplx* in[2] = {a, b};
+    ctr_cplx* ws[3] = {NULL, NULL, NULL};
+    const int cplxAB = ctr_type_is_complex(p->op[CTR_A].type);
+    const int cplxCD = ctr_type_is_complex(p->op[CTR_D].type);
+    alpha *= l->ops.alphaSign;
+    beta *= l->ops.betaSign;
+    for (int x = 0; x < 2; ++x) {
+        if (l->in[x].path == CTR_IN_DIRECT) continue;
+        ctr_transpose t;
+        ctr_layout_input_transpose(p, l, x, &t);
+        const int64_t n = volume(&t);
+        ws[x] = calloc((size_t)n, sizeof(ctr_cplx));
+        run_transpose(&t, in[x], ws[x], 1.0, 0.0);
+        if (l->in[x].path == CTR_IN_ELEMENTWISE)
+            for (int64_t i = 0; i < n; ++i)
+                ws[x][i] = ctr_ref_op(l->ops.op[x], p->op[x].opParam, cplxAB, ws[x][i]);
+        in[x] = ws[x];
+    }
+    /* Where the GEMM writes, with which beta. */
+    ctr_cplx* out = d;
+    ctr_cplx gemmBeta = beta;
+    if (l->out == CTR_OUT_DIRECT || l->out == CTR_OUT_TRANSPOSE) {
+        if (beta != 0 && c != d) {
+            ctr_transpose t;
+            ctr_copy_c_to_d(p, &t);
+            run_transpose(&t, c, d, 1.0, 0.0);
+        }
+    }
+    if (l->out != CTR_OUT_DIRECT) {
+        ws[2] = calloc((size_t)(l->m * l->n * l->batch), sizeof(ctr_cplx));
+        out = ws[2];
+        gemmBeta = 0;
+    }
+    const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
+    const ctr_input_layout *P = &l->in[first], *Q = &l->in[second];
+    for (int64_t bt = 0; bt < l->batch; ++bt)
+        for (int64_t j = 0; j < l->n; ++j)
+            for (int64_t i = 0; i < l->m; ++i) {
+                ctr_cplx sum = 0;
+                for (int64_t k = 0; k < l->k; ++k)
+                    sum += gemm_elem(in[first] + bt * P->batchStride, P->cublasOp, i, k, P->ld) *
+                           gemm_elem(in[second] + bt * Q->batchStride, Q->cublasOp, k, j, Q->ld);
+                ctr_cplx* o = out + i + j * l->ldD + bt * l->batchStrideD;
+                *o = alpha * sum + (gemmBeta != 0 ? gemmBeta * *o : 0);
+            }
+    if (l->out == CTR_OUT_TRANSPOSE) {
+        ctr_transpose t;
+        ctr_layout_output_transpose(p, l, &t);
+        run_transpose(&t, ws[2], d, 1.0, beta);
+    } else if (l->out == CTR_OUT_EPILOGUE) {
+        const ctr_operand *C = &p->op[CTR_C], *D = &p->op[CTR_D];
+        int64_t wStrides[CUPERM_MAX_RANK];
+        ctr_layout_w_strides_for_d(p, l, wStrides);
+        int64_t idx[CUPERM_MAX_RANK] = {0};
+        for (;;) {
+            int64_t offW = 0, offC = 0, offD = 0;
+            for (int i = 0; i < D->rank; ++i) {
+                offW += idx[i] * wStrides[i];
+                offC += idx[i] * C->strides[i];
+                offD += idx[i] * D->strides[i];
+            }
+            ctr_cplx v = ws[2][offW];
+            if (beta != 0) v += beta * ctr_ref_op(l->ops.op[CTR_C], C->opParam, cplxCD, c[offC]);
+            d[offD] = ctr_ref_op(l->ops.op[CTR_D], D->opParam, cplxCD, v);
+            int i = 0;
+            while (i < D->rank && ++idx[i] == D->extents[i]) idx[i++] = 0;
+            if (i == D->rank) break;
+        }
+    }
+    if (l->inplaceOpD) {
+        opd_ctx ctx = {d, l->ops.op[CTR_D], p->op[CTR_D].opParam, cplxCD};
+        for_each_offset(&p->op[CTR_D], apply_opd, &ctx);
+    }
+    for (int i = 0; i < 3; ++i) free(ws[i]);
+}

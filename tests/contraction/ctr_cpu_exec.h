@@ -1,0 +1,17 @@
+/*
+ * Runs a planned layout on the CPU, step for step as the GPU executor does
+ * (transposes in cupermPlanTranspose's convention, a strided-batched GEMM with
+ * cuBLAS's N/T/C flags, the output path), on complex-double buffers. Checking
+ * it against ctr_ref_contract tests the planner without a GPU.
+ */
+#ifndef CUPERM_TEST_CTR_CPU_EXEC_H
+#define CUPERM_TEST_CTR_CPU_EXEC_H
+
+#include "contraction/ctr_layout.h"
+#include "contraction/ctr_reference.h"
+
+/* d is read (beta != 0 with c == d) and written; c may equal d. */
+void ctr_cpu_execute(const ctr_problem* p, const ctr_layout* l, const ctr_cplx* a, const ctr_cplx* b,
+                     const ctr_cplx* c, ctr_cplx* d, ctr_cplx alpha, ctr_cplx beta);
+
+#endif

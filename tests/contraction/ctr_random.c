@@ -1,0 +1,93 @@
+#include "contraction/ctr_random.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Strides for a tensor stored in a random dimension order, each with random padding. */
+static void draw_strides(test_rng_t* r, int rank, const int64_t* extents, int64_t* strides)
+{
+    int order[CUPERM_MAX_RANK];
+    for (int i = 0; i < rank; ++i) order[i] = i;
+    if (rng_range(r, 0, 2) == 0) rng_permutation(r, rank, order); /* else: column-major */
+    int64_t next = 1;
+    for (int i = 0; i < rank; ++i) {
+        const int d = order[i];
+        strides[d] = next;
+        int64_t span = extents[d] * next;
+        if (rng_range(r, 0, 3) == 0) span += rng_range(r, 1, 3) * next; /* padding */
+        next = span;
+    }
+}
+
+void ctr_random_draw(test_rng_t* r, const ctr_random_options* o, ctr_random_case* c)
+{
+    int nM, nN, nK, nL;
+    do {
+        nM = (int)rng_range(r, 0, 3);
+        nN = (int)rng_range(r, 0, 3);
+        nK = (int)rng_range(r, 0, 3);
+        nL = (int)rng_range(r, 0, 2);
+    } while (nM + nK + nL > o->maxRank || nN + nK + nL > o->maxRank || nM + nN + nL > o->maxRank ||
+             nM + nK + nL == 0 || nN + nK + nL == 0 || nM + nN + nL == 0);
+    const int total = nM + nN + nK + nL;
+    int32_t label[4 * CUPERM_MAX_RANK];
+    int64_t extent[4 * CUPERM_MAX_RANK];
+    for (int i = 0; i < total; ++i) label[i] = (int32_t)(rng_range(r, 0, 9) * 16 + i); /* distinct */
+    do {
+        c->work = 1;
+        for (int i = 0; i < total; ++i) {
+            extent[i] = rng_range(r, 1, o->maxExtent);
+            c->work *= (double)extent[i];
+        }
+    } while (c->work > o->maxWork);
+    /* Label index ranges: M [0,nM), N [nM, nM+nN), K next, L last. */
+    const int m0 = 0, n0 = nM, k0 = nM + nN, l0 = nM + nN + nK;
+    int idx[3][4 * CUPERM_MAX_RANK], rank[3] = {0, 0, 0};
+    for (int i = 0; i < total; ++i) {
+        const int inA = (i >= m0 && i < n0) || i >= k0;
+        const int inB = i >= n0;
+        const int inD = i < k0 || i >= l0;
+        if (inA) idx[0][rank[0]++] = i;
+        if (inB) idx[1][rank[1]++] = i;
+        if (inD) idx[2][rank[2]++] = i;
+    }
+    static const int slot[3] = {0, 1, 3};
+    for (int t = 0; t < 3; ++t) {
+        int perm[4 * CUPERM_MAX_RANK];
+        rng_permutation(r, rank[t], perm);
+        const int s = slot[t];
+        for (int i = 0; i < rank[t]; ++i) {
+            c->modes[s][i] = label[idx[t][perm[i]]];
+            c->extents[s][i] = extent[idx[t][perm[i]]];
+        }
+        draw_strides(r, rank[t], c->extents[s], c->strides[s]);
+    }
+    memcpy(c->modes[2], c->modes[3], sizeof c->modes[3]);
+    memcpy(c->extents[2], c->extents[3], sizeof c->extents[3]);
+    if (o->cAliasD) memcpy(c->strides[2], c->strides[3], sizeof c->strides[3]);
+    else draw_strides(r, rank[2], c->extents[2], c->strides[2]);
+    const int ranks[4] = {rank[0], rank[1], rank[2], rank[2]};
+    for (int s = 0; s < 4; ++s) {
+        memset(&c->desc[s], 0, sizeof c->desc[s]);
+        c->desc[s].rank = ranks[s];
+        c->desc[s].modes = c->modes[s];
+        c->desc[s].extents = c->extents[s];
+        c->desc[s].strides = c->strides[s];
+        c->desc[s].type = CUPERM_R_64F;
+        c->desc[s].op = CUPERM_OP_IDENTITY;
+    }
+}
+
+void ctr_random_print(const ctr_random_case* c, char* buf, size_t size)
+{
+    static const char names[4] = {'A', 'B', 'C', 'D'};
+    size_t n = 0;
+    for (int s = 0; s < 4 && n < size; ++s) {
+        const cupermTensorDescriptor_t* d = &c->desc[s];
+        n += (size_t)snprintf(buf + n, size - n, "%c[", names[s]);
+        for (int i = 0; i < d->rank && n < size; ++i)
+            n += (size_t)snprintf(buf + n, size - n, "%s%d:%lld/%lld", i ? " " : "", (int)d->modes[i],
+                                  (long long)d->extents[i], (long long)d->strides[i]);
+        if (n < size) n += (size_t)snprintf(buf + n, size - n, "] op%d ", (int)d->op);
+    }
+}

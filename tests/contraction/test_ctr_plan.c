@@ -1,0 +1,501 @@
+/*
+ * CPU tests of contraction planning: validation and its messages, mode
+ * classification, operator folding, the GEMM layout choice on known cases, and
+ * random contractions whose chosen layout is executed step for step on the CPU
+ * (ctr_cpu_exec) and compared with the definition (ctr_ref_contract).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <math.h>
+
+#include "common/rng.h"
+#include "contraction/ctr_cpu_exec.h"
+#include "contraction/ctr_layout.h"
+#include "contraction/ctr_random.h"
+#include "contraction/ctr_reference.h"
+
+/* ---- a cost model without a device --------------------------------------------- */
+
+typedef struct {
+    test_rng_t* random; /* non-NULL: price transposes randomly, to exercise every layout */
+} mock_ctx;
+
+static double mock_transpose_seconds(void* vctx, const ctr_transpose* t)
+{
+    mock_ctx* ctx = vctx;
+    if (ctx->random) return 1e-6 * (double)rng_range(ctx->random, 1, 100);
+    double v = 1;
+    for (int r = 0; r < t->rank; ++r) v *= (double)t->extents[r];
+    return 5e-6 + 2.0 * v * (double)cupermDataTypeSize(t->type) / 2e12;
+}
+
+static ctr_cost_model mock_model(mock_ctx* ctx)
+{
+    ctr_cost_model m = {mock_transpose_seconds, ctx, 2e12, {50e12, 50e12, 400e12, 800e12}};
+    return m;
+}
+
+/* ---- descriptors from einsum-like strings: one letter per mode ---------------- */
+
+typedef struct {
+    int32_t modes[4][16];
+    int64_t extents[4][16];
+    cupermTensorDescriptor_t d[4];
+} spec;
+
+/* "abc-bda-dc": D-A-B as in the TCCG list; C takes D's modes. ext[letter - 'a']. */
+static void make_spec(spec* s, const char* dab, const int64_t* ext, cupermDataType_t ab,
+                      cupermDataType_t cd)
+{
+    memset(s, 0, sizeof *s);
+    const char* parts[3];
+    parts[0] = dab;
+    parts[1] = strchr(dab, '-') + 1;
+    parts[2] = strchr(parts[1], '-') + 1;
+    const int slot[3] = {3, 0, 1};
+    for (int t = 0; t < 3; ++t) {
+        int r = 0;
+        for (const char* c = parts[t]; *c && *c != '-'; ++c, ++r) {
+            s->modes[slot[t]][r] = *c;
+            s->extents[slot[t]][r] = ext[*c - 'a'];
+        }
+        s->d[slot[t]].rank = r;
+    }
+    memcpy(s->modes[2], s->modes[3], sizeof s->modes[3]);
+    memcpy(s->extents[2], s->extents[3], sizeof s->extents[3]);
+    s->d[2].rank = s->d[3].rank;
+    for (int t = 0; t < 4; ++t) {
+        s->d[t].modes = s->modes[t];
+        s->d[t].extents = s->extents[t];
+        s->d[t].type = t < 2 ? ab : cd;
+    }
+}
+
+static cupermStatus_t plan(const spec* s, ctr_problem* p, ctr_layout* l)
+{
+    mock_ctx ctx = {NULL};
+    ctr_cost_model m = mock_model(&ctx);
+    cupermStatus_t st = ctr_problem_init(p, &s->d[0], &s->d[1], &s->d[2], &s->d[3], CUPERM_COMPUTE_DEFAULT);
+    if (st != CUPERM_STATUS_SUCCESS) return st;
+    return ctr_layout_choose(p, &m, l);
+}
+
+static const int64_t E[26] = {8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                              21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33};
+
+/* ---- layouts of known cases ------------------------------------------------------ */
+
+static void test_plain_gemm_in_place(void** state)
+{
+    (void)state;
+    spec s;
+    ctr_problem p;
+    ctr_layout l;
+    make_spec(&s, "ab-ac-cb", E, CUPERM_R_32F, CUPERM_R_32F);
+    assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(l.in[CTR_A].path, CTR_IN_DIRECT);
+    assert_int_equal(l.in[CTR_B].path, CTR_IN_DIRECT);
+    assert_int_equal(l.out, CTR_OUT_DIRECT);
+    assert_int_equal(l.swapped, 0);
+    assert_int_equal(l.in[CTR_A].cublasOp, 'N');
+    assert_int_equal(l.in[CTR_B].cublasOp, 'N');
+    assert_int_equal(l.m, 8);
+    assert_int_equal(l.n, 9);
+    assert_int_equal(l.k, 10);
+    assert_int_equal(l.batch, 1);
+    assert_int_equal(l.workspaceBytes, 0);
+}
+
+static void test_stored_transposed_operands_use_flags(void** state)
+{
+    (void)state;
+    spec s;
+    ctr_problem p;
+    ctr_layout l;
+    make_spec(&s, "ab-ca-bc", E, CUPERM_R_64F, CUPERM_R_64F);
+    assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(l.in[CTR_A].path, CTR_IN_DIRECT);
+    assert_int_equal(l.in[CTR_B].path, CTR_IN_DIRECT);
+    assert_int_equal(l.out, CTR_OUT_DIRECT);
+    assert_int_equal(l.in[CTR_A].cublasOp, 'T');
+    assert_int_equal(l.in[CTR_B].cublasOp, 'T');
+    assert_int_equal(l.in[CTR_A].ld, 10);
+    assert_int_equal(l.in[CTR_B].ld, 9);
+}
+
+static void test_transposed_output_swaps_operands(void** state)
+{
+    (void)state;
+    spec s;
+    ctr_problem p;
+    ctr_layout l;
+    make_spec(&s, "ba-ac-cb", E, CUPERM_R_32F, CUPERM_R_32F);
+    assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(l.swapped, 1);
+    assert_int_equal(l.out, CTR_OUT_DIRECT);
+    assert_int_equal(l.in[CTR_A].path, CTR_IN_DIRECT);
+    assert_int_equal(l.in[CTR_B].path, CTR_IN_DIRECT);
+    assert_int_equal(l.m, 9); /* rows are b */
+    assert_int_equal(l.n, 8);
+}
+
+static void test_batched_modes_use_strided_batches(void** state)
+{
+    (void)state;
+    spec s;
+    ctr_problem p;
+    ctr_layout l;
+    make_spec(&s, "abde-acde-cbde", E, CUPERM_R_32F, CUPERM_R_32F);
+    assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(l.workspaceBytes, 0);
+    assert_int_equal(l.batch, 11 * 12);
+    assert_int_equal(l.in[CTR_A].batchStride, 8 * 10);
+    assert_int_equal(l.in[CTR_B].batchStride, 10 * 9);
+    assert_int_equal(l.batchStrideD, 8 * 9);
+}
+
+static void test_multi_mode_groups_fold(void** state)
+{
+    (void)state;
+    spec s;
+    ctr_problem p;
+    ctr_layout l;
+    /* TCCG 9-like: D abcd, A ea, B ebcd: N = bcd contiguous in B and D. */
+    make_spec(&s, "abcd-ea-ebcd", E, CUPERM_R_32F, CUPERM_R_32F);
+    assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(l.workspaceBytes, 0);
+    assert_int_equal(l.n, 9 * 10 * 11);
+    assert_int_equal(l.in[CTR_A].cublasOp, 'T');
+}
+
+static void test_only_misordered_operand_is_transposed(void** state)
+{
+    (void)state;
+    spec s;
+    ctr_problem p;
+    ctr_layout l;
+    /* TCCG 1: M = {a, b} is split by d in A. */
+    make_spec(&s, "abc-bda-dc", E, CUPERM_R_32F, CUPERM_R_32F);
+    assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(l.in[CTR_A].path, CTR_IN_TRANSPOSE);
+    assert_int_equal(l.in[CTR_B].path, CTR_IN_DIRECT);
+    assert_int_equal(l.out, CTR_OUT_DIRECT);
+    assert_int_equal(l.wsBytes[CTR_A], 8 * 9 * 11 * 4);
+    assert_true(l.inputSeconds > 0);
+}
+
+static void test_describe_names_the_decomposition(void** state)
+{
+    (void)state;
+    spec s;
+    ctr_problem p;
+    ctr_layout l;
+    make_spec(&s, "abc-bda-dc", E, CUPERM_R_32F, CUPERM_R_32F);
+    assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
+    char buf[512];
+    ctr_layout_describe(&p, &l, buf, sizeof buf);
+    assert_non_null(strstr(buf, "m=72 n=10 k=11"));
+    assert_non_null(strstr(buf, "A transposed"));
+    assert_non_null(strstr(buf, "cuBLAS writes D"));
+}
+
+/* ---- operators ------------------------------------------------------------------ */
+
+static void test_negations_fold_into_scalars(void** state)
+{
+    (void)state;
+    spec s;
+    ctr_problem p;
+    ctr_layout l;
+    make_spec(&s, "ab-ac-cb", E, CUPERM_R_32F, CUPERM_R_32F);
+    s.d[0].op = CUPERM_OP_NEGATE;
+    s.d[2].op = CUPERM_OP_NEGATE;
+    s.d[3].op = CUPERM_OP_NEGATE;
+    assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
+    assert_true(l.ops.alphaSign == 1.0);
+    assert_true(l.ops.betaSign == 1.0);
+    assert_int_equal(l.workspaceBytes, 0);
+    assert_int_equal(l.out, CTR_OUT_DIRECT);
+    assert_int_equal(l.inplaceOpD, 0);
+}
+
+static void test_conj_folds_into_cublas_c_flag(void** state)
+{
+    (void)state;
+    spec s;
+    ctr_problem p;
+    ctr_layout l;
+    make_spec(&s, "ab-ca-cb", E, CUPERM_C_32F, CUPERM_C_32F);
+    s.d[0].op = CUPERM_OP_CONJ;
+    assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(l.in[CTR_A].path, CTR_IN_DIRECT);
+    assert_int_equal(l.in[CTR_A].cublasOp, 'C');
+}
+
+static void test_nonlinear_operators_get_kernels(void** state)
+{
+    (void)state;
+    spec s;
+    ctr_problem p;
+    ctr_layout l;
+    make_spec(&s, "ab-ac-cb", E, CUPERM_R_32F, CUPERM_R_32F);
+    s.d[1].op = CUPERM_OP_RELU;
+    s.d[3].op = CUPERM_OP_TANH;
+    assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(l.in[CTR_A].path, CTR_IN_DIRECT);
+    assert_int_equal(l.in[CTR_B].path, CTR_IN_ELEMENTWISE);
+    assert_int_equal(l.out, CTR_OUT_DIRECT);
+    assert_int_equal(l.inplaceOpD, 1);
+    s.d[2].op = CUPERM_OP_SIGMOID;
+    assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(l.out, CTR_OUT_EPILOGUE);
+    assert_int_equal(l.inplaceOpD, 0);
+}
+
+/* ---- validation ------------------------------------------------------------------ */
+
+static void expect_failure(const spec* s, cupermComputeType_t compute, cupermStatus_t want,
+                           const char* fragment)
+{
+    ctr_problem p;
+    cupermStatus_t got = ctr_problem_init(&p, &s->d[0], &s->d[1], &s->d[2], &s->d[3], compute);
+    assert_int_equal(got, want);
+    const char* msg = cupermGetLastErrorMessage();
+    if (!strstr(msg, fragment)) fail_msg("message \"%s\" lacks \"%s\"", msg, fragment);
+}
+
+static void test_mode_in_one_operand_is_rejected(void** state)
+{
+    (void)state;
+    spec s;
+    make_spec(&s, "ab-acz-cb", E, CUPERM_R_32F, CUPERM_R_32F);
+    expect_failure(&s, CUPERM_COMPUTE_DEFAULT, CUPERM_STATUS_INVALID_VALUE, "mode 122 appears only in A");
+    make_spec(&s, "abz-ac-cb", E, CUPERM_R_32F, CUPERM_R_32F);
+    expect_failure(&s, CUPERM_COMPUTE_DEFAULT, CUPERM_STATUS_INVALID_VALUE, "appears only in D");
+}
+
+static void test_extent_mismatch_is_rejected(void** state)
+{
+    (void)state;
+    spec s;
+    make_spec(&s, "ab-ac-cb", E, CUPERM_R_32F, CUPERM_R_32F);
+    s.extents[1][0] = 3; /* c in B */
+    expect_failure(&s, CUPERM_COMPUTE_DEFAULT, CUPERM_STATUS_INVALID_VALUE, "mode 99 has extent 10 in A but 3 in B");
+    make_spec(&s, "ab-ac-cb", E, CUPERM_R_32F, CUPERM_R_32F);
+    s.extents[2][1] = 4;
+    expect_failure(&s, CUPERM_COMPUTE_DEFAULT, CUPERM_STATUS_INVALID_VALUE, "C.extents[1]");
+    make_spec(&s, "ab-ac-cb", E, CUPERM_R_32F, CUPERM_R_32F);
+    s.extents[0][0] = 0;
+    expect_failure(&s, CUPERM_COMPUTE_DEFAULT, CUPERM_STATUS_INVALID_VALUE, "A.extents[0] is 0");
+}
+
+static void test_mode_list_errors_are_rejected(void** state)
+{
+    (void)state;
+    spec s;
+    make_spec(&s, "ab-aa-ab", E, CUPERM_R_32F, CUPERM_R_32F);
+    expect_failure(&s, CUPERM_COMPUTE_DEFAULT, CUPERM_STATUS_NOT_SUPPORTED, "mode 97 appears twice in A");
+    make_spec(&s, "ab-ac-cb", E, CUPERM_R_32F, CUPERM_R_32F);
+    s.modes[2][0] = 'b';
+    s.modes[2][1] = 'a';
+    expect_failure(&s, CUPERM_COMPUTE_DEFAULT, CUPERM_STATUS_INVALID_VALUE, "C.modes[0] = 98 differs from D.modes[0] = 97");
+    make_spec(&s, "ab-ac-cb", E, CUPERM_R_32F, CUPERM_R_32F);
+    s.d[0].rank = CUPERM_MAX_RANK + 1;
+    expect_failure(&s, CUPERM_COMPUTE_DEFAULT, CUPERM_STATUS_INVALID_VALUE, "A.rank is 33");
+    make_spec(&s, "ab-ac-cb", E, CUPERM_R_32F, CUPERM_R_32F);
+    s.d[1].modes = NULL;
+    expect_failure(&s, CUPERM_COMPUTE_DEFAULT, CUPERM_STATUS_INVALID_VALUE, "B.modes and B.extents must not be NULL");
+    ctr_problem p;
+    assert_int_equal(ctr_problem_init(&p, &s.d[0], NULL, &s.d[2], &s.d[3], CUPERM_COMPUTE_DEFAULT),
+                     CUPERM_STATUS_INVALID_VALUE);
+    assert_non_null(strstr(cupermGetLastErrorMessage(), "descriptor B is NULL"));
+}
+
+static void test_overlapping_d_is_rejected(void** state)
+{
+    (void)state;
+    spec s;
+    make_spec(&s, "ab-ac-cb", E, CUPERM_R_32F, CUPERM_R_32F);
+    int64_t strides[2] = {1, 4}; /* extent 8 along a overlaps the next column */
+    s.d[3].strides = strides;
+    expect_failure(&s, CUPERM_COMPUTE_DEFAULT, CUPERM_STATUS_INVALID_VALUE, "elements of D overlap");
+}
+
+static void test_type_rules(void** state)
+{
+    (void)state;
+    spec s;
+    make_spec(&s, "ab-ac-cb", E, CUPERM_R_32F, CUPERM_R_32F);
+    s.d[1].type = CUPERM_R_64F;
+    expect_failure(&s, CUPERM_COMPUTE_DEFAULT, CUPERM_STATUS_NOT_SUPPORTED, "A.type R_32F differs from B.type R_64F");
+    make_spec(&s, "ab-ac-cb", E, CUPERM_R_64F, CUPERM_R_64F);
+    expect_failure(&s, CUPERM_COMPUTE_32F_FAST_TF32, CUPERM_STATUS_NOT_SUPPORTED,
+                   "compute type 32F_FAST_TF32 is not supported for A/B type R_64F");
+    make_spec(&s, "ab-ac-cb", E, CUPERM_R_16F, CUPERM_R_64F);
+    expect_failure(&s, CUPERM_COMPUTE_DEFAULT, CUPERM_STATUS_NOT_SUPPORTED, "type pair A/B R_16F, C/D R_64F");
+    make_spec(&s, "ab-ac-cb", E, CUPERM_R_32I, CUPERM_R_32I);
+    expect_failure(&s, CUPERM_COMPUTE_DEFAULT, CUPERM_STATUS_NOT_SUPPORTED, "A.type R_32I is not supported");
+    make_spec(&s, "ab-ac-cb", E, CUPERM_C_64F, CUPERM_C_64F);
+    s.d[1].op = CUPERM_OP_RELU;
+    expect_failure(&s, CUPERM_COMPUTE_DEFAULT, CUPERM_STATUS_NOT_SUPPORTED, "B.op relu is not supported for complex");
+    make_spec(&s, "ab-ac-cb", E, CUPERM_R_32F, CUPERM_R_32F);
+    s.d[3].op = (cupermOperator_t)77;
+    expect_failure(&s, CUPERM_COMPUTE_DEFAULT, CUPERM_STATUS_INVALID_VALUE, "D.op is 77");
+    make_spec(&s, "ab-ac-cb", E, CUPERM_R_16BF, CUPERM_R_32F);
+    ctr_problem p;
+    assert_int_equal(ctr_problem_init(&p, &s.d[0], &s.d[1], &s.d[2], &s.d[3], CUPERM_COMPUTE_DEFAULT),
+                     CUPERM_STATUS_SUCCESS);
+    assert_int_equal(p.compute, CUPERM_COMPUTE_32F);
+}
+
+static void test_classification_and_unit_modes(void** state)
+{
+    (void)state;
+    spec s;
+    int64_t ext[26];
+    for (int i = 0; i < 26; ++i) ext[i] = 4;
+    ext['u' - 'a'] = 1;
+    make_spec(&s, "aul-ckl-bck", ext, CUPERM_R_32F, CUPERM_R_32F);
+    /* D a,u,l; A c,k,l; B b,c,k: a only in D -> rejected even though ... */
+    ctr_problem p;
+    assert_int_equal(ctr_problem_init(&p, &s.d[0], &s.d[1], &s.d[2], &s.d[3], CUPERM_COMPUTE_DEFAULT),
+                     CUPERM_STATUS_INVALID_VALUE);
+    make_spec(&s, "aul-ackul-ckl", ext, CUPERM_R_32F, CUPERM_R_32F);
+    assert_int_equal(ctr_problem_init(&p, &s.d[0], &s.d[1], &s.d[2], &s.d[3], CUPERM_COMPUTE_DEFAULT),
+                     CUPERM_STATUS_SUCCESS);
+    assert_int_equal(p.nmodes, 4); /* u dropped */
+    assert_int_equal(p.groupCount[CTR_GROUP_M], 1);
+    assert_int_equal(p.groupCount[CTR_GROUP_N], 0);
+    assert_int_equal(p.groupCount[CTR_GROUP_K], 2);
+    assert_int_equal(p.groupCount[CTR_GROUP_L], 1);
+    assert_true(ctr_problem_flops(&p) == 2.0 * 4 * 16 * 4);
+}
+
+/* ---- random contractions through the CPU executor --------------------------------- */
+
+static void fill(test_rng_t* r, ctr_cplx* x, int64_t n, int complexType, int positive)
+{
+    for (int64_t i = 0; i < n; ++i) {
+        double re = rng_unit(r), im = complexType ? rng_unit(r) : 0.0;
+        if (positive) re = fabs(re) + 0.01;
+        x[i] = re + I * im;
+    }
+}
+
+static cupermOperator_t random_op(test_rng_t* r, int complexType, int forD)
+{
+    static const cupermOperator_t cplxOps[] = {CUPERM_OP_IDENTITY, CUPERM_OP_NEGATE, CUPERM_OP_CONJ};
+    if (rng_range(r, 0, 2) > 0) return CUPERM_OP_IDENTITY;
+    if (complexType) return cplxOps[rng_range(r, 0, 2)];
+    cupermOperator_t op;
+    do op = (cupermOperator_t)rng_range(r, 0, CUPERM_OP_CONJ);
+    while (forD && (op == CUPERM_OP_SQRT || op == CUPERM_OP_EXP));
+    return op;
+}
+
+static double rel_error(const ctr_cplx* got, const ctr_cplx* want, const cupermTensorDescriptor_t* D)
+{
+    double num = 0, den = 0;
+    int64_t idx[CUPERM_MAX_RANK] = {0};
+    for (;;) {
+        int64_t off = 0;
+        for (int i = 0; i < D->rank; ++i) off += idx[i] * D->strides[i];
+        if (isnan(creal(got[off])) || isnan(cimag(got[off]))) return INFINITY;
+        num += pow(cabs(got[off] - want[off]), 2);
+        den += pow(cabs(want[off]), 2);
+        int i = 0;
+        while (i < D->rank && ++idx[i] == D->extents[i]) idx[i++] = 0;
+        if (i == D->rank) break;
+    }
+    return den > 0 ? sqrt(num / den) : sqrt(num);
+}
+
+static void test_random_layouts_compute_the_contraction(void** state)
+{
+    (void)state;
+    test_rng_t r = {20261121};
+    test_rng_t costs = {7};
+    int paths[3][3] = {{0}}, swapped = 0, outPaths[3] = {0};
+    for (int it = 0; it < 400; ++it) {
+        ctr_random_options o = {8, 4, 4096, (int)rng_range(&r, 0, 1)};
+        ctr_random_case c;
+        ctr_random_draw(&r, &o, &c);
+        const int complexType = rng_range(&r, 0, 1);
+        for (int t = 0; t < 4; ++t) {
+            c.desc[t].type = complexType ? CUPERM_C_64F : CUPERM_R_64F;
+            c.desc[t].op = random_op(&r, complexType, t == 3);
+            c.desc[t].opParam = 0.1 + rng_unit(&r) * 0.05;
+        }
+        ctr_problem p;
+        ctr_layout l;
+        assert_int_equal(ctr_problem_init(&p, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
+                                          CUPERM_COMPUTE_DEFAULT),
+                         CUPERM_STATUS_SUCCESS);
+        mock_ctx ctx = {(it & 1) ? &costs : NULL};
+        ctr_cost_model m = mock_model(&ctx);
+        assert_int_equal(ctr_layout_choose(&p, &m, &l), CUPERM_STATUS_SUCCESS);
+        paths[0][l.in[0].path]++;
+        paths[1][l.in[1].path]++;
+        outPaths[l.out]++;
+        swapped += l.swapped;
+
+        int64_t span[4];
+        ctr_cplx* buf[4];
+        for (int t = 0; t < 4; ++t) {
+            span[t] = ctr_ref_span(&c.desc[t]);
+            buf[t] = calloc((size_t)span[t], sizeof(ctr_cplx));
+            fill(&r, buf[t], span[t], complexType, c.desc[t].op == CUPERM_OP_SQRT);
+        }
+        ctr_cplx* want = calloc((size_t)span[3], sizeof(ctr_cplx));
+        const int aliasCD = o.cAliasD && rng_range(&r, 0, 1);
+        if (aliasCD) memcpy(buf[3], buf[2], (size_t)span[2] * sizeof(ctr_cplx));
+        ctr_cplx alpha = rng_unit(&r) + (complexType ? I * rng_unit(&r) : 0);
+        ctr_cplx beta = rng_range(&r, 0, 3) == 0 ? 0 : rng_unit(&r) + (complexType ? I * rng_unit(&r) : 0);
+        ctr_ref_contract(&c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3], buf[0], buf[1], buf[2], alpha,
+                         beta, want, NULL);
+        ctr_cpu_execute(&p, &l, buf[0], buf[1], aliasCD ? buf[3] : buf[2], buf[3], alpha, beta);
+        const double err = rel_error(buf[3], want, &c.desc[3]);
+        if (!(err < 1e-12)) {
+            char text[1024], how[512];
+            ctr_random_print(&c, text, sizeof text);
+            ctr_layout_describe(&p, &l, how, sizeof how);
+            fail_msg("case %d: error %g\n  %s\n  %s", it, err, text, how);
+        }
+        for (int t = 0; t < 4; ++t) free(buf[t]);
+        free(want);
+    }
+    /* The random prices must have driven the planner down every path. */
+    for (int x = 0; x < 2; ++x)
+        for (int path = 0; path < 3; ++path) assert_true(paths[x][path] > 0);
+    for (int path = 0; path < 3; ++path) assert_true(outPaths[path] > 0);
+    assert_true(swapped > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_plain_gemm_in_place),
+        cmocka_unit_test(test_stored_transposed_operands_use_flags),
+        cmocka_unit_test(test_transposed_output_swaps_operands),
+        cmocka_unit_test(test_batched_modes_use_strided_batches),
+        cmocka_unit_test(test_multi_mode_groups_fold),
+        cmocka_unit_test(test_only_misordered_operand_is_transposed),
+        cmocka_unit_test(test_describe_names_the_decomposition),
+        cmocka_unit_test(test_negations_fold_into_scalars),
+        cmocka_unit_test(test_conj_folds_into_cublas_c_flag),
+        cmocka_unit_test(test_nonlinear_operators_get_kernels),
+        cmocka_unit_test(test_mode_in_one_operand_is_rejected),
+        cmocka_unit_test(test_extent_mismatch_is_rejected),
+        cmocka_unit_test(test_mode_list_errors_are_rejected),
+        cmocka_unit_test(test_overlapping_d_is_rejected),
+        cmocka_unit_test(test_type_rules),
+        cmocka_unit_test(test_classification_and_unit_modes),
+        cmocka_unit_test(test_random_layouts_compute_the_contraction),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
