@@ -1,0 +1,25 @@
+/* Failure reporting: every failing entry point records a thread-local message
+ * naming the argument and the rule it broke, then returns its status. */
+#ifndef CUPERM_HOST_ERRORS_H
+#define CUPERM_HOST_ERRORS_H
+
+#include "cuperm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#  define CUPERM_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#  define CUPERM_PRINTF(f, a)
+#endif
+
+/** Records the formatted message for this thread and returns status. */
+cupermStatus_t cuperm_fail(cupermStatus_t status, const char* fmt, ...) CUPERM_PRINTF(2, 3);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,208 @@
+#include "host/plan_select.h"
+
+#include <string.h>
+
+static void finish_tile_launch(cuperm_launch_t* L);
+
+static int log2_ceil(int64_t v)
+{
+    int l = 0;
+    while (((int64_t)1 << l) < v) ++l;
+    return l;
+}
+
+static int imin(int a, int b) { return a < b ? a : b; }
+
+static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/* Padding per shared-memory row that keeps column reads conflict-free: one
+ * 4-byte word for small elements, one element otherwise. */
+static int smem_pad_elems(int elem) { return elem >= 4 ? 1 : 4 / elem; }
+
+void cuperm_tile_params_init(cuperm_tile_params_t* t, const cuperm_dim_t* dims, int rank, int a_end,
+                             int b_end, int tile_a_log2, int tile_b_log2, int elem)
+{
+    memset(t, 0, sizeof *t);
+    t->rank = rank;
+    t->a_end = a_end;
+    t->b_end = b_end;
+    memcpy(t->dim, dims, (size_t)rank * sizeof *dims);
+    t->a_volume = t->b_volume = 1;
+    for (int d = 0; d < a_end; ++d) t->a_volume *= dims[d].extent;
+    for (int d = a_end; d < b_end; ++d) t->b_volume *= dims[d].extent;
+    int64_t outer = 1;
+    for (int d = b_end; d < rank; ++d) outer *= dims[d].extent;
+    t->tile_a_log2 = tile_a_log2;
+    t->tile_b_log2 = tile_b_log2;
+    t->smem_row = (1 << tile_a_log2) + smem_pad_elems(elem);
+    t->a_tiles = ceil_div(t->a_volume, (int64_t)1 << tile_a_log2);
+    t->b_tiles = ceil_div(t->b_volume, (int64_t)1 << tile_b_log2);
+    t->num_tiles = t->a_tiles * t->b_tiles * outer;
+}
+
+int cuperm_tile_smem_bytes(cuperm_launch_kind_t kind, const cuperm_tile_params_t* t, int elem)
+{
+    int ta = 1 << t->tile_a_log2, tb = 1 << t->tile_b_log2;
+    int tables = 2 * (ta + tb) * (int)sizeof(int64_t);
+    if (kind == CUPERM_LAUNCH_ROWS) return tables;
+    return tables + tb * t->smem_row * elem;
+}
+
+/* Elements one tile moves: enough bytes in flight per thread to cover DRAM
+ * latency, small enough that several blocks fit on an SM. */
+static int tile_elems_log2(int elem) { return elem >= 8 ? 10 : elem == 4 ? 11 : elem == 2 ? 12 : 13; }
+
+/* Tile extent along a group: at least 128 bytes of consecutive elements when
+ * the group is that long, never more than the group itself. */
+static void choose_tile(int64_t va, int64_t vb, int elem, int* la, int* lb)
+{
+    const int side_max = 10; /* keeps the offset tables within 16 KB of shared memory */
+    int total = tile_elems_log2(elem);
+    int want = log2_ceil(128 / elem < 32 ? 32 : 128 / elem);
+    int a = imin(want, log2_ceil(va));
+    int b = imin(imin(total - a, side_max), log2_ceil(vb));
+    a = imin(imin(total - b, side_max), log2_ceil(va));
+    *la = a;
+    *lb = b;
+}
+
+static void plan_copy(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
+{
+    (void)p;
+    (void)elem;
+    L->kind = CUPERM_LAUNCH_COPY;
+    L->threads = CUPERM_THREADS;
+    /* 16-byte vectors, four per thread; the execute trims this for alignment. */
+    int64_t per_block = (int64_t)CUPERM_THREADS * 4 * (16 / elem > 0 ? 16 / elem : 1);
+    L->blocks = ceil_div(L->volume, per_block);
+}
+
+/* Same fastest dimension on both sides: rows of dim 0, one per B index. */
+static void plan_rows(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
+{
+    int la, lb;
+    int64_t rows = cuperm_problem_volume(p) / p->dim[0].extent;
+    choose_tile(p->dim[0].extent, rows, elem, &la, &lb);
+    L->kind = CUPERM_LAUNCH_ROWS;
+    cuperm_tile_params_init(&L->tile, p->dim, p->rank, 1, p->rank, la, lb, elem);
+}
+
+/* Different fastest dimensions: A grows along the input's contiguous
+ * dimensions, B along the output's, each until its tiles waste little at the
+ * edges; the rest are outer dimensions. */
+static void plan_tiled(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
+{
+    const int n = p->rank;
+    int b_first = cuperm_problem_out_fastest(p);
+    int in_a[CUPERM_MAX_RANK] = {0}, in_b[CUPERM_MAX_RANK] = {0};
+    const int64_t grow_until = 8 * 128;
+
+    int a_dims[CUPERM_MAX_RANK], na = 0;
+    int64_t va = 1;
+    for (int d = 0; d < n && d != b_first; ++d) {
+        if (na > 0) {
+            const cuperm_dim_t* prev = &p->dim[a_dims[na - 1]];
+            if (p->dim[d].in_stride != prev->in_stride * prev->extent || va >= grow_until) break;
+        }
+        a_dims[na++] = d;
+        in_a[d] = 1;
+        va *= p->dim[d].extent;
+    }
+
+    int b_dims[CUPERM_MAX_RANK], nb = 0;
+    int64_t vb = 1;
+    for (int cur = b_first; cur >= 0 && !in_a[cur];) {
+        b_dims[nb++] = cur;
+        in_b[cur] = 1;
+        vb *= p->dim[cur].extent;
+        if (vb >= grow_until) break;
+        /* next: the dimension whose output stride continues cur's */
+        int next = -1;
+        for (int d = 0; d < n; ++d)
+            if (!in_b[d] && p->dim[d].out_stride == p->dim[cur].out_stride * p->dim[cur].extent) {
+                next = d;
+                break;
+            }
+        cur = next;
+    }
+
+    cuperm_dim_t dims[CUPERM_MAX_RANK];
+    int k = 0;
+    for (int i = 0; i < na; ++i) dims[k++] = p->dim[a_dims[i]];
+    for (int i = 0; i < nb; ++i) dims[k++] = p->dim[b_dims[i]];
+    for (int d = 0; d < n; ++d)
+        if (!in_a[d] && !in_b[d]) dims[k++] = p->dim[d];
+
+    int la, lb;
+    choose_tile(va, vb, elem, &la, &lb);
+    L->kind = CUPERM_LAUNCH_TILED;
+    cuperm_tile_params_init(&L->tile, dims, n, na, na + nb, la, lb, elem);
+}
+
+void cuperm_select_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
+                          cuperm_launch_t* L)
+{
+    (void)dev;
+    memset(L, 0, sizeof *L);
+    L->elem_size = elem;
+    L->volume = cuperm_problem_volume(p);
+    L->threads = CUPERM_THREADS;
+    if (p->rank == 1 && p->dim[0].in_stride == 1 && p->dim[0].out_stride == 1) {
+        plan_copy(p, elem, L);
+        return;
+    }
+    if (cuperm_problem_out_fastest(p) == 0)
+        plan_rows(p, elem, L);
+    else
+        plan_tiled(p, elem, L);
+    finish_tile_launch(L);
+}
+
+double cuperm_predict_seconds(const cuperm_launch_t* L, const cuperm_device_info_t* dev)
+{
+    const double launch_s = 3e-6;
+    double bytes = 2.0 * (double)L->volume * L->elem_size;
+    double eff = 0.9;
+    if (L->kind != CUPERM_LAUNCH_COPY) {
+        /* Short contiguous runs waste DRAM sectors: scale by the run length. */
+        double run_a = (double)((int64_t)1 << L->tile.tile_a_log2) * L->elem_size;
+        if (run_a > (double)L->tile.a_volume * L->elem_size) run_a = (double)L->tile.a_volume * L->elem_size;
+        double run = run_a;
+        if (L->kind == CUPERM_LAUNCH_TILED) {
+            double run_b = (double)((int64_t)1 << L->tile.tile_b_log2) * L->elem_size;
+            if (run_b < run) run = run_b;
+        }
+        eff = 0.85 * (run >= 128 ? 1.0 : run / 128.0 > 0.25 ? run / 128.0 : 0.25);
+    }
+    return launch_s + bytes / (dev->dram_bytes_per_second * eff);
+}
+
+/* Finishes a tile launch whose tile params are set. */
+static void finish_tile_launch(cuperm_launch_t* L)
+{
+    const int64_t max_grid = 0x7fffffff;
+    L->blocks = L->tile.num_tiles < max_grid ? L->tile.num_tiles : max_grid;
+    L->smem_bytes = cuperm_tile_smem_bytes(L->kind, &L->tile, L->elem_size);
+}
+
+int cuperm_candidate_launches(const cuperm_launch_t* h, cuperm_launch_t* out, int max)
+{
+    int n = 0;
+    if (max < 1) return 0;
+    out[n++] = *h;
+    if (h->kind == CUPERM_LAUNCH_COPY) return n;
+    const cuperm_tile_params_t* t = &h->tile;
+    const int la_max = log2_ceil(t->a_volume), lb_max = log2_ceil(t->b_volume);
+    static const int delta[][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}, {1, -1}, {-1, 1}, {1, 1}, {-1, -1}};
+    for (size_t i = 0; i < sizeof delta / sizeof delta[0] && n < max; ++i) {
+        int la = t->tile_a_log2 + delta[i][0], lb = t->tile_b_log2 + delta[i][1];
+        if (la < 0 || lb < 0 || la > 10 || lb > 10 || la + lb > 13 || la + lb < 5) continue;
+        if (la > la_max || lb > lb_max) continue;
+        cuperm_launch_t c = *h;
+        cuperm_tile_params_init(&c.tile, t->dim, t->rank, t->a_end, t->b_end, la, lb, h->elem_size);
+        finish_tile_launch(&c);
+        if (c.smem_bytes > 48 * 1024) continue;
+        out[n++] = c;
+    }
+    return n;
+}

@@ -1,0 +1,38 @@
+/* The heuristic planner: chooses a kernel and its parameters for a canonical
+ * problem, and predicts the execution time. Plain C, no device calls. */
+#ifndef CUPERM_HOST_PLAN_SELECT_H
+#define CUPERM_HOST_PLAN_SELECT_H
+
+#include "common/kernel_params.h"
+#include "host/device_info.h"
+#include "host/problem.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CUPERM_THREADS 256
+
+/** Fills launch for canonical problem p with elements of elem bytes. */
+void cuperm_select_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
+                          cuperm_launch_t* launch);
+
+/** Builds the tile walk for a given grouping and tile shape (exposed for tests). */
+void cuperm_tile_params_init(cuperm_tile_params_t* t, const cuperm_dim_t* dims, int rank, int a_end,
+                             int b_end, int tile_a_log2, int tile_b_log2, int elem);
+
+/** The model's execution time estimate for a launch, in seconds. */
+double cuperm_predict_seconds(const cuperm_launch_t* launch, const cuperm_device_info_t* dev);
+
+/** Candidates for measure mode: the heuristic launch first, then variants of
+ * its tile shape. Returns how many were written (at most max). */
+int cuperm_candidate_launches(const cuperm_launch_t* heuristic, cuperm_launch_t* out, int max);
+
+/** Shared memory a TILED or ROWS launch needs. */
+int cuperm_tile_smem_bytes(cuperm_launch_kind_t kind, const cuperm_tile_params_t* t, int elem);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,31 @@
+/* The opaque objects behind cupermHandle_t and cupermPlan_t. */
+#ifndef CUPERM_RUNTIME_OBJECTS_H
+#define CUPERM_RUNTIME_OBJECTS_H
+
+#include "common/kernel_params.h"
+#include "cuperm.h"
+#include "host/device_info.h"
+
+/* Tags that let entry points reject destroyed or foreign objects cheaply. */
+#define CUPERM_HANDLE_MAGIC 0x63757065726d4831ull /* "cupermH1" */
+#define CUPERM_PLAN_MAGIC 0x63757065726d5031ull   /* "cupermP1" */
+#define CUPERM_DEAD_MAGIC 0xdeaddeaddeaddeadull
+
+struct cupermHandle {
+    uint64_t magic;
+    cuperm_device_info_t dev;
+};
+
+struct cupermPlan {
+    uint64_t magic;
+    cupermHandle_t handle;
+    int device;
+    cupermDataType_t type;
+    int fused_rank;
+    int measured;
+    double predicted_seconds;
+    int64_t in_span_bytes, out_span_bytes; /* from the base pointer to the last element reached, inclusive */
+    cuperm_launch_t launch;
+};
+
+#endif

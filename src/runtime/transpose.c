@@ -1,0 +1,211 @@
+/* Transpose entry points: plan, predict, execute, inspect, destroy. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/errors.h"
+#include "host/plan_select.h"
+#include "host/scalars.h"
+#include "host/validate.h"
+#include "kernels/launch.h"
+#include "runtime/device_check.h"
+#include "runtime/measure.h"
+#include "runtime/objects.h"
+
+#define INVALID CUPERM_STATUS_INVALID_VALUE
+
+static cupermStatus_t check_handle(cupermHandle_t handle)
+{
+    if (!handle) return cuperm_fail(INVALID, "handle is NULL");
+    if (handle->magic != CUPERM_HANDLE_MAGIC)
+        return cuperm_fail(INVALID, "handle is not a live cuperm handle (destroyed or foreign)");
+    return CUPERM_STATUS_SUCCESS;
+}
+
+static cupermStatus_t check_plan(cupermPlan_t plan)
+{
+    if (!plan) return cuperm_fail(INVALID, "plan is NULL");
+    if (plan->magic != CUPERM_PLAN_MAGIC)
+        return cuperm_fail(INVALID, "plan is not a live cuperm plan (destroyed or foreign)");
+    return CUPERM_STATUS_SUCCESS;
+}
+
+/* Validates, canonicalises and plans heuristically; no device calls. */
+static cupermStatus_t make_plan(cupermHandle_t handle, struct cupermPlan* plan, int rank,
+                                const int64_t* extents, const int* perm, cupermDataType_t type,
+                                const int64_t* in_strides, const int64_t* out_strides)
+{
+    cupermStatus_t st = check_handle(handle);
+    if (st) return st;
+    st = cuperm_validate_transpose(rank, extents, perm, type, in_strides, out_strides);
+    if (st) return st;
+
+    cuperm_problem_t p;
+    cuperm_problem_init(&p, rank, extents, perm, in_strides, out_strides);
+    const int64_t elem = (int64_t)cupermDataTypeSize(type);
+    memset(plan, 0, sizeof *plan);
+    plan->in_span_bytes = (cuperm_problem_max_in_offset(&p) + 1) * elem;
+    plan->out_span_bytes = (cuperm_problem_max_out_offset(&p) + 1) * elem;
+    cuperm_problem_canonicalize(&p);
+
+    plan->handle = handle;
+    plan->device = handle->dev.ordinal;
+    plan->type = type;
+    plan->fused_rank = p.rank;
+    cuperm_select_launch(&p, (int)elem, &handle->dev, &plan->launch);
+    plan->predicted_seconds = cuperm_predict_seconds(&plan->launch, &handle->dev);
+    return CUPERM_STATUS_SUCCESS;
+}
+
+static cupermStatus_t publish(struct cupermPlan* local, cupermPlan_t* out)
+{
+    cupermPlan_t p = malloc(sizeof *p);
+    if (!p) return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "plan: out of host memory");
+    *p = *local;
+    p->magic = CUPERM_PLAN_MAGIC;
+    *out = p;
+    return CUPERM_STATUS_SUCCESS;
+}
+
+cupermStatus_t cupermPlanTranspose(cupermHandle_t handle, cupermPlan_t* plan, int rank,
+                                   const int64_t* extents, const int* perm, cupermDataType_t type,
+                                   const int64_t* inStrides, const int64_t* outStrides)
+{
+    if (!plan) return cuperm_fail(INVALID, "plan is NULL (it must point to a cupermPlan_t)");
+    *plan = NULL;
+    struct cupermPlan local;
+    cupermStatus_t st = make_plan(handle, &local, rank, extents, perm, type, inStrides, outStrides);
+    return st ? st : publish(&local, plan);
+}
+
+cupermStatus_t cupermPredictTransposeTime(cupermHandle_t handle, int rank, const int64_t* extents,
+                                          const int* perm, cupermDataType_t type,
+                                          const int64_t* inStrides, const int64_t* outStrides,
+                                          double* seconds)
+{
+    if (!seconds) return cuperm_fail(INVALID, "seconds is NULL");
+    struct cupermPlan local;
+    cupermStatus_t st = make_plan(handle, &local, rank, extents, perm, type, inStrides, outStrides);
+    if (st) return st;
+    *seconds = local.predicted_seconds;
+    return CUPERM_STATUS_SUCCESS;
+}
+
+static int ranges_overlap(const void* a, int64_t a_bytes, const void* b, int64_t b_bytes)
+{
+    uintptr_t a0 = (uintptr_t)a, b0 = (uintptr_t)b;
+    return a0 < b0 + (uintptr_t)b_bytes && b0 < a0 + (uintptr_t)a_bytes;
+}
+
+/* Every check an execute makes before it launches. */
+static cupermStatus_t check_execute(cupermPlan_t plan, const void* alpha, const void* in,
+                                    const void* beta, void* out)
+{
+    cupermStatus_t st = check_plan(plan);
+    if (st) return st;
+    if (!alpha) return cuperm_fail(INVALID, "alpha is NULL (it must point to a host scalar)");
+    if (!beta) return cuperm_fail(INVALID, "beta is NULL (it must point to a host scalar)");
+    if (!in) return cuperm_fail(INVALID, "in is NULL");
+    if (!out) return cuperm_fail(INVALID, "out is NULL");
+    const uintptr_t elem = (uintptr_t)plan->launch.elem_size;
+    if ((uintptr_t)in % elem)
+        return cuperm_fail(INVALID, "in = %p is not aligned to the element size (%d bytes)", in, (int)elem);
+    if ((uintptr_t)out % elem)
+        return cuperm_fail(INVALID, "out = %p is not aligned to the element size (%d bytes)", out,
+                           (int)elem);
+    if (ranges_overlap(in, plan->in_span_bytes, out, plan->out_span_bytes))
+        return cuperm_fail(INVALID, "in and out overlap: transposes are out-of-place");
+    st = cuperm_check_current_device(plan->device, "cupermExecute");
+    if (st) return st;
+    st = cuperm_check_device_pointer(in, plan->device, "in");
+    if (st) return st;
+    return cuperm_check_device_pointer(out, plan->device, "out");
+}
+
+cupermStatus_t cuperm_launch_plan(const cuperm_launch_t* l, cupermDataType_t type,
+                                  const cuperm_scalars_t* s, const void* in, void* out,
+                                  cudaStream_t stream)
+{
+    cudaError_t err = cudaErrorInvalidValue;
+    switch (l->kind) {
+    case CUPERM_LAUNCH_COPY: err = cuperm_launch_copy(l, type, s, in, out, stream); break;
+    case CUPERM_LAUNCH_TILED: err = cuperm_launch_tiled(l, type, s, in, out, stream); break;
+    case CUPERM_LAUNCH_ROWS: err = cuperm_launch_rows(l, type, s, in, out, stream); break;
+    }
+    if (err != cudaSuccess)
+        return cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "cupermExecute: kernel launch failed (%s)",
+                           cudaGetErrorString(err));
+    return CUPERM_STATUS_SUCCESS;
+}
+
+cupermStatus_t cupermExecute(cupermPlan_t plan, const void* alpha, const void* in, const void* beta,
+                             void* out, cudaStream_t stream)
+{
+    cupermStatus_t st = check_execute(plan, alpha, in, beta, out);
+    if (st) return st;
+    cuperm_scalars_t s;
+    cuperm_read_scalars(plan->type, alpha, beta, &s);
+    return cuperm_launch_plan(&plan->launch, plan->type, &s, in, out, stream);
+}
+
+cupermStatus_t cupermPlanTransposeMeasure(cupermHandle_t handle, cupermPlan_t* plan, int rank,
+                                          const int64_t* extents, const int* perm,
+                                          cupermDataType_t type, const int64_t* inStrides,
+                                          const int64_t* outStrides, const void* in, void* out,
+                                          cudaStream_t stream)
+{
+    if (!plan) return cuperm_fail(INVALID, "plan is NULL (it must point to a cupermPlan_t)");
+    *plan = NULL;
+    struct cupermPlan local;
+    cupermStatus_t st = make_plan(handle, &local, rank, extents, perm, type, inStrides, outStrides);
+    if (st) return st;
+    local.magic = CUPERM_PLAN_MAGIC; /* lets check_execute vet the buffers */
+    const double unused_scalar[2] = {0, 0}; /* measuring moves bits: no scalars are read */
+    st = check_execute(&local, unused_scalar, in, unused_scalar, out);
+    if (st) return st;
+    st = cuperm_measure_best(&local.launch, &handle->dev, type, in, out, stream,
+                             &local.predicted_seconds);
+    if (st) return st;
+    local.measured = 1;
+    return publish(&local, plan);
+}
+
+cupermStatus_t cupermPlanDestroy(cupermPlan_t plan)
+{
+    cupermStatus_t st = check_plan(plan);
+    if (st) return st;
+    plan->magic = CUPERM_DEAD_MAGIC;
+    free(plan);
+    return CUPERM_STATUS_SUCCESS;
+}
+
+static const char* kernel_name(cuperm_launch_kind_t k)
+{
+    switch (k) {
+    case CUPERM_LAUNCH_COPY: return "copy";
+    case CUPERM_LAUNCH_TILED: return "tiled";
+    case CUPERM_LAUNCH_ROWS: return "rows";
+    }
+    return "?";
+}
+
+cupermStatus_t cupermPlanGetInfo(cupermPlan_t plan, cupermPlanInfo_t* info)
+{
+    cupermStatus_t st = check_plan(plan);
+    if (st) return st;
+    if (!info) return cuperm_fail(INVALID, "info is NULL");
+    const cuperm_launch_t* l = &plan->launch;
+    memset(info, 0, sizeof *info);
+    info->kernel = (cupermKernel_t)l->kind;
+    info->kernelName = kernel_name(l->kind);
+    info->fusedRank = plan->fused_rank;
+    info->volume = l->volume;
+    if (l->kind != CUPERM_LAUNCH_COPY) {
+        info->tileA = (int64_t)1 << l->tile.tile_a_log2;
+        info->tileB = (int64_t)1 << l->tile.tile_b_log2;
+    }
+    info->threadsPerBlock = l->threads;
+    info->blocks = l->blocks;
+    info->predictedSeconds = plan->predicted_seconds;
+    info->measured = plan->measured;
+    return CUPERM_STATUS_SUCCESS;
+}

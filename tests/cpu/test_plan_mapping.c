@@ -1,0 +1,171 @@
+/* Runs every planned launch's index mapping on the host, through the same
+ * __host__ __device__ helpers the kernels use, and checks that each output
+ * element is written exactly once, from the right input element. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "common/cases.h"
+#include "common/index_math.h"
+#include "host/plan_select.h"
+#include "host/problem.h"
+
+static const cuperm_device_info_t kDevice = {0, 9, 0, 132, 50 << 20, 48 << 10, 3.35e12};
+
+/* src_of[o] = input offset that output offset o must come from, or -1. */
+static void expected_sources(const test_case_t* c, int64_t* src_of, int64_t out_span)
+{
+    for (int64_t o = 0; o < out_span; ++o) src_of[o] = -1;
+    int64_t idx[CUPERM_MAX_RANK] = {0}, si[CUPERM_MAX_RANK], so[CUPERM_MAX_RANK], dense = 1, dout = 1;
+    for (int d = 0; d < c->rank; ++d) {
+        si[d] = c->has_in_strides ? c->in_strides[d] : dense;
+        dense *= c->extents[d];
+    }
+    for (int r = 0; r < c->rank; ++r) {
+        so[c->perm[r]] = c->has_out_strides ? c->out_strides[r] : dout;
+        dout *= c->extents[c->perm[r]];
+    }
+    for (int64_t n = 0, vol = case_volume(c); n < vol; ++n) {
+        int64_t io = 0, oo = 0;
+        for (int d = 0; d < c->rank; ++d) {
+            io += idx[d] * si[d];
+            oo += idx[d] * so[d];
+        }
+        src_of[oo] = io;
+        for (int d = 0; d < c->rank && ++idx[d] == c->extents[d]; ++d) idx[d] = 0;
+    }
+}
+
+/* Emulates one launch; returns 0 if the mapping is exact. */
+static int emulate(const cuperm_launch_t* l, const int64_t* src_of, int64_t out_span, int* hits)
+{
+    memset(hits, 0, (size_t)out_span * sizeof *hits);
+    if (l->kind == CUPERM_LAUNCH_COPY) {
+        for (int64_t i = 0; i < l->volume; ++i) {
+            if (i >= out_span || src_of[i] != i) return 1;
+            hits[i]++;
+        }
+    } else {
+        const cuperm_tile_params_t* p = &l->tile;
+        const int64_t ta = (int64_t)1 << p->tile_a_log2, tb = (int64_t)1 << p->tile_b_log2;
+        for (int64_t t = 0; t < p->num_tiles; ++t) {
+            int64_t a0, b0, ib, ob;
+            cuperm_tile_origin(p, t, &a0, &b0, &ib, &ob);
+            for (int64_t y = 0; y < tb && b0 + y < p->b_volume; ++y) {
+                int64_t bi, bo;
+                cuperm_group_offsets(p->dim, p->a_end, p->b_end, b0 + y, &bi, &bo);
+                for (int64_t x = 0; x < ta && a0 + x < p->a_volume; ++x) {
+                    int64_t ai, ao;
+                    cuperm_group_offsets(p->dim, 0, p->a_end, a0 + x, &ai, &ao);
+                    int64_t o = ob + ao + bo, i = ib + ai + bi;
+                    if (o < 0 || o >= out_span || src_of[o] != i) return 1;
+                    hits[o]++;
+                }
+            }
+        }
+    }
+    for (int64_t o = 0; o < out_span; ++o)
+        if (hits[o] != (src_of[o] >= 0)) return 1;
+    return 0;
+}
+
+static void check_case(const test_case_t* c, int elem)
+{
+    cuperm_problem_t p;
+    cuperm_problem_init(&p, c->rank, c->extents, c->perm, c->has_in_strides ? c->in_strides : NULL,
+                        c->has_out_strides ? c->out_strides : NULL);
+    cuperm_problem_canonicalize(&p);
+    cuperm_launch_t heuristic, cand[16];
+    cuperm_select_launch(&p, elem, &kDevice, &heuristic);
+    assert_int_equal(heuristic.volume, case_volume(c));
+    assert_true(heuristic.smem_bytes <= 48 * 1024);
+    int n = cuperm_candidate_launches(&heuristic, cand, 16);
+    assert_true(n >= 1);
+
+    int64_t span = case_out_span(c);
+    int64_t* src_of = malloc((size_t)span * sizeof *src_of);
+    int* hits = malloc((size_t)span * sizeof *hits);
+    expected_sources(c, src_of, span);
+    for (int k = 0; k < n; ++k) {
+        if (emulate(&cand[k], src_of, span, hits)) {
+            fprintf(stderr, "mapping wrong for candidate %d (kind %d, elem %d): ", k, cand[k].kind, elem);
+            case_print(stderr, c);
+            fail();
+        }
+    }
+    free(src_of);
+    free(hits);
+}
+
+static void random_dense_problems(void** state)
+{
+    (void)state;
+    test_rng_t r = {1};
+    static const int elems[] = {1, 2, 4, 8, 16};
+    for (int i = 0; i < 600; ++i) {
+        test_case_t c;
+        case_random(&r, &c, 1, 8, 20000, 0);
+        check_case(&c, elems[i % 5]);
+    }
+}
+
+static void random_strided_problems(void** state)
+{
+    (void)state;
+    test_rng_t r = {2};
+    for (int i = 0; i < 600; ++i) {
+        test_case_t c;
+        case_random(&r, &c, 1, 8, 20000, 1);
+        check_case(&c, 1 << (i % 5));
+    }
+}
+
+static void high_rank_problems(void** state)
+{
+    (void)state;
+    test_rng_t r = {3};
+    for (int i = 0; i < 100; ++i) {
+        test_case_t c;
+        case_random(&r, &c, 13, 32, 50000, i % 2);
+        check_case(&c, 8);
+    }
+}
+
+/* Shapes the heuristic treats specially: tiny fastest dimensions, identity, matrices. */
+static void edge_problems(void** state)
+{
+    (void)state;
+    const struct {
+        int rank;
+        int64_t e[4];
+        int p[4];
+    } cases[] = {
+        {1, {1}, {0}},          {1, {7}, {0}},           {2, {1, 1}, {1, 0}},
+        {2, {2, 999}, {1, 0}},  {2, {999, 2}, {1, 0}},   {2, {33, 65}, {1, 0}},
+        {3, {3, 5, 7}, {0, 1, 2}}, {3, {3, 5, 7}, {0, 2, 1}}, {3, {1, 300, 1}, {2, 1, 0}},
+        {4, {2, 3, 2, 3}, {3, 2, 1, 0}}, {4, {64, 1, 1, 64}, {3, 1, 2, 0}}, {3, {2, 2, 2}, {1, 2, 0}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        test_case_t c = {0};
+        c.rank = cases[i].rank;
+        memcpy(c.extents, cases[i].e, sizeof cases[i].e);
+        memcpy(c.perm, cases[i].p, sizeof cases[i].p);
+        for (int elem = 1; elem <= 16; elem *= 2) check_case(&c, elem);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(random_dense_problems),
+        cmocka_unit_test(random_strided_problems),
+        cmocka_unit_test(high_rank_problems),
+        cmocka_unit_test(edge_problems),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
