@@ -1,0 +1,254 @@
+#include "args.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reference.h"
+#include "suites.h"
+
+static int fail(char* err, size_t err_size, const char* fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, err_size, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int parse_int64(const char* s, int64_t lo, int64_t hi, int64_t* out)
+{
+    char* end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_double(const char* s, double* out)
+{
+    char* end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end) return -1;
+    *out = v;
+    return 0;
+}
+
+/* "2-12" or "4,8,12" (or a mix) into ranks 1..BENCH_MAX_RANK. */
+static int parse_ranks(const char* s, int* ranks, int* n)
+{
+    char buf[256];
+    if (strlen(s) >= sizeof buf) return -1;
+    strcpy(buf, s);
+    *n = 0;
+    for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int64_t a, b;
+        char* dash = strchr(tok, '-');
+        if (dash) *dash = '\0';
+        if (parse_int64(tok, 1, BENCH_MAX_RANK, &a)) return -1;
+        if (parse_int64(dash ? dash + 1 : tok, a, BENCH_MAX_RANK, &b)) return -1;
+        for (int64_t r = a; r <= b; ++r) {
+            if (*n == BENCH_MAX_CHOICES) return -1;
+            ranks[(*n)++] = (int)r;
+        }
+    }
+    return *n ? 0 : -1;
+}
+
+static int parse_ratios(const char* s, double* ratios, int* n)
+{
+    char buf[256];
+    if (strlen(s) >= sizeof buf) return -1;
+    strcpy(buf, s);
+    *n = 0;
+    for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        double x;
+        if (parse_double(tok, &x) || !(x >= 1 && x <= 1e6) || *n == BENCH_MAX_CHOICES) return -1;
+        ratios[(*n)++] = x;
+    }
+    return *n ? 0 : -1;
+}
+
+static int parse_dtypes(const char* s, bench_options* opt)
+{
+    char buf[256];
+    if (strlen(s) >= sizeof buf) return -1;
+    strcpy(buf, s);
+    opt->num_dtypes = 0;
+    for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        const bench_dtype* t = bench_dtype_find(tok);
+        if (!t || opt->num_dtypes == BENCH_MAX_DTYPES) return -1;
+        opt->dtypes[opt->num_dtypes++] = t;
+    }
+    return opt->num_dtypes ? 0 : -1;
+}
+
+static void record_command_line(int argc, char** argv, bench_options* opt)
+{
+    size_t used = 0;
+    opt->command_line[0] = '\0';
+    for (int i = 0; i < argc && used < sizeof opt->command_line; ++i) {
+        int quote = strpbrk(argv[i], " \t") != NULL;
+        int n = snprintf(opt->command_line + used, sizeof opt->command_line - used,
+                         quote ? "%s\"%s\"" : "%s%s", i ? " " : "", argv[i]);
+        if (n < 0) break;
+        used += (size_t)n;
+    }
+}
+
+int bench_parse_args(int argc, char** argv, bench_options* opt, char* err, size_t err_size)
+{
+    static const bench_options defaults = {.mode = BENCH_MODE_BOTH,
+                                           .limit = -1,
+                                           .verify = 1,
+                                           .alpha = 1,
+                                           .beta = 0,
+                                           .plan_reps = 5,
+                                           .target_ms = 100};
+    *opt = defaults;
+    record_command_line(argc, argv, opt);
+
+    for (int i = 1; i < argc; ++i) {
+        const char* a = argv[i];
+        /* Flags without a value. */
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { opt->help = 1; continue; }
+        if (!strcmp(a, "--list")) { opt->list_only = 1; continue; }
+        if (!strcmp(a, "--no-verify")) { opt->verify = 0; continue; }
+        if (!strcmp(a, "--quiet")) { opt->quiet = 1; continue; }
+        if (a[0] != '-') {
+            if (opt->suite) return fail(err, err_size, "unexpected argument \"%s\": the suite is already \"%s\"", a, opt->suite);
+            if (!bench_suite_find(a)) {
+                char names[256];
+                bench_suite_names(names, sizeof names);
+                return fail(err, err_size, "unknown suite \"%s\"; suites: %s", a, names);
+            }
+            opt->suite = a;
+            continue;
+        }
+        /* Options with a value. */
+        if (i + 1 >= argc) return fail(err, err_size, "option %s needs a value", a);
+        const char* v = argv[++i];
+        int64_t n;
+        double x;
+        if (!strcmp(a, "--dtype")) {
+            if (parse_dtypes(v, opt))
+                return fail(err, err_size, "--dtype \"%s\": expected a comma list of %s", v,
+                            bench_dtype_names());
+        } else if (!strcmp(a, "--mode")) {
+            if (!strcmp(v, "heuristic")) opt->mode = BENCH_MODE_HEURISTIC;
+            else if (!strcmp(v, "measure")) opt->mode = BENCH_MODE_MEASURE;
+            else if (!strcmp(v, "both")) opt->mode = BENCH_MODE_BOTH;
+            else return fail(err, err_size, "--mode \"%s\": expected heuristic, measure or both", v);
+        } else if (!strcmp(a, "--cases")) {
+            opt->cases_file = v;
+        } else if (!strcmp(a, "--case")) {
+            opt->single_case = v;
+        } else if (!strcmp(a, "--extent")) {
+            if (parse_int64(v, 1, (int64_t)1 << 32, &n))
+                return fail(err, err_size, "--extent \"%s\": expected an integer in 1..2^32", v);
+            opt->gen.extent = n;
+        } else if (!strcmp(a, "--rank")) {
+            if (parse_ranks(v, opt->gen.ranks, &opt->gen.num_ranks))
+                return fail(err, err_size, "--rank \"%s\": expected ranks 1..%d like 2-12 or 4,8", v,
+                            BENCH_MAX_RANK);
+        } else if (!strcmp(a, "--ratio")) {
+            if (parse_ratios(v, opt->gen.ratios, &opt->gen.num_ratios))
+                return fail(err, err_size, "--ratio \"%s\": expected ratios >= 1 like 1,5,15", v);
+        } else if (!strcmp(a, "--count")) {
+            if (parse_int64(v, 1, 100000, &n))
+                return fail(err, err_size, "--count \"%s\": expected an integer in 1..100000", v);
+            opt->gen.count = (int)n;
+        } else if (!strcmp(a, "--volume")) {
+            if (parse_int64(v, 2, (int64_t)1 << 40, &n))
+                return fail(err, err_size, "--volume \"%s\": expected elements in 2..2^40", v);
+            opt->gen.volume = n;
+        } else if (!strcmp(a, "--seed")) {
+            if (parse_int64(v, 1, INT64_MAX, &n))
+                return fail(err, err_size, "--seed \"%s\": expected a positive integer", v);
+            opt->gen.seed = (uint64_t)n;
+        } else if (!strcmp(a, "--skip")) {
+            if (parse_int64(v, 0, INT32_MAX, &n))
+                return fail(err, err_size, "--skip \"%s\": expected a count >= 0", v);
+            opt->skip = (long)n;
+        } else if (!strcmp(a, "--limit")) {
+            if (parse_int64(v, 1, INT32_MAX, &n))
+                return fail(err, err_size, "--limit \"%s\": expected a count >= 1", v);
+            opt->limit = (long)n;
+        } else if (!strcmp(a, "--out")) {
+            opt->out_dir = v;
+        } else if (!strcmp(a, "--tag")) {
+            if (!*v || strpbrk(v, "/\\ "))
+                return fail(err, err_size, "--tag \"%s\": expected a file name stem without / or blanks", v);
+            opt->tag = v;
+        } else if (!strcmp(a, "--alpha")) {
+            if (parse_double(v, &x)) return fail(err, err_size, "--alpha \"%s\": expected a number", v);
+            opt->alpha = x;
+        } else if (!strcmp(a, "--beta")) {
+            if (parse_double(v, &x)) return fail(err, err_size, "--beta \"%s\": expected a number", v);
+            opt->beta = x;
+        } else if (!strcmp(a, "--plan-reps")) {
+            if (parse_int64(v, 1, 1000, &n))
+                return fail(err, err_size, "--plan-reps \"%s\": expected an integer in 1..1000", v);
+            opt->plan_reps = (int)n;
+        } else if (!strcmp(a, "--target-ms")) {
+            if (parse_double(v, &x) || !(x > 0 && x <= 60000))
+                return fail(err, err_size, "--target-ms \"%s\": expected milliseconds in (0, 60000]", v);
+            opt->target_ms = x;
+        } else {
+            return fail(err, err_size, "unknown option \"%s\" (see --help)", a);
+        }
+    }
+    if (opt->help) return 0;
+
+    int sources = (opt->suite != NULL) + (opt->cases_file != NULL) + (opt->single_case != NULL);
+    if (sources == 0) {
+        char names[256];
+        bench_suite_names(names, sizeof names);
+        return fail(err, err_size, "name a suite (%s), --cases FILE or --case \"EXTENTS PERM\"",
+                    names);
+    }
+    if (sources > 1)
+        return fail(err, err_size, "give only one of a suite, --cases FILE and --case");
+    if (opt->cases_file) opt->suite = "cases";
+    if (opt->single_case) opt->suite = "case";
+    for (int k = 0; k < opt->num_dtypes; ++k)
+        if (!bench_verify_supports(opt->dtypes[k], opt->alpha, opt->beta))
+            return fail(err, err_size,
+                        "--alpha/--beta other than 1/0 are supported for f32 and f64 only (got %s)",
+                        opt->dtypes[k]->name);
+    return 0;
+}
+
+void bench_print_usage(const char* argv0)
+{
+    printf("Usage: %s SUITE [options]\n"
+           "       %s --cases FILE [options]      (one case a line: e0,e1,... p0,p1,...)\n"
+           "       %s --case \"E0,E1,... P0,P1,...\" [options]\n\n",
+           argv0, argv0, argv0);
+    printf("Suites:\n");
+    bench_suite_print_help(stdout);
+    printf("\nOptions:\n"
+           "  --dtype LIST        element types, comma-separated: %s\n"
+           "                      (default: the suite's, f64 for most)\n"
+           "  --mode M            heuristic, measure or both (default both)\n"
+           "  --extent N          perm720: every extent (16); square: matrix side (32768)\n"
+           "  --rank LIST         random: ranks like 2-12 or 4,8 (default 2-12)\n"
+           "  --ratio LIST        random: largest/smallest extent ratios (default 1,5,15)\n"
+           "  --count N           random: cases per rank and ratio (2); highrank: per rank (6)\n"
+           "  --volume N          random, highrank: elements per tensor (200000000)\n"
+           "  --seed N            generator seed for suites and data (default 1)\n"
+           "  --skip N, --limit N run cases [N, N+limit) of the suite\n"
+           "  --out DIR           write DIR/TAG.csv and DIR/TAG-summary.txt\n"
+           "  --tag TAG           file name stem (default SUITE-DTYPES-MODE)\n"
+           "  --alpha A --beta B  scalars (f32/f64 only unless 1 and 0; beta != 0 counts 3x bytes)\n"
+           "  --no-verify         skip the element-by-element check of the first execution\n"
+           "  --plan-reps N       plan creations timed per case, fresh handle each (5)\n"
+           "  --target-ms MS      timing budget per case and mode (100)\n"
+           "  --list              print the cases (case-file notation) and exit; no GPU needed\n"
+           "  --quiet             no per-case lines on stdout (CSV and summary still written)\n",
+           bench_dtype_names());
+}

@@ -1,0 +1,41 @@
+/* Command-line options of cuperm-bench. */
+#ifndef CUPERM_BENCH_ARGS_H
+#define CUPERM_BENCH_ARGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dtype.h"
+#include "gen.h"
+
+#define BENCH_MAX_DTYPES 16
+
+typedef enum { BENCH_MODE_HEURISTIC = 1, BENCH_MODE_MEASURE = 2, BENCH_MODE_BOTH = 3 } bench_mode;
+
+typedef struct {
+    const char* suite;        /* suite name, or NULL until resolved */
+    const char* cases_file;   /* --cases FILE */
+    const char* single_case;  /* --case "EXTENTS PERM" */
+    const bench_dtype* dtypes[BENCH_MAX_DTYPES];
+    int num_dtypes;           /* 0: the suite's default */
+    bench_mode mode;
+    bench_gen_params gen;     /* --extent --rank --ratio --count --volume --seed */
+    long skip, limit;         /* run cases [skip, skip + limit) */
+    const char* out_dir;      /* --out DIR: CSV and summary files */
+    const char* tag;          /* --tag: file name stem */
+    int verify;               /* --no-verify clears it */
+    double alpha, beta;
+    int plan_reps;            /* heuristic plan creations timed per case */
+    double target_ms;         /* timing budget per case and mode */
+    int list_only;            /* --list */
+    int quiet;                /* --quiet: no per-case table on stdout */
+    int help;
+    char command_line[2048];  /* as given, for the summary */
+} bench_options;
+
+/* Parses argv into opt; returns 0, or -1 with a message in err naming the option. */
+int bench_parse_args(int argc, char** argv, bench_options* opt, char* err, size_t err_size);
+
+void bench_print_usage(const char* argv0);
+
+#endif

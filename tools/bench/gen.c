@@ -1,0 +1,259 @@
+#include "gen.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static int fail(char* err, size_t err_size, const char* fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (err_size) vsnprintf(err, err_size, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+void bench_gen_params_defaults(bench_gen_params* p)
+{
+    if (p->num_ranks == 0)
+        for (int r = 2; r <= 12; ++r) p->ranks[p->num_ranks++] = r;
+    if (p->num_ratios == 0) {
+        p->ratios[0] = 1;
+        p->ratios[1] = 5;
+        p->ratios[2] = 15;
+        p->num_ratios = 3;
+    }
+    if (p->count == 0) p->count = 2;
+    if (p->volume == 0) p->volume = 200000000;
+    if (p->seed == 0) p->seed = 1;
+}
+
+/* ---- all permutations --------------------------------------------------- */
+
+/* Steps perm to its lexicographic successor; returns 0 after the last one. */
+static int next_permutation(int* perm, int n)
+{
+    int i = n - 2;
+    while (i >= 0 && perm[i] > perm[i + 1]) --i;
+    if (i < 0) return 0;
+    int j = n - 1;
+    while (perm[j] < perm[i]) --j;
+    int t = perm[i]; perm[i] = perm[j]; perm[j] = t;
+    for (int a = i + 1, b = n - 1; a < b; ++a, --b) {
+        t = perm[a]; perm[a] = perm[b]; perm[b] = t;
+    }
+    return 1;
+}
+
+int bench_gen_all_perms(int rank, int64_t extent, bench_case_list* out)
+{
+    if (rank < 1 || rank > 10 || extent < 1) return -1; /* 10! cases is already too many */
+    bench_case c = {.rank = rank};
+    for (int i = 0; i < rank; ++i) {
+        c.extents[i] = extent;
+        c.perm[i] = i;
+    }
+    do {
+        if (bench_case_list_push(out, &c) != 0) return -1;
+    } while (next_permutation(c.perm, rank));
+    return 0;
+}
+
+/* ---- random extents ------------------------------------------------------ */
+
+static double log_volume(const int64_t* e, int n)
+{
+    double s = 0;
+    for (int i = 0; i < n; ++i) s += log((double)e[i]);
+    return s;
+}
+
+/* Middle extents in [lo, hi] spread by log-positions u, then nudged one unit at a
+ * time towards the target log-volume while that brings the product closer. */
+static void fit_middle(int64_t* mid, const double* u, int n, int64_t lo, int64_t hi,
+                       double log_target)
+{
+    double umax = 0, usum = 0;
+    for (int i = 0; i < n; ++i) {
+        usum += u[i];
+        if (u[i] > umax) umax = u[i];
+    }
+    double span = log((double)hi / (double)lo);
+    double s = 0;
+    if (span > 0 && usum > 0) {
+        s = (log_target - n * log((double)lo)) / (usum * span);
+        if (s < 0) s = 0;
+        if (s > 1 / umax) s = 1 / umax;
+    }
+    for (int i = 0; i < n; ++i) {
+        mid[i] = llround((double)lo * exp(s * u[i] * span));
+        if (mid[i] < lo) mid[i] = lo;
+        if (mid[i] > hi) mid[i] = hi;
+    }
+    for (int guard = 0; guard < 100000; ++guard) {
+        double now = log_volume(mid, n), best = fabs(now - log_target);
+        int best_i = -1, best_d = 0;
+        for (int i = 0; i < n; ++i)
+            for (int d = -1; d <= 1; d += 2) {
+                int64_t v = mid[i] + d;
+                if (v < lo || v > hi) continue;
+                double err = fabs(now - log((double)mid[i]) + log((double)v) - log_target);
+                if (err < best - 1e-12) { best = err; best_i = i; best_d = d; }
+            }
+        if (best_i < 0) break;
+        mid[best_i] += best_d;
+    }
+}
+
+/* Extents for a given smallest extent lo; returns |log(volume / target)|. */
+static double extents_for_min(int64_t lo, int rank, double ratio, double log_target,
+                              const double* u, int64_t* ext)
+{
+    int64_t hi = llround((double)lo * ratio);
+    ext[0] = lo;
+    ext[1] = hi;
+    fit_middle(ext + 2, u, rank - 2, lo, hi, log_target - log((double)lo) - log((double)hi));
+    return fabs(log_volume(ext, rank) - log_target);
+}
+
+int bench_gen_random_extents(bench_rng* rng, int rank, int64_t volume, double ratio,
+                             int64_t* extents)
+{
+    if (rank < 2 || rank > BENCH_MAX_RANK || volume < 2 || !(ratio >= 1) || ratio > 1e6)
+        return -1;
+    double u[BENCH_MAX_RANK], usum = 0;
+    for (int i = 0; i < rank - 2; ++i) usum += (u[i] = bench_rng_uniform(rng));
+    double log_target = log((double)volume);
+
+    /* The continuous solution for the smallest extent, then the better of its
+     * two integer neighbours (at least 2, so that no dimension vanishes). */
+    double lo_real = exp((log_target - (1 + usum) * log(ratio)) / rank);
+    int64_t cand[2] = {(int64_t)floor(lo_real), (int64_t)ceil(lo_real)};
+    int64_t best[BENCH_MAX_RANK], trial[BENCH_MAX_RANK];
+    double best_err = INFINITY;
+    for (int k = 0; k < 2; ++k) {
+        int64_t lo = cand[k] < 2 ? 2 : cand[k];
+        double err = extents_for_min(lo, rank, ratio, log_target, u, trial);
+        if (err < best_err) {
+            best_err = err;
+            memcpy(best, trial, sizeof(int64_t) * rank);
+        }
+    }
+    /* Shuffle so the smallest and largest land anywhere. */
+    for (int i = rank - 1; i > 0; --i) {
+        int j = (int)bench_rng_below(rng, (uint64_t)i + 1);
+        int64_t t = best[i]; best[i] = best[j]; best[j] = t;
+    }
+    memcpy(extents, best, sizeof(int64_t) * rank);
+    return 0;
+}
+
+void bench_gen_random_perm(bench_rng* rng, int rank, int* perm)
+{
+    for (;;) {
+        for (int i = 0; i < rank; ++i) perm[i] = i;
+        for (int i = rank - 1; i > 0; --i) {
+            int j = (int)bench_rng_below(rng, (uint64_t)i + 1);
+            int t = perm[i]; perm[i] = perm[j]; perm[j] = t;
+        }
+        int identity = 1;
+        for (int i = 0; i < rank; ++i) identity &= perm[i] == i;
+        if (!identity || rank < 2) return;
+    }
+}
+
+static int same_case(const bench_case* a, const bench_case* b)
+{
+    if (a->rank != b->rank) return 0;
+    for (int i = 0; i < a->rank; ++i)
+        if (a->extents[i] != b->extents[i] || a->perm[i] != b->perm[i]) return 0;
+    return 1;
+}
+
+static int contains(const bench_case_list* list, size_t from, const bench_case* c)
+{
+    for (size_t i = from; i < list->count; ++i)
+        if (same_case(&list->items[i], c)) return 1;
+    return 0;
+}
+
+int bench_gen_random_suite(const bench_gen_params* p, bench_case_list* out, char* err,
+                           size_t err_size)
+{
+    /* Distinct cases per (rank, ratio); small ranks may have fewer than count
+     * (rank 2 at ratio 1 has exactly one), so give up on a group after some redraws. */
+    enum { max_redraws = 32 };
+    bench_rng rng = bench_rng_seed(p->seed);
+    for (int ri = 0; ri < p->num_ranks; ++ri)
+        for (int xi = 0; xi < p->num_ratios; ++xi) {
+            size_t group = out->count;
+            for (int k = 0, redraws = 0; k < p->count && redraws < max_redraws;) {
+                bench_case c = {.rank = p->ranks[ri]};
+                if (bench_gen_random_extents(&rng, c.rank, p->volume, p->ratios[xi], c.extents))
+                    return fail(err, err_size,
+                                "random: cannot make rank %d, volume %lld, ratio %g (rank must be "
+                                "2..%d, volume >= 2, ratio >= 1)",
+                                c.rank, (long long)p->volume, p->ratios[xi], BENCH_MAX_RANK);
+                bench_gen_random_perm(&rng, c.rank, c.perm);
+                if (contains(out, group, &c)) { ++redraws; continue; }
+                if (bench_case_list_push(out, &c)) return fail(err, err_size, "out of memory");
+                ++k;
+            }
+        }
+    return 0;
+}
+
+int bench_gen_highrank_suite(const bench_gen_params* p, bench_case_list* out, char* err,
+                             size_t err_size)
+{
+    static const int ranks[2] = {8, 12};
+    bench_rng rng = bench_rng_seed(p->seed);
+    for (int ri = 0; ri < 2; ++ri) {
+        int rank = ranks[ri];
+        /* Four large extents L with L^4 * 2^(rank-4) closest to the volume. */
+        double l_real = pow((double)p->volume / ldexp(1.0, rank - 4), 0.25);
+        int64_t large = (int64_t)floor(l_real);
+        if (large < 2) large = 2;
+        if (fabs(4 * log((double)large + 1) - log(l_real) * 4) <
+            fabs(4 * log((double)large) - log(l_real) * 4))
+            ++large;
+        for (int k = 0; k < p->count; ++k) {
+            bench_case c = {.rank = rank};
+            int is_large[BENCH_MAX_RANK] = {0};
+            if (k == 0) {
+                for (int i = 0; i < 4; ++i) is_large[i] = 1;
+                for (int i = 0; i < rank; ++i) c.perm[i] = rank - 1 - i;
+            } else {
+                for (int placed = 0; placed < 4;) {
+                    int i = (int)bench_rng_below(&rng, (uint64_t)rank);
+                    if (!is_large[i]) { is_large[i] = 1; ++placed; }
+                }
+                bench_gen_random_perm(&rng, rank, c.perm);
+            }
+            for (int i = 0; i < rank; ++i) c.extents[i] = is_large[i] ? large : 2;
+            if (bench_case_list_push(out, &c)) return fail(err, err_size, "out of memory");
+        }
+    }
+    return 0;
+}
+
+int bench_gen_small_suite(const bench_gen_params* p, size_t elem_size, bench_case_list* out,
+                          char* err, size_t err_size)
+{
+    static const int64_t kib[] = {64, 256, 1024, 4096, 16384};
+    static const int ranks[] = {2, 3, 4, 6};
+    if (elem_size == 0) return fail(err, err_size, "small: element size must be positive");
+    bench_rng rng = bench_rng_seed(p->seed);
+    for (size_t s = 0; s < sizeof kib / sizeof kib[0]; ++s)
+        for (size_t r = 0; r < sizeof ranks / sizeof ranks[0]; ++r) {
+            bench_case c = {.rank = ranks[r]};
+            int64_t volume = kib[s] * 1024 / (int64_t)elem_size;
+            if (bench_gen_random_extents(&rng, c.rank, volume, 2.0, c.extents))
+                return fail(err, err_size, "small: cannot make rank %d of %lld elements", c.rank,
+                            (long long)volume);
+            bench_gen_random_perm(&rng, c.rank, c.perm);
+            if (bench_case_list_push(out, &c)) return fail(err, err_size, "out of memory");
+        }
+    return 0;
+}

@@ -1,0 +1,41 @@
+/* One measured row: a case run in one mode with one element type. */
+#ifndef CUPERM_BENCH_RESULTS_H
+#define CUPERM_BENCH_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    const char* suite;
+    const char* dtype;
+    const char* mode;        /* "heuristic" or "measure" */
+    long index;              /* case index within the suite */
+    int rank;
+    char extents[512];       /* case-file notation */
+    char perm[128];
+    int64_t bytes;           /* bytes of one tensor */
+    char kernel[24];
+    int fused_rank;
+    double plan_us;          /* median host time of plan creation */
+    double exec_ms;          /* median execution time */
+    double gbps;             /* 2 * bytes / exec (3 * bytes when beta != 0) */
+    double copy_ms;          /* same-run cudaMemcpyAsync D2D of bytes */
+    double copy_gbps;        /* 2 * bytes / copy */
+    double pct_copy;         /* 100 * gbps / copy_gbps */
+    double heur_over_meas;   /* heuristic exec / measured exec (mode both), else NaN */
+    int verified;            /* 1 every element matched, 0 mismatches, -1 not checked */
+    int64_t mismatches;
+    int batches, inner;      /* timed batches and executions per batch */
+    char error[256];         /* non-empty when planning or execution failed */
+} bench_result;
+
+typedef struct {
+    size_t count;
+    double worst, median, best;
+} bench_stats;
+
+/* Min, median (mean of the middle two for even counts) and max of values, ignoring
+ * NaNs; count 0 (and NaNs) when none. values is reordered. */
+bench_stats bench_stats_of(double* values, size_t n);
+
+#endif

@@ -1,0 +1,83 @@
+#include "summary.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void* a, const void* b)
+{
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+bench_stats bench_stats_of(double* values, size_t n)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (!isnan(values[i])) values[m++] = values[i];
+    bench_stats s = {m, NAN, NAN, NAN};
+    if (m == 0) return s;
+    qsort(values, m, sizeof *values, cmp_double);
+    s.worst = values[0];
+    s.best = values[m - 1];
+    s.median = m % 2 ? values[m / 2] : 0.5 * (values[m / 2 - 1] + values[m / 2]);
+    return s;
+}
+
+/* Rows of one (dtype, mode) group, optionally one rank (rank 0: all). */
+static size_t collect(const bench_result* r, size_t n, const char* dtype, const char* mode,
+                      int rank, int ratio_column, double* out)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (strcmp(r[i].dtype, dtype) || strcmp(r[i].mode, mode)) continue;
+        if (rank && r[i].rank != rank) continue;
+        out[m++] = ratio_column ? r[i].heur_over_meas : r[i].pct_copy;
+    }
+    return m;
+}
+
+static int seen_before(const bench_result* r, size_t i)
+{
+    for (size_t k = 0; k < i; ++k)
+        if (!strcmp(r[k].dtype, r[i].dtype) && !strcmp(r[k].mode, r[i].mode)) return 1;
+    return 0;
+}
+
+void bench_write_summary(FILE* f, const bench_result* r, size_t n)
+{
+    double* values = malloc((n ? n : 1) * sizeof *values);
+    if (!values) {
+        fprintf(f, "summary: out of memory\n");
+        return;
+    }
+    for (size_t g = 0; g < n; ++g) {
+        if (seen_before(r, g)) continue;
+        const char *dtype = r[g].dtype, *mode = r[g].mode;
+        size_t failed = 0, errors = 0;
+        int max_rank = 0;
+        for (size_t i = 0; i < n; ++i) {
+            if (strcmp(r[i].dtype, dtype) || strcmp(r[i].mode, mode)) continue;
+            failed += r[i].verified == 0;
+            errors += r[i].error[0] != '\0';
+            if (r[i].rank > max_rank) max_rank = r[i].rank;
+        }
+        fprintf(f, "\n%s, %s plans: %% of same-run D2D copy bandwidth\n", dtype, mode);
+        fprintf(f, "  %-8s %6s %9s %9s %9s\n", "rank", "cases", "worst", "median", "best");
+        for (int rank = 1; rank <= max_rank; ++rank) {
+            bench_stats s = bench_stats_of(values, collect(r, n, dtype, mode, rank, 0, values));
+            if (s.count)
+                fprintf(f, "  %-8d %6zu %8.1f%% %8.1f%% %8.1f%%\n", rank, s.count, s.worst,
+                        s.median, s.best);
+        }
+        bench_stats all = bench_stats_of(values, collect(r, n, dtype, mode, 0, 0, values));
+        fprintf(f, "  %-8s %6zu %8.1f%% %8.1f%% %8.1f%%\n", "all", all.count, all.worst,
+                all.median, all.best);
+        bench_stats ratio = bench_stats_of(values, collect(r, n, dtype, mode, 0, 1, values));
+        if (ratio.count)
+            fprintf(f, "  heuristic/measured time: median %.3f, worst %.3f, best %.3f\n",
+                    ratio.median, ratio.best, ratio.worst);
+        fprintf(f, "  verification failures: %zu, errors: %zu\n", failed, errors);
+    }
+    free(values);
+}

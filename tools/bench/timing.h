@@ -1,0 +1,30 @@
+/* Device timing with CUDA events: warm-up, adaptive batches, median of batches,
+ * the output poisoned before each batch, and a same-bytes D2D copy timed in the
+ * same batches (alternating order) as the reference bandwidth. */
+#ifndef CUPERM_BENCH_TIMING_H
+#define CUPERM_BENCH_TIMING_H
+
+#include <stddef.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cuperm.h"
+
+typedef struct {
+    double exec_ms;  /* median time of one execution */
+    double copy_ms;  /* median time of one copy of the same bytes */
+    int batches;     /* timed batches */
+    int inner;       /* executions (and copies) per batch */
+} bench_timing;
+
+/* Times cupermExecute(plan, alpha, in, beta, out) against cudaMemcpyAsync(out, in, bytes)
+ * within about target_ms. Returns 0, or -1 with err set. */
+int bench_time_plan(cupermPlan_t plan, const void* alpha, const void* beta, const void* in,
+                    void* out, size_t bytes, cudaStream_t stream, double target_ms,
+                    bench_timing* result, char* err, size_t err_size);
+
+/* Byte pattern written over outputs before checks and timed batches (NaN for
+ * every floating type, -1 for integers): a kernel that skips an element shows. */
+#define BENCH_POISON_BYTE 0xFF
+
+#endif
