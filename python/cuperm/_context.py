@@ -1,0 +1,123 @@
+"""C handles (one per device) and C plans, with the plan cache behind cuperm.transpose.
+
+A Context is the only mutable state of the package: the default one lives as
+long as the process (its handles are never destroyed: plans may outlive any
+scope, and the C library frees nothing the process exit would not).
+"""
+
+import collections
+import ctypes
+import sys
+import threading
+
+from . import _cudart, _lib
+
+
+def _c_array(ctype, values):
+    return (ctype * len(values))(*values)
+
+
+class CPlan:
+    """One cupermPlan_t for a column-major Problem on one device; destroyed when collected."""
+
+    __slots__ = ("ptr", "device", "problem", "dtype", "__weakref__")
+
+    def __init__(self, handle, device, problem, dtype, measure=None):
+        """measure: None, or (in_ptr, out_ptr, stream) to time candidates on those buffers."""
+        lib = _lib.load()
+        rank = len(problem.extents)
+        extents = _c_array(ctypes.c_int64, problem.extents)
+        perm = _c_array(ctypes.c_int, problem.perm)
+        in_strides = _c_array(ctypes.c_int64, problem.in_strides)
+        out_strides = _c_array(ctypes.c_int64, problem.out_strides)
+        plan = ctypes.c_void_p()
+        self.ptr = None
+        with _cudart.on_device(device):
+            if measure is None:
+                status = lib.cupermPlanTranspose(handle, ctypes.byref(plan), rank, extents, perm, dtype.code,
+                                                 in_strides, out_strides)
+            else:
+                in_ptr, out_ptr, stream = measure
+                status = lib.cupermPlanTransposeMeasure(
+                    handle, ctypes.byref(plan), rank, extents, perm, dtype.code, in_strides, out_strides,
+                    ctypes.c_void_p(in_ptr), ctypes.c_void_p(out_ptr), ctypes.c_void_p(stream))
+            _lib.check(status)
+        self.ptr = plan.value
+        self.device = device
+        self.problem = problem
+        self.dtype = dtype
+
+    def execute(self, alpha, in_ptr, beta, out_ptr, stream):
+        """Enqueues out = alpha * perm(in) + beta * out on stream; alpha, beta are packed ctypes scalars."""
+        lib = _lib.load()
+        with _cudart.on_device(self.device):
+            _lib.check(lib.cupermExecute(self.ptr, ctypes.addressof(alpha), ctypes.c_void_p(in_ptr),
+                                         ctypes.addressof(beta), ctypes.c_void_p(out_ptr),
+                                         ctypes.c_void_p(stream)))
+
+    def info(self):
+        raw = _lib.PlanInfo()
+        _lib.check(_lib.load().cupermPlanGetInfo(self.ptr, ctypes.byref(raw)))
+        return {"kernel": raw.kernelName.decode() if raw.kernelName else str(raw.kernel),
+                "fused_rank": raw.fusedRank, "volume": raw.volume, "tile_a": raw.tileA, "tile_b": raw.tileB,
+                "threads_per_block": raw.threadsPerBlock, "blocks": raw.blocks,
+                "predicted_seconds": raw.predictedSeconds, "measured": bool(raw.measured)}
+
+    def __del__(self):
+        # At interpreter exit the library may be half torn down: the process frees everything anyway.
+        if self.ptr is None or sys.is_finalizing():
+            return
+        try:
+            _lib.load().cupermPlanDestroy(self.ptr)
+        except Exception:
+            pass
+        self.ptr = None
+
+
+class Context:
+    """Handles per device and a bounded LRU cache of plans keyed by (device, dtype, problem)."""
+
+    def __init__(self, max_plans=256):
+        self.max_plans = max_plans
+        self._lock = threading.Lock()
+        self._handles = {}
+        self._plans = collections.OrderedDict()
+
+    def handle(self, device):
+        with self._lock:
+            return self._handle_locked(device)
+
+    def _handle_locked(self, device):
+        h = self._handles.get(device)
+        if h is None:
+            raw = ctypes.c_void_p()
+            with _cudart.on_device(device):
+                _lib.check(_lib.load().cupermCreate(ctypes.byref(raw)))
+            h = self._handles[device] = raw.value
+        return h
+
+    def plan(self, device, problem, dtype):
+        """A cached CPlan for the problem, planned on first use."""
+        key = (device, dtype.code, problem)
+        with self._lock:
+            plan = self._plans.get(key)
+            if plan is not None:
+                self._plans.move_to_end(key)
+                return plan
+            plan = CPlan(self._handle_locked(device), device, problem, dtype)
+            self._plans[key] = plan
+            while len(self._plans) > self.max_plans:
+                # Dropping the reference is enough: a thread still executing it holds its own.
+                self._plans.popitem(last=False)
+            return plan
+
+    def cached_plans(self):
+        with self._lock:
+            return len(self._plans)
+
+    def clear(self):
+        with self._lock:
+            self._plans.clear()
+
+
+default = Context()

@@ -1,0 +1,118 @@
+"""Finding and loading libcuperm, its C prototypes, and C errors as exceptions.
+
+The library is looked up, in order, at $CUPERM_LIBRARY (a path to
+libcuperm.so, for development against a build tree) and in the package's
+_lib/ folder, where `pip install ./python` puts the library it built.
+It is loaded on first use, so `import cuperm` works without it.
+"""
+
+import ctypes
+import os
+import threading
+
+ENV_VAR = "CUPERM_LIBRARY"
+_PACKAGED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_lib", "libcuperm.so")
+
+
+class LibraryNotFoundError(OSError):
+    """libcuperm could not be found or loaded."""
+
+
+class CupermError(RuntimeError):
+    """A cuperm C call failed; the message is the library's own."""
+
+    def __init__(self, status, status_name, message):
+        super().__init__("%s: %s" % (status_name, message) if message else status_name)
+        self.status = status
+        self.status_name = status_name
+        self.message = message
+
+
+class InvalidValueError(CupermError, ValueError):
+    """CUPERM_STATUS_INVALID_VALUE: an argument broke a documented rule."""
+
+
+class NotSupportedError(CupermError, NotImplementedError):
+    """CUPERM_STATUS_NOT_SUPPORTED: valid, but not implemented for this input."""
+
+
+_ERROR_CLASSES = {1: InvalidValueError, 2: NotSupportedError}
+
+
+class PlanInfo(ctypes.Structure):
+    """cupermPlanInfo_t."""
+    _fields_ = [("kernel", ctypes.c_int), ("kernelName", ctypes.c_char_p), ("fusedRank", ctypes.c_int),
+                ("volume", ctypes.c_int64), ("tileA", ctypes.c_int64), ("tileB", ctypes.c_int64),
+                ("threadsPerBlock", ctypes.c_int), ("blocks", ctypes.c_int64),
+                ("predictedSeconds", ctypes.c_double), ("measured", ctypes.c_int)]
+
+
+def _declare(lib):
+    P, I, I64, VP = ctypes.POINTER, ctypes.c_int, ctypes.c_int64, ctypes.c_void_p
+    plan_args = [VP, P(VP), I, P(I64), P(I), I, P(I64), P(I64)]
+    protos = {
+        "cupermGetErrorString": (ctypes.c_char_p, [I]),
+        "cupermGetLastErrorMessage": (ctypes.c_char_p, []),
+        "cupermGetVersion": (I, []),
+        "cupermDataTypeSize": (ctypes.c_size_t, [I]),
+        "cupermCreate": (I, [P(VP)]),
+        "cupermDestroy": (I, [VP]),
+        "cupermPlanTranspose": (I, plan_args),
+        "cupermPlanTransposeMeasure": (I, plan_args + [VP, VP, VP]),
+        "cupermPredictTransposeTime": (I, [VP, I, P(I64), P(I), I, P(I64), P(I64), P(ctypes.c_double)]),
+        "cupermExecute": (I, [VP, VP, VP, VP, VP, VP]),
+        "cupermPlanDestroy": (I, [VP]),
+        "cupermPlanGetInfo": (I, [VP, P(PlanInfo)]),
+    }
+    for name, (restype, argtypes) in protos.items():
+        fn = getattr(lib, name)
+        fn.restype, fn.argtypes = restype, argtypes
+
+
+_load_lock = threading.Lock()
+_loaded = []  # the one CDLL, once loaded (written once, under _load_lock)
+
+
+def library_path():
+    """The path libcuperm will be (or was) loaded from, or None when there is none."""
+    explicit = os.environ.get(ENV_VAR)
+    if explicit:
+        return explicit
+    return _PACKAGED if os.path.exists(_PACKAGED) else None
+
+
+def load():
+    """The loaded libcuperm (ctypes.CDLL); LibraryNotFoundError says where it was looked for."""
+    if _loaded:
+        return _loaded[0]
+    with _load_lock:
+        if not _loaded:
+            path = library_path()
+            if path is None:
+                raise LibraryNotFoundError(
+                    "libcuperm not found: it was looked for at $%s (unset) and %s. Install the package with "
+                    "`pip install --no-build-isolation ./python` from the cuperm repository (this builds "
+                    "the library), or set %s to the path of libcuperm.so" % (ENV_VAR, _PACKAGED, ENV_VAR))
+            try:
+                lib = ctypes.CDLL(path)
+            except OSError as e:
+                raise LibraryNotFoundError("cannot load libcuperm from %s: %s" % (path, e)) from None
+            _declare(lib)
+            _loaded.append(lib)
+    return _loaded[0]
+
+
+def check(status):
+    """Raises the CupermError for a failed status, with the C library's message for this thread."""
+    if status == 0:
+        return
+    lib = load()
+    name = (lib.cupermGetErrorString(status) or b"CUPERM_STATUS_%d" % status).decode()
+    message = (lib.cupermGetLastErrorMessage() or b"").decode(errors="replace")
+    raise _ERROR_CLASSES.get(status, CupermError)(status, name, message)
+
+
+def version():
+    """The linked library's version as (major, minor, patch)."""
+    v = load().cupermGetVersion()
+    return v // 10000, v // 100 % 100, v % 100
