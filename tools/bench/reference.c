@@ -176,8 +176,8 @@ int64_t bench_verify_transpose(const bench_case* c, const bench_dtype* t, const 
                                const void* out, const void* out_init, double alpha, double beta,
                                int threads, bench_verify_report* report)
 {
-    static verify_ctx zero;
-    verify_ctx v = zero;
+    verify_ctx v;
+    memset(&v, 0, sizeof v);
     v.c = c;
     v.t = t;
     v.in = in;
