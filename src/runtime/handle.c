@@ -2,6 +2,7 @@
 
 #include "host/errors.h"
 #include "runtime/objects.h"
+#include "contraction/ctr_hook.h"
 
 static int attribute(enum cudaDeviceAttr attr, int device)
 {
@@ -45,6 +46,7 @@ cupermStatus_t cupermDestroy(cupermHandle_t handle)
     if (handle->magic != CUPERM_HANDLE_MAGIC)
         return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "handle is not a live cuperm handle");
     handle->magic = CUPERM_DEAD_MAGIC;
+    ctr_state_destroy(handle->contraction);
     free(handle);
     return CUPERM_STATUS_SUCCESS;
 }

@@ -11,9 +11,12 @@
 #define CUPERM_PLAN_MAGIC 0x63757065726d5031ull   /* "cupermP1" */
 #define CUPERM_DEAD_MAGIC 0xdeaddeaddeaddeadull
 
+struct ctr_state; /* contractions' per-handle state (src/contraction/ctr_state.h) */
+
 struct cupermHandle {
     uint64_t magic;
     cuperm_device_info_t dev;
+    struct ctr_state* contraction; /* created on first use by the contraction code */
 };
 
 struct cupermPlan {

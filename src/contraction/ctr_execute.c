@@ -1,0 +1,200 @@
+/* cupermContract: runs a contraction plan's steps on a stream. */
+#include <stdint.h>
+#include <string.h>
+
+#include "ctr_gemm.h"
+#include "ctr_plan.h"
+#include "ctr_types.h"
+#include "host/errors.h"
+
+#define INVALID CUPERM_STATUS_INVALID_VALUE
+#define WS_ALIGN 256
+
+/* alpha/beta as {re, im}: double for R_64F D, complex for C types, float otherwise. */
+static void read_scalar(cupermDataType_t cd, const void* s, double v[2])
+{
+    v[1] = 0.0;
+    switch (cd) {
+    case CUPERM_R_64F: memcpy(v, s, 8); break;
+    case CUPERM_C_64F: memcpy(v, s, 16); break;
+    case CUPERM_C_32F: {
+        float f[2];
+        memcpy(f, s, 8);
+        v[0] = f[0];
+        v[1] = f[1];
+        break;
+    }
+    default: {
+        float f;
+        memcpy(&f, s, 4);
+        v[0] = f;
+    }
+    }
+}
+
+/* A scalar for cupermExecute on type t: float for the 16-bit floats, else the element type. */
+static void transpose_scalar(cupermDataType_t t, const double v[2], unsigned char out[16])
+{
+    if (t == CUPERM_R_64F || t == CUPERM_C_64F) {
+        memcpy(out, v, t == CUPERM_C_64F ? 16 : 8);
+    } else {
+        const float f[2] = {(float)v[0], (float)v[1]};
+        memcpy(out, f, t == CUPERM_C_32F ? 8 : 4);
+    }
+}
+
+static int overlap(const void* a, int64_t aBytes, const void* b, int64_t bBytes)
+{
+    const uintptr_t a0 = (uintptr_t)a, b0 = (uintptr_t)b;
+    return a0 < b0 + (uintptr_t)bBytes && b0 < a0 + (uintptr_t)aBytes;
+}
+
+static cupermStatus_t check_arguments(cupermContractionPlan_t plan, const void* alpha, const void* A,
+                                      const void* B, const void* beta, const void* C, const void* D,
+                                      const void* workspace, size_t workspaceBytes, int betaZero)
+{
+    if (!A) return cuperm_fail(INVALID, "cupermContract: A is NULL");
+    if (!B) return cuperm_fail(INVALID, "cupermContract: B is NULL");
+    if (!D) return cuperm_fail(INVALID, "cupermContract: D is NULL");
+    if (!C && !betaZero) return cuperm_fail(INVALID, "cupermContract: C is NULL but beta is not zero");
+    (void)alpha;
+    (void)beta;
+    const int64_t* span = plan->spanBytes;
+    if (overlap(D, span[CTR_D], A, span[CTR_A]))
+        return cuperm_fail(INVALID, "cupermContract: D overlaps A (D must not overlap A or B)");
+    if (overlap(D, span[CTR_D], B, span[CTR_B]))
+        return cuperm_fail(INVALID, "cupermContract: D overlaps B (D must not overlap A or B)");
+    if (C && C == D && !plan->cdSameLayout)
+        return cuperm_fail(INVALID, "cupermContract: C equals D but their strides differ (C may alias D "
+                           "only exactly)");
+    if (C && C != D && overlap(C, span[CTR_C], D, span[CTR_D]))
+        return cuperm_fail(INVALID, "cupermContract: C overlaps D without being D (C may alias D only "
+                           "exactly)");
+    if (workspace && workspaceBytes < plan->workspaceBytes)
+        return cuperm_fail(INVALID, "cupermContract: workspaceBytes is %zu; the plan needs %zu "
+                           "(cupermContractionGetWorkspaceSize)", workspaceBytes, plan->workspaceBytes);
+    if ((uintptr_t)workspace % WS_ALIGN)
+        return cuperm_fail(INVALID, "cupermContract: workspace must be %d-byte aligned", WS_ALIGN);
+    int device = -1;
+    if (cudaGetDevice(&device) != cudaSuccess || device != plan->device)
+        return cuperm_fail(INVALID, "cupermContract: the current device (%d) is not the plan's (%d)",
+                           device, plan->device);
+    return CUPERM_STATUS_SUCCESS;
+}
+
+static cupermStatus_t cuda_failed(cudaError_t e, const char* what)
+{
+    return cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "cupermContract: %s failed: %s", what, cudaGetErrorString(e));
+}
+
+/* The GEMM under the state's lock: the cuBLAS handle holds one stream and workspace at a time. */
+static cupermStatus_t run_gemm(cupermContractionPlan_t plan, const void* first, const void* second, void* out,
+                               const double alpha[2], const double beta[2], char* ws, cudaStream_t stream)
+{
+    ctr_state* s = plan->state;
+    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
+    pthread_mutex_lock(&s->lock);
+    if (!s->blas && cublasCreate(&s->blas) != CUBLAS_STATUS_SUCCESS) {
+        s->blas = NULL;
+        st = cuperm_fail(CUPERM_STATUS_LIBRARY_ERROR, "cupermContract: cublasCreate failed");
+    }
+    if (!st && (cublasSetStream(s->blas, stream) != CUBLAS_STATUS_SUCCESS ||
+                cublasSetWorkspace(s->blas, ws + plan->layout.workspaceBytes, CTR_CUBLAS_WORKSPACE) !=
+                    CUBLAS_STATUS_SUCCESS))
+        st = cuperm_fail(CUPERM_STATUS_LIBRARY_ERROR, "cupermContract: cuBLAS rejected the stream or workspace");
+    if (!st) st = ctr_gemm_run(s->blas, &plan->problem, &plan->layout, first, second, out, alpha, beta);
+    pthread_mutex_unlock(&s->lock);
+    return st;
+}
+
+static cupermStatus_t run_kernel(const ctr_ew_params* k, const void* in, const void* c, void* out,
+                                 const double beta[2], cudaStream_t stream)
+{
+    cudaError_t e = ctr_ew_launch(k, in, c, out, beta, stream);
+    return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the operator kernel");
+}
+
+static cupermStatus_t run_steps(cupermContractionPlan_t plan, const double alpha[2], const void* A,
+                                const void* B, const double beta[2], int betaZero, const void* C, void* D,
+                                char* ws, cudaStream_t stream)
+{
+    const ctr_layout* l = &plan->layout;
+    const cupermDataType_t abType = plan->problem.op[CTR_A].type, cdType = plan->problem.op[CTR_D].type;
+    const double one[2] = {1.0, 0.0}, zero[2] = {0.0, 0.0};
+    unsigned char oneAB[16], zeroAB[16], oneCD[16], zeroCD[16], betaCD[16];
+    transpose_scalar(abType, one, oneAB);
+    transpose_scalar(abType, zero, zeroAB);
+    transpose_scalar(cdType, one, oneCD);
+    transpose_scalar(cdType, zero, zeroCD);
+    transpose_scalar(cdType, beta, betaCD);
+    cupermStatus_t st;
+
+    const void* operand[2] = {A, B};
+    for (int x = 0; x < 2; ++x) {
+        void* dst = ws + l->wsOffset[x];
+        if (l->in[x].path == CTR_IN_TRANSPOSE) {
+            if ((st = cupermExecute(plan->inputTranspose[x], oneAB, operand[x], zeroAB, dst, stream))) return st;
+            operand[x] = dst;
+        } else if (l->in[x].path == CTR_IN_ELEMENTWISE) {
+            if ((st = run_kernel(&plan->inputKernel[x], operand[x], NULL, dst, zero, stream))) return st;
+            operand[x] = dst;
+        }
+    }
+    /* cuBLAS updates its output in place: D must hold C first when it is not C. */
+    if (l->out != CTR_OUT_EPILOGUE && !betaZero && C != D)
+        if ((st = cupermExecute(plan->copyC, oneCD, C, zeroCD, D, stream))) return st;
+
+    void* W = ws + l->wsOffset[2];
+    const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
+    if (l->out == CTR_OUT_DIRECT) {
+        if ((st = run_gemm(plan, operand[first], operand[second], D, alpha, beta, ws, stream))) return st;
+    } else {
+        if ((st = run_gemm(plan, operand[first], operand[second], W, alpha, zero, ws, stream))) return st;
+        if (l->out == CTR_OUT_TRANSPOSE) {
+            if ((st = cupermExecute(plan->outputTranspose, oneCD, W, betaZero ? zeroCD : betaCD, D, stream)))
+                return st;
+        } else if ((st = run_kernel(&plan->epilogue, W, betaZero ? NULL : C, D, beta, stream))) {
+            return st;
+        }
+    }
+    if (l->inplaceOpD) return run_kernel(&plan->opDPass, D, NULL, D, zero, stream);
+    return CUPERM_STATUS_SUCCESS;
+}
+
+cupermStatus_t cupermContract(cupermContractionPlan_t plan, const void* alpha, const void* A, const void* B,
+                              const void* beta, const void* C, void* D, void* workspace,
+                              size_t workspaceBytes, cudaStream_t stream)
+{
+    if (!plan) return cuperm_fail(INVALID, "cupermContract: plan is NULL");
+    if (plan->magic != CTR_PLAN_MAGIC)
+        return cuperm_fail(INVALID, "cupermContract: plan is not a live contraction plan (destroyed or foreign)");
+    if (!alpha) return cuperm_fail(INVALID, "cupermContract: alpha is NULL (it must point to a host scalar)");
+    if (!beta) return cuperm_fail(INVALID, "cupermContract: beta is NULL (it must point to a host scalar)");
+    const cupermDataType_t cd = plan->problem.op[CTR_D].type;
+    double a[2], b[2];
+    read_scalar(cd, alpha, a);
+    read_scalar(cd, beta, b);
+    const int betaZero = b[0] == 0.0 && b[1] == 0.0;
+    cupermStatus_t st = check_arguments(plan, alpha, A, B, beta, C, D, workspace, workspaceBytes, betaZero);
+    if (st) return st;
+    /* Negations of operands were folded into the scalars at plan time. */
+    for (int i = 0; i < 2; ++i) {
+        a[i] *= plan->layout.ops.alphaSign;
+        b[i] *= plan->layout.ops.betaSign;
+    }
+    char* ws = workspace;
+    if (!ws) {
+        cudaError_t e = cudaMallocAsync((void**)&ws, plan->workspaceBytes, stream);
+        if (e != cudaSuccess) {
+            cudaGetLastError();
+            return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "cupermContract: cudaMallocAsync of the %zu-byte "
+                               "workspace failed: %s", plan->workspaceBytes, cudaGetErrorString(e));
+        }
+    }
+    st = run_steps(plan, a, A, B, b, betaZero, C, D, ws, stream);
+    if (!workspace) {
+        cudaError_t e = cudaFreeAsync(ws, stream);
+        if (!st && e != cudaSuccess) st = cuda_failed(e, "cudaFreeAsync of the workspace");
+    }
+    return st;
+}

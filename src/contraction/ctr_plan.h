@@ -1,0 +1,34 @@
+/* The object behind cupermContractionPlan_t: a layout and what runs it. */
+#ifndef CUPERM_CTR_PLAN_H
+#define CUPERM_CTR_PLAN_H
+
+#include "ctr_elementwise.h"
+#include "ctr_layout.h"
+#include "ctr_state.h"
+
+#define CTR_PLAN_MAGIC 0x63757065726d4331ull /* "cupermC1" */
+#define CTR_DEAD_MAGIC 0xdeaddeaddeaddeadull
+
+/* cuBLAS gets its own slice of the workspace (per call, so concurrent streams never share one). */
+#define CTR_CUBLAS_WORKSPACE ((size_t)32 << 20)
+
+struct cupermContractionPlan {
+    uint64_t magic;
+    cupermHandle_t handle;
+    ctr_state* state;
+    int device;
+    ctr_problem problem;
+    ctr_layout layout;
+    cupermPlan_t inputTranspose[2]; /* A, B into the workspace (CTR_IN_TRANSPOSE) */
+    ctr_ew_params inputKernel[2];   /* A, B into the workspace (CTR_IN_ELEMENTWISE) */
+    cupermPlan_t outputTranspose;   /* W into D (CTR_OUT_TRANSPOSE) */
+    ctr_ew_params epilogue;         /* W and C into D (CTR_OUT_EPILOGUE) */
+    ctr_ew_params opDPass;          /* D = opD(D) (layout.inplaceOpD) */
+    cupermPlan_t copyC;             /* C into D, when C is not D and beta != 0 */
+    int cdSameLayout;               /* C and D strides equal: C may alias D */
+    int64_t spanBytes[CTR_OPERANDS];
+    size_t workspaceBytes;          /* layout's plus cuBLAS's */
+    char description[640];
+};
+
+#endif

@@ -1,0 +1,61 @@
+#include "ctr_state.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/errors.h"
+#include "runtime/objects.h"
+
+cupermStatus_t ctr_state_get(cupermHandle_t handle, ctr_state** state)
+{
+    ctr_state* s = __atomic_load_n(&handle->contraction, __ATOMIC_ACQUIRE);
+    if (!s) {
+        ctr_state* fresh = calloc(1, sizeof *fresh);
+        if (!fresh) return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "contraction state: out of host memory");
+        pthread_mutex_init(&fresh->lock, NULL);
+        ctr_state* expected = NULL;
+        /* Two threads may race to create it: the loser frees its copy. */
+        if (__atomic_compare_exchange_n(&handle->contraction, &expected, fresh, 0, __ATOMIC_ACQ_REL,
+                                        __ATOMIC_ACQUIRE)) {
+            s = fresh;
+        } else {
+            pthread_mutex_destroy(&fresh->lock);
+            free(fresh);
+            s = expected;
+        }
+    }
+    *state = s;
+    return CUPERM_STATUS_SUCCESS;
+}
+
+void ctr_state_destroy(ctr_state* s)
+{
+    if (!s) return;
+    if (s->blas) cublasDestroy(s->blas);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
+int ctr_state_lookup(ctr_state* s, const ctr_problem* key, ctr_layout* layout)
+{
+    int found = 0;
+    pthread_mutex_lock(&s->lock);
+    for (int i = 0; i < CTR_CACHE_ENTRIES && !found; ++i)
+        if (s->cache[i].used && memcmp(&s->cache[i].key, key, sizeof *key) == 0) {
+            *layout = s->cache[i].layout;
+            found = 1;
+        }
+    pthread_mutex_unlock(&s->lock);
+    return found;
+}
+
+void ctr_state_insert(ctr_state* s, const ctr_problem* key, const ctr_layout* layout)
+{
+    pthread_mutex_lock(&s->lock);
+    ctr_cache_entry* e = &s->cache[s->nextVictim];
+    s->nextVictim = (s->nextVictim + 1) % CTR_CACHE_ENTRIES; /* round robin: oldest goes first */
+    e->used = 1;
+    e->key = *key;
+    e->layout = *layout;
+    pthread_mutex_unlock(&s->lock);
+}

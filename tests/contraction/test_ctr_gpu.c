@@ -1,0 +1,356 @@
+/*
+ * GPU tests of contractions: random contractions of every type, mode class,
+ * operator and layout against the CPU reference (double accumulation), with D
+ * poisoned before each run and its padding checked untouched; error paths of
+ * cupermContract; plan info and the decision cache.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cuda_runtime_api.h>
+#include <math.h>
+
+#include "common/gpu_skip.h"
+#include "common/reference.h"
+#include "common/rng.h"
+#include "contraction/ctr_random.h"
+#include "contraction/ctr_reference.h"
+
+#define CHECK_CUDA(x) assert_int_equal((x), cudaSuccess)
+#define POISON 0xff /* every byte: a NaN in every floating type */
+
+static cupermHandle_t handle;
+
+typedef struct {
+    cupermDataType_t ab, cd;
+    cupermComputeType_t compute;
+    double tolerance; /* relative error bound, ||got - want|| / ||want|| */
+    const char* name;
+} type_case;
+
+static const type_case types[] = {
+    {CUPERM_R_32F, CUPERM_R_32F, CUPERM_COMPUTE_DEFAULT, 1e-5, "32F"},
+    {CUPERM_R_64F, CUPERM_R_64F, CUPERM_COMPUTE_DEFAULT, 1e-12, "64F"},
+    {CUPERM_C_32F, CUPERM_C_32F, CUPERM_COMPUTE_DEFAULT, 1e-5, "C32F"},
+    {CUPERM_C_64F, CUPERM_C_64F, CUPERM_COMPUTE_DEFAULT, 1e-12, "C64F"},
+    {CUPERM_R_16F, CUPERM_R_16F, CUPERM_COMPUTE_DEFAULT, 5e-3, "16F->16F"},
+    {CUPERM_R_16F, CUPERM_R_32F, CUPERM_COMPUTE_DEFAULT, 2e-3, "16F->32F"},
+    {CUPERM_R_16BF, CUPERM_R_16BF, CUPERM_COMPUTE_DEFAULT, 3e-2, "16BF->16BF"},
+    {CUPERM_R_16BF, CUPERM_R_32F, CUPERM_COMPUTE_DEFAULT, 2e-2, "16BF->32F"},
+    {CUPERM_R_32F, CUPERM_R_32F, CUPERM_COMPUTE_32F_FAST_TF32, 3e-3, "32F tf32"},
+    {CUPERM_C_32F, CUPERM_C_32F, CUPERM_COMPUTE_32F_FAST_TF32, 3e-3, "C32F tf32"},
+    {CUPERM_R_32F, CUPERM_R_32F, CUPERM_COMPUTE_32F_FAST_16BF, 3e-2, "32F fast-16bf"},
+    {CUPERM_R_16F, CUPERM_R_16F, CUPERM_COMPUTE_16F, 2e-2, "16F compute-16F"},
+};
+
+static int is_complex(cupermDataType_t t) { return t == CUPERM_C_32F || t == CUPERM_C_64F; }
+
+static cupermOperator_t random_op(test_rng_t* r, cupermDataType_t t, int forD)
+{
+    static const cupermOperator_t cplxOps[] = {CUPERM_OP_IDENTITY, CUPERM_OP_NEGATE, CUPERM_OP_CONJ};
+    if (rng_range(r, 0, 2) > 0) return CUPERM_OP_IDENTITY;
+    if (is_complex(t)) return cplxOps[rng_range(r, 0, 2)];
+    cupermOperator_t op;
+    do op = (cupermOperator_t)rng_range(r, 0, CUPERM_OP_CONJ);
+    while (forD && (op == CUPERM_OP_SQRT || op == CUPERM_OP_EXP));
+    return op;
+}
+
+/* The scalar of a D type (float, double, complex float, complex double) from {re, im}. */
+static void make_scalar(cupermDataType_t cd, ctr_cplx v, unsigned char out[16])
+{
+    const double re = creal(v), im = cimag(v);
+    if (cd == CUPERM_R_64F) memcpy(out, &re, 8);
+    else if (cd == CUPERM_C_64F) { memcpy(out, &re, 8); memcpy(out + 8, &im, 8); }
+    else if (cd == CUPERM_C_32F) { const float f[2] = {(float)re, (float)im}; memcpy(out, f, 8); }
+    else { const float f = (float)re; memcpy(out, &f, 4); }
+}
+
+/* Host tensor: typed bytes plus the same values as complex doubles. */
+typedef struct {
+    int64_t span;
+    size_t elem;
+    unsigned char* bytes;
+    ctr_cplx* values;
+} host_tensor;
+
+static void host_alloc(host_tensor* t, const cupermTensorDescriptor_t* d)
+{
+    t->span = ctr_ref_span(d);
+    t->elem = cupermDataTypeSize(d->type);
+    t->bytes = malloc((size_t)t->span * t->elem);
+    t->values = calloc((size_t)t->span, sizeof(ctr_cplx));
+}
+
+static void host_fill(test_rng_t* r, host_tensor* t, cupermDataType_t type, int positive)
+{
+    rng_fill(r, type, t->span, t->bytes);
+    for (int64_t i = 0; i < t->span; ++i) {
+        double v[2];
+        ref_load(type, t->bytes + i * t->elem, v);
+        if (positive) {
+            v[0] = fabs(v[0]) + 0.01;
+            ref_store(type, t->bytes + i * t->elem, v);
+            ref_load(type, t->bytes + i * t->elem, v);
+        }
+        t->values[i] = v[0] + I * v[1];
+    }
+}
+
+static void host_free(host_tensor* t)
+{
+    free(t->bytes);
+    free(t->values);
+}
+
+/* 1 at every offset that is an element of d. */
+static unsigned char* element_mask(const cupermTensorDescriptor_t* d, int64_t span)
+{
+    unsigned char* mask = calloc((size_t)span, 1);
+    int64_t idx[CUPERM_MAX_RANK] = {0};
+    for (;;) {
+        int64_t off = 0;
+        for (int i = 0; i < d->rank; ++i) off += idx[i] * d->strides[i];
+        mask[off] = 1;
+        int i = 0;
+        while (i < d->rank && ++idx[i] == d->extents[i]) idx[i++] = 0;
+        if (i == d->rank) break;
+    }
+    return mask;
+}
+
+/* Runs one random contraction; returns its relative error (INFINITY on NaN or a write outside D). */
+static double run_case(test_rng_t* r, const type_case* tc, const ctr_random_options* o, int caseNo,
+                       char* what, size_t whatSize)
+{
+    ctr_random_case c;
+    ctr_random_draw(r, o, &c);
+    for (int t = 0; t < 4; ++t) {
+        c.desc[t].type = t < 2 ? tc->ab : tc->cd;
+        c.desc[t].op = random_op(r, c.desc[t].type, t == 3);
+        c.desc[t].opParam = 0.05 + 0.2 * fabs(rng_unit(r));
+    }
+    cupermContractionPlan_t plan;
+    cupermStatus_t st = cupermPlanContraction(handle, &plan, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
+                                              tc->compute, CUPERM_PLAN_MODEL);
+    if (st != CUPERM_STATUS_SUCCESS) fail_msg("plan failed: %s", cupermGetLastErrorMessage());
+    cupermContractionInfo_t info;
+    assert_int_equal(cupermContractionPlanGetInfo(plan, &info), CUPERM_STATUS_SUCCESS);
+
+    host_tensor h[4];
+    for (int t = 0; t < 4; ++t) {
+        host_alloc(&h[t], &c.desc[t]);
+        host_fill(r, &h[t], c.desc[t].type, c.desc[t].op == CUPERM_OP_SQRT);
+    }
+    const int aliasCD = o->cAliasD && rng_range(r, 0, 1);
+    const int betaZero = rng_range(r, 0, 3) == 0;
+    const int cplx = is_complex(tc->cd);
+    ctr_cplx alpha = rng_unit(r) + (cplx ? I * rng_unit(r) : 0);
+    ctr_cplx beta = betaZero ? 0 : rng_unit(r) + (cplx ? I * rng_unit(r) : 0);
+    /* beta == 0 must never read C: make C all NaN then. */
+    if (betaZero) memset(h[2].bytes, POISON, (size_t)h[2].span * h[2].elem);
+    if (aliasCD) {
+        memcpy(h[3].bytes, h[2].bytes, (size_t)h[3].span * h[3].elem);
+        memcpy(h[3].values, h[2].values, (size_t)h[3].span * sizeof(ctr_cplx));
+    } else {
+        memset(h[3].bytes, POISON, (size_t)h[3].span * h[3].elem);
+    }
+    ctr_cplx* want = calloc((size_t)h[3].span, sizeof(ctr_cplx));
+    ctr_ref_contract(&c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3], h[0].values, h[1].values,
+                     aliasCD ? h[3].values : h[2].values, alpha, beta, want, NULL);
+
+    void* dev[4];
+    for (int t = 0; t < 4; ++t) {
+        CHECK_CUDA(cudaMalloc(&dev[t], (size_t)h[t].span * h[t].elem));
+        CHECK_CUDA(cudaMemcpy(dev[t], h[t].bytes, (size_t)h[t].span * h[t].elem, cudaMemcpyHostToDevice));
+    }
+    size_t wsBytes = 0;
+    assert_int_equal(cupermContractionGetWorkspaceSize(plan, &wsBytes), CUPERM_STATUS_SUCCESS);
+    void* ws = NULL;
+    const int ownWorkspace = caseNo % 2;
+    if (ownWorkspace) CHECK_CUDA(cudaMalloc(&ws, wsBytes));
+    unsigned char a[16], b[16];
+    make_scalar(tc->cd, alpha, a);
+    make_scalar(tc->cd, beta, b);
+    st = cupermContract(plan, a, dev[0], dev[1], b, aliasCD ? dev[3] : dev[2], dev[3], ws, wsBytes, 0);
+    if (st != CUPERM_STATUS_SUCCESS) fail_msg("contract failed: %s", cupermGetLastErrorMessage());
+    CHECK_CUDA(cudaDeviceSynchronize());
+    unsigned char* got = malloc((size_t)h[3].span * h[3].elem);
+    CHECK_CUDA(cudaMemcpy(got, dev[3], (size_t)h[3].span * h[3].elem, cudaMemcpyDeviceToHost));
+
+    unsigned char* mask = element_mask(&c.desc[3], h[3].span);
+    double num = 0, den = 0;
+    for (int64_t i = 0; i < h[3].span; ++i) {
+        const unsigned char* g = got + i * h[3].elem;
+        if (!mask[i]) { /* padding: must be untouched */
+            if (memcmp(g, h[3].bytes + i * h[3].elem, h[3].elem) != 0) num = INFINITY;
+            continue;
+        }
+        double v[2];
+        ref_load(tc->cd, g, v);
+        if (isnan(v[0]) || isnan(v[1])) num = INFINITY;
+        num += pow(cabs(v[0] + I * v[1] - want[i]), 2);
+        den += pow(cabs(want[i]), 2);
+    }
+    const double err = den > 0 ? sqrt(num / den) : sqrt(num);
+    char text[900];
+    ctr_random_print(&c, text, sizeof text);
+    snprintf(what, whatSize, "%s alias=%d beta0=%d ws=%d\n    %s\n    %s", text, aliasCD, betaZero,
+             ownWorkspace, info.description, "");
+    free(mask);
+    free(got);
+    free(want);
+    if (ws) cudaFree(ws);
+    for (int t = 0; t < 4; ++t) {
+        cudaFree(dev[t]);
+        host_free(&h[t]);
+    }
+    assert_int_equal(cupermContractionPlanDestroy(plan), CUPERM_STATUS_SUCCESS);
+    return err;
+}
+
+static void run_type(const type_case* tc, int count, const ctr_random_options* o, uint64_t seed)
+{
+    test_rng_t r = {seed};
+    double worst = 0;
+    for (int i = 0; i < count; ++i) {
+        char what[2048];
+        const double err = run_case(&r, tc, o, i, what, sizeof what);
+        if (!(err <= tc->tolerance))
+            fail_msg("%s case %d: relative error %g > %g\n    %s", tc->name, i, err, tc->tolerance, what);
+        if (err > worst) worst = err;
+    }
+    printf("    %-16s %3d cases (extents <= %lld), worst relative error %.3g (bound %.0e)\n", tc->name, count,
+           (long long)o->maxExtent, worst, tc->tolerance);
+}
+
+static void test_random_small(void** state)
+{
+    (void)state;
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t) {
+        ctr_random_options o = {8, 4, 1 << 16, (int)(t % 2)};
+        run_type(&types[t], 60, &o, 1000 + t);
+    }
+}
+
+static void test_random_gemm_sized(void** state)
+{
+    (void)state;
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t) {
+        ctr_random_options o = {6, 40, 1 << 23, (int)((t + 1) % 2)};
+        run_type(&types[t], 8, &o, 5000 + t);
+    }
+}
+
+/* ---- errors -------------------------------------------------------------------- */
+
+static void expect(cupermStatus_t got, cupermStatus_t want, const char* fragment)
+{
+    assert_int_equal(got, want);
+    const char* msg = cupermGetLastErrorMessage();
+    if (!strstr(msg, fragment)) fail_msg("message \"%s\" lacks \"%s\"", msg, fragment);
+}
+
+static void test_errors(void** state)
+{
+    (void)state;
+    const int32_t mA[2] = {'a', 'c'}, mB[2] = {'c', 'b'}, mD[2] = {'a', 'b'}, mBad[2] = {'c', 'z'};
+    const int64_t e[2] = {16, 16};
+    cupermTensorDescriptor_t A = {2, mA, e, NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
+    cupermTensorDescriptor_t B = {2, mB, e, NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
+    cupermTensorDescriptor_t D = {2, mD, e, NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
+    cupermTensorDescriptor_t bad = {2, mBad, e, NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
+    cupermContractionPlan_t plan;
+    expect(cupermPlanContraction(handle, &plan, &A, &bad, &D, &D, CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL),
+           CUPERM_STATUS_INVALID_VALUE, "appears only in");
+    expect(cupermPlanContraction(NULL, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL),
+           CUPERM_STATUS_INVALID_VALUE, "handle is NULL");
+    expect(cupermPlanContraction(handle, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT, (cupermPlanMode_t)9),
+           CUPERM_STATUS_INVALID_VALUE, "mode 9");
+    assert_int_equal(cupermPlanContraction(handle, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT,
+                                           CUPERM_PLAN_MODEL),
+                     CUPERM_STATUS_SUCCESS);
+    float* buf;
+    CHECK_CUDA(cudaMalloc((void**)&buf, 4 * 256 * sizeof(float)));
+    float one = 1, zero = 0;
+    float *a = buf, *b = buf + 256, *d = buf + 512;
+    expect(cupermContract(plan, &one, a, b, &zero, d, a + 8, NULL, 0, 0), CUPERM_STATUS_INVALID_VALUE,
+           "D overlaps A");
+    expect(cupermContract(plan, &one, a, b, &zero, d, b + 255, NULL, 0, 0), CUPERM_STATUS_INVALID_VALUE,
+           "D overlaps B");
+    expect(cupermContract(plan, &one, a, b, &one, d + 4, d, NULL, 0, 0), CUPERM_STATUS_INVALID_VALUE,
+           "C overlaps D without being D");
+    expect(cupermContract(plan, &one, a, b, &one, NULL, d, NULL, 0, 0), CUPERM_STATUS_INVALID_VALUE,
+           "C is NULL but beta is not zero");
+    expect(cupermContract(plan, &one, a, b, &zero, d, d, buf, 16, 0), CUPERM_STATUS_INVALID_VALUE,
+           "workspaceBytes is 16");
+    expect(cupermContract(plan, NULL, a, b, &zero, d, d, NULL, 0, 0), CUPERM_STATUS_INVALID_VALUE,
+           "alpha is NULL");
+    /* beta == 0 with C NULL is fine. */
+    assert_int_equal(cupermContract(plan, &one, a, b, &zero, NULL, d, NULL, 0, 0), CUPERM_STATUS_SUCCESS);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    assert_int_equal(cupermContractionPlanDestroy(plan), CUPERM_STATUS_SUCCESS);
+    expect(cupermContract(plan, &one, a, b, &zero, d, d, NULL, 0, 0), CUPERM_STATUS_INVALID_VALUE,
+           "not a live contraction plan");
+    cudaFree(buf);
+}
+
+static void test_info_and_cache(void** state)
+{
+    (void)state;
+    /* TCCG 1 at a small size: A must be transposed, B and D are used in place. */
+    const int32_t mD[3] = {'a', 'b', 'c'}, mA[3] = {'b', 'd', 'a'}, mB[2] = {'d', 'c'};
+    const int64_t eD[3] = {48, 40, 24}, eA[3] = {40, 32, 48}, eB[2] = {32, 24};
+    cupermTensorDescriptor_t A = {3, mA, eA, NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
+    cupermTensorDescriptor_t B = {2, mB, eB, NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
+    cupermTensorDescriptor_t D = {3, mD, eD, NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
+    cupermContractionPlan_t p1, p2;
+    assert_int_equal(cupermPlanContraction(handle, &p1, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL),
+                     CUPERM_STATUS_SUCCESS);
+    assert_int_equal(cupermPlanContraction(handle, &p2, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL),
+                     CUPERM_STATUS_SUCCESS);
+    cupermContractionInfo_t i1, i2;
+    assert_int_equal(cupermContractionPlanGetInfo(p1, &i1), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(cupermContractionPlanGetInfo(p2, &i2), CUPERM_STATUS_SUCCESS);
+    printf("    %s\n", i1.description);
+    assert_int_equal(i1.m, 48 * 40);
+    assert_int_equal(i1.n, 24);
+    assert_int_equal(i1.k, 32);
+    assert_int_equal(i1.transposedA, 1);
+    assert_int_equal(i1.transposedB, 0);
+    assert_int_equal(i1.transposedD, 0);
+    assert_true(i1.flops == 2.0 * 48 * 40 * 24 * 32);
+    assert_true(i1.predictedTransposeSeconds > 0 && i1.predictedGemmSeconds > 0);
+    assert_string_equal(i1.description, i2.description);
+    assert_int_equal(cupermContractionPlanDestroy(p1), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(cupermContractionPlanDestroy(p2), CUPERM_STATUS_SUCCESS);
+}
+
+static int setup(void** state)
+{
+    (void)state;
+    return cupermCreate(&handle) == CUPERM_STATUS_SUCCESS ? 0 : -1;
+}
+
+static int teardown(void** state)
+{
+    (void)state;
+    return cupermDestroy(handle) == CUPERM_STATUS_SUCCESS ? 0 : -1;
+}
+
+int main(void)
+{
+    require_gpu_or_skip("test_ctr_gpu");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_info_and_cache),
+        cmocka_unit_test(test_random_small),
+        cmocka_unit_test(test_random_gemm_sized),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
