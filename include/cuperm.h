@@ -264,7 +264,7 @@ typedef struct {
     const int32_t* modes;     /**< rank mode labels, distinct within the tensor */
     const int64_t* extents;   /**< rank extents, each >= 1; equal for equal labels across tensors */
     const int64_t* strides;   /**< rank strides in elements, or NULL for dense column-major.
-                                   A and B: >= 0. C and D: >= 1, and D's elements must not overlap. */
+                                   A, B and C: >= 0 (0 broadcasts). D: >= 1, elements must not overlap. */
     cupermDataType_t type;    /**< A and B share one type, C and D another (see cupermPlanContraction) */
     cupermOperator_t op;      /**< elementwise operator (CUPERM_OP_IDENTITY for none) */
     double opParam;           /**< slope of LEAKY_RELU, alpha of ELU; ignored otherwise */
