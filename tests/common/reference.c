@@ -115,7 +115,7 @@ static void load_scalar(cupermDataType_t type, const void* s, double v[2])
 static uint64_t load_bits(const void* p, size_t n)
 {
     uint64_t v = 0;
-    memcpy(&v, p, n); /* little-endian: the low bytes */
+    memcpy(&v, p, n < sizeof v ? n : sizeof v); /* little-endian: the low bytes */
     return v;
 }
 

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Build for sm_90, run every test on the GPU, the sanitizers on a representative
+# subset, and a short benchmark; print a summary table last. Run it on the
+# device machine from the repository root:
+#   scripts/gpu-check.sh [--quick] [--no-sanitizer] [--no-bench] [--bench-args "..."]
+# Logs go to $OUT (or ./gpu-check-logs when OUT is unset).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+quick=0 sanitizer=1 bench=1 bench_args="ttc57 --dtype f64 --mode heuristic"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=1 ;;
+    --no-sanitizer) sanitizer=0 ;;
+    --no-bench) bench=0 ;;
+    --bench-args) bench_args="$2"; shift ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+logs="${OUT:-$PWD/gpu-check-logs}"
+mkdir -p "$logs"
+build=build-gpu
+summary=()
+add() { summary+=("$(printf '%-28s %s' "$1" "$2")"); }
+
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$logs/gpu.txt"
+
+# The device machine has no network: cmocka travels as Debian packages in
+# .deps/ (fetched here with `apt-get download libcmocka0 libcmocka-dev`).
+if ! pkg-config --exists cmocka 2>/dev/null && ls .deps/libcmocka*.deb >/dev/null 2>&1; then
+  root=/tmp/cuperm-deps
+  for f in .deps/libcmocka*.deb; do dpkg -x "$f" "$root"; done
+  pc="$root/usr/lib/x86_64-linux-gnu/pkgconfig"
+  sed -i "s|/usr/|$root/usr/|g" "$pc/cmocka.pc"
+  export PKG_CONFIG_PATH="$pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+  export LD_LIBRARY_PATH="$root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+
+start=$(date +%s)
+if cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$logs/build.log" 2>&1 &&
+   cmake --build "$build" -j"$(nproc)" >>"$logs/build.log" 2>&1; then
+  add build "ok ($(( $(date +%s) - start )) s)"
+else
+  tail -30 "$logs/build.log"; add build FAILED
+  printf '%s\n' "${summary[@]}"; exit 1
+fi
+
+ctest --test-dir "$build" --output-on-failure -j1 >"$logs/ctest.log" 2>&1
+ctest_rc=$?
+grep -E "tests passed|tests failed|Test +#|Skipped" "$logs/ctest.log" | tail -40
+add "ctest (all tests)" "$(grep -E 'tests passed' "$logs/ctest.log" | tail -1) rc=$ctest_rc"
+
+if [ "$sanitizer" = 1 ]; then
+  cs=compute-sanitizer
+  command -v $cs >/dev/null || cs=/usr/local/cuda/bin/compute-sanitizer
+  for tool in memcheck racecheck; do
+    filter="edge_shapes"
+    [ "$tool" = memcheck ] && filter="*s*"   # every test of test_gpu_transpose but the large ones
+    [ "$quick" = 1 ] && filter="edge_shapes"
+    CUPERM_TEST_FILTER="$filter" $cs --tool $tool --error-exitcode 99 "$build/tests/test_gpu_transpose" \
+      >"$logs/sanitizer-$tool.log" 2>&1
+    rc=$?
+    add "sanitizer $tool" "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$logs/sanitizer-$tool.log" | tail -1) rc=$rc"
+    CUPERM_TEST_FILTER="*" $cs --tool $tool --error-exitcode 99 "$build/tests/test_gpu_errors" \
+      >"$logs/sanitizer-$tool-errors.log" 2>&1
+    rc=$?
+    add "sanitizer $tool (errors)" "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$logs/sanitizer-$tool-errors.log" | tail -1) rc=$rc"
+  done
+fi
+
+if [ "$bench" = 1 ] && [ -x "$build/tools/bench/cuperm-bench" ]; then
+  "$build/tools/bench/cuperm-bench" $bench_args --out "$logs" >"$logs/bench.log" 2>&1
+  add "bench ($bench_args)" "rc=$? $(grep -iE 'median' "$logs/bench.log" | tail -1)"
+  tail -25 "$logs/bench.log"
+fi
+
+echo
+echo "==== gpu-check summary ($(head -1 "$logs/gpu.txt")) ===="
+printf '%s\n' "${summary[@]}"

@@ -1,0 +1,28 @@
+/* Runs one transpose case on the GPU and checks every output element against
+ * the CPU reference. */
+#ifndef CUPERM_TEST_GPU_CASE_H
+#define CUPERM_TEST_GPU_CASE_H
+
+#include "common/cases.h"
+
+typedef enum {
+    SCALARS_PLAIN,      /* alpha = 1, beta = 0: bits move */
+    SCALARS_ALPHA,      /* random alpha, beta = 0: out poisoned with NaN must not leak */
+    SCALARS_ALPHA_BETA  /* random alpha and beta: out read */
+} scalars_mode_t;
+
+typedef struct {
+    cupermDataType_t type;
+    scalars_mode_t scalars;
+    int misalign;  /* offset both base pointers by this many elements */
+    cudaStream_t stream;
+} run_opts_t;
+
+/** 0 on success; otherwise prints the case and the first mismatch to stderr. */
+int gpu_run_case(cupermHandle_t h, const test_case_t* c, const run_opts_t* o, test_rng_t* r);
+
+const char* type_name(cupermDataType_t t);
+extern const cupermDataType_t kAllTypes[];
+extern const int kNumTypes;
+
+#endif

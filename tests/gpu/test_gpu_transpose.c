@@ -1,0 +1,167 @@
+/* GPU transposes against the CPU reference: every type, random shapes and
+ * permutations, strides, scalars, misaligned pointers, edge shapes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cuda_runtime_api.h>
+
+#include "common/gpu_skip.h"
+#include "gpu/gpu_case.h"
+
+static cupermHandle_t handle;
+
+static int setup(void** state)
+{
+    (void)state;
+    return cupermCreate(&handle) == CUPERM_STATUS_SUCCESS ? 0 : -1;
+}
+
+static int teardown(void** state)
+{
+    (void)state;
+    return cupermDestroy(handle) == CUPERM_STATUS_SUCCESS ? 0 : -1;
+}
+
+static int run_random(uint64_t seed, int cases, int min_rank, int max_rank, int64_t max_volume, int strided,
+                      cupermDataType_t type)
+{
+    test_rng_t r = {seed};
+    int failures = 0;
+    for (int i = 0; i < cases; ++i) {
+        test_case_t c;
+        case_random(&r, &c, min_rank, max_rank, max_volume, strided);
+        run_opts_t o = {type, (scalars_mode_t)(i % 3), (int)rng_range(&r, 0, 1), 0};
+        failures += gpu_run_case(handle, &c, &o, &r);
+    }
+    return failures;
+}
+
+/* Ranks 1-12, every type, every scalar mode, dense and strided. */
+static void every_type_random_shapes(void** state)
+{
+    (void)state;
+    int failures = 0;
+    for (int t = 0; t < kNumTypes; ++t) {
+        failures += run_random(100 + t, 24, 1, 12, 200000, 0, kAllTypes[t]);
+        failures += run_random(200 + t, 24, 1, 12, 200000, 1, kAllTypes[t]);
+    }
+    assert_int_equal(failures, 0);
+}
+
+static void high_ranks_up_to_32(void** state)
+{
+    (void)state;
+    int failures = 0;
+    failures += run_random(300, 20, 13, 32, 300000, 0, CUPERM_R_64F);
+    failures += run_random(301, 20, 13, 32, 300000, 1, CUPERM_R_32F);
+    failures += run_random(302, 10, 32, 32, 100000, 1, CUPERM_C_64F);
+    assert_int_equal(failures, 0);
+}
+
+/* Larger tensors that reach every kernel with full tiles and many blocks. */
+static void larger_tensors(void** state)
+{
+    (void)state;
+    int failures = 0;
+    const cupermDataType_t types[] = {CUPERM_R_8U, CUPERM_R_16F, CUPERM_R_32F, CUPERM_R_64F, CUPERM_C_64F};
+    for (int t = 0; t < 5; ++t) failures += run_random(400 + t, 8, 2, 6, 4000000, t % 2, types[t]);
+    assert_int_equal(failures, 0);
+}
+
+static int run_fixed(int rank, const int64_t* e, const int* p, cupermDataType_t type, scalars_mode_t s,
+                     int misalign, uint64_t seed)
+{
+    test_case_t c = {0};
+    c.rank = rank;
+    memcpy(c.extents, e, rank * sizeof *e);
+    memcpy(c.perm, p, rank * sizeof *p);
+    test_rng_t r = {seed};
+    run_opts_t o = {type, s, misalign, 0};
+    return gpu_run_case(handle, &c, &o, &r);
+}
+
+/* Identity, all-ones, primes, tiny or lopsided fastest dimensions. */
+static void edge_shapes(void** state)
+{
+    (void)state;
+    const struct {
+        int rank;
+        int64_t e[5];
+        int p[5];
+    } cases[] = {
+        {1, {1}, {0}},
+        {1, {1000003}, {0}},
+        {3, {1, 1, 1}, {2, 0, 1}},
+        {2, {7919, 13}, {1, 0}},
+        {2, {13, 7919}, {1, 0}},
+        {2, {2, 100003}, {1, 0}},
+        {2, {100003, 2}, {1, 0}},
+        {3, {31, 37, 41}, {0, 1, 2}},
+        {3, {31, 37, 41}, {0, 2, 1}},
+        {3, {3, 1009, 17}, {0, 2, 1}},
+        {4, {2, 3, 5, 7}, {3, 2, 1, 0}},
+        {5, {1, 97, 1, 89, 1}, {4, 3, 2, 1, 0}},
+        {4, {64, 1, 1, 64}, {3, 1, 2, 0}},
+        {3, {1024, 1024, 3}, {1, 0, 2}},
+    };
+    int failures = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        for (int t = 0; t < kNumTypes; t += 3)
+            for (int s = 0; s < 3; ++s)
+                failures += run_fixed(cases[i].rank, cases[i].e, cases[i].p, kAllTypes[t], (scalars_mode_t)s,
+                                      (int)(i % 2), 500 + i);
+    assert_int_equal(failures, 0);
+}
+
+/* beta = 0 never reads out: NaN poison there must not reach the result. */
+static void nan_in_out_with_beta_zero(void** state)
+{
+    (void)state;
+    const int64_t e[3] = {67, 45, 23};
+    const int p[3] = {2, 0, 1};
+    int failures = 0;
+    const cupermDataType_t types[] = {CUPERM_R_16F, CUPERM_R_16BF, CUPERM_R_32F, CUPERM_R_64F, CUPERM_C_32F,
+                                      CUPERM_C_64F};
+    for (int t = 0; t < 6; ++t) failures += run_fixed(3, e, p, types[t], SCALARS_ALPHA, 0, 600 + t);
+    assert_int_equal(failures, 0);
+}
+
+/* One plan, executed on other buffers from other streams. */
+static void plan_reuse_across_streams(void** state)
+{
+    (void)state;
+    cudaStream_t streams[2];
+    cudaStreamCreate(&streams[0]);
+    cudaStreamCreate(&streams[1]);
+    test_rng_t r = {700};
+    int failures = 0;
+    for (int i = 0; i < 6; ++i) {
+        test_case_t c;
+        case_random(&r, &c, 2, 6, 500000, i % 2);
+        run_opts_t o = {CUPERM_R_32F, SCALARS_PLAIN, 0, streams[i % 2]};
+        failures += gpu_run_case(handle, &c, &o, &r);
+    }
+    cudaStreamDestroy(streams[0]);
+    cudaStreamDestroy(streams[1]);
+    assert_int_equal(failures, 0);
+}
+
+int main(void)
+{
+    require_gpu_or_skip("test_gpu_transpose");
+    if (getenv("CUPERM_TEST_FILTER")) cmocka_set_test_filter(getenv("CUPERM_TEST_FILTER"));
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(every_type_random_shapes),
+        cmocka_unit_test(high_ranks_up_to_32),
+        cmocka_unit_test(larger_tensors),
+        cmocka_unit_test(edge_shapes),
+        cmocka_unit_test(nan_in_out_with_beta_zero),
+        cmocka_unit_test(plan_reuse_across_streams),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
