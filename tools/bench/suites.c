@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "case_parse.h"
+#include "contraction_suites.h"
 #include "gen.h"
 
 /* The generator parameters with the suite's defaults filled in. */
@@ -107,6 +108,11 @@ static const bench_suite k_suites[] = {
      bench_run_transpose_suite},
     {"small", "64 KB - 16 MB tensors, ranks 2, 3, 4, 6 (in L2): time vs. a copy", "f64",
      gen_small, bench_run_transpose_suite},
+    {"tccg48", "contractions: the TCCG benchmark's 48 (cupermContract vs. same-shape cuBLAS GEMM)",
+     "f32", NULL, bench_run_contraction_suite},
+    {"random-contractions", "contractions as in cuTT's TAL-SH study: ranks <= 8, <= 4 large extents, "
+     "largest tensor ~150M elements (75M at 8 bytes); --count (24), --seed", "f32", NULL,
+     bench_run_contraction_suite},
     {"cases", "the cases of --cases FILE", "f64", gen_cases_file, bench_run_transpose_suite},
     {"case", "the one case of --case \"EXTENTS PERM\"", "f64", gen_single_case,
      bench_run_transpose_suite},

@@ -1,0 +1,195 @@
+#include "contraction_cases.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void bench_ctr_modes_of(const bench_ctr_case* c, bench_ctr_modes* m)
+{
+    static const int slot[3] = {3, 0, 1}; /* spec order D-A-B */
+    memset(m, 0, sizeof *m);
+    const char* p = c->spec;
+    for (int t = 0; t < 3; ++t) {
+        int r = 0;
+        for (; *p && *p != '-'; ++p, ++r) {
+            m->modes[slot[t]][r] = *p;
+            m->extents[slot[t]][r] = c->extent[*p - 'a'];
+        }
+        m->rank[slot[t]] = r;
+        if (*p == '-') ++p;
+    }
+    m->rank[2] = m->rank[3];
+    memcpy(m->modes[2], m->modes[3], sizeof m->modes[3]);
+    memcpy(m->extents[2], m->extents[3], sizeof m->extents[3]);
+}
+
+int bench_ctr_parse(const char* text, bench_ctr_case* out, int max, char* err, size_t err_size)
+{
+    int n = 0, lineNo = 0;
+    const char* line = text;
+    while (line && *line) {
+        const char* end = strchr(line, '\n');
+        char buf[512];
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        if (len >= sizeof buf) len = sizeof buf - 1;
+        memcpy(buf, line, len);
+        buf[len] = '\0';
+        line = end ? end + 1 : NULL;
+        ++lineNo;
+        if (buf[0] == '#' || buf[0] == '\0') continue;
+        if (n == max) break;
+        bench_ctr_case* c = &out[n];
+        memset(c, 0, sizeof *c);
+        char ext[256];
+        if (sscanf(buf, "%d %79s %255s", &c->id, c->spec, ext) != 3) {
+            snprintf(err, err_size, "line %d: expected \"id D-A-B e_a,e_b,...\"", lineNo);
+            return -1;
+        }
+        int letters = 0;
+        for (const char* s = c->spec; *s; ++s) {
+            if (*s == '-') continue;
+            if (*s < 'a' || *s > 'z') {
+                snprintf(err, err_size, "line %d: modes must be letters a-z", lineNo);
+                return -1;
+            }
+            if (*s - 'a' + 1 > letters) letters = *s - 'a' + 1;
+        }
+        char* s = ext;
+        for (int i = 0; i < letters; ++i) {
+            c->extent[i] = strtoll(s, &s, 10);
+            if (c->extent[i] < 1) {
+                snprintf(err, err_size, "line %d: extent %d of %d missing or < 1", lineNo, i + 1, letters);
+                return -1;
+            }
+            if (*s == ',') ++s;
+        }
+        ++n;
+    }
+    return n;
+}
+
+static uint64_t next(uint64_t* s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static int range(uint64_t* s, int lo, int hi) { return lo + (int)(next(s) % (uint64_t)(hi - lo + 1)); }
+
+static void shuffle(uint64_t* s, char* x, int n)
+{
+    for (int i = n - 1; i > 0; --i) {
+        const int j = range(s, 0, i);
+        const char t = x[i]; x[i] = x[j]; x[j] = t;
+    }
+}
+
+static double volume(const char* letters, int n, const int64_t* extent)
+{
+    double v = 1;
+    for (int i = 0; i < n; ++i) v *= (double)extent[letters[i] - 'a'];
+    return v;
+}
+
+int bench_ctr_random(uint64_t seed, int count, int64_t targetElements, double maxFlops, bench_ctr_case* out)
+{
+    uint64_t s = seed * 0x2545f4914f6cdd1dull + 17;
+    for (int i = 0; i < count; ++i) {
+        int nM, nN, nK;
+        do {
+            nM = range(&s, 1, 4);
+            nN = range(&s, 1, 4);
+            nK = range(&s, 1, 4);
+        } while (nM + nK > 8 || nN + nK > 8 || nM + nN > 8);
+        /* Letters: D's modes a.. (M then N), then the contracted ones. */
+        char M[4], N[4], K[4], A[8], B[8], D[8];
+        for (int j = 0; j < nM; ++j) M[j] = (char)('a' + j);
+        for (int j = 0; j < nN; ++j) N[j] = (char)('a' + nM + j);
+        for (int j = 0; j < nK; ++j) K[j] = (char)('a' + nM + nN + j);
+        int rA = 0, rB = 0, rD = 0;
+        for (int j = 0; j < nM; ++j) A[rA++] = M[j], D[rD++] = M[j];
+        for (int j = 0; j < nN; ++j) B[rB++] = N[j], D[rD++] = N[j];
+        for (int j = 0; j < nK; ++j) A[rA++] = K[j], B[rB++] = K[j];
+        shuffle(&s, A, rA);
+        shuffle(&s, B, rB);
+        shuffle(&s, D, rD);
+        bench_ctr_case* c = &out[i];
+        memset(c, 0, sizeof *c);
+        c->id = i + 1;
+        snprintf(c->spec, sizeof c->spec, "%.*s-%.*s-%.*s", rD, D, rA, A, rB, B);
+        /* Up to four leading modes of each input are large; the rest 2..8. */
+        int large[26] = {0};
+        const int lA = range(&s, 1, rA < 4 ? rA : 4), lB = range(&s, 1, rB < 4 ? rB : 4);
+        for (int j = 0; j < lA; ++j) large[A[j] - 'a'] = 1;
+        for (int j = 0; j < lB; ++j) large[B[j] - 'a'] = 1;
+        const int total = nM + nN + nK;
+        for (int j = 0; j < total; ++j) c->extent[j] = large[j] ? 1 : range(&s, 2, 8);
+        /* Grow the large extents together while the largest tensor stays within the target;
+         * shrink the small ones first if even that is too much. */
+        for (;;) {
+            double biggest = volume(A, rA, c->extent);
+            if (volume(B, rB, c->extent) > biggest) biggest = volume(B, rB, c->extent);
+            if (volume(D, rD, c->extent) > biggest) biggest = volume(D, rD, c->extent);
+            if (biggest <= (double)targetElements) break;
+            for (int j = 0; j < total; ++j)
+                if (!large[j] && c->extent[j] > 2) c->extent[j]--;
+        }
+        for (int64_t L = 2;; ++L) {
+            int64_t trial[26];
+            memcpy(trial, c->extent, sizeof trial);
+            for (int j = 0; j < total; ++j)
+                if (large[j]) trial[j] = L;
+            double biggest = volume(A, rA, trial);
+            if (volume(B, rB, trial) > biggest) biggest = volume(B, rB, trial);
+            if (volume(D, rD, trial) > biggest) biggest = volume(D, rD, trial);
+            bench_ctr_case t = *c;
+            memcpy(t.extent, trial, sizeof trial);
+            if (biggest > (double)targetElements || bench_ctr_flops(&t) > maxFlops) break;
+            memcpy(c->extent, trial, sizeof trial);
+        }
+        for (int j = 0; j < total; ++j)
+            if (c->extent[j] < 1) c->extent[j] = 1;
+    }
+    return count;
+}
+
+double bench_ctr_flops(const bench_ctr_case* c)
+{
+    int64_t m, n, k, b;
+    bench_ctr_gemm_shape(c, &m, &n, &k, &b);
+    return 2.0 * (double)m * (double)n * (double)k * (double)b;
+}
+
+double bench_ctr_bytes(const bench_ctr_case* c, size_t abSize, size_t dSize)
+{
+    bench_ctr_modes md;
+    bench_ctr_modes_of(c, &md);
+    double v[4] = {1, 1, 1, 1};
+    for (int t = 0; t < 4; ++t)
+        for (int i = 0; i < md.rank[t]; ++i) v[t] *= (double)md.extents[t][i];
+    return (v[0] + v[1]) * (double)abSize + v[3] * (double)dSize;
+}
+
+static int has(const bench_ctr_modes* md, int t, int32_t label)
+{
+    for (int i = 0; i < md->rank[t]; ++i)
+        if (md->modes[t][i] == label) return 1;
+    return 0;
+}
+
+void bench_ctr_gemm_shape(const bench_ctr_case* c, int64_t* m, int64_t* n, int64_t* k, int64_t* batch)
+{
+    bench_ctr_modes md;
+    bench_ctr_modes_of(c, &md);
+    *m = *n = *k = *batch = 1;
+    for (int l = 'a'; l <= 'z'; ++l) {
+        const int a = has(&md, 0, l), b = has(&md, 1, l), d = has(&md, 3, l);
+        const int64_t e = c->extent[l - 'a'];
+        if (a && b && d) *batch *= e;
+        else if (a && b) *k *= e;
+        else if (a && d) *m *= e;
+        else if (b && d) *n *= e;
+    }
+}

@@ -1,0 +1,556 @@
+/*
+ * The contraction suites of cuperm-bench. Per case: cupermContract (model plan,
+ * alpha = 1, beta = 0, dense column-major tensors) timed with CUDA events
+ * (warm-up, median of batches, D poisoned before each batch), checked first:
+ * D poisoned, every element must be written, sampled elements against a
+ * double-precision CPU dot product. Beside it, timed the same way on the same
+ * buffers: the plain cuBLAS GEMM of the same m, n, k, batch ("NN", dense), and
+ * the GEMM with the plan's own flags (the GEMM part of the time split; the rest
+ * is the transposes). Roofline: peak = a large cuBLAS GEMM of the type, bandwidth
+ * = a device-to-device copy (2 x bytes / time), both measured in this run.
+ */
+#include "contraction_suites.h"
+
+#include <cublas_v2.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contraction_cases.h"
+#include "device.h"
+#include "dtype.h"
+
+#define POISON 0xff
+
+typedef struct {
+    const bench_dtype* dt;
+    cupermDataType_t ab, cd;
+    cudaDataType_t blasType;
+    cublasComputeType_t blasCompute;
+    double accEps, outEps; /* accumulation and output rounding, for the sampled check */
+} ctr_type;
+
+static int type_for(const bench_dtype* dt, ctr_type* t)
+{
+    memset(t, 0, sizeof *t);
+    t->dt = dt;
+    t->ab = t->cd = dt->type;
+    t->blasType = (cudaDataType_t)dt->type;
+    switch (dt->type) {
+    case CUPERM_R_32F: t->blasCompute = CUBLAS_COMPUTE_32F; t->accEps = 6e-8; t->outEps = 6e-8; return 0;
+    case CUPERM_R_64F: t->blasCompute = CUBLAS_COMPUTE_64F; t->accEps = 1.2e-16; t->outEps = 1.2e-16; return 0;
+    case CUPERM_R_16F: t->blasCompute = CUBLAS_COMPUTE_32F; t->accEps = 6e-8; t->outEps = 4.9e-4; return 0;
+    case CUPERM_R_16BF: t->blasCompute = CUBLAS_COMPUTE_32F; t->accEps = 6e-8; t->outEps = 3.9e-3; return 0;
+    default: return -1;
+    }
+}
+
+/* ---- timing ------------------------------------------------------------------------ */
+
+typedef int (*run_fn)(void* ctx, cudaStream_t s);
+
+static int cmp_double(const void* a, const void* b)
+{
+    const double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median milliseconds of one run: warm-up, then batches of `inner` runs (a batch >= 1 ms),
+ * `poison` (may be NULL) called before each batch outside the timed region. */
+static double time_median(run_fn run, void* ctx, void (*poison)(void*, cudaStream_t), cudaStream_t s,
+                           double targetMs)
+{
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    for (int i = 0; i < 2; ++i)
+        if (run(ctx, s)) return -1;
+    cudaEventRecord(e0, s);
+    if (run(ctx, s)) return -1;
+    cudaEventRecord(e1, s);
+    cudaEventSynchronize(e1);
+    float one = 0;
+    cudaEventElapsedTime(&one, e0, e1);
+    int inner = one >= 1.0f ? 1 : (int)(1.0f / (one > 1e-3f ? one : 1e-3f)) + 1;
+    int batches = (int)(targetMs / (one * inner + 1e-3));
+    if (batches < 7) batches = 7;
+    if (batches > 101) batches = 101;
+    double* t = malloc(sizeof(double) * (size_t)batches);
+    for (int b = 0; b < batches; ++b) {
+        if (poison) poison(ctx, s);
+        cudaEventRecord(e0, s);
+        for (int i = 0; i < inner; ++i)
+            if (run(ctx, s)) { free(t); return -1; }
+        cudaEventRecord(e1, s);
+        cudaEventSynchronize(e1);
+        float ms = 0;
+        cudaEventElapsedTime(&ms, e0, e1);
+        t[b] = ms / inner;
+    }
+    qsort(t, (size_t)batches, sizeof(double), cmp_double);
+    const double median = t[batches / 2];
+    free(t);
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    return median;
+}
+
+/* ---- runs -------------------------------------------------------------------------- */
+
+typedef struct {
+    cublasHandle_t blas;
+    const ctr_type* type;
+    cublasOperation_t opA, opB;
+    int64_t m, n, k, batch, lda, ldb;
+    const void *a, *b;
+    void* c;
+} gemm_run;
+
+static int run_gemm(void* vctx, cudaStream_t s)
+{
+    gemm_run* g = vctx;
+    const float one32 = 1, zero32 = 0;
+    const double one64 = 1, zero64 = 0;
+    const int f64 = g->type->blasCompute == CUBLAS_COMPUTE_64F;
+    const void* one = f64 ? (const void*)&one64 : (const void*)&one32;
+    const void* zero = f64 ? (const void*)&zero64 : (const void*)&zero32;
+    cublasSetStream(g->blas, s);
+    cublasStatus_t st;
+    if (g->batch == 1)
+        st = cublasGemmEx_64(g->blas, g->opA, g->opB, g->m, g->n, g->k, one, g->a, g->type->blasType, g->lda,
+                             g->b, g->type->blasType, g->ldb, zero, g->c, g->type->blasType, g->m,
+                             g->type->blasCompute, CUBLAS_GEMM_DEFAULT);
+    else
+        st = cublasGemmStridedBatchedEx_64(g->blas, g->opA, g->opB, g->m, g->n, g->k, one, g->a,
+                                           g->type->blasType, g->lda, g->m * g->k, g->b, g->type->blasType,
+                                           g->ldb, g->k * g->n, zero, g->c, g->type->blasType, g->m,
+                                           g->m * g->n, g->batch, g->type->blasCompute, CUBLAS_GEMM_DEFAULT);
+    return st == CUBLAS_STATUS_SUCCESS ? 0 : -1;
+}
+
+typedef struct {
+    cupermContractionPlan_t plan;
+    const void *a, *b;
+    void* d;
+    size_t dBytes;
+    void* ws;
+    size_t wsBytes;
+    unsigned char alpha[16], beta[16];
+} contract_run;
+
+static int run_contract(void* vctx, cudaStream_t s)
+{
+    contract_run* r = vctx;
+    return cupermContract(r->plan, r->alpha, r->a, r->b, r->beta, r->d, r->d, r->ws, r->wsBytes, s) ==
+                   CUPERM_STATUS_SUCCESS
+               ? 0
+               : -1;
+}
+
+static void poison_d(void* vctx, cudaStream_t s)
+{
+    contract_run* r = vctx;
+    cudaMemsetAsync(r->d, POISON, r->dBytes, s);
+}
+
+typedef struct {
+    void *dst, *src;
+    size_t bytes;
+} copy_run;
+
+static int run_copy(void* vctx, cudaStream_t s)
+{
+    copy_run* c = vctx;
+    return cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice, s) == cudaSuccess ? 0 : -1;
+}
+
+/* ---- the roofline ------------------------------------------------------------------ */
+
+typedef struct {
+    double peakFlops, bandwidth; /* flop/s, byte/s */
+} roofline;
+
+static int measure_roofline(cublasHandle_t blas, const ctr_type* t, cudaStream_t s, roofline* r)
+{
+    const int64_t n = 8192;
+    const size_t bytes = (size_t)(n * n) * t->dt->size;
+    void *a = NULL, *b = NULL, *c = NULL;
+    if (cudaMalloc(&a, bytes) || cudaMalloc(&b, bytes) || cudaMalloc(&c, bytes)) return -1;
+    bench_ctr_fill(a, n * n, t->ab, 11, s);
+    bench_ctr_fill(b, n * n, t->ab, 12, s);
+    gemm_run g = {blas, t, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, 1, n, n, a, b, c};
+    const double gemmMs = time_median(run_gemm, &g, NULL, s, 300);
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(c);
+    const size_t copyBytes = (size_t)1 << 30;
+    void *x = NULL, *y = NULL;
+    if (cudaMalloc(&x, copyBytes) || cudaMalloc(&y, copyBytes)) return -1;
+    cudaMemsetAsync(x, 1, copyBytes, s);
+    copy_run cp = {y, x, copyBytes};
+    const double copyMs = time_median(run_copy, &cp, NULL, s, 300);
+    cudaFree(x);
+    cudaFree(y);
+    if (gemmMs <= 0 || copyMs <= 0) return -1;
+    r->peakFlops = 2.0 * (double)n * (double)n * (double)n / (gemmMs * 1e-3);
+    r->bandwidth = 2.0 * (double)copyBytes / (copyMs * 1e-3);
+    return 0;
+}
+
+/* ---- checking ------------------------------------------------------------------------ */
+
+static double load(cupermDataType_t t, const void* base, int64_t i)
+{
+    switch (t) {
+    case CUPERM_R_64F: return ((const double*)base)[i];
+    case CUPERM_R_32F: return ((const float*)base)[i];
+    case CUPERM_R_16F: {
+        uint16_t h = ((const uint16_t*)base)[i];
+        const int e = (h >> 10) & 31, m = h & 1023;
+        double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(1024 + m, e - 25);
+        return (h & 0x8000) ? -v : v;
+    }
+    case CUPERM_R_16BF: {
+        uint32_t bits = (uint32_t)((const uint16_t*)base)[i] << 16;
+        float f;
+        memcpy(&f, &bits, 4);
+        return f;
+    }
+    default: return NAN;
+    }
+}
+
+static int64_t dense_stride(const bench_ctr_modes* md, int t, int32_t label, int64_t* extent)
+{
+    int64_t s = 1;
+    for (int i = 0; i < md->rank[t]; ++i) {
+        if (md->modes[t][i] == label) {
+            *extent = md->extents[t][i];
+            return s;
+        }
+        s *= md->extents[t][i];
+    }
+    return 0;
+}
+
+/* Every element of D written (no poison left); `samples` elements within the bound of a
+ * double-precision dot product. Returns the worst error relative to the bound (<= 1 passes). */
+static double check(const bench_ctr_case* c, const ctr_type* t, const void* a, const void* b, const void* d,
+                    int64_t volD, int samples, uint64_t seed, int64_t* unwritten)
+{
+    bench_ctr_modes md;
+    bench_ctr_modes_of(c, &md);
+    *unwritten = 0;
+    for (int64_t i = 0; i < volD; ++i)
+        if (isnan(load(t->cd, d, i))) ++*unwritten;
+    /* Contracted labels and their strides in A and B. */
+    int32_t kl[26];
+    int64_t ke[26], ka[26], kb[26];
+    int nk = 0;
+    for (int i = 0; i < md.rank[0]; ++i) {
+        int64_t e = 0, dummy;
+        if (dense_stride(&md, 3, md.modes[0][i], &dummy)) continue;
+        kl[nk] = md.modes[0][i];
+        ka[nk] = dense_stride(&md, 0, kl[nk], &e);
+        kb[nk] = dense_stride(&md, 1, kl[nk], &e);
+        ke[nk] = e;
+        ++nk;
+    }
+    int64_t K = 1;
+    for (int i = 0; i < nk; ++i) K *= ke[i];
+    double worst = 0;
+    uint64_t s = seed;
+    for (int smp = 0; smp < samples; ++smp) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        const int64_t di = (int64_t)((s >> 11) % (uint64_t)volD);
+        /* A and B offsets of D's index. */
+        int64_t rem = di, offA = 0, offB = 0;
+        for (int i = 0; i < md.rank[3]; ++i) {
+            const int64_t x = rem % md.extents[3][i];
+            rem /= md.extents[3][i];
+            int64_t e;
+            offA += x * dense_stride(&md, 0, md.modes[3][i], &e);
+            offB += x * dense_stride(&md, 1, md.modes[3][i], &e);
+        }
+        double sum = 0, abssum = 0;
+        int64_t idx[26] = {0};
+        for (int64_t kk = 0; kk < K; ++kk) {
+            int64_t oa = offA, ob = offB;
+            for (int i = 0; i < nk; ++i) {
+                oa += idx[i] * ka[i];
+                ob += idx[i] * kb[i];
+            }
+            const double p = load(t->ab, a, oa) * load(t->ab, b, ob);
+            sum += p;
+            abssum += fabs(p);
+            for (int i = 0; i < nk && ++idx[i] == ke[i]; ++i) idx[i] = 0;
+        }
+        const double got = load(t->cd, d, di);
+        const double bound = 16.0 * t->accEps * sqrt((double)K) * abssum + 2.0 * t->outEps * fabs(sum) + 1e-30;
+        const double r = fabs(got - sum) / bound;
+        if (!(r <= worst)) worst = isnan(r) ? INFINITY : r;
+    }
+    return worst;
+}
+
+/* ---- one case ------------------------------------------------------------------------- */
+
+typedef struct {
+    double ms, gemmMs, plainMs, flops, bytes, eff, plainEff, check;
+    int64_t unwritten;
+    cupermContractionInfo_t info;
+    int64_t m, n, k, batch;
+    const char* skipped;
+} case_result;
+
+static int64_t volume_of(const bench_ctr_modes* md, int t)
+{
+    int64_t v = 1;
+    for (int i = 0; i < md->rank[t]; ++i) v *= md->extents[t][i];
+    return v;
+}
+
+static int run_case(cupermHandle_t h, cublasHandle_t blas, const ctr_type* t, const roofline* roof,
+                    const bench_ctr_case* c, const bench_options* opt, cudaStream_t s, case_result* r)
+{
+    memset(r, 0, sizeof *r);
+    bench_ctr_modes md;
+    bench_ctr_modes_of(c, &md);
+    cupermTensorDescriptor_t desc[4];
+    for (int i = 0; i < 4; ++i) {
+        desc[i] = (cupermTensorDescriptor_t){md.rank[i], md.modes[i], md.extents[i], NULL,
+                                             i < 2 ? t->ab : t->cd, CUPERM_OP_IDENTITY, 0.0};
+    }
+    contract_run run;
+    memset(&run, 0, sizeof run);
+    if (cupermPlanContraction(h, &run.plan, &desc[0], &desc[1], &desc[2], &desc[3], CUPERM_COMPUTE_DEFAULT,
+                              CUPERM_PLAN_MODEL) != CUPERM_STATUS_SUCCESS) {
+        fprintf(stderr, "case %d: plan: %s\n", c->id, cupermGetLastErrorMessage());
+        return -1;
+    }
+    cupermContractionPlanGetInfo(run.plan, &r->info);
+    cupermContractionGetWorkspaceSize(run.plan, &run.wsBytes);
+    const int64_t vol[3] = {volume_of(&md, 0), volume_of(&md, 1), volume_of(&md, 3)};
+    void* buf[3] = {NULL, NULL, NULL};
+    for (int i = 0; i < 3; ++i)
+        if (cudaMalloc(&buf[i], (size_t)vol[i] * t->dt->size) != cudaSuccess) r->skipped = "out of memory";
+    if (!r->skipped && cudaMalloc(&run.ws, run.wsBytes) != cudaSuccess) r->skipped = "out of memory";
+    if (r->skipped) {
+        cudaGetLastError();
+        goto done;
+    }
+    bench_ctr_fill(buf[0], vol[0], t->ab, 1000 + (uint64_t)c->id, s);
+    bench_ctr_fill(buf[1], vol[1], t->ab, 2000 + (uint64_t)c->id, s);
+    run.a = buf[0];
+    run.b = buf[1];
+    run.d = buf[2];
+    run.dBytes = (size_t)vol[2] * t->dt->size;
+    bench_dtype_scalar(t->dt, 1.0, run.alpha);
+    bench_dtype_scalar(t->dt, 0.0, run.beta);
+
+    r->check = -1;
+    if (opt->verify) {
+        poison_d(&run, s);
+        if (run_contract(&run, s)) {
+            fprintf(stderr, "case %d: cupermContract: %s\n", c->id, cupermGetLastErrorMessage());
+            goto done;
+        }
+        cudaStreamSynchronize(s);
+        void* host[3];
+        for (int i = 0; i < 3; ++i) {
+            host[i] = malloc((size_t)vol[i] * t->dt->size);
+            cudaMemcpy(host[i], buf[i], (size_t)vol[i] * t->dt->size, cudaMemcpyDeviceToHost);
+        }
+        /* Each sample is a CPU dot product over all contracted modes: at most ~3e8 terms in all. */
+        const double kTerms = (double)vol[0] * (double)vol[1] / (double)vol[2];
+        int samples = (int)(3e8 / (kTerms > 1 ? kTerms : 1));
+        samples = samples < 4 ? 4 : samples > 64 ? 64 : samples;
+        r->check = check(c, t, host[0], host[1], host[2], vol[2], samples, (uint64_t)c->id, &r->unwritten);
+        for (int i = 0; i < 3; ++i) free(host[i]);
+    }
+    r->ms = time_median(run_contract, &run, poison_d, s, opt->target_ms);
+    bench_ctr_gemm_shape(c, &r->m, &r->n, &r->k, &r->batch);
+    gemm_run plain = {blas, t, CUBLAS_OP_N, CUBLAS_OP_N, r->m, r->n, r->k, r->batch, r->m, r->k,
+                      buf[0], buf[1], buf[2]};
+    r->plainMs = time_median(run_gemm, &plain, NULL, s, opt->target_ms);
+    /* The plan's own GEMM: its flags and operand order, dense leading dimensions. */
+    const cupermContractionInfo_t* in = &r->info;
+    gemm_run own = plain;
+    own.m = in->m;
+    own.n = in->n;
+    own.opA = in->opFirst == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T;
+    own.opB = in->opSecond == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T;
+    own.lda = in->opFirst == 'N' ? in->m : in->k;
+    own.ldb = in->opSecond == 'N' ? in->k : in->n;
+    own.a = in->swapped ? buf[1] : buf[0];
+    own.b = in->swapped ? buf[0] : buf[1];
+    r->gemmMs = time_median(run_gemm, &own, NULL, s, opt->target_ms);
+    r->flops = bench_ctr_flops(c);
+    r->bytes = bench_ctr_bytes(c, t->dt->size, t->dt->size);
+    const double floor = fmax(r->flops / roof->peakFlops, r->bytes / roof->bandwidth);
+    r->eff = floor / (r->ms * 1e-3);
+    r->plainEff = floor / (r->plainMs * 1e-3);
+done:
+    for (int i = 0; i < 3; ++i) cudaFree(buf[i]);
+    cudaFree(run.ws);
+    cupermContractionPlanDestroy(run.plan);
+    return 0;
+}
+
+/* ---- the suite ------------------------------------------------------------------------- */
+
+static bench_ctr_case cases[BENCH_CTR_MAX_CASES];
+
+static int load_cases(const bench_suite* suite, const bench_options* opt, const ctr_type* t, int* n)
+{
+    char err[256];
+    if (!strcmp(suite->name, "tccg48")) {
+        *n = bench_ctr_parse(bench_tccg48_text, cases, BENCH_CTR_MAX_CASES, err, sizeof err);
+        if (*n < 0) {
+            fprintf(stderr, "cuperm-bench: bench/cases/tccg48.txt: %s\n", err);
+            return -1;
+        }
+    } else {
+        const int count = opt->gen.count > 0 ? opt->gen.count : 24;
+        const uint64_t seed = opt->gen.seed ? opt->gen.seed : 1;
+        /* cuTT's TAL-SH study: 150M elements of 4 bytes, 75M of 8 (2-byte types as 4). */
+        const int64_t target = t->dt->size >= 8 ? 75000000 : 150000000;
+        *n = bench_ctr_random(seed, count > BENCH_CTR_MAX_CASES ? BENCH_CTR_MAX_CASES : count, target, 4e11,
+                              cases);
+    }
+    return 0;
+}
+
+static double geomean(const double* x, int n)
+{
+    double s = 0;
+    int k = 0;
+    for (int i = 0; i < n; ++i)
+        if (x[i] > 0) {
+            s += log(x[i]);
+            ++k;
+        }
+    return k ? exp(s / k) : 0;
+}
+
+int bench_run_contraction_suite(const bench_suite* suite, const bench_options* opt)
+{
+    bench_device dev;
+    char err[512];
+    if (bench_device_query(&dev, err, sizeof err) != 0) {
+        fprintf(stderr, "cuperm-bench: %s\n", err);
+        return 3;
+    }
+    bench_device_print(stdout, &dev);
+    cupermHandle_t h;
+    cublasHandle_t blas;
+    cudaStream_t s;
+    if (cupermCreate(&h) != CUPERM_STATUS_SUCCESS || cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS ||
+        cudaStreamCreate(&s) != cudaSuccess) {
+        fprintf(stderr, "cuperm-bench: cannot create the cuperm/cuBLAS handles or a stream\n");
+        return 3;
+    }
+    const bench_dtype* f32 = bench_dtype_find("f32");
+    const int ndt = opt->num_dtypes ? opt->num_dtypes : 1;
+    int status = 0;
+    for (int di = 0; di < ndt; ++di) {
+        ctr_type t;
+        if (type_for(opt->num_dtypes ? opt->dtypes[di] : f32, &t) != 0) {
+            fprintf(stderr, "cuperm-bench: %s: contraction suites run f32, f64, f16, bf16\n",
+                    opt->dtypes[di]->name);
+            return 2;
+        }
+        int n;
+        if (load_cases(suite, opt, &t, &n)) return 2;
+        const int first = opt->skip < n ? (int)opt->skip : n;
+        const int last = opt->limit >= 0 && first + opt->limit < n ? first + (int)opt->limit : n;
+        roofline roof;
+        if (measure_roofline(blas, &t, s, &roof) != 0) {
+            fprintf(stderr, "cuperm-bench: the roofline measurement failed\n");
+            return 3;
+        }
+        char path[1024];
+        const char* outDir = opt->out_dir ? opt->out_dir : ".";
+        char tag[256];
+        snprintf(tag, sizeof tag, "%s-%s", opt->tag ? opt->tag : suite->name, t.dt->name);
+        snprintf(path, sizeof path, "%s/%s.csv", outDir, tag);
+        FILE* csv = fopen(path, "w");
+        if (!csv) {
+            fprintf(stderr, "cuperm-bench: cannot write %s\n", path);
+            return 2;
+        }
+        fprintf(csv, "# %s\n# command: %s\n# peak %.2f TFLOP/s (cuBLAS 8192^3 %s GEMM), bandwidth %.1f GB/s "
+                "(device copy, 2 x bytes / time)\n",
+                dev.name, opt->command_line, roof.peakFlops * 1e-12, t.dt->name, roof.bandwidth * 1e-9);
+        fprintf(csv, "suite,id,spec,extents,dtype,m,n,k,batch,flops,bytes,time_ms,tflops,transpose_ms,gemm_ms,"
+                     "eff,plain_gemm_ms,plain_gemm_eff,pred_transpose_ms,pred_gemm_ms,transposed_a,"
+                     "transposed_b,transposed_d,workspace_bytes,check,unwritten,peak_tflops,bandwidth_gbs,"
+                     "description\n");
+        printf("%s %s: peak %.1f TFLOP/s, bandwidth %.0f GB/s\n", suite->name, t.dt->name, roof.peakFlops * 1e-12,
+               roof.bandwidth * 1e-9);
+        if (!opt->quiet)
+            printf("%4s %-24s %9s %7s %9s %9s %6s %9s %6s %5s %s\n", "id", "spec", "ms", "TFLOP/s", "transp_ms",
+                   "gemm_ms", "eff", "plain_ms", "peff", "check", "layout");
+        double* eff = calloc((size_t)n + 1, sizeof(double));
+        double* plainEff = calloc((size_t)n + 1, sizeof(double));
+        int done = 0, failed = 0;
+        for (int i = first; i < last; ++i) {
+            case_result r;
+            if (run_case(h, blas, &t, &roof, &cases[i], opt, s, &r) != 0 || r.ms <= 0) {
+                ++failed;
+                continue;
+            }
+            if (r.skipped) {
+                printf("%4d %-24s skipped: %s\n", cases[i].id, cases[i].spec, r.skipped);
+                continue;
+            }
+            const int bad = opt->verify && (r.unwritten > 0 || !(r.check <= 1.0));
+            failed += bad;
+            char ext[160];
+            int len = 0;
+            for (int l = 0; l < 26 && cases[i].extent[l] && len < (int)sizeof ext - 12; ++l)
+                len += snprintf(ext + len, sizeof ext - (size_t)len, "%s%lld", l ? ":" : "",
+                                (long long)cases[i].extent[l]);
+            const double transMs = r.ms - r.gemmMs > 0 ? r.ms - r.gemmMs : 0;
+            fprintf(csv, "%s,%d,%s,%s,%s,%lld,%lld,%lld,%lld,%.6g,%.6g,%.6g,%.4f,%.6g,%.6g,%.4f,%.6g,%.4f,%.6g,"
+                         "%.6g,%d,%d,%d,%zu,%.3g,%lld,%.3f,%.1f,\"%s\"\n",
+                    suite->name, cases[i].id, cases[i].spec, ext, t.dt->name, (long long)r.m, (long long)r.n,
+                    (long long)r.k, (long long)r.batch, r.flops, r.bytes, r.ms, r.flops / (r.ms * 1e-3) * 1e-12,
+                    transMs, r.gemmMs, r.eff, r.plainMs, r.plainEff, r.info.predictedTransposeSeconds * 1e3,
+                    r.info.predictedGemmSeconds * 1e3, r.info.transposedA, r.info.transposedB,
+                    r.info.transposedD, r.info.workspaceBytes, r.check, (long long)r.unwritten,
+                    roof.peakFlops * 1e-12, roof.bandwidth * 1e-9, r.info.description);
+            if (!opt->quiet)
+                printf("%4d %-24s %9.4f %7.2f %9.4f %9.4f %6.3f %9.4f %6.3f %5s A%c B%c D%c\n", cases[i].id,
+                       cases[i].spec, r.ms, r.flops / (r.ms * 1e-3) * 1e-12, transMs, r.gemmMs, r.eff, r.plainMs,
+                       r.plainEff, !opt->verify ? "-" : bad ? "FAIL" : "ok", r.info.transposedA ? 'T' : '-',
+                       r.info.transposedB ? 'T' : '-', r.info.transposedD ? 'T' : '-');
+            eff[done] = r.eff;
+            plainEff[done] = r.plainEff;
+            ++done;
+        }
+        fclose(csv);
+        const double g = geomean(eff, done), gp = geomean(plainEff, done);
+        printf("%s %s: %d cases, geomean roofline efficiency %.3f; plain cuBLAS GEMM %.3f; ratio %.3f "
+               "(target >= 0.8); %d failed\n",
+               suite->name, t.dt->name, done, g, gp, gp > 0 ? g / gp : 0, failed);
+        snprintf(path, sizeof path, "%s/%s.summary.txt", outDir, tag);
+        FILE* sum = fopen(path, "w");
+        if (sum) {
+            fprintf(sum, "%s\ncommand: %s\nsuite %s dtype %s: %d cases, %d failed\npeak %.2f TFLOP/s, bandwidth "
+                         "%.1f GB/s\ngeomean roofline efficiency: cuperm %.4f, plain same-shape cuBLAS GEMM %.4f, "
+                         "ratio %.4f (target >= 0.8)\n",
+                    dev.name, opt->command_line, suite->name, t.dt->name, done, failed, roof.peakFlops * 1e-12,
+                    roof.bandwidth * 1e-9, g, gp, gp > 0 ? g / gp : 0);
+            fclose(sum);
+        }
+        free(eff);
+        free(plainEff);
+        if (failed) status = 1;
+    }
+    cudaStreamDestroy(s);
+    cublasDestroy(blas);
+    cupermDestroy(h);
+    return status;
+}
