@@ -10,7 +10,7 @@ import ctypes
 import sys
 import threading
 
-from . import _cudart, _lib
+from . import _cudart, _layout, _lib
 
 
 def _c_array(ctype, values):
@@ -49,11 +49,17 @@ class CPlan:
 
     def execute(self, alpha, in_ptr, beta, out_ptr, stream):
         """Enqueues out = alpha * perm(in) + beta * out on stream; alpha, beta are packed ctypes scalars."""
-        lib = _lib.load()
-        with _cudart.on_device(self.device):
-            _lib.check(lib.cupermExecute(self.ptr, ctypes.addressof(alpha), ctypes.c_void_p(in_ptr),
-                                         ctypes.addressof(beta), ctypes.c_void_p(out_ptr),
-                                         ctypes.c_void_p(stream)))
+        run = _lib.load().cupermExecute
+        args = (self.ptr, ctypes.addressof(alpha), in_ptr, ctypes.addressof(beta), out_ptr, stream)
+        previous = _cudart.get_device()  # the hot path: no context manager, one call when already there
+        if previous == self.device:
+            _lib.check(run(*args))
+            return
+        _cudart.set_device(self.device)
+        try:
+            _lib.check(run(*args))
+        finally:
+            _cudart.set_device(previous)
 
     def info(self):
         raw = _lib.PlanInfo()
@@ -74,14 +80,42 @@ class CPlan:
         self.ptr = None
 
 
-class Context:
-    """Handles per device and a bounded LRU cache of plans keyed by (device, dtype, problem)."""
+# A checked layout: the column-major problem (None when empty) and the byte spans of x and out.
+Layout = collections.namedtuple("Layout", "problem x_span out_span empty")
 
-    def __init__(self, max_plans=256):
+
+class Context:
+    """Handles per device, a bounded LRU cache of plans keyed by (device, dtype, problem), and of
+    checked layouts, so that a repeated call re-derives nothing."""
+
+    def __init__(self, max_plans=256, max_layouts=1024):
         self.max_plans = max_plans
+        self.max_layouts = max_layouts
         self._lock = threading.Lock()
         self._handles = {}
         self._plans = collections.OrderedDict()
+        self._layouts = collections.OrderedDict()
+
+    def layout(self, shape, x_strides, axes, out_strides, itemsize):
+        """The checked Layout of out = x.transpose(axes); ValueError for strides cuperm cannot take."""
+        key = (shape, x_strides, axes, out_strides, itemsize)
+        with self._lock:
+            found = self._layouts.get(key)
+            if found is not None:
+                self._layouts.move_to_end(key)
+                return found
+        out_shape = _layout.permuted_shape(shape, axes)
+        _layout.check_strides(shape, x_strides, "x", output=False)
+        _layout.check_strides(out_shape, out_strides, "out", output=True)
+        empty = _layout.volume(shape) == 0
+        found = Layout(None if empty else _layout.to_cuperm(shape, x_strides, axes, out_strides),
+                       _layout.byte_span(shape, x_strides, itemsize),
+                       _layout.byte_span(out_shape, out_strides, itemsize), empty)
+        with self._lock:
+            self._layouts[key] = found
+            while len(self._layouts) > self.max_layouts:
+                self._layouts.popitem(last=False)
+        return found
 
     def handle(self, device):
         with self._lock:
@@ -118,6 +152,7 @@ class Context:
     def clear(self):
         with self._lock:
             self._plans.clear()
+            self._layouts.clear()
 
 
 default = Context()

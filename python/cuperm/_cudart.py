@@ -85,18 +85,19 @@ def same_stream(a, b):
     return (1 if a == 0 else a) == (1 if b == 0 else b)
 
 
-def order_after(producer, consumer):
-    """Makes stream `consumer` wait for the work queued so far on stream `producer`."""
+def order_after(producer, consumer, device):
+    """Makes stream `consumer` wait for the work queued so far on stream `producer` (both on device)."""
     if same_stream(producer, consumer):
         return
     producer = 0 if producer == 1 else producer
     event = ctypes.c_void_p()
-    create = _fn("cudaEventCreateWithFlags", [ctypes.POINTER(ctypes.c_void_p), ctypes.c_uint])
-    _check(create(ctypes.byref(event), _EVENT_DISABLE_TIMING), "cudaEventCreateWithFlags")
-    try:
-        _check(_fn("cudaEventRecord", [ctypes.c_void_p, ctypes.c_void_p])(event, ctypes.c_void_p(producer)),
-               "cudaEventRecord")
-        _check(_fn("cudaStreamWaitEvent", [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint])(
-            ctypes.c_void_p(consumer), event, 0), "cudaStreamWaitEvent")
-    finally:
-        _fn("cudaEventDestroy", [ctypes.c_void_p])(event)
+    with on_device(device):
+        create = _fn("cudaEventCreateWithFlags", [ctypes.POINTER(ctypes.c_void_p), ctypes.c_uint])
+        _check(create(ctypes.byref(event), _EVENT_DISABLE_TIMING), "cudaEventCreateWithFlags")
+        try:
+            _check(_fn("cudaEventRecord", [ctypes.c_void_p, ctypes.c_void_p])(event, ctypes.c_void_p(producer)),
+                   "cudaEventRecord")
+            _check(_fn("cudaStreamWaitEvent", [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint])(
+                ctypes.c_void_p(consumer), event, 0), "cudaStreamWaitEvent")
+        finally:
+            _fn("cudaEventDestroy", [ctypes.c_void_p])(event)

@@ -53,7 +53,7 @@ class Plan:
         """
         call = _transpose.prepare(x, axes, 1, 0, out, stream)
         measure_args = None
-        if measure and _layout.volume(call.x.shape) > 0:
+        if measure and not call.layout.empty:
             measure_args = (call.x.ptr, call.out.ptr, call.stream)
         return cls(call.x.shape, call.axes, call.x.dtype, x_strides=call.x.strides,
                    out_strides=call.out.strides, device=call.x.device, _measure=measure_args)
@@ -73,10 +73,10 @@ class Plan:
             raise ValueError("x has shape %s but the plan was made for %s" % (x.shape, self.shape))
         if x.dtype != self.dtype:
             raise TypeError("x has dtype %s but the plan was made for %s" % (x.dtype.name, self.dtype.name))
-        if _layout.volume(self.shape) == 0:
+        if call.layout.empty:
             return
         # Strides of extent-1 axes are irrelevant, so compare the plan's problem, not raw strides.
-        if _layout.to_cuperm(x.shape, x.strides, self.axes, out.strides) != self._problem:
+        if call.layout.problem != self._problem:
             raise ValueError("x strides %s / out strides %s differ from the plan's %s / %s"
                              % (x.strides, out.strides, self.x_strides, self.out_strides))
         if x.device != self.device:

@@ -184,10 +184,16 @@ def view_of(obj, stream, what):
     using cuda_array_interface_stream().
     """
     if hasattr(obj, "__dlpack__"):
-        view, device_type = read_dlpack_capsule(_export_dlpack(obj, stream), what)
-        if device_type not in _CUDA_DEVICE_TYPES:
-            raise TypeError("%s is not in CUDA device memory (DLPack device type %d)" % (what, device_type))
-        return view, None
+        try:
+            capsule = _export_dlpack(obj, stream)
+        except BufferError:  # a view DLPack cannot carry; the array interface may
+            if not hasattr(obj, "__cuda_array_interface__"):
+                raise
+        else:
+            view, device_type = read_dlpack_capsule(capsule, what)
+            if device_type not in _CUDA_DEVICE_TYPES:
+                raise TypeError("%s is not in CUDA device memory (DLPack device type %d)" % (what, device_type))
+            return view, None
     if hasattr(obj, "__cuda_array_interface__"):
         cai = obj.__cuda_array_interface__
         return read_cuda_array_interface(cai, what, obj), cuda_array_interface_stream(cai)

@@ -2,11 +2,12 @@
 
 import collections
 
-from . import _cudart, _frameworks, _layout, _protocols
+from . import _cudart, _frameworks, _layout
 from ._context import default as _default_context
 
-# Everything one call has resolved: views of both arrays, what to return, and where to run.
-Call = collections.namedtuple("Call", "x out result stream alpha beta axes")
+# Everything one call has resolved: views of both arrays, what to return, where to run, and the
+# checked layout (column-major problem and byte spans of both arrays).
+Call = collections.namedtuple("Call", "x out target finish stream alpha beta axes layout")
 
 
 def _resolve_device(view, what):
@@ -17,12 +18,12 @@ def _resolve_device(view, what):
 
 def prepare(x, axes, alpha, beta, out, stream):
     """Validates a call and resolves both arrays; raises TypeError/ValueError naming the culprit."""
-    framework = _frameworks.name_of(x)
-    x = _frameworks.exportable(framework, x)
-    device = _protocols.device_of(x, "x")
-    s = _frameworks.stream_handle(stream) if stream is not None else _frameworks.current_stream(framework, x)
-    xv, x_stream = _protocols.view_of(x, s, "x")
-    axes = _layout.normalize_axes(axes, xv.ndim)
+    xa = _frameworks.adapter_of(x)
+    x = xa.prepare(x, "x")
+    device = xa.device(x, "x")
+    s = _frameworks.stream_handle(stream) if stream is not None else xa.current_stream(x, device)
+    xv, x_producer = xa.view(x, s, "x")
+    axes = _layout.normalize_axes(axes, len(xv.shape))
     shape = _layout.permuted_shape(xv.shape, axes)
     alpha_c = xv.dtype.pack_scalar(alpha, "alpha")
     beta_c = xv.dtype.pack_scalar(beta, "beta")
@@ -30,16 +31,17 @@ def prepare(x, axes, alpha, beta, out, stream):
     if out is None:
         if beta != 0:
             raise ValueError("beta=%r reads the output, so it needs out=" % (beta,))
-        if framework is None:
+        if xa is _frameworks.GENERIC:
             raise TypeError("cuperm cannot allocate an output like %s; pass out=" % type(x).__qualname__)
-        if device is None and xv.ptr:
-            device = _resolve_device(xv, "x")
-        target, finish = _frameworks.allocate(framework, x, shape, xv.dtype,
-                                              device if device is not None else _cudart.get_device())
+        if device is None:
+            device = _resolve_device(xv, "x") if xv.ptr else _cudart.get_device()
+        target, finish = xa.allocate(x, shape, xv.dtype, device)
     else:
-        target, finish = _frameworks.exportable(_frameworks.name_of(out), out), (lambda a: out)
-        _protocols.device_of(target, "out")
-    ov, out_stream = _protocols.view_of(target, s, "out")
+        target, finish = out, None
+    oa = _frameworks.adapter_of(target)
+    target = oa.prepare(target, "out")
+    oa.device(target, "out")
+    ov, out_producer = oa.view(target, s, "out")
 
     if ov.readonly:
         raise ValueError("out is read-only")
@@ -48,34 +50,24 @@ def prepare(x, axes, alpha, beta, out, stream):
     if ov.dtype != xv.dtype:
         raise TypeError("out has dtype %s but x has dtype %s: cuperm does not convert types"
                         % (ov.dtype.name, xv.dtype.name))
-    _layout.check_strides(xv.shape, xv.strides, "x", output=False)
-    _layout.check_strides(ov.shape, ov.strides, "out", output=True)
-
-    call = Call(xv, ov, (target, finish), s, alpha_c, beta_c, axes)
-    if _layout.volume(shape) == 0:
+    layout = _default_context.layout(xv.shape, xv.strides, axes, ov.strides, xv.dtype.itemsize)
+    call = Call(xv, ov, target, finish, s, alpha_c, beta_c, axes, layout)
+    if layout.empty:
         return call
-    x_lo, x_hi = _layout.byte_span(xv.shape, xv.strides, xv.dtype.itemsize)
-    o_lo, o_hi = _layout.byte_span(ov.shape, ov.strides, ov.dtype.itemsize)
+    (x_lo, x_hi), (o_lo, o_hi) = layout.x_span, layout.out_span
     if xv.ptr + x_lo < ov.ptr + o_hi and ov.ptr + o_lo < xv.ptr + x_hi:
         raise ValueError("out overlaps x in memory: cuperm transposes out of place")
     if _resolve_device(xv, "x") != _resolve_device(ov, "out"):
         raise ValueError("x is on device %d but out is on device %d" % (xv.device, ov.device))
-    # Arrays exported through __cuda_array_interface__ may still be written on their own stream.
-    for producer in (x_stream, out_stream):
-        if producer is not None:
-            with _cudart.on_device(xv.device):
-                _cudart.order_after(producer, s)
+    # Work its producer queued on another stream must finish before ours reads or writes the array.
+    for producer in (x_producer, out_producer):
+        if producer is not None and not _cudart.same_stream(producer, s):
+            _cudart.order_after(producer, s, xv.device)
     return call
 
 
-def problem_of(call):
-    """The column-major problem of a prepared call."""
-    return _layout.to_cuperm(call.x.shape, call.x.strides, call.axes, call.out.strides)
-
-
 def finish(call):
-    target, finish_fn = call.result
-    return finish_fn(target)
+    return call.target if call.finish is None else call.finish(call.target)
 
 
 def transpose(x, axes=None, *, alpha=1, beta=0, out=None, stream=None):
@@ -95,8 +87,7 @@ def transpose(x, axes=None, *, alpha=1, beta=0, out=None, stream=None):
     (device, dtype, shape, strides, axes); see cuperm.clear_cache().
     """
     call = prepare(x, axes, alpha, beta, out, stream)
-    if _layout.volume(call.out.shape) == 0:
-        return finish(call)
-    plan = _default_context.plan(call.x.device, problem_of(call), call.x.dtype)
-    plan.execute(call.alpha, call.x.ptr, call.beta, call.out.ptr, call.stream)
+    if not call.layout.empty:
+        plan = _default_context.plan(call.x.device, call.layout.problem, call.x.dtype)
+        plan.execute(call.alpha, call.x.ptr, call.beta, call.out.ptr, call.stream)
     return finish(call)
