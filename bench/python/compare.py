@@ -189,7 +189,7 @@ def summarize(rows, overhead, env):
     lines = ["# cuperm.transpose vs PyTorch and CuPy", "",
              "GPU: %s; torch %s, cupy %s, cuperm %s; %s, median of %d runs after %d warm-ups." % (
                  env["gpu"], env["torch"], env["cupy"], env["cuperm"], env["dtype"], env["reps"], env["warmup"]),
-             "Bandwidth counts bytes read + written; %%copy is against a device-to-device copy of the same bytes "
+             "Bandwidth counts bytes read + written; %copy is against a device-to-device copy of the same bytes "
              "in the same run. Every output was checked (cuperm against numpy on the host, the others against "
              "cuperm's).", ""]
     for suite in dict.fromkeys(r["suite"] for r in rows):
@@ -226,6 +226,8 @@ def main():
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--sleep-cycles", type=int, default=6_000_000, help="GPU sleep (cycles) queued before the timed runs")
     ap.add_argument("--limit", type=int, default=0, help="run only the first N cases of each suite (smoke test)")
+    ap.add_argument("--max-seconds", type=float, default=0,
+                    help="start no new case after this many seconds (0: no limit); the summary says so")
     ap.add_argument("--out", required=True, help="directory for results.csv, summary.md, env.json")
     args = ap.parse_args()
     suites = args.suite or ["ttc", "perm720"]
@@ -243,13 +245,24 @@ def main():
     env = {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__, "cupy": cupy.__version__,
            "cuperm": "%d.%d.%d" % cuperm.library_version(), "python": platform.python_version(),
            "dtype": args.dtype, "reps": args.reps, "warmup": args.warmup, "sleep_cycles": args.sleep_cycles}
-    rows = []
+    rows, skipped = [], {}
+    start = time.time()
+    csv_file = open(os.path.join(args.out, "results.csv"), "w", newline="")
+    writer = None
     for suite, suite_cases in cases.items():
         args.current_suite = suite
         t0 = time.time()
         for i, (name, shape, axes) in enumerate(suite_cases):
+            if args.max_seconds and time.time() - start > args.max_seconds:
+                skipped[suite] = len(suite_cases) - i
+                break
             row = run_case(name, shape, axes, x_dev, x_host, args)
             rows.append(row)
+            if writer is None:
+                writer = csv.DictWriter(csv_file, fieldnames=list(row))
+                writer.writeheader()
+            writer.writerow(row)
+            csv_file.flush()  # rows survive a run cut short
             if not (row["cuperm_ok"] and row["torch_ok"] and row["cupy_ok"]):
                 print("WRONG RESULT:", row, flush=True)
             if i % 40 == 0 or i == len(suite_cases) - 1:
@@ -257,15 +270,15 @@ def main():
                     suite, i + 1, len(suite_cases), name, row["cuperm_pct_copy"], row["torch_pct_copy"],
                     row["cupy_pct_copy"], time.time() - t0), flush=True)
         cuperm.clear_cache()
+    csv_file.close()
     overhead = host_overhead_us()
 
-    with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]))
-        w.writeheader()
-        w.writerows(rows)
+    env["cases_not_run_for_time"] = skipped
     with open(os.path.join(args.out, "env.json"), "w") as f:
         json.dump(dict(env, host_overhead_us=overhead), f, indent=1)
     summary = summarize(rows, overhead, env)
+    if skipped:
+        summary += "\nStopped early (--max-seconds %g): cases not run: %s\n" % (args.max_seconds, skipped)
     with open(os.path.join(args.out, "summary.md"), "w") as f:
         f.write(summary)
     print(summary)

@@ -29,6 +29,7 @@ s=$(t)
 CMAKE_ARGS="-DCMAKE_CUDA_ARCHITECTURES=90" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
   python3 -m pip install --no-build-isolation --no-index --no-deps --force-reinstall ./python >"$logs/pip.log" 2>&1
 rc=$?; step "pip install" "rc=$rc ($(( $(t) - s )) s)"
+[ -n "${OUT:-}" ] && tail -60 "$logs/pip.log" >"$OUT/pip-tail.log"   # at most 8 files come back
 [ $rc = 0 ] || tail -30 "$logs/pip.log"
 
 # 2. The quickstart, run away from the source tree: the installed package must find its library.
@@ -45,6 +46,7 @@ rc=$?; step "pytest" "rc=$rc $(tail -1 "$logs/pytest.log") ($(( $(t) - s )) s)"
   >>"$logs/pytest.log" 2>&1
 rc=$?; step "pytest (numba)" "rc=$rc $(tail -1 "$logs/pytest.log")"
 grep -E "FAILED|ERROR|SKIPPED|Fatal" "$logs/pytest.log" | head -40
+[ -n "${OUT:-}" ] && cp "$logs/pytest.log" "$OUT/"
 
 # 4. cuTT/LibreTT layer: its CPU test and the cuTT-style programs (cmocka from .deps/ if missing).
 if ! pkg-config --exists cmocka 2>/dev/null && ls .deps/libcmocka*.deb >/dev/null 2>&1; then
@@ -63,6 +65,7 @@ if cmake -S . -B "$build" -DCMAKE_CUDA_ARCHITECTURES=90 -DCUPERM_BUILD_TOOLS=OFF
   ctest --test-dir "$build" -R "cutt|librett" --output-on-failure >"$logs/compat-ctest.log" 2>&1
   rc=$?; step "cuTT layer (ctest)" "rc=$rc $(grep -E 'tests passed' "$logs/compat-ctest.log") ($(( $(t) - s )) s)"
   grep -E "^(ok|FAIL)|passed|failed" "$logs/compat-ctest.log" | head -30
+  [ -n "${OUT:-}" ] && cp "$logs/compat-ctest.log" "$OUT/"
 else
   tail -30 "$logs/compat-build.log"; step "cuTT layer" "BUILD FAILED"
 fi
@@ -70,17 +73,15 @@ fi
 # 5. The comparison with PyTorch and CuPy.
 if [ "$bench" = 1 ]; then
   s=$(t)
+  # Written straight into $OUT: what ran comes back even if the command is cut short.
+  bench_out="${OUT:-$logs/bench}"
+  mkdir -p "$bench_out"
   # shellcheck disable=SC2086
-  PYTHONUNBUFFERED=1 python3 bench/python/compare.py --out "$logs/bench" $bench_args >"$logs/bench.log" 2>&1
-  rc=$?; step "bench" "rc=$rc $(tail -1 "$logs/bench.log") ($(( $(t) - s )) s)"
-  tail -45 "$logs/bench.log"
+  PYTHONUNBUFFERED=1 python3 bench/python/compare.py --out "$bench_out" $bench_args >"$bench_out/bench.log" 2>&1
+  rc=$?; step "bench" "rc=$rc $(tail -1 "$bench_out/bench.log") ($(( $(t) - s )) s)"
+  tail -45 "$bench_out/bench.log"
 fi
 
-if [ -n "${OUT:-}" ]; then   # at most 8 files come back from the device tool
-  cp "$logs"/pytest.log "$logs"/compat-ctest.log "$OUT"/ 2>/dev/null
-  tail -60 "$logs/pip.log" >"$OUT/pip-tail.log"
-  [ "$bench" = 1 ] && cp "$logs"/bench.log "$logs"/bench/* "$OUT"/ 2>/dev/null
-fi
 
 echo
 echo "==== device-check summary ($(head -1 "$logs/gpu.txt")) ===="
