@@ -58,14 +58,15 @@ if [ "$sanitizer" = 1 ]; then
     filter="edge_shapes"
     [ "$tool" = memcheck ] && filter="*s*"   # every test of test_gpu_transpose but the large ones
     [ "$quick" = 1 ] && filter="edge_shapes"
-    CUPERM_TEST_FILTER="$filter" $cs --tool $tool --error-exitcode 99 "$build/tests/test_gpu_transpose" \
-      >"$logs/sanitizer-$tool.log" 2>&1
-    rc=$?
-    add "sanitizer $tool" "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$logs/sanitizer-$tool.log" | tail -1) rc=$rc"
-    CUPERM_TEST_FILTER="*" $cs --tool $tool --error-exitcode 99 "$build/tests/test_gpu_errors" \
-      >"$logs/sanitizer-$tool-errors.log" 2>&1
-    rc=$?
-    add "sanitizer $tool (errors)" "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$logs/sanitizer-$tool-errors.log" | tail -1) rc=$rc"
+    for t in test_gpu_transpose test_gpu_errors; do
+      f="$filter"; [ $t = test_gpu_errors ] && f="*"
+      log="$logs/sanitizer-$tool-$t.tmp"
+      CUPERM_TEST_FILTER="$f" $cs --tool $tool --error-exitcode 99 "$build/tests/$t" >"$log" 2>&1
+      rc=$?
+      add "sanitizer $tool $t" "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1) rc=$rc"
+      { echo "### $tool $t (filter $f) rc=$rc"; cat "$log"; } >>"$logs/sanitizer.log"
+      rm -f "$log"
+    done
   done
 fi
 

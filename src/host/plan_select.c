@@ -48,20 +48,22 @@ int cuperm_tile_smem_bytes(cuperm_launch_kind_t kind, const cuperm_tile_params_t
     return tables + tb * t->smem_row * elem;
 }
 
-/* Elements one tile moves: enough bytes in flight per thread to cover DRAM
- * latency, small enough that several blocks fit on an SM. */
-static int tile_elems_log2(int elem) { return elem >= 8 ? 10 : elem == 4 ? 11 : elem == 2 ? 12 : 13; }
+static int tile_elems_log2(int elem) { return log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS(elem)); }
 
-/* Tile extent along a group: at least 128 bytes of consecutive elements when
- * the group is that long, never more than the group itself. */
+/* Tile extents (log2) along groups of va and vb elements. A gets at least 128
+ * bytes of consecutive elements when the group is that long; then B takes
+ * what the tile has left, and A grows again if B's group is short. A side
+ * stays within one block width, so the kernels' fast path applies, unless a
+ * group is too short for the tile to fill otherwise. */
 static void choose_tile(int64_t va, int64_t vb, int elem, int* la, int* lb)
 {
-    const int side_max = 10; /* keeps the offset tables within 16 KB of shared memory */
-    int total = tile_elems_log2(elem);
-    int want = log2_ceil(128 / elem < 32 ? 32 : 128 / elem);
-    int a = imin(want, log2_ceil(va));
-    int b = imin(imin(total - a, side_max), log2_ceil(vb));
-    a = imin(imin(total - b, side_max), log2_ceil(va));
+    const int total = tile_elems_log2(elem), side_max = log2_ceil(CUPERM_THREADS);
+    const int ca = log2_ceil(va), cb = log2_ceil(vb);
+    int a = imin(log2_ceil(128 / elem < 32 ? 32 : 128 / elem), ca);
+    int b = imin(imin(total - a, side_max), cb);
+    a = imin(imin(total - b, side_max), ca);
+    if (a + b < total && a < ca) a = imin(total - b, ca); /* B is short: widen A past a block */
+    if (a + b < total && b < cb) b = imin(total - a, cb);
     *la = a;
     *lb = b;
 }
@@ -193,10 +195,11 @@ int cuperm_candidate_launches(const cuperm_launch_t* h, cuperm_launch_t* out, in
     if (h->kind == CUPERM_LAUNCH_COPY) return n;
     const cuperm_tile_params_t* t = &h->tile;
     const int la_max = log2_ceil(t->a_volume), lb_max = log2_ceil(t->b_volume);
-    static const int delta[][2] = {{1, 0}, {0, 1}, {-1, 0}, {0, -1}, {1, -1}, {-1, 1}, {1, 1}, {-1, -1}};
+    /* Reshape the tile, keeping its size (and so the kernels' fast path). */
+    static const int delta[][2] = {{1, -1}, {-1, 1}, {2, -2}, {-2, 2}, {3, -3}, {-3, 3}};
     for (size_t i = 0; i < sizeof delta / sizeof delta[0] && n < max; ++i) {
         int la = t->tile_a_log2 + delta[i][0], lb = t->tile_b_log2 + delta[i][1];
-        if (la < 0 || lb < 0 || la > 10 || lb > 10 || la + lb > 13 || la + lb < 5) continue;
+        if (la < 0 || lb < 0 || la > 11 || lb > 11) continue;
         if (la > la_max || lb > lb_max) continue;
         cuperm_launch_t c = *h;
         cuperm_tile_params_init(&c.tile, t->dim, t->rank, t->a_end, t->b_end, la, lb, h->elem_size);

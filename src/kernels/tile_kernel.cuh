@@ -10,15 +10,124 @@
 #pragma once
 
 #include "common/index_math.h"
+#include "host/plan_select.h"
 #include "kernels/launch.h"
 #include "kernels/type_dispatch.cuh"
 
 namespace cuperm {
 
-constexpr int kTileThreads = 256;
+constexpr int kTileThreads = CUPERM_THREADS;
+
+// Elements per thread per tile; the planner sizes tiles to match (see plan_select.c).
+template <typename T>
+constexpr int tile_items() { return CUPERM_TILE_ITEMS(sizeof(T)); }
+
+// Staged second half of a fast tile: values v (one x, rows y0 + k*ystep) go
+// to shared memory, then each thread takes one y and writes along x.
+template <typename Op>
+__device__ __forceinline__ void stage_and_write(const cuperm_tile_params_t& p, typename Op::value_type* tout, int na,
+                                                int nb, int x, int y0, int ystep, const int64_t* a_out,
+                                                const int64_t* b_out, typename Op::value_type* tile,
+                                                typename Op::value_type* v, const Op& op)
+{
+    using T = typename Op::value_type;
+    constexpr int kItems = tile_items<T>();
+    const int lb = p.tile_b_log2;
+    const bool x_ok = x < na;
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+        const int y = y0 + k * ystep;
+        if (x_ok && y < nb) tile[y * p.smem_row + x] = v[k];
+    }
+    __syncthreads();
+    const int y = threadIdx.x & ((1 << lb) - 1), x0 = threadIdx.x >> lb, xstep = kTileThreads >> lb;
+    const bool y_ok = y < nb;
+    const int64_t bo = y_ok ? b_out[y] : 0;
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+        const int xx = x0 + k * xstep;
+        if (y_ok && xx < na) v[k] = tile[y * p.smem_row + xx];
+    }
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+        const int xx = x0 + k * xstep;
+        if (y_ok && xx < na) {
+            T* o = tout + bo + a_out[xx];
+            *o = op(v[k], o);
+        }
+    }
+}
+
+// The common case: both tile sides at most one block wide and the tile exactly
+// kTileThreads * items elements, so each thread keeps one x (reads) or one y
+// (writes) and the loops unroll fully, putting all loads in flight at once.
+template <bool kStaged, typename Op>
+__device__ __forceinline__ void move_tile_fast(const cuperm_tile_params_t& p, const typename Op::value_type* tin,
+                                               typename Op::value_type* tout, int na, int nb, const int64_t* a_in,
+                                               const int64_t* a_out, const int64_t* b_in, const int64_t* b_out,
+                                               typename Op::value_type* tile, const Op& op)
+{
+    using T = typename Op::value_type;
+    constexpr int kItems = tile_items<T>();
+    const int la = p.tile_a_log2;
+    const int x = threadIdx.x & ((1 << la) - 1), y0 = threadIdx.x >> la, ystep = kTileThreads >> la;
+    const bool x_ok = x < na;
+    const int64_t ai = x_ok ? a_in[x] : 0;
+    T v[kItems];
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+        const int y = y0 + k * ystep;
+        if (x_ok && y < nb) v[k] = tin[ai + b_in[y]];
+    }
+    if constexpr (!kStaged) { // same fastest dimension: store straight back
+        const int64_t ao = x_ok ? a_out[x] : 0;
+#pragma unroll
+        for (int k = 0; k < kItems; ++k) {
+            const int y = y0 + k * ystep;
+            if (x_ok && y < nb) {
+                T* o = tout + ao + b_out[y];
+                *o = op(v[k], o);
+            }
+        }
+    } else {
+        stage_and_write(p, tout, na, nb, x, y0, ystep, a_out, b_out, tile, v, op);
+    }
+}
+
+// Any tile shape (tiny groups make one side narrower than a warp).
+template <bool kStaged, typename Op>
+__device__ __forceinline__ void move_tile_any(const cuperm_tile_params_t& p, const typename Op::value_type* tin,
+                                              typename Op::value_type* tout, int na, int nb, const int64_t* a_in,
+                                              const int64_t* a_out, const int64_t* b_in, const int64_t* b_out,
+                                              typename Op::value_type* tile, const Op& op)
+{
+    const int ta = 1 << p.tile_a_log2, tb = 1 << p.tile_b_log2, elems = ta * tb;
+    if constexpr (!kStaged) {
+        for (int e = threadIdx.x; e < elems; e += kTileThreads) {
+            const int x = e & (ta - 1), y = e >> p.tile_a_log2;
+            if (x < na && y < nb) {
+                typename Op::value_type* o = tout + a_out[x] + b_out[y];
+                *o = op(tin[a_in[x] + b_in[y]], o);
+            }
+        }
+    } else {
+        for (int e = threadIdx.x; e < elems; e += kTileThreads) {
+            const int x = e & (ta - 1), y = e >> p.tile_a_log2;
+            if (x < na && y < nb) tile[y * p.smem_row + x] = tin[a_in[x] + b_in[y]];
+        }
+        __syncthreads();
+        for (int e = threadIdx.x; e < elems; e += kTileThreads) {
+            const int y = e & (tb - 1), x = e >> p.tile_b_log2;
+            if (x < na && y < nb) {
+                typename Op::value_type* o = tout + a_out[x] + b_out[y];
+                *o = op(tile[y * p.smem_row + x], o);
+            }
+        }
+    }
+}
 
 template <bool kStaged, typename Op>
-__global__ void __launch_bounds__(kTileThreads)
+__global__ void __launch_bounds__(kTileThreads, 4)
 tile_kernel(const cuperm_tile_params_t p, const typename Op::value_type* __restrict__ in,
             typename Op::value_type* __restrict__ out, Op op)
 {
@@ -30,7 +139,7 @@ tile_kernel(const cuperm_tile_params_t p, const typename Op::value_type* __restr
     int64_t* b_in = a_out + ta;
     int64_t* b_out = b_in + tb;
     T* tile = reinterpret_cast<T*>(b_out + tb);
-    const int elems = ta * tb;
+    const bool fast = ta <= kTileThreads && tb <= kTileThreads && ta * tb == kTileThreads * tile_items<T>();
 
     for (int64_t t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
         int64_t a0, b0, in_base, out_base;
@@ -44,33 +153,10 @@ tile_kernel(const cuperm_tile_params_t p, const typename Op::value_type* __restr
                 cuperm_group_offsets(p.dim, p.a_end, p.b_end, b0 + (i - ta), &b_in[i - ta], &b_out[i - ta]);
         }
         __syncthreads();
-        const T* tin = in + in_base;
-        T* tout = out + out_base;
-        if (kStaged) {
-#pragma unroll 4
-            for (int e = threadIdx.x; e < elems; e += kTileThreads) {
-                const int x = e & (ta - 1), y = e >> p.tile_a_log2;
-                if (x < na && y < nb) tile[y * p.smem_row + x] = tin[a_in[x] + b_in[y]];
-            }
-            __syncthreads();
-#pragma unroll 4
-            for (int e = threadIdx.x; e < elems; e += kTileThreads) {
-                const int y = e & (tb - 1), x = e >> p.tile_b_log2;
-                if (x < na && y < nb) {
-                    T* o = tout + a_out[x] + b_out[y];
-                    *o = op(tile[y * p.smem_row + x], o);
-                }
-            }
-        } else {
-#pragma unroll 4
-            for (int e = threadIdx.x; e < elems; e += kTileThreads) {
-                const int x = e & (ta - 1), y = e >> p.tile_a_log2;
-                if (x < na && y < nb) {
-                    T* o = tout + a_out[x] + b_out[y];
-                    *o = op(tin[a_in[x] + b_in[y]], o);
-                }
-            }
-        }
+        if (fast)
+            move_tile_fast<kStaged>(p, in + in_base, out + out_base, na, nb, a_in, a_out, b_in, b_out, tile, op);
+        else
+            move_tile_any<kStaged>(p, in + in_base, out + out_base, na, nb, a_in, a_out, b_in, b_out, tile, op);
         __syncthreads(); // tables and tile are rewritten by the next tile
     }
 }

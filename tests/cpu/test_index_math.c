@@ -1,0 +1,85 @@
+/* The __host__ __device__ index helpers the kernels use, run on the host. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "common/index_math.h"
+#include "common/rng.h"
+
+static void divmod_matches_operators(void** state)
+{
+    (void)state;
+    test_rng_t r = {11};
+    for (int i = 0; i < 200000; ++i) {
+        int64_t n = (int64_t)(rng_next(&r) >> (rng_next(&r) % 63 + 1));
+        int64_t d = (int64_t)(rng_next(&r) >> (rng_next(&r) % 62 + 2)) + 1;
+        int64_t q, m;
+        cuperm_divmod(n, d, &q, &m);
+        assert_int_equal(q, n / d);
+        assert_int_equal(m, n % d);
+    }
+    int64_t q, m;
+    cuperm_divmod(0xffffffffll, 1, &q, &m);
+    assert_int_equal(q, 0xffffffffll);
+    cuperm_divmod((int64_t)1 << 32, 3, &q, &m);
+    assert_int_equal(q, ((int64_t)1 << 32) / 3);
+}
+
+static void group_offsets_decompose_first_fastest(void** state)
+{
+    (void)state;
+    const cuperm_dim_t dims[3] = {{3, 1, 100}, {4, 3, 10}, {5, 12, 1}};
+    int64_t idx = 0;
+    for (int64_t k = 0; k < 5; ++k)
+        for (int64_t j = 0; j < 4; ++j)
+            for (int64_t i = 0; i < 3; ++i, ++idx) {
+                int64_t in, out;
+                cuperm_group_offsets(dims, 0, 3, idx, &in, &out);
+                assert_int_equal(in, i + 3 * j + 12 * k);
+                assert_int_equal(out, 100 * i + 10 * j + k);
+            }
+    int64_t in = -1, out = -1;
+    cuperm_group_offsets(dims, 1, 1, 0, &in, &out); /* empty group */
+    assert_int_equal(in, 0);
+    assert_int_equal(out, 0);
+}
+
+static void tile_origin_walks_a_then_b_then_outer(void** state)
+{
+    (void)state;
+    cuperm_tile_params_t p = {0};
+    p.rank = 3;
+    p.a_end = 1;
+    p.b_end = 2;
+    p.dim[0] = (cuperm_dim_t){70, 1, 40};
+    p.dim[1] = (cuperm_dim_t){40, 70, 1};
+    p.dim[2] = (cuperm_dim_t){3, 2800, 2800};
+    p.tile_a_log2 = 5;
+    p.tile_b_log2 = 4;
+    p.a_volume = 70;
+    p.b_volume = 40;
+    p.a_tiles = 3;
+    p.b_tiles = 3;
+    p.num_tiles = 27;
+    for (int64_t t = 0; t < p.num_tiles; ++t) {
+        int64_t a0, b0, ib, ob;
+        cuperm_tile_origin(&p, t, &a0, &b0, &ib, &ob);
+        assert_int_equal(a0, 32 * (t % 3));
+        assert_int_equal(b0, 16 * ((t / 3) % 3));
+        assert_int_equal(ib, 2800 * (t / 9));
+        assert_int_equal(ob, 2800 * (t / 9));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(divmod_matches_operators),
+        cmocka_unit_test(group_offsets_decompose_first_fastest),
+        cmocka_unit_test(tile_origin_walks_a_then_b_then_outer),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
