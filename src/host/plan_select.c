@@ -62,8 +62,10 @@ static void choose_tile(int64_t va, int64_t vb, int elem, int* la, int* lb)
     int a = imin(log2_ceil(128 / elem < 32 ? 32 : 128 / elem), ca);
     int b = imin(imin(total - a, side_max), cb);
     a = imin(imin(total - b, side_max), ca);
-    if (a + b < total && a < ca) a = imin(total - b, ca); /* B is short: widen A past a block */
-    if (a + b < total && b < cb) b = imin(total - a, cb);
+    /* One group is short: widen the other past a block (at most 512, which
+     * keeps tables and tile within 48 KB of shared memory). */
+    if (a + b < total && a < ca) a = imin(imin(total - b, side_max + 1), ca);
+    if (a + b < total && b < cb) b = imin(imin(total - a, side_max + 1), cb);
     *la = a;
     *lb = b;
 }
