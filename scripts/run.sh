@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The main job: install what is missing, build, install into ./install, then
+# (with a GPU) run the example and a short TTC benchmark.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/usr/local/cuda/bin"
+scripts/setup.sh
+
+build=${CUPERM_BUILD_DIR:-build}
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release \
+  ${CUPERM_CUDA_ARCHITECTURES:+-DCMAKE_CUDA_ARCHITECTURES="$CUPERM_CUDA_ARCHITECTURES"} >/dev/null
+cmake --build "$build" -j"$(nproc)"
+cmake --install "$build" --prefix "$PWD/install" >/dev/null
+echo "run: installed into $PWD/install (include/cuperm.h, lib/libcuperm.*, CMake and pkg-config files)"
+
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  echo "run: no NVIDIA GPU found here: the library is built and installed; the example and benchmark need a GPU"
+  exit 0
+fi
+"$build/examples/cuperm-example"
+"$build/tools/bench/cuperm-bench" ttc57 --dtype f64 --mode heuristic --limit 12
