@@ -321,6 +321,8 @@ CUPERM_API cupermStatus_t cupermContractionPlanDestroy(cupermContractionPlan_t p
 /** What a contraction plan decided (transpose-transpose-GEMM-transpose). */
 typedef struct {
     int64_t m, n, k, batch;        /**< GEMM shape: rows, columns, inner, batch count */
+    int64_t calls;                 /**< > 1: free modes that fit no strided batch; the GEMM is one
+                                        pointer-array batch of calls x batch entries, writing D in place */
     int swapped;                   /**< 1: cuBLAS computes D^T = B^T A^T (B is cuBLAS's first operand) */
     char opFirst, opSecond;        /**< cuBLAS transpose flags of its two operands: 'N', 'T' or 'C' */
     int transposedA, transposedB;  /**< 1 if the operand is rewritten into the workspace first */

@@ -22,10 +22,18 @@ double ctr_gemm_peak(const ctr_cost_model* model, const ctr_gemm_shape* s)
     return model->gemmFlops[ctr_gemm_rate(s)];
 }
 
-/* Fraction of a tiled dimension's work that is useful: the last tile is partly empty. */
-static double tile_use(int64_t x, int64_t tile)
+/* cuBLAS fits its tiles to small dimensions (16 .. 128). */
+static int64_t tile_of(int64_t x)
 {
-    const int64_t tiles = (x + tile - 1) / tile;
+    int64_t tile = 16;
+    while (tile < 128 && tile < x) tile *= 2;
+    return tile;
+}
+
+/* Fraction of a tiled dimension's work that is useful: the last tile is partly empty. */
+static double tile_use(int64_t x)
+{
+    const int64_t tile = tile_of(x), tiles = (x + tile - 1) / tile;
     return (double)x / (double)(tiles * tile);
 }
 
@@ -34,13 +42,21 @@ double ctr_gemm_seconds(const ctr_cost_model* model, const ctr_gemm_shape* s)
     const int complexType = ctr_type_is_complex(s->abType);
     const double macs = (double)s->m * (double)s->n * (double)s->k * (double)s->batch;
     const double flops = macs * (complexType ? 8.0 : 2.0);
-    /* 128x128 output tiles; a short inner dimension cannot hide the epilogue. */
-    const double use = tile_use(s->m, 128) * tile_use(s->n, 128) * ((double)s->k / (double)(s->k + 32));
+    /* A short inner dimension cannot hide the epilogue. */
+    const double use = tile_use(s->m) * tile_use(s->n) * ((double)s->k / (double)(s->k + 16));
     const double compute = flops / (ctr_gemm_peak(model, s) * use);
     const double ab = (double)cupermDataTypeSize(s->abType), cd = (double)cupermDataTypeSize(s->cdType);
-    const double bytes = (double)s->batch *
-                         (ab * (double)(s->m * s->k + s->k * s->n) + 2.0 * cd * (double)(s->m * s->n));
+    const double batch = (double)s->batch;
+    const double bytes = ab * (double)(s->m * s->k) * (s->firstShared ? 1.0 : batch) +
+                         ab * (double)(s->k * s->n) * (s->secondShared ? 1.0 : batch) +
+                         cd * (double)(s->m * s->n) * batch;
     const double memory = bytes / model->bandwidth;
-    const double launch = 4e-6;
-    return launch + fmax(compute, memory);
+    /* Every output tile is a thread block that costs ~2 us however little it computes,
+     * ~500 of them at once: many tiny GEMMs are bound by this, not by flops or bytes. */
+    const double blocks = batch * (double)((s->m + tile_of(s->m) - 1) / tile_of(s->m)) *
+                          (double)((s->n + tile_of(s->n) - 1) / tile_of(s->n));
+    const double blockFloor = blocks * 2e-6 / 500.0;
+    const double launch = 2.5e-6;
+    const double calls = s->calls > 0 ? (double)s->calls : 1.0;
+    return calls * (launch + fmax(fmax(compute, memory), blockFloor));
 }

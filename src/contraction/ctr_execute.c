@@ -102,7 +102,17 @@ static cupermStatus_t run_gemm(cupermContractionPlan_t plan, const void* first, 
                 cublasSetWorkspace(s->blas, ws + plan->layout.workspaceBytes, CTR_CUBLAS_WORKSPACE) !=
                     CUBLAS_STATUS_SUCCESS))
         st = cuperm_fail(CUPERM_STATUS_LIBRARY_ERROR, "cupermContract: cuBLAS rejected the stream or workspace");
-    if (!st) st = ctr_gemm_run(s->blas, &plan->problem, &plan->layout, first, second, out, alpha, beta);
+    /* Looped modes: one pointer-array batched GEMM, its arrays built on the stream first. */
+    const ctr_layout* l = &plan->layout;
+    if (!st && l->calls > 1) {
+        void** arrays = (void**)(ws + l->wsOffset[3]);
+        const cudaError_t e = ctr_ptr_launch(&plan->pointers, first, second, out, arrays, stream);
+        st = e == cudaSuccess ? ctr_gemm_run_pointers(s->blas, &plan->problem, l, arrays, plan->pointers.count,
+                                                      alpha, beta)
+                              : cuda_failed(e, "the GEMM pointer kernel");
+    } else if (!st) {
+        st = ctr_gemm_run(s->blas, &plan->problem, l, first, second, out, alpha, beta);
+    }
     pthread_mutex_unlock(&s->lock);
     return st;
 }

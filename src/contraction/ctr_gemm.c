@@ -83,3 +83,25 @@ cupermStatus_t ctr_gemm_run(cublasHandle_t blas, const ctr_problem* p, const ctr
                            (long long)l->batch, cublasGetStatusString(st));
     return CUPERM_STATUS_SUCCESS;
 }
+
+cupermStatus_t ctr_gemm_run_pointers(cublasHandle_t blas, const ctr_problem* p, const ctr_layout* l,
+                                     void* const* arrays, int64_t count, const double alpha[2],
+                                     const double beta[2])
+{
+    const int complexType = ctr_type_is_complex(p->op[CTR_A].type);
+    unsigned char a[16], b[16];
+    blas_scalar(p->compute, complexType, alpha, a);
+    blas_scalar(p->compute, complexType, beta, b);
+    const int f = l->swapped ? CTR_B : CTR_A, s = l->swapped ? CTR_A : CTR_B;
+    const ctr_input_layout *P = &l->in[f], *Q = &l->in[s];
+    const cudaDataType_t ab = (cudaDataType_t)p->op[CTR_A].type, cd = (cudaDataType_t)p->op[CTR_D].type;
+    const cublasStatus_t st = cublasGemmBatchedEx_64(
+        blas, blas_op(P->cublasOp), blas_op(Q->cublasOp), l->m, l->n, l->k, a, (const void* const*)arrays, ab,
+        P->ld, (const void* const*)(arrays + count), ab, Q->ld, b, (void* const*)(arrays + 2 * count), cd, l->ldD,
+        count, blas_compute(p->compute), CUBLAS_GEMM_DEFAULT);
+    if (st != CUBLAS_STATUS_SUCCESS)
+        return cuperm_fail(CUPERM_STATUS_LIBRARY_ERROR, "cupermContract: cuBLAS batched GEMM (m=%lld n=%lld "
+                           "k=%lld, %lld entries) failed: %s", (long long)l->m, (long long)l->n, (long long)l->k,
+                           (long long)count, cublasGetStatusString(st));
+    return CUPERM_STATUS_SUCCESS;
+}

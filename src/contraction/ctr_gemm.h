@@ -15,4 +15,10 @@ cupermStatus_t ctr_gemm_run(cublasHandle_t blas, const ctr_problem* p, const ctr
                             const void* first, const void* second, void* out, const double alpha[2],
                             const double beta[2]);
 
+/* The same over a pointer-array batch: arrays holds count first, count second and
+ * count output pointers (device memory). */
+cupermStatus_t ctr_gemm_run_pointers(cublasHandle_t blas, const ctr_problem* p, const ctr_layout* l,
+                                     void* const* arrays, int64_t count, const double alpha[2],
+                                     const double beta[2]);
+
 #endif

@@ -29,14 +29,25 @@ void ctr_fold_operators(const ctr_problem* p, ctr_folded_ops* f)
     }
 }
 
-/* ---- mode groups in an operand -------------------------------------------- */
+/* ---- mode roles in an operand ------------------------------------------------ */
 
-/* Modes of group g ordered by their stride in operand `which` (ties: dimension order). */
-static int group_order_from(const ctr_problem* p, ctr_group g, int which, int* order)
+static int in_operand(const ctr_problem* p, int mode, int which) { return p->modes[mode].pos[which] >= 0; }
+
+/* How many of role r's modes operand `which` holds. */
+static int role_present(const ctr_problem* p, const ctr_layout* l, int r, int which)
 {
     int n = 0;
-    for (int i = 0; i < p->nmodes; ++i)
-        if (p->modes[i].group == g) order[n++] = i;
+    for (int i = 0; i < l->count[r]; ++i) n += in_operand(p, l->order[r][i], which);
+    return n;
+}
+
+/* Orders role r's modes by their stride in `which` (ties: dimension order); 0 if `which`
+ * lacks one of them (it cannot be the source of the order). */
+static int role_order_from(const ctr_problem* p, ctr_layout* l, int r, int which)
+{
+    int* order = l->order[r];
+    const int n = l->count[r];
+    if (role_present(p, l, r, which) != n) return 0;
     const ctr_operand* t = &p->op[which];
     for (int i = 1; i < n; ++i)
         for (int j = i; j > 0; --j) {
@@ -45,20 +56,26 @@ static int group_order_from(const ctr_problem* p, ctr_group g, int which, int* o
             if (sx > sy || (sx == sy && x->pos[which] > y->pos[which])) break;
             const int s = order[j]; order[j] = order[j - 1]; order[j - 1] = s;
         }
-    return n;
+    return 1;
 }
 
-/* Whether group g's modes, in the layout's order, fuse into one dimension of `which`. */
-static int group_fuses(const ctr_problem* p, const ctr_layout* l, ctr_group g, int which, int64_t* base)
+/*
+ * Whether role r's modes, in the layout's order, fuse into one dimension of `which`
+ * (base: its stride). An operand holding none of them fuses trivially (*present = 0);
+ * one holding only some does not.
+ */
+static int role_fuses(const ctr_problem* p, const ctr_layout* l, int r, int which, int64_t* base, int* present)
 {
-    const int n = p->groupCount[g];
+    const int n = l->count[r], have = role_present(p, l, r, which);
     *base = 0;
-    if (n == 0) return 1;
+    *present = have > 0;
+    if (have == 0) return 1;
+    if (have != n) return 0;
     const ctr_operand* t = &p->op[which];
-    int64_t expect = t->strides[p->modes[l->order[g][0]].pos[which]];
+    int64_t expect = t->strides[p->modes[l->order[r][0]].pos[which]];
     *base = expect;
     for (int i = 0; i < n; ++i) {
-        const ctr_mode* m = &p->modes[l->order[g][i]];
+        const ctr_mode* m = &p->modes[l->order[r][i]];
         const int64_t s = t->strides[m->pos[which]];
         if (s != expect) return 0;
         expect = s * m->extent;
@@ -66,15 +83,16 @@ static int group_fuses(const ctr_problem* p, const ctr_layout* l, ctr_group g, i
     return 1;
 }
 
-/* Can cuBLAS read (or write) `which` in place with `fast` as its stride-1 group? */
-static int operand_ready(const ctr_problem* p, const ctr_layout* l, int which, ctr_group fast,
-                         ctr_group slow, int64_t* ld, int64_t* batchStride)
+/* Can cuBLAS read (or write) `which` in place with `fast` as its stride-1 role? */
+static int operand_ready(const ctr_problem* p, const ctr_layout* l, int which, ctr_group fast, ctr_group slow,
+                         int64_t* ld, int64_t* batchStride, int64_t* outerStride)
 {
     int64_t bf, bs, bl;
-    if (!group_fuses(p, l, fast, which, &bf) || !group_fuses(p, l, slow, which, &bs) ||
-        !group_fuses(p, l, CTR_GROUP_L, which, &bl))
+    int pf, ps, pl;
+    if (!role_fuses(p, l, fast, which, &bf, &pf) || !role_fuses(p, l, slow, which, &bs, &ps) ||
+        !role_fuses(p, l, CTR_GROUP_L, which, &bl, &pl))
         return 0;
-    const int64_t rows = p->groupSize[fast], cols = p->groupSize[slow];
+    const int64_t rows = l->size[fast], cols = l->size[slow];
     if (rows > 1 && bf != 1) return 0;
     if (cols > 1) {
         if (bs < rows || bs < 1) return 0;
@@ -82,7 +100,12 @@ static int operand_ready(const ctr_problem* p, const ctr_layout* l, int which, c
     } else {
         *ld = rows;
     }
-    *batchStride = p->groupSize[CTR_GROUP_L] > 1 ? bl : *ld * cols;
+    *batchStride = l->size[CTR_GROUP_L] == 1 ? *ld * cols : pl ? bl : 0;
+    const ctr_operand* t = &p->op[which];
+    for (int i = 0; i < l->count[CTR_ROLE_O]; ++i) {
+        const ctr_mode* m = &p->modes[l->order[CTR_ROLE_O][i]];
+        outerStride[i] = m->pos[which] >= 0 ? t->strides[m->pos[which]] : 0;
+    }
     return 1;
 }
 
@@ -112,39 +135,48 @@ static void scalar_transpose(ctr_transpose* t)
     t->outStrides[0] = 1;
 }
 
-/* Operand `which` into the dense workspace layout [fast][slow][batch]. */
-void ctr_layout_input_transpose(const ctr_problem* p, const ctr_layout* l, int which, ctr_transpose* t)
+/* Operand `which` into the dense workspace layout [fast][slow][batch][looped], holding
+ * only the modes it has; fills the looped modes' strides there when outer is non-NULL. */
+static void input_transpose(const ctr_problem* p, const ctr_layout* l, const ctr_input_layout* in, int which,
+                            ctr_transpose* t, int64_t* outer)
 {
-    const ctr_input_layout* in = &l->in[which];
     int compact[CUPERM_MAX_RANK];
     memset(t, 0, sizeof *t);
     t->type = p->op[which].type;
     t->rank = compact_dims(&p->op[which], compact, t->extents, t->inStrides);
-    if (t->rank == 0) { scalar_transpose(t); return; }
-    const ctr_group groups[3] = {in->fast, in->slow, CTR_GROUP_L};
+    const int roles[4] = {in->fast, in->slow, CTR_GROUP_L, CTR_ROLE_O};
     int r = 0;
     int64_t dense = 1;
-    for (int gi = 0; gi < 3; ++gi)
-        for (int i = 0; i < p->groupCount[groups[gi]]; ++i) {
-            const ctr_mode* m = &p->modes[l->order[groups[gi]][i]];
+    for (int gi = 0; gi < 4; ++gi)
+        for (int i = 0; i < l->count[roles[gi]]; ++i) {
+            const int mi = l->order[roles[gi]][i];
+            const ctr_mode* m = &p->modes[mi];
+            if (roles[gi] == CTR_ROLE_O && outer) outer[i] = m->pos[which] >= 0 ? dense : 0;
+            if (m->pos[which] < 0) continue;
             t->perm[r] = compact[m->pos[which]];
             t->outStrides[r] = dense;
             dense *= m->extent;
             ++r;
         }
+    if (t->rank == 0) scalar_transpose(t);
 }
 
-/* Index of each mode-table entry in W = [rows][cols][batch], and W's dense strides. */
+void ctr_layout_input_transpose(const ctr_problem* p, const ctr_layout* l, int which, ctr_transpose* t)
+{
+    input_transpose(p, l, &l->in[which], which, t, NULL);
+}
+
+/* Index of each mode-table entry in W = [rows][cols][batch][looped] and W's dense strides. */
 static void w_positions(const ctr_problem* p, const ctr_layout* l, int* wIndex, int64_t* wStride)
 {
-    const ctr_group rows = l->swapped ? CTR_GROUP_N : CTR_GROUP_M;
-    const ctr_group cols = l->swapped ? CTR_GROUP_M : CTR_GROUP_N;
-    const ctr_group groups[3] = {rows, cols, CTR_GROUP_L};
+    const int rows = l->swapped ? CTR_GROUP_N : CTR_GROUP_M;
+    const int cols = l->swapped ? CTR_GROUP_M : CTR_GROUP_N;
+    const int roles[4] = {rows, cols, CTR_GROUP_L, CTR_ROLE_O};
     int r = 0;
     int64_t dense = 1;
-    for (int gi = 0; gi < 3; ++gi)
-        for (int i = 0; i < p->groupCount[groups[gi]]; ++i) {
-            const int mi = l->order[groups[gi]][i];
+    for (int gi = 0; gi < 4; ++gi)
+        for (int i = 0; i < l->count[roles[gi]]; ++i) {
+            const int mi = l->order[roles[gi]][i];
             wIndex[mi] = r++;
             wStride[mi] = dense;
             dense *= p->modes[mi].extent;
@@ -158,7 +190,7 @@ static int mode_of_dim(const ctr_problem* p, int which, int dim)
     return -1;
 }
 
-/* W = [rows][cols][batch] (dense) into D. */
+/* W = [rows][cols][batch][looped] (dense) into D. */
 void ctr_layout_output_transpose(const ctr_problem* p, const ctr_layout* l, ctr_transpose* t)
 {
     int wIndex[CTR_MAX_MODES];
@@ -167,7 +199,6 @@ void ctr_layout_output_transpose(const ctr_problem* p, const ctr_layout* l, ctr_
     memset(t, 0, sizeof *t);
     t->type = p->op[CTR_D].type;
     const ctr_operand* D = &p->op[CTR_D];
-    /* Input dimensions: W's, in W order. */
     int n = 0;
     for (int i = 0; i < p->nmodes; ++i)
         if (p->modes[i].group != CTR_GROUP_K) ++n;
@@ -215,6 +246,20 @@ void ctr_copy_c_to_d(const ctr_problem* p, ctr_transpose* t)
     }
 }
 
+void ctr_layout_call_offsets(const ctr_problem* p, const ctr_layout* l, int64_t call, int64_t offsets[3])
+{
+    const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
+    offsets[0] = offsets[1] = offsets[2] = 0;
+    for (int i = 0; i < l->count[CTR_ROLE_O]; ++i) {
+        const int64_t e = p->modes[l->order[CTR_ROLE_O][i]].extent;
+        const int64_t x = call % e;
+        call /= e;
+        offsets[0] += x * l->in[first].outerStride[i];
+        offsets[1] += x * l->in[second].outerStride[i];
+        offsets[2] += x * l->outerStrideD[i];
+    }
+}
+
 /* ---- pricing ----------------------------------------------------------------- */
 
 static double transpose_cost(const ctr_cost_model* model, const ctr_transpose* t)
@@ -242,26 +287,32 @@ static double price_input(const ctr_problem* p, const ctr_cost_model* model, ctr
     const int first = (which == CTR_A) != l->swapped; /* cuBLAS's first operand */
     const cupermOperator_t op = l->ops.op[which];
     const size_t bytes = cupermDataTypeSize(p->op[which].type);
-    ctr_input_layout best = {0};
+    ctr_input_layout best;
+    memset(&best, 0, sizeof best);
     best.seconds = INFINITY;
     for (int c = 0; c < 2; ++c) {
-        ctr_input_layout cand = {0};
+        ctr_input_layout cand;
+        memset(&cand, 0, sizeof cand);
         cand.fast = choices[c][0];
         cand.slow = choices[c][1];
         /* cuBLAS's 'T' reads the operand with its inner (K) dimension along the wrong axis. */
         const int transposed = first ? cand.fast == CTR_GROUP_K : cand.fast != CTR_GROUP_K;
         const int foldable = op == CUPERM_OP_IDENTITY || (op == CUPERM_OP_CONJ && transposed);
         cand.cublasOp = !transposed ? 'N' : op == CUPERM_OP_CONJ ? 'C' : 'T';
-        const int ready = operand_ready(p, l, which, cand.fast, cand.slow, &cand.ld, &cand.batchStride);
-        l->in[which] = cand;
+        const int ready = operand_ready(p, l, which, cand.fast, cand.slow, &cand.ld, &cand.batchStride,
+                                        cand.outerStride);
         ctr_transpose t;
-        ctr_layout_input_transpose(p, l, which, &t);
         if (ready && foldable) {
             cand.path = CTR_IN_DIRECT;
             cand.seconds = 0.0;
         } else {
-            cand.ld = p->groupSize[cand.fast];
-            cand.batchStride = cand.ld * p->groupSize[cand.slow];
+            int pl;
+            int64_t unused;
+            role_fuses(p, l, CTR_GROUP_L, which, &unused, &pl);
+            input_transpose(p, l, &cand, which, &t, cand.outerStride);
+            cand.ld = l->size[cand.fast];
+            cand.batchStride = pl ? cand.ld * l->size[cand.slow] : 0;
+            if (l->size[CTR_GROUP_L] == 1) cand.batchStride = cand.ld * l->size[cand.slow];
             if (foldable) {
                 cand.path = CTR_IN_TRANSPOSE;
                 cand.seconds = transpose_cost(model, &t);
@@ -283,18 +334,22 @@ static double price_output(const ctr_problem* p, const ctr_cost_model* model, ct
     const ctr_group cols = l->swapped ? CTR_GROUP_M : CTR_GROUP_N;
     const size_t bytes = cupermDataTypeSize(p->op[CTR_D].type);
     const int opC = l->ops.op[CTR_C] != CUPERM_OP_IDENTITY, opD = l->ops.op[CTR_D] != CUPERM_OP_IDENTITY;
-    int64_t volD = p->groupSize[rows] * p->groupSize[cols] * p->groupSize[CTR_GROUP_L];
+    const int64_t volD = l->size[rows] * l->size[cols] * l->size[CTR_GROUP_L] * l->size[CTR_ROLE_O];
     const double inplace = 3e-6 + 2.0 * (double)volD * (double)bytes / model->bandwidth;
-    ctr_transpose t;
-    ctr_layout_output_transpose(p, l, &t);
     l->inplaceOpD = 0;
-    if (!opC && operand_ready(p, l, CTR_D, rows, cols, &l->ldD, &l->batchStrideD)) {
+    if (!opC && operand_ready(p, l, CTR_D, rows, cols, &l->ldD, &l->batchStrideD, l->outerStrideD)) {
         l->out = CTR_OUT_DIRECT;
         l->inplaceOpD = opD;
         return opD ? inplace : 0.0;
     }
-    l->ldD = p->groupSize[rows];
-    l->batchStrideD = l->ldD * p->groupSize[cols];
+    int wIndex[CTR_MAX_MODES];
+    int64_t wStride[CTR_MAX_MODES];
+    w_positions(p, l, wIndex, wStride);
+    for (int i = 0; i < l->count[CTR_ROLE_O]; ++i) l->outerStrideD[i] = wStride[l->order[CTR_ROLE_O][i]];
+    l->ldD = l->size[rows];
+    l->batchStrideD = l->ldD * l->size[cols];
+    ctr_transpose t;
+    ctr_layout_output_transpose(p, l, &t);
     if (!opC && !opD) {
         l->out = CTR_OUT_TRANSPOSE;
         return transpose_cost(model, &t);
@@ -305,10 +360,12 @@ static double price_output(const ctr_problem* p, const ctr_cost_model* model, ct
 
 static void gemm_shape(const ctr_problem* p, const ctr_layout* l, ctr_gemm_shape* s)
 {
-    s->m = p->groupSize[l->swapped ? CTR_GROUP_N : CTR_GROUP_M];
-    s->n = p->groupSize[l->swapped ? CTR_GROUP_M : CTR_GROUP_N];
-    s->k = p->groupSize[CTR_GROUP_K];
-    s->batch = p->groupSize[CTR_GROUP_L];
+    s->m = l->size[l->swapped ? CTR_GROUP_N : CTR_GROUP_M];
+    s->n = l->size[l->swapped ? CTR_GROUP_M : CTR_GROUP_N];
+    s->k = l->size[CTR_GROUP_K];
+    s->batch = l->size[CTR_GROUP_L] * l->size[CTR_ROLE_O];
+    s->calls = 1;
+    s->firstShared = s->secondShared = 0;
     s->abType = p->op[CTR_A].type;
     s->cdType = p->op[CTR_D].type;
     s->compute = p->compute;
@@ -318,27 +375,37 @@ static double price(const ctr_problem* p, const ctr_cost_model* model, ctr_layou
 {
     ctr_gemm_shape s;
     gemm_shape(p, l, &s);
-    l->m = s.m; l->n = s.n; l->k = s.k; l->batch = s.batch;
+    l->m = s.m; l->n = s.n; l->k = s.k;
+    l->batch = l->size[CTR_GROUP_L];
+    l->calls = l->size[CTR_ROLE_O];
     l->inputSeconds = price_input(p, model, l, CTR_A) + price_input(p, model, l, CTR_B);
     l->outputSeconds = price_output(p, model, l);
-    l->gemmSeconds = ctr_gemm_seconds(model, &s);
+    s.firstShared = l->calls == 1 && s.batch > 1 && l->in[l->swapped ? CTR_B : CTR_A].batchStride == 0;
+    s.secondShared = l->calls == 1 && s.batch > 1 && l->in[l->swapped ? CTR_A : CTR_B].batchStride == 0;
+    /* Looped modes: a pointer-array batch, its arrays built by one small kernel first. */
+    l->gemmSeconds = ctr_gemm_seconds(model, &s) + (l->calls > 1 ? 3e-6 : 0.0);
     return l->inputSeconds + l->outputSeconds + l->gemmSeconds;
 }
 
 static size_t align_up(size_t x) { return (x + WS_ALIGN - 1) / WS_ALIGN * WS_ALIGN; }
 
+static int64_t operand_volume(const ctr_operand* t)
+{
+    int64_t v = 1;
+    for (int i = 0; i < t->rank; ++i) v *= t->extents[i];
+    return v;
+}
+
 static void place_workspace(const ctr_problem* p, ctr_layout* l)
 {
     size_t off = 0;
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < 4; ++i) {
         size_t bytes = 0;
-        if (i < 2 && l->in[i].path != CTR_IN_DIRECT) {
-            const ctr_group other = i == CTR_A ? CTR_GROUP_M : CTR_GROUP_N;
-            bytes = (size_t)(p->groupSize[other] * p->groupSize[CTR_GROUP_K] * p->groupSize[CTR_GROUP_L]) *
-                    cupermDataTypeSize(p->op[i].type);
-        }
+        if (i == 3 && l->calls > 1) bytes = 3 * sizeof(void*) * (size_t)(l->calls * l->batch);
+        if (i < 2 && l->in[i].path != CTR_IN_DIRECT)
+            bytes = (size_t)operand_volume(&p->op[i]) * cupermDataTypeSize(p->op[i].type);
         if (i == 2 && l->out != CTR_OUT_DIRECT)
-            bytes = (size_t)(l->m * l->n * l->batch) * cupermDataTypeSize(p->op[CTR_D].type);
+            bytes = (size_t)operand_volume(&p->op[CTR_D]) * cupermDataTypeSize(p->op[CTR_D].type);
         l->wsOffset[i] = off;
         l->wsBytes[i] = bytes;
         off += align_up(bytes);
@@ -346,34 +413,205 @@ static void place_workspace(const ctr_problem* p, ctr_layout* l)
     l->workspaceBytes = off;
 }
 
+/* ---- role assignments ------------------------------------------------------------ */
+
+static void set_roles(const ctr_problem* p, ctr_layout* l, const int* role)
+{
+    for (int r = 0; r < CTR_ROLES; ++r) {
+        l->count[r] = 0;
+        l->size[r] = 1;
+    }
+    for (int i = 0; i < p->nmodes; ++i) {
+        const int r = role[i];
+        l->role[i] = r;
+        l->order[r][l->count[r]++] = i;
+        l->size[r] *= p->modes[i].extent;
+    }
+}
+
+/* At most this many entries in a pointer-array batch (3 pointers each in the workspace). */
+#define CTR_MAX_CALLS ((int64_t)1 << 22)
+
+/* The matrix classes of each operand (A: M and K, B: N and K, D: M and N). */
+static int operand_has_class(int which, ctr_group g)
+{
+    if (g == CTR_GROUP_L) return 1;
+    if (which == CTR_A) return g != CTR_GROUP_N;
+    if (which == CTR_B) return g != CTR_GROUP_M;
+    return g != CTR_GROUP_K;
+}
+
+/*
+ * D's stride-1 run of one free class as rows, the largest fused run of the other
+ * free class anywhere in D as columns, every other free mode in the pointer-array
+ * batch: D is written in place however its free modes interleave.
+ */
+static int wide_roles(const ctr_problem* p, const int* seq, int len, int* role)
+{
+    const ctr_operand* D = &p->op[CTR_D];
+    const ctr_group c1 = p->modes[seq[0]].group;
+    const ctr_group c2 = c1 == CTR_GROUP_M ? CTR_GROUP_N : CTR_GROUP_M;
+    int inRun[CTR_MAX_MODES] = {0};
+    int i = 0;
+    int64_t expect = -1;
+    while (i < len && p->modes[seq[i]].group == c1) {
+        const int64_t s = D->strides[p->modes[seq[i]].pos[CTR_D]];
+        if (expect >= 0 && s != expect) break;
+        expect = s * p->modes[seq[i]].extent;
+        inRun[seq[i++]] = 1;
+    }
+    /* Fused runs of class c2 in D's stride order: keep the largest. */
+    int bestStart = -1, bestEnd = -1;
+    int64_t bestSize = 1;
+    for (int a = i; a < len;) {
+        if (p->modes[seq[a]].group != c2) { ++a; continue; }
+        int b = a;
+        int64_t size = 1, next = -1;
+        while (b < len && p->modes[seq[b]].group == c2) {
+            const int64_t s = D->strides[p->modes[seq[b]].pos[CTR_D]];
+            if (next >= 0 && s != next) break;
+            next = s * p->modes[seq[b]].extent;
+            size *= p->modes[seq[b]].extent;
+            ++b;
+        }
+        if (size > bestSize) { bestSize = size; bestStart = a; bestEnd = b; }
+        a = b;
+    }
+    if (bestStart < 0) return 0;
+    for (int k = bestStart; k < bestEnd; ++k) inRun[seq[k]] = 1;
+    int64_t entries = 1;
+    int looped = 0;
+    for (int k = 0; k < p->nmodes; ++k) {
+        const ctr_group g = p->modes[k].group;
+        role[k] = g;
+        if ((g == CTR_GROUP_M || g == CTR_GROUP_N) && !inRun[k]) {
+            role[k] = CTR_ROLE_O;
+            ++looped;
+        }
+        if (role[k] == CTR_ROLE_O || role[k] == CTR_GROUP_L) entries *= p->modes[k].extent;
+    }
+    return looped > 0 && entries <= CTR_MAX_CALLS;
+}
+
+/*
+ * The roles operand X's own layout suggests: its stride-1 run of one class as the
+ * GEMM's fast dimension, the next run of its other matrix class as the slow one,
+ * and its remaining free modes batched (the operand without them gets batch
+ * stride 0) or looped, so that X is read or written in place. For D: leftover
+ * modes of one free class are batched and the other's looped (variant v picks
+ * which). Returns 0 if X suggests nothing new.
+ */
+static int driven_roles(const ctr_problem* p, int which, int v, int* role)
+{
+    const ctr_operand* X = &p->op[which];
+    int seq[CTR_MAX_MODES], len = 0;
+    for (int i = 0; i < p->nmodes; ++i)
+        if (p->modes[i].pos[which] >= 0) seq[len++] = i;
+    for (int i = 1; i < len; ++i)
+        for (int j = i; j > 0 && X->strides[p->modes[seq[j]].pos[which]] < X->strides[p->modes[seq[j - 1]].pos[which]];
+             --j) {
+            const int s = seq[j]; seq[j] = seq[j - 1]; seq[j - 1] = s;
+        }
+    if (len < 3) return 0;
+    const ctr_group c1 = p->modes[seq[0]].group;
+    if (c1 == CTR_GROUP_L || X->strides[p->modes[seq[0]].pos[which]] != 1) return 0;
+    /* The two runs. */
+    int i = 0, inRun[CTR_MAX_MODES] = {0};
+    ctr_group c2 = c1;
+    if (v == 2) return wide_roles(p, seq, len, role);
+    for (int run = 0; run < 2; ++run) {
+        const int start = i;
+        if (run == 1) {
+            if (i == len) return 0;
+            c2 = p->modes[seq[i]].group;
+            if (c2 == c1 || c2 == CTR_GROUP_L) return 0;
+        }
+        int64_t expect = -1;
+        while (i < len && p->modes[seq[i]].group == (run ? c2 : c1)) {
+            const int64_t s = X->strides[p->modes[seq[i]].pos[which]];
+            if (expect >= 0 && s != expect) break;
+            expect = s * p->modes[seq[i]].extent;
+            inRun[seq[i]] = 1;
+            ++i;
+        }
+        if (i == start) return 0;
+    }
+    /* Leftover free modes of X (its K modes stay contracted). */
+    const int haveL = p->groupCount[CTR_GROUP_L] > 0;
+    int64_t leftover[CTR_GROUPS] = {1, 1, 1, 1};
+    for (int k = 0; k < p->nmodes; ++k) {
+        const ctr_group g = p->modes[k].group;
+        if ((g == CTR_GROUP_M || g == CTR_GROUP_N) && operand_has_class(which, g) && !inRun[k])
+            leftover[g] *= p->modes[k].extent;
+    }
+    if (leftover[CTR_GROUP_M] == 1 && leftover[CTR_GROUP_N] == 1) return 0;
+    /* Which free class is batched: variant v of D's two; an input's only one. */
+    ctr_group batched = which == CTR_A ? CTR_GROUP_M : which == CTR_B ? CTR_GROUP_N
+                        : (v ? CTR_GROUP_N : CTR_GROUP_M);
+    if (haveL) batched = CTR_GROUP_L;
+    if (which != CTR_D && v) return 0;
+    if (which == CTR_D && v == 1 && (haveL || leftover[CTR_GROUP_M] == 1 || leftover[CTR_GROUP_N] == 1)) return 0;
+    int64_t calls = 1;
+    for (int k = 0; k < p->nmodes; ++k) {
+        const ctr_group g = p->modes[k].group;
+        int r = g;
+        if ((g == CTR_GROUP_M || g == CTR_GROUP_N) && operand_has_class(which, g) && !inRun[k]) {
+            r = g == batched ? CTR_GROUP_L : CTR_ROLE_O;
+            if (r == CTR_ROLE_O) calls *= p->modes[k].extent;
+        }
+        role[k] = r;
+    }
+    int64_t batch = 1;
+    for (int k = 0; k < p->nmodes; ++k)
+        if (role[k] == CTR_GROUP_L) batch *= p->modes[k].extent;
+    return calls * batch <= CTR_MAX_CALLS;
+}
+
+/* Role assignments worth pricing: the classes themselves and what D, A and B suggest. */
+static int role_candidates(const ctr_problem* p, int roles[][CTR_MAX_MODES], int max)
+{
+    int n = 0;
+    for (int i = 0; i < p->nmodes; ++i) roles[n][i] = p->modes[i].group;
+    ++n;
+    static const int drivers[5][2] = {{CTR_D, 0}, {CTR_D, 1}, {CTR_D, 2}, {CTR_A, 0}, {CTR_B, 0}};
+    for (int d = 0; d < 5 && n < max; ++d)
+        if (driven_roles(p, drivers[d][0], drivers[d][1], roles[n])) ++n;
+    return n;
+}
+
 cupermStatus_t ctr_layout_choose(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* out)
 {
-    /* Candidate orders of each group: as laid out in each operand holding it. */
-    static const int sources[CTR_GROUPS][3] = {
-        {CTR_A, CTR_D, -1}, {CTR_B, CTR_D, -1}, {CTR_A, CTR_B, -1}, {CTR_A, CTR_B, CTR_D}};
-    static const int nsources[CTR_GROUPS] = {2, 2, 2, 3};
+    /* Candidate orders of each role: as laid out in each operand holding it. */
+    static const int sources[CTR_ROLES][3] = {
+        {CTR_A, CTR_D, -1}, {CTR_B, CTR_D, -1}, {CTR_A, CTR_B, -1}, {CTR_A, CTR_B, CTR_D}, {CTR_D, -1, -1}};
+    static const int nsources[CTR_ROLES] = {2, 2, 2, 3, 1};
+    int roles[6][CTR_MAX_MODES];
+    const int nroles = role_candidates(p, roles, 6);
     ctr_layout cand;
     double bestCost = INFINITY;
     memset(&cand, 0, sizeof cand);
     ctr_fold_operators(p, &cand.ops);
-    for (int sw = 0; sw < 2; ++sw)
-        for (int sm = 0; sm < nsources[0]; ++sm)
-            for (int sn = 0; sn < nsources[1]; ++sn)
-                for (int sk = 0; sk < nsources[2]; ++sk)
-                    for (int sl = 0; sl < nsources[3]; ++sl) {
-                        const int pick[CTR_GROUPS] = {sm, sn, sk, sl};
-                        cand.swapped = sw;
-                        for (int g = 0; g < CTR_GROUPS; ++g) {
-                            const int which = sources[g][pick[g]];
-                            group_order_from(p, (ctr_group)g, which, cand.order[g]);
+    for (int rc = 0; rc < nroles; ++rc) {
+        set_roles(p, &cand, roles[rc]);
+        for (int sw = 0; sw < 2; ++sw)
+            for (int sm = 0; sm < nsources[0]; ++sm)
+                for (int sn = 0; sn < nsources[1]; ++sn)
+                    for (int sk = 0; sk < nsources[2]; ++sk)
+                        for (int sl = 0; sl < nsources[3]; ++sl) {
+                            const int pick[CTR_ROLES] = {sm, sn, sk, sl, 0};
+                            int usable = 1;
+                            for (int r = 0; r < CTR_ROLES && usable; ++r)
+                                usable = role_order_from(p, &cand, r, sources[r][pick[r]]);
+                            if (!usable) continue;
+                            cand.swapped = sw;
+                            const double cost = price(p, model, &cand);
+                            /* Strictly cheaper by 0.1%: ties keep the earlier, simpler candidate. */
+                            if (cost < bestCost * 0.999) {
+                                bestCost = cost;
+                                *out = cand;
+                            }
                         }
-                        const double cost = price(p, model, &cand);
-                        /* Strictly cheaper by 0.1%: ties keep the earlier, simpler candidate. */
-                        if (cost < bestCost * 0.999) {
-                            bestCost = cost;
-                            *out = cand;
-                        }
-                    }
+    }
     if (!isfinite(bestCost))
         return ctr_fail(CUPERM_STATUS_INTERNAL_ERROR, "no GEMM layout could be priced (the transpose "
                         "cost model rejected every candidate)");
@@ -384,11 +622,11 @@ cupermStatus_t ctr_layout_choose(const ctr_problem* p, const ctr_cost_model* mod
 /* ---- description --------------------------------------------------------------- */
 
 /* "(l1,l2,...)": the group's mode labels, fastest first. */
-static void put_group(const ctr_problem* p, const ctr_layout* l, ctr_group g, char* buf, size_t size)
+static void put_group(const ctr_problem* p, const ctr_layout* l, int g, char* buf, size_t size)
 {
     size_t n = 0;
     buf[0] = '\0';
-    for (int i = 0; i < p->groupCount[g] && n + 16 < size; ++i)
+    for (int i = 0; i < l->count[g] && n + 16 < size; ++i)
         n += (size_t)snprintf(buf + n, size - n, i ? ",%d" : "%d", (int)p->modes[l->order[g][i]].label);
 }
 
@@ -396,14 +634,14 @@ int ctr_layout_describe(const ctr_problem* p, const ctr_layout* l, char* buf, si
 {
     static const char* inPath[] = {"in place", "transposed", "operator kernel"};
     static const char* outPath[] = {"cuBLAS writes D", "transpose W->D", "operator kernel W->D"};
-    char g[CTR_GROUPS][160];
-    for (int i = 0; i < CTR_GROUPS; ++i) put_group(p, l, (ctr_group)i, g[i], sizeof g[i]);
+    char g[CTR_ROLES][160];
+    for (int i = 0; i < CTR_ROLES; ++i) put_group(p, l, i, g[i], sizeof g[i]);
     const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
     return snprintf(buf, size,
-                    "GEMM m=%lld n=%lld k=%lld batch=%lld (M(%s) N(%s) K(%s) L(%s)), cuBLAS %s(%c) x %s(%c); "
+                    "%lld x GEMM m=%lld n=%lld k=%lld batch=%lld (M(%s) N(%s) K(%s) batch(%s) loop(%s)), cuBLAS %s(%c) x %s(%c); "
                     "A %s [fast %s], B %s [fast %s], D: %s%s; predicted %.3g us transposes + %.3g us GEMM",
-                    (long long)l->m, (long long)l->n, (long long)l->k, (long long)l->batch, g[0], g[1],
-                    g[2], g[3], ctr_operand_name(first), l->in[first].cublasOp, ctr_operand_name(second),
+                    (long long)l->calls, (long long)l->m, (long long)l->n, (long long)l->k, (long long)l->batch,
+                    g[0], g[1], g[2], g[3], g[4], ctr_operand_name(first), l->in[first].cublasOp, ctr_operand_name(second),
                     l->in[second].cublasOp, inPath[l->in[CTR_A].path],
                     ctr_group_name(l->in[CTR_A].fast), inPath[l->in[CTR_B].path],
                     ctr_group_name(l->in[CTR_B].fast), outPath[l->out],

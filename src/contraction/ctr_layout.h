@@ -22,7 +22,8 @@ typedef struct {
 
 /* Shape of the GEMM, for the GEMM cost model. */
 typedef struct {
-    int64_t m, n, k, batch;
+    int64_t m, n, k, batch, calls;
+    int firstShared, secondShared; /* batch stride 0: one matrix read by every batch entry */
     cupermDataType_t abType, cdType;
     cupermComputeType_t compute;
 } ctr_gemm_shape;
@@ -58,10 +59,20 @@ typedef enum {
     CTR_OUT_EPILOGUE = 2    /* cuBLAS writes W; D = opD(perm(W) + beta * opC(C)) by the operator kernel */
 } ctr_output_path;
 
+/*
+ * Roles of modes in the GEMM calls. CTR_GROUP_M / N: the GEMM's free dimensions
+ * (rows or columns: see swapped), CTR_GROUP_K: its inner dimension,
+ * CTR_GROUP_L: the strided batch, CTR_ROLE_O: a loop of GEMM calls. Batched
+ * modes are batched; free modes may also be batched (the operand without them
+ * gets batch stride 0) or looped, when that lets cuBLAS write D in place.
+ */
+enum { CTR_ROLE_O = 4, CTR_ROLES = 5 };
+
 typedef struct {
     ctr_input_path path;
     ctr_group fast, slow;   /* matrix groups: fast is stride-1 in the GEMM view */
     int64_t ld, batchStride;
+    int64_t outerStride[CTR_MAX_MODES]; /* per looped mode (order[CTR_ROLE_O]); 0 if absent */
     char cublasOp;          /* 'N', 'T' or 'C' */
     double seconds;         /* predicted cost of getting it ready */
 } ctr_input_layout;
@@ -73,18 +84,26 @@ typedef struct {
 } ctr_folded_ops;
 
 typedef struct {
-    int swapped;                        /* cuBLAS first operand is B; rows are the N modes */
-    int order[CTR_GROUPS][CTR_MAX_MODES]; /* mode-table indices, fastest first */
-    ctr_input_layout in[2];             /* CTR_A, CTR_B */
+    int swapped;                          /* cuBLAS's first operand is B; rows are the N-role modes */
+    int role[CTR_MAX_MODES];              /* per mode-table entry: a ctr_group or CTR_ROLE_O */
+    int count[CTR_ROLES];
+    int64_t size[CTR_ROLES];              /* product of the role's extents (1 when empty) */
+    int order[CTR_ROLES][CTR_MAX_MODES];  /* mode-table indices, fastest first */
+    ctr_input_layout in[2];               /* CTR_A, CTR_B */
     ctr_output_path out;
-    int inplaceOpD;                     /* an extra pass D = opD(D) after the output is written */
-    int64_t ldD, batchStrideD;          /* GEMM output (D itself or W) */
-    int64_t m, n, k, batch;
+    int inplaceOpD;                       /* an extra pass D = opD(D) after the output is written */
+    int64_t ldD, batchStrideD;            /* GEMM output (D itself or W) */
+    int64_t outerStrideD[CTR_MAX_MODES];
+    int64_t m, n, k, batch, calls;        /* calls: product of looped extents; > 1: one pointer-array
+                                             batched GEMM of calls * batch entries */
     ctr_folded_ops ops;
     double inputSeconds, outputSeconds, gemmSeconds;
-    size_t wsOffset[3], wsBytes[3];     /* workspace for op(A), op(B), W; 256-byte aligned */
-    size_t workspaceBytes;              /* total, without cuBLAS's own workspace */
+    size_t wsOffset[4], wsBytes[4];       /* workspace for op(A), op(B), W, GEMM pointer arrays */
+    size_t workspaceBytes;                /* total, without cuBLAS's own workspace */
 } ctr_layout;
+
+/* Element offsets of GEMM call number `call` in the first operand, the second and the output. */
+void ctr_layout_call_offsets(const ctr_problem* p, const ctr_layout* l, int64_t call, int64_t offsets[3]);
 
 void ctr_fold_operators(const ctr_problem* p, ctr_folded_ops* f);
 

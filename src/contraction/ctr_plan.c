@@ -129,6 +129,24 @@ static cupermStatus_t build_runners(struct cupermContractionPlan* c)
         c->epilogue.paramOut = p->op[CTR_D].opParam;
         ctr_ew_fuse(&c->epilogue);
     }
+    if (l->calls > 1) {
+        const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
+        ctr_ptr_params* q = &c->pointers;
+        q->nLooped = l->count[CTR_ROLE_O];
+        for (int i = 0; i < q->nLooped; ++i) {
+            q->extents[i] = p->modes[l->order[CTR_ROLE_O][i]].extent;
+            q->strides[0][i] = l->in[first].outerStride[i];
+            q->strides[1][i] = l->in[second].outerStride[i];
+            q->strides[2][i] = l->outerStrideD[i];
+        }
+        q->batch = l->batch;
+        q->batchStride[0] = l->in[first].batchStride;
+        q->batchStride[1] = l->in[second].batchStride;
+        q->batchStride[2] = l->batchStrideD;
+        q->elemBytes[0] = q->elemBytes[1] = (int64_t)cupermDataTypeSize(p->op[CTR_A].type);
+        q->elemBytes[2] = (int64_t)cupermDataTypeSize(p->op[CTR_D].type);
+        q->count = l->calls * l->batch;
+    }
     if (l->inplaceOpD) {
         kernel_over_d(p, p->op[CTR_D].strides, p->op[CTR_D].strides, &c->opDPass);
         c->opDPass.opOut = l->ops.op[CTR_D];
@@ -227,6 +245,7 @@ cupermStatus_t cupermContractionPlanGetInfo(cupermContractionPlan_t plan, cuperm
     info->n = l->n;
     info->k = l->k;
     info->batch = l->batch;
+    info->calls = l->calls;
     info->swapped = l->swapped;
     info->opFirst = l->in[first].cublasOp;
     info->opSecond = l->in[second].cublasOp;

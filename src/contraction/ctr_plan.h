@@ -4,6 +4,7 @@
 
 #include "ctr_elementwise.h"
 #include "ctr_layout.h"
+#include "ctr_pointers.h"
 #include "ctr_state.h"
 
 #define CTR_PLAN_MAGIC 0x63757065726d4331ull /* "cupermC1" */
@@ -25,6 +26,7 @@ struct cupermContractionPlan {
     ctr_ew_params epilogue;         /* W and C into D (CTR_OUT_EPILOGUE) */
     ctr_ew_params opDPass;          /* D = opD(D) (layout.inplaceOpD) */
     cupermPlan_t copyC;             /* C into D, when C is not D and beta != 0 */
+    ctr_ptr_params pointers;        /* looped modes: the pointer-array batch (layout.calls > 1) */
     int cdSameLayout;               /* C and D strides equal: C may alias D */
     int64_t spanBytes[CTR_OPERANDS];
     size_t workspaceBytes;          /* layout's plus cuBLAS's */

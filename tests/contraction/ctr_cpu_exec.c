@@ -88,22 +88,26 @@ void ctr_cpu_execute(const ctr_problem* p, const ctr_layout* l, const ctr_cplx* 
         }
     }
     if (l->out != CTR_OUT_DIRECT) {
-        ws[2] = calloc((size_t)(l->m * l->n * l->batch), sizeof(ctr_cplx));
+        ws[2] = calloc((size_t)(l->m * l->n * l->batch * l->calls), sizeof(ctr_cplx));
         out = ws[2];
         gemmBeta = 0;
     }
     const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
     const ctr_input_layout *P = &l->in[first], *Q = &l->in[second];
-    for (int64_t bt = 0; bt < l->batch; ++bt)
-        for (int64_t j = 0; j < l->n; ++j)
-            for (int64_t i = 0; i < l->m; ++i) {
-                ctr_cplx sum = 0;
-                for (int64_t k = 0; k < l->k; ++k)
-                    sum += gemm_elem(in[first] + bt * P->batchStride, P->cublasOp, i, k, P->ld) *
-                           gemm_elem(in[second] + bt * Q->batchStride, Q->cublasOp, k, j, Q->ld);
-                ctr_cplx* o = out + i + j * l->ldD + bt * l->batchStrideD;
-                *o = alpha * sum + (gemmBeta != 0 ? gemmBeta * *o : 0);
-            }
+    for (int64_t call = 0; call < l->calls; ++call) {
+        int64_t off[3];
+        ctr_layout_call_offsets(p, l, call, off);
+        for (int64_t bt = 0; bt < l->batch; ++bt)
+            for (int64_t j = 0; j < l->n; ++j)
+                for (int64_t i = 0; i < l->m; ++i) {
+                    ctr_cplx sum = 0;
+                    for (int64_t k = 0; k < l->k; ++k)
+                        sum += gemm_elem(in[first] + off[0] + bt * P->batchStride, P->cublasOp, i, k, P->ld) *
+                               gemm_elem(in[second] + off[1] + bt * Q->batchStride, Q->cublasOp, k, j, Q->ld);
+                    ctr_cplx* o = out + off[2] + i + j * l->ldD + bt * l->batchStrideD;
+                    *o = alpha * sum + (gemmBeta != 0 ? gemmBeta * *o : 0);
+                }
+    }
     if (l->out == CTR_OUT_TRANSPOSE) {
         ctr_transpose t;
         ctr_layout_output_transpose(p, l, &t);

@@ -189,6 +189,42 @@ static void test_only_misordered_operand_is_transposed(void** state)
     assert_true(l.inputSeconds > 0);
 }
 
+static void test_free_modes_batch_instead_of_output_transpose(void** state)
+{
+    (void)state;
+    spec s;
+    ctr_problem p;
+    ctr_layout l;
+    /* TCCG 2: D = a b c with c free in A; batching c (B's batch stride 0) writes D in place. */
+    make_spec(&s, "abc-dca-bd", E, CUPERM_R_32F, CUPERM_R_32F);
+    assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(l.workspaceBytes, 0);
+    assert_int_equal(l.out, CTR_OUT_DIRECT);
+    assert_int_equal(l.batch, 10);
+    assert_int_equal(l.calls, 1);
+    assert_int_equal(l.in[CTR_B].batchStride, 0);
+}
+
+static void test_interleaved_free_modes_use_pointer_batches(void** state)
+{
+    (void)state;
+    spec s;
+    ctr_problem p;
+    ctr_layout l;
+    int64_t ext[26];
+    for (int i = 0; i < 26; ++i) ext[i] = 16;
+    ext[0] = ext[3] = ext[6] = 24;
+    /* TCCG 32: D's free modes alternate between A and B; no single strided batch fits. */
+    make_spec(&s, "abcdef-degb-gfac", ext, CUPERM_R_32F, CUPERM_R_32F);
+    assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(l.out, CTR_OUT_DIRECT);
+    assert_true(l.calls > 1);
+    assert_int_equal(l.wsBytes[3], 3 * sizeof(void*) * (size_t)(l.calls * l.batch));
+    char buf[512];
+    ctr_layout_describe(&p, &l, buf, sizeof buf);
+    assert_non_null(strstr(buf, "cuBLAS writes D"));
+}
+
 static void test_describe_names_the_decomposition(void** state)
 {
     (void)state;
@@ -420,7 +456,7 @@ static void test_random_layouts_compute_the_contraction(void** state)
     (void)state;
     test_rng_t r = {20261121};
     test_rng_t costs = {7};
-    int paths[3][3] = {{0}}, swapped = 0, outPaths[3] = {0};
+    int paths[3][3] = {{0}}, swapped = 0, outPaths[3] = {0}, looped = 0, freeBatched = 0;
     for (int it = 0; it < 400; ++it) {
         ctr_random_options o = {8, 4, 4096, (int)rng_range(&r, 0, 1)};
         ctr_random_case c;
@@ -443,6 +479,9 @@ static void test_random_layouts_compute_the_contraction(void** state)
         paths[1][l.in[1].path]++;
         outPaths[l.out]++;
         swapped += l.swapped;
+        looped += l.calls > 1;
+        for (int i = 0; i < p.nmodes; ++i)
+            freeBatched += l.role[i] == CTR_GROUP_L && p.modes[i].group != CTR_GROUP_L;
 
         int64_t span[4];
         ctr_cplx* buf[4];
@@ -474,6 +513,8 @@ static void test_random_layouts_compute_the_contraction(void** state)
         for (int path = 0; path < 3; ++path) assert_true(paths[x][path] > 0);
     for (int path = 0; path < 3; ++path) assert_true(outPaths[path] > 0);
     assert_true(swapped > 0);
+    assert_true(looped > 0);
+    assert_true(freeBatched > 0);
 }
 
 int main(void)
@@ -485,6 +526,8 @@ int main(void)
         cmocka_unit_test(test_batched_modes_use_strided_batches),
         cmocka_unit_test(test_multi_mode_groups_fold),
         cmocka_unit_test(test_only_misordered_operand_is_transposed),
+        cmocka_unit_test(test_free_modes_batch_instead_of_output_transpose),
+        cmocka_unit_test(test_interleaved_free_modes_use_pointer_batches),
         cmocka_unit_test(test_describe_names_the_decomposition),
         cmocka_unit_test(test_negations_fold_into_scalars),
         cmocka_unit_test(test_conj_folds_into_cublas_c_flag),

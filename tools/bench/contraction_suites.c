@@ -376,9 +376,13 @@ static int run_case(cupermHandle_t h, cublasHandle_t blas, const ctr_type* t, co
     r->plainMs = time_median(run_gemm, &plain, NULL, s, opt->target_ms);
     /* The plan's own GEMM: its flags and operand order, dense leading dimensions. */
     const cupermContractionInfo_t* in = &r->info;
+    /* Looped modes run as one pointer-array batch of calls x batch entries: timed here as the
+     * same number of dense strided entries. */
     gemm_run own = plain;
     own.m = in->m;
     own.n = in->n;
+    own.k = in->k;
+    own.batch = in->batch * in->calls;
     own.opA = in->opFirst == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T;
     own.opB = in->opSecond == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T;
     own.lda = in->opFirst == 'N' ? in->m : in->k;
