@@ -24,6 +24,11 @@ cupermStatus_t cupermCreate(cupermHandle_t* handle)
     }
     cupermHandle_t h = calloc(1, sizeof *h);
     if (!h) return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "cupermCreate: out of host memory");
+    h->plan_cache = cuperm_plan_cache_create();
+    if (!h->plan_cache) {
+        free(h);
+        return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "cupermCreate: out of host memory");
+    }
     h->magic = CUPERM_HANDLE_MAGIC;
     cuperm_device_info_t* d = &h->dev;
     d->ordinal = device;
@@ -47,6 +52,7 @@ cupermStatus_t cupermDestroy(cupermHandle_t handle)
         return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "handle is not a live cuperm handle");
     handle->magic = CUPERM_DEAD_MAGIC;
     ctr_state_destroy(handle->contraction);
+    cuperm_plan_cache_destroy(handle->plan_cache);
     free(handle);
     return CUPERM_STATUS_SUCCESS;
 }

@@ -5,6 +5,7 @@
 #include "common/kernel_params.h"
 #include "cuperm.h"
 #include "host/device_info.h"
+#include "runtime/plan_cache.h"
 
 /* Tags that let entry points reject destroyed or foreign objects cheaply. */
 #define CUPERM_HANDLE_MAGIC 0x63757065726d4831ull /* "cupermH1" */
@@ -16,6 +17,7 @@ struct ctr_state; /* contractions' per-handle state (src/contraction/ctr_state.h
 struct cupermHandle {
     uint64_t magic;
     cuperm_device_info_t dev;
+    cuperm_plan_cache_t* plan_cache;  /* measured transpose plans */
     struct ctr_state* contraction; /* created on first use by the contraction code */
 };
 

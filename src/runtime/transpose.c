@@ -74,7 +74,12 @@ cupermStatus_t cupermPlanTranspose(cupermHandle_t handle, cupermPlan_t* plan, in
     *plan = NULL;
     struct cupermPlan local;
     cupermStatus_t st = make_plan(handle, &local, rank, extents, perm, type, inStrides, outStrides);
-    return st ? st : publish(&local, plan);
+    if (st) return st;
+    /* A plan measured earlier for the same arguments beats the heuristic's. */
+    cuperm_plan_key_t key;
+    cuperm_plan_key_init(&key, rank, extents, perm, type, inStrides, outStrides);
+    cuperm_plan_cache_find(handle->plan_cache, &key, 1, &local);
+    return publish(&local, plan);
 }
 
 cupermStatus_t cupermPredictTransposeTime(cupermHandle_t handle, int rank, const int64_t* extents,
@@ -162,10 +167,15 @@ cupermStatus_t cupermPlanTransposeMeasure(cupermHandle_t handle, cupermPlan_t* p
     const double unused_scalar[2] = {0, 0}; /* measuring moves bits: no scalars are read */
     st = check_execute(&local, unused_scalar, in, unused_scalar, out);
     if (st) return st;
-    st = cuperm_measure_best(&local.launch, &handle->dev, type, in, out, stream,
-                             &local.predicted_seconds);
-    if (st) return st;
-    local.measured = 1;
+    cuperm_plan_key_t key;
+    cuperm_plan_key_init(&key, rank, extents, perm, type, inStrides, outStrides);
+    if (!cuperm_plan_cache_find(handle->plan_cache, &key, 1, &local)) {
+        st = cuperm_measure_best(&local.launch, &handle->dev, type, in, out, stream,
+                                 &local.predicted_seconds);
+        if (st) return st;
+        local.measured = 1;
+        cuperm_plan_cache_store(handle->plan_cache, &key, &local);
+    }
     return publish(&local, plan);
 }
 
