@@ -127,8 +127,13 @@ static unsigned char* element_mask(const cupermTensorDescriptor_t* d, int64_t sp
 }
 
 /* Runs one random contraction; returns its relative error (INFINITY on NaN or a write outside D). */
+/* How often each execution path ran, printed per type. */
+typedef struct {
+    int transposed[3], pointerBatched, strideBatched, kernels;
+} path_counts;
+
 static double run_case(test_rng_t* r, const type_case* tc, const ctr_random_options* o, int caseNo,
-                       char* what, size_t whatSize)
+                       char* what, size_t whatSize, path_counts* paths)
 {
     ctr_random_case c;
     ctr_random_draw(r, o, &c);
@@ -143,6 +148,12 @@ static double run_case(test_rng_t* r, const type_case* tc, const ctr_random_opti
     if (st != CUPERM_STATUS_SUCCESS) fail_msg("plan failed: %s", cupermGetLastErrorMessage());
     cupermContractionInfo_t info;
     assert_int_equal(cupermContractionPlanGetInfo(plan, &info), CUPERM_STATUS_SUCCESS);
+    paths->transposed[0] += info.transposedA;
+    paths->transposed[1] += info.transposedB;
+    paths->transposed[2] += info.transposedD;
+    paths->pointerBatched += info.calls > 1;
+    paths->strideBatched += info.calls == 1 && info.batch > 1;
+    paths->kernels += info.elementwiseKernels > 0;
 
     host_tensor h[4];
     for (int t = 0; t < 4; ++t) {
@@ -220,15 +231,19 @@ static void run_type(const type_case* tc, int count, const ctr_random_options* o
 {
     test_rng_t r = {seed};
     double worst = 0;
+    path_counts paths;
+    memset(&paths, 0, sizeof paths);
     for (int i = 0; i < count; ++i) {
         char what[2048];
-        const double err = run_case(&r, tc, o, i, what, sizeof what);
+        const double err = run_case(&r, tc, o, i, what, sizeof what, &paths);
         if (!(err <= tc->tolerance))
             fail_msg("%s case %d: relative error %g > %g\n    %s", tc->name, i, err, tc->tolerance, what);
         if (err > worst) worst = err;
     }
-    printf("    %-16s %3d cases (extents <= %lld), worst relative error %.3g (bound %.0e)\n", tc->name, count,
-           (long long)o->maxExtent, worst, tc->tolerance);
+    printf("    %-16s %3d cases (extents <= %lld), worst relative error %.3g (bound %.0e); transposed A/B/D "
+           "%d/%d/%d, strided batch %d, pointer batch %d, operator kernels %d\n", tc->name, count,
+           (long long)o->maxExtent, worst, tc->tolerance, paths.transposed[0], paths.transposed[1],
+           paths.transposed[2], paths.strideBatched, paths.pointerBatched, paths.kernels);
 }
 
 static void test_random_small(void** state)

@@ -1,0 +1,74 @@
+/* Volumes above 2^31 elements: 64-bit offsets end to end, every element
+ * checked against the CPU reference. Needs ~4.5 GB of GPU memory. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cuda_runtime_api.h>
+
+#include "common/gpu_skip.h"
+#include "gpu/gpu_case.h"
+
+static void matrix_above_2_31_elements(void** state)
+{
+    (void)state;
+    size_t free_b = 0, total_b = 0;
+    cudaMemGetInfo(&free_b, &total_b);
+    const int64_t n = 46349; /* n*n = 2,148,229,801 > 2^31 */
+    if (free_b < (size_t)(2 * n * n + (1 << 28))) {
+        printf("SKIPPED: matrix_above_2_31_elements needs %lld MB of GPU memory\n", (long long)(2 * n * n >> 20));
+        skip();
+    }
+    cupermHandle_t h;
+    assert_int_equal(cupermCreate(&h), CUPERM_STATUS_SUCCESS);
+    test_case_t c = {0};
+    c.rank = 2;
+    c.extents[0] = n;
+    c.extents[1] = n;
+    c.perm[0] = 1;
+    c.perm[1] = 0;
+    test_rng_t r = {900};
+    run_opts_t o = {CUPERM_R_8U, SCALARS_PLAIN, 0, 0};
+    assert_int_equal(gpu_run_case(h, &c, &o, &r), 0);
+    cupermDestroy(h);
+}
+
+/* A rank-3 problem whose fused fastest dimension is shared (rows kernel). */
+static void rows_above_2_31_elements(void** state)
+{
+    (void)state;
+    size_t free_b = 0, total_b = 0;
+    cudaMemGetInfo(&free_b, &total_b);
+    if (free_b < ((size_t)9 << 30)) {
+        printf("SKIPPED: rows_above_2_31_elements needs 9 GB of GPU memory\n");
+        skip();
+    }
+    cupermHandle_t h;
+    assert_int_equal(cupermCreate(&h), CUPERM_STATUS_SUCCESS);
+    test_case_t c = {0};
+    c.rank = 3;
+    c.extents[0] = 1027;
+    c.extents[1] = 2053;
+    c.extents[2] = 1021; /* 2.15e9 elements */
+    c.perm[0] = 0;
+    c.perm[1] = 2;
+    c.perm[2] = 1;
+    test_rng_t r = {901};
+    run_opts_t o = {CUPERM_R_16I, SCALARS_PLAIN, 1, 0};
+    assert_int_equal(gpu_run_case(h, &c, &o, &r), 0);
+    cupermDestroy(h);
+}
+
+int main(void)
+{
+    require_gpu_or_skip("test_gpu_large");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(matrix_above_2_31_elements),
+        cmocka_unit_test(rows_above_2_31_elements),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
