@@ -321,7 +321,7 @@ static void test_errors(void** state)
 static void test_info_and_cache(void** state)
 {
     (void)state;
-    /* TCCG 1 at a small size: A must be transposed, B and D are used in place. */
+    /* TCCG 1 at a small size; planned twice (the second from the handle's cache). */
     const int32_t mD[3] = {'a', 'b', 'c'}, mA[3] = {'b', 'd', 'a'}, mB[2] = {'d', 'c'};
     const int64_t eD[3] = {48, 40, 24}, eA[3] = {40, 32, 48}, eB[2] = {32, 24};
     cupermTensorDescriptor_t A = {3, mA, eA, NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
@@ -336,14 +336,15 @@ static void test_info_and_cache(void** state)
     assert_int_equal(cupermContractionPlanGetInfo(p1, &i1), CUPERM_STATUS_SUCCESS);
     assert_int_equal(cupermContractionPlanGetInfo(p2, &i2), CUPERM_STATUS_SUCCESS);
     printf("    %s\n", i1.description);
-    assert_int_equal(i1.m, 48 * 40);
-    assert_int_equal(i1.n, 24);
+    /* Whatever layout won, it covers the whole contraction; something must be rearranged
+     * (A's free modes are split by the contracted one in A and D's order differs). */
+    assert_true((double)i1.m * i1.n * i1.k * i1.batch * i1.calls == 48.0 * 40 * 24 * 32);
     assert_int_equal(i1.k, 32);
-    assert_int_equal(i1.transposedA, 1);
-    assert_int_equal(i1.transposedB, 0);
-    assert_int_equal(i1.transposedD, 0);
+    assert_true(i1.transposedA + i1.transposedB + i1.transposedD >= 1);
     assert_true(i1.flops == 2.0 * 48 * 40 * 24 * 32);
     assert_true(i1.predictedTransposeSeconds > 0 && i1.predictedGemmSeconds > 0);
+    assert_int_equal(i1.transposedA, i2.transposedA);
+    assert_int_equal(i1.calls, i2.calls);
     assert_string_equal(i1.description, i2.description);
     assert_int_equal(cupermContractionPlanDestroy(p1), CUPERM_STATUS_SUCCESS);
     assert_int_equal(cupermContractionPlanDestroy(p2), CUPERM_STATUS_SUCCESS);

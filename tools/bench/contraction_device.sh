@@ -27,9 +27,12 @@ grep -E "PASSED|FAILED|ERROR|error|worst|cases" "$OUT/test_ctr_gpu.log" | head -
 BENCH=$B/tools/bench/cuperm-bench
 timeout 200 $BENCH tccg48 --dtype f32,f16 --target-ms 40 --out "$OUT" > "$OUT/tccg48.log" 2>&1; echo "tccg48 rc=$?"
 grep -E "geomean|FAIL|peak" "$OUT/tccg48.log"
-timeout 120 $BENCH random-contractions --dtype f32 --count "$COUNT" --target-ms 40 --out "$OUT" \
+timeout 150 $BENCH random-contractions --dtype f32,f16 --count "$COUNT" --target-ms 40 --out "$OUT" \
   > "$OUT/random.log" 2>&1; echo "random rc=$?"
 grep -E "geomean|FAIL|peak" "$OUT/random.log"
-timeout 200 python3 tools/bench/contraction_torch.py "$OUT"/tccg48-f32.csv "$OUT"/tccg48-f16.csv \
-  "$OUT"/random-contractions-f32.csv > "$OUT/torch.log" 2>&1; echo "torch rc=$?"
-grep -E "cases|target|slower|^  [0-9]" "$OUT/torch.log"
+timeout 240 python3 tools/bench/contraction_torch.py "$OUT"/tccg48-f32.csv "$OUT"/tccg48-f16.csv \
+  "$OUT"/random-contractions-f32.csv "$OUT"/random-contractions-f16.csv > "$OUT/torch.log" 2>&1
+echo "torch rc=$?"
+# Few files come back from the device: everything in one archive.
+(cd "$OUT" && tar czf contraction-results.tgz --exclude=contraction-results.tgz *.csv *.md *.txt *.log)
+grep -E "cases, dtype|target|slower" "$OUT/torch.log"
