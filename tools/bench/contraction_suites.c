@@ -181,7 +181,7 @@ static int measure_roofline(cublasHandle_t blas, const ctr_type* t, cudaStream_t
     if (cudaMalloc(&a, bytes) || cudaMalloc(&b, bytes) || cudaMalloc(&c, bytes)) return -1;
     bench_ctr_fill(a, n * n, t->ab, 11, s);
     bench_ctr_fill(b, n * n, t->ab, 12, s);
-    gemm_run g = {blas, t, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, 1, n, n, a, b, c};
+    gemm_run g = {blas, t, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, 1, n, n, a, b, c, 0, 0};
     const double gemmMs = time_median(run_gemm, &g, NULL, s, 300);
     cudaFree(a);
     cudaFree(b);
@@ -374,7 +374,7 @@ static int run_case(cupermHandle_t h, cublasHandle_t blas, const ctr_type* t, co
     r->ms = time_median(run_contract, &run, poison_d, s, opt->target_ms);
     bench_ctr_gemm_shape(c, &r->m, &r->n, &r->k, &r->batch);
     gemm_run plain = {blas, t, CUBLAS_OP_N, CUBLAS_OP_N, r->m, r->n, r->k, r->batch, r->m, r->k,
-                      buf[0], buf[1], buf[2]};
+                      buf[0], buf[1], buf[2], 0, 0};
     r->plainMs = time_median(run_gemm, &plain, NULL, s, opt->target_ms);
     /* The plan's own GEMM: its flags and operand order, dense leading dimensions. */
     const cupermContractionInfo_t* in = &r->info;
