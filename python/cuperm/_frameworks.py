@@ -146,6 +146,16 @@ class CuPy(Generic):
 
 
 class Numba(Generic):
+    """Numba device arrays are read through __cuda_array_interface__, Numba's own protocol."""
+
+    def device(self, a, what):
+        return None  # the driver tells, from the pointer
+
+    def view(self, a, stream, what):
+        cai = a.__cuda_array_interface__
+        return (_protocols.read_cuda_array_interface(cai, what, a),
+                _protocols.cuda_array_interface_stream(cai))
+
     def allocate(self, like, shape, dtype, device):
         cuda = sys.modules["numba.cuda"]
         # Switching contexts through numba (cuda.gpus[...]) is avoided when already on the device.

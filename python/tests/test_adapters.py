@@ -158,3 +158,29 @@ def test_layouts_are_checked_once_and_cached(fake_torch, waits):
     assert first is again
     default.clear()
     assert _transpose.prepare(x, None, 1, 0, None, None).layout is not first
+
+
+class FakeNumbaArray:
+    """A Numba device array: __cuda_array_interface__, and a DLPack export cuperm must not use."""
+
+    def __init__(self, shape, typestr="<i4", ptr=0x7d0000000000, stream=None):
+        from fakes import FakeCudaArray
+        self.__cuda_array_interface__ = FakeCudaArray(shape, typestr, ptr=ptr, stream=stream).__cuda_array_interface__
+
+    def __dlpack__(self, **kwargs):
+        raise AssertionError("Numba arrays are read through __cuda_array_interface__")
+
+    def __dlpack_device__(self):
+        raise AssertionError("Numba arrays are read through __cuda_array_interface__")
+
+
+FakeNumbaArray.__module__ = "numba.cuda.cudadrv.devicearray"
+
+
+def test_numba_arrays_are_read_through_the_array_interface(monkeypatch, waits):
+    monkeypatch.setattr(_cudart, "pointer_device", lambda ptr, what: 0)
+    x = FakeNumbaArray((2, 3), stream=0x77)
+    out = FakeNumbaArray((3, 2), ptr=0x7d1000000000)
+    call = _transpose.prepare(x, None, 1, 0, out, None)
+    assert call.stream == 0 and call.x.dtype.name == "int32" and call.x.device == 0
+    assert waits == [(0x77, 0, 0)]   # the interface named the producer's stream: ours waits for it
