@@ -91,43 +91,55 @@ static void plan_rows(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
     cuperm_tile_params_init(&L->tile, p->dim, p->rank, 1, p->rank, la, lb, elem);
 }
 
-/* Different fastest dimensions: A grows along the input's contiguous
- * dimensions, B along the output's, each until its tiles waste little at the
- * edges; the rest are outer dimensions. */
+/* Next dimension for a group: the unused one with the smallest stride on the
+ * group's side (input for A, output for B), or -1. */
+static int next_dim(const cuperm_problem_t* p, const int* used, int output_side)
+{
+    int best = -1;
+    for (int d = 0; d < p->rank; ++d) {
+        if (used[d]) continue;
+        int64_t s = output_side ? p->dim[d].out_stride : p->dim[d].in_stride;
+        int64_t t = best < 0 ? 0 : output_side ? p->dim[best].out_stride : p->dim[best].in_stride;
+        if (best < 0 || s < t) best = d;
+    }
+    return best;
+}
+
+/* Different fastest dimensions: group A starts at the input's fastest
+ * dimension, B at the output's; they grow in turn, each with the next
+ * dimension on its own side, until each spans enough elements that tiles
+ * fill up and waste little at the edges. A group may take a dimension that
+ * is not contiguous with it: reads (or writes) then come in runs of the
+ * group's contiguous part, which beats a tile too small to fill a warp. The
+ * rest are outer dimensions. */
 static void plan_tiled(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
 {
     const int n = p->rank;
-    int b_first = cuperm_problem_out_fastest(p);
-    int in_a[CUPERM_MAX_RANK] = {0}, in_b[CUPERM_MAX_RANK] = {0};
-    const int64_t grow_until = 8 * 128;
+    const int64_t grow_until = 1024;
+    int used[CUPERM_MAX_RANK] = {0}, a_dims[CUPERM_MAX_RANK], b_dims[CUPERM_MAX_RANK], na = 0, nb = 0;
+    int64_t va = 1, vb = 1;
 
-    int a_dims[CUPERM_MAX_RANK], na = 0;
-    int64_t va = 1;
-    for (int d = 0; d < n && d != b_first; ++d) {
-        if (na > 0) {
-            const cuperm_dim_t* prev = &p->dim[a_dims[na - 1]];
-            if (p->dim[d].in_stride != prev->in_stride * prev->extent || va >= grow_until) break;
+    a_dims[na++] = 0; /* dimensions are sorted by input stride */
+    used[0] = 1;
+    va = p->dim[0].extent;
+    b_dims[nb++] = cuperm_problem_out_fastest(p);
+    used[b_dims[0]] = 1;
+    vb = p->dim[b_dims[0]].extent;
+    for (int grew = 1; grew;) {
+        grew = 0;
+        int d;
+        if (va < grow_until && (d = next_dim(p, used, 0)) >= 0) {
+            a_dims[na++] = d;
+            used[d] = 1;
+            va *= p->dim[d].extent;
+            grew = 1;
         }
-        a_dims[na++] = d;
-        in_a[d] = 1;
-        va *= p->dim[d].extent;
-    }
-
-    int b_dims[CUPERM_MAX_RANK], nb = 0;
-    int64_t vb = 1;
-    for (int cur = b_first; cur >= 0 && !in_a[cur];) {
-        b_dims[nb++] = cur;
-        in_b[cur] = 1;
-        vb *= p->dim[cur].extent;
-        if (vb >= grow_until) break;
-        /* next: the dimension whose output stride continues cur's */
-        int next = -1;
-        for (int d = 0; d < n; ++d)
-            if (!in_b[d] && p->dim[d].out_stride == p->dim[cur].out_stride * p->dim[cur].extent) {
-                next = d;
-                break;
-            }
-        cur = next;
+        if (vb < grow_until && (d = next_dim(p, used, 1)) >= 0) {
+            b_dims[nb++] = d;
+            used[d] = 1;
+            vb *= p->dim[d].extent;
+            grew = 1;
+        }
     }
 
     cuperm_dim_t dims[CUPERM_MAX_RANK];
@@ -135,7 +147,7 @@ static void plan_tiled(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
     for (int i = 0; i < na; ++i) dims[k++] = p->dim[a_dims[i]];
     for (int i = 0; i < nb; ++i) dims[k++] = p->dim[b_dims[i]];
     for (int d = 0; d < n; ++d)
-        if (!in_a[d] && !in_b[d]) dims[k++] = p->dim[d];
+        if (!used[d]) dims[k++] = p->dim[d];
 
     int la, lb;
     choose_tile(va, vb, elem, &la, &lb);
