@@ -12,3 +12,5 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release \
   ${CUPERM_CUDA_ARCHITECTURES:+-DCMAKE_CUDA_ARCHITECTURES="$CUPERM_CUDA_ARCHITECTURES"} >/dev/null
 cmake --build "$build" -j"$(nproc)"
 ctest --test-dir "$build" --output-on-failure
+# The Python package, against the library just built (GPU tests skip with a reason).
+CUPERM_LIBRARY="$PWD/$build/src/libcuperm.so" python3 -m pytest -q python/tests
