@@ -26,16 +26,9 @@ add() { summary+=("$(printf '%-28s %s' "$1" "$2")"); }
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$logs/gpu.txt"
 
-# The device machine has no network: cmocka travels as Debian packages in
-# .deps/ (fetched here with `apt-get download libcmocka0 libcmocka-dev`).
-if ! pkg-config --exists cmocka 2>/dev/null && ls .deps/libcmocka*.deb >/dev/null 2>&1; then
-  root=/tmp/cuperm-deps
-  for f in .deps/libcmocka*.deb; do dpkg -x "$f" "$root"; done
-  pc="$root/usr/lib/x86_64-linux-gnu/pkgconfig"
-  sed -i "s|/usr/|$root/usr/|g" "$pc/cmocka.pc"
-  export PKG_CONFIG_PATH="$pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-  export LD_LIBRARY_PATH="$root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-fi
+# The device machine has no network: cmocka travels as Debian packages in .deps/.
+source scripts/lib/deps.sh
+cuperm_find_cmocka
 
 start=$(date +%s)
 if cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$logs/build.log" 2>&1 &&

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Installs what building and testing cuperm needs and is missing: CMake, a C
-# compiler, pkg-config and cmocka (Debian packages), numpy and pytest for the
-# Python tests. The CUDA toolkit (nvcc) must already be installed.
+# compiler and pkg-config (Debian packages), numpy and pytest for the Python
+# tests. cmocka comes from scripts/lib/deps.sh, which the scripts source. The
+# CUDA toolkit (nvcc) must already be installed.
 set -euo pipefail
 
 need_apt=()
 command -v cmake >/dev/null || need_apt+=(cmake)
 command -v cc >/dev/null || need_apt+=(build-essential)
 command -v pkg-config >/dev/null || need_apt+=(pkg-config)
-pkg-config --exists cmocka 2>/dev/null || need_apt+=(libcmocka-dev)
 if [ ${#need_apt[@]} -gt 0 ]; then
   sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
   echo "setup: installing ${need_apt[*]}"
