@@ -187,10 +187,12 @@ cupermStatus_t cupermContract(cupermContractionPlan_t plan, const void* alpha, c
     const int betaZero = b[0] == 0.0 && b[1] == 0.0;
     cupermStatus_t st = check_arguments(plan, alpha, A, B, beta, C, D, workspace, workspaceBytes, betaZero);
     if (st) return st;
-    /* Negations of operands were folded into the scalars at plan time. */
+    /* Negations of operands were folded into the scalars at plan time. A zero beta stays +0:
+     * cuBLAS skips reading its output only for beta == +0 (a -0 once let NaNs of a
+     * poisoned D through in a complex GEMM). */
     for (int i = 0; i < 2; ++i) {
         a[i] *= plan->layout.ops.alphaSign;
-        b[i] *= plan->layout.ops.betaSign;
+        b[i] = betaZero ? 0.0 : b[i] * plan->layout.ops.betaSign;
     }
     char* ws = workspace;
     if (!ws) {
