@@ -1,0 +1,91 @@
+/* CPU tests of the contraction benchmark's cases: the TCCG list parses to 48
+ * contractions with the right shapes, and random contractions keep the rules of
+ * cuTT's TAL-SH study (ranks <= 8, every mode in two tensors, the volume and flop
+ * caps, some large tensor). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "contraction_cases.h"
+
+static bench_ctr_case cases[256];
+
+static char* read_file(const char* path)
+{
+    static char buf[1 << 16];
+    FILE* f = fopen(path, "r");
+    if (!f) return NULL;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return buf;
+}
+
+static void test_tccg48_parses(void** state)
+{
+    (void)state;
+    char err[256] = "";
+    const char* text = read_file(CTR_TCCG48_PATH);
+    assert_non_null(text);
+    const int n = bench_ctr_parse(text, cases, 256, err, sizeof err);
+    assert_int_equal(n, 48);
+    /* 1 abc-bda-dc 312,312,24,312: m = a b, n = c, k = d. */
+    int64_t m, nn, k, b;
+    bench_ctr_gemm_shape(&cases[0], &m, &nn, &k, &b);
+    assert_int_equal(m, 312 * 312);
+    assert_int_equal(nn, 24);
+    assert_int_equal(k, 312);
+    assert_int_equal(b, 1);
+    /* 12 ab-ac-cb 5136,5120,5136: a plain GEMM. */
+    assert_int_equal(cases[11].id, 12);
+    assert_true(bench_ctr_flops(&cases[11]) == 2.0 * 5136 * 5120 * 5136);
+    assert_true(bench_ctr_bytes(&cases[11], 4, 4) == 4.0 * (5136.0 * 5136 + 5136.0 * 5120 + 5136.0 * 5120));
+    assert_int_equal(bench_ctr_parse("1 ab-aX-Xb 3,4", cases, 256, err, sizeof err), -1);
+    assert_non_null(strstr(err, "letters"));
+    assert_int_equal(bench_ctr_parse("1 ab-ac-cb 3,4", cases, 256, err, sizeof err), -1);
+    assert_non_null(strstr(err, "extent 3 of 3"));
+}
+
+static void test_random_contractions_follow_the_rules(void** state)
+{
+    (void)state;
+    const int64_t target = 150000000;
+    const double maxFlops = 4e11;
+    const int n = bench_ctr_random(7, 200, target, maxFlops, cases);
+    assert_int_equal(n, 200);
+    int big = 0;
+    for (int i = 0; i < n; ++i) {
+        bench_ctr_modes md;
+        bench_ctr_modes_of(&cases[i], &md);
+        double vol[4] = {1, 1, 1, 1}, largest = 0;
+        for (int t = 0; t < 4; ++t) {
+            assert_true(md.rank[t] >= 1 && md.rank[t] <= 8);
+            for (int j = 0; j < md.rank[t]; ++j) vol[t] *= (double)md.extents[t][j];
+            if (vol[t] > largest) largest = vol[t];
+        }
+        assert_true(largest <= (double)target);
+        assert_true(bench_ctr_flops(&cases[i]) <= maxFlops);
+        big += largest >= 0.25 * (double)target;
+        /* Every letter in exactly two of D, A, B (no batched modes in this suite). */
+        for (int l = 0; l < 26; ++l) {
+            int seen = 0;
+            for (const char* c = cases[i].spec; *c; ++c) seen += *c == 'a' + l;
+            assert_true(seen == 0 || seen == 2);
+        }
+    }
+    /* The volume cap is reached, not just respected, for most patterns. */
+    assert_true(big > n / 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tccg48_parses),
+        cmocka_unit_test(test_random_contractions_follow_the_rules),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
