@@ -70,6 +70,32 @@ static void choose_tile(int64_t va, int64_t vb, int elem, int* la, int* lb)
     *lb = b;
 }
 
+/* Log2 of the elements in a 16-byte vector, for the element sizes the vector
+ * paths serve (1, 2 and 4 bytes); 0 otherwise. */
+static int vec_log2_for(int elem) { return elem == 1 ? 4 : elem == 2 ? 3 : elem == 4 ? 2 : 0; }
+
+/* 16-byte vectors fit when dimension `in_first` is contiguous in the input
+ * and `out_first` in the output, each a whole number of vectors long, and
+ * every other stride on each side is a multiple of the vector: then every
+ * vector the kernels touch is contiguous and aligned (given aligned pointers). */
+static int vectors_fit(const cuperm_dim_t* dims, int n, int in_first, int out_first, int v)
+{
+    if (dims[in_first].in_stride != 1 || dims[in_first].extent % v) return 0;
+    if (dims[out_first].out_stride != 1 || dims[out_first].extent % v) return 0;
+    for (int d = 0; d < n; ++d) {
+        if (d != in_first && dims[d].in_stride % v) return 0;
+        if (d != out_first && dims[d].out_stride % v) return 0;
+    }
+    return 1;
+}
+
+/* A tile side wastes little when partial tiles at the group's end are rare. */
+static int fills(int64_t volume, int log2_tile)
+{
+    int64_t t = (int64_t)1 << log2_tile;
+    return 4 * ceil_div(volume, t) * t <= 5 * volume;
+}
+
 static void plan_copy(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
 {
     (void)p;
@@ -84,10 +110,18 @@ static void plan_copy(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
 /* Same fastest dimension on both sides: rows of dim 0, one per B index. */
 static void plan_rows(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
 {
-    int la, lb;
+    int la, lb, lv = vec_log2_for(elem);
     int64_t rows = cuperm_problem_volume(p) / p->dim[0].extent;
-    choose_tile(p->dim[0].extent, rows, elem, &la, &lb);
     L->kind = CUPERM_LAUNCH_ROWS;
+    if (lv && vectors_fit(p->dim, p->rank, 0, 0, 1 << lv)) {
+        /* 1024 vectors a tile: rows of up to 32 vectors, 4 vectors a thread */
+        la = imin(log2_ceil(p->dim[0].extent), lv + 5);
+        lb = 10 + lv - la;
+        cuperm_tile_params_init(&L->tile, p->dim, p->rank, 1, p->rank, la, lb, elem);
+        L->tile.vec_log2 = lv;
+        return;
+    }
+    choose_tile(p->dim[0].extent, rows, elem, &la, &lb);
     cuperm_tile_params_init(&L->tile, p->dim, p->rank, 1, p->rank, la, lb, elem);
 }
 
@@ -149,9 +183,15 @@ static void plan_tiled(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
     for (int d = 0; d < n; ++d)
         if (!used[d]) dims[k++] = p->dim[d];
 
-    int la, lb;
-    choose_tile(va, vb, elem, &la, &lb);
+    int la, lb, lv = vec_log2_for(elem);
     L->kind = CUPERM_LAUNCH_TILED;
+    /* The vector path's tile: 128 rows (B) of 128 bytes (A). */
+    if (lv && vectors_fit(dims, n, 0, na, 1 << lv) && fills(va, log2_ceil(128 / elem)) && fills(vb, 7)) {
+        cuperm_tile_params_init(&L->tile, dims, n, na, na + nb, log2_ceil(128 / elem), 7, elem);
+        L->tile.vec_log2 = lv;
+        return;
+    }
+    choose_tile(va, vb, elem, &la, &lb);
     cuperm_tile_params_init(&L->tile, dims, n, na, na + nb, la, lb, elem);
 }
 
@@ -207,7 +247,18 @@ int cuperm_candidate_launches(const cuperm_launch_t* h, cuperm_launch_t* out, in
     if (max < 1) return 0;
     out[n++] = *h;
     if (h->kind == CUPERM_LAUNCH_COPY) return n;
-    const cuperm_tile_params_t* t = &h->tile;
+    cuperm_tile_params_t scalar = h->tile;
+    if (scalar.vec_log2) { /* also try the scalar paths, in the scalar planner's tile shape */
+        int la, lb;
+        choose_tile(scalar.a_volume, scalar.b_volume, h->elem_size, &la, &lb);
+        cuperm_launch_t c = *h;
+        cuperm_tile_params_init(&c.tile, scalar.dim, scalar.rank, scalar.a_end, scalar.b_end, la, lb,
+                                h->elem_size);
+        finish_tile_launch(&c);
+        if (n < max) out[n++] = c;
+        scalar = c.tile;
+    }
+    const cuperm_tile_params_t* t = &scalar;
     const int la_max = log2_ceil(t->a_volume), lb_max = log2_ceil(t->b_volume);
     /* Reshape the tile, keeping its size (and so the kernels' fast path). */
     static const int delta[][2] = {{1, -1}, {-1, 1}, {2, -2}, {-2, 2}, {3, -3}, {-3, 3}};

@@ -12,6 +12,7 @@
 #include "common/index_math.h"
 #include "host/plan_select.h"
 #include "kernels/launch.h"
+#include "kernels/tile_vec.cuh"
 #include "kernels/type_dispatch.cuh"
 
 namespace cuperm {
@@ -126,10 +127,32 @@ __device__ __forceinline__ void move_tile_any(const cuperm_tile_params_t& p, con
     }
 }
 
+// Picks the path for a tile: 16-byte vectors, the unrolled fast path, or any shape.
+template <bool kStaged, typename Op>
+__device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const typename Op::value_type* tin,
+                                          typename Op::value_type* tout, int na, int nb, const int64_t* a_in,
+                                          const int64_t* a_out, const int64_t* b_in, const int64_t* b_out,
+                                          typename Op::value_type* tile, const Op& op, bool vec, bool fast)
+{
+    if constexpr (sizeof(typename Op::value_type) <= 4) {
+        if (vec) {
+            if constexpr (kStaged)
+                move_tile_vec(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, tile, op);
+            else
+                move_rows_vec(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, op);
+            return;
+        }
+    }
+    if (fast)
+        move_tile_fast<kStaged>(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, tile, op);
+    else
+        move_tile_any<kStaged>(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, tile, op);
+}
+
 template <bool kStaged, typename Op>
 __global__ void __launch_bounds__(kTileThreads, 4)
 tile_kernel(const cuperm_tile_params_t p, const typename Op::value_type* __restrict__ in,
-            typename Op::value_type* __restrict__ out, Op op)
+            typename Op::value_type* __restrict__ out, Op op, bool vec)
 {
     using T = typename Op::value_type;
     extern __shared__ __align__(16) unsigned char smem[];
@@ -153,10 +176,7 @@ tile_kernel(const cuperm_tile_params_t p, const typename Op::value_type* __restr
                 cuperm_group_offsets(p.dim, p.a_end, p.b_end, b0 + (i - ta), &b_in[i - ta], &b_out[i - ta]);
         }
         __syncthreads();
-        if (fast)
-            move_tile_fast<kStaged>(p, in + in_base, out + out_base, na, nb, a_in, a_out, b_in, b_out, tile, op);
-        else
-            move_tile_any<kStaged>(p, in + in_base, out + out_base, na, nb, a_in, a_out, b_in, b_out, tile, op);
+        move_tile<kStaged>(p, in + in_base, out + out_base, na, nb, a_in, a_out, b_in, b_out, tile, op, vec, fast);
         __syncthreads(); // tables and tile are rewritten by the next tile
     }
 }
@@ -174,8 +194,10 @@ cudaError_t launch_tiles(const cuperm_launch_t* l, cupermDataType_t type, const 
                 cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, l->smem_bytes);
             if (err != cudaSuccess) return err;
         }
+        const bool vec = sizeof(T) <= 4 && l->tile.vec_log2 > 0 && (uintptr_t)in % 16 == 0 &&
+                         (uintptr_t)out % 16 == 0;
         kernel<<<(unsigned)l->blocks, kTileThreads, (size_t)l->smem_bytes, stream>>>(
-            l->tile, static_cast<const T*>(in), static_cast<T*>(out), op);
+            l->tile, static_cast<const T*>(in), static_cast<T*>(out), op, vec);
         return cudaGetLastError();
     });
 }
