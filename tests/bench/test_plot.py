@@ -8,7 +8,7 @@ import pytest
 pytest.importorskip("matplotlib")
 
 PLOT = os.path.join(os.path.dirname(__file__), "..", "..", "bench", "plot.py")
-HEADER = ("suite,case,dtype,mode,rank,extents,perm,bytes,kernel,fused_rank,plan_us,exec_ms,gbps,"
+HEADER = ("suite,case,dtype,mode,rank,extents,perm,bytes,kernel,config,fused_rank,plan_us,exec_ms,gbps,"
           "copy_ms,copy_gbps,pct_copy,heur_over_meas,verified,mismatches,batches,inner,error")
 
 
@@ -26,10 +26,10 @@ def write_csv(path, suite, dtypes, ranks, with_error=False):
         for dtype in dtypes:
             for i, rank in enumerate(ranks):
                 for mode, pct in (("heuristic", 70 + i), ("measure", 75 + i)):
-                    w.writerow([suite, i, dtype, mode, rank, "8,8", "1,0", 512, "tiled", 2, 3.5,
+                    w.writerow([suite, i, dtype, mode, rank, "8,8", "1,0", 512, "tiled", "32x32:256", 2, 3.5,
                                 0.1, 2000, 0.08, 2600, pct, 75 / 70, 1, 0, 20, 1, ""])
         if with_error:
-            w.writerow([suite, 99, dtypes[0], "heuristic", 3, "8,8,8", "2,1,0", 4096, "-", 0,
+            w.writerow([suite, 99, dtypes[0], "heuristic", 3, "8,8,8", "2,1,0", 4096, "-", "-", 0,
                         "", "", "", "", "", "", "", -1, 0, 0, 0, "cupermPlanTranspose: failed"])
 
 

@@ -168,6 +168,8 @@ static int measure(const owned_plan* p, const bench_case* c, const bench_dtype* 
     cupermPlanInfo_t info;
     if (cupermPlanGetInfo(p->plan, &info) == CUPERM_STATUS_SUCCESS) {
         snprintf(r->kernel, sizeof r->kernel, "%s", info.kernelName ? info.kernelName : "?");
+        snprintf(r->config, sizeof r->config, "%lldx%lld:%d", (long long)info.tileA,
+                 (long long)info.tileB, info.threadsPerBlock);
         r->fused_rank = info.fusedRank;
     }
     if (opt->verify && verify(p, c, t, opt, alpha, beta, b, bytes, r) != 0) return -1;
@@ -205,6 +207,7 @@ static bench_result new_result(const bench_suite* suite, const bench_dtype* t, c
     bench_format_perm(c, r.perm, sizeof r.perm);
     r.bytes = bench_case_volume(c) * (int64_t)t->size;
     snprintf(r.kernel, sizeof r.kernel, "-");
+    snprintf(r.config, sizeof r.config, "-");
     r.plan_us = r.exec_ms = r.gbps = r.copy_ms = r.copy_gbps = r.pct_copy = NAN;
     r.heur_over_meas = NAN;
     r.verified = -1;

@@ -13,7 +13,7 @@ double bench_now(void)
 
 void bench_csv_header(FILE* f)
 {
-    fprintf(f, "suite,case,dtype,mode,rank,extents,perm,bytes,kernel,fused_rank,plan_us,exec_ms,"
+    fprintf(f, "suite,case,dtype,mode,rank,extents,perm,bytes,kernel,config,fused_rank,plan_us,exec_ms,"
                "gbps,copy_ms,copy_gbps,pct_copy,heur_over_meas,verified,mismatches,batches,inner,"
                "error\n");
 }
@@ -27,8 +27,9 @@ static void num(FILE* f, const char* fmt, double v)
 
 void bench_csv_row(FILE* f, const bench_result* r)
 {
-    fprintf(f, "%s,%ld,%s,%s,%d,\"%s\",\"%s\",%lld,%s,%d,", r->suite, r->index, r->dtype, r->mode,
-            r->rank, r->extents, r->perm, (long long)r->bytes, r->kernel, r->fused_rank);
+    fprintf(f, "%s,%ld,%s,%s,%d,\"%s\",\"%s\",%lld,%s,%s,%d,", r->suite, r->index, r->dtype,
+            r->mode, r->rank, r->extents, r->perm, (long long)r->bytes, r->kernel, r->config,
+            r->fused_rank);
     num(f, "%.2f", r->plan_us);
     num(f, "%.5f", r->exec_ms);
     num(f, "%.1f", r->gbps);

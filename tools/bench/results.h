@@ -15,6 +15,7 @@ typedef struct {
     char perm[128];
     int64_t bytes;           /* bytes of one tensor */
     char kernel[24];
+    char config[48];         /* tileA x tileB : threads per block */
     int fused_rank;
     double plan_us;          /* median host time of plan creation */
     double exec_ms;          /* median execution time */
