@@ -29,7 +29,11 @@ MODE_COLORS = {"heuristic": "#1f77b4", "measure": "#ff7f0e"}
 def read_rows(path):
     """Rows that ran (no error) with numeric fields converted."""
     rows = []
-    with open(path, newline="") as f:
+    try:
+        f = open(path, newline="")
+    except OSError as e:
+        raise SystemExit(f"{path}: {e.strerror}")
+    with f:
         for row in csv.DictReader(f):
             if row.get("error") or not row.get("pct_copy"):
                 continue
@@ -72,7 +76,7 @@ def boxes_per_rank(ax, rows, field, ylabel):
             positions.append(pos)
             jitter = [pos + width * 0.25 * ((j * 37 % 11) / 10 - 0.5) for j in range(len(values))]
             ax.scatter(jitter, values, s=6, color=MODE_COLORS[mode], alpha=0.5, zorder=3)
-            ax.annotate(f"{median(values):.0f}" if field == "pct_copy" else f"{median(values):.2f}",
+            ax.annotate(f"{median(values):.0f}" if field == "pct_copy" else f"{median(values):.3f}",
                         (pos, max(values)), textcoords="offset points", xytext=(0, 3),
                         ha="center", fontsize=7)
         if data:
@@ -126,11 +130,15 @@ def plot_rows(rows, out, gpu):
     else:
         boxes_per_rank(ax, rows, "pct_copy", "% of same-run D2D copy bandwidth")
     ax.axhline(100, color="gray", lw=0.8, ls="--")
+    # From zero, as in the papers' figures, so that gaps are not magnified.
+    ax.set_ylim(0, max(110, 1.08 * max(r["pct_copy"] for r in rows)))
     ax.set_title(f"cuperm transposes: {describe(rows)}" + (f" on {gpu}" if gpu else ""))
     if panels == 2:
         heur = [r for r in rows if r["mode"] == "heuristic"]
         boxes_per_rank(axes[1][0], heur, "heur_over_meas", "heuristic time / measured time")
         axes[1][0].axhline(1, color="gray", lw=0.8, ls="--")
+        ratios = [r["heur_over_meas"] for r in heur if not math.isnan(r["heur_over_meas"])]
+        axes[1][0].set_ylim(min(0.95, min(ratios) - 0.01), max(1.1, max(ratios) + 0.03))
     fig.tight_layout()
     fig.savefig(out, dpi=120)
     plt.close(fig)

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Runs cuperm-bench suites into one directory (CSV + summary per suite, each
-# summary recording its exact command line and GPU), then plots them if
-# matplotlib is importable.
+# Runs cuperm-bench suites into one directory: per suite TAG.csv, TAG-summary.txt
+# (with the exact command line and GPU) and SUITE.log (the per-case table), then
+# prints the summaries and plots them if matplotlib is importable.
 #
 # usage: bench/run-suites.sh BUILD_DIR OUT_DIR [SUITE...]
 #   SUITE: ttc57 ttc57-narrow perm720 random highrank square small (default: all)
-# Each suite alone stays within a few minutes on an H100.
+# All of them take about 6 minutes on an H100.
 set -uo pipefail
 
 if [ $# -lt 2 ]; then
@@ -16,15 +16,16 @@ build=$1
 out=$2
 shift 2
 bench="$build/tools/bench/cuperm-bench"
-[ -x "$bench" ] || { echo "run-suites.sh: $bench not built" >&2; exit 2; }
+[ -x "$bench" ] || { echo "run-suites.sh: $bench is not built" >&2; exit 2; }
 suites=("$@")
 [ ${#suites[@]} -gt 0 ] || suites=(ttc57 ttc57-narrow perm720 random highrank square small)
+mkdir -p "$out"
 
 status=0
 for suite in "${suites[@]}"; do
   case $suite in
     ttc57)        args=(ttc57 --dtype f64,f32) ;;
-    ttc57-narrow) args=(ttc57 --dtype f16,i8 --tag ttc57-f16+i8-both) ;;
+    ttc57-narrow) args=(ttc57 --dtype f16,i8) ;;
     perm720)      args=(perm720 --target-ms 40) ;;
     random)       args=(random) ;;
     highrank)     args=(highrank) ;;
@@ -32,13 +33,25 @@ for suite in "${suites[@]}"; do
     small)        args=(small --dtype f64,f32) ;;
     *) echo "run-suites.sh: unknown suite $suite" >&2; exit 2 ;;
   esac
-  echo "== $bench ${args[*]} --out $out"
-  "$bench" "${args[@]}" --out "$out" || status=1
+  start=$(date +%s)
+  "$bench" "${args[@]}" --out "$out" >"$out/$suite.log" 2>&1
+  rc=$?
+  echo "== $suite: exit $rc, $(($(date +%s) - start)) s: $bench ${args[*]} --out $out"
+  [ $rc -eq 0 ] || { status=1; grep -E "VERIFY FAILED|ERROR|cuperm-bench:" "$out/$suite.log" | head -5; }
+done
+
+for summary in "$out"/*-summary.txt; do
+  [ -e "$summary" ] || continue
+  echo "== $summary"
+  sed '/^date:/d' "$summary"
 done
 
 here=$(dirname "$0")
-if python3 -c "import matplotlib" 2>/dev/null; then
-  python3 "$here/plot.py" "$out"/*.csv --out "$out" || status=1
+csvs=("$out"/*.csv)
+if [ ! -e "${csvs[0]}" ]; then
+  echo "no CSV in $out to plot"
+elif python3 -c "import matplotlib" 2>/dev/null; then
+  python3 "$here/plot.py" "${csvs[@]}" --out "$out" || status=1
 else
   echo "matplotlib not found: plot later with python3 $here/plot.py $out/*.csv"
 fi
