@@ -17,6 +17,7 @@ namespace cuperm {
 template <typename T>
 struct CopyOp {
     using value_type = T;
+    static constexpr bool kMovesBits = true; // lets vector paths skip unpacking
     __device__ __forceinline__ T operator()(T x, const T*) const { return x; }
 };
 
@@ -87,6 +88,7 @@ template <> struct Arith<cuDoubleComplex> {
 template <typename T>
 struct AxpbyOp {
     using value_type = T;
+    static constexpr bool kMovesBits = false;
     using S = typename Arith<T>::scalar;
     S alpha, beta;
     bool use_beta;

@@ -8,7 +8,8 @@
 // of a row per thread; chunks are stored XOR-swizzled by (row / V) % 8, so the
 // write pass, in which a warp gathers 8 column vectors for each of 4
 // neighbouring columns, touches 32 distinct banks. Both passes are coalesced
-// in 128-byte runs.
+// in 128-byte runs. Vectors live in uint4 registers; elements are packed and
+// unpacked with shifts, which keeps small types out of local memory.
 #pragma once
 
 #include "common/index_math.h"
@@ -16,19 +17,55 @@
 
 namespace cuperm {
 
-template <typename T>
-struct alignas(16) Vec16 {
-    T v[16 / sizeof(T)];
-};
-
 constexpr int kVecPerThread = 4; // 16-byte vectors per thread and pass: 64 bytes in flight
 
-template <typename Op>
-__device__ __forceinline__ void apply_vec(Vec16<typename Op::value_type>& w, typename Op::value_type* o,
-                                          const Op& op)
+template <typename T>
+__device__ __forceinline__ uint32_t bits_of(T x)
 {
+    uint32_t b = 0;
+    memcpy(&b, &x, sizeof(T));
+    return b;
+}
+
+template <typename T>
+__device__ __forceinline__ T from_bits(uint32_t b)
+{
+    T x;
+    memcpy(&x, &b, sizeof(T));
+    return x;
+}
+
+// Element j of a vector of Ts (j a compile-time constant after unrolling).
+template <typename T>
+__device__ __forceinline__ T vec_get(const uint4& v, int j)
+{
+    const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+    constexpr int per_word = 4 / sizeof(T);
+    const uint32_t word = w[j / per_word];
+    if constexpr (sizeof(T) == 4) return from_bits<T>(word);
+    else return from_bits<T>((word >> (8 * sizeof(T) * (j % per_word))) & ((1u << (8 * sizeof(T))) - 1));
+}
+
+template <typename T>
+__device__ __forceinline__ void vec_put(uint32_t (&w)[4], int j, T x)
+{
+    constexpr int per_word = 4 / sizeof(T);
+    w[j / per_word] |= bits_of(x) << (8 * sizeof(T) * (j % per_word));
+}
+
+// out-of-place op on a loaded vector (beta may read the destination o).
+template <typename Op>
+__device__ __forceinline__ uint4 apply_vec(const uint4& v, typename Op::value_type* o, const Op& op)
+{
+    using T = typename Op::value_type;
+    if constexpr (Op::kMovesBits) {
+        return v;
+    } else {
+        uint32_t w[4] = {0, 0, 0, 0};
 #pragma unroll
-    for (int j = 0; j < (int)(16 / sizeof(typename Op::value_type)); ++j) w.v[j] = op(w.v[j], o + j);
+        for (int j = 0; j < (int)(16 / sizeof(T)); ++j) vec_put(w, j, op(vec_get<T>(v, j), o + j));
+        return make_uint4(w[0], w[1], w[2], w[3]);
+    }
 }
 
 // ROWS: both sides contiguous along x; vectors move straight through.
@@ -39,14 +76,13 @@ __device__ __forceinline__ void move_rows_vec(const cuperm_tile_params_t& p, con
                                               const Op& op)
 {
     using T = typename Op::value_type;
-    using V16 = Vec16<T>;
     const int lxv = p.tile_a_log2 - p.vec_log2; // log2 of vectors per row
-    V16 r[kVecPerThread];
+    uint4 r[kVecPerThread];
 #pragma unroll
     for (int k = 0; k < kVecPerThread; ++k) {
         const int q = threadIdx.x + k * CUPERM_THREADS;
         const int x = (q & ((1 << lxv) - 1)) << p.vec_log2, y = q >> lxv;
-        if (x < na && y < nb) r[k] = *reinterpret_cast<const V16*>(tin + a_in[x] + b_in[y]);
+        if (x < na && y < nb) r[k] = *reinterpret_cast<const uint4*>(tin + a_in[x] + b_in[y]);
     }
 #pragma unroll
     for (int k = 0; k < kVecPerThread; ++k) {
@@ -54,8 +90,7 @@ __device__ __forceinline__ void move_rows_vec(const cuperm_tile_params_t& p, con
         const int x = (q & ((1 << lxv) - 1)) << p.vec_log2, y = q >> lxv;
         if (x < na && y < nb) {
             T* o = tout + a_out[x] + b_out[y];
-            apply_vec(r[k], o, op);
-            *reinterpret_cast<V16*>(o) = r[k];
+            *reinterpret_cast<uint4*>(o) = apply_vec(r[k], o, op);
         }
     }
 }
@@ -68,14 +103,13 @@ __device__ __forceinline__ void move_tile_vec(const cuperm_tile_params_t& p, con
                                               typename Op::value_type* tile, const Op& op)
 {
     using T = typename Op::value_type;
-    using V16 = Vec16<T>;
-    constexpr int V = 16 / sizeof(T), lV = V == 16 ? 4 : V == 8 ? 3 : V == 4 ? 2 : V == 2 ? 1 : 0;
-    V16* rows = reinterpret_cast<V16*>(tile); // 8 chunks per row
-    V16 r[kVecPerThread];
+    constexpr int V = 16 / sizeof(T), lV = V == 16 ? 4 : V == 8 ? 3 : 2;
+    uint4* rows = reinterpret_cast<uint4*>(tile); // 8 chunks per row
+    uint4 r[kVecPerThread];
 #pragma unroll
     for (int k = 0; k < kVecPerThread; ++k) {
         const int q = threadIdx.x + k * CUPERM_THREADS, x = (q & 7) * V, y = q >> 3;
-        if (x < na && y < nb) r[k] = *reinterpret_cast<const V16*>(tin + a_in[x] + b_in[y]);
+        if (x < na && y < nb) r[k] = *reinterpret_cast<const uint4*>(tin + a_in[x] + b_in[y]);
     }
 #pragma unroll
     for (int k = 0; k < kVecPerThread; ++k) {
@@ -85,22 +119,19 @@ __device__ __forceinline__ void move_tile_vec(const cuperm_tile_params_t& p, con
     __syncthreads();
     // A warp: 8 column vectors (iy) for each of 4 neighbouring columns (xl).
     constexpr int ly = 7 - lV; // log2 of column vectors per column (128 rows / V)
-    // Not unrolled: a gathered vector holds V registers before packing, and the
-    // shared-memory loads it waits on are short.
-#pragma unroll 1
+#pragma unroll 2
     for (int k = 0; k < kVecPerThread; ++k) {
         const int q = threadIdx.x + k * CUPERM_THREADS, iy = q & 7, xl = (q >> 3) & 3, hi = q >> 5;
         const int yv = ((hi & ((1 << (ly - 3)) - 1)) << 3) | iy, x = ((hi >> (ly - 3)) << 2) | xl;
         const int y = yv * V;
         if (x < na && y < nb) {
-            const T* col = reinterpret_cast<const T*>(rows) + (x % V);
-            const int chunk = (x / V) ^ iy; // (row >> lV) & 7 == yv & 7 == iy for every row of this vector
-            V16 w;
+            // (row >> lV) & 7 == yv & 7 == iy for every row of this column vector
+            const T* col = reinterpret_cast<const T*>(rows + ((x / V) ^ iy)) + (x % V);
+            uint32_t w[4] = {0, 0, 0, 0};
 #pragma unroll
-            for (int j = 0; j < V; ++j) w.v[j] = col[((y + j) * 8 + chunk) * V];
+            for (int j = 0; j < V; ++j) vec_put(w, j, col[(y + j) * 8 * V]);
             T* o = tout + a_out[x] + b_out[y];
-            apply_vec(w, o, op);
-            *reinterpret_cast<V16*>(o) = w;
+            *reinterpret_cast<uint4*>(o) = apply_vec(make_uint4(w[0], w[1], w[2], w[3]), o, op);
         }
     }
 }
