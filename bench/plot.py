@@ -2,7 +2,7 @@
 """Turns cuperm-bench CSV files into PNG plots.
 
 For each CSV: the percentage of the same-run device-to-device copy bandwidth,
-per rank, as boxes (one per planning mode) with every case drawn as a point, in
+per rank (small: per tensor size), as boxes (one per planning mode) with every case drawn as a point, in
 the manner of the cuTT paper's figures; a suite of a single rank with many cases
 (perm720) is drawn as sorted curves instead. When the run compared planning modes,
 a second panel shows heuristic time / measured time per rank.
@@ -59,16 +59,34 @@ def describe(rows):
     return f"{suite} ({dtypes})"
 
 
+def size_label(nbytes):
+    for unit, scale in (("GB", 1 << 30), ("MB", 1 << 20), ("KB", 1 << 10)):
+        if nbytes >= scale:
+            return f"{nbytes / scale:.3g} {unit}"
+    return f"{nbytes} B"
+
+
+def group_key(rows):
+    """What the x axis groups by: rank, or for the small suite the size in bytes
+    (there the question is how the time scales next to a copy's)."""
+    if rows[0]["suite"] == "small":
+        def log2_size(r):
+            return round(math.log2(int(r["bytes"])))
+        return "tensor size", log2_size, lambda rs: size_label(1 << log2_size(rs[0]))
+    return "rank", lambda r: r["rank"], lambda rs: str(rs[0]["rank"])
+
+
 def boxes_per_rank(ax, rows, field, ylabel):
     """One box per (rank, mode), the cases as jittered points, medians labelled."""
+    xlabel, key, label = group_key(rows)
     modes = [m for m in MODE_COLORS if any(r["mode"] == m for r in rows)]
-    ranks = sorted({r["rank"] for r in rows})
+    ranks = sorted({key(r) for r in rows})
     width = 0.8 / len(modes)
     for k, mode in enumerate(modes):
         data, positions = [], []
         for i, rank in enumerate(ranks):
             values = [r[field] for r in rows
-                      if r["mode"] == mode and r["rank"] == rank and not math.isnan(r[field])]
+                      if r["mode"] == mode and key(r) == rank and not math.isnan(r[field])]
             if not values:
                 continue
             pos = i + (k - (len(modes) - 1) / 2) * width
@@ -86,8 +104,8 @@ def boxes_per_rank(ax, rows, field, ylabel):
                 patch.set(facecolor=MODE_COLORS[mode], alpha=0.35)
             ax.plot([], [], color=MODE_COLORS[mode], lw=6, alpha=0.5, label=f"{mode} plans")
     ax.set_xticks(range(len(ranks)))
-    ax.set_xticklabels([str(r) for r in ranks])
-    ax.set_xlabel("rank")
+    ax.set_xticklabels([label([r for r in rows if key(r) == g]) for g in ranks])
+    ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(loc="best", fontsize=8)

@@ -40,14 +40,14 @@ def is_png(path):
 
 def test_one_png_per_dtype_and_an_overview(tmp_path):
     plot = load_plot()
-    a = tmp_path / "ttc57-f64+f32-both.csv"
+    a = tmp_path / "ttc57-f64_f32-both.csv"
     b = tmp_path / "square-f32-both.csv"
     write_csv(a, "ttc57", ["f64", "f32"], [2, 3, 4, 5, 6, 2, 3], with_error=True)
     write_csv(b, "square", ["f32"], [2])
     assert plot.main([str(a), str(b), "--out", str(tmp_path / "png")]) == 0
     made = sorted(os.listdir(tmp_path / "png"))
-    assert made == ["overview.png", "square-f32-both.png", "ttc57-f64+f32-both-f32.png",
-                    "ttc57-f64+f32-both-f64.png"]
+    assert made == ["overview.png", "square-f32-both.png", "ttc57-f64_f32-both-f32.png",
+                    "ttc57-f64_f32-both-f64.png"]
     assert all(is_png(tmp_path / "png" / name) for name in made)
 
 

@@ -48,7 +48,7 @@ static void default_tag(const bench_suite* suite, const bench_options* opt, char
     static const char* modes[] = {"", "heuristic", "measure", "both"};
     int n = snprintf(tag, size, "%s-", suite->name);
     for (int k = 0; k < opt->num_dtypes && n > 0 && (size_t)n < size; ++k)
-        n += snprintf(tag + n, size - (size_t)n, "%s%s", k ? "+" : "", opt->dtypes[k]->name);
+        n += snprintf(tag + n, size - (size_t)n, "%s%s", k ? "_" : "", opt->dtypes[k]->name);
     if (n > 0 && (size_t)n < size) snprintf(tag + n, size - (size_t)n, "-%s", modes[opt->mode]);
 }
 
