@@ -120,7 +120,10 @@ int bench_parse_args(int argc, char** argv, bench_options* opt, char* err, size_
         if (!strcmp(a, "--no-verify")) { opt->verify = 0; continue; }
         if (!strcmp(a, "--quiet")) { opt->quiet = 1; continue; }
         if (a[0] != '-') {
-            if (opt->suite) return fail(err, err_size, "unexpected argument \"%s\": the suite is already \"%s\"", a, opt->suite);
+            if (opt->suite)
+                return fail(err, err_size,
+                            "unexpected argument \"%s\": the suite is already \"%s\"", a,
+                            opt->suite);
             if (!bench_suite_find(a)) {
                 char names[256];
                 bench_suite_names(names, sizeof names);
@@ -142,7 +145,8 @@ int bench_parse_args(int argc, char** argv, bench_options* opt, char* err, size_
             if (!strcmp(v, "heuristic")) opt->mode = BENCH_MODE_HEURISTIC;
             else if (!strcmp(v, "measure")) opt->mode = BENCH_MODE_MEASURE;
             else if (!strcmp(v, "both")) opt->mode = BENCH_MODE_BOTH;
-            else return fail(err, err_size, "--mode \"%s\": expected heuristic, measure or both", v);
+            else
+                return fail(err, err_size, "--mode \"%s\": expected heuristic, measure or both", v);
         } else if (!strcmp(a, "--cases")) {
             opt->cases_file = v;
         } else if (!strcmp(a, "--case")) {
@@ -153,8 +157,8 @@ int bench_parse_args(int argc, char** argv, bench_options* opt, char* err, size_
             opt->gen.extent = n;
         } else if (!strcmp(a, "--rank")) {
             if (parse_ranks(v, opt->gen.ranks, &opt->gen.num_ranks))
-                return fail(err, err_size, "--rank \"%s\": expected ranks 1..%d like 2-12 or 4,8", v,
-                            BENCH_MAX_RANK);
+                return fail(err, err_size, "--rank \"%s\": expected ranks 1..%d like 2-12 or 4,8",
+                            v, BENCH_MAX_RANK);
         } else if (!strcmp(a, "--ratio")) {
             if (parse_ratios(v, opt->gen.ratios, &opt->gen.num_ratios))
                 return fail(err, err_size, "--ratio \"%s\": expected ratios >= 1 like 1,5,15", v);
@@ -182,13 +186,16 @@ int bench_parse_args(int argc, char** argv, bench_options* opt, char* err, size_
             opt->out_dir = v;
         } else if (!strcmp(a, "--tag")) {
             if (!*v || strpbrk(v, "/\\ "))
-                return fail(err, err_size, "--tag \"%s\": expected a file name stem without / or blanks", v);
+                return fail(err, err_size,
+                            "--tag \"%s\": expected a file name stem without / or blanks", v);
             opt->tag = v;
         } else if (!strcmp(a, "--alpha")) {
-            if (parse_double(v, &x)) return fail(err, err_size, "--alpha \"%s\": expected a number", v);
+            if (parse_double(v, &x))
+                return fail(err, err_size, "--alpha \"%s\": expected a number", v);
             opt->alpha = x;
         } else if (!strcmp(a, "--beta")) {
-            if (parse_double(v, &x)) return fail(err, err_size, "--beta \"%s\": expected a number", v);
+            if (parse_double(v, &x))
+                return fail(err, err_size, "--beta \"%s\": expected a number", v);
             opt->beta = x;
         } else if (!strcmp(a, "--plan-reps")) {
             if (parse_int64(v, 1, 1000, &n))
@@ -196,7 +203,8 @@ int bench_parse_args(int argc, char** argv, bench_options* opt, char* err, size_
             opt->plan_reps = (int)n;
         } else if (!strcmp(a, "--target-ms")) {
             if (parse_double(v, &x) || !(x > 0 && x <= 60000))
-                return fail(err, err_size, "--target-ms \"%s\": expected milliseconds in (0, 60000]", v);
+                return fail(err, err_size,
+                            "--target-ms \"%s\": expected milliseconds in (0, 60000]", v);
             opt->target_ms = x;
         } else {
             return fail(err, err_size, "unknown option \"%s\" (see --help)", a);
@@ -231,24 +239,25 @@ void bench_print_usage(const char* argv0)
            argv0, argv0, argv0);
     printf("Suites:\n");
     bench_suite_print_help(stdout);
-    printf("\nOptions:\n"
-           "  --dtype LIST        element types, comma-separated: %s\n"
-           "                      (default: the suite's, f64 for most)\n"
-           "  --mode M            heuristic, measure or both (default both)\n"
-           "  --extent N          perm720: every extent (16); square: matrix side (32768)\n"
-           "  --rank LIST         random: ranks like 2-12 or 4,8 (default 2-12)\n"
-           "  --ratio LIST        random: largest/smallest extent ratios (default 1,5,15)\n"
-           "  --count N           random: cases per rank and ratio (2); highrank: per rank (6)\n"
-           "  --volume N          random, highrank: elements per tensor (200000000)\n"
-           "  --seed N            generator seed for suites and data (default 1)\n"
-           "  --skip N, --limit N run cases [N, N+limit) of the suite\n"
-           "  --out DIR           write DIR/TAG.csv and DIR/TAG-summary.txt\n"
-           "  --tag TAG           file name stem (default SUITE-DTYPES-MODE)\n"
-           "  --alpha A --beta B  scalars (f32/f64 only unless 1 and 0; beta != 0 counts 3x bytes)\n"
-           "  --no-verify         skip the element-by-element check of the first execution\n"
-           "  --plan-reps N       plan creations timed per case, fresh handle each (5)\n"
-           "  --target-ms MS      timing budget per case and mode (100)\n"
-           "  --list              print the cases (case-file notation) and exit; no GPU needed\n"
-           "  --quiet             no per-case lines on stdout (CSV and summary still written)\n",
-           bench_dtype_names());
+    printf(
+        "\nOptions:\n"
+        "  --dtype LIST        element types, comma-separated: %s\n"
+        "                      (default: the suite's, f64 for most)\n"
+        "  --mode M            heuristic, measure or both (default both)\n"
+        "  --extent N          perm720: every extent (16); square: matrix side (32768)\n"
+        "  --rank LIST         random: ranks like 2-12 or 4,8 (default 2-12)\n"
+        "  --ratio LIST        random: largest/smallest extent ratios (default 1,5,15)\n"
+        "  --count N           random: cases per rank and ratio (2); highrank: per rank (6)\n"
+        "  --volume N          random, highrank: elements per tensor (200000000)\n"
+        "  --seed N            generator seed for suites and data (default 1)\n"
+        "  --skip N, --limit N run cases [N, N+limit) of the suite\n"
+        "  --out DIR           write DIR/TAG.csv and DIR/TAG-summary.txt\n"
+        "  --tag TAG           file name stem (default SUITE-DTYPES-MODE)\n"
+        "  --alpha A --beta B  scalars (f32/f64 only unless 1 and 0; beta != 0 counts 3x bytes)\n"
+        "  --no-verify         skip the element-by-element check of the first execution\n"
+        "  --plan-reps N       plan creations timed per case, fresh handle each (5)\n"
+        "  --target-ms MS      timing budget per case and mode (100)\n"
+        "  --list              print the cases (case-file notation) and exit; no GPU needed\n"
+        "  --quiet             no per-case lines on stdout (CSV and summary still written)\n",
+        bench_dtype_names());
 }

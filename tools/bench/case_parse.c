@@ -81,7 +81,8 @@ int bench_parse_case(const char* line, bench_case* out, char* err, size_t err_si
         c.perm[i] = perm[i] < rank ? (int)perm[i] : -1;
     }
     if (!bench_is_permutation(c.perm, rank))
-        return fail(err, err_size, "the permutation must list each of 0..%d exactly once", rank - 1);
+        return fail(err, err_size, "the permutation must list each of 0..%d exactly once",
+                    rank - 1);
     int64_t vol = 1;
     for (int i = 0; i < rank; ++i) {
         if (vol > BENCH_MAX_EXTENT / c.extents[i])
@@ -142,7 +143,10 @@ int bench_read_case_file(const char* path, bench_case_list* list, char* err, siz
     if (!text) return fail(err, err_size, "%s: out of memory", path);
     if (read_error) { free(text); return fail(err, err_size, "%s: read error", path); }
     text[len] = '\0';
-    if (memchr(text, '\0', len)) { free(text); return fail(err, err_size, "%s: not a text file", path); }
+    if (memchr(text, '\0', len)) {
+        free(text);
+        return fail(err, err_size, "%s: not a text file", path);
+    }
     int rc = bench_parse_cases(text, path, list, err, err_size);
     free(text);
     return rc;

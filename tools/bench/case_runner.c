@@ -1,3 +1,5 @@
+/* One case end to end (see case_runner.h): plans on fresh handles, the checked first
+ * execution, timing against the same-run copy. */
 #include "case_runner.h"
 
 #include <math.h>
@@ -107,8 +109,8 @@ static int plan_heuristic(const bench_case* c, const bench_dtype* t, int reps, o
 }
 
 /* A measured plan, created once (it runs candidates on the device) on a fresh handle. */
-static int plan_measured(const bench_case* c, const bench_dtype* t, bench_buffers* b, owned_plan* out,
-                         bench_result* r)
+static int plan_measured(const bench_case* c, const bench_dtype* t, bench_buffers* b,
+                         owned_plan* out, bench_result* r)
 {
     release(out);
     cupermStatus_t s = cupermCreate(&out->handle);
@@ -215,7 +217,7 @@ static bench_result new_result(const bench_suite* suite, const bench_dtype* t, c
 }
 
 int bench_run_case(const bench_suite* suite, const bench_options* opt, const bench_dtype* t,
-                    long index, const bench_case* c, bench_buffers* b, bench_result* out, int* n_out)
+                   long index, const bench_case* c, bench_buffers* b, bench_result* out, int* n_out)
 {
     size_t bytes = (size_t)bench_case_volume(c) * t->size;
     char why[256];

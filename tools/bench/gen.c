@@ -215,9 +215,7 @@ int bench_gen_highrank_suite(const bench_gen_params* p, bench_case_list* out, ch
         double l_real = pow((double)p->volume / ldexp(1.0, rank - 4), 0.25);
         int64_t large = (int64_t)floor(l_real);
         if (large < 2) large = 2;
-        if (fabs(4 * log((double)large + 1) - log(l_real) * 4) <
-            fabs(4 * log((double)large) - log(l_real) * 4))
-            ++large;
+        if (fabs(log((double)(large + 1) / l_real)) < fabs(log((double)large / l_real))) ++large;
         for (int k = 0; k < p->count; ++k) {
             bench_case c = {.rank = rank};
             int is_large[BENCH_MAX_RANK] = {0};

@@ -13,9 +13,10 @@ double bench_now(void)
 
 void bench_csv_header(FILE* f)
 {
-    fprintf(f, "suite,case,dtype,mode,rank,extents,perm,bytes,kernel,config,fused_rank,plan_us,exec_ms,"
-               "gbps,copy_ms,copy_gbps,pct_copy,heur_over_meas,verified,mismatches,batches,inner,"
-               "error\n");
+    fprintf(
+        f, "suite,case,dtype,mode,rank,extents,perm,bytes,kernel,config,fused_rank,plan_us,exec_ms,"
+           "gbps,copy_ms,copy_gbps,pct_copy,heur_over_meas,verified,mismatches,batches,inner,"
+           "error\n");
 }
 
 /* Empty for NaN so spreadsheets and csv readers see a missing value. */

@@ -160,7 +160,8 @@ int bench_run_transpose_suite(const bench_suite* suite, const bench_options* opt
             const bench_case* c = &lists[k].items[i];
             int first = n;
             below_l2 += (size_t)bench_case_volume(c) * t->size < dev.l2_bytes;
-            int fatal = bench_run_case(suite, &opt, t, (long)(i + (size_t)opt.skip), c, &b, results, &n);
+            int fatal =
+                bench_run_case(suite, &opt, t, (long)(i + (size_t)opt.skip), c, &b, results, &n);
             for (int j = first; j < n; ++j) {
                 if (results[j].verified == 0 || results[j].error[0]) status = 1;
                 if (table) bench_table_row(stdout, &results[j]);

@@ -50,7 +50,8 @@ static cupermStatus_t run_execs(const work* w, int n)
 static cudaError_t run_copies(const work* w, int n)
 {
     for (int i = 0; i < n; ++i) {
-        cudaError_t e = cudaMemcpyAsync(w->out, w->in, w->bytes, cudaMemcpyDeviceToDevice, w->stream);
+        cudaError_t e =
+            cudaMemcpyAsync(w->out, w->in, w->bytes, cudaMemcpyDeviceToDevice, w->stream);
         if (e != cudaSuccess) return e;
     }
     return cudaSuccess;
