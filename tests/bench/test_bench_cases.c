@@ -17,6 +17,7 @@
 #include "gen.h"
 #include "reference.h"
 #include "results.h"
+#include "summary.h"
 
 extern const char bench_ttc57_text[];
 
@@ -406,6 +407,50 @@ static void test_stats(void** state)
     assert_true(isnan(s.median));
 }
 
+static bench_result fake(const char* mode, int rank, double pct, int verified)
+{
+    bench_result r;
+    memset(&r, 0, sizeof r);
+    r.suite = "ttc57";
+    r.dtype = "f64";
+    r.mode = mode;
+    r.rank = rank;
+    r.pct_copy = pct;
+    r.gbps = 30 * pct;
+    r.copy_gbps = 3000;
+    r.heur_over_meas = NAN;
+    r.verified = verified;
+    return r;
+}
+
+static void test_summary_per_rank_and_overall(void** state)
+{
+    (void)state;
+    bench_result rows[] = {fake("heuristic", 2, 90, 1), fake("heuristic", 3, 70, 1),
+                           fake("heuristic", 2, 80, 1), fake("measure", 2, 95, 0)};
+    rows[3].heur_over_meas = rows[0].heur_over_meas = 1.25;
+    char* text = NULL;
+    size_t size = 0;
+    FILE* f = open_memstream(&text, &size);
+    assert_non_null(f);
+    bench_write_summary(f, rows, 4);
+    fclose(f);
+    const char* expected[] = {
+        "f64, heuristic plans: % of same-run D2D copy bandwidth\n",
+        "  2             2     80.0%     85.0%     90.0%\n",
+        "  3             1     70.0%     70.0%     70.0%\n",
+        "  all           3     70.0%     80.0%     90.0%\n",
+        "  bandwidth: median 2400 GB/s; same-run copy median 3000 GB/s\n",
+        "  heuristic/measured time: median 1.250, worst 1.250, best 1.250\n",
+        "  verification failures: 0, errors: 0\n\nf64, measure plans",
+        "  all           1     95.0%     95.0%     95.0%\n",
+        "  verification failures: 1, errors: 0\n",
+    };
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i)
+        if (!strstr(text, expected[i])) fail_msg("summary lacks \"%s\":\n%s", expected[i], text);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -424,6 +469,7 @@ int main(void)
         cmocka_unit_test(test_reference_with_alpha_and_beta),
         cmocka_unit_test(test_random_fill_is_finite_and_thread_independent),
         cmocka_unit_test(test_stats),
+        cmocka_unit_test(test_summary_per_rank_and_overall),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

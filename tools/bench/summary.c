@@ -24,15 +24,27 @@ bench_stats bench_stats_of(double* values, size_t n)
     return s;
 }
 
-/* Rows of one (dtype, mode) group, optionally one rank (rank 0: all). */
+typedef enum { COL_PCT_COPY, COL_RATIO, COL_GBPS, COL_COPY_GBPS } column;
+
+static double value_of(const bench_result* r, column c)
+{
+    switch (c) {
+    case COL_RATIO: return r->heur_over_meas;
+    case COL_GBPS: return r->gbps;
+    case COL_COPY_GBPS: return r->copy_gbps;
+    default: return r->pct_copy;
+    }
+}
+
+/* A column of one (dtype, mode) group, optionally one rank (rank 0: all). */
 static size_t collect(const bench_result* r, size_t n, const char* dtype, const char* mode,
-                      int rank, int ratio_column, double* out)
+                      int rank, column c, double* out)
 {
     size_t m = 0;
     for (size_t i = 0; i < n; ++i) {
         if (strcmp(r[i].dtype, dtype) || strcmp(r[i].mode, mode)) continue;
         if (rank && r[i].rank != rank) continue;
-        out[m++] = ratio_column ? r[i].heur_over_meas : r[i].pct_copy;
+        out[m++] = value_of(&r[i], c);
     }
     return m;
 }
@@ -65,15 +77,24 @@ void bench_write_summary(FILE* f, const bench_result* r, size_t n)
         fprintf(f, "\n%s, %s plans: %% of same-run D2D copy bandwidth\n", dtype, mode);
         fprintf(f, "  %-8s %6s %9s %9s %9s\n", "rank", "cases", "worst", "median", "best");
         for (int rank = 1; rank <= max_rank; ++rank) {
-            bench_stats s = bench_stats_of(values, collect(r, n, dtype, mode, rank, 0, values));
+            bench_stats s =
+                bench_stats_of(values, collect(r, n, dtype, mode, rank, COL_PCT_COPY, values));
             if (s.count)
                 fprintf(f, "  %-8d %6zu %8.1f%% %8.1f%% %8.1f%%\n", rank, s.count, s.worst,
                         s.median, s.best);
         }
-        bench_stats all = bench_stats_of(values, collect(r, n, dtype, mode, 0, 0, values));
+        bench_stats all =
+            bench_stats_of(values, collect(r, n, dtype, mode, 0, COL_PCT_COPY, values));
         fprintf(f, "  %-8s %6zu %8.1f%% %8.1f%% %8.1f%%\n", "all", all.count, all.worst,
                 all.median, all.best);
-        bench_stats ratio = bench_stats_of(values, collect(r, n, dtype, mode, 0, 1, values));
+        bench_stats bw = bench_stats_of(values, collect(r, n, dtype, mode, 0, COL_GBPS, values));
+        bench_stats copy =
+            bench_stats_of(values, collect(r, n, dtype, mode, 0, COL_COPY_GBPS, values));
+        if (bw.count)
+            fprintf(f, "  bandwidth: median %.0f GB/s; same-run copy median %.0f GB/s\n", bw.median,
+                    copy.median);
+        bench_stats ratio =
+            bench_stats_of(values, collect(r, n, dtype, mode, 0, COL_RATIO, values));
         if (ratio.count)
             fprintf(f, "  heuristic/measured time: median %.3f, worst %.3f, best %.3f\n",
                     ratio.median, ratio.best, ratio.worst);
