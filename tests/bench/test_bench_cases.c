@@ -433,7 +433,7 @@ static void test_summary_per_rank_and_overall(void** state)
     size_t size = 0;
     FILE* f = open_memstream(&text, &size);
     assert_non_null(f);
-    bench_write_summary(f, rows, 4);
+    bench_write_summary(f, rows, 4, BENCH_GROUP_BY_RANK);
     fclose(f);
     const char* expected[] = {
         "f64, heuristic plans: % of same-run D2D copy bandwidth\n",
@@ -448,6 +448,23 @@ static void test_summary_per_rank_and_overall(void** state)
     };
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i)
         if (!strstr(text, expected[i])) fail_msg("summary lacks \"%s\":\n%s", expected[i], text);
+    free(text);
+
+    /* By size: 64 KB and 1 MB groups, whatever the ranks. */
+    rows[0].bytes = 65536;
+    rows[1].bytes = 60000;
+    rows[2].bytes = 1 << 20;
+    rows[3].bytes = 1 << 20;
+    f = open_memstream(&text, &size);
+    bench_write_summary(f, rows, 4, BENCH_GROUP_BY_SIZE);
+    fclose(f);
+    const char* by_size[] = {
+        "  size      cases     worst    median      best\n",
+        "  64 KB         2     70.0%     80.0%     90.0%\n",
+        "  1 MB          1     80.0%     80.0%     80.0%\n",
+    };
+    for (size_t i = 0; i < sizeof by_size / sizeof by_size[0]; ++i)
+        if (!strstr(text, by_size[i])) fail_msg("summary lacks \"%s\":\n%s", by_size[i], text);
     free(text);
 }
 

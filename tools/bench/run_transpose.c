@@ -186,13 +186,14 @@ int bench_run_transpose_suite(const bench_suite* suite, const bench_options* opt
                 "note: %ld case(s) fit in the %.0f MB L2 cache; their bandwidth is not DRAM's\n",
                 below_l2, (double)dev.l2_bytes / 1e6);
 
+    bench_grouping by = strcmp(suite->name, "small") ? BENCH_GROUP_BY_RANK : BENCH_GROUP_BY_SIZE;
     write_header(stdout, &opt, &dev);
-    bench_write_summary(stdout, results, (size_t)n);
+    bench_write_summary(stdout, results, (size_t)n, by);
     if (opt.out_dir) {
         FILE* sum = open_output(&opt, tag, "-summary.txt");
         if (sum) {
             write_header(sum, &opt, &dev);
-            bench_write_summary(sum, results, (size_t)n);
+            bench_write_summary(sum, results, (size_t)n, by);
             fclose(sum);
         }
     }

@@ -36,17 +36,32 @@ static double value_of(const bench_result* r, column c)
     }
 }
 
-/* A column of one (dtype, mode) group, optionally one rank (rank 0: all). */
+/* The row's group: its rank, or log2 of its bytes rounded. */
+static int group_of(const bench_result* r, bench_grouping by)
+{
+    return by == BENCH_GROUP_BY_SIZE ? (int)lround(log2((double)r->bytes)) : r->rank;
+}
+
+/* A column of one (dtype, mode) set of rows, optionally one group (-1: all). */
 static size_t collect(const bench_result* r, size_t n, const char* dtype, const char* mode,
-                      int rank, column c, double* out)
+                      bench_grouping by, int group, column c, double* out)
 {
     size_t m = 0;
     for (size_t i = 0; i < n; ++i) {
         if (strcmp(r[i].dtype, dtype) || strcmp(r[i].mode, mode)) continue;
-        if (rank && r[i].rank != rank) continue;
+        if (group >= 0 && group_of(&r[i], by) != group) continue;
         out[m++] = value_of(&r[i], c);
     }
     return m;
+}
+
+static void group_label(bench_grouping by, int group, char* buf, size_t size)
+{
+    if (by == BENCH_GROUP_BY_RANK) snprintf(buf, size, "%d", group);
+    else if (group >= 30) snprintf(buf, size, "%d GB", 1 << (group - 30));
+    else if (group >= 20) snprintf(buf, size, "%d MB", 1 << (group - 20));
+    else if (group >= 10) snprintf(buf, size, "%d KB", 1 << (group - 10));
+    else snprintf(buf, size, "%d B", 1 << group);
 }
 
 static int seen_before(const bench_result* r, size_t i)
@@ -56,7 +71,7 @@ static int seen_before(const bench_result* r, size_t i)
     return 0;
 }
 
-void bench_write_summary(FILE* f, const bench_result* r, size_t n)
+void bench_write_summary(FILE* f, const bench_result* r, size_t n, bench_grouping by)
 {
     double* values = malloc((n ? n : 1) * sizeof *values);
     if (!values) {
@@ -67,34 +82,38 @@ void bench_write_summary(FILE* f, const bench_result* r, size_t n)
         if (seen_before(r, g)) continue;
         const char *dtype = r[g].dtype, *mode = r[g].mode;
         size_t failed = 0, errors = 0;
-        int max_rank = 0;
+        int max_group = 0;
         for (size_t i = 0; i < n; ++i) {
             if (strcmp(r[i].dtype, dtype) || strcmp(r[i].mode, mode)) continue;
             failed += r[i].verified == 0;
             errors += r[i].error[0] != '\0';
-            if (r[i].rank > max_rank) max_rank = r[i].rank;
+            if (group_of(&r[i], by) > max_group) max_group = group_of(&r[i], by);
         }
         fprintf(f, "\n%s, %s plans: %% of same-run D2D copy bandwidth\n", dtype, mode);
-        fprintf(f, "  %-8s %6s %9s %9s %9s\n", "rank", "cases", "worst", "median", "best");
-        for (int rank = 1; rank <= max_rank; ++rank) {
-            bench_stats s =
-                bench_stats_of(values, collect(r, n, dtype, mode, rank, COL_PCT_COPY, values));
+        fprintf(f, "  %-8s %6s %9s %9s %9s\n", by == BENCH_GROUP_BY_RANK ? "rank" : "size",
+                "cases", "worst", "median", "best");
+        for (int group = 0; group <= max_group; ++group) {
+            bench_stats s = bench_stats_of(
+                values, collect(r, n, dtype, mode, by, group, COL_PCT_COPY, values));
+            char label[16];
+            group_label(by, group, label, sizeof label);
             if (s.count)
-                fprintf(f, "  %-8d %6zu %8.1f%% %8.1f%% %8.1f%%\n", rank, s.count, s.worst,
+                fprintf(f, "  %-8s %6zu %8.1f%% %8.1f%% %8.1f%%\n", label, s.count, s.worst,
                         s.median, s.best);
         }
         bench_stats all =
-            bench_stats_of(values, collect(r, n, dtype, mode, 0, COL_PCT_COPY, values));
+            bench_stats_of(values, collect(r, n, dtype, mode, by, -1, COL_PCT_COPY, values));
         fprintf(f, "  %-8s %6zu %8.1f%% %8.1f%% %8.1f%%\n", "all", all.count, all.worst,
                 all.median, all.best);
-        bench_stats bw = bench_stats_of(values, collect(r, n, dtype, mode, 0, COL_GBPS, values));
+        bench_stats bw =
+            bench_stats_of(values, collect(r, n, dtype, mode, by, -1, COL_GBPS, values));
         bench_stats copy =
-            bench_stats_of(values, collect(r, n, dtype, mode, 0, COL_COPY_GBPS, values));
+            bench_stats_of(values, collect(r, n, dtype, mode, by, -1, COL_COPY_GBPS, values));
         if (bw.count)
             fprintf(f, "  bandwidth: median %.0f GB/s; same-run copy median %.0f GB/s\n", bw.median,
                     copy.median);
         bench_stats ratio =
-            bench_stats_of(values, collect(r, n, dtype, mode, 0, COL_RATIO, values));
+            bench_stats_of(values, collect(r, n, dtype, mode, by, -1, COL_RATIO, values));
         if (ratio.count)
             fprintf(f, "  heuristic/measured time: median %.3f, worst %.3f, best %.3f\n",
                     ratio.median, ratio.best, ratio.worst);
