@@ -185,9 +185,11 @@ static void plan_tiled(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
 
     int la, lb, lv = vec_log2_for(elem);
     L->kind = CUPERM_LAUNCH_TILED;
-    /* The vector path's tile: 128 rows (B) of 128 bytes (A). */
-    if (lv && vectors_fit(dims, n, 0, na, 1 << lv) && fills(va, log2_ceil(128 / elem)) && fills(vb, 7)) {
-        cuperm_tile_params_init(&L->tile, dims, n, na, na + nb, log2_ceil(128 / elem), 7, elem);
+    /* The vector path's 16 KB tile: rows of 256 bytes (A), 128 for 1-byte
+     * elements, which need 128 rows (B) for 8 column vectors per column. */
+    const int vla = log2_ceil((elem == 1 ? 128 : 256) / elem), vlb = 14 - vla - log2_ceil(elem);
+    if (lv && vectors_fit(dims, n, 0, na, 1 << lv) && fills(va, vla) && fills(vb, vlb)) {
+        cuperm_tile_params_init(&L->tile, dims, n, na, na + nb, vla, vlb, elem);
         L->tile.vec_log2 = lv;
         return;
     }

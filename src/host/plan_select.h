@@ -15,7 +15,7 @@ extern "C" {
 /* Elements each thread moves per tile in the tile kernels: 64 bytes (at most
  * 16 elements), which keeps enough loads in flight to cover DRAM latency.
  * Tiles hold CUPERM_THREADS * CUPERM_TILE_ITEMS(elem) elements. */
-#define CUPERM_TILE_ITEMS(elem) ((elem) >= 4 ? 64 / (elem) : 16)
+#define CUPERM_TILE_ITEMS(elem) ((elem) >= 8 ? 64 / (elem) : 8)
 
 /** Fills launch for canonical problem p with elements of elem bytes. */
 void cuperm_select_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,

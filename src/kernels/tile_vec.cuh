@@ -4,11 +4,12 @@
 // when every stride but the fastest one's is a multiple of the vector width;
 // the launcher when both pointers are 16-byte aligned.
 //
-// TILED: a tile is 128 rows (B) of 128 bytes (A). Reads load one 16-byte chunk
-// of a row per thread; chunks are stored XOR-swizzled by (row / V) % 8, so the
+// TILED: a tile is 16 KB: 64 rows (B) of 256 bytes (A), or 128 of 128 for
+// 1-byte elements. Reads load one 16-byte chunk of a row per thread; chunks
+// are stored XOR-swizzled by (row / V) % 8, so the
 // write pass, in which a warp gathers 8 column vectors for each of 4
 // neighbouring columns, touches 32 distinct banks. Both passes are coalesced
-// in 128-byte runs. Vectors live in uint4 registers; elements are packed and
+// in runs of 128 bytes or more. Vectors live in uint4 registers; elements are packed and
 // unpacked with shifts, which keeps small types out of local memory.
 #pragma once
 
@@ -95,7 +96,9 @@ __device__ __forceinline__ void move_rows_vec(const cuperm_tile_params_t& p, con
     }
 }
 
-// TILED: see the file comment. tile_a_log2 = log2(128 / sizeof(T)), tile_b_log2 = 7.
+// TILED: see the file comment. A tile is (1 << tile_b_log2) rows of
+// C = (1 << tile_a_log2) / V chunks; the planner keeps C >= 8 and at least 8
+// column vectors per column, and the tile at 1024 vectors.
 template <typename Op>
 __device__ __forceinline__ void move_tile_vec(const cuperm_tile_params_t& p, const typename Op::value_type* tin,
                                               typename Op::value_type* tout, int na, int nb, const int64_t* a_in,
@@ -104,21 +107,23 @@ __device__ __forceinline__ void move_tile_vec(const cuperm_tile_params_t& p, con
 {
     using T = typename Op::value_type;
     constexpr int V = 16 / sizeof(T), lV = V == 16 ? 4 : V == 8 ? 3 : 2;
-    uint4* rows = reinterpret_cast<uint4*>(tile); // 8 chunks per row
+    const int lC = p.tile_a_log2 - lV, C = 1 << lC; // chunks per row
+    const int ly = p.tile_b_log2 - lV;              // log2 of column vectors per column
+    uint4* rows = reinterpret_cast<uint4*>(tile);
     uint4 r[kVecPerThread];
 #pragma unroll
     for (int k = 0; k < kVecPerThread; ++k) {
-        const int q = threadIdx.x + k * CUPERM_THREADS, x = (q & 7) * V, y = q >> 3;
+        const int q = threadIdx.x + k * CUPERM_THREADS, x = (q & (C - 1)) * V, y = q >> lC;
         if (x < na && y < nb) r[k] = *reinterpret_cast<const uint4*>(tin + a_in[x] + b_in[y]);
     }
 #pragma unroll
     for (int k = 0; k < kVecPerThread; ++k) {
-        const int q = threadIdx.x + k * CUPERM_THREADS, cx = q & 7, y = q >> 3;
-        if (cx * V < na && y < nb) rows[y * 8 + (cx ^ ((y >> lV) & 7))] = r[k];
+        const int q = threadIdx.x + k * CUPERM_THREADS, cx = q & (C - 1), y = q >> lC;
+        if (cx * V < na && y < nb) rows[y * C + (cx ^ ((y >> lV) & 7))] = r[k];
     }
     __syncthreads();
     // A warp: 8 column vectors (iy) for each of 4 neighbouring columns (xl).
-    constexpr int ly = 7 - lV; // log2 of column vectors per column (128 rows / V)
+    // Not fully unrolled: a gathered vector holds V registers before packing.
 #pragma unroll 2
     for (int k = 0; k < kVecPerThread; ++k) {
         const int q = threadIdx.x + k * CUPERM_THREADS, iy = q & 7, xl = (q >> 3) & 3, hi = q >> 5;
@@ -129,7 +134,7 @@ __device__ __forceinline__ void move_tile_vec(const cuperm_tile_params_t& p, con
             const T* col = reinterpret_cast<const T*>(rows + ((x / V) ^ iy)) + (x % V);
             uint32_t w[4] = {0, 0, 0, 0};
 #pragma unroll
-            for (int j = 0; j < V; ++j) vec_put(w, j, col[(y + j) * 8 * V]);
+            for (int j = 0; j < V; ++j) vec_put(w, j, col[(y + j) * C * V]);
             T* o = tout + a_out[x] + b_out[y];
             *reinterpret_cast<uint4*>(o) = apply_vec(make_uint4(w[0], w[1], w[2], w[3]), o, op);
         }
