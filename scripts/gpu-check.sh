@@ -48,9 +48,10 @@ if [ "$sanitizer" = 1 ]; then
   cs=compute-sanitizer
   command -v $cs >/dev/null || cs=/usr/local/cuda/bin/compute-sanitizer
   for tool in memcheck racecheck; do
-    filter="edge_shapes"
-    [ "$tool" = memcheck ] && filter="*s*"   # every test of test_gpu_transpose but the large ones
+    # every test of test_gpu_transpose, with fewer and smaller random cases
+    filter="*"
     [ "$quick" = 1 ] && filter="edge_shapes"
+    export CUPERM_TEST_QUICK=1
     for t in test_gpu_transpose test_gpu_errors; do
       f="$filter"; [ $t = test_gpu_errors ] && f="*"
       log="$logs/sanitizer-$tool-$t.tmp"
@@ -61,6 +62,7 @@ if [ "$sanitizer" = 1 ]; then
       rm -f "$log"
     done
   done
+  unset CUPERM_TEST_QUICK
 fi
 
 if [ "$bench" = 1 ] && [ -x "$build/tools/bench/cuperm-bench" ]; then

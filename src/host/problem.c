@@ -97,3 +97,21 @@ int64_t cuperm_problem_max_out_offset(const cuperm_problem_t* p)
     for (int d = 0; d < p->rank; ++d) m += (p->dim[d].extent - 1) * p->dim[d].out_stride;
     return m;
 }
+
+int cuperm_problem_pack(const cuperm_problem_t* p, int elem, cuperm_problem_t* packed, int* packed_elem)
+{
+    const cuperm_dim_t* d0 = &p->dim[0];
+    const int64_t bytes = d0->extent * elem;
+    if (p->rank < 2 || d0->in_stride != 1 || d0->out_stride != 1 || d0->extent < 2 || bytes > 16 ||
+        (bytes & (bytes - 1)))
+        return 0;
+    packed->rank = p->rank - 1;
+    for (int d = 1; d < p->rank; ++d) {
+        const cuperm_dim_t* g = &p->dim[d];
+        if (g->in_stride % d0->extent || g->out_stride % d0->extent) return 0;
+        packed->dim[d - 1] = (cuperm_dim_t){g->extent, g->in_stride / d0->extent, g->out_stride / d0->extent};
+    }
+    cuperm_problem_canonicalize(packed);
+    *packed_elem = (int)bytes;
+    return 1;
+}

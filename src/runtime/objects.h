@@ -31,6 +31,10 @@ struct cupermPlan {
     double predicted_seconds;
     int64_t in_span_bytes, out_span_bytes; /* from the base pointer to the last element reached, inclusive */
     cuperm_launch_t launch;
+    /* Short rows shared by both sides, moved as wide elements: used for plain
+     * moves when both pointers are aligned to packed.elem_size. */
+    int has_packed;
+    cuperm_launch_t packed;
 };
 
 #endif

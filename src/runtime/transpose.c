@@ -53,6 +53,13 @@ static cupermStatus_t make_plan(cupermHandle_t handle, struct cupermPlan* plan, 
     plan->fused_rank = p.rank;
     cuperm_select_launch(&p, (int)elem, &handle->dev, &plan->launch);
     plan->predicted_seconds = cuperm_predict_seconds(&plan->launch, &handle->dev);
+    cuperm_problem_t packed;
+    int packed_elem;
+    if (cuperm_problem_pack(&p, (int)elem, &packed, &packed_elem)) {
+        plan->has_packed = 1;
+        cuperm_select_launch(&packed, packed_elem, &handle->dev, &plan->packed);
+        plan->predicted_seconds = cuperm_predict_seconds(&plan->packed, &handle->dev);
+    }
     return CUPERM_STATUS_SUCCESS;
 }
 
@@ -142,6 +149,18 @@ cupermStatus_t cuperm_launch_plan(const cuperm_launch_t* l, cupermDataType_t typ
     return CUPERM_STATUS_SUCCESS;
 }
 
+/* A type of the given size, for plain moves (which look only at the size). */
+static cupermDataType_t cuperm_bits_type(int bytes)
+{
+    switch (bytes) {
+    case 1: return CUPERM_R_8U;
+    case 2: return CUPERM_R_16I;
+    case 4: return CUPERM_R_32U;
+    case 8: return CUPERM_R_64U;
+    default: return CUPERM_C_64F;
+    }
+}
+
 cupermStatus_t cupermExecute(cupermPlan_t plan, const void* alpha, const void* in, const void* beta,
                              void* out, cudaStream_t stream)
 {
@@ -149,6 +168,12 @@ cupermStatus_t cupermExecute(cupermPlan_t plan, const void* alpha, const void* i
     if (st) return st;
     cuperm_scalars_t s;
     cuperm_read_scalars(plan->type, alpha, beta, &s);
+    if (plan->has_packed && s.plain) {
+        const uintptr_t wide = (uintptr_t)plan->packed.elem_size;
+        if ((uintptr_t)in % wide == 0 && (uintptr_t)out % wide == 0)
+            return cuperm_launch_plan(&plan->packed, cuperm_bits_type(plan->packed.elem_size), &s, in, out,
+                                      stream);
+    }
     return cuperm_launch_plan(&plan->launch, plan->type, &s, in, out, stream);
 }
 
@@ -203,7 +228,7 @@ cupermStatus_t cupermPlanGetInfo(cupermPlan_t plan, cupermPlanInfo_t* info)
     cupermStatus_t st = check_plan(plan);
     if (st) return st;
     if (!info) return cuperm_fail(INVALID, "info is NULL");
-    const cuperm_launch_t* l = &plan->launch;
+    const cuperm_launch_t* l = plan->has_packed ? &plan->packed : &plan->launch;
     memset(info, 0, sizeof *info);
     info->kernel = (cupermKernel_t)l->kind;
     info->kernelName = kernel_name(l->kind);
@@ -216,6 +241,7 @@ cupermStatus_t cupermPlanGetInfo(cupermPlan_t plan, cupermPlanInfo_t* info)
     info->threadsPerBlock = l->threads;
     info->blocks = l->blocks;
     info->predictedSeconds = plan->predicted_seconds;
+    info->movedElementBytes = l->elem_size;
     info->measured = plan->measured;
     return CUPERM_STATUS_SUCCESS;
 }

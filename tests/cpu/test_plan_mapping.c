@@ -15,6 +15,7 @@
 #include "host/plan_select.h"
 #include "host/problem.h"
 
+static int packed_cases; /* how many problems the packed path saw: must not be 0 */
 static const cuperm_device_info_t kDevice = {0, 9, 0, 132, 50 << 20, 48 << 10, 3.35e12};
 
 /* src_of[o] = input offset that output offset o must come from, or -1. */
@@ -41,15 +42,24 @@ static void expected_sources(const test_case_t* c, int64_t* src_of, int64_t out_
     }
 }
 
-/* Emulates one launch; returns 0 if the mapping is exact. */
-static int emulate(const cuperm_launch_t* l, const int64_t* src_of, int64_t out_span, int* hits)
+/* Records that the launch moves (wide) element i to o: w elements each. */
+static int moved(int64_t o, int64_t i, int64_t w, const int64_t* src_of, int64_t out_span, int* hits)
+{
+    for (int64_t j = 0; j < w; ++j) {
+        if (o * w + j < 0 || o * w + j >= out_span || src_of[o * w + j] != i * w + j) return 1;
+        hits[o * w + j]++;
+    }
+    return 0;
+}
+
+/* Emulates one launch whose elements are w of the problem's wide; returns 0 if
+ * the mapping is exact. */
+static int emulate(const cuperm_launch_t* l, int64_t w, const int64_t* src_of, int64_t out_span, int* hits)
 {
     memset(hits, 0, (size_t)out_span * sizeof *hits);
     if (l->kind == CUPERM_LAUNCH_COPY) {
-        for (int64_t i = 0; i < l->volume; ++i) {
-            if (i >= out_span || src_of[i] != i) return 1;
-            hits[i]++;
-        }
+        for (int64_t i = 0; i < l->volume; ++i)
+            if (moved(i, i, w, src_of, out_span, hits)) return 1;
     } else {
         const cuperm_tile_params_t* p = &l->tile;
         const int64_t ta = (int64_t)1 << p->tile_a_log2, tb = (int64_t)1 << p->tile_b_log2;
@@ -62,9 +72,7 @@ static int emulate(const cuperm_launch_t* l, const int64_t* src_of, int64_t out_
                 for (int64_t x = 0; x < ta && a0 + x < p->a_volume; ++x) {
                     int64_t ai, ao;
                     cuperm_group_offsets(p->dim, 0, p->a_end, a0 + x, &ai, &ao);
-                    int64_t o = ob + ao + bo, i = ib + ai + bi;
-                    if (o < 0 || o >= out_span || src_of[o] != i) return 1;
-                    hits[o]++;
+                    if (moved(ob + ao + bo, ib + ai + bi, w, src_of, out_span, hits)) return 1;
                 }
             }
         }
@@ -92,11 +100,24 @@ static void check_case(const test_case_t* c, int elem)
     int* hits = malloc((size_t)span * sizeof *hits);
     expected_sources(c, src_of, span);
     for (int k = 0; k < n; ++k) {
-        if (emulate(&cand[k], src_of, span, hits)) {
+        if (emulate(&cand[k], 1, src_of, span, hits)) {
             fprintf(stderr, "mapping wrong for candidate %d (kind %d, elem %d): ", k, cand[k].kind, elem);
             case_print(stderr, c);
             fail();
         }
+    }
+    cuperm_problem_t packed;
+    int wide;
+    if (cuperm_problem_pack(&p, elem, &packed, &wide)) {
+        cuperm_launch_t l;
+        cuperm_select_launch(&packed, wide, &kDevice, &l);
+        assert_int_equal(l.volume * (wide / elem), case_volume(c));
+        if (emulate(&l, wide / elem, src_of, span, hits)) {
+            fprintf(stderr, "mapping wrong for the packed launch (elem %d as %d): ", elem, wide);
+            case_print(stderr, c);
+            fail();
+        }
+        ++packed_cases;
     }
     free(src_of);
     free(hits);
@@ -136,6 +157,27 @@ static void high_rank_problems(void** state)
     }
 }
 
+/* The fastest dimension kept in place and a few elements long: packed launches. */
+static void short_shared_rows(void** state)
+{
+    (void)state;
+    test_rng_t r = {4};
+    for (int i = 0; i < 300; ++i) {
+        test_case_t c;
+        case_random(&r, &c, 2, 7, 20000, i % 3 == 0);
+        int elem = 1 << (i % 4);
+        c.extents[0] = (int64_t)1 << rng_range(&r, 1, 4 - (i % 4) > 0 ? 4 - (i % 4) : 1);
+        for (int k = 0; k < c.rank; ++k) /* put input dimension 0 first in the output */
+            if (c.perm[k] == 0) {
+                c.perm[k] = c.perm[0];
+                c.perm[0] = 0;
+            }
+        if (c.has_in_strides) case_random_strides(&r, c.rank, c.extents, 3, c.in_strides);
+        c.has_out_strides = 0;
+        check_case(&c, elem);
+    }
+}
+
 /* Shapes the heuristic treats specially: tiny fastest dimensions, identity, matrices. */
 static void edge_problems(void** state)
 {
@@ -166,6 +208,13 @@ int main(void)
         cmocka_unit_test(random_strided_problems),
         cmocka_unit_test(high_rank_problems),
         cmocka_unit_test(edge_problems),
+        cmocka_unit_test(short_shared_rows),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    if (packed_cases == 0) {
+        fprintf(stderr, "no problem exercised the packed launch\n");
+        return 1;
+    }
+    printf("packed launches checked: %d\n", packed_cases);
+    return failed;
 }
