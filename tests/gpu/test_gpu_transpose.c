@@ -133,8 +133,8 @@ static void short_shared_rows(void** state)
     (void)state;
     const struct {
         int rank;
-        int64_t e[5];
-        int p[5];
+        int64_t e[6];
+        int p[6];
     } cases[] = {
         {3, {2, 301, 97}, {0, 2, 1}},
         {4, {4, 33, 17, 5}, {0, 3, 1, 2}},
