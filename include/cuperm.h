@@ -197,10 +197,10 @@ typedef struct {
     int threadsPerBlock;
     int64_t blocks;            /**< blocks launched by one execute */
     double predictedSeconds;   /**< the model's execution time estimate */
+    int measured;              /**< 1 if chosen by cupermPlanTransposeMeasure */
     int movedElementBytes;     /**< bytes the kernel moves as one element: the type's size, or
                                     up to 16 when rows shared by both sides are that short
                                     (used for alpha = 1, beta = 0 with aligned pointers) */
-    int measured;              /**< 1 if chosen by cupermPlanTransposeMeasure */
 } cupermPlanInfo_t;
 
 CUPERM_API cupermStatus_t cupermPlanGetInfo(cupermPlan_t plan, cupermPlanInfo_t* info);

@@ -44,7 +44,8 @@ class PlanInfo(ctypes.Structure):
     _fields_ = [("kernel", ctypes.c_int), ("kernelName", ctypes.c_char_p), ("fusedRank", ctypes.c_int),
                 ("volume", ctypes.c_int64), ("tileA", ctypes.c_int64), ("tileB", ctypes.c_int64),
                 ("threadsPerBlock", ctypes.c_int), ("blocks", ctypes.c_int64),
-                ("predictedSeconds", ctypes.c_double), ("measured", ctypes.c_int)]
+                ("predictedSeconds", ctypes.c_double), ("measured", ctypes.c_int),
+                ("movedElementBytes", ctypes.c_int)]
 
 
 def _declare(lib):

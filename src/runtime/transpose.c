@@ -233,7 +233,7 @@ cupermStatus_t cupermPlanGetInfo(cupermPlan_t plan, cupermPlanInfo_t* info)
     info->kernel = (cupermKernel_t)l->kind;
     info->kernelName = kernel_name(l->kind);
     info->fusedRank = plan->fused_rank;
-    info->volume = l->volume;
+    info->volume = plan->launch.volume; /* elements of the type, packed or not */
     if (l->kind != CUPERM_LAUNCH_COPY) {
         info->tileA = (int64_t)1 << l->tile.tile_a_log2;
         info->tileB = (int64_t)1 << l->tile.tile_b_log2;
