@@ -1,5 +1,7 @@
 #include "host/plan_select.h"
 
+#include "host/model.h"
+
 #include <string.h>
 
 static void finish_tile_launch(cuperm_launch_t* L);
@@ -218,21 +220,9 @@ void cuperm_select_launch(const cuperm_problem_t* p, int elem, const cuperm_devi
 
 double cuperm_predict_seconds(const cuperm_launch_t* L, const cuperm_device_info_t* dev)
 {
-    const double launch_s = 3e-6;
-    double bytes = 2.0 * (double)L->volume * L->elem_size;
-    double eff = 0.9;
-    if (L->kind != CUPERM_LAUNCH_COPY) {
-        /* Short contiguous runs waste DRAM sectors: scale by the run length. */
-        double run_a = (double)((int64_t)1 << L->tile.tile_a_log2) * L->elem_size;
-        if (run_a > (double)L->tile.a_volume * L->elem_size) run_a = (double)L->tile.a_volume * L->elem_size;
-        double run = run_a;
-        if (L->kind == CUPERM_LAUNCH_TILED) {
-            double run_b = (double)((int64_t)1 << L->tile.tile_b_log2) * L->elem_size;
-            if (run_b < run) run = run_b;
-        }
-        eff = 0.85 * (run >= 128 ? 1.0 : run / 128.0 > 0.25 ? run / 128.0 : 0.25);
-    }
-    return launch_s + bytes / (dev->dram_bytes_per_second * eff);
+    cuperm_model_features_t f;
+    cuperm_model_features(L, &f);
+    return cuperm_model_seconds(&f, dev->dram_bytes_per_second);
 }
 
 /* Finishes a tile launch whose tile params are set. */
@@ -275,4 +265,24 @@ int cuperm_candidate_launches(const cuperm_launch_t* h, cuperm_launch_t* out, in
         out[n++] = c;
     }
     return n;
+}
+
+void cuperm_plan_host(int rank, const int64_t* extents, const int* perm, int elem, const int64_t* in_strides,
+                      const int64_t* out_strides, const cuperm_device_info_t* dev, cuperm_host_plan_t* plan)
+{
+    cuperm_problem_t p, packed;
+    memset(plan, 0, sizeof *plan);
+    cuperm_problem_init(&p, rank, extents, perm, in_strides, out_strides);
+    plan->in_span_bytes = (cuperm_problem_max_in_offset(&p) + 1) * elem;
+    plan->out_span_bytes = (cuperm_problem_max_out_offset(&p) + 1) * elem;
+    cuperm_problem_canonicalize(&p);
+    plan->fused_rank = p.rank;
+    cuperm_select_launch(&p, elem, dev, &plan->launch);
+    plan->predicted_seconds = cuperm_predict_seconds(&plan->launch, dev);
+    int packed_elem;
+    if (cuperm_problem_pack(&p, elem, &packed, &packed_elem)) {
+        plan->has_packed = 1;
+        cuperm_select_launch(&packed, packed_elem, dev, &plan->packed);
+        plan->predicted_seconds = cuperm_predict_seconds(&plan->packed, dev);
+    }
 }

@@ -17,6 +17,22 @@ extern "C" {
  * Tiles hold CUPERM_THREADS * CUPERM_TILE_ITEMS(elem) elements. */
 #define CUPERM_TILE_ITEMS(elem) ((elem) >= 8 ? 64 / (elem) : 8)
 
+/** What planning decides on the host, for validated arguments. */
+typedef struct {
+    int fused_rank;
+    int64_t in_span_bytes, out_span_bytes; /* base pointer to the last element reached, inclusive */
+    double predicted_seconds;
+    cuperm_launch_t launch; /* any pointers, any scalars */
+    /* Short rows shared by both sides, moved as wide elements: for plain moves
+     * when both pointers are aligned to packed.elem_size. */
+    int has_packed;
+    cuperm_launch_t packed;
+} cuperm_host_plan_t;
+
+/** Canonicalises the problem, chooses its launches and predicts their time. */
+void cuperm_plan_host(int rank, const int64_t* extents, const int* perm, int elem, const int64_t* in_strides,
+                      const int64_t* out_strides, const cuperm_device_info_t* dev, cuperm_host_plan_t* plan);
+
 /** Fills launch for canonical problem p with elements of elem bytes. */
 void cuperm_select_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
                           cuperm_launch_t* launch);

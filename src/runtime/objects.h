@@ -5,6 +5,7 @@
 #include "common/kernel_params.h"
 #include "cuperm.h"
 #include "host/device_info.h"
+#include "host/plan_select.h"
 #include "runtime/plan_cache.h"
 
 /* Tags that let entry points reject destroyed or foreign objects cheaply. */
@@ -26,15 +27,8 @@ struct cupermPlan {
     cupermHandle_t handle;
     int device;
     cupermDataType_t type;
-    int fused_rank;
     int measured;
-    double predicted_seconds;
-    int64_t in_span_bytes, out_span_bytes; /* from the base pointer to the last element reached, inclusive */
-    cuperm_launch_t launch;
-    /* Short rows shared by both sides, moved as wide elements: used for plain
-     * moves when both pointers are aligned to packed.elem_size. */
-    int has_packed;
-    cuperm_launch_t packed;
+    cuperm_host_plan_t host;
 };
 
 #endif

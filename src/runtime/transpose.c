@@ -39,27 +39,12 @@ static cupermStatus_t make_plan(cupermHandle_t handle, struct cupermPlan* plan, 
     st = cuperm_validate_transpose(rank, extents, perm, type, in_strides, out_strides);
     if (st) return st;
 
-    cuperm_problem_t p;
-    cuperm_problem_init(&p, rank, extents, perm, in_strides, out_strides);
-    const int64_t elem = (int64_t)cupermDataTypeSize(type);
     memset(plan, 0, sizeof *plan);
-    plan->in_span_bytes = (cuperm_problem_max_in_offset(&p) + 1) * elem;
-    plan->out_span_bytes = (cuperm_problem_max_out_offset(&p) + 1) * elem;
-    cuperm_problem_canonicalize(&p);
-
     plan->handle = handle;
     plan->device = handle->dev.ordinal;
     plan->type = type;
-    plan->fused_rank = p.rank;
-    cuperm_select_launch(&p, (int)elem, &handle->dev, &plan->launch);
-    plan->predicted_seconds = cuperm_predict_seconds(&plan->launch, &handle->dev);
-    cuperm_problem_t packed;
-    int packed_elem;
-    if (cuperm_problem_pack(&p, (int)elem, &packed, &packed_elem)) {
-        plan->has_packed = 1;
-        cuperm_select_launch(&packed, packed_elem, &handle->dev, &plan->packed);
-        plan->predicted_seconds = cuperm_predict_seconds(&plan->packed, &handle->dev);
-    }
+    cuperm_plan_host(rank, extents, perm, (int)cupermDataTypeSize(type), in_strides, out_strides, &handle->dev,
+                     &plan->host);
     return CUPERM_STATUS_SUCCESS;
 }
 
@@ -98,7 +83,7 @@ cupermStatus_t cupermPredictTransposeTime(cupermHandle_t handle, int rank, const
     struct cupermPlan local;
     cupermStatus_t st = make_plan(handle, &local, rank, extents, perm, type, inStrides, outStrides);
     if (st) return st;
-    *seconds = local.predicted_seconds;
+    *seconds = local.host.predicted_seconds;
     return CUPERM_STATUS_SUCCESS;
 }
 
@@ -118,13 +103,13 @@ static cupermStatus_t check_execute(cupermPlan_t plan, const void* alpha, const 
     if (!beta) return cuperm_fail(INVALID, "beta is NULL (it must point to a host scalar)");
     if (!in) return cuperm_fail(INVALID, "in is NULL");
     if (!out) return cuperm_fail(INVALID, "out is NULL");
-    const uintptr_t elem = (uintptr_t)plan->launch.elem_size;
+    const uintptr_t elem = (uintptr_t)plan->host.launch.elem_size;
     if ((uintptr_t)in % elem)
         return cuperm_fail(INVALID, "in = %p is not aligned to the element size (%d bytes)", in, (int)elem);
     if ((uintptr_t)out % elem)
         return cuperm_fail(INVALID, "out = %p is not aligned to the element size (%d bytes)", out,
                            (int)elem);
-    if (ranges_overlap(in, plan->in_span_bytes, out, plan->out_span_bytes))
+    if (ranges_overlap(in, plan->host.in_span_bytes, out, plan->host.out_span_bytes))
         return cuperm_fail(INVALID, "in and out overlap: transposes are out-of-place");
     st = cuperm_check_current_device(plan->device, "cupermExecute");
     if (st) return st;
@@ -168,13 +153,13 @@ cupermStatus_t cupermExecute(cupermPlan_t plan, const void* alpha, const void* i
     if (st) return st;
     cuperm_scalars_t s;
     cuperm_read_scalars(plan->type, alpha, beta, &s);
-    if (plan->has_packed && s.plain) {
-        const uintptr_t wide = (uintptr_t)plan->packed.elem_size;
+    if (plan->host.has_packed && s.plain) {
+        const uintptr_t wide = (uintptr_t)plan->host.packed.elem_size;
         if ((uintptr_t)in % wide == 0 && (uintptr_t)out % wide == 0)
-            return cuperm_launch_plan(&plan->packed, cuperm_bits_type(plan->packed.elem_size), &s, in, out,
+            return cuperm_launch_plan(&plan->host.packed, cuperm_bits_type(plan->host.packed.elem_size), &s, in, out,
                                       stream);
     }
-    return cuperm_launch_plan(&plan->launch, plan->type, &s, in, out, stream);
+    return cuperm_launch_plan(&plan->host.launch, plan->type, &s, in, out, stream);
 }
 
 cupermStatus_t cupermPlanTransposeMeasure(cupermHandle_t handle, cupermPlan_t* plan, int rank,
@@ -195,8 +180,8 @@ cupermStatus_t cupermPlanTransposeMeasure(cupermHandle_t handle, cupermPlan_t* p
     cuperm_plan_key_t key;
     cuperm_plan_key_init(&key, rank, extents, perm, type, inStrides, outStrides);
     if (!cuperm_plan_cache_find(handle->plan_cache, &key, 1, &local)) {
-        st = cuperm_measure_best(&local.launch, &handle->dev, type, in, out, stream,
-                                 &local.predicted_seconds);
+        st = cuperm_measure_best(&local.host.launch, &handle->dev, type, in, out, stream,
+                                 &local.host.predicted_seconds);
         if (st) return st;
         local.measured = 1;
         cuperm_plan_cache_store(handle->plan_cache, &key, &local);
@@ -228,19 +213,19 @@ cupermStatus_t cupermPlanGetInfo(cupermPlan_t plan, cupermPlanInfo_t* info)
     cupermStatus_t st = check_plan(plan);
     if (st) return st;
     if (!info) return cuperm_fail(INVALID, "info is NULL");
-    const cuperm_launch_t* l = plan->has_packed ? &plan->packed : &plan->launch;
+    const cuperm_launch_t* l = plan->host.has_packed ? &plan->host.packed : &plan->host.launch;
     memset(info, 0, sizeof *info);
     info->kernel = (cupermKernel_t)l->kind;
     info->kernelName = kernel_name(l->kind);
-    info->fusedRank = plan->fused_rank;
-    info->volume = plan->launch.volume; /* elements of the type, packed or not */
+    info->fusedRank = plan->host.fused_rank;
+    info->volume = plan->host.launch.volume; /* elements of the type, packed or not */
     if (l->kind != CUPERM_LAUNCH_COPY) {
         info->tileA = (int64_t)1 << l->tile.tile_a_log2;
         info->tileB = (int64_t)1 << l->tile.tile_b_log2;
     }
     info->threadsPerBlock = l->threads;
     info->blocks = l->blocks;
-    info->predictedSeconds = plan->predicted_seconds;
+    info->predictedSeconds = plan->host.predicted_seconds;
     info->movedElementBytes = l->elem_size;
     info->measured = plan->measured;
     return CUPERM_STATUS_SUCCESS;
