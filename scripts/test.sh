@@ -15,4 +15,4 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release \
 cmake --build "$build" -j"$(nproc)"
 ctest --test-dir "$build" --output-on-failure
 # The Python package, against the library just built (GPU tests skip with a reason).
-CUPERM_LIBRARY="$PWD/$build/src/libcuperm.so" python3 -m pytest -q python/tests
+CUPERM_LIBRARY="$PWD/$build/src/libcuperm.so" python3 -m pytest -q -rs python/tests
