@@ -3,15 +3,9 @@
 # (with a GPU) run the example and a short TTC benchmark.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$PATH:/usr/local/cuda/bin"
-scripts/setup.sh
-source scripts/lib/deps.sh
-cuperm_find_cmocka
-
 build=${CUPERM_BUILD_DIR:-build}
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release \
-  ${CUPERM_CUDA_ARCHITECTURES:+-DCMAKE_CUDA_ARCHITECTURES="$CUPERM_CUDA_ARCHITECTURES"} >/dev/null
-cmake --build "$build" -j"$(nproc)"
+source scripts/lib/build.sh
+cuperm_build "$build"
 cmake --install "$build" --prefix "$PWD/install" >/dev/null
 echo "run: installed into $PWD/install (include/cuperm.h, lib/libcuperm.*, CMake and pkg-config files)"
 

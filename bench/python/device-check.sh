@@ -49,14 +49,8 @@ grep -E "FAILED|ERROR|SKIPPED|Fatal" "$logs/pytest.log" | head -40
 [ -n "${OUT:-}" ] && cp "$logs/pytest.log" "$OUT/"
 
 # 4. cuTT/LibreTT layer: its CPU test and the cuTT-style programs (cmocka from .deps/ if missing).
-if ! pkg-config --exists cmocka 2>/dev/null && ls .deps/libcmocka*.deb >/dev/null 2>&1; then
-  root=/tmp/cuperm-deps
-  for f in .deps/libcmocka*.deb; do dpkg -x "$f" "$root"; done
-  pc="$root/usr/lib/x86_64-linux-gnu/pkgconfig"
-  sed -i "s|/usr/|$root/usr/|g" "$pc/cmocka.pc"
-  export PKG_CONFIG_PATH="$pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-  export LD_LIBRARY_PATH="$root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-fi
+source scripts/lib/deps.sh
+cuperm_find_cmocka
 s=$(t)
 build=build-dev-py
 if cmake -S . -B "$build" -DCMAKE_CUDA_ARCHITECTURES=90 -DCUPERM_BUILD_TOOLS=OFF >"$logs/compat-build.log" 2>&1 &&

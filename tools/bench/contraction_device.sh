@@ -7,14 +7,8 @@ OUT=${OUT:-/tmp/ctr-out}
 mkdir -p "$OUT"
 B=build-dev-ctr
 # No network on the device: cmocka comes as Debian packages in .deps/ (carried along).
-if ! pkg-config --exists cmocka 2>/dev/null && ls .deps/libcmocka*.deb >/dev/null 2>&1; then
-  root=/tmp/cuperm-deps
-  for f in .deps/libcmocka*.deb; do dpkg -x "$f" "$root"; done
-  pc="$root/usr/lib/x86_64-linux-gnu/pkgconfig"
-  sed -i "s|/usr/|$root/usr/|g" "$pc/cmocka.pc"
-  export PKG_CONFIG_PATH="$pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-  export LD_LIBRARY_PATH="$root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-fi
+source scripts/lib/deps.sh
+cuperm_find_cmocka
 COUNT=${1:-16}
 { cmake -S . -B $B -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_TYPE=Release >/dev/null &&
   cmake --build $B -j16 --target test_ctr_gpu test_ctr_plan cuperm-bench; } > "$OUT/build.log" 2>&1 ||
