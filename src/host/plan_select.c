@@ -98,15 +98,12 @@ static int fills(int64_t volume, int log2_tile)
     return 4 * ceil_div(volume, t) * t <= 5 * volume;
 }
 
-static void plan_copy(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
+/* Contiguous on both sides. The launcher sizes the grid from the pointers'
+ * alignment (16-byte vectors when they share it); this is the vector count. */
+static void plan_copy(cuperm_launch_t* L)
 {
-    (void)p;
-    (void)elem;
     L->kind = CUPERM_LAUNCH_COPY;
-    L->threads = CUPERM_THREADS;
-    /* 16-byte vectors, four per thread; the execute trims this for alignment. */
-    int64_t per_block = (int64_t)CUPERM_THREADS * 4 * (16 / elem > 0 ? 16 / elem : 1);
-    L->blocks = ceil_div(L->volume, per_block);
+    L->blocks = ceil_div(L->volume, (int64_t)CUPERM_THREADS * 4 * (L->elem_size < 16 ? 16 / L->elem_size : 1));
 }
 
 /* Same fastest dimension on both sides: rows of dim 0, one per B index. */
@@ -208,7 +205,7 @@ void cuperm_select_launch(const cuperm_problem_t* p, int elem, const cuperm_devi
     L->volume = cuperm_problem_volume(p);
     L->threads = CUPERM_THREADS;
     if (p->rank == 1 && p->dim[0].in_stride == 1 && p->dim[0].out_stride == 1) {
-        plan_copy(p, elem, L);
+        plan_copy(L);
         return;
     }
     if (cuperm_problem_out_fastest(p) == 0)
