@@ -42,6 +42,16 @@ static void null_arguments(void** state)
     assert_int_equal(cupermCreate(NULL), CUPERM_STATUS_INVALID_VALUE);
     cupermPlanInfo_t info;
     assert_int_equal(cupermPlanGetInfo(NULL, &info), CUPERM_STATUS_INVALID_VALUE);
+    assert_int_equal(cupermPlanTransposeMeasure(NULL, &plan, 2, e, p, CUPERM_R_32F, NULL, NULL, NULL, NULL, 0),
+                     CUPERM_STATUS_INVALID_VALUE);
+    assert_non_null(strstr(cupermGetLastErrorMessage(), "handle"));
+    assert_int_equal(cupermPlanTransposeMeasure(NULL, NULL, 2, e, p, CUPERM_R_32F, NULL, NULL, NULL, NULL, 0),
+                     CUPERM_STATUS_INVALID_VALUE);
+    assert_non_null(strstr(cupermGetLastErrorMessage(), "plan"));
+    double seconds;
+    assert_int_equal(cupermPredictTransposeTime(NULL, 2, e, p, CUPERM_R_32F, NULL, NULL, &seconds),
+                     CUPERM_STATUS_INVALID_VALUE);
+    assert_non_null(strstr(cupermGetLastErrorMessage(), "handle"));
 }
 
 /* Without a GPU, creating a handle fails cleanly with a message. */
