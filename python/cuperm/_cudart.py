@@ -15,9 +15,12 @@ _EVENT_DISABLE_TIMING = 0x2
 
 
 class _PointerAttributes(ctypes.Structure):
-    """struct cudaPointerAttributes (CUDA 11 and later)."""
+    """struct cudaPointerAttributes. CUDA 13 appended `long reserved[8]`, which the runtime
+    writes: without it the call overwrites 64 bytes past the structure. Older runtimes
+    write less, so the larger structure is safe with them too."""
     _fields_ = [("type", ctypes.c_int), ("device", ctypes.c_int),
-                ("devicePointer", ctypes.c_void_p), ("hostPointer", ctypes.c_void_p)]
+                ("devicePointer", ctypes.c_void_p), ("hostPointer", ctypes.c_void_p),
+                ("reserved", ctypes.c_long * 8)]
 
 
 _fns = {}
