@@ -258,7 +258,15 @@ typedef enum {
 
 /** How a contraction plan is chosen. */
 typedef enum {
-    CUPERM_PLAN_MODEL = 0 /**< by the cost model (transpose predictions + a GEMM model); nothing runs */
+    CUPERM_PLAN_MODEL = 0,  /**< by the cost model (transpose predictions + a GEMM model); nothing runs */
+    CUPERM_PLAN_MEASURE = 1 /**< the model's 8 cheapest layouts timed on the device, the fastest kept.
+                                 Needs no user data: it allocates, stream-ordered from the current
+                                 device's memory pool, scratch A, B and D (their spans) plus the
+                                 largest candidate's workspace, fills them with finite values,
+                                 times each candidate (median of 5 samples, CUDA events) on a
+                                 stream of its own, frees them and synchronizes that stream before
+                                 returning. The current device must be the handle's. Cached in the
+                                 handle apart from model plans. */
 } cupermPlanMode_t;
 
 /** One operand of a contraction. */
@@ -290,8 +298,10 @@ typedef struct cupermContractionPlan* cupermContractionPlan_t;
  *
  * Validation errors return CUPERM_STATUS_INVALID_VALUE (a broken rule) or
  * CUPERM_STATUS_NOT_SUPPORTED (a valid request outside the list above), with a
- * message naming the operand and the rule. Planning does not touch the device.
- * Decisions are cached in the handle: planning the same contraction again is cheap.
+ * message naming the operand and the rule; the descriptors are validated before
+ * anything touches the device. CUPERM_PLAN_MODEL does not touch the device;
+ * CUPERM_PLAN_MEASURE runs candidates on it (see cupermPlanMode_t). Decisions are
+ * cached in the handle per mode: planning the same contraction again is cheap.
  */
 CUPERM_API cupermStatus_t cupermPlanContraction(cupermHandle_t handle, cupermContractionPlan_t* plan,
                                                 const cupermTensorDescriptor_t* A,
@@ -336,6 +346,8 @@ typedef struct {
     double predictedGemmSeconds;      /**< model: the GEMM */
     size_t workspaceBytes;
     const char* description;       /**< human-readable decomposition; valid while the plan lives */
+    int measured;                  /**< 1 if chosen by CUPERM_PLAN_MEASURE */
+    double measuredSeconds;        /**< CUPERM_PLAN_MEASURE: the chosen layout's median time (0 otherwise) */
 } cupermContractionInfo_t;
 
 CUPERM_API cupermStatus_t cupermContractionPlanGetInfo(cupermContractionPlan_t plan,

@@ -124,9 +124,9 @@ static cupermStatus_t run_kernel(const ctr_ew_params* k, const void* in, const v
     return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the operator kernel");
 }
 
-static cupermStatus_t run_steps(cupermContractionPlan_t plan, const double alpha[2], const void* A,
-                                const void* B, const double beta[2], int betaZero, const void* C, void* D,
-                                char* ws, cudaStream_t stream)
+cupermStatus_t ctr_run_steps(cupermContractionPlan_t plan, const double alpha[2], const void* A, const void* B,
+                             const double beta[2], int betaZero, const void* C, void* D, char* ws,
+                             cudaStream_t stream)
 {
     const ctr_layout* l = &plan->layout;
     const cupermDataType_t abType = plan->problem.op[CTR_A].type, cdType = plan->problem.op[CTR_D].type;
@@ -203,7 +203,7 @@ cupermStatus_t cupermContract(cupermContractionPlan_t plan, const void* alpha, c
                                "workspace failed: %s", plan->workspaceBytes, cudaGetErrorString(e));
         }
     }
-    st = run_steps(plan, a, A, B, b, betaZero, C, D, ws, stream);
+    st = ctr_run_steps(plan, a, A, B, b, betaZero, C, D, ws, stream);
     if (!workspace) {
         cudaError_t e = cudaFreeAsync(ws, stream);
         if (!st && e != cudaSuccess) st = cuda_failed(e, "cudaFreeAsync of the workspace");

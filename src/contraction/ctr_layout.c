@@ -281,52 +281,48 @@ static double elementwise_cost(const ctr_cost_model* model, const ctr_transpose*
     return 3e-6 + bytes / model->bandwidth * (coalesced ? 1.0 : 3.0);
 }
 
-static double price_input(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* l, int which)
+/* Operand `which` as cuBLAS reads it, with choice c (0: its free group fast, 1: K fast): in
+ * place when it can be, else rewritten into the workspace. Returns the cost of getting it ready. */
+static double price_input(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* l, int which, int c)
 {
     const ctr_group g2 = which == CTR_A ? CTR_GROUP_M : CTR_GROUP_N;
     const ctr_group choices[2][2] = {{g2, CTR_GROUP_K}, {CTR_GROUP_K, g2}};
     const int first = (which == CTR_A) != l->swapped; /* cuBLAS's first operand */
     const cupermOperator_t op = l->ops.op[which];
     const size_t bytes = cupermDataTypeSize(p->op[which].type);
-    ctr_input_layout best;
-    memset(&best, 0, sizeof best);
-    best.seconds = INFINITY;
-    for (int c = 0; c < 2; ++c) {
-        ctr_input_layout cand;
-        memset(&cand, 0, sizeof cand);
-        cand.fast = choices[c][0];
-        cand.slow = choices[c][1];
-        /* cuBLAS's 'T' reads the operand with its inner (K) dimension along the wrong axis. */
-        const int transposed = first ? cand.fast == CTR_GROUP_K : cand.fast != CTR_GROUP_K;
-        const int foldable = op == CUPERM_OP_IDENTITY || (op == CUPERM_OP_CONJ && transposed);
-        cand.cublasOp = !transposed ? 'N' : op == CUPERM_OP_CONJ ? 'C' : 'T';
-        const int ready = operand_ready(p, l, which, cand.fast, cand.slow, &cand.ld, &cand.batchStride,
-                                        cand.outerStride);
-        ctr_transpose t;
-        if (ready && foldable) {
-            cand.path = CTR_IN_DIRECT;
-            cand.seconds = 0.0;
+    ctr_input_layout cand;
+    memset(&cand, 0, sizeof cand);
+    cand.fast = choices[c][0];
+    cand.slow = choices[c][1];
+    /* cuBLAS's 'T' reads the operand with its inner (K) dimension along the wrong axis. */
+    const int transposed = first ? cand.fast == CTR_GROUP_K : cand.fast != CTR_GROUP_K;
+    const int foldable = op == CUPERM_OP_IDENTITY || (op == CUPERM_OP_CONJ && transposed);
+    cand.cublasOp = !transposed ? 'N' : op == CUPERM_OP_CONJ ? 'C' : 'T';
+    const int ready = operand_ready(p, l, which, cand.fast, cand.slow, &cand.ld, &cand.batchStride,
+                                    cand.outerStride);
+    ctr_transpose t;
+    if (ready && foldable) {
+        cand.path = CTR_IN_DIRECT;
+        cand.seconds = 0.0;
+    } else {
+        int pl;
+        int64_t unused;
+        role_fuses(p, l, CTR_GROUP_L, which, &unused, &pl);
+        input_transpose(p, l, &cand, which, &t, cand.outerStride);
+        cand.ld = l->size[cand.fast];
+        cand.batchStride = pl ? cand.ld * l->size[cand.slow] : 0;
+        if (l->size[CTR_GROUP_L] == 1) cand.batchStride = cand.ld * l->size[cand.slow];
+        if (foldable) {
+            cand.path = CTR_IN_TRANSPOSE;
+            cand.seconds = transpose_cost(model, &t);
         } else {
-            int pl;
-            int64_t unused;
-            role_fuses(p, l, CTR_GROUP_L, which, &unused, &pl);
-            input_transpose(p, l, &cand, which, &t, cand.outerStride);
-            cand.ld = l->size[cand.fast];
-            cand.batchStride = pl ? cand.ld * l->size[cand.slow] : 0;
-            if (l->size[CTR_GROUP_L] == 1) cand.batchStride = cand.ld * l->size[cand.slow];
-            if (foldable) {
-                cand.path = CTR_IN_TRANSPOSE;
-                cand.seconds = transpose_cost(model, &t);
-            } else {
-                cand.path = CTR_IN_ELEMENTWISE;
-                cand.cublasOp = transposed ? 'T' : 'N'; /* the kernel applies conj itself */
-                cand.seconds = elementwise_cost(model, &t, bytes, bytes, 0);
-            }
+            cand.path = CTR_IN_ELEMENTWISE;
+            cand.cublasOp = transposed ? 'T' : 'N'; /* the kernel applies conj itself */
+            cand.seconds = elementwise_cost(model, &t, bytes, bytes, 0);
         }
-        if (cand.seconds < best.seconds) best = cand;
     }
-    l->in[which] = best;
-    return best.seconds;
+    l->in[which] = cand;
+    return cand.seconds;
 }
 
 static double price_output(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* l)
@@ -361,28 +357,35 @@ static double price_output(const ctr_problem* p, const ctr_cost_model* model, ct
 
 static void gemm_shape(const ctr_problem* p, const ctr_layout* l, ctr_gemm_shape* s)
 {
+    const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
     s->m = l->size[l->swapped ? CTR_GROUP_N : CTR_GROUP_M];
     s->n = l->size[l->swapped ? CTR_GROUP_M : CTR_GROUP_N];
     s->k = l->size[CTR_GROUP_K];
     s->batch = l->size[CTR_GROUP_L] * l->size[CTR_ROLE_O];
     s->calls = 1;
-    s->firstShared = s->secondShared = 0;
+    s->pointers = l->size[CTR_ROLE_O] > 1;
+    s->opFirst = l->in[first].cublasOp;
+    s->opSecond = l->in[second].cublasOp;
+    /* Batch stride 0: one matrix read by every strided batch entry. */
+    s->firstShared = !s->pointers && s->batch > 1 && l->in[first].batchStride == 0;
+    s->secondShared = !s->pointers && s->batch > 1 && l->in[second].batchStride == 0;
     s->abType = p->op[CTR_A].type;
     s->cdType = p->op[CTR_D].type;
     s->compute = p->compute;
 }
 
-static double price(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* l)
+/* Cost of the layout with input choices ca (A) and cb (B); fills l's shapes and paths. */
+static double price(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* l, int ca, int cb)
 {
-    ctr_gemm_shape s;
-    gemm_shape(p, l, &s);
-    l->m = s.m; l->n = s.n; l->k = s.k;
+    l->m = l->size[l->swapped ? CTR_GROUP_N : CTR_GROUP_M];
+    l->n = l->size[l->swapped ? CTR_GROUP_M : CTR_GROUP_N];
+    l->k = l->size[CTR_GROUP_K];
     l->batch = l->size[CTR_GROUP_L];
     l->calls = l->size[CTR_ROLE_O];
-    l->inputSeconds = price_input(p, model, l, CTR_A) + price_input(p, model, l, CTR_B);
+    l->inputSeconds = price_input(p, model, l, CTR_A, ca) + price_input(p, model, l, CTR_B, cb);
     l->outputSeconds = price_output(p, model, l);
-    s.firstShared = l->calls == 1 && s.batch > 1 && l->in[l->swapped ? CTR_B : CTR_A].batchStride == 0;
-    s.secondShared = l->calls == 1 && s.batch > 1 && l->in[l->swapped ? CTR_A : CTR_B].batchStride == 0;
+    ctr_gemm_shape s;
+    gemm_shape(p, l, &s);
     /* Looped modes: a pointer-array batch, its arrays built by one small kernel first. */
     l->gemmSeconds = ctr_gemm_seconds(model, &s) + (l->calls > 1 ? 3e-6 : 0.0);
     return l->inputSeconds + l->outputSeconds + l->gemmSeconds;
@@ -430,7 +433,44 @@ static void set_roles(const ctr_problem* p, ctr_layout* l, const int* role)
     }
 }
 
-cupermStatus_t ctr_layout_choose(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* out)
+/* Same decomposition: roles, orders, operand order, input and output paths. */
+static int layout_same(const ctr_layout* a, const ctr_layout* b)
+{
+    if (a->swapped != b->swapped || a->out != b->out) return 0;
+    for (int x = 0; x < 2; ++x)
+        if (a->in[x].path != b->in[x].path || a->in[x].fast != b->in[x].fast) return 0;
+    for (int r = 0; r < CTR_ROLES; ++r) {
+        if (a->count[r] != b->count[r]) return 0;
+        if (memcmp(a->order[r], b->order[r], sizeof(int) * (size_t)a->count[r])) return 0;
+    }
+    return 1;
+}
+
+static double total_seconds(const ctr_layout* l) { return l->inputSeconds + l->outputSeconds + l->gemmSeconds; }
+
+/* Inserts cand into the cost-ordered list best[0..*n) of at most max distinct layouts. A
+ * candidate goes before another only if cheaper by 0.1%: ties keep the earlier, simpler one. */
+static void keep_ranked(ctr_layout* best, int* n, int max, const ctr_layout* cand)
+{
+    const double cost = total_seconds(cand);
+    if (!isfinite(cost)) return;
+    for (int i = 0; i < *n; ++i)
+        if (layout_same(&best[i], cand)) {
+            if (!(cost < total_seconds(&best[i]) * 0.999)) return;
+            memmove(&best[i], &best[i + 1], sizeof *best * (size_t)(*n - i - 1)); /* re-placed below */
+            --*n;
+            break;
+        }
+    int at = *n;
+    while (at > 0 && cost < total_seconds(&best[at - 1]) * 0.999) --at;
+    if (at >= max) return;
+    const int moved = (*n < max ? *n : max - 1) - at;
+    memmove(&best[at + 1], &best[at], sizeof *best * (size_t)moved);
+    best[at] = *cand;
+    if (*n < max) ++*n;
+}
+
+int ctr_layout_rank(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* best, int max)
 {
     /* Candidate orders of each role: as laid out in each operand holding it. */
     static const int sources[CTR_ROLES][3] = {
@@ -439,7 +479,7 @@ cupermStatus_t ctr_layout_choose(const ctr_problem* p, const ctr_cost_model* mod
     int roles[6][CTR_MAX_MODES];
     const int nroles = ctr_role_candidates(p, roles, 6);
     ctr_layout cand;
-    double bestCost = INFINITY;
+    int n = 0;
     memset(&cand, 0, sizeof cand);
     ctr_fold_operators(p, &cand.ops);
     for (int rc = 0; rc < nroles; ++rc) {
@@ -455,18 +495,22 @@ cupermStatus_t ctr_layout_choose(const ctr_problem* p, const ctr_cost_model* mod
                                 usable = role_order_from(p, &cand, r, sources[r][pick[r]]);
                             if (!usable) continue;
                             cand.swapped = sw;
-                            const double cost = price(p, model, &cand);
-                            /* Strictly cheaper by 0.1%: ties keep the earlier, simpler candidate. */
-                            if (cost < bestCost * 0.999) {
-                                bestCost = cost;
-                                *out = cand;
+                            /* Each input read in place or rewritten, with either group fast. */
+                            for (int c = 0; c < 4; ++c) {
+                                price(p, model, &cand, c & 1, c >> 1);
+                                keep_ranked(best, &n, max, &cand);
                             }
                         }
     }
-    if (!isfinite(bestCost))
+    for (int i = 0; i < n; ++i) place_workspace(p, &best[i]);
+    return n;
+}
+
+cupermStatus_t ctr_layout_choose(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* out)
+{
+    if (ctr_layout_rank(p, model, out, 1) == 0)
         return ctr_fail(CUPERM_STATUS_INTERNAL_ERROR, "no GEMM layout could be priced (the transpose "
                         "cost model rejected every candidate)");
-    place_workspace(p, out);
     return CUPERM_STATUS_SUCCESS;
 }
 

@@ -24,6 +24,8 @@ typedef struct {
 typedef struct {
     int64_t m, n, k, batch, calls;
     int firstShared, secondShared; /* batch stride 0: one matrix read by every batch entry */
+    int pointers;                  /* a pointer-array batch (cublasGemmBatchedEx) */
+    char opFirst, opSecond;        /* cuBLAS flags: 'N', 'T' or 'C' */
     cupermDataType_t abType, cdType;
     cupermComputeType_t compute;
 } ctr_gemm_shape;
@@ -109,6 +111,10 @@ void ctr_fold_operators(const ctr_problem* p, ctr_folded_ops* f);
 
 /* Chooses the cheapest layout; fails only if no candidate could be priced. */
 cupermStatus_t ctr_layout_choose(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* out);
+
+/* The up to max cheapest distinct layouts, cheapest first (workspace placed); returns how
+ * many (0 if none could be priced). */
+int ctr_layout_rank(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* best, int max);
 
 /* The transposes a layout runs, in cupermPlanTranspose's convention. */
 void ctr_layout_input_transpose(const ctr_problem* p, const ctr_layout* l, int which, ctr_transpose* t);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ctr_error.h"
+#include "ctr_measure.h"
 #include "ctr_plan.h"
 #include "ctr_types.h"
 #include "host/errors.h"
@@ -37,125 +38,6 @@ static ctr_cost_model device_model(cupermHandle_t h)
     return m;
 }
 
-/* ---- sub-plans ---------------------------------------------------------------- */
-
-static cupermStatus_t plan_transpose(cupermHandle_t h, const ctr_transpose* t, cupermPlan_t* out)
-{
-    return cupermPlanTranspose(h, out, t->rank, t->extents, t->perm, t->type, t->inStrides, t->outStrides);
-}
-
-/* Operator kernel over a transpose's output order: out dense, in gathered. */
-static void kernel_from_transpose(const ctr_transpose* t, cupermOperator_t op, double param,
-                                  ctr_ew_params* k)
-{
-    memset(k, 0, sizeof *k);
-    k->rank = t->rank;
-    k->type = t->type;
-    for (int r = 0; r < t->rank; ++r) {
-        k->extents[r] = t->extents[t->perm[r]];
-        k->inStrides[r] = t->inStrides[t->perm[r]];
-        k->outStrides[r] = t->outStrides[r];
-    }
-    k->opIn = op;
-    k->paramIn = param;
-    ctr_ew_fuse(k);
-}
-
-/* Iteration over D's dimensions, smallest D stride first, so that D is written in order. */
-static void kernel_over_d(const ctr_problem* p, const int64_t* inStrides, const int64_t* cStrides,
-                          ctr_ew_params* k)
-{
-    const ctr_operand* D = &p->op[CTR_D];
-    int order[CUPERM_MAX_RANK];
-    for (int i = 0; i < D->rank; ++i) order[i] = i;
-    for (int i = 1; i < D->rank; ++i)
-        for (int j = i; j > 0 && D->strides[order[j]] < D->strides[order[j - 1]]; --j) {
-            const int s = order[j]; order[j] = order[j - 1]; order[j - 1] = s;
-        }
-    memset(k, 0, sizeof *k);
-    k->rank = D->rank;
-    k->type = D->type;
-    for (int r = 0; r < D->rank; ++r) {
-        const int d = order[r];
-        k->extents[r] = D->extents[d];
-        k->outStrides[r] = D->strides[d];
-        k->inStrides[r] = inStrides[d];
-        k->cStrides[r] = cStrides[d];
-    }
-}
-
-static void destroy_subplans(struct cupermContractionPlan* c)
-{
-    cupermPlan_t* subs[4] = {&c->inputTranspose[0], &c->inputTranspose[1], &c->outputTranspose, &c->copyC};
-    for (int i = 0; i < 4; ++i)
-        if (*subs[i]) {
-            cupermPlanDestroy(*subs[i]);
-            *subs[i] = NULL;
-        }
-}
-
-static cupermStatus_t build_runners(struct cupermContractionPlan* c)
-{
-    const ctr_problem* p = &c->problem;
-    const ctr_layout* l = &c->layout;
-    cupermStatus_t st;
-    for (int x = 0; x < 2; ++x) {
-        if (l->in[x].path == CTR_IN_DIRECT) continue;
-        ctr_transpose t;
-        ctr_layout_input_transpose(p, l, x, &t);
-        if (l->in[x].path == CTR_IN_TRANSPOSE) {
-            if ((st = plan_transpose(c->handle, &t, &c->inputTranspose[x]))) return st;
-        } else {
-            kernel_from_transpose(&t, l->ops.op[x], p->op[x].opParam, &c->inputKernel[x]);
-        }
-    }
-    if (l->out != CTR_OUT_EPILOGUE) {
-        ctr_transpose t;
-        ctr_copy_c_to_d(p, &t);
-        if ((st = plan_transpose(c->handle, &t, &c->copyC))) return st;
-    }
-    if (l->out == CTR_OUT_TRANSPOSE) {
-        ctr_transpose t;
-        ctr_layout_output_transpose(p, l, &t);
-        if ((st = plan_transpose(c->handle, &t, &c->outputTranspose))) return st;
-    }
-    if (l->out == CTR_OUT_EPILOGUE) {
-        int64_t w[CUPERM_MAX_RANK];
-        ctr_layout_w_strides_for_d(p, l, w);
-        kernel_over_d(p, w, p->op[CTR_C].strides, &c->epilogue);
-        c->epilogue.opC = l->ops.op[CTR_C];
-        c->epilogue.paramC = p->op[CTR_C].opParam;
-        c->epilogue.opOut = l->ops.op[CTR_D];
-        c->epilogue.paramOut = p->op[CTR_D].opParam;
-        ctr_ew_fuse(&c->epilogue);
-    }
-    if (l->calls > 1) {
-        const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
-        ctr_ptr_params* q = &c->pointers;
-        q->nLooped = l->count[CTR_ROLE_O];
-        for (int i = 0; i < q->nLooped; ++i) {
-            q->extents[i] = p->modes[l->order[CTR_ROLE_O][i]].extent;
-            q->strides[0][i] = l->in[first].outerStride[i];
-            q->strides[1][i] = l->in[second].outerStride[i];
-            q->strides[2][i] = l->outerStrideD[i];
-        }
-        q->batch = l->batch;
-        q->batchStride[0] = l->in[first].batchStride;
-        q->batchStride[1] = l->in[second].batchStride;
-        q->batchStride[2] = l->batchStrideD;
-        q->elemBytes[0] = q->elemBytes[1] = (int64_t)cupermDataTypeSize(p->op[CTR_A].type);
-        q->elemBytes[2] = (int64_t)cupermDataTypeSize(p->op[CTR_D].type);
-        q->count = l->calls * l->batch;
-    }
-    if (l->inplaceOpD) {
-        kernel_over_d(p, p->op[CTR_D].strides, p->op[CTR_D].strides, &c->opDPass);
-        c->opDPass.opOut = l->ops.op[CTR_D];
-        c->opDPass.paramOut = p->op[CTR_D].opParam;
-        ctr_ew_fuse(&c->opDPass);
-    }
-    return CUPERM_STATUS_SUCCESS;
-}
-
 /* ---- entry points ---------------------------------------------------------------- */
 
 cupermStatus_t cupermPlanContraction(cupermHandle_t handle, cupermContractionPlan_t* plan,
@@ -168,8 +50,9 @@ cupermStatus_t cupermPlanContraction(cupermHandle_t handle, cupermContractionPla
     if (!handle) return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "handle is NULL");
     if (handle->magic != CUPERM_HANDLE_MAGIC)
         return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "handle is not a live cuperm handle");
-    if (mode != CUPERM_PLAN_MODEL)
-        return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "mode %d is not a cupermPlanMode_t", (int)mode);
+    if (mode != CUPERM_PLAN_MODEL && mode != CUPERM_PLAN_MEASURE)
+        return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "mode %d is not a cupermPlanMode_t (MODEL or MEASURE)",
+                        (int)mode);
     struct cupermContractionPlan* c = calloc(1, sizeof *c);
     if (!c) return ctr_fail(CUPERM_STATUS_ALLOC_FAILED, "out of host memory");
     cupermStatus_t st = ctr_problem_init(&c->problem, A, B, C, D, compute);
@@ -180,26 +63,20 @@ cupermStatus_t cupermPlanContraction(cupermHandle_t handle, cupermContractionPla
     }
     c->handle = handle;
     c->device = handle->dev.ordinal;
-    if (!ctr_state_lookup(c->state, &c->problem, &c->layout)) {
+    c->measured = mode == CUPERM_PLAN_MEASURE;
+    if (!ctr_state_lookup(c->state, &c->problem, c->measured, &c->layout, &c->measuredSeconds)) {
         const ctr_cost_model model = device_model(handle);
-        if ((st = ctr_layout_choose(&c->problem, &model, &c->layout))) {
+        st = c->measured ? ctr_measure_choose(c, &model) : ctr_layout_choose(&c->problem, &model, &c->layout);
+        if (st) {
             free(c);
             return st;
         }
-        ctr_state_insert(c->state, &c->problem, &c->layout);
+        ctr_state_insert(c->state, &c->problem, c->measured, &c->layout, c->measuredSeconds);
     }
-    if ((st = build_runners(c))) {
-        destroy_subplans(c);
+    if ((st = ctr_plan_build(c))) {
         free(c);
         return st;
     }
-    const ctr_problem* p = &c->problem;
-    c->cdSameLayout = memcmp(p->op[CTR_C].strides, p->op[CTR_D].strides,
-                             sizeof(int64_t) * (size_t)p->op[CTR_D].rank) == 0;
-    for (int w = 0; w < CTR_OPERANDS; ++w)
-        c->spanBytes[w] = (ctr_operand_max_offset(&p->op[w]) + 1) * (int64_t)cupermDataTypeSize(p->op[w].type);
-    c->workspaceBytes = c->layout.workspaceBytes + CTR_CUBLAS_WORKSPACE;
-    ctr_layout_describe(p, &c->layout, c->description, sizeof c->description);
     c->magic = CTR_PLAN_MAGIC;
     *plan = c;
     return CUPERM_STATUS_SUCCESS;
@@ -227,7 +104,7 @@ cupermStatus_t cupermContractionPlanDestroy(cupermContractionPlan_t plan)
 {
     cupermStatus_t st = check_plan(plan, "cupermContractionPlanDestroy");
     if (st) return st;
-    destroy_subplans(plan);
+    ctr_plan_release(plan);
     plan->magic = CTR_DEAD_MAGIC;
     free(plan);
     return CUPERM_STATUS_SUCCESS;
@@ -260,5 +137,7 @@ cupermStatus_t cupermContractionPlanGetInfo(cupermContractionPlan_t plan, cuperm
     info->predictedGemmSeconds = l->gemmSeconds;
     info->workspaceBytes = plan->workspaceBytes;
     info->description = plan->description;
+    info->measured = plan->measured;
+    info->measuredSeconds = plan->measuredSeconds;
     return CUPERM_STATUS_SUCCESS;
 }

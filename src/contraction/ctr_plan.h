@@ -30,7 +30,22 @@ struct cupermContractionPlan {
     int cdSameLayout;               /* C and D strides equal: C may alias D */
     int64_t spanBytes[CTR_OPERANDS];
     size_t workspaceBytes;          /* layout's plus cuBLAS's */
+    int measured;                   /* chosen by CUPERM_PLAN_MEASURE */
+    double measuredSeconds;         /* its median time then (0 for model plans) */
     char description[640];
 };
+
+/* Builds the runners of c->layout (sub-plans, kernel parameters), the workspace size, the
+ * operand spans and the description; on failure releases what it made. */
+cupermStatus_t ctr_plan_build(struct cupermContractionPlan* c);
+
+/* Destroys the sub-plans (the plan object itself stays). */
+void ctr_plan_release(struct cupermContractionPlan* c);
+
+/* The plan's steps on a stream (cupermContract after its checks): alpha, beta as {re, im}
+ * with the folded signs applied; ws holds the plan's workspace. */
+cupermStatus_t ctr_run_steps(cupermContractionPlan_t plan, const double alpha[2], const void* A, const void* B,
+                             const double beta[2], int betaZero, const void* C, void* D, char* ws,
+                             cudaStream_t stream);
 
 #endif

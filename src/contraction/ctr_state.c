@@ -36,25 +36,30 @@ void ctr_state_destroy(ctr_state* s)
     free(s);
 }
 
-int ctr_state_lookup(ctr_state* s, const ctr_problem* key, ctr_layout* layout)
+int ctr_state_lookup(ctr_state* s, const ctr_problem* key, int measured, ctr_layout* layout, double* seconds)
 {
     int found = 0;
     pthread_mutex_lock(&s->lock);
     for (int i = 0; i < CTR_CACHE_ENTRIES && !found; ++i)
-        if (s->cache[i].used && memcmp(&s->cache[i].key, key, sizeof *key) == 0) {
+        if (s->cache[i].used && s->cache[i].measured == measured &&
+            memcmp(&s->cache[i].key, key, sizeof *key) == 0) {
             *layout = s->cache[i].layout;
+            *seconds = s->cache[i].seconds;
             found = 1;
         }
     pthread_mutex_unlock(&s->lock);
     return found;
 }
 
-void ctr_state_insert(ctr_state* s, const ctr_problem* key, const ctr_layout* layout)
+void ctr_state_insert(ctr_state* s, const ctr_problem* key, int measured, const ctr_layout* layout,
+                      double seconds)
 {
     pthread_mutex_lock(&s->lock);
     ctr_cache_entry* e = &s->cache[s->nextVictim];
     s->nextVictim = (s->nextVictim + 1) % CTR_CACHE_ENTRIES; /* round robin: oldest goes first */
     e->used = 1;
+    e->measured = measured;
+    e->seconds = seconds;
     e->key = *key;
     e->layout = *layout;
     pthread_mutex_unlock(&s->lock);

@@ -17,6 +17,8 @@
 
 typedef struct {
     int used;
+    int measured;          /* part of the key: measured and model plans are cached apart */
+    double seconds;        /* measured: the chosen layout's median time */
     ctr_problem key;
     ctr_layout layout;
 } ctr_cache_entry;
@@ -31,8 +33,10 @@ typedef struct ctr_state {
 /* The handle's state, created on first use (thread-safe). */
 cupermStatus_t ctr_state_get(cupermHandle_t handle, ctr_state** state);
 
-/* Cache lookup / insertion; both take the lock. */
-int ctr_state_lookup(ctr_state* s, const ctr_problem* key, ctr_layout* layout);
-void ctr_state_insert(ctr_state* s, const ctr_problem* key, const ctr_layout* layout);
+/* Cache lookup / insertion by problem and plan mode (measured or not); both take the lock.
+ * seconds: the measured time of a measured entry (0 for model entries). */
+int ctr_state_lookup(ctr_state* s, const ctr_problem* key, int measured, ctr_layout* layout, double* seconds);
+void ctr_state_insert(ctr_state* s, const ctr_problem* key, int measured, const ctr_layout* layout,
+                      double seconds);
 
 #endif

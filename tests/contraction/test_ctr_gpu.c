@@ -132,6 +132,9 @@ typedef struct {
     int transposed[3], pointerBatched, strideBatched, kernels;
 } path_counts;
 
+/* The plan mode run_case plans with (test_random_measured switches it). */
+static cupermPlanMode_t planMode = CUPERM_PLAN_MODEL;
+
 static double run_case(test_rng_t* r, const type_case* tc, const ctr_random_options* o, int caseNo,
                        char* what, size_t whatSize, path_counts* paths)
 {
@@ -144,10 +147,12 @@ static double run_case(test_rng_t* r, const type_case* tc, const ctr_random_opti
     }
     cupermContractionPlan_t plan;
     cupermStatus_t st = cupermPlanContraction(handle, &plan, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
-                                              tc->compute, CUPERM_PLAN_MODEL);
+                                              tc->compute, planMode);
     if (st != CUPERM_STATUS_SUCCESS) fail_msg("plan failed: %s", cupermGetLastErrorMessage());
     cupermContractionInfo_t info;
     assert_int_equal(cupermContractionPlanGetInfo(plan, &info), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(info.measured, planMode == CUPERM_PLAN_MEASURE);
+    assert_true(planMode == CUPERM_PLAN_MEASURE ? info.measuredSeconds > 0 : info.measuredSeconds == 0);
     paths->transposed[0] += info.transposedA;
     paths->transposed[1] += info.transposedB;
     paths->transposed[2] += info.transposedD;
@@ -275,6 +280,20 @@ static void test_random_gemm_sized(void** state)
     assert_int_equal(failures, 0);
 }
 
+/* Measured plans compute the same contraction: whichever candidate won must be right. */
+static void test_random_measured(void** state)
+{
+    (void)state;
+    int failures = 0;
+    planMode = CUPERM_PLAN_MEASURE;
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t) {
+        ctr_random_options o = {8, 4, 1 << 16, (int)(t % 2)};
+        failures += run_type(&types[t], 12, &o, 9000 + t);
+    }
+    planMode = CUPERM_PLAN_MODEL;
+    assert_int_equal(failures, 0);
+}
+
 /* ---- errors -------------------------------------------------------------------- */
 
 static void expect(cupermStatus_t got, cupermStatus_t want, const char* fragment)
@@ -360,6 +379,39 @@ static void test_info_and_cache(void** state)
     assert_int_equal(cupermContractionPlanDestroy(p2), CUPERM_STATUS_SUCCESS);
 }
 
+/* A measured plan is cached apart from the model's: planned again it comes from the cache
+ * (same layout, same measured time); a model plan of the same problem stays unmeasured. */
+static void test_measure_cache(void** state)
+{
+    (void)state;
+    const int32_t mD[3] = {'a', 'b', 'c'}, mA[3] = {'d', 'c', 'a'}, mB[2] = {'b', 'd'};
+    const int64_t eD[3] = {312, 24, 296}, eA[3] = {312, 296, 312}, eB[2] = {24, 312};
+    cupermTensorDescriptor_t A = {3, mA, eA, NULL, CUPERM_R_16F, CUPERM_OP_IDENTITY, 0};
+    cupermTensorDescriptor_t B = {2, mB, eB, NULL, CUPERM_R_16F, CUPERM_OP_IDENTITY, 0};
+    cupermTensorDescriptor_t D = {3, mD, eD, NULL, CUPERM_R_16F, CUPERM_OP_IDENTITY, 0};
+    cupermContractionPlan_t p1, p2, p3;
+    assert_int_equal(cupermPlanContraction(handle, &p1, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT,
+                                           CUPERM_PLAN_MEASURE), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(cupermPlanContraction(handle, &p2, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT,
+                                           CUPERM_PLAN_MEASURE), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(cupermPlanContraction(handle, &p3, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT,
+                                           CUPERM_PLAN_MODEL), CUPERM_STATUS_SUCCESS);
+    cupermContractionInfo_t i1, i2, i3;
+    assert_int_equal(cupermContractionPlanGetInfo(p1, &i1), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(cupermContractionPlanGetInfo(p2, &i2), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(cupermContractionPlanGetInfo(p3, &i3), CUPERM_STATUS_SUCCESS);
+    printf("    measured %.2f us: %s\n    model: %s\n", 1e6 * i1.measuredSeconds, i1.description, i3.description);
+    assert_int_equal(i1.measured, 1);
+    assert_int_equal(i2.measured, 1);
+    assert_int_equal(i3.measured, 0);
+    assert_true(i1.measuredSeconds > 0 && i1.measuredSeconds == i2.measuredSeconds);
+    assert_string_equal(i1.description, i2.description);
+    assert_true(i3.measuredSeconds == 0);
+    assert_int_equal(cupermContractionPlanDestroy(p1), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(cupermContractionPlanDestroy(p2), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(cupermContractionPlanDestroy(p3), CUPERM_STATUS_SUCCESS);
+}
+
 static int setup(void** state)
 {
     (void)state;
@@ -380,6 +432,8 @@ int main(void)
         cmocka_unit_test(test_info_and_cache),
         cmocka_unit_test(test_random_small),
         cmocka_unit_test(test_random_gemm_sized),
+        cmocka_unit_test(test_random_measured),
+        cmocka_unit_test(test_measure_cache),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -546,6 +546,61 @@ static void test_random_layouts_compute_the_contraction(void** state)
     assert_true(freeBatched > 0);
 }
 
+/* CUPERM_PLAN_MEASURE's candidates: distinct, cheapest first, led by the model's choice, and
+ * every one of them computes the contraction. */
+static void test_ranked_layouts_are_distinct_sorted_and_correct(void** state)
+{
+    (void)state;
+    test_rng_t r = {5};
+    int several = 0;
+    for (int it = 0; it < 80; ++it) {
+        ctr_random_options o = {6, 4, 2048, 0};
+        ctr_random_case c;
+        ctr_random_draw(&r, &o, &c);
+        for (int t = 0; t < 4; ++t) c.desc[t].type = CUPERM_R_64F;
+        ctr_problem p;
+        assert_int_equal(ctr_problem_init(&p, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
+                                          CUPERM_COMPUTE_DEFAULT), CUPERM_STATUS_SUCCESS);
+        mock_ctx ctx = {NULL};
+        ctr_cost_model m = mock_model(&ctx);
+        ctr_layout best[8], chosen;
+        const int n = ctr_layout_rank(&p, &m, best, 8);
+        assert_true(n >= 1 && n <= 8);
+        assert_int_equal(ctr_layout_choose(&p, &m, &chosen), CUPERM_STATUS_SUCCESS);
+        char d[8][640], dc[640];
+        ctr_layout_describe(&p, &chosen, dc, sizeof dc);
+        several += n > 1;
+        int64_t span[4];
+        ctr_cplx* buf[4];
+        for (int t = 0; t < 4; ++t) {
+            span[t] = ctr_ref_span(&c.desc[t]);
+            buf[t] = calloc((size_t)span[t], sizeof(ctr_cplx));
+            fill(&r, buf[t], span[t], 0, 0);
+        }
+        ctr_cplx* want = calloc((size_t)span[3], sizeof(ctr_cplx));
+        ctr_ref_contract(&c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3], buf[0], buf[1], buf[2], 1.0, 0.5, want,
+                         NULL);
+        for (int i = 0; i < n; ++i) {
+            ctr_layout_describe(&p, &best[i], d[i], sizeof d[i]);
+            const double cost = best[i].inputSeconds + best[i].outputSeconds + best[i].gemmSeconds;
+            if (i > 0) {
+                const double prev = best[i - 1].inputSeconds + best[i - 1].outputSeconds + best[i - 1].gemmSeconds;
+                assert_true(cost >= prev * 0.999);
+            }
+            for (int j = 0; j < i; ++j)
+                if (!strcmp(d[i], d[j])) fail_msg("case %d: layouts %d and %d are the same: %s", it, j, i, d[i]);
+            memset(buf[3], 0xff, (size_t)span[3] * sizeof(ctr_cplx));
+            ctr_cpu_execute(&p, &best[i], buf[0], buf[1], buf[2], buf[3], 1.0, 0.5);
+            const double err = rel_error(buf[3], want, &c.desc[3]);
+            if (!(err < 1e-12)) fail_msg("case %d, layout %d: error %g\n  %s", it, i, err, d[i]);
+        }
+        assert_string_equal(d[0], dc);
+        for (int t = 0; t < 4; ++t) free(buf[t]);
+        free(want);
+    }
+    assert_true(several > 40);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -569,6 +624,7 @@ int main(void)
         cmocka_unit_test(test_classification_and_unit_modes),
         cmocka_unit_test(test_elementwise_dimensions_fuse),
         cmocka_unit_test(test_random_layouts_compute_the_contraction),
+        cmocka_unit_test(test_ranked_layouts_are_distinct_sorted_and_correct),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

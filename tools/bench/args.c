@@ -142,11 +142,11 @@ int bench_parse_args(int argc, char** argv, bench_options* opt, char* err, size_
                 return fail(err, err_size, "--dtype \"%s\": expected a comma list of %s", v,
                             bench_dtype_names());
         } else if (!strcmp(a, "--mode")) {
-            if (!strcmp(v, "heuristic")) opt->mode = BENCH_MODE_HEURISTIC;
+            if (!strcmp(v, "heuristic") || !strcmp(v, "model")) opt->mode = BENCH_MODE_HEURISTIC;
             else if (!strcmp(v, "measure")) opt->mode = BENCH_MODE_MEASURE;
             else if (!strcmp(v, "both")) opt->mode = BENCH_MODE_BOTH;
             else
-                return fail(err, err_size, "--mode \"%s\": expected heuristic, measure or both", v);
+                return fail(err, err_size, "--mode \"%s\": expected heuristic (model), measure or both", v);
         } else if (!strcmp(a, "--cases")) {
             opt->cases_file = v;
         } else if (!strcmp(a, "--case")) {
@@ -243,7 +243,7 @@ void bench_print_usage(const char* argv0)
         "\nOptions:\n"
         "  --dtype LIST        element types, comma-separated: %s\n"
         "                      (default: the suite's, f64 for most)\n"
-        "  --mode M            heuristic, measure or both (default both)\n"
+        "  --mode M            heuristic (contractions: model), measure or both (default both)\n"
         "  --extent N          perm720: every extent (16); square: matrix side (32768)\n"
         "  --rank LIST         random: ranks like 2-12 or 4,8 (default 2-12)\n"
         "  --ratio LIST        random: largest/smallest extent ratios (default 1,5,15)\n"

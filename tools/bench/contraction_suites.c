@@ -1,6 +1,8 @@
 /*
- * The contraction suites of cuperm-bench. Per case: cupermContract (model plan,
- * alpha = 1, beta = 0, dense column-major tensors) timed with CUDA events
+ * The contraction suites of cuperm-bench. Per case and plan mode (--mode model,
+ * measure or both; one CSV per mode, both adds the model plan's time over the
+ * measured plan's): cupermContract (alpha = 1, beta = 0, dense column-major
+ * tensors) timed with CUDA events
  * (warm-up, median of batches, D poisoned before each batch), checked first:
  * D poisoned, every element must be written, sampled elements against a
  * double-precision CPU dot product. Beside it, timed the same way on the same
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "contraction_cases.h"
 #include "device.h"
@@ -300,11 +303,22 @@ static double check(const bench_ctr_case* c, const ctr_type* t, const void* a, c
 
 typedef struct {
     double ms, gemmMs, plainMs, flops, bytes, eff, plainEff, check;
+    double planMs;         /* cupermPlanContraction's time (measure mode: the timing of candidates) */
+    double modelOverMeas;  /* --mode both: model plan's time / measured plan's (0 otherwise) */
     int64_t unwritten;
     cupermContractionInfo_t info;
     int64_t m, n, k, batch;
     const char* skipped;
 } case_result;
+
+/* The plan modes a run compares: index 0 model, 1 measure. */
+static const cupermPlanMode_t kModes[2] = {CUPERM_PLAN_MODEL, CUPERM_PLAN_MEASURE};
+static const char* const kModeNames[2] = {"model", "measure"};
+
+static int mode_wanted(const bench_options* opt, int mi)
+{
+    return (opt->mode & (mi == 0 ? BENCH_MODE_HEURISTIC : BENCH_MODE_MEASURE)) != 0;
+}
 
 static int64_t volume_of(const bench_ctr_modes* md, int t)
 {
@@ -313,56 +327,58 @@ static int64_t volume_of(const bench_ctr_modes* md, int t)
     return v;
 }
 
-static int run_case(cupermHandle_t h, cublasHandle_t blas, const ctr_type* t, const roofline* roof,
-                    const bench_ctr_case* c, const bench_options* opt, cudaStream_t s, case_result* r)
-{
-    memset(r, 0, sizeof *r);
+typedef struct {
     bench_ctr_modes md;
-    bench_ctr_modes_of(c, &md);
     cupermTensorDescriptor_t desc[4];
-    for (int i = 0; i < 4; ++i) {
-        desc[i] = (cupermTensorDescriptor_t){md.rank[i], md.modes[i], md.extents[i], NULL,
-                                             i < 2 ? t->ab : t->cd, CUPERM_OP_IDENTITY, 0.0};
-    }
+    int64_t vol[3];
+    void* buf[3];
+} case_data;
+
+/* One plan mode on the case's buffers: plan, check, time; the plan's own GEMM timed beside it. */
+static int run_mode(cupermHandle_t h, cublasHandle_t blas, const ctr_type* t, const roofline* roof,
+                    const bench_ctr_case* c, const bench_options* opt, cudaStream_t s, const case_data* cd,
+                    cupermPlanMode_t mode, double plainMs, case_result* r)
+{
     contract_run run;
     memset(&run, 0, sizeof run);
-    if (cupermPlanContraction(h, &run.plan, &desc[0], &desc[1], &desc[2], &desc[3], CUPERM_COMPUTE_DEFAULT,
-                              CUPERM_PLAN_MODEL) != CUPERM_STATUS_SUCCESS) {
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (cupermPlanContraction(h, &run.plan, &cd->desc[0], &cd->desc[1], &cd->desc[2], &cd->desc[3],
+                              CUPERM_COMPUTE_DEFAULT, mode) != CUPERM_STATUS_SUCCESS) {
         fprintf(stderr, "case %d: plan: %s\n", c->id, cupermGetLastErrorMessage());
         return -1;
     }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    r->planMs = 1e3 * (double)(t1.tv_sec - t0.tv_sec) + 1e-6 * (double)(t1.tv_nsec - t0.tv_nsec);
     cupermContractionPlanGetInfo(run.plan, &r->info);
     cupermContractionGetWorkspaceSize(run.plan, &run.wsBytes);
-    const int64_t vol[3] = {volume_of(&md, 0), volume_of(&md, 1), volume_of(&md, 3)};
-    void* buf[3] = {NULL, NULL, NULL};
-    for (int i = 0; i < 3; ++i)
-        if (cudaMalloc(&buf[i], (size_t)vol[i] * t->dt->size) != cudaSuccess) r->skipped = "out of memory";
-    if (!r->skipped && cudaMalloc(&run.ws, run.wsBytes) != cudaSuccess) r->skipped = "out of memory";
-    if (r->skipped) {
+    const int64_t* vol = cd->vol;
+    if (cudaMalloc(&run.ws, run.wsBytes) != cudaSuccess) {
         cudaGetLastError();
-        goto done;
+        r->skipped = "out of memory";
+        cupermContractionPlanDestroy(run.plan);
+        return 0;
     }
-    bench_ctr_fill(buf[0], vol[0], t->ab, 1000 + (uint64_t)c->id, s);
-    bench_ctr_fill(buf[1], vol[1], t->ab, 2000 + (uint64_t)c->id, s);
-    run.a = buf[0];
-    run.b = buf[1];
-    run.d = buf[2];
+    run.a = cd->buf[0];
+    run.b = cd->buf[1];
+    run.d = cd->buf[2];
     run.dBytes = (size_t)vol[2] * t->dt->size;
     bench_dtype_scalar(t->dt, 1.0, run.alpha);
     bench_dtype_scalar(t->dt, 0.0, run.beta);
-
+    int status = 0;
     r->check = -1;
     if (opt->verify) {
         poison_d(&run, s);
         if (run_contract(&run, s)) {
             fprintf(stderr, "case %d: cupermContract: %s\n", c->id, cupermGetLastErrorMessage());
+            status = -1;
             goto done;
         }
         cudaStreamSynchronize(s);
         void* host[3];
         for (int i = 0; i < 3; ++i) {
             host[i] = malloc((size_t)vol[i] * t->dt->size);
-            cudaMemcpy(host[i], buf[i], (size_t)vol[i] * t->dt->size, cudaMemcpyDeviceToHost);
+            cudaMemcpy(host[i], cd->buf[i], (size_t)vol[i] * t->dt->size, cudaMemcpyDeviceToHost);
         }
         /* Each sample is a CPU dot product over all contracted modes: at most ~3e8 terms in all. */
         const double kTerms = (double)vol[0] * (double)vol[1] / (double)vol[2];
@@ -373,24 +389,19 @@ static int run_case(cupermHandle_t h, cublasHandle_t blas, const ctr_type* t, co
     }
     r->ms = time_median(run_contract, &run, poison_d, s, opt->target_ms);
     bench_ctr_gemm_shape(c, &r->m, &r->n, &r->k, &r->batch);
-    gemm_run plain = {blas, t, CUBLAS_OP_N, CUBLAS_OP_N, r->m, r->n, r->k, r->batch, r->m, r->k,
-                      buf[0], buf[1], buf[2], 0, 0};
-    r->plainMs = time_median(run_gemm, &plain, NULL, s, opt->target_ms);
-    /* The plan's own GEMM: its flags and operand order, dense leading dimensions. */
+    r->plainMs = plainMs;
+    /* The plan's own GEMM: its flags and operand order, dense leading dimensions. Looped modes
+     * run as one pointer-array batch of calls x batch entries: timed here as the same number
+     * of dense strided entries. */
     const cupermContractionInfo_t* in = &r->info;
-    /* Looped modes run as one pointer-array batch of calls x batch entries: timed here as the
-     * same number of dense strided entries. */
-    gemm_run own = plain;
-    own.m = in->m;
-    own.n = in->n;
-    own.k = in->k;
-    own.batch = in->batch * in->calls;
+    gemm_run own = {blas, t, CUBLAS_OP_N, CUBLAS_OP_N, in->m, in->n, in->k, in->batch * in->calls, 0, 0,
+                    NULL, NULL, cd->buf[2], 0, 0};
     own.opA = in->opFirst == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T;
     own.opB = in->opSecond == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T;
     own.lda = in->opFirst == 'N' ? in->m : in->k;
     own.ldb = in->opSecond == 'N' ? in->k : in->n;
-    own.a = in->swapped ? buf[1] : buf[0];
-    own.b = in->swapped ? buf[0] : buf[1];
+    own.a = in->swapped ? cd->buf[1] : cd->buf[0];
+    own.b = in->swapped ? cd->buf[0] : cd->buf[1];
     /* An operand without some batched modes is shared across them (stride 0), as in the plan. */
     const int64_t volFirst = in->swapped ? vol[1] : vol[0], volSecond = in->swapped ? vol[0] : vol[1];
     own.shareA = own.m * own.k * own.batch > volFirst;
@@ -402,10 +413,46 @@ static int run_case(cupermHandle_t h, cublasHandle_t blas, const ctr_type* t, co
     r->eff = floor / (r->ms * 1e-3);
     r->plainEff = floor / (r->plainMs * 1e-3);
 done:
-    for (int i = 0; i < 3; ++i) cudaFree(buf[i]);
     cudaFree(run.ws);
     cupermContractionPlanDestroy(run.plan);
-    return 0;
+    return status;
+}
+
+/* The case in every requested plan mode (r[0] model, r[1] measure), on one set of buffers. */
+static int run_case(cupermHandle_t h, cublasHandle_t blas, const ctr_type* t, const roofline* roof,
+                    const bench_ctr_case* c, const bench_options* opt, cudaStream_t s, case_result r[2])
+{
+    memset(r, 0, 2 * sizeof *r);
+    case_data cd;
+    memset(&cd, 0, sizeof cd);
+    bench_ctr_modes_of(c, &cd.md);
+    for (int i = 0; i < 4; ++i)
+        cd.desc[i] = (cupermTensorDescriptor_t){cd.md.rank[i], cd.md.modes[i], cd.md.extents[i], NULL,
+                                                i < 2 ? t->ab : t->cd, CUPERM_OP_IDENTITY, 0.0};
+    const int md[3] = {0, 1, 3};
+    for (int i = 0; i < 3; ++i) cd.vol[i] = volume_of(&cd.md, md[i]);
+    const char* skipped = NULL;
+    for (int i = 0; i < 3; ++i)
+        if (cudaMalloc(&cd.buf[i], (size_t)cd.vol[i] * t->dt->size) != cudaSuccess) skipped = "out of memory";
+    int status = 0;
+    if (skipped) {
+        cudaGetLastError();
+        r[0].skipped = r[1].skipped = skipped;
+        goto done;
+    }
+    bench_ctr_fill(cd.buf[0], cd.vol[0], t->ab, 1000 + (uint64_t)c->id, s);
+    bench_ctr_fill(cd.buf[1], cd.vol[1], t->ab, 2000 + (uint64_t)c->id, s);
+    int64_t m, n, k, batch;
+    bench_ctr_gemm_shape(c, &m, &n, &k, &batch);
+    gemm_run plain = {blas, t, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, batch, m, k, cd.buf[0], cd.buf[1], cd.buf[2], 0, 0};
+    const double plainMs = time_median(run_gemm, &plain, NULL, s, opt->target_ms);
+    for (int mi = 0; mi < 2 && !status; ++mi)
+        if (mode_wanted(opt, mi)) status = run_mode(h, blas, t, roof, c, opt, s, &cd, kModes[mi], plainMs, &r[mi]);
+    if (!status && mode_wanted(opt, 0) && mode_wanted(opt, 1) && r[0].ms > 0 && r[1].ms > 0)
+        r[0].modelOverMeas = r[1].modelOverMeas = r[0].ms / r[1].ms;
+done:
+    for (int i = 0; i < 3; ++i) cudaFree(cd.buf[i]);
+    return status;
 }
 
 /* ---- the suite ------------------------------------------------------------------------- */
@@ -480,83 +527,109 @@ int bench_run_contraction_suite(const bench_suite* suite, const bench_options* o
             fprintf(stderr, "cuperm-bench: the roofline measurement failed\n");
             return 3;
         }
-        char path[1024];
         const char* outDir = opt->out_dir ? opt->out_dir : ".";
-        char tag[256];
-        snprintf(tag, sizeof tag, "%s-%s", opt->tag ? opt->tag : suite->name, t.dt->name);
-        snprintf(path, sizeof path, "%s/%s.csv", outDir, tag);
-        FILE* csv = fopen(path, "w");
-        if (!csv) {
-            fprintf(stderr, "cuperm-bench: cannot write %s\n", path);
-            return 2;
+        char tag[2][256];
+        FILE* csv[2] = {NULL, NULL};
+        for (int mi = 0; mi < 2; ++mi) {
+            if (!mode_wanted(opt, mi)) continue;
+            /* The model plan's file keeps its old name: contraction_torch.py and older results read it. */
+            snprintf(tag[mi], sizeof tag[mi], "%s-%s%s", opt->tag ? opt->tag : suite->name, t.dt->name,
+                     mi ? "-measure" : "");
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s.csv", outDir, tag[mi]);
+            if (!(csv[mi] = fopen(path, "w"))) {
+                fprintf(stderr, "cuperm-bench: cannot write %s\n", path);
+                return 2;
+            }
+            fprintf(csv[mi], "# %s\n# command: %s\n# peak %.2f TFLOP/s (cuBLAS 8192^3 %s GEMM), bandwidth %.1f "
+                    "GB/s (device copy, 2 x bytes / time); plan mode %s\n",
+                    dev.name, opt->command_line, roof.peakFlops * 1e-12, t.dt->name, roof.bandwidth * 1e-9,
+                    kModeNames[mi]);
+            fprintf(csv[mi], "suite,id,spec,extents,dtype,m,n,k,batch,flops,bytes,time_ms,tflops,transpose_ms,"
+                             "gemm_ms,eff,plain_gemm_ms,plain_gemm_eff,pred_transpose_ms,pred_gemm_ms,"
+                             "transposed_a,transposed_b,transposed_d,workspace_bytes,check,unwritten,peak_tflops,"
+                             "bandwidth_gbs,description,mode,plan_ms,model_over_measured\n");
         }
-        fprintf(csv, "# %s\n# command: %s\n# peak %.2f TFLOP/s (cuBLAS 8192^3 %s GEMM), bandwidth %.1f GB/s "
-                "(device copy, 2 x bytes / time)\n",
-                dev.name, opt->command_line, roof.peakFlops * 1e-12, t.dt->name, roof.bandwidth * 1e-9);
-        fprintf(csv, "suite,id,spec,extents,dtype,m,n,k,batch,flops,bytes,time_ms,tflops,transpose_ms,gemm_ms,"
-                     "eff,plain_gemm_ms,plain_gemm_eff,pred_transpose_ms,pred_gemm_ms,transposed_a,"
-                     "transposed_b,transposed_d,workspace_bytes,check,unwritten,peak_tflops,bandwidth_gbs,"
-                     "description\n");
         printf("%s %s: peak %.1f TFLOP/s, bandwidth %.0f GB/s\n", suite->name, t.dt->name, roof.peakFlops * 1e-12,
                roof.bandwidth * 1e-9);
         if (!opt->quiet)
-            printf("%4s %-24s %9s %7s %9s %9s %6s %9s %6s %5s %s\n", "id", "spec", "ms", "TFLOP/s", "transp_ms",
-                   "gemm_ms", "eff", "plain_ms", "peff", "check", "layout");
-        double* eff = calloc((size_t)n + 1, sizeof(double));
+            printf("%4s %-24s %-7s %9s %7s %9s %9s %6s %9s %6s %5s %6s %s\n", "id", "spec", "mode", "ms", "TFLOP/s",
+                   "transp_ms", "gemm_ms", "eff", "plain_ms", "peff", "check", "mod/me", "layout");
+        double* eff[2] = {calloc((size_t)n + 1, sizeof(double)), calloc((size_t)n + 1, sizeof(double))};
         double* plainEff = calloc((size_t)n + 1, sizeof(double));
+        double* ratio = calloc((size_t)n + 1, sizeof(double));
         int done = 0, failed = 0;
         for (int i = first; i < last; ++i) {
-            case_result r;
-            if (run_case(h, blas, &t, &roof, &cases[i], opt, s, &r) != 0 || r.ms <= 0) {
+            case_result rr[2];
+            if (run_case(h, blas, &t, &roof, &cases[i], opt, s, rr) != 0) {
                 ++failed;
                 continue;
             }
-            if (r.skipped) {
-                printf("%4d %-24s skipped: %s\n", cases[i].id, cases[i].spec, r.skipped);
+            if (rr[0].skipped) {
+                printf("%4d %-24s skipped: %s\n", cases[i].id, cases[i].spec, rr[0].skipped);
                 continue;
             }
-            const int bad = opt->verify && (r.unwritten > 0 || !(r.check <= 1.0));
-            failed += bad;
             char ext[160];
             int len = 0;
             for (int l = 0; l < 26 && cases[i].extent[l] && len < (int)sizeof ext - 12; ++l)
                 len += snprintf(ext + len, sizeof ext - (size_t)len, "%s%lld", l ? ":" : "",
                                 (long long)cases[i].extent[l]);
-            const double transMs = r.ms - r.gemmMs > 0 ? r.ms - r.gemmMs : 0;
-            fprintf(csv, "%s,%d,%s,%s,%s,%lld,%lld,%lld,%lld,%.6g,%.6g,%.6g,%.4f,%.6g,%.6g,%.4f,%.6g,%.4f,%.6g,"
-                         "%.6g,%d,%d,%d,%zu,%.3g,%lld,%.3f,%.1f,\"%s\"\n",
-                    suite->name, cases[i].id, cases[i].spec, ext, t.dt->name, (long long)r.m, (long long)r.n,
-                    (long long)r.k, (long long)r.batch, r.flops, r.bytes, r.ms, r.flops / (r.ms * 1e-3) * 1e-12,
-                    transMs, r.gemmMs, r.eff, r.plainMs, r.plainEff, r.info.predictedTransposeSeconds * 1e3,
-                    r.info.predictedGemmSeconds * 1e3, r.info.transposedA, r.info.transposedB,
-                    r.info.transposedD, r.info.workspaceBytes, r.check, (long long)r.unwritten,
-                    roof.peakFlops * 1e-12, roof.bandwidth * 1e-9, r.info.description);
-            if (!opt->quiet)
-                printf("%4d %-24s %9.4f %7.2f %9.4f %9.4f %6.3f %9.4f %6.3f %5s A%c B%c D%c\n", cases[i].id,
-                       cases[i].spec, r.ms, r.flops / (r.ms * 1e-3) * 1e-12, transMs, r.gemmMs, r.eff, r.plainMs,
-                       r.plainEff, !opt->verify ? "-" : bad ? "FAIL" : "ok", r.info.transposedA ? 'T' : '-',
-                       r.info.transposedB ? 'T' : '-', r.info.transposedD ? 'T' : '-');
-            eff[done] = r.eff;
-            plainEff[done] = r.plainEff;
-            ++done;
+            int ok = 1;
+            for (int mi = 0; mi < 2; ++mi) {
+                const case_result* r = &rr[mi];
+                if (!mode_wanted(opt, mi)) continue;
+                if (r->skipped || r->ms <= 0) {
+                    ok = 0;
+                    continue;
+                }
+                const int bad = opt->verify && (r->unwritten > 0 || !(r->check <= 1.0));
+                failed += bad;
+                const double transMs = r->ms - r->gemmMs > 0 ? r->ms - r->gemmMs : 0;
+                fprintf(csv[mi], "%s,%d,%s,%s,%s,%lld,%lld,%lld,%lld,%.6g,%.6g,%.6g,%.4f,%.6g,%.6g,%.4f,%.6g,%.4f,"
+                                 "%.6g,%.6g,%d,%d,%d,%zu,%.3g,%lld,%.3f,%.1f,\"%s\",%s,%.4g,%.4f\n",
+                        suite->name, cases[i].id, cases[i].spec, ext, t.dt->name, (long long)r->m, (long long)r->n,
+                        (long long)r->k, (long long)r->batch, r->flops, r->bytes, r->ms,
+                        r->flops / (r->ms * 1e-3) * 1e-12, transMs, r->gemmMs, r->eff, r->plainMs, r->plainEff,
+                        r->info.predictedTransposeSeconds * 1e3, r->info.predictedGemmSeconds * 1e3,
+                        r->info.transposedA, r->info.transposedB, r->info.transposedD, r->info.workspaceBytes,
+                        r->check, (long long)r->unwritten, roof.peakFlops * 1e-12, roof.bandwidth * 1e-9,
+                        r->info.description, kModeNames[mi], r->planMs, r->modelOverMeas);
+                if (!opt->quiet)
+                    printf("%4d %-24s %-7s %9.4f %7.2f %9.4f %9.4f %6.3f %9.4f %6.3f %5s %6.3f A%c B%c D%c\n",
+                           cases[i].id, cases[i].spec, kModeNames[mi], r->ms, r->flops / (r->ms * 1e-3) * 1e-12,
+                           transMs, r->gemmMs, r->eff, r->plainMs, r->plainEff,
+                           !opt->verify ? "-" : bad ? "FAIL" : "ok", r->modelOverMeas,
+                           r->info.transposedA ? 'T' : '-', r->info.transposedB ? 'T' : '-',
+                           r->info.transposedD ? 'T' : '-');
+                eff[mi][done] = r->eff;
+                plainEff[done] = r->plainEff;
+                ratio[done] = r->modelOverMeas;
+            }
+            done += ok;
         }
-        fclose(csv);
-        const double g = geomean(eff, done), gp = geomean(plainEff, done);
-        printf("%s %s: %d cases, geomean roofline efficiency %.3f; plain cuBLAS GEMM %.3f; ratio %.3f "
-               "(target >= 0.8); %d failed\n",
-               suite->name, t.dt->name, done, g, gp, gp > 0 ? g / gp : 0, failed);
-        snprintf(path, sizeof path, "%s/%s.summary.txt", outDir, tag);
-        FILE* sum = fopen(path, "w");
-        if (sum) {
-            fprintf(sum, "%s\ncommand: %s\nsuite %s dtype %s: %d cases, %d failed\npeak %.2f TFLOP/s, bandwidth "
-                         "%.1f GB/s\ngeomean roofline efficiency: cuperm %.4f, plain same-shape cuBLAS GEMM %.4f, "
-                         "ratio %.4f (target >= 0.8)\n",
-                    dev.name, opt->command_line, suite->name, t.dt->name, done, failed, roof.peakFlops * 1e-12,
-                    roof.bandwidth * 1e-9, g, gp, gp > 0 ? g / gp : 0);
-            fclose(sum);
+        for (int mi = 0; mi < 2; ++mi) {
+            if (!csv[mi]) continue;
+            fclose(csv[mi]);
+            const double g = geomean(eff[mi], done), gp = geomean(plainEff, done), gr = geomean(ratio, done);
+            char line[512];
+            snprintf(line, sizeof line, "%s %s (%s plans): %d cases, geomean roofline efficiency %.4f; plain "
+                     "same-shape cuBLAS GEMM %.4f; ratio %.4f (target >= 0.8); model/measured time geomean %.4f; "
+                     "%d failed", suite->name, t.dt->name, kModeNames[mi], done, g, gp, gp > 0 ? g / gp : 0, gr,
+                     failed);
+            printf("%s\n", line);
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s.summary.txt", outDir, tag[mi]);
+            FILE* sum = fopen(path, "w");
+            if (sum) {
+                fprintf(sum, "%s\ncommand: %s\npeak %.2f TFLOP/s, bandwidth %.1f GB/s\n%s\n", dev.name,
+                        opt->command_line, roof.peakFlops * 1e-12, roof.bandwidth * 1e-9, line);
+                fclose(sum);
+            }
         }
-        free(eff);
+        free(eff[0]);
+        free(eff[1]);
         free(plainEff);
+        free(ratio);
         if (failed) status = 1;
     }
     cudaStreamDestroy(s);

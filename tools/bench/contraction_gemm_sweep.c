@@ -1,0 +1,209 @@
+/*
+ * cuperm-ctr-gemm-sweep: times cuBLAS GEMMs of the shapes a contraction planner
+ * chooses between (skinny and small, strided-batched with and without a shared
+ * operand, pointer-array batched, every pair of transpose flags) in f16 (fp32
+ * accumulation) and f32, and writes one CSV row per GEMM. The contraction GEMM
+ * model (src/contraction/ctr_gemm_fit.h) is fitted to this file by
+ * tools/bench/contraction_gemm_fit.py; docs/contractions.md has the method.
+ *
+ * Usage: cuperm-ctr-gemm-sweep OUT.csv [f16,f32]
+ */
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "contraction_suites.h"
+
+typedef struct {
+    const char* name;
+    cupermDataType_t type;
+    cudaDataType_t blasType;
+    size_t size;
+} sweep_type;
+
+typedef struct {
+    char opA, opB;
+    int64_t m, n, k, batch;
+    int shareA, shareB; /* batch stride 0 */
+    int pointers;       /* cublasGemmBatchedEx instead of the strided call */
+} sweep_gemm;
+
+typedef struct {
+    cublasHandle_t blas;
+    const sweep_type* t;
+    void *a, *b, *c;
+    void** arrays; /* device: batch A, batch B, batch C pointers */
+    cudaStream_t s;
+} sweep_ctx;
+
+static int run(const sweep_ctx* x, const sweep_gemm* g)
+{
+    const float one = 1, zero = 0;
+    const cublasOperation_t oa = g->opA == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T;
+    const cublasOperation_t ob = g->opB == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T;
+    const int64_t lda = g->opA == 'N' ? g->m : g->k, ldb = g->opB == 'N' ? g->k : g->n;
+    const cudaDataType_t T = x->t->blasType;
+    cublasStatus_t st;
+    if (g->pointers)
+        st = cublasGemmBatchedEx_64(x->blas, oa, ob, g->m, g->n, g->k, &one, (const void* const*)x->arrays, T, lda,
+                                    (const void* const*)(x->arrays + g->batch), T, ldb, &zero,
+                                    x->arrays + 2 * g->batch, T, g->m, g->batch, CUBLAS_COMPUTE_32F,
+                                    CUBLAS_GEMM_DEFAULT);
+    else
+        st = cublasGemmStridedBatchedEx_64(x->blas, oa, ob, g->m, g->n, g->k, &one, x->a, T, lda,
+                                           g->shareA ? 0 : g->m * g->k, x->b, T, ldb, g->shareB ? 0 : g->k * g->n,
+                                           &zero, x->c, T, g->m, g->m * g->n, g->batch, CUBLAS_COMPUTE_32F,
+                                           CUBLAS_GEMM_DEFAULT);
+    return st == CUBLAS_STATUS_SUCCESS ? 0 : -1;
+}
+
+static int cmp_float(const void* a, const void* b)
+{
+    const float x = *(const float*)a, y = *(const float*)b;
+    return (x > y) - (x < y);
+}
+
+/* Median milliseconds over 7 samples, each a run of enough calls to last >= 0.2 ms. */
+static double time_gemm(sweep_ctx* x, const sweep_gemm* g)
+{
+    if (g->pointers) {
+        const size_t e = cupermDataTypeSize(x->t->type);
+        void** host = malloc(sizeof(void*) * 3 * (size_t)g->batch);
+        for (int64_t i = 0; i < g->batch; ++i) {
+            host[i] = (char*)x->a + (g->shareA ? 0 : (size_t)(i * g->m * g->k) * e);
+            host[g->batch + i] = (char*)x->b + (g->shareB ? 0 : (size_t)(i * g->k * g->n) * e);
+            host[2 * g->batch + i] = (char*)x->c + (size_t)(i * g->m * g->n) * e;
+        }
+        cudaMemcpy(x->arrays, host, sizeof(void*) * 3 * (size_t)g->batch, cudaMemcpyHostToDevice);
+        free(host);
+    }
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    double result = -1;
+    float one = 0, t[7];
+    if (run(x, g) || run(x, g)) goto out;
+    cudaEventRecord(e0, x->s);
+    run(x, g);
+    cudaEventRecord(e1, x->s);
+    cudaEventSynchronize(e1);
+    cudaEventElapsedTime(&one, e0, e1);
+    const int inner = one >= 0.2f ? 1 : (int)(0.2f / (one > 1e-3f ? one : 1e-3f)) + 1;
+    for (int r = 0; r < 7; ++r) {
+        cudaEventRecord(e0, x->s);
+        for (int i = 0; i < inner; ++i) run(x, g);
+        cudaEventRecord(e1, x->s);
+        cudaEventSynchronize(e1);
+        cudaEventElapsedTime(&t[r], e0, e1);
+        t[r] /= (float)inner;
+    }
+    qsort(t, 7, sizeof t[0], cmp_float);
+    result = t[3];
+out:
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    return result;
+}
+
+/* Elements in each of the three buffers (sweep's allocation). */
+#define SWEEP_ELEMS ((int64_t)1 << 27)
+
+static void emit(FILE* f, sweep_ctx* x, const sweep_gemm* g)
+{
+    const int64_t b = g->batch;
+    if (g->m * g->k * (g->shareA ? 1 : b) > SWEEP_ELEMS || g->k * g->n * (g->shareB ? 1 : b) > SWEEP_ELEMS ||
+        g->m * g->n * b > SWEEP_ELEMS)
+        return;
+    const double ms = time_gemm(x, g);
+    fprintf(f, "%s,%s,%c,%c,%lld,%lld,%lld,%lld,%d,%d,%.6g\n", x->t->name, g->pointers ? "pointers" : "strided",
+            g->opA, g->opB, (long long)g->m, (long long)g->n, (long long)g->k, (long long)g->batch, g->shareA,
+            g->shareB, ms);
+}
+
+/* Every flag pair of one shape; batched shapes also with the small operand shared and
+ * as a pointer-array batch (the planner's three ways of batching free modes). */
+static void shape(FILE* f, sweep_ctx* x, int64_t m, int64_t n, int64_t k, int64_t batch, int smallIsA)
+{
+    static const char ops[4][2] = {{'N', 'N'}, {'N', 'T'}, {'T', 'N'}, {'T', 'T'}};
+    for (int o = 0; o < 4; ++o) {
+        sweep_gemm g = {ops[o][0], ops[o][1], m, n, k, batch, 0, 0, 0};
+        emit(f, x, &g);
+        if (batch == 1) continue;
+        g.shareA = smallIsA;
+        g.shareB = !smallIsA;
+        emit(f, x, &g);
+        g.pointers = 1;
+        emit(f, x, &g);
+    }
+}
+
+static void sweep(FILE* f, sweep_ctx* x)
+{
+    static const int64_t smalls[4] = {24, 48, 96, 256};
+    static const int64_t batches[4] = {1, 16, 256, 4096};
+    /* Total rows of the long side and inner sizes (operands over SWEEP_ELEMS are skipped). */
+    static const int64_t rk[7][2] = {{49152, 24},  {49152, 72},   {49152, 312}, {49152, 2048},
+                                     {393216, 24}, {393216, 72}, {393216, 312}};
+    for (int i = 0; i < 7; ++i)
+        for (int si = 0; si < 4; ++si)
+            for (int bi = 0; bi < 4; ++bi) {
+                const int64_t rows = rk[i][0] / batches[bi], k = rk[i][1], s = smalls[si];
+                shape(f, x, rows, s, k, batches[bi], 0);
+                shape(f, x, s, rows, k, batches[bi], 1);
+            }
+    static const int64_t sq[3] = {256, 1024, 4096}, ks[3] = {24, 256, 4096};
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            for (int b = 1; b <= 16; b += 15)
+                if (sq[i] * sq[i] * b <= (1 << 24)) shape(f, x, sq[i], sq[i], ks[j], b, 0);
+    fflush(f);
+}
+
+int main(int argc, char** argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s OUT.csv [f16,f32]\n", argv[0]);
+        return 2;
+    }
+    static const sweep_type types[2] = {{"f16", CUPERM_R_16F, CUDA_R_16F, 2}, {"f32", CUPERM_R_32F, CUDA_R_32F, 4}};
+    const char* which = argc > 2 ? argv[2] : "f16,f32";
+    FILE* f = fopen(argv[1], "w");
+    if (!f) {
+        fprintf(stderr, "cannot write %s\n", argv[1]);
+        return 2;
+    }
+    struct cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess) {
+        fprintf(stderr, "no CUDA device\n");
+        return 3;
+    }
+    fprintf(f, "# %s; cuBLAS GEMMs, fp32 accumulation, alpha 1, beta 0, dense leading dimensions\n", prop.name);
+    fprintf(f, "dtype,kind,opA,opB,m,n,k,batch,shareA,shareB,ms\n");
+    sweep_ctx x;
+    memset(&x, 0, sizeof x);
+    if (cublasCreate(&x.blas) != CUBLAS_STATUS_SUCCESS || cudaStreamCreate(&x.s) != cudaSuccess) return 3;
+    cublasSetStream(x.blas, x.s);
+    const int64_t elems = SWEEP_ELEMS;
+    for (int ti = 0; ti < 2; ++ti) {
+        if (!strstr(which, types[ti].name)) continue;
+        x.t = &types[ti];
+        if (cudaMalloc(&x.a, (size_t)elems * x.t->size) || cudaMalloc(&x.b, (size_t)elems * x.t->size) ||
+            cudaMalloc(&x.c, (size_t)elems * x.t->size) ||
+            cudaMalloc((void**)&x.arrays, sizeof(void*) * 3 * 4096)) {
+            fprintf(stderr, "out of device memory\n");
+            return 3;
+        }
+        bench_ctr_fill(x.a, elems, x.t->type, 1, x.s);
+        bench_ctr_fill(x.b, elems, x.t->type, 2, x.s);
+        sweep(f, &x);
+        cudaFree(x.a);
+        cudaFree(x.b);
+        cudaFree(x.c);
+        cudaFree(x.arrays);
+    }
+    fclose(f);
+    cublasDestroy(x.blas);
+    return 0;
+}
