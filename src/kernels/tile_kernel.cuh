@@ -127,32 +127,37 @@ __device__ __forceinline__ void move_tile_any(const cuperm_tile_params_t& p, con
     }
 }
 
-// Picks the path for a tile: 16-byte vectors, the unrolled fast path, or any shape.
-template <bool kStaged, typename Op>
+// The three ways through a tile. Each is a kernel of its own, so registers are
+// allocated for the path that runs, not for the most demanding of the three:
+// that is what lets the vector and fast paths keep more blocks resident.
+enum class TilePath { kVec, kFast, kAny };
+
+// Resident blocks per SM the compiler must allow for (registers <= 64K / (256 * n)).
+template <TilePath kPath>
+constexpr int tile_min_blocks() { return 4; }
+
+template <bool kStaged, TilePath kPath, typename Op>
 __device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const typename Op::value_type* tin,
                                           typename Op::value_type* tout, int na, int nb, const int64_t* a_in,
                                           const int64_t* a_out, const int64_t* b_in, const int64_t* b_out,
-                                          typename Op::value_type* tile, const Op& op, bool vec, bool fast)
+                                          typename Op::value_type* tile, const Op& op)
 {
-    if constexpr (sizeof(typename Op::value_type) <= 4) {
-        if (vec) {
-            if constexpr (kStaged)
-                move_tile_vec(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, tile, op);
-            else
-                move_rows_vec(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, op);
-            return;
-        }
-    }
-    if (fast)
+    if constexpr (kPath == TilePath::kVec) {
+        if constexpr (kStaged)
+            move_tile_vec(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, tile, op);
+        else
+            move_rows_vec(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, op);
+    } else if constexpr (kPath == TilePath::kFast) {
         move_tile_fast<kStaged>(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, tile, op);
-    else
+    } else {
         move_tile_any<kStaged>(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, tile, op);
+    }
 }
 
-template <bool kStaged, typename Op>
-__global__ void __launch_bounds__(kTileThreads, 4)
+template <bool kStaged, TilePath kPath, typename Op>
+__global__ void __launch_bounds__(kTileThreads, tile_min_blocks<kPath>())
 tile_kernel(const cuperm_tile_params_t p, const typename Op::value_type* __restrict__ in,
-            typename Op::value_type* __restrict__ out, Op op, bool vec)
+            typename Op::value_type* __restrict__ out, Op op)
 {
     using T = typename Op::value_type;
     extern __shared__ __align__(16) unsigned char smem[];
@@ -162,7 +167,6 @@ tile_kernel(const cuperm_tile_params_t p, const typename Op::value_type* __restr
     int64_t* b_in = a_out + ta;
     int64_t* b_out = b_in + tb;
     T* tile = reinterpret_cast<T*>(b_out + tb);
-    const bool fast = ta <= kTileThreads && tb <= kTileThreads && ta * tb == kTileThreads * tile_items<T>();
 
     for (int64_t t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
         int64_t a0, b0, in_base, out_base;
@@ -176,9 +180,24 @@ tile_kernel(const cuperm_tile_params_t p, const typename Op::value_type* __restr
                 cuperm_group_offsets(p.dim, p.a_end, p.b_end, b0 + (i - ta), &b_in[i - ta], &b_out[i - ta]);
         }
         __syncthreads();
-        move_tile<kStaged>(p, in + in_base, out + out_base, na, nb, a_in, a_out, b_in, b_out, tile, op, vec, fast);
+        move_tile<kStaged, kPath>(p, in + in_base, out + out_base, na, nb, a_in, a_out, b_in, b_out, tile, op);
         __syncthreads(); // tables and tile are rewritten by the next tile
     }
+}
+
+template <bool kStaged, TilePath kPath, typename Op>
+cudaError_t launch_tile_kernel(const cuperm_launch_t* l, const void* in, void* out, const Op& op,
+                               cudaStream_t stream)
+{
+    using T = typename Op::value_type;
+    auto kernel = tile_kernel<kStaged, kPath, Op>;
+    if (l->smem_bytes > 48 * 1024) {
+        cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, l->smem_bytes);
+        if (err != cudaSuccess) return err;
+    }
+    kernel<<<(unsigned)l->blocks, kTileThreads, (size_t)l->smem_bytes, stream>>>(
+        l->tile, static_cast<const T*>(in), static_cast<T*>(out), op);
+    return cudaGetLastError();
 }
 
 template <bool kStaged>
@@ -188,17 +207,14 @@ cudaError_t launch_tiles(const cuperm_launch_t* l, cupermDataType_t type, const 
     return dispatch_op(type, s, [&](auto op) {
         using Op = decltype(op);
         using T = typename Op::value_type;
-        auto kernel = tile_kernel<kStaged, Op>;
-        if (l->smem_bytes > 48 * 1024) {
-            cudaError_t err =
-                cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, l->smem_bytes);
-            if (err != cudaSuccess) return err;
+        const int ta = 1 << l->tile.tile_a_log2, tb = 1 << l->tile.tile_b_log2;
+        if constexpr (sizeof(T) <= 4) {
+            if (l->tile.vec_log2 > 0 && (uintptr_t)in % 16 == 0 && (uintptr_t)out % 16 == 0)
+                return launch_tile_kernel<kStaged, TilePath::kVec>(l, in, out, op, stream);
         }
-        const bool vec = sizeof(T) <= 4 && l->tile.vec_log2 > 0 && (uintptr_t)in % 16 == 0 &&
-                         (uintptr_t)out % 16 == 0;
-        kernel<<<(unsigned)l->blocks, kTileThreads, (size_t)l->smem_bytes, stream>>>(
-            l->tile, static_cast<const T*>(in), static_cast<T*>(out), op, vec);
-        return cudaGetLastError();
+        if (ta <= kTileThreads && tb <= kTileThreads && ta * tb == kTileThreads * tile_items<T>())
+            return launch_tile_kernel<kStaged, TilePath::kFast>(l, in, out, op, stream);
+        return launch_tile_kernel<kStaged, TilePath::kAny>(l, in, out, op, stream);
     });
 }
 
