@@ -22,8 +22,13 @@ typedef enum {
 
 typedef struct {
     cuperm_model_class_t cls;
-    double bytes;     /* read + written */
-    double run_bytes; /* shorter of the contiguous runs read and written */
+    double bytes;         /* read + written */
+    double run_bytes;     /* shorter of the contiguous runs read and written */
+    double in_run_bytes;  /* contiguous run a tile reads (copy: everything) */
+    double out_run_bytes; /* contiguous run a tile writes */
+    double tile_bytes;    /* a tile's bytes (copy: 0) */
+    double fill;          /* moved elements / tile slots launched (1 for copy) */
+    double tiles;         /* tiles launched (copy: 0) */
 } cuperm_model_features_t;
 
 void cuperm_model_features(const cuperm_launch_t* launch, cuperm_model_features_t* f);

@@ -1,6 +1,7 @@
 #include "host/plan_select.h"
 
 #include "host/model.h"
+#include "host/model_params.h"
 
 #include <string.h>
 
@@ -272,22 +273,67 @@ int cuperm_candidate_launches(const cuperm_launch_t* h, cuperm_launch_t* out, in
     return n;
 }
 
+/* The canonical problem of a transpose; with packed, its packed form (0 if it has none). */
+static int canonical_problem(int rank, const int64_t* extents, const int* perm, int elem, const int64_t* in_strides,
+                             const int64_t* out_strides, int packed, cuperm_problem_t* p, int* p_elem)
+{
+    cuperm_problem_t q;
+    cuperm_problem_init(&q, rank, extents, perm, in_strides, out_strides);
+    cuperm_problem_canonicalize(&q);
+    *p_elem = elem;
+    if (!packed) {
+        *p = q;
+        return 1;
+    }
+    return cuperm_problem_pack(&q, elem, p, p_elem);
+}
+
+int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, int elem, const int64_t* in_strides,
+                           const int64_t* out_strides, const cuperm_device_info_t* dev, int packed,
+                           cuperm_launch_t* out, int max)
+{
+    cuperm_problem_t p;
+    int p_elem;
+    if (!canonical_problem(rank, extents, perm, elem, in_strides, out_strides, packed, &p, &p_elem)) return 0;
+    cuperm_launch_t heuristic;
+    cuperm_select_launch(&p, p_elem, dev, &heuristic);
+    return cuperm_candidate_launches(&heuristic, out, max);
+}
+
+/* The candidate the model predicts fastest. */
+static void choose_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
+                          cuperm_launch_t* L, double* seconds)
+{
+    cuperm_launch_t heuristic, cand[CUPERM_MAX_CANDIDATES];
+    cuperm_select_launch(p, elem, dev, &heuristic);
+    const int n = cuperm_candidate_launches(&heuristic, cand, CUPERM_MAX_CANDIDATES);
+    int best = 0;
+    double best_s = cuperm_predict_seconds(&cand[0], dev);
+    for (int i = 1; i < n && CUPERM_MODEL_RANKS; ++i) {
+        const double t = cuperm_predict_seconds(&cand[i], dev);
+        if (t < best_s) {
+            best = i;
+            best_s = t;
+        }
+    }
+    *L = cand[best];
+    *seconds = best_s;
+}
+
 void cuperm_plan_host(int rank, const int64_t* extents, const int* perm, int elem, const int64_t* in_strides,
                       const int64_t* out_strides, const cuperm_device_info_t* dev, cuperm_host_plan_t* plan)
 {
     cuperm_problem_t p, packed;
+    int packed_elem;
     memset(plan, 0, sizeof *plan);
     cuperm_problem_init(&p, rank, extents, perm, in_strides, out_strides);
     plan->in_span_bytes = (cuperm_problem_max_in_offset(&p) + 1) * elem;
     plan->out_span_bytes = (cuperm_problem_max_out_offset(&p) + 1) * elem;
-    cuperm_problem_canonicalize(&p);
+    canonical_problem(rank, extents, perm, elem, in_strides, out_strides, 0, &p, &packed_elem);
     plan->fused_rank = p.rank;
-    cuperm_select_launch(&p, elem, dev, &plan->launch);
-    plan->predicted_seconds = cuperm_predict_seconds(&plan->launch, dev);
-    int packed_elem;
+    choose_launch(&p, elem, dev, &plan->launch, &plan->predicted_seconds);
     if (cuperm_problem_pack(&p, elem, &packed, &packed_elem)) {
         plan->has_packed = 1;
-        cuperm_select_launch(&packed, packed_elem, dev, &plan->packed);
-        plan->predicted_seconds = cuperm_predict_seconds(&plan->packed, dev);
+        choose_launch(&packed, packed_elem, dev, &plan->packed, &plan->predicted_seconds);
     }
 }

@@ -44,9 +44,19 @@ void cuperm_tile_params_init(cuperm_tile_params_t* t, const cuperm_dim_t* dims, 
 /** The model's execution time estimate for a launch, in seconds. */
 double cuperm_predict_seconds(const cuperm_launch_t* launch, const cuperm_device_info_t* dev);
 
-/** Candidates for measure mode: the heuristic launch first, then variants of
- * its tile shape. Returns how many were written (at most max). */
+/** Most candidates a problem has. */
+#define CUPERM_MAX_CANDIDATES 9
+
+/** The rule-based launch's alternatives: the launch itself first, then
+ * variants of its tile shape. Returns how many were written (at most max). */
 int cuperm_candidate_launches(const cuperm_launch_t* heuristic, cuperm_launch_t* out, int max);
+
+/** The candidates for a transpose (validated arguments) that the planner
+ * ranks and measure mode times: those of the problem's canonical form, or with
+ * packed = 1 of its packed form (then 0 if it has none). */
+int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, int elem, const int64_t* in_strides,
+                           const int64_t* out_strides, const cuperm_device_info_t* dev, int packed,
+                           cuperm_launch_t* out, int max);
 
 /** Shared memory a TILED or ROWS launch needs. */
 int cuperm_tile_smem_bytes(cuperm_launch_kind_t kind, const cuperm_tile_params_t* t, int elem);

@@ -11,9 +11,15 @@ cupermStatus_t cuperm_launch_plan(const cuperm_launch_t* l, cupermDataType_t typ
                                   const cuperm_scalars_t* s, const void* in, void* out,
                                   cudaStream_t stream);
 
-/** Replaces *l by the fastest candidate on (in, out) and stores its median time. */
-cupermStatus_t cuperm_measure_best(cuperm_launch_t* l, const cuperm_device_info_t* dev,
-                                   cupermDataType_t type, const void* in, void* out,
-                                   cudaStream_t stream, double* seconds);
+/** A type of the given size, for plain moves (which look only at the size). */
+cupermDataType_t cuperm_bits_type(int bytes);
+
+/** Median time of a plain move by launch l on (in, out), after one warm-up run. */
+cupermStatus_t cuperm_time_launch(const cuperm_launch_t* l, cupermDataType_t type, const void* in, void* out,
+                                  cudaStream_t stream, int repeats, double* seconds);
+
+/** Times the n candidates on (in, out): *best is the fastest, *seconds its median time. */
+cupermStatus_t cuperm_measure_best(const cuperm_launch_t* cand, int n, cupermDataType_t type, const void* in,
+                                   void* out, cudaStream_t stream, int* best, double* seconds);
 
 #endif

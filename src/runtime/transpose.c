@@ -134,18 +134,6 @@ cupermStatus_t cuperm_launch_plan(const cuperm_launch_t* l, cupermDataType_t typ
     return CUPERM_STATUS_SUCCESS;
 }
 
-/* A type of the given size, for plain moves (which look only at the size). */
-static cupermDataType_t cuperm_bits_type(int bytes)
-{
-    switch (bytes) {
-    case 1: return CUPERM_R_8U;
-    case 2: return CUPERM_R_16I;
-    case 4: return CUPERM_R_32U;
-    case 8: return CUPERM_R_64U;
-    default: return CUPERM_C_64F;
-    }
-}
-
 cupermStatus_t cupermExecute(cupermPlan_t plan, const void* alpha, const void* in, const void* beta,
                              void* out, cudaStream_t stream)
 {
@@ -180,9 +168,18 @@ cupermStatus_t cupermPlanTransposeMeasure(cupermHandle_t handle, cupermPlan_t* p
     cuperm_plan_key_t key;
     cuperm_plan_key_init(&key, rank, extents, perm, type, inStrides, outStrides);
     if (!cuperm_plan_cache_find(handle->plan_cache, &key, 1, &local)) {
-        st = cuperm_measure_best(&local.host.launch, &handle->dev, type, in, out, stream,
+        /* Time what execute will run on these buffers: the packed launch's
+         * candidates when it applies to them, else the plain launch's. */
+        const int wide = local.host.has_packed ? local.host.packed.elem_size : 0;
+        const int packed = wide && (uintptr_t)in % (uintptr_t)wide == 0 && (uintptr_t)out % (uintptr_t)wide == 0;
+        cuperm_launch_t cand[CUPERM_MAX_CANDIDATES];
+        const int n = cuperm_plan_candidates(rank, extents, perm, (int)cupermDataTypeSize(type), inStrides,
+                                             outStrides, &handle->dev, packed, cand, CUPERM_MAX_CANDIDATES);
+        int best = 0;
+        st = cuperm_measure_best(cand, n, packed ? cuperm_bits_type(wide) : type, in, out, stream, &best,
                                  &local.host.predicted_seconds);
         if (st) return st;
+        *(packed ? &local.host.packed : &local.host.launch) = cand[best];
         local.measured = 1;
         cuperm_plan_cache_store(handle->plan_cache, &key, &local);
     }

@@ -1,0 +1,49 @@
+#include "case_line.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/validate.h"
+
+const cuperm_device_info_t model_device = {0, 9, 0, 132, 50 << 20, 48 << 10, 3.352e12};
+
+static int parse_list(char* s, int64_t* v, int max)
+{
+    int n = 0;
+    for (char* tok = strtok(s, ","); tok && n < max; tok = strtok(NULL, ",")) v[n++] = strtoll(tok, NULL, 10);
+    return n;
+}
+
+static cupermDataType_t type_of_size(int elem)
+{
+    return elem == 1 ? CUPERM_R_8U : elem == 2 ? CUPERM_R_16F : elem == 4 ? CUPERM_R_32F
+         : elem == 8 ? CUPERM_R_64F : CUPERM_C_64F;
+}
+
+int model_read_case(FILE* in, model_case* c)
+{
+    char ext_s[2048], perm_s[2048];
+    for (;;) {
+        if (!fgets(c->text, sizeof c->text, in)) return 0;
+        c->text[strcspn(c->text, "\r\n")] = '\0';
+        if (sscanf(c->text, "%d %2047s %2047s", &c->elem, ext_s, perm_s) == 3) break;
+        if (c->text[0] && c->text[0] != '#') {
+            fprintf(stderr, "model tools: expected \"ELEM E0,E1,... P0,P1,...\", got: %s\n", c->text);
+            return -1;
+        }
+    }
+    int64_t p64[CUPERM_MAX_RANK];
+    c->rank = parse_list(ext_s, c->extents, CUPERM_MAX_RANK);
+    if (parse_list(perm_s, p64, CUPERM_MAX_RANK) != c->rank) {
+        fprintf(stderr, "model tools: rank mismatch in: %s\n", c->text);
+        return -1;
+    }
+    for (int i = 0; i < c->rank; ++i) c->perm[i] = (int)p64[i];
+    if (cuperm_validate_transpose(c->rank, c->extents, c->perm, type_of_size(c->elem), NULL, NULL)) {
+        fprintf(stderr, "model tools: %s: %s\n", c->text, cupermGetLastErrorMessage());
+        return -1;
+    }
+    cuperm_plan_host(c->rank, c->extents, c->perm, c->elem, NULL, NULL, &model_device, &c->plan);
+    c->base = c->plan.has_packed ? &c->plan.packed : &c->plan.launch; /* benchmarks move bits */
+    return 1;
+}

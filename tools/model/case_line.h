@@ -1,0 +1,28 @@
+/* The model tools' input: one transpose a line, "ELEM_BYTES E0,E1,... P0,P1,...",
+ * planned on the host as the runtime would for a plain move of aligned buffers. */
+#ifndef CUPERM_TOOLS_MODEL_CASE_LINE_H
+#define CUPERM_TOOLS_MODEL_CASE_LINE_H
+
+#include <stdio.h>
+
+#include "host/plan_select.h"
+
+enum { MODEL_MAX_CANDIDATES = 16 };
+
+typedef struct {
+    char text[4096];        /* the line, without its newline */
+    int elem;               /* element bytes as given */
+    int rank;
+    int64_t extents[CUPERM_MAX_RANK];
+    int perm[CUPERM_MAX_RANK];
+    cuperm_host_plan_t plan;
+    const cuperm_launch_t* base; /* the launch a plain aligned execute runs (packed if any) */
+} model_case;
+
+/** The device the features are computed for (an H100: only the DRAM peak matters). */
+extern const cuperm_device_info_t model_device;
+
+/** Reads and plans the next case. 1: a case; 0: end of input; -1: a bad line (message on stderr). */
+int model_read_case(FILE* in, model_case* c);
+
+#endif
