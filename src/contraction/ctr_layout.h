@@ -44,8 +44,15 @@ ctr_rate ctr_gemm_rate(const ctr_gemm_shape* shape);
 
 /* Peak flop rate the GEMM model assumes for a shape's compute type. */
 double ctr_gemm_peak(const ctr_cost_model* model, const ctr_gemm_shape* shape);
-/* Model of cuBLAS time: flops at peak derated for tile quantisation, or bytes at bandwidth. */
+/* Model of cuBLAS time: a roofline base (flops at peak derated for tile quantisation, bytes
+ * at bandwidth, a floor per thread block, a launch) times the layout factor. */
 double ctr_gemm_seconds(const ctr_cost_model* model, const ctr_gemm_shape* shape);
+
+/* The layout factor exp(w . x): what cuBLAS's flags, skinny shapes and kind of batching cost
+ * over the base, with w fitted to measured GEMMs (ctr_gemm_fit.h, docs/contractions.md). */
+double ctr_gemm_factor(const ctr_gemm_shape* shape);
+#define CTR_GEMM_FEATURES 17
+void ctr_gemm_features(const ctr_gemm_shape* shape, double x[CTR_GEMM_FEATURES]);
 
 /* How an input operand reaches cuBLAS. */
 typedef enum {

@@ -601,6 +601,31 @@ static void test_ranked_layouts_are_distinct_sorted_and_correct(void** state)
     assert_true(several > 40);
 }
 
+/* The GEMM model's layout factor: features as documented, fitted types only, clamped. */
+static void test_gemm_factor(void** state)
+{
+    (void)state;
+    ctr_gemm_shape g = {312, 24, 312, 296, 1, 0, 1, 0, 'T', 'T', CUPERM_R_16F, CUPERM_R_16F, CUPERM_COMPUTE_32F};
+    double x[CTR_GEMM_FEATURES];
+    ctr_gemm_features(&g, x);
+    const double want[CTR_GEMM_FEATURES] = {1, 1, 1, 1, 0, log2(128.0 / 24), 0, 0, log2(128.0 / 24), 0,
+                                            log2(128.0 / 24), log2(296.0), 1, 0, 0,
+                                            log2(296.0) * log2(128.0 / 24), 20 - log2(312.0 * 24)};
+    for (int i = 0; i < CTR_GEMM_FEATURES; ++i) assert_true(fabs(x[i] - want[i]) < 1e-12);
+    g.pointers = 1;
+    ctr_gemm_features(&g, x);
+    assert_true(x[11] == 0 && x[12] == 0 && x[13] == 1 && fabs(x[14] - log2(296.0)) < 1e-12);
+    const double f16 = ctr_gemm_factor(&g);
+    assert_true(f16 >= exp(-0.7) - 1e-12 && f16 <= exp(2.3) + 1e-12);
+    /* Types the sweep does not cover keep the roofline base. */
+    const cupermDataType_t unfitted[3] = {CUPERM_R_64F, CUPERM_C_32F, CUPERM_C_64F};
+    for (int i = 0; i < 3; ++i) {
+        g.abType = g.cdType = unfitted[i];
+        g.compute = unfitted[i] == CUPERM_C_32F ? CUPERM_COMPUTE_32F : CUPERM_COMPUTE_64F;
+        assert_true(ctr_gemm_factor(&g) == 1.0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -625,6 +650,7 @@ int main(void)
         cmocka_unit_test(test_elementwise_dimensions_fuse),
         cmocka_unit_test(test_random_layouts_compute_the_contraction),
         cmocka_unit_test(test_ranked_layouts_are_distinct_sorted_and_correct),
+        cmocka_unit_test(test_gemm_factor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
