@@ -56,52 +56,68 @@ static void blas_scalar(cupermComputeType_t c, int complexType, const double v[2
     }
 }
 
+/* What both GEMM entry points pass to cuBLAS: scalars, flags, types and leading dimensions. */
+typedef struct {
+    unsigned char alpha[16], beta[16];
+    cublasOperation_t opFirst, opSecond;
+    int64_t ldFirst, ldSecond;
+    const ctr_input_layout *first, *second;
+    cudaDataType_t ab, cd;
+    cublasComputeType_t compute;
+} gemm_args;
+
+static void gemm_args_of(const ctr_problem* p, const ctr_layout* l, const double alpha[2], const double beta[2],
+                         gemm_args* g)
+{
+    const int complexType = ctr_type_is_complex(p->op[CTR_A].type);
+    blas_scalar(p->compute, complexType, alpha, g->alpha);
+    blas_scalar(p->compute, complexType, beta, g->beta);
+    g->first = &l->in[l->swapped ? CTR_B : CTR_A];
+    g->second = &l->in[l->swapped ? CTR_A : CTR_B];
+    g->opFirst = blas_op(g->first->cublasOp);
+    g->opSecond = blas_op(g->second->cublasOp);
+    g->ldFirst = g->first->ld;
+    g->ldSecond = g->second->ld;
+    g->ab = (cudaDataType_t)p->op[CTR_A].type;
+    g->cd = (cudaDataType_t)p->op[CTR_D].type;
+    g->compute = blas_compute(p->compute);
+}
+
+static cupermStatus_t gemm_status(cublasStatus_t st, const ctr_layout* l, int64_t entries)
+{
+    if (st == CUBLAS_STATUS_SUCCESS) return CUPERM_STATUS_SUCCESS;
+    return cuperm_fail(CUPERM_STATUS_LIBRARY_ERROR, "cupermContract: cuBLAS %sGEMM (m=%lld n=%lld k=%lld, %lld "
+                       "entries) failed: %s", entries > 1 ? "batched " : "", (long long)l->m, (long long)l->n,
+                       (long long)l->k, (long long)entries, cublasGetStatusString(st));
+}
+
 cupermStatus_t ctr_gemm_run(cublasHandle_t blas, const ctr_problem* p, const ctr_layout* l,
                             const void* first, const void* second, void* out, const double alpha[2],
                             const double beta[2])
 {
-    const int complexType = ctr_type_is_complex(p->op[CTR_A].type);
-    unsigned char a[16], b[16];
-    blas_scalar(p->compute, complexType, alpha, a);
-    blas_scalar(p->compute, complexType, beta, b);
-    const int f = l->swapped ? CTR_B : CTR_A, s = l->swapped ? CTR_A : CTR_B;
-    const ctr_input_layout *P = &l->in[f], *Q = &l->in[s];
-    const cudaDataType_t ab = (cudaDataType_t)p->op[CTR_A].type, cd = (cudaDataType_t)p->op[CTR_D].type;
+    gemm_args g;
+    gemm_args_of(p, l, alpha, beta, &g);
     cublasStatus_t st;
     if (l->batch == 1)
-        st = cublasGemmEx_64(blas, blas_op(P->cublasOp), blas_op(Q->cublasOp), l->m, l->n, l->k, a, first,
-                             ab, P->ld, second, ab, Q->ld, b, out, cd, l->ldD, blas_compute(p->compute),
-                             CUBLAS_GEMM_DEFAULT);
+        st = cublasGemmEx_64(blas, g.opFirst, g.opSecond, l->m, l->n, l->k, g.alpha, first, g.ab, g.ldFirst,
+                             second, g.ab, g.ldSecond, g.beta, out, g.cd, l->ldD, g.compute, CUBLAS_GEMM_DEFAULT);
     else
-        st = cublasGemmStridedBatchedEx_64(blas, blas_op(P->cublasOp), blas_op(Q->cublasOp), l->m, l->n, l->k,
-                                           a, first, ab, P->ld, P->batchStride, second, ab, Q->ld,
-                                           Q->batchStride, b, out, cd, l->ldD, l->batchStrideD, l->batch,
-                                           blas_compute(p->compute), CUBLAS_GEMM_DEFAULT);
-    if (st != CUBLAS_STATUS_SUCCESS)
-        return cuperm_fail(CUPERM_STATUS_LIBRARY_ERROR, "cupermContract: cuBLAS GEMM (m=%lld n=%lld k=%lld "
-                           "batch=%lld) failed: %s", (long long)l->m, (long long)l->n, (long long)l->k,
-                           (long long)l->batch, cublasGetStatusString(st));
-    return CUPERM_STATUS_SUCCESS;
+        st = cublasGemmStridedBatchedEx_64(blas, g.opFirst, g.opSecond, l->m, l->n, l->k, g.alpha, first, g.ab,
+                                           g.ldFirst, g.first->batchStride, second, g.ab, g.ldSecond,
+                                           g.second->batchStride, g.beta, out, g.cd, l->ldD, l->batchStrideD,
+                                           l->batch, g.compute, CUBLAS_GEMM_DEFAULT);
+    return gemm_status(st, l, l->batch);
 }
 
 cupermStatus_t ctr_gemm_run_pointers(cublasHandle_t blas, const ctr_problem* p, const ctr_layout* l,
                                      void* const* arrays, int64_t count, const double alpha[2],
                                      const double beta[2])
 {
-    const int complexType = ctr_type_is_complex(p->op[CTR_A].type);
-    unsigned char a[16], b[16];
-    blas_scalar(p->compute, complexType, alpha, a);
-    blas_scalar(p->compute, complexType, beta, b);
-    const int f = l->swapped ? CTR_B : CTR_A, s = l->swapped ? CTR_A : CTR_B;
-    const ctr_input_layout *P = &l->in[f], *Q = &l->in[s];
-    const cudaDataType_t ab = (cudaDataType_t)p->op[CTR_A].type, cd = (cudaDataType_t)p->op[CTR_D].type;
+    gemm_args g;
+    gemm_args_of(p, l, alpha, beta, &g);
     const cublasStatus_t st = cublasGemmBatchedEx_64(
-        blas, blas_op(P->cublasOp), blas_op(Q->cublasOp), l->m, l->n, l->k, a, (const void* const*)arrays, ab,
-        P->ld, (const void* const*)(arrays + count), ab, Q->ld, b, (void* const*)(arrays + 2 * count), cd, l->ldD,
-        count, blas_compute(p->compute), CUBLAS_GEMM_DEFAULT);
-    if (st != CUBLAS_STATUS_SUCCESS)
-        return cuperm_fail(CUPERM_STATUS_LIBRARY_ERROR, "cupermContract: cuBLAS batched GEMM (m=%lld n=%lld "
-                           "k=%lld, %lld entries) failed: %s", (long long)l->m, (long long)l->n, (long long)l->k,
-                           (long long)count, cublasGetStatusString(st));
-    return CUPERM_STATUS_SUCCESS;
+        blas, g.opFirst, g.opSecond, l->m, l->n, l->k, g.alpha, (const void* const*)arrays, g.ab, g.ldFirst,
+        (const void* const*)(arrays + count), g.ab, g.ldSecond, g.beta, (void* const*)(arrays + 2 * count), g.cd,
+        l->ldD, count, g.compute, CUBLAS_GEMM_DEFAULT);
+    return gemm_status(st, l, count);
 }
