@@ -5,8 +5,6 @@
 
 #define CUPERM_MODEL_T0 1e-06
 #define CUPERM_MODEL_GAMMA 0.3
-/* 0: the planner keeps the rule-based launch; 1: it runs the candidate the model ranks fastest */
-#define CUPERM_MODEL_RANKS 0
 /* copy, rows, rows (16-byte vectors), tiled, tiled (16-byte vectors): fraction of peak DRAM bandwidth */
 static const double cuperm_model_efficiency[5] = {0.8741, 0.8314, 0.8014, 0.8304, 0.7918};
 
