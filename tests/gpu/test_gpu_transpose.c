@@ -153,6 +153,31 @@ static void short_shared_rows(void** state)
     assert_int_equal(failures, 0);
 }
 
+/* Aligned 1-, 2- and 4-byte tensors large enough for many waves of 16-byte
+ * vector tiles, partial tiles at the edges included. */
+static void vector_tiles_many_and_partial(void** state)
+{
+    (void)state;
+    const struct {
+        int rank;
+        int64_t e[3];
+        int p[3];
+    } cases[] = {
+        {2, {2048, 1536}, {1, 0}},
+        {2, {1040, 1200}, {1, 0}},
+        {3, {256, 96, 160}, {1, 2, 0}},
+        {3, {144, 7, 1008}, {2, 1, 0}},
+    };
+    const cupermDataType_t types[] = {CUPERM_R_8U, CUPERM_R_16F, CUPERM_R_32F};
+    int failures = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        for (int t = 0; t < 3; ++t)
+            for (int s = 0; s < 3; ++s)
+                failures += run_fixed(cases[i].rank, cases[i].e, cases[i].p, types[t], (scalars_mode_t)s, 0,
+                                      900 + i);
+    assert_int_equal(failures, 0);
+}
+
 /* beta = 0 never reads out: NaN poison there must not reach the result. */
 static void nan_in_out_with_beta_zero(void** state)
 {
@@ -197,6 +222,7 @@ int main(void)
         cmocka_unit_test(edge_shapes),
         cmocka_unit_test(nan_in_out_with_beta_zero),
         cmocka_unit_test(short_shared_rows),
+        cmocka_unit_test(vector_tiles_many_and_partial),
         cmocka_unit_test(plan_reuse_across_streams),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
