@@ -3,9 +3,9 @@
 #ifndef CUPERM_HOST_MODEL_PARAMS_H
 #define CUPERM_HOST_MODEL_PARAMS_H
 
-#define CUPERM_MODEL_T0 1e-06
-#define CUPERM_MODEL_GAMMA 0.3
+#define CUPERM_MODEL_T0 4e-06
+#define CUPERM_MODEL_GAMMA 0.05
 /* copy, rows, rows (16-byte vectors), tiled, tiled (16-byte vectors): fraction of peak DRAM bandwidth */
-static const double cuperm_model_efficiency[5] = {0.8741, 0.8314, 0.8014, 0.8304, 0.7918};
+static const double cuperm_model_efficiency[5] = {0.9050, 0.8577, 0.8382, 0.8667, 0.8286};
 
 #endif

@@ -61,7 +61,7 @@ def fit(cases, peak):
                 vals = [c["bytes"] / ((c["seconds"] - t0) * peak * shape(c["run"], gamma))
                         for c in cases if c["cls"] == k and c["seconds"] > t0]
                 eff.append(statistics.median(vals) if vals else 0.85)
-            err = statistics.median(abs(math.log(predict(c, t0, gamma, eff, peak) / c["seconds"])) for c in cases)
+            err = statistics.fmean(abs(math.log(predict(c, t0, gamma, eff, peak) / c["seconds"])) for c in cases)
             if best is None or err < best[0]:
                 best = (err, t0, gamma, eff)
     return best
