@@ -6,8 +6,9 @@
 Reads cuperm-bench CSV files (heuristic-mode rows), asks `cuperm-plan-features`
 (built from tools/model/plan_features.c) for each case's model features, and
 searches t0 and gamma on a grid; for each pair, every class's efficiency is the
-median that makes its cases' errors balance. The pair with the smallest median
-absolute log error wins. Writes src/host/model_params.h and prints the fit.
+median that makes its cases' errors balance. The pair with the smallest mean
+absolute log error wins (a median let a steep gamma mispredict a few
+short-run cases tenfold). Writes src/host/model_params.h and prints the fit.
 
     python3 tools/model/fit_model.py --features build/tools/model/cuperm-plan-features \\
         --peak 3.352e12 bench/results/h100/*.csv
