@@ -9,6 +9,8 @@
 // ROWS (same fastest dimension on both sides) moves elements directly.
 #pragma once
 
+#include <type_traits>
+
 #include "common/index_math.h"
 #include "host/plan_select.h"
 #include "kernels/launch.h"
@@ -130,7 +132,7 @@ __device__ __forceinline__ void move_tile_any(const cuperm_tile_params_t& p, con
 // The three ways through a tile. Each is a kernel of its own, so registers are
 // allocated for the path that runs, not for the most demanding of the three:
 // that is what lets the vector and fast paths keep more blocks resident.
-enum class TilePath { kVec, kFast, kAny };
+enum class TilePath { kVec, kVec8, kFast, kAny };
 
 // Resident blocks per SM the compiler must allow for (registers <= 64K / (256 * n)).
 template <TilePath kPath>
@@ -142,11 +144,12 @@ __device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const t
                                           const int64_t* a_out, const int64_t* b_in, const int64_t* b_out,
                                           typename Op::value_type* tile, const Op& op)
 {
-    if constexpr (kPath == TilePath::kVec) {
+    if constexpr (kPath == TilePath::kVec || kPath == TilePath::kVec8) {
+        using VT = std::conditional_t<kPath == TilePath::kVec, uint4, uint2>;
         if constexpr (kStaged)
-            move_tile_vec(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, tile, op);
+            move_tile_vec<VT>(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, tile, op);
         else
-            move_rows_vec(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, op);
+            move_rows_vec<VT>(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, op);
     } else if constexpr (kPath == TilePath::kFast) {
         move_tile_fast<kStaged>(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, tile, op);
     } else {
@@ -209,8 +212,13 @@ cudaError_t launch_tiles(const cuperm_launch_t* l, cupermDataType_t type, const 
         using T = typename Op::value_type;
         const int ta = 1 << l->tile.tile_a_log2, tb = 1 << l->tile.tile_b_log2;
         if constexpr (sizeof(T) <= 4) {
-            if (l->tile.vec_log2 > 0 && (uintptr_t)in % 16 == 0 && (uintptr_t)out % 16 == 0)
+            const uintptr_t vec_bytes = sizeof(T) << l->tile.vec_log2; // 16 or 8 when vec_log2 > 0
+            if (l->tile.vec_log2 > 0 && (uintptr_t)in % vec_bytes == 0 && (uintptr_t)out % vec_bytes == 0) {
+                if constexpr (kStaged) { // rows are planned with 16-byte vectors only
+                    if (vec_bytes == 8) return launch_tile_kernel<kStaged, TilePath::kVec8>(l, in, out, op, stream);
+                }
                 return launch_tile_kernel<kStaged, TilePath::kVec>(l, in, out, op, stream);
+            }
         }
         if (ta <= kTileThreads && tb <= kTileThreads && ta * tb == kTileThreads * tile_items<T>())
             return launch_tile_kernel<kStaged, TilePath::kFast>(l, in, out, op, stream);

@@ -153,8 +153,9 @@ static void short_shared_rows(void** state)
     assert_int_equal(failures, 0);
 }
 
-/* Aligned 1-, 2- and 4-byte tensors large enough for many waves of 16-byte
- * vector tiles, partial tiles at the edges included. */
+/* Aligned 1-, 2- and 4-byte tensors large enough for many waves of vector
+ * tiles, partial tiles at the edges included; extents that allow 8-byte
+ * vectors but not 16-byte ones take the 8-byte tiles and rows. */
 static void vector_tiles_many_and_partial(void** state)
 {
     (void)state;
@@ -167,6 +168,10 @@ static void vector_tiles_many_and_partial(void** state)
         {2, {1040, 1200}, {1, 0}},
         {3, {256, 96, 160}, {1, 2, 0}},
         {3, {144, 7, 1008}, {2, 1, 0}},
+        {2, {1042, 1206}, {1, 0}},
+        {3, {136, 7, 1000}, {2, 1, 0}},
+        {3, {6, 301, 97}, {0, 2, 1}},
+        {3, {24, 130, 66}, {0, 2, 1}},
     };
     const cupermDataType_t types[] = {CUPERM_R_8U, CUPERM_R_16F, CUPERM_R_32F};
     int failures = 0;
