@@ -309,16 +309,9 @@ int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, in
     return cuperm_candidate_launches(&heuristic, out, max);
 }
 
-/* The rule-based launch and its predicted time. The rules, not the model,
- * choose among the candidates: on every candidate's H100 time they pick one
- * within 5% of the fastest more often than the fitted models do (docs/model.md). */
-static void choose_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
-                          cuperm_launch_t* L, double* seconds)
-{
-    cuperm_select_launch(p, elem, dev, L);
-    *seconds = cuperm_predict_seconds(L, dev);
-}
-
+/* The rules, not the model, choose among the candidates: on every candidate's
+ * H100 time they pick one within 5% of the fastest more often than the fitted
+ * models do (docs/model.md). */
 void cuperm_plan_host(int rank, const int64_t* extents, const int* perm, int elem, const int64_t* in_strides,
                       const int64_t* out_strides, const cuperm_device_info_t* dev, cuperm_host_plan_t* plan)
 {
@@ -328,11 +321,13 @@ void cuperm_plan_host(int rank, const int64_t* extents, const int* perm, int ele
     cuperm_problem_init(&p, rank, extents, perm, in_strides, out_strides);
     plan->in_span_bytes = (cuperm_problem_max_in_offset(&p) + 1) * elem;
     plan->out_span_bytes = (cuperm_problem_max_out_offset(&p) + 1) * elem;
-    canonical_problem(rank, extents, perm, elem, in_strides, out_strides, 0, &p, &packed_elem);
+    cuperm_problem_canonicalize(&p);
     plan->fused_rank = p.rank;
-    choose_launch(&p, elem, dev, &plan->launch, &plan->predicted_seconds);
+    cuperm_select_launch(&p, elem, dev, &plan->launch);
+    plan->predicted_seconds = cuperm_predict_seconds(&plan->launch, dev);
     if (cuperm_problem_pack(&p, elem, &packed, &packed_elem)) {
         plan->has_packed = 1;
-        choose_launch(&packed, packed_elem, dev, &plan->packed, &plan->predicted_seconds);
+        cuperm_select_launch(&packed, packed_elem, dev, &plan->packed);
+        plan->predicted_seconds = cuperm_predict_seconds(&plan->packed, dev);
     }
 }

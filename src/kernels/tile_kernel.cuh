@@ -149,7 +149,7 @@ __device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const t
         if constexpr (kStaged)
             move_tile_vec<VT>(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, tile, op);
         else
-            move_rows_vec<VT>(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, op);
+            move_rows_vec(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, op); // planned with 16-byte vectors only
     } else if constexpr (kPath == TilePath::kFast) {
         move_tile_fast<kStaged>(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, tile, op);
     } else {

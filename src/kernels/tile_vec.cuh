@@ -84,22 +84,22 @@ __device__ __forceinline__ VT apply_vec(const VT& v, typename Op::value_type* o,
     }
 }
 
-// ROWS: both sides contiguous along x; vectors move straight through.
-template <typename VT, typename Op>
+// ROWS: both sides contiguous along x; 16-byte vectors move straight through.
+template <typename Op>
 __device__ __forceinline__ void move_rows_vec(const cuperm_tile_params_t& p, const typename Op::value_type* tin,
                                               typename Op::value_type* tout, int na, int nb, const int64_t* a_in,
                                               const int64_t* a_out, const int64_t* b_in, const int64_t* b_out,
                                               const Op& op)
 {
     using T = typename Op::value_type;
-    constexpr int kPer = kVecBytesPerThread / sizeof(VT);
+    constexpr int kPer = kVecBytesPerThread / sizeof(uint4);
     const int lxv = p.tile_a_log2 - p.vec_log2; // log2 of vectors per row
-    VT r[kPer];
+    uint4 r[kPer];
 #pragma unroll
     for (int k = 0; k < kPer; ++k) {
         const int q = threadIdx.x + k * CUPERM_THREADS;
         const int x = (q & ((1 << lxv) - 1)) << p.vec_log2, y = q >> lxv;
-        if (x < na && y < nb) r[k] = *reinterpret_cast<const VT*>(tin + a_in[x] + b_in[y]);
+        if (x < na && y < nb) r[k] = *reinterpret_cast<const uint4*>(tin + a_in[x] + b_in[y]);
     }
 #pragma unroll
     for (int k = 0; k < kPer; ++k) {
@@ -107,7 +107,7 @@ __device__ __forceinline__ void move_rows_vec(const cuperm_tile_params_t& p, con
         const int x = (q & ((1 << lxv) - 1)) << p.vec_log2, y = q >> lxv;
         if (x < na && y < nb) {
             T* o = tout + a_out[x] + b_out[y];
-            *reinterpret_cast<VT*>(o) = apply_vec(r[k], o, op);
+            *reinterpret_cast<uint4*>(o) = apply_vec(r[k], o, op);
         }
     }
 }
