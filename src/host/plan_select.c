@@ -6,6 +6,12 @@
 
 static void finish_tile_launch(cuperm_launch_t* L);
 
+/* A vector tile is chosen unless it fills less than this fraction of what the
+ * scalar tile fills: vectors cut the per-element work by their width, which
+ * outweighs some idle slots (46 x 4-byte input rows: 64-element vector tiles
+ * fill 72%, as the scalar ones do). */
+#define CUPERM_VEC_MIN_RELATIVE_FILL 0.75
+
 static int log2_ceil(int64_t v)
 {
     int l = 0;
@@ -94,11 +100,35 @@ static int vectors_fit(const cuperm_dim_t* dims, int n, int in_first, int out_fi
     return 1;
 }
 
-/* A tile side wastes little when partial tiles at the group's end are rare. */
-static int fills(int64_t volume, int log2_tile)
+/* The fraction of a group's tiles' slots that hold elements. */
+static double tile_fill(int64_t volume, int log2_tile)
 {
     int64_t t = (int64_t)1 << log2_tile;
-    return 4 * ceil_div(volume, t) * t <= 5 * volume;
+    return (double)volume / (double)(ceil_div(volume, t) * t);
+}
+
+/* Vector tiles hold 16 KB. The kernel's swizzle needs at least S = 128 /
+ * vec_bytes vectors along each side (tile_vec.cuh): so A spans 2^la_min to
+ * 2^la_max elements. Rows of 256 bytes (128
+ * for 1-byte elements) unless a group is shorter: then that side shrinks to
+ * the group, as far as the swizzle allows, and the other side takes the rest. */
+static void vec_tile_range(int elem, int vec_bytes, int* la_min, int* la_max)
+{
+    const int side_min = log2_ceil(vec_bytes / elem) + log2_ceil(128 / vec_bytes);
+    *la_min = side_min;
+    *la_max = 14 - log2_ceil(elem) - side_min;
+}
+
+static void vec_tile(int64_t va, int64_t vb, int elem, int vec_bytes, int* la, int* lb)
+{
+    const int total = 14 - log2_ceil(elem);
+    int lo, hi;
+    vec_tile_range(elem, vec_bytes, &lo, &hi);
+    int a = log2_ceil((elem == 1 ? 128 : 256) / elem);
+    if (log2_ceil(va) < a) a = log2_ceil(va) > lo ? log2_ceil(va) : lo;
+    if (log2_ceil(vb) < total - a) a = total - (log2_ceil(vb) > lo ? log2_ceil(vb) : lo);
+    *la = a;
+    *lb = total - a;
 }
 
 /* Contiguous on both sides. The launcher sizes the grid from the pointers'
@@ -152,65 +182,93 @@ static int next_dim(const cuperm_problem_t* p, const int* used, int output_side)
     return best;
 }
 
+/* A group of dimensions being grown: its dimensions, volume, and the length
+ * of its contiguous run on its own side (input for A, output for B). */
+typedef struct {
+    int dims[CUPERM_MAX_RANK];
+    int n;
+    int64_t volume, run;
+    int output_side;
+} dim_group_t;
+
+static int64_t side_stride(const cuperm_dim_t* d, int output_side) { return output_side ? d->out_stride : d->in_stride; }
+
+static int group_extends(const dim_group_t* g, const cuperm_problem_t* p, int d);
+
+static void group_add(dim_group_t* g, const cuperm_problem_t* p, int* used, int d)
+{
+    const int64_t extent = p->dim[d].extent;
+    if (g->n == 0 || group_extends(g, p, d)) g->run *= extent;
+    g->dims[g->n++] = d;
+    g->volume *= extent;
+    used[d] = 1;
+}
+
+/* Whether adding dimension d lengthens g's contiguous run. */
+static int group_extends(const dim_group_t* g, const cuperm_problem_t* p, int d)
+{
+    return g->run == g->volume && side_stride(&p->dim[d], g->output_side) == g->volume;
+}
+
 /* Different fastest dimensions: group A starts at the input's fastest
- * dimension, B at the output's; they grow in turn, each with the next
- * dimension on its own side, until each spans enough elements that tiles
- * fill up and waste little at the edges. A group may take a dimension that
- * is not contiguous with it: reads (or writes) then come in runs of the
- * group's contiguous part, which beats a tile too small to fill a warp. The
- * rest are outer dimensions. */
+ * dimension, B at the output's; they grow one dimension at a time, each with
+ * the next dimension on its own side, until each spans enough elements that
+ * tiles fill up and waste little at the edges. A group whose next dimension
+ * lengthens its contiguous run picks first (of two such, the shorter run), so
+ * a short dimension next on both sides goes to the run that needs it most:
+ * rank-8 cases of extents 59 and 2 had given a 2-element output run's next
+ * dimension to a 59-element input run. Otherwise the groups take turns. A
+ * group may take a dimension that is not contiguous with it: reads (or
+ * writes) then come in runs of the group's contiguous part, which beats a
+ * tile too small to fill a warp. The rest are outer dimensions. */
 static void plan_tiled(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
 {
     const int n = p->rank;
     const int64_t grow_until = 1024;
-    int used[CUPERM_MAX_RANK] = {0}, a_dims[CUPERM_MAX_RANK], b_dims[CUPERM_MAX_RANK], na = 0, nb = 0;
-    int64_t va = 1, vb = 1;
-
-    a_dims[na++] = 0; /* dimensions are sorted by input stride */
-    used[0] = 1;
-    va = p->dim[0].extent;
-    b_dims[nb++] = cuperm_problem_out_fastest(p);
-    used[b_dims[0]] = 1;
-    vb = p->dim[b_dims[0]].extent;
-    for (int grew = 1; grew;) {
-        grew = 0;
-        int d;
-        if (va < grow_until && (d = next_dim(p, used, 0)) >= 0) {
-            a_dims[na++] = d;
-            used[d] = 1;
-            va *= p->dim[d].extent;
-            grew = 1;
-        }
-        if (vb < grow_until && (d = next_dim(p, used, 1)) >= 0) {
-            b_dims[nb++] = d;
-            used[d] = 1;
-            vb *= p->dim[d].extent;
-            grew = 1;
-        }
+    int used[CUPERM_MAX_RANK] = {0};
+    dim_group_t A = {.volume = 1, .run = 1, .output_side = 0}, B = {.volume = 1, .run = 1, .output_side = 1};
+    group_add(&A, p, used, 0); /* dimensions are sorted by input stride */
+    group_add(&B, p, used, cuperm_problem_out_fastest(p));
+    for (int b_turn = 0;; b_turn = !b_turn) {
+        const int da = A.volume < grow_until ? next_dim(p, used, 0) : -1;
+        const int db = B.volume < grow_until ? next_dim(p, used, 1) : -1;
+        if (da < 0 && db < 0) break;
+        const int ea = da >= 0 && group_extends(&A, p, da), eb = db >= 0 && group_extends(&B, p, db);
+        int take_b;
+        if (ea != eb) take_b = eb;
+        else if (ea) take_b = B.run < A.run;
+        else take_b = da < 0 || (db >= 0 && b_turn);
+        if (take_b) group_add(&B, p, used, db);
+        else group_add(&A, p, used, da);
     }
+    const int na = A.n, nb = B.n;
+    const int64_t va = A.volume, vb = B.volume;
 
     cuperm_dim_t dims[CUPERM_MAX_RANK];
     int k = 0;
-    for (int i = 0; i < na; ++i) dims[k++] = p->dim[a_dims[i]];
-    for (int i = 0; i < nb; ++i) dims[k++] = p->dim[b_dims[i]];
+    for (int i = 0; i < na; ++i) dims[k++] = p->dim[A.dims[i]];
+    for (int i = 0; i < nb; ++i) dims[k++] = p->dim[B.dims[i]];
     for (int d = 0; d < n; ++d)
         if (!used[d]) dims[k++] = p->dim[d];
 
     int la, lb;
     L->kind = CUPERM_LAUNCH_TILED;
-    /* The vector path's 16 KB tile: rows of 256 bytes (A), 128 for 1-byte
-     * elements, which need 128 rows (B) for 8 column vectors per column.
-     * 8-byte vectors when the extents allow no wider ones: on the H100 they
-     * lifted 4-byte tensors of even extents by 6-19 points of copy. */
-    const int vla = log2_ceil((elem == 1 ? 128 : 256) / elem), vlb = 14 - vla - log2_ceil(elem);
+    choose_tile(va, vb, elem, &la, &lb);
+    /* 16-byte vectors where the extents allow, else 8-byte ones: on the H100
+     * the latter lifted 4-byte tensors of even extents by 6-19 points of copy.
+     * Vector tiles have a fixed size, so they may fill worse than the scalar
+     * tile; they still win unless they fill much worse. */
+    const double scalar_fill = tile_fill(va, la) * tile_fill(vb, lb);
     for (int vec_bytes = 16; vec_bytes >= 8; vec_bytes /= 2) {
         const int lv = vec_log2_for(elem, vec_bytes);
-        if (!lv || !vectors_fit(dims, n, 0, na, 1 << lv) || !fills(va, vla) || !fills(vb, vlb)) continue;
+        if (!lv || !vectors_fit(dims, n, 0, na, 1 << lv)) continue;
+        int vla, vlb;
+        vec_tile(va, vb, elem, vec_bytes, &vla, &vlb);
+        if (tile_fill(va, vla) * tile_fill(vb, vlb) < CUPERM_VEC_MIN_RELATIVE_FILL * scalar_fill) continue;
         cuperm_tile_params_init(&L->tile, dims, n, na, na + nb, vla, vlb, elem);
         L->tile.vec_log2 = lv;
         return;
     }
-    choose_tile(va, vb, elem, &la, &lb);
     cuperm_tile_params_init(&L->tile, dims, n, na, na + nb, la, lb, elem);
 }
 
@@ -255,6 +313,20 @@ int cuperm_candidate_launches(const cuperm_launch_t* h, cuperm_launch_t* out, in
     out[n++] = *h;
     if (h->kind == CUPERM_LAUNCH_COPY) return n;
     cuperm_tile_params_t scalar = h->tile;
+    if (scalar.vec_log2 && h->kind == CUPERM_LAUNCH_TILED) { /* the other vector tile shapes */
+        const int vec_bytes = h->elem_size << scalar.vec_log2;
+        int lo, hi;
+        vec_tile_range(h->elem_size, vec_bytes, &lo, &hi);
+        for (int la = lo; la <= hi && n < max; ++la) {
+            if (la == scalar.tile_a_log2) continue;
+            cuperm_launch_t c = *h;
+            cuperm_tile_params_init(&c.tile, scalar.dim, scalar.rank, scalar.a_end, scalar.b_end, la,
+                                    14 - log2_ceil(h->elem_size) - la, h->elem_size);
+            c.tile.vec_log2 = scalar.vec_log2;
+            finish_tile_launch(&c);
+            out[n++] = c;
+        }
+    }
     if (scalar.vec_log2) { /* also try the scalar paths, in the scalar planner's tile shape */
         int la, lb;
         choose_tile(scalar.a_volume, scalar.b_volume, h->elem_size, &la, &lb);

@@ -16,6 +16,7 @@
 #include "host/problem.h"
 
 static int packed_cases; /* how many problems the packed path saw: must not be 0 */
+static int vector_tiles[2]; /* TILED launches with 8- and 16-byte vectors checked: neither may be 0 */
 static const cuperm_device_info_t kDevice = {0, 9, 0, 132, 50 << 20, 48 << 10, 3.35e12};
 
 /* src_of[o] = input offset that output offset o must come from, or -1. */
@@ -82,6 +83,31 @@ static int emulate(const cuperm_launch_t* l, int64_t w, const int64_t* src_of, i
     return 0;
 }
 
+/* What the vector kernels (tile_vec.cuh) assume of a launch with vec_log2 > 0:
+ * TILED tiles of 16 KB with at least 128 / vec_bytes vectors along each side
+ * (the swizzle's span), ROWS with 16-byte vectors; vectors whole along the
+ * fastest dimension of both sides. */
+static void check_vector_launch(const cuperm_launch_t* l)
+{
+    const cuperm_tile_params_t* t = &l->tile;
+    if (l->kind == CUPERM_LAUNCH_COPY || t->vec_log2 == 0) return;
+    const int vec_bytes = l->elem_size << t->vec_log2;
+    assert_true(l->elem_size <= 4);
+    assert_int_equal(t->dim[0].in_stride, 1);
+    assert_int_equal(t->dim[0].extent % (1 << t->vec_log2), 0);
+    if (l->kind == CUPERM_LAUNCH_ROWS) {
+        assert_int_equal(vec_bytes, 16);
+        return;
+    }
+    assert_true(vec_bytes == 16 || vec_bytes == 8);
+    ++vector_tiles[vec_bytes == 16];
+    assert_int_equal((l->elem_size << t->tile_a_log2) << t->tile_b_log2, 16384);
+    assert_true((1 << (t->tile_a_log2 - t->vec_log2)) >= 128 / vec_bytes);
+    assert_true((1 << (t->tile_b_log2 - t->vec_log2)) >= 128 / vec_bytes);
+    assert_int_equal(t->dim[t->a_end].out_stride, 1);
+    assert_int_equal(t->dim[t->a_end].extent % (1 << t->vec_log2), 0);
+}
+
 static void check_case(const test_case_t* c, int elem)
 {
     cuperm_problem_t p;
@@ -100,6 +126,7 @@ static void check_case(const test_case_t* c, int elem)
     int* hits = malloc((size_t)span * sizeof *hits);
     expected_sources(c, src_of, span);
     for (int k = 0; k < n; ++k) {
+        check_vector_launch(&cand[k]);
         if (emulate(&cand[k], 1, src_of, span, hits)) {
             fprintf(stderr, "mapping wrong for candidate %d (kind %d, elem %d): ", k, cand[k].kind, elem);
             case_print(stderr, c);
@@ -111,6 +138,7 @@ static void check_case(const test_case_t* c, int elem)
     if (cuperm_problem_pack(&p, elem, &packed, &wide)) {
         cuperm_launch_t l;
         cuperm_select_launch(&packed, wide, &kDevice, &l);
+        check_vector_launch(&l);
         assert_int_equal(l.volume * (wide / elem), case_volume(c));
         if (emulate(&l, wide / elem, src_of, span, hits)) {
             fprintf(stderr, "mapping wrong for the packed launch (elem %d as %d): ", elem, wide);
@@ -215,6 +243,11 @@ int main(void)
         fprintf(stderr, "no problem exercised the packed launch\n");
         return 1;
     }
-    printf("packed launches checked: %d\n", packed_cases);
+    if (vector_tiles[0] == 0 || vector_tiles[1] == 0) {
+        fprintf(stderr, "no problem exercised the %d-byte vector tiles\n", vector_tiles[0] ? 16 : 8);
+        return 1;
+    }
+    printf("packed launches checked: %d; vector tiles: %d of 8 bytes, %d of 16\n", packed_cases,
+           vector_tiles[0], vector_tiles[1]);
     return failed;
 }

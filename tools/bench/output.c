@@ -16,7 +16,7 @@ void bench_csv_header(FILE* f)
     fprintf(
         f, "suite,case,dtype,mode,rank,extents,perm,bytes,kernel,config,fused_rank,plan_us,exec_ms,"
            "gbps,copy_ms,copy_gbps,pct_copy,heur_over_meas,verified,mismatches,batches,inner,"
-           "error\n");
+           "error,single_use_ms\n");
 }
 
 /* Empty for NaN so spreadsheets and csv readers see a missing value. */
@@ -40,7 +40,9 @@ void bench_csv_row(FILE* f, const bench_result* r)
     num(f, "%.4f", r->heur_over_meas);
     fprintf(f, "%d,%lld,%d,%d,\"", r->verified, (long long)r->mismatches, r->batches, r->inner);
     for (const char* c = r->error; *c; ++c) fputc(*c == '"' ? '\'' : *c, f);
-    fprintf(f, "\"\n");
+    fprintf(f, "\",");
+    if (!isnan(r->single_use_ms)) fprintf(f, "%.5f", r->single_use_ms);
+    fputc('\n', f);
 }
 
 void bench_table_header(FILE* f)

@@ -19,6 +19,7 @@ typedef struct {
     int fused_rank;
     double plan_us;          /* median host time of plan creation */
     double exec_ms;          /* median execution time */
+    double single_use_ms;    /* median of plan + one execute, heuristic plans (NaN otherwise) */
     double gbps;             /* 2 * bytes / exec (3 * bytes when beta != 0) */
     double copy_ms;          /* same-run cudaMemcpyAsync D2D of bytes */
     double copy_gbps;        /* 2 * bytes / copy */

@@ -24,7 +24,10 @@ bench_stats bench_stats_of(double* values, size_t n)
     return s;
 }
 
-typedef enum { COL_PCT_COPY, COL_RATIO, COL_GBPS, COL_COPY_GBPS } column;
+typedef enum { COL_PCT_COPY, COL_RATIO, COL_GBPS, COL_COPY_GBPS, COL_SINGLE_USE } column;
+
+/* The single-use target concerns tensors of at least this size. */
+#define SINGLE_USE_MIN_BYTES 100000000LL
 
 static double value_of(const bench_result* r, column c)
 {
@@ -32,6 +35,8 @@ static double value_of(const bench_result* r, column c)
     case COL_RATIO: return r->heur_over_meas;
     case COL_GBPS: return r->gbps;
     case COL_COPY_GBPS: return r->copy_gbps;
+    case COL_SINGLE_USE:
+        return r->bytes >= SINGLE_USE_MIN_BYTES ? r->single_use_ms / r->exec_ms : NAN;
     default: return r->pct_copy;
     }
 }
@@ -117,6 +122,11 @@ void bench_write_summary(FILE* f, const bench_result* r, size_t n, bench_groupin
         if (ratio.count)
             fprintf(f, "  heuristic/measured time: median %.3f, worst %.3f, best %.3f\n",
                     ratio.median, ratio.best, ratio.worst);
+        bench_stats single =
+            bench_stats_of(values, collect(r, n, dtype, mode, by, -1, COL_SINGLE_USE, values));
+        if (single.count)
+            fprintf(f, "  single use (plan + execute) / execute, tensors >= 100 MB: median %.3f, worst %.3f (%zu cases)\n",
+                    single.median, single.best, single.count);
         fprintf(f, "  verification failures: %zu, errors: %zu\n", failed, errors);
     }
     free(values);

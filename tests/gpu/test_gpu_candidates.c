@@ -1,0 +1,170 @@
+/* Every candidate launch measure mode may pick, run on the GPU and checked
+ * element by element: not only the heuristic's choice (test_gpu_transpose) but
+ * each tile reshape, the other vector tile shapes, the scalar path of vector
+ * launches and the packed forms. Plain moves, compared bit for bit; aligned
+ * and, for unpacked candidates, misaligned pointers. Links the library's
+ * internals (the candidate list and cuperm_launch_plan). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cuda_runtime_api.h>
+
+#include "common/cases.h"
+#include "common/gpu_skip.h"
+#include "host/plan_select.h"
+#include "runtime/measure.h"
+
+static const cuperm_device_info_t kDevice = {.sm_count = 132, .dram_bytes_per_second = 3.35e12};
+static const cuperm_scalars_t kPlain = {.plain = 1};
+
+static int quick(void) { return getenv("CUPERM_TEST_QUICK") != NULL; }
+
+/* want[out offset] = in[in offset] for every element, elem bytes each. */
+static void reference_move(const test_case_t* c, int elem, const unsigned char* in, unsigned char* want)
+{
+    int64_t in_stride[CUPERM_MAX_RANK], out_stride[CUPERM_MAX_RANK], idx[CUPERM_MAX_RANK] = {0};
+    int64_t s = 1;
+    for (int d = 0; d < c->rank; ++d) {
+        in_stride[d] = c->has_in_strides ? c->in_strides[d] : s;
+        s *= c->extents[d];
+    }
+    s = 1; /* output dimension k is input dimension perm[k] */
+    for (int k = 0; k < c->rank; ++k) {
+        out_stride[c->perm[k]] = c->has_out_strides ? c->out_strides[k] : s;
+        s *= c->extents[c->perm[k]];
+    }
+    for (int64_t n = case_volume(c); n > 0; --n) {
+        int64_t io = 0, oo = 0;
+        for (int d = 0; d < c->rank; ++d) {
+            io += idx[d] * in_stride[d];
+            oo += idx[d] * out_stride[d];
+        }
+        memcpy(want + oo * elem, in + io * elem, (size_t)elem);
+        for (int d = 0; d < c->rank && ++idx[d] == c->extents[d]; ++d) idx[d] = 0;
+    }
+}
+
+/* Runs every candidate of c (packed or not) on in/out shifted by misalign
+ * elements; returns the number of failing candidates. */
+static int run_candidates(const test_case_t* c, int elem, int packed, int misalign, const unsigned char* h_want, unsigned char* h_out, unsigned char* d_in,
+                          unsigned char* d_out, int64_t out_bytes)
+{
+    cuperm_launch_t cand[CUPERM_MAX_CANDIDATES];
+    const int64_t* is = c->has_in_strides ? c->in_strides : NULL;
+    const int64_t* os = c->has_out_strides ? c->out_strides : NULL;
+    const int n = cuperm_plan_candidates(c->rank, c->extents, c->perm, elem, is, os, &kDevice, packed, cand,
+                                         CUPERM_MAX_CANDIDATES);
+    const size_t off = (size_t)misalign * (size_t)elem;
+    int failures = 0;
+    for (int k = 0; k < n; ++k) {
+        cudaMemset(d_out, 0xff, (size_t)out_bytes + off);
+        cupermStatus_t st = cuperm_launch_plan(&cand[k], cuperm_bits_type(cand[k].elem_size), &kPlain,
+                                               d_in + off, d_out + off, 0);
+        cudaError_t err = cudaDeviceSynchronize();
+        if (st != CUPERM_STATUS_SUCCESS || err != cudaSuccess) {
+            fprintf(stderr, "candidate %d failed to run: %s %s\n", k, cupermGetLastErrorMessage(),
+                    cudaGetErrorString(err));
+            ++failures;
+            continue;
+        }
+        cudaMemcpy(h_out, d_out + off, (size_t)out_bytes, cudaMemcpyDeviceToHost);
+        if (memcmp(h_out, h_want, (size_t)out_bytes) != 0) {
+            const cuperm_tile_params_t* t = &cand[k].tile;
+            fprintf(stderr, "candidate %d (kind %d, %d-byte elements%s, tile 2^%d x 2^%d, vec 2^%d, misalign %d) wrong: ",
+                    k, cand[k].kind, cand[k].elem_size, packed ? ", packed" : "", t->tile_a_log2, t->tile_b_log2,
+                    t->vec_log2, misalign);
+            case_print(stderr, c);
+            ++failures;
+        }
+    }
+    return failures;
+}
+
+/* Random bytes in, each candidate's output against reference_move. */
+static int check_case(const test_case_t* c, int elem, test_rng_t* r)
+{
+    const int misalign = 1;
+    const int64_t in_n = case_in_span(c) + misalign, out_n = case_out_span(c);
+    const int64_t out_bytes = out_n * elem;
+    unsigned char *h_in = malloc((size_t)(in_n * elem)), *h_out = malloc((size_t)out_bytes),
+                  *h_want = malloc((size_t)out_bytes);
+    unsigned char *d_in = NULL, *d_out = NULL;
+    int failures = 0;
+    assert_non_null(h_in);
+    assert_non_null(h_out);
+    assert_non_null(h_want);
+    for (int64_t i = 0; i < in_n * elem; ++i) h_in[i] = (unsigned char)rng_next(r);
+    assert_int_equal(cudaMalloc((void**)&d_in, (size_t)(in_n * elem)), cudaSuccess);
+    assert_int_equal(cudaMalloc((void**)&d_out, (size_t)(out_bytes + misalign * elem)), cudaSuccess);
+    for (int m = 0; m <= misalign; ++m) {
+        memset(h_want, 0xff, (size_t)out_bytes);
+        reference_move(c, elem, h_in + m * elem, h_want);
+        cudaMemcpy(d_in, h_in, (size_t)(in_n * elem), cudaMemcpyHostToDevice);
+        failures += run_candidates(c, elem, 0, m, h_want, h_out, d_in, d_out, out_bytes);
+        if (m == 0) failures += run_candidates(c, elem, 1, 0, h_want, h_out, d_in, d_out, out_bytes);
+    }
+    cudaFree(d_in);
+    cudaFree(d_out);
+    free(h_in);
+    free(h_out);
+    free(h_want);
+    return failures;
+}
+
+static void random_problems_every_candidate(void** state)
+{
+    (void)state;
+    test_rng_t r = {41};
+    static const int elems[] = {1, 2, 4, 8, 16};
+    int failures = 0;
+    const int count = quick() ? 60 : 400;
+    for (int i = 0; i < count; ++i) {
+        test_case_t c;
+        case_random(&r, &c, 1, 7, 300000, i % 4 == 3);
+        failures += check_case(&c, elems[i % 5], &r);
+    }
+    assert_int_equal(failures, 0);
+}
+
+/* Shapes whose vector tiles take each allowed shape: short A or B groups
+ * (32-element rows), even extents for 8-byte vectors, multiples of 16 bytes. */
+static void vector_tile_shapes(void** state)
+{
+    (void)state;
+    const struct {
+        int rank;
+        int64_t e[4];
+        int p[4];
+    } cases[] = {
+        {2, {256, 384}, {1, 0}},   {2, {24, 1000}, {1, 0}},       {2, {1000, 24}, {1, 0}},
+        {2, {46, 2002}, {1, 0}},   {3, {20, 30, 64}, {1, 2, 0}},  {3, {64, 7, 36}, {2, 1, 0}},
+        {4, {46, 14, 10, 6}, {1, 2, 3, 0}}, {3, {122, 36, 18}, {1, 0, 2}},
+    };
+    test_rng_t r = {42};
+    int failures = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        for (int elem = 1; elem <= 4; elem *= 2) {
+            test_case_t c = {0};
+            c.rank = cases[i].rank;
+            memcpy(c.extents, cases[i].e, sizeof cases[i].e);
+            memcpy(c.perm, cases[i].p, sizeof cases[i].p);
+            failures += check_case(&c, elem, &r);
+        }
+    assert_int_equal(failures, 0);
+}
+
+int main(void)
+{
+    require_gpu_or_skip("test_gpu_candidates");
+    if (getenv("CUPERM_TEST_FILTER")) cmocka_set_test_filter(getenv("CUPERM_TEST_FILTER"));
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(vector_tile_shapes),
+        cmocka_unit_test(random_problems_every_candidate),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
