@@ -48,12 +48,14 @@ if [ "$sanitizer" = 1 ]; then
   cs=compute-sanitizer
   command -v $cs >/dev/null || cs=/usr/local/cuda/bin/compute-sanitizer
   for tool in memcheck racecheck; do
-    # every test of test_gpu_transpose, with fewer and smaller random cases
+    # every test of test_gpu_transpose, with fewer and smaller random cases; every
+    # candidate launch of the vector tile shapes
     filter="*"
     [ "$quick" = 1 ] && filter="edge_shapes"
     export CUPERM_TEST_QUICK=1
-    for t in test_gpu_transpose test_gpu_errors; do
+    for t in test_gpu_transpose test_gpu_errors test_gpu_candidates; do
       f="$filter"; [ $t = test_gpu_errors ] && f="*"
+      [ $t = test_gpu_candidates ] && f="vector_tile_shapes"
       log="$logs/sanitizer-$tool-$t.tmp"
       CUPERM_TEST_FILTER="$f" $cs --tool $tool --error-exitcode 99 "$build/tests/$t" >"$log" 2>&1
       rc=$?
