@@ -77,3 +77,14 @@ void case_print(FILE* f, const test_case_t* c)
     if (c->has_out_strides) print_list(f, "outStrides", c->rank, c->out_strides);
     fprintf(f, "\n");
 }
+
+test_case_t case_from_shape(const test_shape_t* s)
+{
+    test_case_t c = {0};
+    c.rank = s->rank;
+    for (int d = 0; d < s->rank; ++d) {
+        c.extents[d] = s->e[d];
+        c.perm[d] = s->p[d];
+    }
+    return c;
+}

@@ -26,6 +26,16 @@ void case_random(test_rng_t* r, test_case_t* c, int min_rank, int max_rank, int6
  * memory order, each padded by up to pad elements. */
 void case_random_strides(test_rng_t* r, int rank, const int64_t* ext, int64_t pad, int64_t* strides);
 
+/** A dense problem written out in a test's table: rank, extents, permutation. */
+typedef struct {
+    int rank;
+    int64_t e[6];
+    int p[6];
+} test_shape_t;
+
+/** The dense test case of a table entry. */
+test_case_t case_from_shape(const test_shape_t* s);
+
 int64_t case_volume(const test_case_t* c);
 /** Element spans of the input and the output (one past the last offset). */
 int64_t case_in_span(const test_case_t* c);

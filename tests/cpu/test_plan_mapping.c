@@ -210,21 +210,14 @@ static void short_shared_rows(void** state)
 static void edge_problems(void** state)
 {
     (void)state;
-    const struct {
-        int rank;
-        int64_t e[4];
-        int p[4];
-    } cases[] = {
+    static const test_shape_t cases[] = {
         {1, {1}, {0}},          {1, {7}, {0}},           {2, {1, 1}, {1, 0}},
         {2, {2, 999}, {1, 0}},  {2, {999, 2}, {1, 0}},   {2, {33, 65}, {1, 0}},
         {3, {3, 5, 7}, {0, 1, 2}}, {3, {3, 5, 7}, {0, 2, 1}}, {3, {1, 300, 1}, {2, 1, 0}},
         {4, {2, 3, 2, 3}, {3, 2, 1, 0}}, {4, {64, 1, 1, 64}, {3, 1, 2, 0}}, {3, {2, 2, 2}, {1, 2, 0}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        test_case_t c = {0};
-        c.rank = cases[i].rank;
-        memcpy(c.extents, cases[i].e, sizeof cases[i].e);
-        memcpy(c.perm, cases[i].p, sizeof cases[i].p);
+        const test_case_t c = case_from_shape(&cases[i]);
         for (int elem = 1; elem <= 16; elem *= 2) check_case(&c, elem);
     }
 }

@@ -136,11 +136,7 @@ static void random_problems_every_candidate(void** state)
 static void vector_tile_shapes(void** state)
 {
     (void)state;
-    const struct {
-        int rank;
-        int64_t e[4];
-        int p[4];
-    } cases[] = {
+    static const test_shape_t cases[] = {
         {2, {256, 384}, {1, 0}},   {2, {24, 1000}, {1, 0}},       {2, {1000, 24}, {1, 0}},
         {2, {46, 2002}, {1, 0}},   {3, {20, 30, 64}, {1, 2, 0}},  {3, {64, 7, 36}, {2, 1, 0}},
         {4, {46, 14, 10, 6}, {1, 2, 3, 0}}, {3, {122, 36, 18}, {1, 0, 2}},
@@ -149,10 +145,7 @@ static void vector_tile_shapes(void** state)
     int failures = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
         for (int elem = 1; elem <= 4; elem *= 2) {
-            test_case_t c = {0};
-            c.rank = cases[i].rank;
-            memcpy(c.extents, cases[i].e, sizeof cases[i].e);
-            memcpy(c.perm, cases[i].p, sizeof cases[i].p);
+            const test_case_t c = case_from_shape(&cases[i]);
             failures += check_case(&c, elem, &r);
         }
     assert_int_equal(failures, 0);
