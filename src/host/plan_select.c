@@ -107,21 +107,24 @@ static double tile_fill(int64_t volume, int log2_tile)
     return (double)volume / (double)(ceil_div(volume, t) * t);
 }
 
-/* Vector tiles hold 16 KB. The kernel's swizzle needs at least S = 128 /
- * vec_bytes vectors along each side (tile_vec.cuh): so A spans 2^la_min to
- * 2^la_max elements. Rows of 256 bytes (128
- * for 1-byte elements) unless a group is shorter: then that side shrinks to
- * the group, as far as the swizzle allows, and the other side takes the rest. */
+/* Vector tiles hold 16 KB: log2 of their elements. */
+static int vec_tile_log2(int elem) { return 14 - log2_ceil(elem); }
+
+/* The kernel's swizzle needs at least S = 128 / vec_bytes vectors along each
+ * side of a vector tile (tile_vec.cuh), so A spans 2^la_min to 2^la_max. */
 static void vec_tile_range(int elem, int vec_bytes, int* la_min, int* la_max)
 {
     const int side_min = log2_ceil(vec_bytes / elem) + log2_ceil(128 / vec_bytes);
     *la_min = side_min;
-    *la_max = 14 - log2_ceil(elem) - side_min;
+    *la_max = vec_tile_log2(elem) - side_min;
 }
 
+/* Rows of 256 bytes (128 for 1-byte elements) unless a group is shorter: then
+ * that side shrinks to the group, as far as the swizzle allows, and the other
+ * side takes the rest. */
 static void vec_tile(int64_t va, int64_t vb, int elem, int vec_bytes, int* la, int* lb)
 {
-    const int total = 14 - log2_ceil(elem);
+    const int total = vec_tile_log2(elem);
     int lo, hi;
     vec_tile_range(elem, vec_bytes, &lo, &hi);
     int a = log2_ceil((elem == 1 ? 128 : 256) / elem);
@@ -151,7 +154,7 @@ static void plan_rows(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
     if (lv && vectors_fit(p->dim, p->rank, 0, 0, 1 << lv)) {
         /* 16 KB a tile: rows of up to 32 vectors, 64 bytes a thread */
         la = imin(log2_ceil(p->dim[0].extent), lv + 5);
-        lb = 14 - log2_ceil(elem) - la;
+        lb = vec_tile_log2(elem) - la;
         cuperm_tile_params_init(&L->tile, p->dim, p->rank, 1, p->rank, la, lb, elem);
         L->tile.vec_log2 = lv;
         return;
@@ -193,7 +196,11 @@ typedef struct {
 
 static int64_t side_stride(const cuperm_dim_t* d, int output_side) { return output_side ? d->out_stride : d->in_stride; }
 
-static int group_extends(const dim_group_t* g, const cuperm_problem_t* p, int d);
+/* Whether adding dimension d lengthens g's contiguous run. */
+static int group_extends(const dim_group_t* g, const cuperm_problem_t* p, int d)
+{
+    return g->run == g->volume && side_stride(&p->dim[d], g->output_side) == g->volume;
+}
 
 static void group_add(dim_group_t* g, const cuperm_problem_t* p, int* used, int d)
 {
@@ -204,12 +211,6 @@ static void group_add(dim_group_t* g, const cuperm_problem_t* p, int* used, int 
     used[d] = 1;
 }
 
-/* Whether adding dimension d lengthens g's contiguous run. */
-static int group_extends(const dim_group_t* g, const cuperm_problem_t* p, int d)
-{
-    return g->run == g->volume && side_stride(&p->dim[d], g->output_side) == g->volume;
-}
-
 /* Different fastest dimensions: group A starts at the input's fastest
  * dimension, B at the output's; they grow one dimension at a time, each with
  * the next dimension on its own side, until each spans enough elements that
@@ -217,9 +218,9 @@ static int group_extends(const dim_group_t* g, const cuperm_problem_t* p, int d)
  * that a group whose contiguous run is shorter than 128 bytes picks out of turn
  * when its next dimension lengthens that run (of two such, the shorter): so a
  * short dimension next on both sides goes to the run that needs it. On the
- * H100 that lifted rank-8 cases of extents 59 and 2 whose 2-element output
- * run had lost its next dimension to a 59-element input run (41% -> 53% of
- * copy); letting long runs claim dimensions too lost 30 points elsewhere. A
+ * H100 that lifted a rank-8 case of extents 59 and 2 whose 2-element output
+ * run had lost its next dimension to a 59-element input run from 41% to 95%
+ * of copy; letting long runs claim dimensions too lost 30 points elsewhere. A
  * group may take a dimension that is not contiguous with it: reads (or
  * writes) then come in runs of the group's contiguous part, which beats a
  * tile too small to fill a warp. The rest are outer dimensions. */
@@ -328,7 +329,7 @@ int cuperm_candidate_launches(const cuperm_launch_t* h, cuperm_launch_t* out, in
             if (la == scalar.tile_a_log2) continue;
             cuperm_launch_t c = *h;
             cuperm_tile_params_init(&c.tile, scalar.dim, scalar.rank, scalar.a_end, scalar.b_end, la,
-                                    14 - log2_ceil(h->elem_size) - la, h->elem_size);
+                                    vec_tile_log2(h->elem_size) - la, h->elem_size);
             c.tile.vec_log2 = scalar.vec_log2;
             finish_tile_launch(&c);
             out[n++] = c;
