@@ -12,6 +12,21 @@
  * Thread safety: handles may be shared between host threads; plan creation and
  * destruction may run concurrently on one handle. A plan may be executed from
  * several streams at once (execution reads the plan, never writes it).
+ *
+ * Object lifetime: cupermHandle_t and plan values are opaque tokens, not
+ * addresses. A destroyed or foreign token is always rejected with
+ * CUPERM_STATUS_INVALID_VALUE (never a crash), also after a new object has
+ * taken its place.
+ *
+ * CUDA errors: a call that sees a CUDA or cuBLAS error returns
+ * CUPERM_STATUS_CUDA_ERROR or CUPERM_STATUS_LIBRARY_ERROR with the library's
+ * message; cuperm never clears an error it did not cause without reporting it.
+ * Kernels run asynchronously, so a fault inside one surfaces at a later
+ * synchronising call. A "sticky" error (an illegal address, a misaligned
+ * access, a kernel trap) destroys the CUDA context: every later CUDA and cuperm
+ * call in the process then fails, and only a new process recovers. Valid
+ * arguments never cause one (please report it if they do): every pointer rule
+ * below is checked before anything is enqueued.
  */
 #ifndef CUPERM_H
 #define CUPERM_H
@@ -105,7 +120,11 @@ typedef struct cupermHandle* cupermHandle_t;
  */
 CUPERM_API cupermStatus_t cupermCreate(cupermHandle_t* handle);
 
-/** Destroys a handle. Plans made from it must be destroyed first. */
+/**
+ * Destroys a handle: the token is dead from now on. Plans made from it stay
+ * usable until they are destroyed; what they share with the handle (cuBLAS
+ * handles, caches) is released with the last of them.
+ */
 CUPERM_API cupermStatus_t cupermDestroy(cupermHandle_t handle);
 
 /* ------------------------------------------------------------------------- */
@@ -319,6 +338,11 @@ CUPERM_API cupermStatus_t cupermContractionGetWorkspaceSize(cupermContractionPla
  * Runs a contraction plan asynchronously on stream. alpha and beta are host
  * pointers (types: see cupermPlanContraction); beta == 0 never reads C. C may
  * equal D (then with identical strides); D must not overlap A or B.
+ * A, B, C (when read) and D: memory the plan's device can access (cudaMalloc,
+ * managed or mapped host memory), aligned to their element size; nothing more.
+ * Base pointers and strides need no further alignment: where a library call
+ * cuperm makes (cuBLAS) has stricter rules for a given pointer, the plan takes
+ * a path that honours them for that call.
  * workspace: device memory of at least cupermContractionGetWorkspaceSize bytes,
  * 256-byte aligned, or NULL to take it stream-ordered from the device's current
  * memory pool for the duration of the call. The plan may run concurrently on

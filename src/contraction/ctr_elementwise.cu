@@ -46,7 +46,7 @@ template <class R> __device__ R apply(cupermOperator_t op, double param, R x)
     case CUPERM_OP_ABS: return x < R(0) ? -x : x;
     case CUPERM_OP_RELU: return x > R(0) ? x : R(0);
     case CUPERM_OP_LEAKY_RELU: return x > R(0) ? x : p * x;
-    case CUPERM_OP_ELU: return x > R(0) ? x : p * (exp(x) - R(1));
+    case CUPERM_OP_ELU: return x > R(0) ? x : p * expm1(x); /* exp(x) - 1 cancels near 0 */
     case CUPERM_OP_SIGMOID: return R(1) / (R(1) + exp(-x));
     case CUPERM_OP_TANH: return tanh(x);
     case CUPERM_OP_EXP: return exp(x);

@@ -1,11 +1,13 @@
 /* cupermContract: runs a contraction plan's steps on a stream. */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ctr_gemm.h"
 #include "ctr_plan.h"
 #include "ctr_types.h"
 #include "host/errors.h"
+#include "runtime/device_check.h"
 
 #define INVALID CUPERM_STATUS_INVALID_VALUE
 #define WS_ALIGN 256
@@ -49,16 +51,26 @@ static int overlap(const void* a, int64_t aBytes, const void* b, int64_t bBytes)
     return a0 < b0 + (uintptr_t)bBytes && b0 < a0 + (uintptr_t)aBytes;
 }
 
-static cupermStatus_t check_arguments(cupermContractionPlan_t plan, const void* alpha, const void* A,
-                                      const void* B, const void* beta, const void* C, const void* D,
-                                      const void* workspace, size_t workspaceBytes, int betaZero)
+/* A device pointer of the plan's device, aligned to its element size. */
+static cupermStatus_t check_pointer(const void* ptr, cupermDataType_t type, int device, const char* name)
+{
+    const size_t elem = cupermDataTypeSize(type);
+    if ((uintptr_t)ptr % elem)
+        return cuperm_fail(INVALID, "cupermContract: %s = %p is not aligned to its element size (%zu bytes)", name,
+                           ptr, elem);
+    char what[48];
+    snprintf(what, sizeof what, "cupermContract: %s", name);
+    return cuperm_check_device_pointer(ptr, device, what);
+}
+
+static cupermStatus_t check_arguments(const cuperm_contraction_plan_t* plan, const void* A, const void* B,
+                                      const void* C, const void* D, const void* workspace,
+                                      size_t workspaceBytes, int betaZero)
 {
     if (!A) return cuperm_fail(INVALID, "cupermContract: A is NULL");
     if (!B) return cuperm_fail(INVALID, "cupermContract: B is NULL");
     if (!D) return cuperm_fail(INVALID, "cupermContract: D is NULL");
     if (!C && !betaZero) return cuperm_fail(INVALID, "cupermContract: C is NULL but beta is not zero");
-    (void)alpha;
-    (void)beta;
     const int64_t* span = plan->spanBytes;
     if (overlap(D, span[CTR_D], A, span[CTR_A]))
         return cuperm_fail(INVALID, "cupermContract: D overlaps A (D must not overlap A or B)");
@@ -75,11 +87,14 @@ static cupermStatus_t check_arguments(cupermContractionPlan_t plan, const void* 
                            "(cupermContractionGetWorkspaceSize)", workspaceBytes, plan->workspaceBytes);
     if ((uintptr_t)workspace % WS_ALIGN)
         return cuperm_fail(INVALID, "cupermContract: workspace must be %d-byte aligned", WS_ALIGN);
-    int device = -1;
-    if (cudaGetDevice(&device) != cudaSuccess || device != plan->device)
-        return cuperm_fail(INVALID, "cupermContract: the current device (%d) is not the plan's (%d)",
-                           device, plan->device);
-    return CUPERM_STATUS_SUCCESS;
+    cupermStatus_t st = cuperm_check_current_device(plan->device, "cupermContract");
+    const cupermDataType_t ab = plan->problem.op[CTR_A].type, cd = plan->problem.op[CTR_D].type;
+    if (!st) st = check_pointer(A, ab, plan->device, "A");
+    if (!st) st = check_pointer(B, ab, plan->device, "B");
+    if (!st && !betaZero) st = check_pointer(C, cd, plan->device, "C");
+    if (!st) st = check_pointer(D, cd, plan->device, "D");
+    if (!st && workspace) st = cuperm_check_device_pointer(workspace, plan->device, "cupermContract: workspace");
+    return st;
 }
 
 static cupermStatus_t cuda_failed(cudaError_t e, const char* what)
@@ -87,33 +102,42 @@ static cupermStatus_t cuda_failed(cudaError_t e, const char* what)
     return cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "cupermContract: %s failed: %s", what, cudaGetErrorString(e));
 }
 
-/* The GEMM under the state's lock: the cuBLAS handle holds one stream and workspace at a time. */
-static cupermStatus_t run_gemm(cupermContractionPlan_t plan, const void* first, const void* second, void* out,
-                               const double alpha[2], const double beta[2], char* ws, cudaStream_t stream)
+static int aligned(const void* p) { return (uintptr_t)p % CTR_PTR_ALIGN == 0; }
+
+/* The GEMM on a cuBLAS handle of the state's pool (one per concurrent caller: a cuBLAS
+ * handle holds one stream and one workspace at a time). */
+static cupermStatus_t run_gemm(const cuperm_contraction_plan_t* plan, const char* first, const char* second,
+                               char* out, const double alpha[2], const double beta[2], char* ws,
+                               cudaStream_t stream)
 {
-    ctr_state* s = plan->state;
-    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
-    pthread_mutex_lock(&s->lock);
-    if (!s->blas && cublasCreate(&s->blas) != CUBLAS_STATUS_SUCCESS) {
-        s->blas = NULL;
-        st = cuperm_fail(CUPERM_STATUS_LIBRARY_ERROR, "cupermContract: cublasCreate failed");
-    }
-    if (!st && (cublasSetStream(s->blas, stream) != CUBLAS_STATUS_SUCCESS ||
-                cublasSetWorkspace(s->blas, ws + plan->layout.workspaceBytes, CTR_CUBLAS_WORKSPACE) !=
-                    CUBLAS_STATUS_SUCCESS))
+    cublasHandle_t blas;
+    cupermStatus_t st = ctr_blas_acquire(plan->state, &blas);
+    if (st) return st;
+    if (cublasSetStream(blas, stream) != CUBLAS_STATUS_SUCCESS ||
+        cublasSetWorkspace(blas, ws + plan->layout.workspaceBytes, CTR_CUBLAS_WORKSPACE) != CUBLAS_STATUS_SUCCESS)
         st = cuperm_fail(CUPERM_STATUS_LIBRARY_ERROR, "cupermContract: cuBLAS rejected the stream or workspace");
-    /* Looped modes: one pointer-array batched GEMM, its arrays built on the stream first. */
     const ctr_layout* l = &plan->layout;
-    if (!st && l->calls > 1) {
+    const ctr_problem* p = &plan->problem;
+    if (!st && l->calls > 1 && plan->pointersAligned && aligned(first) && aligned(second) && aligned(out)) {
+        /* Looped modes: one pointer-array batched GEMM, its arrays built on the stream first. */
         void** arrays = (void**)(ws + l->wsOffset[3]);
         const cudaError_t e = ctr_ptr_launch(&plan->pointers, first, second, out, arrays, stream);
-        st = e == cudaSuccess ? ctr_gemm_run_pointers(s->blas, &plan->problem, l, arrays, plan->pointers.count,
-                                                      alpha, beta)
+        st = e == cudaSuccess ? ctr_gemm_run_pointers(blas, p, l, arrays, plan->pointers.count, alpha, beta)
                               : cuda_failed(e, "the GEMM pointer kernel");
+    } else if (!st && l->calls > 1) {
+        /* Some pointer would break cuBLAS's alignment assumptions: one strided batch per looped
+         * index instead, each of whose pointers cuBLAS sees and checks. */
+        const int64_t* eb = plan->pointers.elemBytes;
+        for (int64_t call = 0; call < l->calls && !st; ++call) {
+            int64_t off[3];
+            ctr_layout_call_offsets(p, l, call, off);
+            st = ctr_gemm_run(blas, p, l, first + off[0] * eb[0], second + off[1] * eb[1], out + off[2] * eb[2],
+                              alpha, beta);
+        }
     } else if (!st) {
-        st = ctr_gemm_run(s->blas, &plan->problem, l, first, second, out, alpha, beta);
+        st = ctr_gemm_run(blas, p, l, first, second, out, alpha, beta);
     }
-    pthread_mutex_unlock(&s->lock);
+    ctr_blas_release(plan->state, blas);
     return st;
 }
 
@@ -124,7 +148,7 @@ static cupermStatus_t run_kernel(const ctr_ew_params* k, const void* in, const v
     return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the operator kernel");
 }
 
-cupermStatus_t ctr_run_steps(cupermContractionPlan_t plan, const double alpha[2], const void* A, const void* B,
+cupermStatus_t ctr_run_steps(const cuperm_contraction_plan_t* plan, const double alpha[2], const void* A, const void* B,
                              const double beta[2], int betaZero, const void* C, void* D, char* ws,
                              cudaStream_t stream)
 {
@@ -143,7 +167,8 @@ cupermStatus_t ctr_run_steps(cupermContractionPlan_t plan, const double alpha[2]
     for (int x = 0; x < 2; ++x) {
         void* dst = ws + l->wsOffset[x];
         if (l->in[x].path == CTR_IN_TRANSPOSE) {
-            if ((st = cupermExecute(plan->inputTranspose[x], oneAB, operand[x], zeroAB, dst, stream))) return st;
+            if ((st = cuperm_transpose_run(&plan->inputTranspose[x], oneAB, operand[x], zeroAB, dst, stream)))
+                return st;
             operand[x] = dst;
         } else if (l->in[x].path == CTR_IN_ELEMENTWISE) {
             if ((st = run_kernel(&plan->inputKernel[x], operand[x], NULL, dst, zero, stream))) return st;
@@ -152,7 +177,7 @@ cupermStatus_t ctr_run_steps(cupermContractionPlan_t plan, const double alpha[2]
     }
     /* cuBLAS updates its output in place: D must hold C first when it is not C. */
     if (l->out != CTR_OUT_EPILOGUE && !betaZero && C != D)
-        if ((st = cupermExecute(plan->copyC, oneCD, C, zeroCD, D, stream))) return st;
+        if ((st = cuperm_transpose_run(&plan->copyC, oneCD, C, zeroCD, D, stream))) return st;
 
     void* W = ws + l->wsOffset[2];
     const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
@@ -161,7 +186,7 @@ cupermStatus_t ctr_run_steps(cupermContractionPlan_t plan, const double alpha[2]
     } else {
         if ((st = run_gemm(plan, operand[first], operand[second], W, alpha, zero, ws, stream))) return st;
         if (l->out == CTR_OUT_TRANSPOSE) {
-            if ((st = cupermExecute(plan->outputTranspose, oneCD, W, betaZero ? zeroCD : betaCD, D, stream)))
+            if ((st = cuperm_transpose_run(&plan->outputTranspose, oneCD, W, betaZero ? zeroCD : betaCD, D, stream)))
                 return st;
         } else if ((st = run_kernel(&plan->epilogue, W, betaZero ? NULL : C, D, beta, stream))) {
             return st;
@@ -171,13 +196,13 @@ cupermStatus_t ctr_run_steps(cupermContractionPlan_t plan, const double alpha[2]
     return CUPERM_STATUS_SUCCESS;
 }
 
-cupermStatus_t cupermContract(cupermContractionPlan_t plan, const void* alpha, const void* A, const void* B,
+cupermStatus_t cupermContract(cupermContractionPlan_t token, const void* alpha, const void* A, const void* B,
                               const void* beta, const void* C, void* D, void* workspace,
                               size_t workspaceBytes, cudaStream_t stream)
 {
-    if (!plan) return cuperm_fail(INVALID, "cupermContract: plan is NULL");
-    if (plan->magic != CTR_PLAN_MAGIC)
-        return cuperm_fail(INVALID, "cupermContract: plan is not a live contraction plan (destroyed or foreign)");
+    cuperm_contraction_plan_t* plan;
+    cupermStatus_t st = ctr_plan_get(token, "cupermContract", &plan);
+    if (st) return st;
     if (!alpha) return cuperm_fail(INVALID, "cupermContract: alpha is NULL (it must point to a host scalar)");
     if (!beta) return cuperm_fail(INVALID, "cupermContract: beta is NULL (it must point to a host scalar)");
     const cupermDataType_t cd = plan->problem.op[CTR_D].type;
@@ -185,7 +210,7 @@ cupermStatus_t cupermContract(cupermContractionPlan_t plan, const void* alpha, c
     read_scalar(cd, alpha, a);
     read_scalar(cd, beta, b);
     const int betaZero = b[0] == 0.0 && b[1] == 0.0;
-    cupermStatus_t st = check_arguments(plan, alpha, A, B, beta, C, D, workspace, workspaceBytes, betaZero);
+    st = check_arguments(plan, A, B, betaZero ? NULL : C, D, workspace, workspaceBytes, betaZero);
     if (st) return st;
     /* Negations of operands were folded into the scalars at plan time. A zero beta stays +0:
      * cuBLAS skips reading its output only for beta == +0 (a -0 once let NaNs of a

@@ -32,7 +32,7 @@ static int cmp_float(const void* a, const void* b)
 }
 
 /* Runs the candidate `inner` times between the events; returns its milliseconds per run. */
-static cupermStatus_t timed(struct cupermContractionPlan* c, measure_env* env, int inner, float* ms)
+static cupermStatus_t timed(cuperm_contraction_plan_t* c, measure_env* env, int inner, float* ms)
 {
     const double one[2] = {1.0, 0.0}, zero[2] = {0.0, 0.0};
     cupermStatus_t st = CUPERM_STATUS_SUCCESS;
@@ -50,7 +50,7 @@ static cupermStatus_t timed(struct cupermContractionPlan* c, measure_env* env, i
 }
 
 /* Median of kSamples after a warm-up run (which also sizes the samples). */
-static cupermStatus_t time_candidate(struct cupermContractionPlan* c, measure_env* env, double* seconds)
+static cupermStatus_t time_candidate(cuperm_contraction_plan_t* c, measure_env* env, double* seconds)
 {
     float first = 0, t[kSamples];
     cupermStatus_t st = timed(c, env, 1, &first);
@@ -64,7 +64,7 @@ static cupermStatus_t time_candidate(struct cupermContractionPlan* c, measure_en
     return CUPERM_STATUS_SUCCESS;
 }
 
-static cupermStatus_t env_open(measure_env* env, const struct cupermContractionPlan* c, size_t wsBytes)
+static cupermStatus_t env_open(measure_env* env, const cuperm_contraction_plan_t* c, size_t wsBytes)
 {
     memset(env, 0, sizeof *env);
     cudaError_t e = cudaStreamCreateWithFlags(&env->stream, cudaStreamNonBlocking);
@@ -106,7 +106,7 @@ static cupermStatus_t env_close(measure_env* env)
     return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_fail(e, "cudaStreamSynchronize");
 }
 
-cupermStatus_t ctr_measure_choose(struct cupermContractionPlan* c, const ctr_cost_model* model)
+cupermStatus_t ctr_measure_choose(cuperm_contraction_plan_t* c, const ctr_cost_model* model)
 {
     int device = -1;
     if (cudaGetDevice(&device) != cudaSuccess || device != c->device) {
@@ -115,7 +115,7 @@ cupermStatus_t ctr_measure_choose(struct cupermContractionPlan* c, const ctr_cos
                         "handle's (%d)", device, c->device);
     }
     ctr_layout* layouts = malloc(sizeof *layouts * CTR_MEASURE_CANDIDATES);
-    struct cupermContractionPlan* cand = calloc(CTR_MEASURE_CANDIDATES, sizeof *cand);
+    cuperm_contraction_plan_t* cand = calloc(CTR_MEASURE_CANDIDATES, sizeof *cand);
     if (!layouts || !cand) {
         free(layouts);
         free(cand);
@@ -124,13 +124,14 @@ cupermStatus_t ctr_measure_choose(struct cupermContractionPlan* c, const ctr_cos
     const int n = ctr_layout_rank(&c->problem, model, layouts, CTR_MEASURE_CANDIDATES);
     cupermStatus_t st = CUPERM_STATUS_SUCCESS;
     int built = 0, firstBuilt = -1;
+    int ok[CTR_MEASURE_CANDIDATES] = {0};
     size_t wsBytes = 0;
     for (int i = 0; i < n; ++i) {
         cand[i] = *c;
         cand[i].layout = layouts[i];
         /* A candidate whose sub-plans cannot be made is not timed. */
         if (ctr_plan_build(&cand[i]) == CUPERM_STATUS_SUCCESS) {
-            cand[i].magic = CTR_PLAN_MAGIC;
+            ok[i] = 1;
             if (built++ == 0) firstBuilt = i;
             if (cand[i].workspaceBytes > wsBytes) wsBytes = cand[i].workspaceBytes;
         }
@@ -143,7 +144,7 @@ cupermStatus_t ctr_measure_choose(struct cupermContractionPlan* c, const ctr_cos
         st = env_open(&env, &cand[firstBuilt], wsBytes);
         double best = -1;
         for (int i = 0; i < n && !st; ++i) {
-            if (cand[i].magic != CTR_PLAN_MAGIC) continue;
+            if (!ok[i]) continue;
             double s = 0;
             st = time_candidate(&cand[i], &env, &s);
             if (!st && (best < 0 || s < best)) {
@@ -155,8 +156,6 @@ cupermStatus_t ctr_measure_choose(struct cupermContractionPlan* c, const ctr_cos
         const cupermStatus_t closed = env_close(&env);
         if (!st) st = closed;
     }
-    for (int i = 0; i < n; ++i)
-        if (cand[i].magic == CTR_PLAN_MAGIC) ctr_plan_release(&cand[i]);
     free(layouts);
     free(cand);
     return st;

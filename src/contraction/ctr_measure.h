@@ -16,6 +16,6 @@
  * stream-ordered from the device's current memory pool and are freed before it
  * returns.
  */
-cupermStatus_t ctr_measure_choose(struct cupermContractionPlan* c, const ctr_cost_model* model);
+cupermStatus_t ctr_measure_choose(cuperm_contraction_plan_t* c, const ctr_cost_model* model);
 
 #endif

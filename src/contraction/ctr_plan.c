@@ -9,20 +9,17 @@
 #include "ctr_types.h"
 #include "host/errors.h"
 #include "runtime/objects.h"
+#include "runtime/registry.h"
 
 /* ---- the cost model on a real device ----------------------------------------- */
 
 static double predict_transpose(void* ctx, const ctr_transpose* t)
 {
-    double s = -1.0;
-    if (cupermPredictTransposeTime((cupermHandle_t)ctx, t->rank, t->extents, t->perm, t->type,
-                                   t->inStrides, t->outStrides, &s) != CUPERM_STATUS_SUCCESS)
-        return -1.0;
-    return s;
+    return cuperm_transpose_predict(ctx, t->rank, t->extents, t->perm, t->type, t->inStrides, t->outStrides);
 }
 
 /* Dense peak rates of an H100 SXM (132 SMs) and an A100 (108 SMs), scaled by SM count. */
-static ctr_cost_model device_model(cupermHandle_t h)
+static ctr_cost_model device_model(cuperm_handle_t* h)
 {
     static const double hopper[4] = {67e12, 67e12, 495e12, 989e12};
     static const double ampere[4] = {19.5e12, 19.5e12, 156e12, 312e12};
@@ -48,24 +45,24 @@ cupermStatus_t cupermPlanContraction(cupermHandle_t handle, cupermContractionPla
     if (!plan) return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "plan is NULL");
     *plan = NULL;
     if (!handle) return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "handle is NULL");
-    if (handle->magic != CUPERM_HANDLE_MAGIC)
-        return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "handle is not a live cuperm handle");
+    cuperm_handle_t* h = cuperm_handle_resolve(handle);
+    if (!h) return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "handle is not a live cuperm handle (destroyed or foreign)");
     if (mode != CUPERM_PLAN_MODEL && mode != CUPERM_PLAN_MEASURE)
         return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "mode %d is not a cupermPlanMode_t (MODEL or MEASURE)",
                         (int)mode);
-    struct cupermContractionPlan* c = calloc(1, sizeof *c);
+    cuperm_contraction_plan_t* c = calloc(1, sizeof *c);
     if (!c) return ctr_fail(CUPERM_STATUS_ALLOC_FAILED, "out of host memory");
     cupermStatus_t st = ctr_problem_init(&c->problem, A, B, C, D, compute);
-    if (!st) st = ctr_state_get(handle, &c->state);
+    if (!st) st = ctr_state_get(h, &c->state);
     if (st) {
         free(c);
         return st;
     }
-    c->handle = handle;
-    c->device = handle->dev.ordinal;
+    c->handle = h;
+    c->device = h->dev.ordinal;
     c->measured = mode == CUPERM_PLAN_MEASURE;
     if (!ctr_state_lookup(c->state, &c->problem, c->measured, &c->layout, &c->measuredSeconds)) {
-        const ctr_cost_model model = device_model(handle);
+        const ctr_cost_model model = device_model(h);
         st = c->measured ? ctr_measure_choose(c, &model) : ctr_layout_choose(&c->problem, &model, &c->layout);
         if (st) {
             free(c);
@@ -73,46 +70,52 @@ cupermStatus_t cupermPlanContraction(cupermHandle_t handle, cupermContractionPla
         }
         ctr_state_insert(c->state, &c->problem, c->measured, &c->layout, c->measuredSeconds);
     }
-    if ((st = ctr_plan_build(c))) {
+    uintptr_t token;
+    if ((st = ctr_plan_build(c)) || (st = cuperm_registry_add(CUPERM_OBJ_CONTRACTION_PLAN, c, &token))) {
         free(c);
         return st;
     }
-    c->magic = CTR_PLAN_MAGIC;
-    *plan = c;
+    cuperm_handle_retain(h);
+    *plan = (cupermContractionPlan_t)token;
     return CUPERM_STATUS_SUCCESS;
 }
 
-static cupermStatus_t check_plan(cupermContractionPlan_t plan, const char* fn)
+cupermStatus_t ctr_plan_get(cupermContractionPlan_t token, const char* fn, cuperm_contraction_plan_t** out)
 {
-    if (!plan) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "%s: plan is NULL", fn);
-    if (plan->magic != CTR_PLAN_MAGIC)
+    if (!token) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "%s: plan is NULL", fn);
+    *out = cuperm_registry_get(CUPERM_OBJ_CONTRACTION_PLAN, (uintptr_t)token);
+    if (!*out)
         return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "%s: plan is not a live contraction plan "
                            "(destroyed or foreign)", fn);
     return CUPERM_STATUS_SUCCESS;
 }
 
-cupermStatus_t cupermContractionGetWorkspaceSize(cupermContractionPlan_t plan, size_t* bytes)
+cupermStatus_t cupermContractionGetWorkspaceSize(cupermContractionPlan_t token, size_t* bytes)
 {
-    cupermStatus_t st = check_plan(plan, "cupermContractionGetWorkspaceSize");
+    cuperm_contraction_plan_t* plan;
+    cupermStatus_t st = ctr_plan_get(token, "cupermContractionGetWorkspaceSize", &plan);
     if (st) return st;
     if (!bytes) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermContractionGetWorkspaceSize: bytes is NULL");
     *bytes = plan->workspaceBytes;
     return CUPERM_STATUS_SUCCESS;
 }
 
-cupermStatus_t cupermContractionPlanDestroy(cupermContractionPlan_t plan)
+cupermStatus_t cupermContractionPlanDestroy(cupermContractionPlan_t token)
 {
-    cupermStatus_t st = check_plan(plan, "cupermContractionPlanDestroy");
-    if (st) return st;
-    ctr_plan_release(plan);
-    plan->magic = CTR_DEAD_MAGIC;
+    if (!token) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermContractionPlanDestroy: plan is NULL");
+    cuperm_contraction_plan_t* plan = cuperm_registry_remove(CUPERM_OBJ_CONTRACTION_PLAN, (uintptr_t)token);
+    if (!plan)
+        return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermContractionPlanDestroy: plan is not a live "
+                           "contraction plan (destroyed or foreign)");
+    cuperm_handle_release(plan->handle);
     free(plan);
     return CUPERM_STATUS_SUCCESS;
 }
 
-cupermStatus_t cupermContractionPlanGetInfo(cupermContractionPlan_t plan, cupermContractionInfo_t* info)
+cupermStatus_t cupermContractionPlanGetInfo(cupermContractionPlan_t token, cupermContractionInfo_t* info)
 {
-    cupermStatus_t st = check_plan(plan, "cupermContractionPlanGetInfo");
+    cuperm_contraction_plan_t* plan;
+    cupermStatus_t st = ctr_plan_get(token, "cupermContractionPlanGetInfo", &plan);
     if (st) return st;
     if (!info) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermContractionPlanGetInfo: info is NULL");
     const ctr_layout* l = &plan->layout;

@@ -16,6 +16,17 @@ extern "C" {
 
 #define CTR_PTR_MAX_LOOPED 64
 
+/*
+ * cuBLAS cannot see the matrix pointers of a pointer-array batch (they live on the
+ * device), so its batched kernels may assume the alignment their vector loads and
+ * stores need: a 16-bit tensor-op kernel once read 4 bytes at a 2-byte-aligned address
+ * and killed the context, an fp32 one wrote 8 bytes before an 8-byte-aligned D. The
+ * pointer-array batch is used only when every pointer is aligned to this many bytes;
+ * otherwise the plan runs one strided-batched GEMM per looped index, whose pointers
+ * cuBLAS checks itself.
+ */
+#define CTR_PTR_ALIGN 16
+
 typedef struct {
     int nLooped;
     int64_t extents[CTR_PTR_MAX_LOOPED];

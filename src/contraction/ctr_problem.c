@@ -190,6 +190,10 @@ cupermStatus_t ctr_problem_init(ctr_problem* p, const cupermTensorDescriptor_t* 
     for (int w = 0; w < CTR_OPERANDS; ++w)
         if ((s = copy_operand(&p->op[w], in[w], w)) != CUPERM_STATUS_SUCCESS) return s;
     for (int w = 0; w < CTR_OPERANDS; ++w)
+        if (cupermDataTypeSize(p->op[w].type) == 0)
+            return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.type is %d, not a cupermDataType_t",
+                            operand_names[w], (int)p->op[w].type);
+    for (int w = 0; w < CTR_OPERANDS; ++w)
         if (!ctr_type_is_float(p->op[w].type))
             return ctr_fail(CUPERM_STATUS_NOT_SUPPORTED, "%s.type %s is not supported by contractions "
                             "(floating-point types only)", operand_names[w],

@@ -6,9 +6,9 @@
 
 /* ---- sub-plans ---------------------------------------------------------------- */
 
-static cupermStatus_t plan_transpose(cupermHandle_t h, const ctr_transpose* t, cupermPlan_t* out)
+static cupermStatus_t plan_transpose(cuperm_handle_t* h, const ctr_transpose* t, cuperm_transpose_plan_t* out)
 {
-    return cupermPlanTranspose(h, out, t->rank, t->extents, t->perm, t->type, t->inStrides, t->outStrides);
+    return cuperm_transpose_plan_init(h, out, t->rank, t->extents, t->perm, t->type, t->inStrides, t->outStrides);
 }
 
 /* Operator kernel over a transpose's output order: out dense, in gathered. */
@@ -51,17 +51,19 @@ static void kernel_over_d(const ctr_problem* p, const int64_t* inStrides, const 
     }
 }
 
-void ctr_plan_release(struct cupermContractionPlan* c)
+/* Whether every entry of the pointer-array batch lies a multiple of CTR_PTR_ALIGN bytes from
+ * its operand's base: then aligned bases make every pointer aligned. */
+static int pointers_aligned(const ctr_ptr_params* q)
 {
-    cupermPlan_t* subs[4] = {&c->inputTranspose[0], &c->inputTranspose[1], &c->outputTranspose, &c->copyC};
-    for (int i = 0; i < 4; ++i)
-        if (*subs[i]) {
-            cupermPlanDestroy(*subs[i]);
-            *subs[i] = NULL;
-        }
+    for (int j = 0; j < 3; ++j) {
+        if (q->batch > 1 && q->batchStride[j] * q->elemBytes[j] % CTR_PTR_ALIGN) return 0;
+        for (int i = 0; i < q->nLooped; ++i)
+            if (q->extents[i] > 1 && q->strides[j][i] * q->elemBytes[j] % CTR_PTR_ALIGN) return 0;
+    }
+    return 1;
 }
 
-static cupermStatus_t build_runners(struct cupermContractionPlan* c)
+static cupermStatus_t build_runners(cuperm_contraction_plan_t* c)
 {
     const ctr_problem* p = &c->problem;
     const ctr_layout* l = &c->layout;
@@ -113,6 +115,7 @@ static cupermStatus_t build_runners(struct cupermContractionPlan* c)
         q->elemBytes[0] = q->elemBytes[1] = (int64_t)cupermDataTypeSize(p->op[CTR_A].type);
         q->elemBytes[2] = (int64_t)cupermDataTypeSize(p->op[CTR_D].type);
         q->count = l->calls * l->batch;
+        c->pointersAligned = pointers_aligned(q);
     }
     if (l->inplaceOpD) {
         kernel_over_d(p, p->op[CTR_D].strides, p->op[CTR_D].strides, &c->opDPass);
@@ -123,13 +126,10 @@ static cupermStatus_t build_runners(struct cupermContractionPlan* c)
     return CUPERM_STATUS_SUCCESS;
 }
 
-cupermStatus_t ctr_plan_build(struct cupermContractionPlan* c)
+cupermStatus_t ctr_plan_build(cuperm_contraction_plan_t* c)
 {
     const cupermStatus_t st = build_runners(c);
-    if (st) {
-        ctr_plan_release(c);
-        return st;
-    }
+    if (st) return st;
     const ctr_problem* p = &c->problem;
     c->cdSameLayout = memcmp(p->op[CTR_C].strides, p->op[CTR_D].strides,
                              sizeof(int64_t) * (size_t)p->op[CTR_D].rank) == 0;

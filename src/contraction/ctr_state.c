@@ -6,7 +6,7 @@
 #include "host/errors.h"
 #include "runtime/objects.h"
 
-cupermStatus_t ctr_state_get(cupermHandle_t handle, ctr_state** state)
+cupermStatus_t ctr_state_get(cuperm_handle_t* handle, ctr_state** state)
 {
     ctr_state* s = __atomic_load_n(&handle->contraction, __ATOMIC_ACQUIRE);
     if (!s) {
@@ -31,9 +31,34 @@ cupermStatus_t ctr_state_get(cupermHandle_t handle, ctr_state** state)
 void ctr_state_destroy(ctr_state* s)
 {
     if (!s) return;
-    if (s->blas) cublasDestroy(s->blas);
+    for (int i = 0; i < s->idleCount; ++i) cublasDestroy(s->idle[i]);
     pthread_mutex_destroy(&s->lock);
     free(s);
+}
+
+cupermStatus_t ctr_blas_acquire(ctr_state* s, cublasHandle_t* blas)
+{
+    *blas = NULL;
+    pthread_mutex_lock(&s->lock);
+    if (s->idleCount > 0) *blas = s->idle[--s->idleCount];
+    pthread_mutex_unlock(&s->lock);
+    if (*blas) return CUPERM_STATUS_SUCCESS;
+    const cublasStatus_t st = cublasCreate(blas);
+    if (st == CUBLAS_STATUS_SUCCESS) return CUPERM_STATUS_SUCCESS;
+    *blas = NULL;
+    return cuperm_fail(CUPERM_STATUS_LIBRARY_ERROR, "cupermContract: cublasCreate failed: %s",
+                       cublasGetStatusString(st));
+}
+
+void ctr_blas_release(ctr_state* s, cublasHandle_t blas)
+{
+    pthread_mutex_lock(&s->lock);
+    if (s->idleCount < CTR_BLAS_POOL) {
+        s->idle[s->idleCount++] = blas;
+        blas = NULL;
+    }
+    pthread_mutex_unlock(&s->lock);
+    if (blas) cublasDestroy(blas);
 }
 
 int ctr_state_lookup(ctr_state* s, const ctr_problem* key, int measured, ctr_layout* layout, double* seconds)

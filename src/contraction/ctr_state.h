@@ -1,8 +1,10 @@
 /*
- * What contractions keep in a cuperm handle: a cuBLAS handle (created on first
- * use) and a cache of layout decisions keyed by the validated problem. One
- * mutex guards both; cuBLAS calls run under it because a cuBLAS handle holds
- * one stream and one workspace at a time.
+ * What contractions keep in a cuperm handle: a pool of cuBLAS handles and a
+ * cache of layout decisions keyed by the validated problem. A cuBLAS handle
+ * holds one stream and one workspace at a time, so each GEMM takes a handle of
+ * its own from the pool (created on demand) and gives it back: threads sharing a
+ * cuperm handle never wait for each other's GEMMs. One mutex guards the pool and
+ * the cache; no work is submitted under it.
  */
 #ifndef CUPERM_CTR_STATE_H
 #define CUPERM_CTR_STATE_H
@@ -13,7 +15,10 @@
 #include "ctr_hook.h"
 #include "ctr_layout.h"
 
+struct cuperm_handle;
+
 #define CTR_CACHE_ENTRIES 32
+#define CTR_BLAS_POOL 16 /* idle cuBLAS handles kept; more are created (and destroyed) as needed */
 
 typedef struct {
     int used;
@@ -25,13 +30,18 @@ typedef struct {
 
 typedef struct ctr_state {
     pthread_mutex_t lock;
-    cublasHandle_t blas; /* NULL until the first contraction runs */
+    cublasHandle_t idle[CTR_BLAS_POOL];
+    int idleCount;
     ctr_cache_entry cache[CTR_CACHE_ENTRIES];
     int nextVictim;
 } ctr_state;
 
 /* The handle's state, created on first use (thread-safe). */
-cupermStatus_t ctr_state_get(cupermHandle_t handle, ctr_state** state);
+cupermStatus_t ctr_state_get(struct cuperm_handle* handle, ctr_state** state);
+
+/* A cuBLAS handle for one GEMM's use (LIBRARY_ERROR if none can be created), and its return. */
+cupermStatus_t ctr_blas_acquire(ctr_state* s, cublasHandle_t* blas);
+void ctr_blas_release(ctr_state* s, cublasHandle_t blas);
 
 /* Cache lookup / insertion by problem and plan mode (measured or not); both take the lock.
  * seconds: the measured time of a measured entry (0 for model entries). */

@@ -1,8 +1,9 @@
 #include <stdlib.h>
 
+#include "contraction/ctr_hook.h"
 #include "host/errors.h"
 #include "runtime/objects.h"
-#include "contraction/ctr_hook.h"
+#include "runtime/registry.h"
 
 static int attribute(enum cudaDeviceAttr attr, int device)
 {
@@ -11,25 +12,38 @@ static int attribute(enum cudaDeviceAttr attr, int device)
     return v;
 }
 
+/* Why no device is usable, in words a user can act on. */
+static cupermStatus_t no_device(cudaError_t err)
+{
+    if (err == cudaErrorInsufficientDriver || err == cudaErrorNoDevice)
+        return cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "cupermCreate: no usable CUDA device: %s (is an NVIDIA "
+                           "driver installed and a GPU visible? nvidia-smi should list one)",
+                           err == cudaErrorNoDevice ? "no NVIDIA GPU was found" :
+                           "no NVIDIA driver was found, or it is older than this CUDA runtime");
+    return cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "cupermCreate: no usable CUDA device (%s)",
+                       cudaGetErrorString(err));
+}
+
 cupermStatus_t cupermCreate(cupermHandle_t* handle)
 {
-    if (!handle) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "handle is NULL");
+    if (!handle) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermCreate: handle is NULL");
     *handle = NULL;
-    int device;
-    cudaError_t err = cudaGetDevice(&device);
+    int device, count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err == cudaSuccess && count == 0) err = cudaErrorNoDevice;
+    if (err == cudaSuccess) err = cudaGetDevice(&device);
     if (err != cudaSuccess) {
-        cudaGetLastError();
-        return cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "cupermCreate: no usable CUDA device (%s)",
-                           cudaGetErrorString(err));
+        cudaGetLastError(); /* not sticky: it only says no device could be used */
+        return no_device(err);
     }
-    cupermHandle_t h = calloc(1, sizeof *h);
+    cuperm_handle_t* h = calloc(1, sizeof *h);
     if (!h) return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "cupermCreate: out of host memory");
     h->plan_cache = cuperm_plan_cache_create();
     if (!h->plan_cache) {
         free(h);
         return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "cupermCreate: out of host memory");
     }
-    h->magic = CUPERM_HANDLE_MAGIC;
+    atomic_init(&h->refs, 1);
     cuperm_device_info_t* d = &h->dev;
     d->ordinal = device;
     d->cc_major = attribute(cudaDevAttrComputeCapabilityMajor, device);
@@ -41,18 +55,49 @@ cupermStatus_t cupermCreate(cupermHandle_t* handle)
     double clock_hz = 1e3 * attribute(cudaDevAttrMemoryClockRate, device);
     double bus_bytes = attribute(cudaDevAttrGlobalMemoryBusWidth, device) / 8.0;
     d->dram_bytes_per_second = clock_hz * bus_bytes > 0 ? 2.0 * clock_hz * bus_bytes : 2e12;
-    *handle = h;
+    uintptr_t token;
+    cupermStatus_t st = cuperm_registry_add(CUPERM_OBJ_HANDLE, h, &token);
+    if (st) {
+        cuperm_handle_release(h);
+        return st;
+    }
+    *handle = (cupermHandle_t)token;
     return CUPERM_STATUS_SUCCESS;
+}
+
+cuperm_handle_t* cuperm_handle_resolve(cupermHandle_t token)
+{
+    return cuperm_registry_get(CUPERM_OBJ_HANDLE, (uintptr_t)token);
+}
+
+cupermStatus_t cuperm_handle_get(cupermHandle_t token, const char* fn, cuperm_handle_t** out)
+{
+    if (!token) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "%s: handle is NULL", fn);
+    *out = cuperm_handle_resolve(token);
+    if (!*out)
+        return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "%s: handle is not a live cuperm handle (destroyed or "
+                           "foreign)", fn);
+    return CUPERM_STATUS_SUCCESS;
+}
+
+void cuperm_handle_retain(cuperm_handle_t* h) { atomic_fetch_add(&h->refs, 1); }
+
+void cuperm_handle_release(cuperm_handle_t* h)
+{
+    if (atomic_fetch_sub(&h->refs, 1) != 1) return;
+    ctr_state_destroy(h->contraction);
+    cuperm_plan_cache_destroy(h->plan_cache);
+    free(h);
 }
 
 cupermStatus_t cupermDestroy(cupermHandle_t handle)
 {
-    if (!handle) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "handle is NULL");
-    if (handle->magic != CUPERM_HANDLE_MAGIC)
-        return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "handle is not a live cuperm handle");
-    handle->magic = CUPERM_DEAD_MAGIC;
-    ctr_state_destroy(handle->contraction);
-    cuperm_plan_cache_destroy(handle->plan_cache);
-    free(handle);
+    if (!handle) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermDestroy: handle is NULL");
+    cuperm_handle_t* h = cuperm_registry_remove(CUPERM_OBJ_HANDLE, (uintptr_t)handle);
+    if (!h)
+        return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermDestroy: handle is not a live cuperm handle "
+                           "(destroyed or foreign)");
+    /* Live contraction plans keep the state they use until they are destroyed. */
+    cuperm_handle_release(h);
     return CUPERM_STATUS_SUCCESS;
 }

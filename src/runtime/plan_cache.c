@@ -9,7 +9,7 @@ typedef struct {
     int used;
     uint64_t hash;
     cuperm_plan_key_t key;
-    struct cupermPlan plan;
+    struct cuperm_transpose_plan plan;
 } entry_t;
 
 struct cuperm_plan_cache {
@@ -68,7 +68,7 @@ static entry_t* lookup(cuperm_plan_cache_t* c, const cuperm_plan_key_t* key, uin
 }
 
 int cuperm_plan_cache_find(cuperm_plan_cache_t* c, const cuperm_plan_key_t* key, int measured_only,
-                           struct cupermPlan* plan)
+                           struct cuperm_transpose_plan* plan)
 {
     pthread_mutex_lock(&c->lock);
     if (c->count == 0) { /* the common case: nothing measured yet, skip the hash */
@@ -83,7 +83,7 @@ int cuperm_plan_cache_find(cuperm_plan_cache_t* c, const cuperm_plan_key_t* key,
 }
 
 void cuperm_plan_cache_store(cuperm_plan_cache_t* c, const cuperm_plan_key_t* key,
-                             const struct cupermPlan* plan)
+                             const struct cuperm_transpose_plan* plan)
 {
     const uint64_t h = hash_key(key);
     pthread_mutex_lock(&c->lock);

@@ -9,7 +9,7 @@
 
 #include "cuperm.h"
 
-struct cupermPlan;
+struct cuperm_transpose_plan;
 
 typedef struct {
     int rank;
@@ -35,10 +35,10 @@ void cuperm_plan_cache_destroy(cuperm_plan_cache_t* cache);
 /** Copies a cached plan for key into *plan; measured_only skips heuristic
  * entries. Returns 1 on a hit. */
 int cuperm_plan_cache_find(cuperm_plan_cache_t* cache, const cuperm_plan_key_t* key, int measured_only,
-                           struct cupermPlan* plan);
+                           struct cuperm_transpose_plan* plan);
 
 /** Remembers plan for key; a measured plan replaces a heuristic one. */
 void cuperm_plan_cache_store(cuperm_plan_cache_t* cache, const cuperm_plan_key_t* key,
-                             const struct cupermPlan* plan);
+                             const struct cuperm_transpose_plan* plan);
 
 #endif

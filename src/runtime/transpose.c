@@ -10,51 +10,68 @@
 #include "runtime/device_check.h"
 #include "runtime/measure.h"
 #include "runtime/objects.h"
+#include "runtime/registry.h"
 
 #define INVALID CUPERM_STATUS_INVALID_VALUE
 
-static cupermStatus_t check_handle(cupermHandle_t handle)
+/* The live plan a token names, or INVALID_VALUE naming fn. */
+static cupermStatus_t get_plan(cupermPlan_t token, const char* fn, cuperm_transpose_plan_t** out)
 {
-    if (!handle) return cuperm_fail(INVALID, "handle is NULL");
-    if (handle->magic != CUPERM_HANDLE_MAGIC)
-        return cuperm_fail(INVALID, "handle is not a live cuperm handle (destroyed or foreign)");
-    return CUPERM_STATUS_SUCCESS;
-}
-
-static cupermStatus_t check_plan(cupermPlan_t plan)
-{
-    if (!plan) return cuperm_fail(INVALID, "plan is NULL");
-    if (plan->magic != CUPERM_PLAN_MAGIC)
-        return cuperm_fail(INVALID, "plan is not a live cuperm plan (destroyed or foreign)");
+    if (!token) return cuperm_fail(INVALID, "%s: plan is NULL", fn);
+    *out = cuperm_registry_get(CUPERM_OBJ_TRANSPOSE_PLAN, (uintptr_t)token);
+    if (!*out) return cuperm_fail(INVALID, "%s: plan is not a live cuperm plan (destroyed or foreign)", fn);
     return CUPERM_STATUS_SUCCESS;
 }
 
 /* Validates, canonicalises and plans heuristically; no device calls. */
-static cupermStatus_t make_plan(cupermHandle_t handle, struct cupermPlan* plan, int rank,
+static cupermStatus_t make_plan(cuperm_handle_t* h, cuperm_transpose_plan_t* plan, int rank,
                                 const int64_t* extents, const int* perm, cupermDataType_t type,
                                 const int64_t* in_strides, const int64_t* out_strides)
 {
-    cupermStatus_t st = check_handle(handle);
+    cupermStatus_t st = cuperm_validate_transpose(rank, extents, perm, type, in_strides, out_strides);
     if (st) return st;
-    st = cuperm_validate_transpose(rank, extents, perm, type, in_strides, out_strides);
-    if (st) return st;
-
     memset(plan, 0, sizeof *plan);
-    plan->handle = handle;
-    plan->device = handle->dev.ordinal;
+    plan->device = h->dev.ordinal;
     plan->type = type;
-    cuperm_plan_host(rank, extents, perm, (int)cupermDataTypeSize(type), in_strides, out_strides, &handle->dev,
+    cuperm_plan_host(rank, extents, perm, (int)cupermDataTypeSize(type), in_strides, out_strides, &h->dev,
                      &plan->host);
     return CUPERM_STATUS_SUCCESS;
 }
 
-static cupermStatus_t publish(struct cupermPlan* local, cupermPlan_t* out)
+cupermStatus_t cuperm_transpose_plan_init(cuperm_handle_t* h, cuperm_transpose_plan_t* plan, int rank,
+                                          const int64_t* extents, const int* perm, cupermDataType_t type,
+                                          const int64_t* in_strides, const int64_t* out_strides)
 {
-    cupermPlan_t p = malloc(sizeof *p);
+    cupermStatus_t st = make_plan(h, plan, rank, extents, perm, type, in_strides, out_strides);
+    if (st) return st;
+    /* A plan measured earlier for the same arguments beats the heuristic's. */
+    cuperm_plan_key_t key;
+    cuperm_plan_key_init(&key, rank, extents, perm, type, in_strides, out_strides);
+    cuperm_plan_cache_find(h->plan_cache, &key, 1, plan);
+    return CUPERM_STATUS_SUCCESS;
+}
+
+double cuperm_transpose_predict(cuperm_handle_t* h, int rank, const int64_t* extents, const int* perm,
+                                cupermDataType_t type, const int64_t* in_strides, const int64_t* out_strides)
+{
+    cuperm_transpose_plan_t plan;
+    if (make_plan(h, &plan, rank, extents, perm, type, in_strides, out_strides)) return -1.0;
+    return plan.host.predicted_seconds;
+}
+
+/* Copies a plan to the heap and registers it: *out is its token. */
+static cupermStatus_t publish(const cuperm_transpose_plan_t* local, cupermPlan_t* out)
+{
+    cuperm_transpose_plan_t* p = malloc(sizeof *p);
     if (!p) return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "plan: out of host memory");
     *p = *local;
-    p->magic = CUPERM_PLAN_MAGIC;
-    *out = p;
+    uintptr_t token;
+    cupermStatus_t st = cuperm_registry_add(CUPERM_OBJ_TRANSPOSE_PLAN, p, &token);
+    if (st) {
+        free(p);
+        return st;
+    }
+    *out = (cupermPlan_t)token;
     return CUPERM_STATUS_SUCCESS;
 }
 
@@ -64,13 +81,12 @@ cupermStatus_t cupermPlanTranspose(cupermHandle_t handle, cupermPlan_t* plan, in
 {
     if (!plan) return cuperm_fail(INVALID, "plan is NULL (it must point to a cupermPlan_t)");
     *plan = NULL;
-    struct cupermPlan local;
-    cupermStatus_t st = make_plan(handle, &local, rank, extents, perm, type, inStrides, outStrides);
+    cuperm_handle_t* h;
+    cupermStatus_t st = cuperm_handle_get(handle, "cupermPlanTranspose", &h);
     if (st) return st;
-    /* A plan measured earlier for the same arguments beats the heuristic's. */
-    cuperm_plan_key_t key;
-    cuperm_plan_key_init(&key, rank, extents, perm, type, inStrides, outStrides);
-    cuperm_plan_cache_find(handle->plan_cache, &key, 1, &local);
+    cuperm_transpose_plan_t local;
+    st = cuperm_transpose_plan_init(h, &local, rank, extents, perm, type, inStrides, outStrides);
+    if (st) return st;
     return publish(&local, plan);
 }
 
@@ -80,8 +96,11 @@ cupermStatus_t cupermPredictTransposeTime(cupermHandle_t handle, int rank, const
                                           double* seconds)
 {
     if (!seconds) return cuperm_fail(INVALID, "seconds is NULL");
-    struct cupermPlan local;
-    cupermStatus_t st = make_plan(handle, &local, rank, extents, perm, type, inStrides, outStrides);
+    cuperm_handle_t* h;
+    cupermStatus_t st = cuperm_handle_get(handle, "cupermPredictTransposeTime", &h);
+    if (st) return st;
+    cuperm_transpose_plan_t local;
+    st = make_plan(h, &local, rank, extents, perm, type, inStrides, outStrides);
     if (st) return st;
     *seconds = local.host.predicted_seconds;
     return CUPERM_STATUS_SUCCESS;
@@ -94,11 +113,10 @@ static int ranges_overlap(const void* a, int64_t a_bytes, const void* b, int64_t
 }
 
 /* Every check an execute makes before it launches. */
-static cupermStatus_t check_execute(cupermPlan_t plan, const void* alpha, const void* in,
+static cupermStatus_t check_execute(const cuperm_transpose_plan_t* plan, const void* alpha, const void* in,
                                     const void* beta, void* out)
 {
-    cupermStatus_t st = check_plan(plan);
-    if (st) return st;
+    cupermStatus_t st;
     if (!alpha) return cuperm_fail(INVALID, "alpha is NULL (it must point to a host scalar)");
     if (!beta) return cuperm_fail(INVALID, "beta is NULL (it must point to a host scalar)");
     if (!in) return cuperm_fail(INVALID, "in is NULL");
@@ -129,16 +147,14 @@ cupermStatus_t cuperm_launch_plan(const cuperm_launch_t* l, cupermDataType_t typ
     case CUPERM_LAUNCH_ROWS: err = cuperm_launch_rows(l, type, s, in, out, stream); break;
     }
     if (err != cudaSuccess)
-        return cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "cupermExecute: kernel launch failed (%s)",
+        return cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "transpose kernel launch failed (%s)",
                            cudaGetErrorString(err));
     return CUPERM_STATUS_SUCCESS;
 }
 
-cupermStatus_t cupermExecute(cupermPlan_t plan, const void* alpha, const void* in, const void* beta,
-                             void* out, cudaStream_t stream)
+cupermStatus_t cuperm_transpose_run(const cuperm_transpose_plan_t* plan, const void* alpha, const void* in,
+                                    const void* beta, void* out, cudaStream_t stream)
 {
-    cupermStatus_t st = check_execute(plan, alpha, in, beta, out);
-    if (st) return st;
     cuperm_scalars_t s;
     cuperm_read_scalars(plan->type, alpha, beta, &s);
     if (plan->host.has_packed && s.plain) {
@@ -150,6 +166,16 @@ cupermStatus_t cupermExecute(cupermPlan_t plan, const void* alpha, const void* i
     return cuperm_launch_plan(&plan->host.launch, plan->type, &s, in, out, stream);
 }
 
+cupermStatus_t cupermExecute(cupermPlan_t token, const void* alpha, const void* in, const void* beta,
+                             void* out, cudaStream_t stream)
+{
+    cuperm_transpose_plan_t* plan;
+    cupermStatus_t st = get_plan(token, "cupermExecute", &plan);
+    if (!st) st = check_execute(plan, alpha, in, beta, out);
+    if (!st) st = cuperm_transpose_run(plan, alpha, in, beta, out, stream);
+    return st;
+}
+
 cupermStatus_t cupermPlanTransposeMeasure(cupermHandle_t handle, cupermPlan_t* plan, int rank,
                                           const int64_t* extents, const int* perm,
                                           cupermDataType_t type, const int64_t* inStrides,
@@ -158,39 +184,42 @@ cupermStatus_t cupermPlanTransposeMeasure(cupermHandle_t handle, cupermPlan_t* p
 {
     if (!plan) return cuperm_fail(INVALID, "plan is NULL (it must point to a cupermPlan_t)");
     *plan = NULL;
-    struct cupermPlan local;
-    cupermStatus_t st = make_plan(handle, &local, rank, extents, perm, type, inStrides, outStrides);
+    cuperm_handle_t* h;
+    cupermStatus_t st = cuperm_handle_get(handle, "cupermPlanTransposeMeasure", &h);
     if (st) return st;
-    local.magic = CUPERM_PLAN_MAGIC; /* lets check_execute vet the buffers */
+    cuperm_transpose_plan_t local;
+    st = make_plan(h, &local, rank, extents, perm, type, inStrides, outStrides);
+    if (st) return st;
     const double unused_scalar[2] = {0, 0}; /* measuring moves bits: no scalars are read */
     st = check_execute(&local, unused_scalar, in, unused_scalar, out);
     if (st) return st;
     cuperm_plan_key_t key;
     cuperm_plan_key_init(&key, rank, extents, perm, type, inStrides, outStrides);
-    if (!cuperm_plan_cache_find(handle->plan_cache, &key, 1, &local)) {
+    if (!cuperm_plan_cache_find(h->plan_cache, &key, 1, &local)) {
         /* Time what execute will run on these buffers: the packed launch's
          * candidates when it applies to them, else the plain launch's. */
         const int wide = local.host.has_packed ? local.host.packed.elem_size : 0;
         const int packed = wide && (uintptr_t)in % (uintptr_t)wide == 0 && (uintptr_t)out % (uintptr_t)wide == 0;
         cuperm_launch_t cand[CUPERM_MAX_CANDIDATES];
         const int n = cuperm_plan_candidates(rank, extents, perm, (int)cupermDataTypeSize(type), inStrides,
-                                             outStrides, &handle->dev, packed, cand, CUPERM_MAX_CANDIDATES);
+                                             outStrides, &h->dev, packed, cand, CUPERM_MAX_CANDIDATES);
         int best = 0;
         st = cuperm_measure_best(cand, n, packed ? cuperm_bits_type(wide) : type, in, out, stream, &best,
                                  &local.host.predicted_seconds);
         if (st) return st;
         *(packed ? &local.host.packed : &local.host.launch) = cand[best];
         local.measured = 1;
-        cuperm_plan_cache_store(handle->plan_cache, &key, &local);
+        cuperm_plan_cache_store(h->plan_cache, &key, &local);
     }
     return publish(&local, plan);
 }
 
-cupermStatus_t cupermPlanDestroy(cupermPlan_t plan)
+cupermStatus_t cupermPlanDestroy(cupermPlan_t token)
 {
-    cupermStatus_t st = check_plan(plan);
-    if (st) return st;
-    plan->magic = CUPERM_DEAD_MAGIC;
+    if (!token) return cuperm_fail(INVALID, "cupermPlanDestroy: plan is NULL");
+    cuperm_transpose_plan_t* plan = cuperm_registry_remove(CUPERM_OBJ_TRANSPOSE_PLAN, (uintptr_t)token);
+    if (!plan)
+        return cuperm_fail(INVALID, "cupermPlanDestroy: plan is not a live cuperm plan (destroyed or foreign)");
     free(plan);
     return CUPERM_STATUS_SUCCESS;
 }
@@ -205,9 +234,10 @@ static const char* kernel_name(cuperm_launch_kind_t k)
     return "?";
 }
 
-cupermStatus_t cupermPlanGetInfo(cupermPlan_t plan, cupermPlanInfo_t* info)
+cupermStatus_t cupermPlanGetInfo(cupermPlan_t token, cupermPlanInfo_t* info)
 {
-    cupermStatus_t st = check_plan(plan);
+    cuperm_transpose_plan_t* plan;
+    cupermStatus_t st = get_plan(token, "cupermPlanGetInfo", &plan);
     if (st) return st;
     if (!info) return cuperm_fail(INVALID, "info is NULL");
     const cuperm_launch_t* l = plan->host.has_packed ? &plan->host.packed : &plan->host.launch;

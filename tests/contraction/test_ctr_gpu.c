@@ -347,6 +347,53 @@ static void test_errors(void** state)
     cudaFree(buf);
 }
 
+/* Object lifetime: a destroyed plan's token stays dead even when a new plan is made (its
+ * memory may be reused), a plan outlives its handle's cupermDestroy, and a host pointer is
+ * rejected before anything is launched. */
+static void test_lifetime_and_pointers(void** state)
+{
+    (void)state;
+    const int32_t mA[2] = {'a', 'c'}, mB[2] = {'c', 'b'}, mD[2] = {'a', 'b'};
+    const int64_t e[2] = {16, 16};
+    cupermTensorDescriptor_t A = {2, mA, e, NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
+    cupermTensorDescriptor_t B = {2, mB, e, NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
+    cupermTensorDescriptor_t D = {2, mD, e, NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
+    cupermHandle_t own;
+    assert_int_equal(cupermCreate(&own), CUPERM_STATUS_SUCCESS);
+    cupermContractionPlan_t old, fresh;
+    assert_int_equal(cupermPlanContraction(own, &old, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL),
+                     CUPERM_STATUS_SUCCESS);
+    assert_int_equal(cupermContractionPlanDestroy(old), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(cupermPlanContraction(own, &fresh, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL),
+                     CUPERM_STATUS_SUCCESS);
+    assert_true(old != fresh);
+    size_t bytes;
+    expect(cupermContractionGetWorkspaceSize(old, &bytes), CUPERM_STATUS_INVALID_VALUE, "not a live contraction plan");
+    expect(cupermContractionPlanDestroy(old), CUPERM_STATUS_INVALID_VALUE, "not a live contraction plan");
+    /* The handle goes; the plan keeps what it uses. */
+    assert_int_equal(cupermDestroy(own), CUPERM_STATUS_SUCCESS);
+    expect(cupermDestroy(own), CUPERM_STATUS_INVALID_VALUE, "not a live cuperm handle");
+    cupermContractionPlan_t none;
+    expect(cupermPlanContraction(own, &none, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL),
+           CUPERM_STATUS_INVALID_VALUE, "not a live cuperm handle");
+    float* buf;
+    CHECK_CUDA(cudaMalloc((void**)&buf, 3 * 256 * sizeof(float)));
+    CHECK_CUDA(cudaMemset(buf, 0, 3 * 256 * sizeof(float)));
+    float one = 1, zero = 0;
+    assert_int_equal(cupermContract(fresh, &one, buf, buf + 256, &zero, NULL, buf + 512, NULL, 0, 0),
+                     CUPERM_STATUS_SUCCESS);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    /* A host pointer or a misaligned one is refused, and the context survives. */
+    static float host[256];
+    expect(cupermContract(fresh, &one, host, buf + 256, &zero, NULL, buf + 512, NULL, 0, 0),
+           CUPERM_STATUS_INVALID_VALUE, "A = ");
+    expect(cupermContract(fresh, &one, buf, buf + 256, &zero, NULL, (char*)(buf + 512) + 2, NULL, 0, 0),
+           CUPERM_STATUS_INVALID_VALUE, "not aligned");
+    CHECK_CUDA(cudaDeviceSynchronize());
+    assert_int_equal(cupermContractionPlanDestroy(fresh), CUPERM_STATUS_SUCCESS);
+    cudaFree(buf);
+}
+
 static void test_info_and_cache(void** state)
 {
     (void)state;
@@ -429,6 +476,7 @@ int main(void)
     require_gpu_or_skip("test_ctr_gpu");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_lifetime_and_pointers),
         cmocka_unit_test(test_info_and_cache),
         cmocka_unit_test(test_random_small),
         cmocka_unit_test(test_random_gemm_sized),

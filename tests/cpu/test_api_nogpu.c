@@ -69,6 +69,8 @@ static void create_without_gpu(void** state)
     assert_int_equal(cupermCreate(&h), CUPERM_STATUS_CUDA_ERROR);
     assert_null(h);
     assert_non_null(strstr(cupermGetLastErrorMessage(), "device"));
+    /* It says what is missing (a driver or a GPU), not only that a call failed. */
+    assert_non_null(strstr(cupermGetLastErrorMessage(), "NVIDIA"));
 }
 
 int main(void)

@@ -124,6 +124,14 @@ static void execute_arguments(void** state)
     expect_failure(cupermPlanDestroy((cupermPlan_t)fake), INVALID, "plan");
     assert_int_equal(cupermPlanDestroy(plan), CUPERM_STATUS_SUCCESS);
     expect_failure(cupermPlanDestroy(NULL), INVALID, "plan");
+    /* A destroyed plan stays dead, also once a new plan may reuse its memory. */
+    cupermPlan_t next;
+    assert_int_equal(cupermPlanTranspose(handle, &next, 3, kExt, kPerm, CUPERM_R_32F, NULL, NULL),
+                     CUPERM_STATUS_SUCCESS);
+    assert_true(next != plan);
+    expect_execute_failure(plan, &one, in, &zero, out, out, "not a live");
+    expect_failure(cupermPlanDestroy(plan), INVALID, "not a live");
+    assert_int_equal(cupermPlanDestroy(next), CUPERM_STATUS_SUCCESS);
 
     cudaFree(in);
     cudaFree(out);

@@ -1,0 +1,40 @@
+/*
+ * Live-object registry: what cupermHandle_t, cupermPlan_t and
+ * cupermContractionPlan_t values really are.
+ *
+ * The public types are opaque tokens, not addresses: a token names a slot of
+ * this table and the slot's generation when the object was registered. A
+ * destroyed object's slot gets a new generation, so a stale or foreign token is
+ * rejected without reading freed memory, and a token never resolves to a later
+ * object that happens to reuse a slot or an address (a plain pointer with a
+ * magic word can do neither).
+ *
+ * It is the library's one piece of process state, like a file-descriptor
+ * table: objects from every handle and thread live in it. Registering and
+ * releasing take a mutex; resolving is a lock-free read of an atomic
+ * generation word, so concurrent executes do not contend.
+ */
+#ifndef CUPERM_RUNTIME_REGISTRY_H
+#define CUPERM_RUNTIME_REGISTRY_H
+
+#include <stdint.h>
+
+#include "cuperm.h"
+
+typedef enum {
+    CUPERM_OBJ_HANDLE = 1,
+    CUPERM_OBJ_TRANSPOSE_PLAN = 2,
+    CUPERM_OBJ_CONTRACTION_PLAN = 3
+} cuperm_obj_kind_t;
+
+/** Registers obj; *token receives its public value. ALLOC_FAILED when the table is full. */
+cupermStatus_t cuperm_registry_add(cuperm_obj_kind_t kind, void* obj, uintptr_t* token);
+
+/** The object a token names if it is live and of this kind, else NULL. */
+void* cuperm_registry_get(cuperm_obj_kind_t kind, uintptr_t token);
+
+/** Unregisters a token and returns its object (NULL if it was not live and of this kind):
+ *  the caller frees it. After this, the token resolves to nothing, forever. */
+void* cuperm_registry_remove(cuperm_obj_kind_t kind, uintptr_t token);
+
+#endif
