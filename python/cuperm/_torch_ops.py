@@ -9,8 +9,7 @@ loaded already), so `import cuperm` never needs PyTorch.
 it (see _gradients), with subscripts that may repeat output labels.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: torch.library.custom_op reads the signatures' types.
 from typing import Any, List, Mapping, Optional, Sequence
 
 import torch
