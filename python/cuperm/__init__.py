@@ -1,4 +1,4 @@
-"""cuperm: fast tensor transposes on NVIDIA GPUs, for any CUDA array.
+"""cuperm: fast tensor transposes and contractions on NVIDIA GPUs, for any CUDA array.
 
     import torch, cuperm
     x = torch.randn(64, 32, 128, device="cuda")
@@ -7,27 +7,48 @@
 Works with PyTorch, CuPy, JAX and Numba arrays (DLPack or
 __cuda_array_interface__), strided views included, on the array's device
 and current stream. cuperm.Plan gives explicit reuse; transpose() caches plans.
+
+    z = cuperm.einsum("abc,cd->abd", x, w)     # == torch.einsum, by cuperm's contractions
+    plan = cuperm.ContractionPlan("abc,cd->abd", x, w); z = plan(x, w)
+
+cuperm.einsum, tensordot and transpose make the module an opt_einsum backend
+(opt_einsum.contract(..., backend="cuperm")). PyTorch tensors that need
+gradients, and code under torch.compile, go through the custom ops
+cuperm::transpose and cuperm::einsum.
 """
 
+import sys as _sys
+
+from . import _contract
 from ._context import default as _default_context
 from ._dtypes import DType, normalize as dtype
 from ._lib import CupermError, InvalidValueError, LibraryNotFoundError, NotSupportedError, library_path
 from ._lib import version as library_version
+from ._contraction_plan import ContractionPlan, TensorSpec
+from ._einsum import einsum, tensordot
 from ._plan import Plan
 from ._transpose import transpose
 
 __version__ = "0.1.0"
 
-__all__ = ["transpose", "Plan", "CupermError", "InvalidValueError", "NotSupportedError",
+__all__ = ["transpose", "Plan", "einsum", "tensordot", "ContractionPlan", "TensorSpec", "CupermError", "InvalidValueError", "NotSupportedError",
            "LibraryNotFoundError", "DType", "dtype", "clear_cache", "cached_plans", "library_path",
            "library_version"]
 
 
-def clear_cache():
-    """Drops every plan cached by transpose()."""
+def clear_cache() -> None:
+    """Drops every plan cached by transpose() and einsum()."""
     _default_context.clear()
+    _contract.torch_calls.clear()
 
 
-def cached_plans():
-    """How many plans transpose() holds in its cache."""
+def cached_plans() -> int:
+    """How many plans transpose() and einsum() hold in their caches."""
     return _default_context.cached_plans()
+
+
+if "torch" in _sys.modules:  # register the custom ops now, outside any torch.compile trace
+    try:
+        from . import _torch_ops  # noqa: F401
+    except Exception:  # a PyTorch without torch.library.custom_op: einsum without autograd still works
+        pass

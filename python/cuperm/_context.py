@@ -80,6 +80,35 @@ class CPlan:
         self.ptr = None
 
 
+class LRU:
+    """A bounded, thread-safe least-recently-used map; make(key) fills a miss (outside the lock)."""
+
+    def __init__(self, size):
+        self.size = size
+        self._lock = threading.Lock()
+        self._items = collections.OrderedDict()
+
+    def get(self, key, make):
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+                return found
+        found = make(key)
+        with self._lock:
+            self._items[key] = found
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return found
+
+    def __len__(self):
+        return len(self._items)
+
+    def clear(self):
+        with self._lock:
+            self._items.clear()
+
+
 # A checked layout: the column-major problem (None when empty) and the byte spans of x and out.
 Layout = collections.namedtuple("Layout", "problem x_span out_span empty")
 
@@ -95,6 +124,10 @@ class Context:
         self._handles = {}
         self._plans = collections.OrderedDict()
         self._layouts = collections.OrderedDict()
+        # Contractions: C plans by (device, layout, types, operators, compute), and the einsum calls
+        # resolved down to one of them (see _contract), by the calls' full descriptions.
+        self.contraction_plans = LRU(max_plans)
+        self.contractions = LRU(max_layouts)
 
     def layout(self, shape, x_strides, axes, out_strides, itemsize):
         """The checked Layout of out = x.transpose(axes); ValueError for strides cuperm cannot take."""
@@ -147,12 +180,14 @@ class Context:
 
     def cached_plans(self):
         with self._lock:
-            return len(self._plans)
+            return len(self._plans) + len(self.contraction_plans)
 
     def clear(self):
         with self._lock:
             self._plans.clear()
             self._layouts.clear()
+        self.contraction_plans.clear()
+        self.contractions.clear()
 
 
 default = Context()

@@ -62,6 +62,17 @@ class Generic:
         """(target, finish): a new C-contiguous array to write, and finish(target) -> what to return."""
         raise TypeError("cuperm cannot allocate an output like %s; pass out=" % type(like).__qualname__)
 
+    def workspace(self, like, nbytes, device):
+        """(keepalive, pointer) of nbytes of scratch device memory from the framework's allocator,
+        or (None, 0): cuperm then takes it stream-ordered from the device's memory pool."""
+        return None, 0
+
+    def zero(self, target):
+        target[...] = 0
+
+    def scale(self, target, factor):
+        target *= factor
+
 
 class Torch(Generic):
     def __init__(self):
@@ -105,6 +116,17 @@ class Torch(Generic):
         torch = sys.modules["torch"]
         return torch.empty(shape, dtype=like.dtype, device=like.device), None
 
+    def workspace(self, like, nbytes, device):
+        torch = sys.modules["torch"]
+        w = torch.empty(nbytes, dtype=torch.uint8, device=like.device)
+        return w, w.data_ptr()
+
+    def zero(self, target):
+        target.zero_()
+
+    def scale(self, target, factor):
+        target.mul_(factor)
+
 
 class CuPy(Generic):
     def __init__(self):
@@ -143,6 +165,15 @@ class CuPy(Generic):
         cupy = sys.modules["cupy"]
         with cupy.cuda.Device(device):
             return cupy.empty(shape, dtype=like.dtype), None
+
+    def workspace(self, like, nbytes, device):
+        cupy = sys.modules["cupy"]
+        with cupy.cuda.Device(device):
+            w = cupy.empty(nbytes, dtype=cupy.uint8)
+        return w, w.data.ptr
+
+    def zero(self, target):
+        target.fill(0)
 
 
 class Numba(Generic):

@@ -48,6 +48,24 @@ class PlanInfo(ctypes.Structure):
                 ("movedElementBytes", ctypes.c_int)]
 
 
+class TensorDescriptor(ctypes.Structure):
+    """cupermTensorDescriptor_t."""
+    _fields_ = [("rank", ctypes.c_int), ("modes", ctypes.POINTER(ctypes.c_int32)),
+                ("extents", ctypes.POINTER(ctypes.c_int64)), ("strides", ctypes.POINTER(ctypes.c_int64)),
+                ("type", ctypes.c_int), ("op", ctypes.c_int), ("opParam", ctypes.c_double)]
+
+
+class ContractionInfo(ctypes.Structure):
+    """cupermContractionInfo_t."""
+    _fields_ = [("m", ctypes.c_int64), ("n", ctypes.c_int64), ("k", ctypes.c_int64), ("batch", ctypes.c_int64),
+                ("calls", ctypes.c_int64), ("swapped", ctypes.c_int), ("opFirst", ctypes.c_char),
+                ("opSecond", ctypes.c_char), ("transposedA", ctypes.c_int), ("transposedB", ctypes.c_int),
+                ("transposedD", ctypes.c_int), ("elementwiseKernels", ctypes.c_int), ("flops", ctypes.c_double),
+                ("predictedTransposeSeconds", ctypes.c_double), ("predictedGemmSeconds", ctypes.c_double),
+                ("workspaceBytes", ctypes.c_size_t), ("description", ctypes.c_char_p), ("measured", ctypes.c_int),
+                ("measuredSeconds", ctypes.c_double)]
+
+
 def _declare(lib):
     P, I, I64, VP = ctypes.POINTER, ctypes.c_int, ctypes.c_int64, ctypes.c_void_p
     plan_args = [VP, P(VP), I, P(I64), P(I), I, P(I64), P(I64)]
@@ -64,6 +82,11 @@ def _declare(lib):
         "cupermExecute": (I, [VP, VP, VP, VP, VP, VP]),
         "cupermPlanDestroy": (I, [VP]),
         "cupermPlanGetInfo": (I, [VP, P(PlanInfo)]),
+        "cupermPlanContraction": (I, [VP, P(VP)] + [P(TensorDescriptor)] * 4 + [I, I]),
+        "cupermContractionGetWorkspaceSize": (I, [VP, P(ctypes.c_size_t)]),
+        "cupermContract": (I, [VP, VP, VP, VP, VP, VP, VP, VP, ctypes.c_size_t, VP]),
+        "cupermContractionPlanDestroy": (I, [VP]),
+        "cupermContractionPlanGetInfo": (I, [VP, P(ContractionInfo)]),
     }
     for name, (restype, argtypes) in protos.items():
         fn = getattr(lib, name)

@@ -86,6 +86,10 @@ def transpose(x, axes=None, *, alpha=1, beta=0, out=None, stream=None):
     Returns out, or a new row-major array of x's kind. Plans are cached per
     (device, dtype, shape, strides, axes); see cuperm.clear_cache().
     """
+    if _frameworks.name_of(x) == "torch":
+        from . import _torch_ops
+        if _torch_ops.wants_op((x,)):
+            return _torch_ops.transpose(x, _layout.normalize_axes(axes, x.dim()), alpha, beta, out, stream)
     call = prepare(x, axes, alpha, beta, out, stream)
     if not call.layout.empty:
         plan = _default_context.plan(call.x.device, call.layout.problem, call.x.dtype)

@@ -61,3 +61,10 @@ def test_plan_info_matches_cuperm_h(tmp_path):
     cls = _lib.PlanInfo
     fields = [name for name, _ in cls._fields_]
     assert _py_layout(cls) == _c_layout(tmp_path, "cupermPlanInfo_t", fields, "cuperm.h")
+
+
+@pytest.mark.parametrize("cls,struct", [(_lib.TensorDescriptor, "cupermTensorDescriptor_t"),
+                                        (_lib.ContractionInfo, "cupermContractionInfo_t")])
+def test_contraction_structs_match_cuperm_h(tmp_path, cls, struct):
+    fields = [name for name, _ in cls._fields_]
+    assert _py_layout(cls) == _c_layout(tmp_path, struct, fields, "cuperm.h")

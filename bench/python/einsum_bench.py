@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""cuperm.einsum vs torch.einsum vs cupy.einsum on the TCCG48 contractions, and host overhead.
+
+For each case and dtype (float32, float16): every method's result is checked against
+torch.einsum in float64, then timed with CUDA events: --warmup runs, then --reps
+runs each between its own pair of events; the median is kept. torch and cuperm read
+the same tensors; CuPy reads them through DLPack (no copy). Writes einsum.csv
+(and overhead.csv) to --out and prints a summary table last, with the geometric
+means of cuperm's speedups (targets: >= 1.3x torch.einsum, >= 1.0x cupy.einsum).
+
+Host overhead: many back-to-back calls of a cached tiny transpose (4x8) and a tiny
+einsum ("ij,jk->ik", 4x8 @ 8x4) timed on the host with one synchronize at the end,
+in microseconds per call (target <= 10 us).
+"""
+
+import argparse
+import csv
+import math
+import os
+import statistics
+import sys
+import time
+
+import torch
+
+import cuperm
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tccg  # noqa: E402
+
+try:
+    import cupy
+except ImportError:  # the table then has no cupy column
+    cupy = None
+
+
+def gpu_time(fn, warmup, reps):
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(reps):
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop) * 1e-3)
+    return statistics.median(times)
+
+
+def host_us(fn, calls):
+    for _ in range(100):
+        fn()
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    torch.cuda.synchronize()
+    return (time.perf_counter() - t0) / calls * 1e6
+
+
+def rel_error(got, ref):
+    return float((got.double() - ref).abs().max() / max(1.0, float(ref.abs().max())))
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--out", default=os.environ.get("OUT") or "einsum-logs")
+    p.add_argument("--reps", type=int, default=25)
+    p.add_argument("--warmup", type=int, default=5)
+    p.add_argument("--limit", type=int, default=0, help="first N cases only")
+    p.add_argument("--calls", type=int, default=20000)
+    args = p.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    cases = tccg.cases()[: args.limit or None]
+    rows = []
+    tol = {torch.float32: 1e-3, torch.float16: 3e-2}
+    for dtype in (torch.float32, torch.float16):
+        for ident, subscripts, sizes in cases:
+            gen = torch.Generator(device="cuda").manual_seed(ident)
+            a, b = (torch.randn(s, device="cuda", dtype=dtype, generator=gen) for s in tccg.shapes(subscripts, sizes))
+            ref = torch.einsum(subscripts, a.double(), b.double())
+            flops = 2.0 * math.prod(sizes.values())
+            row = {"case": ident, "subscripts": subscripts, "dtype": str(dtype).split(".")[1], "gflop": flops / 1e9}
+            methods = {"cuperm": lambda: cuperm.einsum(subscripts, a, b),
+                       "torch": lambda: torch.einsum(subscripts, a, b)}
+            if cupy is not None:
+                ca, cb = cupy.from_dlpack(a), cupy.from_dlpack(b)
+                methods["cupy"] = lambda: cupy.einsum(subscripts, ca, cb)
+            for name, fn in methods.items():
+                got = fn()
+                got = torch.from_dlpack(got) if name == "cupy" else got
+                err = rel_error(got, ref)
+                row[name + "_ok"] = err <= tol[dtype]
+                row[name + "_err"] = err
+                if name == "cupy":  # CuPy runs on its own current stream: keep the events on it
+                    with torch.cuda.stream(torch.cuda.ExternalStream(cupy.cuda.get_current_stream().ptr)):
+                        row[name + "_s"] = gpu_time(fn, args.warmup, args.reps)
+                else:
+                    row[name + "_s"] = gpu_time(fn, args.warmup, args.reps)
+            for other in ("torch", "cupy"):
+                if other + "_s" in row:
+                    row["speedup_vs_" + other] = row[other + "_s"] / row["cuperm_s"]
+            rows.append(row)
+            print("%-3d %-22s %-8s cuperm %8.1f us  torch %8.1f us  cupy %8s  ok=%s"
+                  % (ident, subscripts, row["dtype"], row["cuperm_s"] * 1e6, row["torch_s"] * 1e6,
+                     "%.1f us" % (row["cupy_s"] * 1e6) if "cupy_s" in row else "-", row["cuperm_ok"]), flush=True)
+    with open(os.path.join(args.out, "einsum.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=sorted({k for r in rows for k in r}, key=lambda k: list(rows[0]).index(k)
+                                                if k in rows[0] else 99))
+        w.writeheader()
+        w.writerows(rows)
+
+    # Host overhead, cached calls.
+    x = torch.randn(4, 8, device="cuda")
+    xo = torch.empty(8, 4, device="cuda")
+    a, b = torch.randn(4, 8, device="cuda"), torch.randn(8, 4, device="cuda")
+    cplan = cuperm.ContractionPlan("ij,jk->ik", a, b)
+    overhead = {
+        "cuperm.transpose(4x8)": host_us(lambda: cuperm.transpose(x, (1, 0)), args.calls),
+        "cuperm.transpose(4x8, out=)": host_us(lambda: cuperm.transpose(x, (1, 0), out=xo), args.calls),
+        "cuperm.einsum(ij,jk->ik 4x8x4)": host_us(lambda: cuperm.einsum("ij,jk->ik", a, b), args.calls),
+        "ContractionPlan(ij,jk->ik)(a, b)": host_us(lambda: cplan(a, b), args.calls),
+        "torch: x.t().contiguous()": host_us(lambda: x.t().contiguous(), args.calls),
+        "torch.einsum(ij,jk->ik)": host_us(lambda: torch.einsum("ij,jk->ik", a, b), args.calls),
+    }
+    with open(os.path.join(args.out, "overhead.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["call", "us_per_call"])
+        w.writerows(overhead.items())
+
+    print("\n==== einsum benchmark summary (%s) ====" % torch.cuda.get_device_name())
+    print("| dtype | cases | all correct (cuperm/torch/cupy) | geomean speedup vs torch.einsum | vs cupy.einsum |")
+    print("| --- | ---: | --- | ---: | ---: |")
+    for dtype in ("float32", "float16"):
+        sel = [r for r in rows if r["dtype"] == dtype]
+        gm = lambda k: math.exp(statistics.mean(math.log(r[k]) for r in sel)) if sel and k in sel[0] else float("nan")  # noqa: E731
+        ok = "/".join(str(all(r.get(m + "_ok", True) for r in sel)) for m in ("cuperm", "torch", "cupy"))
+        print("| %s | %d | %s | %.2fx (target 1.3) | %.2fx (target 1.0) |"
+              % (dtype, len(sel), ok, gm("speedup_vs_torch"), gm("speedup_vs_cupy")))
+    print("\nHost overhead per cached call (target <= 10 us; pure Python + ctypes, no compiled extension):")
+    for k, v in overhead.items():
+        print("  %-36s %6.1f us" % (k, v))
+
+
+if __name__ == "__main__":
+    main()
