@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "common/reference.h"
-#include "contraction/ctr_types.h"
+#include "plan/contraction/types.h"
 
 static int64_t volume(const ctr_transpose* t)
 {

@@ -7,7 +7,7 @@
 #ifndef CUPERM_TEST_CTR_CPU_EXEC_H
 #define CUPERM_TEST_CTR_CPU_EXEC_H
 
-#include "contraction/ctr_layout.h"
+#include "plan/contraction/layout.h"
 #include "contraction/ctr_reference.h"
 
 /* d is read (beta != 0 with c == d) and written; c may equal d. */

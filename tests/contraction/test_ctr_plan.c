@@ -15,8 +15,8 @@
 
 #include "common/rng.h"
 #include "contraction/ctr_cpu_exec.h"
-#include "contraction/ctr_elementwise.h"
-#include "contraction/ctr_layout.h"
+#include "backend/cuda/elementwise.h"
+#include "plan/contraction/layout.h"
 #include "contraction/ctr_random.h"
 #include "contraction/ctr_reference.h"
 

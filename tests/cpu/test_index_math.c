@@ -6,7 +6,7 @@
 
 #include <cmocka.h>
 
-#include "common/index_math.h"
+#include "core/index_math.h"
 #include "common/rng.h"
 
 static void divmod_matches_operators(void** state)

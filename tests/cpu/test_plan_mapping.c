@@ -11,9 +11,9 @@
 #include <cmocka.h>
 
 #include "common/cases.h"
-#include "common/index_math.h"
-#include "host/plan_select.h"
-#include "host/problem.h"
+#include "core/index_math.h"
+#include "plan/transpose/select.h"
+#include "core/layout.h"
 
 static int packed_cases; /* how many problems the packed path saw: must not be 0 */
 static int vector_tiles[2]; /* TILED launches with 8- and 16-byte vectors checked: neither may be 0 */

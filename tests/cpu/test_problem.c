@@ -6,7 +6,7 @@
 
 #include <cmocka.h>
 
-#include "host/problem.h"
+#include "core/layout.h"
 
 static cuperm_problem_t canon(int rank, const int64_t* e, const int* p, const int64_t* is, const int64_t* os)
 {

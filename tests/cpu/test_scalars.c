@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "host/scalars.h"
+#include "core/scalars.h"
 
 static void classify(void** state)
 {

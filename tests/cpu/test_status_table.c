@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "contraction/ctr_problem.h"
-#include "host/validate.h"
+#include "plan/contraction/problem.h"
+#include "plan/transpose/validate.h"
 
 /* A 2-D problem in both halves: transpose (a, b) -> (b, a); contraction D[a,b] = A[a,k] B[k,b]. */
 typedef struct {

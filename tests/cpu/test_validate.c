@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "host/validate.h"
+#include "plan/transpose/validate.h"
 
 static const int64_t kExt[3] = {4, 5, 6};
 static const int kPerm[3] = {2, 0, 1};

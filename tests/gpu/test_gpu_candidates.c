@@ -16,8 +16,8 @@
 
 #include "common/cases.h"
 #include "common/gpu_skip.h"
-#include "host/plan_select.h"
-#include "runtime/measure.h"
+#include "plan/transpose/select.h"
+#include "exec/transpose/measure.h"
 
 static const cuperm_device_info_t kDevice = {.sm_count = 132, .dram_bytes_per_second = 3.35e12};
 static const cuperm_scalars_t kPlain = {.plain = 1};

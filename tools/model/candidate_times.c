@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "case_line.h"
-#include "runtime/measure.h"
+#include "exec/transpose/measure.h"
 
 static int cmp_float(const void* a, const void* b)
 {

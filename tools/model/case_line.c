@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host/validate.h"
+#include "plan/transpose/validate.h"
 
 const cuperm_device_info_t model_device = {0, 9, 0, 132, 50 << 20, 48 << 10, 3.352e12};
 

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "host/plan_select.h"
+#include "plan/transpose/select.h"
 
 enum { MODEL_MAX_CANDIDATES = 16 };
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "case_line.h"
-#include "host/model.h"
+#include "plan/transpose/model.h"
 
 int main(int argc, char** argv)
 {

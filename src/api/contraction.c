@@ -1,0 +1,223 @@
+/* Contraction entry points: tokens, argument checks and scalars here; planning and running in
+ * exec/contraction. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/cuda/device_check.h"
+#include "core/error.h"
+#include "core/registry.h"
+#include "exec/contraction/plan.h"
+#include "plan/contraction/error.h"
+
+#define INVALID CUPERM_STATUS_INVALID_VALUE
+#define WS_ALIGN 256
+
+static cupermStatus_t get_plan(cupermContractionPlan_t token, const char* fn, cuperm_contraction_plan_t** out)
+{
+    if (!token) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "%s: plan is NULL", fn);
+    *out = cuperm_registry_get(CUPERM_OBJ_CONTRACTION_PLAN, (uintptr_t)token);
+    if (!*out)
+        return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "%s: plan is not a live contraction plan "
+                           "(destroyed or foreign)", fn);
+    return CUPERM_STATUS_SUCCESS;
+}
+
+cupermStatus_t cupermPlanContraction(cupermHandle_t handle, cupermContractionPlan_t* plan,
+                                     const cupermTensorDescriptor_t* A, const cupermTensorDescriptor_t* B,
+                                     const cupermTensorDescriptor_t* C, const cupermTensorDescriptor_t* D,
+                                     cupermComputeType_t compute, cupermPlanMode_t mode)
+{
+    if (!plan) return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "plan is NULL");
+    *plan = NULL;
+    if (!handle) return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "handle is NULL");
+    cuperm_handle_t* h = cuperm_handle_resolve(handle);
+    if (!h) return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "handle is not a live cuperm handle (destroyed or foreign)");
+    cuperm_contraction_plan_t* c = calloc(1, sizeof *c);
+    if (!c) return ctr_fail(CUPERM_STATUS_ALLOC_FAILED, "out of host memory");
+    cupermStatus_t st = cuperm_ctr_plan_make(h, A, B, C, D, compute, mode, c);
+    if (st) {
+        free(c);
+        return st;
+    }
+    uintptr_t token;
+    if ((st = cuperm_registry_add(CUPERM_OBJ_CONTRACTION_PLAN, c, &token))) {
+        cuperm_handle_release(h);
+        free(c);
+        return st;
+    }
+    *plan = (cupermContractionPlan_t)token;
+    return CUPERM_STATUS_SUCCESS;
+}
+
+/* alpha/beta as {re, im}: double for R_64F D, complex for C types, float otherwise. */
+static void read_scalar(cupermDataType_t cd, const void* s, double v[2])
+{
+    v[1] = 0.0;
+    switch (cd) {
+    case CUPERM_R_64F: memcpy(v, s, 8); break;
+    case CUPERM_C_64F: memcpy(v, s, 16); break;
+    case CUPERM_C_32F: {
+        float f[2];
+        memcpy(f, s, 8);
+        v[0] = f[0];
+        v[1] = f[1];
+        break;
+    }
+    default: {
+        float f;
+        memcpy(&f, s, 4);
+        v[0] = f;
+    }
+    }
+}
+
+static int overlap(const void* a, int64_t aBytes, const void* b, int64_t bBytes)
+{
+    const uintptr_t a0 = (uintptr_t)a, b0 = (uintptr_t)b;
+    return a0 < b0 + (uintptr_t)bBytes && b0 < a0 + (uintptr_t)aBytes;
+}
+
+/* A device pointer of the plan's device, aligned to its element size. */
+static cupermStatus_t check_pointer(const void* ptr, cupermDataType_t type, int device, const char* name)
+{
+    const size_t elem = cupermDataTypeSize(type);
+    if ((uintptr_t)ptr % elem)
+        return cuperm_fail(INVALID, "cupermContract: %s = %p is not aligned to its element size (%zu bytes)", name,
+                           ptr, elem);
+    char what[48];
+    snprintf(what, sizeof what, "cupermContract: %s", name);
+    return cuperm_check_device_pointer(ptr, device, what);
+}
+
+static cupermStatus_t check_arguments(const cuperm_contraction_plan_t* plan, const void* A, const void* B,
+                                      const void* C, const void* D, const void* workspace,
+                                      size_t workspaceBytes, int betaZero)
+{
+    if (!A) return cuperm_fail(INVALID, "cupermContract: A is NULL");
+    if (!B) return cuperm_fail(INVALID, "cupermContract: B is NULL");
+    if (!D) return cuperm_fail(INVALID, "cupermContract: D is NULL");
+    if (!C && !betaZero) return cuperm_fail(INVALID, "cupermContract: C is NULL but beta is not zero");
+    const int64_t* span = plan->spanBytes;
+    if (overlap(D, span[CTR_D], A, span[CTR_A]))
+        return cuperm_fail(INVALID, "cupermContract: D overlaps A (D must not overlap A or B)");
+    if (overlap(D, span[CTR_D], B, span[CTR_B]))
+        return cuperm_fail(INVALID, "cupermContract: D overlaps B (D must not overlap A or B)");
+    if (C && C == D && !plan->cdSameLayout)
+        return cuperm_fail(INVALID, "cupermContract: C equals D but their strides differ (C may alias D "
+                           "only exactly)");
+    if (C && C != D && overlap(C, span[CTR_C], D, span[CTR_D]))
+        return cuperm_fail(INVALID, "cupermContract: C overlaps D without being D (C may alias D only "
+                           "exactly)");
+    if (workspace && workspaceBytes < plan->workspaceBytes)
+        return cuperm_fail(INVALID, "cupermContract: workspaceBytes is %zu; the plan needs %zu "
+                           "(cupermContractionGetWorkspaceSize)", workspaceBytes, plan->workspaceBytes);
+    if ((uintptr_t)workspace % WS_ALIGN)
+        return cuperm_fail(INVALID, "cupermContract: workspace must be %d-byte aligned", WS_ALIGN);
+    cupermStatus_t st = cuperm_check_current_device(plan->device, "cupermContract");
+    const cupermDataType_t ab = plan->problem.op[CTR_A].type, cd = plan->problem.op[CTR_D].type;
+    if (!st) st = check_pointer(A, ab, plan->device, "A");
+    if (!st) st = check_pointer(B, ab, plan->device, "B");
+    if (!st && !betaZero) st = check_pointer(C, cd, plan->device, "C");
+    if (!st) st = check_pointer(D, cd, plan->device, "D");
+    if (!st && workspace) st = cuperm_check_device_pointer(workspace, plan->device, "cupermContract: workspace");
+    return st;
+}
+
+cupermStatus_t cupermContract(cupermContractionPlan_t token, const void* alpha, const void* A, const void* B,
+                              const void* beta, const void* C, void* D, void* workspace,
+                              size_t workspaceBytes, cudaStream_t stream)
+{
+    cuperm_contraction_plan_t* plan;
+    cupermStatus_t st = get_plan(token, "cupermContract", &plan);
+    if (st) return st;
+    if (!alpha) return cuperm_fail(INVALID, "cupermContract: alpha is NULL (it must point to a host scalar)");
+    if (!beta) return cuperm_fail(INVALID, "cupermContract: beta is NULL (it must point to a host scalar)");
+    const cupermDataType_t cd = plan->problem.op[CTR_D].type;
+    double a[2], b[2];
+    read_scalar(cd, alpha, a);
+    read_scalar(cd, beta, b);
+    const int betaZero = b[0] == 0.0 && b[1] == 0.0;
+    st = check_arguments(plan, A, B, betaZero ? NULL : C, D, workspace, workspaceBytes, betaZero);
+    if (st) return st;
+    /* Negations of operands were folded into the scalars at plan time. A zero beta stays +0:
+     * cuBLAS skips reading its output only for beta == +0 (a -0 once let NaNs of a
+     * poisoned D through in a complex GEMM). */
+    for (int i = 0; i < 2; ++i) {
+        a[i] *= plan->layout.ops.alphaSign;
+        b[i] = betaZero ? 0.0 : b[i] * plan->layout.ops.betaSign;
+    }
+    char* ws = workspace;
+    if (!ws) {
+        cudaError_t e = cudaMallocAsync((void**)&ws, plan->workspaceBytes, stream);
+        if (e != cudaSuccess) {
+            cudaGetLastError();
+            return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "cupermContract: cudaMallocAsync of the %zu-byte "
+                               "workspace failed: %s", plan->workspaceBytes, cudaGetErrorString(e));
+        }
+    }
+    st = cuperm_ctr_plan_run(plan, a, A, B, b, betaZero ? NULL : C, D, ws, stream);
+    if (!workspace) {
+        cudaError_t e = cudaFreeAsync(ws, stream);
+        if (!st && e != cudaSuccess)
+            st = cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "cupermContract: cudaFreeAsync of the workspace failed: %s",
+                             cudaGetErrorString(e));
+    }
+    return st;
+}
+
+cupermStatus_t cupermContractionGetWorkspaceSize(cupermContractionPlan_t token, size_t* bytes)
+{
+    cuperm_contraction_plan_t* plan;
+    cupermStatus_t st = get_plan(token, "cupermContractionGetWorkspaceSize", &plan);
+    if (st) return st;
+    if (!bytes) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermContractionGetWorkspaceSize: bytes is NULL");
+    *bytes = plan->workspaceBytes;
+    return CUPERM_STATUS_SUCCESS;
+}
+
+cupermStatus_t cupermContractionPlanDestroy(cupermContractionPlan_t token)
+{
+    if (!token) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermContractionPlanDestroy: plan is NULL");
+    cuperm_contraction_plan_t* plan = cuperm_registry_remove(CUPERM_OBJ_CONTRACTION_PLAN, (uintptr_t)token);
+    if (!plan)
+        return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermContractionPlanDestroy: plan is not a live "
+                           "contraction plan (destroyed or foreign)");
+    cuperm_handle_release(plan->handle);
+    free(plan);
+    return CUPERM_STATUS_SUCCESS;
+}
+
+cupermStatus_t cupermContractionPlanGetInfo(cupermContractionPlan_t token, cupermContractionInfo_t* info)
+{
+    cuperm_contraction_plan_t* plan;
+    cupermStatus_t st = get_plan(token, "cupermContractionPlanGetInfo", &plan);
+    if (st) return st;
+    if (!info) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermContractionPlanGetInfo: info is NULL");
+    const ctr_layout* l = &plan->layout;
+    const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
+    memset(info, 0, sizeof *info);
+    info->m = l->m;
+    info->n = l->n;
+    info->k = l->k;
+    info->batch = l->batch;
+    info->calls = l->calls;
+    info->swapped = l->swapped;
+    info->opFirst = l->in[first].cublasOp;
+    info->opSecond = l->in[second].cublasOp;
+    info->transposedA = l->in[CTR_A].path != CTR_IN_DIRECT;
+    info->transposedB = l->in[CTR_B].path != CTR_IN_DIRECT;
+    info->transposedD = l->out != CTR_OUT_DIRECT;
+    info->elementwiseKernels = (l->in[CTR_A].path == CTR_IN_ELEMENTWISE) +
+                               (l->in[CTR_B].path == CTR_IN_ELEMENTWISE) +
+                               (l->out == CTR_OUT_EPILOGUE) + l->inplaceOpD;
+    info->flops = ctr_problem_flops(&plan->problem);
+    info->predictedTransposeSeconds = l->inputSeconds + l->outputSeconds;
+    info->predictedGemmSeconds = l->gemmSeconds;
+    info->workspaceBytes = plan->workspaceBytes;
+    info->description = plan->description;
+    info->measured = plan->measured;
+    info->measuredSeconds = plan->measuredSeconds;
+    return CUPERM_STATUS_SUCCESS;
+}

@@ -1,0 +1,32 @@
+/* Handle entry points: the object lives in exec/handle.c; here it gets its token. */
+#include "core/error.h"
+#include "core/registry.h"
+#include "exec/handle.h"
+
+cupermStatus_t cupermCreate(cupermHandle_t* handle)
+{
+    if (!handle) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermCreate: handle is NULL");
+    *handle = NULL;
+    cuperm_handle_t* h;
+    cupermStatus_t st = cuperm_handle_create(&h);
+    if (st) return st;
+    uintptr_t token;
+    if ((st = cuperm_registry_add(CUPERM_OBJ_HANDLE, h, &token))) {
+        cuperm_handle_release(h);
+        return st;
+    }
+    *handle = (cupermHandle_t)token;
+    return CUPERM_STATUS_SUCCESS;
+}
+
+cupermStatus_t cupermDestroy(cupermHandle_t handle)
+{
+    if (!handle) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermDestroy: handle is NULL");
+    cuperm_handle_t* h = cuperm_registry_remove(CUPERM_OBJ_HANDLE, (uintptr_t)handle);
+    if (!h)
+        return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermDestroy: handle is not a live cuperm handle "
+                           "(destroyed or foreign)");
+    /* Live contraction plans keep the state they use until they are destroyed. */
+    cuperm_handle_release(h);
+    return CUPERM_STATUS_SUCCESS;
+}

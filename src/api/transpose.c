@@ -1,0 +1,173 @@
+/* Transpose entry points: plan, predict, execute, inspect, destroy. Each resolves its
+ * tokens, checks its arguments, and hands the work to exec/transpose. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/cuda/device_check.h"
+#include "core/error.h"
+#include "core/registry.h"
+#include "exec/transpose/plan.h"
+
+#define INVALID CUPERM_STATUS_INVALID_VALUE
+
+/* The live plan a token names, or INVALID_VALUE naming fn. */
+static cupermStatus_t get_plan(cupermPlan_t token, const char* fn, cuperm_transpose_plan_t** out)
+{
+    if (!token) return cuperm_fail(INVALID, "%s: plan is NULL", fn);
+    *out = cuperm_registry_get(CUPERM_OBJ_TRANSPOSE_PLAN, (uintptr_t)token);
+    if (!*out) return cuperm_fail(INVALID, "%s: plan is not a live cuperm plan (destroyed or foreign)", fn);
+    return CUPERM_STATUS_SUCCESS;
+}
+
+/* Copies a plan to the heap and registers it: *out is its token. */
+static cupermStatus_t publish(const cuperm_transpose_plan_t* local, cupermPlan_t* out)
+{
+    cuperm_transpose_plan_t* p = malloc(sizeof *p);
+    if (!p) return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "plan: out of host memory");
+    *p = *local;
+    uintptr_t token;
+    cupermStatus_t st = cuperm_registry_add(CUPERM_OBJ_TRANSPOSE_PLAN, p, &token);
+    if (st) {
+        free(p);
+        return st;
+    }
+    *out = (cupermPlan_t)token;
+    return CUPERM_STATUS_SUCCESS;
+}
+
+cupermStatus_t cupermPlanTranspose(cupermHandle_t handle, cupermPlan_t* plan, int rank,
+                                   const int64_t* extents, const int* perm, cupermDataType_t type,
+                                   const int64_t* inStrides, const int64_t* outStrides)
+{
+    if (!plan) return cuperm_fail(INVALID, "plan is NULL (it must point to a cupermPlan_t)");
+    *plan = NULL;
+    cuperm_handle_t* h;
+    cupermStatus_t st = cuperm_handle_get(handle, "cupermPlanTranspose", &h);
+    if (st) return st;
+    cuperm_transpose_plan_t local;
+    st = cuperm_transpose_plan_init(h, &local, rank, extents, perm, type, inStrides, outStrides);
+    if (st) return st;
+    return publish(&local, plan);
+}
+
+cupermStatus_t cupermPredictTransposeTime(cupermHandle_t handle, int rank, const int64_t* extents,
+                                          const int* perm, cupermDataType_t type,
+                                          const int64_t* inStrides, const int64_t* outStrides,
+                                          double* seconds)
+{
+    if (!seconds) return cuperm_fail(INVALID, "seconds is NULL");
+    cuperm_handle_t* h;
+    cupermStatus_t st = cuperm_handle_get(handle, "cupermPredictTransposeTime", &h);
+    if (st) return st;
+    cuperm_transpose_plan_t local;
+    st = cuperm_transpose_plan_make(h, &local, rank, extents, perm, type, inStrides, outStrides);
+    if (st) return st;
+    *seconds = local.host.predicted_seconds;
+    return CUPERM_STATUS_SUCCESS;
+}
+
+static int ranges_overlap(const void* a, int64_t a_bytes, const void* b, int64_t b_bytes)
+{
+    uintptr_t a0 = (uintptr_t)a, b0 = (uintptr_t)b;
+    return a0 < b0 + (uintptr_t)b_bytes && b0 < a0 + (uintptr_t)a_bytes;
+}
+
+/* Every check an execute makes before it launches. */
+static cupermStatus_t check_execute(const cuperm_transpose_plan_t* plan, const void* alpha, const void* in,
+                                    const void* beta, void* out)
+{
+    cupermStatus_t st;
+    if (!alpha) return cuperm_fail(INVALID, "alpha is NULL (it must point to a host scalar)");
+    if (!beta) return cuperm_fail(INVALID, "beta is NULL (it must point to a host scalar)");
+    if (!in) return cuperm_fail(INVALID, "in is NULL");
+    if (!out) return cuperm_fail(INVALID, "out is NULL");
+    const uintptr_t elem = (uintptr_t)plan->host.launch.elem_size;
+    if ((uintptr_t)in % elem)
+        return cuperm_fail(INVALID, "in = %p is not aligned to the element size (%d bytes)", in, (int)elem);
+    if ((uintptr_t)out % elem)
+        return cuperm_fail(INVALID, "out = %p is not aligned to the element size (%d bytes)", out,
+                           (int)elem);
+    if (ranges_overlap(in, plan->host.in_span_bytes, out, plan->host.out_span_bytes))
+        return cuperm_fail(INVALID, "in and out overlap: transposes are out-of-place");
+    st = cuperm_check_current_device(plan->device, "cupermExecute");
+    if (st) return st;
+    st = cuperm_check_device_pointer(in, plan->device, "in");
+    if (st) return st;
+    return cuperm_check_device_pointer(out, plan->device, "out");
+}
+
+cupermStatus_t cupermExecute(cupermPlan_t token, const void* alpha, const void* in, const void* beta,
+                             void* out, cudaStream_t stream)
+{
+    cuperm_transpose_plan_t* plan;
+    cupermStatus_t st = get_plan(token, "cupermExecute", &plan);
+    if (!st) st = check_execute(plan, alpha, in, beta, out);
+    if (!st) st = cuperm_transpose_run(plan, alpha, in, beta, out, stream);
+    return st;
+}
+
+cupermStatus_t cupermPlanTransposeMeasure(cupermHandle_t handle, cupermPlan_t* plan, int rank,
+                                          const int64_t* extents, const int* perm,
+                                          cupermDataType_t type, const int64_t* inStrides,
+                                          const int64_t* outStrides, const void* in, void* out,
+                                          cudaStream_t stream)
+{
+    if (!plan) return cuperm_fail(INVALID, "plan is NULL (it must point to a cupermPlan_t)");
+    *plan = NULL;
+    cuperm_handle_t* h;
+    cupermStatus_t st = cuperm_handle_get(handle, "cupermPlanTransposeMeasure", &h);
+    if (st) return st;
+    cuperm_transpose_plan_t local;
+    st = cuperm_transpose_plan_make(h, &local, rank, extents, perm, type, inStrides, outStrides);
+    if (st) return st;
+    const double unused_scalar[2] = {0, 0}; /* measuring moves bits: no scalars are read */
+    st = check_execute(&local, unused_scalar, in, unused_scalar, out);
+    if (!st) st = cuperm_transpose_plan_measure(h, &local, rank, extents, perm, type, inStrides, outStrides, in,
+                                                out, stream);
+    if (st) return st;
+    return publish(&local, plan);
+}
+
+cupermStatus_t cupermPlanDestroy(cupermPlan_t token)
+{
+    if (!token) return cuperm_fail(INVALID, "cupermPlanDestroy: plan is NULL");
+    cuperm_transpose_plan_t* plan = cuperm_registry_remove(CUPERM_OBJ_TRANSPOSE_PLAN, (uintptr_t)token);
+    if (!plan)
+        return cuperm_fail(INVALID, "cupermPlanDestroy: plan is not a live cuperm plan (destroyed or foreign)");
+    free(plan);
+    return CUPERM_STATUS_SUCCESS;
+}
+
+static const char* kernel_name(cuperm_launch_kind_t k)
+{
+    switch (k) {
+    case CUPERM_LAUNCH_COPY: return "copy";
+    case CUPERM_LAUNCH_TILED: return "tiled";
+    case CUPERM_LAUNCH_ROWS: return "rows";
+    }
+    return "?";
+}
+
+cupermStatus_t cupermPlanGetInfo(cupermPlan_t token, cupermPlanInfo_t* info)
+{
+    cuperm_transpose_plan_t* plan;
+    cupermStatus_t st = get_plan(token, "cupermPlanGetInfo", &plan);
+    if (st) return st;
+    if (!info) return cuperm_fail(INVALID, "info is NULL");
+    const cuperm_launch_t* l = plan->host.has_packed ? &plan->host.packed : &plan->host.launch;
+    memset(info, 0, sizeof *info);
+    info->kernel = (cupermKernel_t)l->kind;
+    info->kernelName = kernel_name(l->kind);
+    info->fusedRank = plan->host.fused_rank;
+    info->volume = plan->host.launch.volume; /* elements of the type, packed or not */
+    if (l->kind != CUPERM_LAUNCH_COPY) {
+        info->tileA = (int64_t)1 << l->tile.tile_a_log2;
+        info->tileB = (int64_t)1 << l->tile.tile_b_log2;
+    }
+    info->threadsPerBlock = l->threads;
+    info->blocks = l->blocks;
+    info->predictedSeconds = plan->host.predicted_seconds;
+    info->movedElementBytes = l->elem_size;
+    info->measured = plan->measured;
+    return CUPERM_STATUS_SUCCESS;
+}

@@ -1,0 +1,228 @@
+// The tile walk shared by the TILED and ROWS kernels (see cuperm_tile_params_t).
+//
+// Each block takes tiles in turn. For a tile it first builds four small
+// offset tables in shared memory (input and output offsets of its A and B
+// indices), so the per-element work is two table reads and two adds, never a
+// division. TILED stages the tile through shared memory: read with x (A, the
+// input's contiguous group) fastest, written with y (B, the output's) fastest,
+// both coalesced; rows are padded so the column-wise pass is conflict-free.
+// ROWS (same fastest dimension on both sides) moves elements directly.
+#pragma once
+
+#include <type_traits>
+
+#include "core/index_math.h"
+#include "backend/cuda/transpose/launch.h"
+#include "backend/cuda/transpose/tile_vec.cuh"
+#include "backend/cuda/transpose/type_dispatch.cuh"
+
+namespace cuperm {
+
+constexpr int kTileThreads = CUPERM_THREADS;
+
+// Elements per thread per tile; the planner sizes tiles to match (see plan_select.c).
+template <typename T>
+constexpr int tile_items() { return CUPERM_TILE_ITEMS(sizeof(T)); }
+
+// Staged second half of a fast tile: values v (one x, rows y0 + k*ystep) go
+// to shared memory, then each thread takes one y and writes along x.
+template <typename Op>
+__device__ __forceinline__ void stage_and_write(const cuperm_tile_params_t& p, typename Op::value_type* tout, int na,
+                                                int nb, int x, int y0, int ystep, const int64_t* a_out,
+                                                const int64_t* b_out, typename Op::value_type* tile,
+                                                typename Op::value_type* v, const Op& op)
+{
+    using T = typename Op::value_type;
+    constexpr int kItems = tile_items<T>();
+    const int lb = p.tile_b_log2;
+    const bool x_ok = x < na;
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+        const int y = y0 + k * ystep;
+        if (x_ok && y < nb) tile[y * p.smem_row + x] = v[k];
+    }
+    __syncthreads();
+    const int y = threadIdx.x & ((1 << lb) - 1), x0 = threadIdx.x >> lb, xstep = kTileThreads >> lb;
+    const bool y_ok = y < nb;
+    const int64_t bo = y_ok ? b_out[y] : 0;
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+        const int xx = x0 + k * xstep;
+        if (y_ok && xx < na) v[k] = tile[y * p.smem_row + xx];
+    }
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+        const int xx = x0 + k * xstep;
+        if (y_ok && xx < na) {
+            T* o = tout + bo + a_out[xx];
+            *o = op(v[k], o);
+        }
+    }
+}
+
+// The common case: both tile sides at most one block wide and the tile exactly
+// kTileThreads * items elements, so each thread keeps one x (reads) or one y
+// (writes) and the loops unroll fully, putting all loads in flight at once.
+template <bool kStaged, typename Op>
+__device__ __forceinline__ void move_tile_fast(const cuperm_tile_params_t& p, const typename Op::value_type* tin,
+                                               typename Op::value_type* tout, int na, int nb, const int64_t* a_in,
+                                               const int64_t* a_out, const int64_t* b_in, const int64_t* b_out,
+                                               typename Op::value_type* tile, const Op& op)
+{
+    using T = typename Op::value_type;
+    constexpr int kItems = tile_items<T>();
+    const int la = p.tile_a_log2;
+    const int x = threadIdx.x & ((1 << la) - 1), y0 = threadIdx.x >> la, ystep = kTileThreads >> la;
+    const bool x_ok = x < na;
+    const int64_t ai = x_ok ? a_in[x] : 0;
+    T v[kItems];
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+        const int y = y0 + k * ystep;
+        if (x_ok && y < nb) v[k] = tin[ai + b_in[y]];
+    }
+    if constexpr (!kStaged) { // same fastest dimension: store straight back
+        const int64_t ao = x_ok ? a_out[x] : 0;
+#pragma unroll
+        for (int k = 0; k < kItems; ++k) {
+            const int y = y0 + k * ystep;
+            if (x_ok && y < nb) {
+                T* o = tout + ao + b_out[y];
+                *o = op(v[k], o);
+            }
+        }
+    } else {
+        stage_and_write(p, tout, na, nb, x, y0, ystep, a_out, b_out, tile, v, op);
+    }
+}
+
+// Any tile shape (tiny groups make one side narrower than a warp).
+template <bool kStaged, typename Op>
+__device__ __forceinline__ void move_tile_any(const cuperm_tile_params_t& p, const typename Op::value_type* tin,
+                                              typename Op::value_type* tout, int na, int nb, const int64_t* a_in,
+                                              const int64_t* a_out, const int64_t* b_in, const int64_t* b_out,
+                                              typename Op::value_type* tile, const Op& op)
+{
+    const int ta = 1 << p.tile_a_log2, tb = 1 << p.tile_b_log2, elems = ta * tb;
+    if constexpr (!kStaged) {
+        for (int e = threadIdx.x; e < elems; e += kTileThreads) {
+            const int x = e & (ta - 1), y = e >> p.tile_a_log2;
+            if (x < na && y < nb) {
+                typename Op::value_type* o = tout + a_out[x] + b_out[y];
+                *o = op(tin[a_in[x] + b_in[y]], o);
+            }
+        }
+    } else {
+        for (int e = threadIdx.x; e < elems; e += kTileThreads) {
+            const int x = e & (ta - 1), y = e >> p.tile_a_log2;
+            if (x < na && y < nb) tile[y * p.smem_row + x] = tin[a_in[x] + b_in[y]];
+        }
+        __syncthreads();
+        for (int e = threadIdx.x; e < elems; e += kTileThreads) {
+            const int y = e & (tb - 1), x = e >> p.tile_b_log2;
+            if (x < na && y < nb) {
+                typename Op::value_type* o = tout + a_out[x] + b_out[y];
+                *o = op(tile[y * p.smem_row + x], o);
+            }
+        }
+    }
+}
+
+// The three ways through a tile. Each is a kernel of its own, so registers are
+// allocated for the path that runs, not for the most demanding of the three:
+// that is what lets the vector and fast paths keep more blocks resident.
+enum class TilePath { kVec, kVec8, kFast, kAny };
+
+// Resident blocks per SM the compiler must allow for (registers <= 64K / (256 * n)).
+template <TilePath kPath>
+constexpr int tile_min_blocks() { return 4; }
+
+template <bool kStaged, TilePath kPath, typename Op>
+__device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const typename Op::value_type* tin,
+                                          typename Op::value_type* tout, int na, int nb, const int64_t* a_in,
+                                          const int64_t* a_out, const int64_t* b_in, const int64_t* b_out,
+                                          typename Op::value_type* tile, const Op& op)
+{
+    if constexpr (kPath == TilePath::kVec || kPath == TilePath::kVec8) {
+        using VT = std::conditional_t<kPath == TilePath::kVec, uint4, uint2>;
+        if constexpr (kStaged)
+            move_tile_vec<VT>(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, tile, op);
+        else
+            move_rows_vec(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, op); // planned with 16-byte vectors only
+    } else if constexpr (kPath == TilePath::kFast) {
+        move_tile_fast<kStaged>(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, tile, op);
+    } else {
+        move_tile_any<kStaged>(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, tile, op);
+    }
+}
+
+template <bool kStaged, TilePath kPath, typename Op>
+__global__ void __launch_bounds__(kTileThreads, tile_min_blocks<kPath>())
+tile_kernel(const cuperm_tile_params_t p, const typename Op::value_type* __restrict__ in,
+            typename Op::value_type* __restrict__ out, Op op)
+{
+    using T = typename Op::value_type;
+    extern __shared__ __align__(16) unsigned char smem[];
+    const int ta = 1 << p.tile_a_log2, tb = 1 << p.tile_b_log2;
+    int64_t* a_in = reinterpret_cast<int64_t*>(smem);
+    int64_t* a_out = a_in + ta;
+    int64_t* b_in = a_out + ta;
+    int64_t* b_out = b_in + tb;
+    T* tile = reinterpret_cast<T*>(b_out + tb);
+
+    for (int64_t t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
+        int64_t a0, b0, in_base, out_base;
+        cuperm_tile_origin(&p, t, &a0, &b0, &in_base, &out_base);
+        const int na = (int)min((int64_t)ta, p.a_volume - a0);
+        const int nb = (int)min((int64_t)tb, p.b_volume - b0);
+        for (int i = threadIdx.x; i < ta + tb; i += kTileThreads) {
+            if (i < na)
+                cuperm_group_offsets(p.dim, 0, p.a_end, a0 + i, &a_in[i], &a_out[i]);
+            else if (i >= ta && i - ta < nb)
+                cuperm_group_offsets(p.dim, p.a_end, p.b_end, b0 + (i - ta), &b_in[i - ta], &b_out[i - ta]);
+        }
+        __syncthreads();
+        move_tile<kStaged, kPath>(p, in + in_base, out + out_base, na, nb, a_in, a_out, b_in, b_out, tile, op);
+        __syncthreads(); // tables and tile are rewritten by the next tile
+    }
+}
+
+template <bool kStaged, TilePath kPath, typename Op>
+cudaError_t launch_tile_kernel(const cuperm_launch_t* l, const void* in, void* out, const Op& op,
+                               cudaStream_t stream)
+{
+    using T = typename Op::value_type;
+    auto kernel = tile_kernel<kStaged, kPath, Op>;
+    if (l->smem_bytes > 48 * 1024) {
+        cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, l->smem_bytes);
+        if (err != cudaSuccess) return err;
+    }
+    kernel<<<(unsigned)l->blocks, kTileThreads, (size_t)l->smem_bytes, stream>>>(
+        l->tile, static_cast<const T*>(in), static_cast<T*>(out), op);
+    return cudaGetLastError();
+}
+
+template <bool kStaged>
+cudaError_t launch_tiles(const cuperm_launch_t* l, cupermDataType_t type, const cuperm_scalars_t* s,
+                         const void* in, void* out, cudaStream_t stream)
+{
+    return dispatch_op(type, s, [&](auto op) {
+        using Op = decltype(op);
+        using T = typename Op::value_type;
+        const int ta = 1 << l->tile.tile_a_log2, tb = 1 << l->tile.tile_b_log2;
+        if constexpr (sizeof(T) <= 4) {
+            const uintptr_t vec_bytes = sizeof(T) << l->tile.vec_log2; // 16 or 8 when vec_log2 > 0
+            if (l->tile.vec_log2 > 0 && (uintptr_t)in % vec_bytes == 0 && (uintptr_t)out % vec_bytes == 0) {
+                if constexpr (kStaged) { // rows are planned with 16-byte vectors only
+                    if (vec_bytes == 8) return launch_tile_kernel<kStaged, TilePath::kVec8>(l, in, out, op, stream);
+                }
+                return launch_tile_kernel<kStaged, TilePath::kVec>(l, in, out, op, stream);
+            }
+        }
+        if (ta <= kTileThreads && tb <= kTileThreads && ta * tb == kTileThreads * tile_items<T>())
+            return launch_tile_kernel<kStaged, TilePath::kFast>(l, in, out, op, stream);
+        return launch_tile_kernel<kStaged, TilePath::kAny>(l, in, out, op, stream);
+    });
+}
+
+} // namespace cuperm

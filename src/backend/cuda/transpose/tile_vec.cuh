@@ -1,0 +1,164 @@
+// Tile paths for elements of 1, 2 and 4 bytes that move 16-byte vectors on
+// both sides (8-byte ones when the extents are multiples of half as many
+// elements only), so the per-element cost of offsets and instructions shrinks
+// by the vector width. The planner enables them (cuperm_tile_params_t.vec_log2)
+// when every stride but the fastest one's is a multiple of the vector width;
+// the launcher when both pointers are aligned to the vector.
+//
+// TILED: a tile is 16 KB: 64 rows (B) of 256 bytes (A), or 128 of 128 for
+// 1-byte elements. Reads load one chunk (vector) of a row per thread; chunks
+// are stored XOR-swizzled, so the write pass, in which a warp gathers column
+// vectors, touches 32 distinct banks. Both passes are coalesced in runs of 128
+// bytes or more. Vectors live in uint4 / uint2 registers; elements are packed
+// and unpacked with shifts, which keeps small types out of local memory.
+#pragma once
+
+#include "core/index_math.h"
+
+namespace cuperm {
+
+// Bytes each thread moves per pass: 4 vectors of 16 bytes, or 8 of 8.
+constexpr int kVecBytesPerThread = 64;
+
+template <typename T>
+__device__ __forceinline__ uint32_t bits_of(T x)
+{
+    uint32_t b = 0;
+    memcpy(&b, &x, sizeof(T));
+    return b;
+}
+
+template <typename T>
+__device__ __forceinline__ T from_bits(uint32_t b)
+{
+    T x;
+    memcpy(&x, &b, sizeof(T));
+    return x;
+}
+
+// A vector register type as 32-bit words.
+template <typename VT> struct VecWords;
+template <> struct VecWords<uint4> {
+    static constexpr int kWords = 4;
+    __device__ static void split(const uint4& v, uint32_t (&w)[4]) { w[0] = v.x; w[1] = v.y; w[2] = v.z; w[3] = v.w; }
+    __device__ static uint4 join(const uint32_t (&w)[4]) { return make_uint4(w[0], w[1], w[2], w[3]); }
+};
+template <> struct VecWords<uint2> {
+    static constexpr int kWords = 2;
+    __device__ static void split(const uint2& v, uint32_t (&w)[2]) { w[0] = v.x; w[1] = v.y; }
+    __device__ static uint2 join(const uint32_t (&w)[2]) { return make_uint2(w[0], w[1]); }
+};
+
+// Element j of a vector of Ts (j a compile-time constant after unrolling).
+template <typename T, typename VT>
+__device__ __forceinline__ T vec_get(const VT& v, int j)
+{
+    uint32_t w[VecWords<VT>::kWords];
+    VecWords<VT>::split(v, w);
+    constexpr int per_word = 4 / sizeof(T);
+    const uint32_t word = w[j / per_word];
+    if constexpr (sizeof(T) == 4) return from_bits<T>(word);
+    else return from_bits<T>((word >> (8 * sizeof(T) * (j % per_word))) & ((1u << (8 * sizeof(T))) - 1));
+}
+
+template <typename T, int N>
+__device__ __forceinline__ void vec_put(uint32_t (&w)[N], int j, T x)
+{
+    constexpr int per_word = 4 / sizeof(T);
+    w[j / per_word] |= bits_of(x) << (8 * sizeof(T) * (j % per_word));
+}
+
+// out-of-place op on a loaded vector (beta may read the destination o).
+template <typename Op, typename VT>
+__device__ __forceinline__ VT apply_vec(const VT& v, typename Op::value_type* o, const Op& op)
+{
+    using T = typename Op::value_type;
+    if constexpr (Op::kMovesBits) {
+        return v;
+    } else {
+        uint32_t w[VecWords<VT>::kWords] = {};
+#pragma unroll
+        for (int j = 0; j < (int)(sizeof(VT) / sizeof(T)); ++j) vec_put(w, j, op(vec_get<T>(v, j), o + j));
+        return VecWords<VT>::join(w);
+    }
+}
+
+// ROWS: both sides contiguous along x; 16-byte vectors move straight through.
+template <typename Op>
+__device__ __forceinline__ void move_rows_vec(const cuperm_tile_params_t& p, const typename Op::value_type* tin,
+                                              typename Op::value_type* tout, int na, int nb, const int64_t* a_in,
+                                              const int64_t* a_out, const int64_t* b_in, const int64_t* b_out,
+                                              const Op& op)
+{
+    using T = typename Op::value_type;
+    constexpr int kPer = kVecBytesPerThread / sizeof(uint4);
+    const int lxv = p.tile_a_log2 - p.vec_log2; // log2 of vectors per row
+    uint4 r[kPer];
+#pragma unroll
+    for (int k = 0; k < kPer; ++k) {
+        const int q = threadIdx.x + k * CUPERM_THREADS;
+        const int x = (q & ((1 << lxv) - 1)) << p.vec_log2, y = q >> lxv;
+        if (x < na && y < nb) r[k] = *reinterpret_cast<const uint4*>(tin + a_in[x] + b_in[y]);
+    }
+#pragma unroll
+    for (int k = 0; k < kPer; ++k) {
+        const int q = threadIdx.x + k * CUPERM_THREADS;
+        const int x = (q & ((1 << lxv) - 1)) << p.vec_log2, y = q >> lxv;
+        if (x < na && y < nb) {
+            T* o = tout + a_out[x] + b_out[y];
+            *reinterpret_cast<uint4*>(o) = apply_vec(r[k], o, op);
+        }
+    }
+}
+
+// TILED: see the file comment. A tile is (1 << tile_b_log2) rows of
+// C = (1 << tile_a_log2) / V chunks (vectors of V elements). In the write pass
+// a warp gathers S column vectors for each of 32 / S neighbouring columns:
+// S = 8 for 16-byte vectors, 16 for 8-byte ones, so that with chunks of row y
+// XOR-swizzled by (y / V) % S the warp touches all 32 banks. The planner keeps
+// C >= S, at least S column vectors per column, and the tile at 16 KB.
+template <typename VT, typename Op>
+__device__ __forceinline__ void move_tile_vec(const cuperm_tile_params_t& p, const typename Op::value_type* tin,
+                                              typename Op::value_type* tout, int na, int nb, const int64_t* a_in,
+                                              const int64_t* a_out, const int64_t* b_in, const int64_t* b_out,
+                                              typename Op::value_type* tile, const Op& op)
+{
+    using T = typename Op::value_type;
+    constexpr int V = sizeof(VT) / sizeof(T), lV = V == 16 ? 4 : V == 8 ? 3 : V == 4 ? 2 : 1;
+    constexpr int kPer = kVecBytesPerThread / sizeof(VT);
+    constexpr int S = sizeof(VT) == 16 ? 8 : 16, lS = sizeof(VT) == 16 ? 3 : 4, lX = 5 - lS;
+    const int lC = p.tile_a_log2 - lV, C = 1 << lC; // chunks per row
+    const int ly = p.tile_b_log2 - lV;              // log2 of column vectors per column
+    VT* rows = reinterpret_cast<VT*>(tile);
+    VT r[kPer];
+#pragma unroll
+    for (int k = 0; k < kPer; ++k) {
+        const int q = threadIdx.x + k * CUPERM_THREADS, x = (q & (C - 1)) * V, y = q >> lC;
+        if (x < na && y < nb) r[k] = *reinterpret_cast<const VT*>(tin + a_in[x] + b_in[y]);
+    }
+#pragma unroll
+    for (int k = 0; k < kPer; ++k) {
+        const int q = threadIdx.x + k * CUPERM_THREADS, cx = q & (C - 1), y = q >> lC;
+        if (cx * V < na && y < nb) rows[y * C + (cx ^ ((y >> lV) & (S - 1)))] = r[k];
+    }
+    __syncthreads();
+    // Not fully unrolled: a gathered vector holds V registers before packing.
+#pragma unroll 2
+    for (int k = 0; k < kPer; ++k) {
+        const int q = threadIdx.x + k * CUPERM_THREADS, iy = q & (S - 1), xl = (q >> lS) & ((1 << lX) - 1);
+        const int hi = q >> 5;
+        const int yv = ((hi & ((1 << (ly - lS)) - 1)) << lS) | iy, x = ((hi >> (ly - lS)) << lX) | xl;
+        const int y = yv * V;
+        if (x < na && y < nb) {
+            // (row >> lV) & (S - 1) == yv & (S - 1) == iy for every row of this column vector
+            const T* col = reinterpret_cast<const T*>(rows + ((x / V) ^ iy)) + (x % V);
+            uint32_t w[VecWords<VT>::kWords] = {};
+#pragma unroll
+            for (int j = 0; j < V; ++j) vec_put(w, j, col[(y + j) * C * V]);
+            T* o = tout + a_out[x] + b_out[y];
+            *reinterpret_cast<VT*>(o) = apply_vec(VecWords<VT>::join(w), o, op);
+        }
+    }
+}
+
+} // namespace cuperm

@@ -1,0 +1,103 @@
+/* Plain-C descriptions of a launch, filled by the host planner and passed by
+ * value to the kernels. */
+#ifndef CUPERM_COMMON_KERNEL_PARAMS_H
+#define CUPERM_COMMON_KERNEL_PARAMS_H
+
+#include <stdint.h>
+
+#include "cuperm.h"
+
+/* Threads per block of the tile kernels (the planner sizes tiles to match). */
+#define CUPERM_THREADS 256
+/* Elements each thread moves per tile in the tile kernels: 64 bytes (at most
+ * 16 elements), which keeps enough loads in flight to cover DRAM latency.
+ * Tiles hold CUPERM_THREADS * CUPERM_TILE_ITEMS(elem) elements. */
+#define CUPERM_TILE_ITEMS(elem) ((elem) >= 8 ? 64 / (elem) : 8)
+
+typedef struct {
+    int64_t extent;
+    int64_t in_stride;  /* elements */
+    int64_t out_stride; /* elements */
+} cuperm_dim_t;
+
+/* A tile walk over a problem whose dimensions are split into three groups:
+ *   dim[0, a_end)      group A: the tile's x axis, linearised in input order
+ *   dim[a_end, b_end)  group B: the tile's y axis, linearised in output order
+ *   dim[b_end, rank)   outer dimensions, one tile origin per combination.
+ * A tile covers (1 << tile_a_log2) consecutive A indices by (1 << tile_b_log2)
+ * consecutive B indices. Tiles are numbered A-fastest, then B, then outer. */
+typedef struct {
+    int rank, a_end, b_end;
+    int tile_a_log2, tile_b_log2;
+    int smem_row;        /* elements per shared-memory row (tile A extent + padding) */
+    int vec_log2;        /* > 0: the vector paths apply, vectors of 1 << vec_log2 elements (16 or 8 bytes) */
+    int64_t a_volume, b_volume;
+    int64_t a_tiles, b_tiles;
+    int64_t num_tiles;
+    cuperm_dim_t dim[CUPERM_MAX_RANK];
+} cuperm_tile_params_t;
+
+typedef enum {
+    CUPERM_LAUNCH_COPY = CUPERM_KERNEL_COPY,
+    CUPERM_LAUNCH_TILED = CUPERM_KERNEL_TILED,
+    CUPERM_LAUNCH_ROWS = CUPERM_KERNEL_ROWS
+} cuperm_launch_kind_t;
+
+/* Everything an execute needs besides pointers and scalars. */
+typedef struct {
+    cuperm_launch_kind_t kind;
+    int elem_size;
+    int threads;
+    int64_t blocks;
+    int smem_bytes;
+    int64_t volume;
+    cuperm_tile_params_t tile; /* TILED and ROWS */
+} cuperm_launch_t;
+
+
+/* ---- contractions' own kernels ------------------------------------------------- */
+
+/* The operator kernel (backend/cuda/elementwise.cu): out[o] = opOut(opIn(in[i]) + beta * opC(c[j]))
+ * over an iteration space whose dimension 0 is written fastest. */
+typedef struct {
+    int rank;
+    int64_t extents[CUPERM_MAX_RANK];
+    int64_t outStrides[CUPERM_MAX_RANK];
+    int64_t inStrides[CUPERM_MAX_RANK];
+    int64_t cStrides[CUPERM_MAX_RANK];
+    cupermDataType_t type; /* of in, c and out */
+    cupermOperator_t opIn, opC, opOut;
+    double paramIn, paramC, paramOut;
+} ctr_ew_params;
+
+/* Merges dimensions that are contiguous in all three tensors and drops unit ones. */
+#ifdef __cplusplus
+extern "C"
+#endif
+void ctr_ew_fuse(ctr_ew_params* p);
+
+/* The pointer-array builder for cuBLAS batched GEMMs (backend/cuda/gemm_pointers.cu). */
+#define CTR_PTR_MAX_LOOPED 64
+
+/*
+ * cuBLAS cannot see the matrix pointers of a pointer-array batch (they live on the
+ * device), so its batched kernels may assume the alignment their vector loads and
+ * stores need: a 16-bit tensor-op kernel once read 4 bytes at a 2-byte-aligned address
+ * and killed the context, an fp32 one wrote 8 bytes before an 8-byte-aligned D. The
+ * pointer-array batch is used only when every pointer is aligned to this many bytes;
+ * otherwise the plan runs one strided-batched GEMM per looped index, whose pointers
+ * cuBLAS checks itself.
+ */
+#define CTR_PTR_ALIGN 16
+
+typedef struct {
+    int nLooped;
+    int64_t extents[CTR_PTR_MAX_LOOPED];
+    int64_t strides[3][CTR_PTR_MAX_LOOPED]; /* elements, in first, second, output */
+    int64_t batch;                          /* strided batch inside each looped index */
+    int64_t batchStride[3];
+    int64_t elemBytes[3];
+    int64_t count;                          /* entries: batch * product of looped extents */
+} ctr_ptr_params;
+
+#endif

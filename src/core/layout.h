@@ -1,0 +1,56 @@
+/* A transpose problem as a set of dimensions, each with an extent, an input
+ * stride and an output stride. The permutation only serves to pair input and
+ * output strides: once paired, dimension order is free, which is what lets the
+ * planner sort, drop and fuse dimensions. */
+#ifndef CUPERM_HOST_PROBLEM_H
+#define CUPERM_HOST_PROBLEM_H
+
+#include "core/kernel_params.h"
+#include "cuperm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    int rank;
+    cuperm_dim_t dim[CUPERM_MAX_RANK];
+} cuperm_problem_t;
+
+/** Dense column-major strides of extents[0..rank). */
+void cuperm_dense_strides(int rank, const int64_t* extents, int64_t* strides);
+
+/** Pairs strides dimension by dimension (input labels); arguments must be valid. */
+void cuperm_problem_init(cuperm_problem_t* p, int rank, const int64_t* extents, const int* perm,
+                         const int64_t* in_strides, const int64_t* out_strides);
+
+/** Drops unit extents, orders dimensions by input stride (then output stride)
+ * and fuses neighbours that are contiguous on both sides. A problem of volume 1
+ * becomes one dimension of extent 1. */
+void cuperm_problem_canonicalize(cuperm_problem_t* p);
+
+int64_t cuperm_problem_volume(const cuperm_problem_t* p);
+
+/**
+ * When canonical problem p's fastest dimension is contiguous on both sides
+ * and only a few elements long (extent * elem <= 16 bytes, a power of two),
+ * and every other stride is a multiple of that extent, the dimension can move
+ * as one wide element: writes the packed problem (rest of the dimensions,
+ * strides in wide elements, canonical) and the wide element's size, and
+ * returns 1. The packed problem is only valid for plain moves of pointers
+ * aligned to the wide element. Returns 0 otherwise.
+ */
+int cuperm_problem_pack(const cuperm_problem_t* p, int elem, cuperm_problem_t* packed, int* packed_elem);
+
+/** Index of the dimension with the smallest output stride (ties: lowest index). */
+int cuperm_problem_out_fastest(const cuperm_problem_t* p);
+
+/** Largest input and output element offsets (valid, overflow-checked problems). */
+int64_t cuperm_problem_max_in_offset(const cuperm_problem_t* p);
+int64_t cuperm_problem_max_out_offset(const cuperm_problem_t* p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

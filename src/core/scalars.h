@@ -1,0 +1,23 @@
+/* Reads alpha and beta from the caller's host pointers. */
+#ifndef CUPERM_HOST_SCALARS_H
+#define CUPERM_HOST_SCALARS_H
+
+#include "cuperm.h"
+#include "core/scalar_values.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Bytes of one scalar of type's scalar type (float for the 16-bit floats). */
+size_t cuperm_scalar_size(cupermDataType_t type);
+
+/** Copies *alpha and *beta and classifies them (plain move, beta used). */
+void cuperm_read_scalars(cupermDataType_t type, const void* alpha, const void* beta,
+                         cuperm_scalars_t* s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,193 @@
+/* A contraction plan's steps for its layout: sub-plans, kernel parameters, buffers. */
+#include <string.h>
+
+#include "exec/contraction/plan.h"
+#include "plan/contraction/types.h"
+
+/* ---- sub-plans ---------------------------------------------------------------- */
+
+static cupermStatus_t plan_transpose(cuperm_handle_t* h, const ctr_transpose* t, cuperm_transpose_plan_t* out)
+{
+    return cuperm_transpose_plan_init(h, out, t->rank, t->extents, t->perm, t->type, t->inStrides, t->outStrides);
+}
+
+/* Operator kernel over a transpose's output order: out dense, in gathered. */
+static void kernel_from_transpose(const ctr_transpose* t, cupermOperator_t op, double param,
+                                  ctr_ew_params* k)
+{
+    memset(k, 0, sizeof *k);
+    k->rank = t->rank;
+    k->type = t->type;
+    for (int r = 0; r < t->rank; ++r) {
+        k->extents[r] = t->extents[t->perm[r]];
+        k->inStrides[r] = t->inStrides[t->perm[r]];
+        k->outStrides[r] = t->outStrides[r];
+    }
+    k->opIn = op;
+    k->paramIn = param;
+    ctr_ew_fuse(k);
+}
+
+/* Iteration over D's dimensions, smallest D stride first, so that D is written in order. */
+static void kernel_over_d(const ctr_problem* p, const int64_t* inStrides, const int64_t* cStrides,
+                          ctr_ew_params* k)
+{
+    const ctr_operand* D = &p->op[CTR_D];
+    int order[CUPERM_MAX_RANK];
+    for (int i = 0; i < D->rank; ++i) order[i] = i;
+    for (int i = 1; i < D->rank; ++i)
+        for (int j = i; j > 0 && D->strides[order[j]] < D->strides[order[j - 1]]; --j) {
+            const int s = order[j]; order[j] = order[j - 1]; order[j - 1] = s;
+        }
+    memset(k, 0, sizeof *k);
+    k->rank = D->rank;
+    k->type = D->type;
+    for (int r = 0; r < D->rank; ++r) {
+        const int d = order[r];
+        k->extents[r] = D->extents[d];
+        k->outStrides[r] = D->strides[d];
+        k->inStrides[r] = inStrides[d];
+        k->cStrides[r] = cStrides[d];
+    }
+}
+
+/* Whether every entry of the pointer-array batch lies a multiple of CTR_PTR_ALIGN bytes from
+ * its operand's base: then aligned bases make every pointer aligned. */
+static int pointers_aligned(const ctr_ptr_params* q)
+{
+    for (int j = 0; j < 3; ++j) {
+        if (q->batch > 1 && q->batchStride[j] * q->elemBytes[j] % CTR_PTR_ALIGN) return 0;
+        for (int i = 0; i < q->nLooped; ++i)
+            if (q->extents[i] > 1 && q->strides[j][i] * q->elemBytes[j] % CTR_PTR_ALIGN) return 0;
+    }
+    return 1;
+}
+
+static cuperm_buffer_t operand_buffer(int which) { return (cuperm_buffer_t){(cuperm_buffer_kind_t)which, 0}; }
+static cuperm_buffer_t workspace_buffer(size_t offset) { return (cuperm_buffer_t){CUPERM_BUF_WORKSPACE, offset}; }
+static const cuperm_buffer_t no_buffer = {CUPERM_BUF_NONE, 0};
+
+static cuperm_step_t* add_step(cuperm_contraction_plan_t* c, const char* name, cuperm_step_fn run, void* params,
+                               cuperm_buffer_t in, cuperm_buffer_t in2, cuperm_buffer_t out)
+{
+    cuperm_step_t* s = &c->steps[c->stepCount++];
+    *s = (cuperm_step_t){name, run, CUPERM_STEP_ALWAYS, in, in2, out, 0, params};
+    return s;
+}
+
+static cupermStatus_t add_transpose(cuperm_contraction_plan_t* c, int slot, const char* name, const ctr_transpose* t,
+                                    int useBeta, cuperm_buffer_t in, cuperm_buffer_t out, unsigned when)
+{
+    ctr_transpose_step* ts = &c->transposes[slot];
+    cupermStatus_t st = plan_transpose(c->handle, t, &ts->plan);
+    if (st) return st;
+    ts->use_beta = useBeta;
+    add_step(c, name, cuperm_ctr_step_transpose, ts, in, no_buffer, out)->when = when;
+    return CUPERM_STATUS_SUCCESS;
+}
+
+static void fill_pointers(const ctr_problem* p, const ctr_layout* l, ctr_gemm_step* g)
+{
+    const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
+    ctr_ptr_params* q = &g->pointers;
+    q->nLooped = l->count[CTR_ROLE_O];
+    for (int i = 0; i < q->nLooped; ++i) {
+        q->extents[i] = p->modes[l->order[CTR_ROLE_O][i]].extent;
+        q->strides[0][i] = l->in[first].outerStride[i];
+        q->strides[1][i] = l->in[second].outerStride[i];
+        q->strides[2][i] = l->outerStrideD[i];
+    }
+    q->batch = l->batch;
+    q->batchStride[0] = l->in[first].batchStride;
+    q->batchStride[1] = l->in[second].batchStride;
+    q->batchStride[2] = l->batchStrideD;
+    q->elemBytes[0] = q->elemBytes[1] = (int64_t)cupermDataTypeSize(p->op[CTR_A].type);
+    q->elemBytes[2] = (int64_t)cupermDataTypeSize(p->op[CTR_D].type);
+    q->count = l->calls * l->batch;
+    g->pointersAligned = pointers_aligned(q);
+}
+
+/* The layout's steps, in order: operands into the workspace, C into D, the GEMM, the result
+ * into D, opD in place. */
+static cupermStatus_t build_steps(cuperm_contraction_plan_t* c)
+{
+    const ctr_problem* p = &c->problem;
+    const ctr_layout* l = &c->layout;
+    cupermStatus_t st;
+    cuperm_buffer_t gemmIn[2] = {operand_buffer(CTR_A), operand_buffer(CTR_B)};
+    static const char* const inputNames[2][2] = {{"transpose A", "operator kernel A"},
+                                                 {"transpose B", "operator kernel B"}};
+    c->stepCount = 0;
+    for (int x = 0; x < 2; ++x) {
+        if (l->in[x].path == CTR_IN_DIRECT) continue;
+        ctr_transpose t;
+        ctr_layout_input_transpose(p, l, x, &t);
+        gemmIn[x] = workspace_buffer(l->wsOffset[x]);
+        if (l->in[x].path == CTR_IN_TRANSPOSE) {
+            if ((st = add_transpose(c, x, inputNames[x][0], &t, 0, operand_buffer(x), gemmIn[x], CUPERM_STEP_ALWAYS)))
+                return st;
+        } else {
+            ctr_elementwise_step* k = &c->kernels[x];
+            kernel_from_transpose(&t, l->ops.op[x], p->op[x].opParam, &k->kernel);
+            add_step(c, inputNames[x][1], cuperm_ctr_step_elementwise, k, operand_buffer(x), no_buffer, gemmIn[x]);
+        }
+    }
+    /* cuBLAS updates its output in place: D must hold C first when it is not C. */
+    if (l->out == CTR_OUT_DIRECT || l->out == CTR_OUT_TRANSPOSE) {
+        ctr_transpose t;
+        ctr_copy_c_to_d(p, &t);
+        if ((st = add_transpose(c, 2, "copy C into D", &t, 0, operand_buffer(CTR_C), operand_buffer(CTR_D),
+                                CUPERM_STEP_IF_C_INTO_D)))
+            return st;
+    }
+    const cuperm_buffer_t W = workspace_buffer(l->wsOffset[2]);
+    const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
+    ctr_gemm_step* g = &c->gemm;
+    g->use_beta = l->out == CTR_OUT_DIRECT;
+    if (l->calls > 1) fill_pointers(p, l, g);
+    add_step(c, "GEMM", cuperm_ctr_step_gemm, g, gemmIn[first], gemmIn[second],
+             l->out == CTR_OUT_DIRECT ? operand_buffer(CTR_D) : W);
+    if (l->out == CTR_OUT_TRANSPOSE) {
+        ctr_transpose t;
+        ctr_layout_output_transpose(p, l, &t);
+        if ((st = add_transpose(c, 3, "transpose W into D", &t, 1, W, operand_buffer(CTR_D), CUPERM_STEP_ALWAYS)))
+            return st;
+    } else if (l->out == CTR_OUT_EPILOGUE) {
+        ctr_elementwise_step* k = &c->kernels[2];
+        int64_t w[CUPERM_MAX_RANK];
+        ctr_layout_w_strides_for_d(p, l, w);
+        kernel_over_d(p, w, p->op[CTR_C].strides, &k->kernel);
+        k->kernel.opC = l->ops.op[CTR_C];
+        k->kernel.paramC = p->op[CTR_C].opParam;
+        k->kernel.opOut = l->ops.op[CTR_D];
+        k->kernel.paramOut = p->op[CTR_D].opParam;
+        ctr_ew_fuse(&k->kernel);
+        k->use_beta = 1;
+        add_step(c, "operator epilogue", cuperm_ctr_step_elementwise, k, W, operand_buffer(CTR_C),
+                 operand_buffer(CTR_D));
+    }
+    if (l->inplaceOpD) {
+        ctr_elementwise_step* k = &c->kernels[3];
+        kernel_over_d(p, p->op[CTR_D].strides, p->op[CTR_D].strides, &k->kernel);
+        k->kernel.opOut = l->ops.op[CTR_D];
+        k->kernel.paramOut = p->op[CTR_D].opParam;
+        ctr_ew_fuse(&k->kernel);
+        add_step(c, "opD in place", cuperm_ctr_step_elementwise, k, operand_buffer(CTR_D), no_buffer,
+                 operand_buffer(CTR_D));
+    }
+    return CUPERM_STATUS_SUCCESS;
+}
+
+cupermStatus_t cuperm_ctr_plan_build(cuperm_contraction_plan_t* c)
+{
+    const cupermStatus_t st = build_steps(c);
+    if (st) return st;
+    const ctr_problem* p = &c->problem;
+    c->cdSameLayout = memcmp(p->op[CTR_C].strides, p->op[CTR_D].strides,
+                             sizeof(int64_t) * (size_t)p->op[CTR_D].rank) == 0;
+    for (int w = 0; w < CTR_OPERANDS; ++w)
+        c->spanBytes[w] = (ctr_operand_max_offset(&p->op[w]) + 1) * (int64_t)cupermDataTypeSize(p->op[w].type);
+    c->workspaceBytes = c->layout.workspaceBytes + CTR_CUBLAS_WORKSPACE;
+    ctr_layout_describe(p, &c->layout, c->description, sizeof c->description);
+    return CUPERM_STATUS_SUCCESS;
+}

@@ -1,0 +1,162 @@
+#include "exec/contraction/measure.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan/contraction/error.h"
+#include "core/error.h"
+
+enum { kSamples = 5 };
+
+/* Each sample runs the contraction long enough for event timing to resolve it. */
+#define SAMPLE_MS 0.05f
+#define MAX_INNER 64
+
+typedef struct {
+    cudaStream_t stream;
+    cudaEvent_t ev[2];
+    char* operand[3]; /* A, B, D scratch */
+    char* ws;
+} measure_env;
+
+static cupermStatus_t cuda_fail(cudaError_t e, const char* what)
+{
+    cudaGetLastError();
+    return ctr_fail(CUPERM_STATUS_CUDA_ERROR, "measuring layouts: %s failed: %s", what, cudaGetErrorString(e));
+}
+
+static int cmp_float(const void* a, const void* b)
+{
+    const float x = *(const float*)a, y = *(const float*)b;
+    return (x > y) - (x < y);
+}
+
+/* Runs the candidate `inner` times between the events; returns its milliseconds per run. */
+static cupermStatus_t timed(cuperm_contraction_plan_t* c, measure_env* env, int inner, float* ms)
+{
+    const double one[2] = {1.0, 0.0}, zero[2] = {0.0, 0.0};
+    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
+    cudaEventRecord(env->ev[0], env->stream);
+    for (int i = 0; i < inner && !st; ++i)
+        st = cuperm_ctr_plan_run(c, one, env->operand[0], env->operand[1], zero, NULL, env->operand[2], env->ws,
+                           env->stream);
+    cudaEventRecord(env->ev[1], env->stream);
+    const cudaError_t e = cudaEventSynchronize(env->ev[1]);
+    if (st) return st;
+    if (e != cudaSuccess) return cuda_fail(e, "cudaEventSynchronize");
+    cudaEventElapsedTime(ms, env->ev[0], env->ev[1]);
+    *ms /= (float)inner;
+    return CUPERM_STATUS_SUCCESS;
+}
+
+/* Median of kSamples after a warm-up run (which also sizes the samples). */
+static cupermStatus_t time_candidate(cuperm_contraction_plan_t* c, measure_env* env, double* seconds)
+{
+    float first = 0, t[kSamples];
+    cupermStatus_t st = timed(c, env, 1, &first);
+    if (st) return st;
+    int inner = first >= SAMPLE_MS ? 1 : (int)(SAMPLE_MS / (first > 1e-4f ? first : 1e-4f)) + 1;
+    if (inner > MAX_INNER) inner = MAX_INNER;
+    for (int s = 0; s < kSamples; ++s)
+        if ((st = timed(c, env, inner, &t[s]))) return st;
+    qsort(t, kSamples, sizeof t[0], cmp_float);
+    *seconds = 1e-3 * t[kSamples / 2];
+    return CUPERM_STATUS_SUCCESS;
+}
+
+static cupermStatus_t env_open(measure_env* env, const cuperm_contraction_plan_t* c, size_t wsBytes)
+{
+    memset(env, 0, sizeof *env);
+    cudaError_t e = cudaStreamCreateWithFlags(&env->stream, cudaStreamNonBlocking);
+    if (e != cudaSuccess) return cuda_fail(e, "cudaStreamCreateWithFlags");
+    if ((e = cudaEventCreate(&env->ev[0])) != cudaSuccess || (e = cudaEventCreate(&env->ev[1])) != cudaSuccess)
+        return cuda_fail(e, "cudaEventCreate");
+    static const int which[3] = {CTR_A, CTR_B, CTR_D};
+    for (int i = 0; i < 3; ++i) {
+        const size_t bytes = (size_t)c->spanBytes[which[i]];
+        if ((e = cudaMallocAsync((void**)&env->operand[i], bytes, env->stream)) != cudaSuccess) {
+            cudaGetLastError();
+            return ctr_fail(CUPERM_STATUS_ALLOC_FAILED, "measuring layouts: cudaMallocAsync of %zu bytes for "
+                            "scratch %s failed: %s", bytes, ctr_operand_name(which[i]), cudaGetErrorString(e));
+        }
+        /* Bytes of 0x3c: finite, non-zero values in every supported type (1.06 in fp16). */
+        if ((e = cudaMemsetAsync(env->operand[i], 0x3c, bytes, env->stream)) != cudaSuccess)
+            return cuda_fail(e, "cudaMemsetAsync");
+    }
+    if ((e = cudaMallocAsync((void**)&env->ws, wsBytes, env->stream)) != cudaSuccess) {
+        cudaGetLastError();
+        return ctr_fail(CUPERM_STATUS_ALLOC_FAILED, "measuring layouts: cudaMallocAsync of the %zu-byte "
+                        "workspace failed: %s", wsBytes, cudaGetErrorString(e));
+    }
+    return CUPERM_STATUS_SUCCESS;
+}
+
+static cupermStatus_t env_close(measure_env* env)
+{
+    cudaError_t e = cudaSuccess;
+    if (env->stream) {
+        for (int i = 0; i < 3; ++i)
+            if (env->operand[i]) cudaFreeAsync(env->operand[i], env->stream);
+        if (env->ws) cudaFreeAsync(env->ws, env->stream);
+        e = cudaStreamSynchronize(env->stream);
+        cudaStreamDestroy(env->stream);
+    }
+    for (int i = 0; i < 2; ++i)
+        if (env->ev[i]) cudaEventDestroy(env->ev[i]);
+    return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_fail(e, "cudaStreamSynchronize");
+}
+
+cupermStatus_t ctr_measure_choose(cuperm_contraction_plan_t* c, const ctr_cost_model* model)
+{
+    int device = -1;
+    if (cudaGetDevice(&device) != cudaSuccess || device != c->device) {
+        cudaGetLastError();
+        return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "CUPERM_PLAN_MEASURE: the current device (%d) is not the "
+                        "handle's (%d)", device, c->device);
+    }
+    ctr_layout* layouts = malloc(sizeof *layouts * CTR_MEASURE_CANDIDATES);
+    cuperm_contraction_plan_t* cand = calloc(CTR_MEASURE_CANDIDATES, sizeof *cand);
+    if (!layouts || !cand) {
+        free(layouts);
+        free(cand);
+        return ctr_fail(CUPERM_STATUS_ALLOC_FAILED, "out of host memory");
+    }
+    const int n = ctr_layout_rank(&c->problem, model, layouts, CTR_MEASURE_CANDIDATES);
+    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
+    int built = 0, firstBuilt = -1;
+    int ok[CTR_MEASURE_CANDIDATES] = {0};
+    size_t wsBytes = 0;
+    for (int i = 0; i < n; ++i) {
+        cand[i] = *c;
+        cand[i].layout = layouts[i];
+        /* A candidate whose sub-plans cannot be made is not timed. */
+        if (cuperm_ctr_plan_build(&cand[i]) == CUPERM_STATUS_SUCCESS) {
+            ok[i] = 1;
+            if (built++ == 0) firstBuilt = i;
+            if (cand[i].workspaceBytes > wsBytes) wsBytes = cand[i].workspaceBytes;
+        }
+    }
+    if (built == 0) {
+        st = ctr_fail(CUPERM_STATUS_INTERNAL_ERROR, "CUPERM_PLAN_MEASURE: none of the model's %d cheapest "
+                      "layouts could be planned", n);
+    } else {
+        measure_env env;
+        st = env_open(&env, &cand[firstBuilt], wsBytes);
+        double best = -1;
+        for (int i = 0; i < n && !st; ++i) {
+            if (!ok[i]) continue;
+            double s = 0;
+            st = time_candidate(&cand[i], &env, &s);
+            if (!st && (best < 0 || s < best)) {
+                best = s;
+                c->layout = cand[i].layout;
+                c->measuredSeconds = s;
+            }
+        }
+        const cupermStatus_t closed = env_close(&env);
+        if (!st) st = closed;
+    }
+    free(layouts);
+    free(cand);
+    return st;
+}

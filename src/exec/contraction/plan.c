@@ -1,0 +1,62 @@
+/* Planning a contraction (problem, layout by model or measurement, steps) and running its steps. */
+#include "exec/contraction/measure.h"
+#include "exec/contraction/plan.h"
+#include "plan/contraction/error.h"
+
+/* ---- the cost model on a real device ----------------------------------------- */
+
+static double predict_transpose(void* ctx, const ctr_transpose* t)
+{
+    return cuperm_transpose_predict(ctx, t->rank, t->extents, t->perm, t->type, t->inStrides, t->outStrides);
+}
+
+/* Dense peak rates of an H100 SXM (132 SMs) and an A100 (108 SMs), scaled by SM count. */
+static ctr_cost_model device_model(cuperm_handle_t* h)
+{
+    static const double hopper[4] = {67e12, 67e12, 495e12, 989e12};
+    static const double ampere[4] = {19.5e12, 19.5e12, 156e12, 312e12};
+    const cuperm_device_info_t* d = &h->dev;
+    const int isHopper = d->cc_major >= 9;
+    const double scale = d->sm_count > 0 ? d->sm_count / (isHopper ? 132.0 : 108.0) : 1.0;
+    ctr_cost_model m;
+    m.transpose_seconds = predict_transpose;
+    m.ctx = h;
+    /* Copies reach about 90% of the theoretical bandwidth. */
+    m.bandwidth = 0.9 * (d->dram_bytes_per_second > 0 ? d->dram_bytes_per_second : 2e12);
+    for (int i = 0; i < 4; ++i) m.gemmFlops[i] = scale * (isHopper ? hopper[i] : ampere[i]);
+    return m;
+}
+
+cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, const cupermTensorDescriptor_t* A,
+                                    const cupermTensorDescriptor_t* B, const cupermTensorDescriptor_t* C,
+                                    const cupermTensorDescriptor_t* D, cupermComputeType_t compute,
+                                    cupermPlanMode_t mode, cuperm_contraction_plan_t* c)
+{
+    if (mode != CUPERM_PLAN_MODEL && mode != CUPERM_PLAN_MEASURE)
+        return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "mode %d is not a cupermPlanMode_t (MODEL or MEASURE)",
+                        (int)mode);
+    cupermStatus_t st = ctr_problem_init(&c->problem, A, B, C, D, compute);
+    if (!st) st = ctr_state_get(h, &c->state);
+    if (st) return st;
+    c->handle = h;
+    c->device = h->dev.ordinal;
+    c->measured = mode == CUPERM_PLAN_MEASURE;
+    if (!ctr_state_lookup(c->state, &c->problem, c->measured, &c->layout, &c->measuredSeconds)) {
+        const ctr_cost_model model = device_model(h);
+        st = c->measured ? ctr_measure_choose(c, &model) : ctr_layout_choose(&c->problem, &model, &c->layout);
+        if (st) return st;
+        ctr_state_insert(c->state, &c->problem, c->measured, &c->layout, c->measuredSeconds);
+    }
+    if ((st = cuperm_ctr_plan_build(c))) return st;
+    cuperm_handle_retain(h);
+    return CUPERM_STATUS_SUCCESS;
+}
+
+cupermStatus_t cuperm_ctr_plan_run(const cuperm_contraction_plan_t* plan, const double alpha[2], const void* A,
+                                   const void* B, const double beta[2], const void* C, void* D, char* ws,
+                                   cudaStream_t stream)
+{
+    cuperm_run_args_t args = {{A, B, C, D}, ws, {alpha[0], alpha[1]}, {beta[0], beta[1]},
+                              beta[0] == 0.0 && beta[1] == 0.0, stream};
+    return cuperm_steps_run(plan->steps, plan->stepCount, plan, &args);
+}

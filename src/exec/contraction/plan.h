@@ -1,0 +1,80 @@
+/*
+ * The object behind cupermContractionPlan_t: the validated problem, the layout
+ * the planner chose (transpose-transpose-GEMM-transpose), and the list of steps
+ * that runs it (exec/step.h). Plans are built in place and never copied after
+ * cuperm_ctr_plan_build: steps point at parameter blocks inside the plan.
+ */
+#ifndef CUPERM_EXEC_CONTRACTION_PLAN_H
+#define CUPERM_EXEC_CONTRACTION_PLAN_H
+
+#include "backend/cuda/elementwise.h"
+#include "backend/cuda/gemm_pointers.h"
+#include "exec/contraction/state.h"
+#include "exec/step.h"
+#include "exec/transpose/plan.h"
+#include "plan/contraction/layout.h"
+
+/* cuBLAS gets its own slice of the workspace (per call, so concurrent streams never share one). */
+#define CTR_CUBLAS_WORKSPACE ((size_t)32 << 20)
+#define CTR_MAX_STEPS 8
+
+/* A transpose step: out = perm(in), or + beta * out with use_beta. */
+typedef struct {
+    cuperm_transpose_plan_t plan;
+    int use_beta;
+} ctr_transpose_step;
+
+/* An operator-kernel step: out = opOut(opIn(in) + beta * opC(in2)). */
+typedef struct {
+    ctr_ew_params kernel;
+    int use_beta;
+} ctr_elementwise_step;
+
+/* The GEMM step: out = alpha * first x second (+ beta * out with use_beta). */
+typedef struct {
+    int use_beta;
+    ctr_ptr_params pointers; /* looped modes: the pointer-array batch (layout.calls > 1) */
+    int pointersAligned;     /* every entry's offset from its base is a multiple of CTR_PTR_ALIGN bytes */
+} ctr_gemm_step;
+
+typedef struct cuperm_contraction_plan {
+    cuperm_handle_t* handle;        /* referenced: its cuBLAS handles and caches outlive cupermDestroy */
+    ctr_state* state;
+    int device;
+    ctr_problem problem;
+    ctr_layout layout;
+    cuperm_step_t steps[CTR_MAX_STEPS];
+    int stepCount;
+    ctr_transpose_step transposes[4];      /* parameter blocks the steps point at */
+    ctr_elementwise_step kernels[4];
+    ctr_gemm_step gemm;
+    int cdSameLayout;               /* C and D strides equal: C may alias D */
+    int64_t spanBytes[CTR_OPERANDS];
+    size_t workspaceBytes;          /* layout's plus cuBLAS's */
+    int measured;                   /* chosen by CUPERM_PLAN_MEASURE */
+    double measuredSeconds;         /* its median time then (0 for model plans) */
+    char description[640];
+} cuperm_contraction_plan_t;
+
+/* Validates and plans a contraction into *c (zeroed by the caller): problem, layout by the
+ * model or by measuring, steps. Takes a reference on h when it succeeds. */
+cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, const cupermTensorDescriptor_t* A,
+                                    const cupermTensorDescriptor_t* B, const cupermTensorDescriptor_t* C,
+                                    const cupermTensorDescriptor_t* D, cupermComputeType_t compute,
+                                    cupermPlanMode_t mode, cuperm_contraction_plan_t* c);
+
+/* Builds c->layout's steps, the workspace size, the operand spans and the description. */
+cupermStatus_t cuperm_ctr_plan_build(cuperm_contraction_plan_t* c);
+
+/* Enqueues the plan's steps: alpha, beta as {re, im} with the folded signs applied; C is
+ * NULL when beta is zero; ws holds the plan's workspace. */
+cupermStatus_t cuperm_ctr_plan_run(const cuperm_contraction_plan_t* plan, const double alpha[2], const void* A,
+                                   const void* B, const double beta[2], const void* C, void* D, char* ws,
+                                   cudaStream_t stream);
+
+/* The step kinds (exec/contraction/steps.c). */
+cupermStatus_t cuperm_ctr_step_transpose(const cuperm_step_t* s, const void* plan, const cuperm_run_args_t* a);
+cupermStatus_t cuperm_ctr_step_elementwise(const cuperm_step_t* s, const void* plan, const cuperm_run_args_t* a);
+cupermStatus_t cuperm_ctr_step_gemm(const cuperm_step_t* s, const void* plan, const cuperm_run_args_t* a);
+
+#endif

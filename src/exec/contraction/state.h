@@ -1,0 +1,51 @@
+/*
+ * What contractions keep in a cuperm handle: a pool of cuBLAS handles and a
+ * cache of layout decisions keyed by the validated problem. A cuBLAS handle
+ * holds one stream and one workspace at a time, so each GEMM takes a handle of
+ * its own from the pool (created on demand) and gives it back: threads sharing a
+ * cuperm handle never wait for each other's GEMMs. One mutex guards the pool and
+ * the cache; no work is submitted under it.
+ */
+#ifndef CUPERM_CTR_STATE_H
+#define CUPERM_CTR_STATE_H
+
+#include <cublas_v2.h>
+#include <pthread.h>
+
+#include "plan/contraction/layout.h"
+
+struct cuperm_handle;
+
+#define CTR_CACHE_ENTRIES 32
+#define CTR_BLAS_POOL 16 /* idle cuBLAS handles kept; more are created (and destroyed) as needed */
+
+typedef struct {
+    int used;
+    int measured;          /* part of the key: measured and model plans are cached apart */
+    double seconds;        /* measured: the chosen layout's median time */
+    ctr_problem key;
+    ctr_layout layout;
+} ctr_cache_entry;
+
+typedef struct ctr_state {
+    pthread_mutex_t lock;
+    cublasHandle_t idle[CTR_BLAS_POOL];
+    int idleCount;
+    ctr_cache_entry cache[CTR_CACHE_ENTRIES];
+    int nextVictim;
+} ctr_state;
+
+/* The handle's state, created on first use (thread-safe). */
+cupermStatus_t ctr_state_get(struct cuperm_handle* handle, ctr_state** state);
+
+/* A cuBLAS handle for one GEMM's use (LIBRARY_ERROR if none can be created), and its return. */
+cupermStatus_t ctr_blas_acquire(ctr_state* s, cublasHandle_t* blas);
+void ctr_blas_release(ctr_state* s, cublasHandle_t blas);
+
+/* Cache lookup / insertion by problem and plan mode (measured or not); both take the lock.
+ * seconds: the measured time of a measured entry (0 for model entries). */
+int ctr_state_lookup(ctr_state* s, const ctr_problem* key, int measured, ctr_layout* layout, double* seconds);
+void ctr_state_insert(ctr_state* s, const ctr_problem* key, int measured, const ctr_layout* layout,
+                      double seconds);
+
+#endif

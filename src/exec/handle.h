@@ -1,0 +1,53 @@
+/*
+ * The object behind a cupermHandle_t token: the device it was made on, what
+ * plans share, and the state each engine keeps per handle (created on first
+ * use). Engines register their state here by slot, so the handle knows no
+ * operation by name: a GETT or NCCL engine adds a slot, not a field.
+ */
+#ifndef CUPERM_EXEC_HANDLE_H
+#define CUPERM_EXEC_HANDLE_H
+
+#include <stdatomic.h>
+
+#include "core/device_info.h"
+#include "cuperm.h"
+#include "exec/transpose/plan_cache.h"
+
+typedef enum {
+    CUPERM_ENGINE_CONTRACTION = 0, /* exec/contraction/state.h */
+    CUPERM_ENGINES
+} cuperm_engine_t;
+
+typedef struct {
+    void* _Atomic state;
+    void (*destroy)(void* state);
+} cuperm_engine_slot_t;
+
+typedef struct cuperm_handle {
+    cuperm_device_info_t dev;
+    cuperm_plan_cache_t* plan_cache; /* measured transpose plans */
+    cuperm_engine_slot_t engines[CUPERM_ENGINES];
+    atomic_int refs; /* the public token's reference plus one per live plan that uses engine state */
+} cuperm_handle_t;
+
+/** A handle for the current device (the object; the token is made by the API). */
+cupermStatus_t cuperm_handle_create(cuperm_handle_t** out);
+
+/** The live handle a token names, or NULL. */
+cuperm_handle_t* cuperm_handle_resolve(cupermHandle_t token);
+/** Resolves a token or fails with INVALID_VALUE and a message naming fn. */
+cupermStatus_t cuperm_handle_get(cupermHandle_t token, const char* fn, cuperm_handle_t** out);
+
+/** References that keep a handle's state alive after cupermDestroy. */
+void cuperm_handle_retain(cuperm_handle_t* h);
+void cuperm_handle_release(cuperm_handle_t* h);
+
+/**
+ * An engine's per-handle state, made by make() on first use; thread-safe (two
+ * threads racing to make it keep one and destroy the other). destroy() runs when
+ * the handle's last reference goes.
+ */
+cupermStatus_t cuperm_handle_engine(cuperm_handle_t* h, cuperm_engine_t engine, cupermStatus_t (*make)(void** state),
+                                    void (*destroy)(void* state), void** out);
+
+#endif

@@ -1,9 +1,0 @@
-// Orthogonal fastest dimensions: tiles staged through shared memory.
-#include "kernels/tile_kernel.cuh"
-
-extern "C" cudaError_t cuperm_launch_tiled(const cuperm_launch_t* l, cupermDataType_t type,
-                                           const cuperm_scalars_t* s, const void* in, void* out,
-                                           cudaStream_t stream)
-{
-    return cuperm::launch_tiles<true>(l, type, s, in, out, stream);
-}

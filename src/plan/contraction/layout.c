@@ -1,0 +1,545 @@
+#include "plan/contraction/layout.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plan/contraction/error.h"
+#include "plan/contraction/roles.h"
+#include "plan/contraction/types.h"
+
+#define WS_ALIGN 256
+
+/* ---- operators ---------------------------------------------------------- */
+
+void ctr_fold_operators(const ctr_problem* p, ctr_folded_ops* f)
+{
+    f->alphaSign = 1.0;
+    f->betaSign = 1.0;
+    for (int w = 0; w < CTR_OPERANDS; ++w) {
+        cupermOperator_t op = p->op[w].op;
+        const int complexType = ctr_type_is_complex(p->op[w].type);
+        if (op == CUPERM_OP_NEGATE) {
+            /* -x is linear: it moves into the scalars that multiply the operand. */
+            if (w == CTR_A || w == CTR_B || w == CTR_D) f->alphaSign = -f->alphaSign;
+            if (w == CTR_C || w == CTR_D) f->betaSign = -f->betaSign;
+            op = CUPERM_OP_IDENTITY;
+        }
+        if (op == CUPERM_OP_CONJ && !complexType) op = CUPERM_OP_IDENTITY;
+        f->op[w] = op;
+    }
+}
+
+/* ---- mode roles in an operand ------------------------------------------------ */
+
+static int in_operand(const ctr_problem* p, int mode, int which) { return p->modes[mode].pos[which] >= 0; }
+
+/* How many of role r's modes operand `which` holds. */
+static int role_present(const ctr_problem* p, const ctr_layout* l, int r, int which)
+{
+    int n = 0;
+    for (int i = 0; i < l->count[r]; ++i) n += in_operand(p, l->order[r][i], which);
+    return n;
+}
+
+/* Orders role r's modes by their stride in `which` (ties: dimension order); 0 if `which`
+ * lacks one of them (it cannot be the source of the order). */
+static int role_order_from(const ctr_problem* p, ctr_layout* l, int r, int which)
+{
+    int* order = l->order[r];
+    const int n = l->count[r];
+    if (role_present(p, l, r, which) != n) return 0;
+    const ctr_operand* t = &p->op[which];
+    for (int i = 1; i < n; ++i)
+        for (int j = i; j > 0; --j) {
+            const ctr_mode *x = &p->modes[order[j]], *y = &p->modes[order[j - 1]];
+            const int64_t sx = t->strides[x->pos[which]], sy = t->strides[y->pos[which]];
+            if (sx > sy || (sx == sy && x->pos[which] > y->pos[which])) break;
+            const int s = order[j]; order[j] = order[j - 1]; order[j - 1] = s;
+        }
+    return 1;
+}
+
+/*
+ * Whether role r's modes, in the layout's order, fuse into one dimension of `which`
+ * (base: its stride). An operand holding none of them fuses trivially (*present = 0);
+ * one holding only some does not.
+ */
+static int role_fuses(const ctr_problem* p, const ctr_layout* l, int r, int which, int64_t* base, int* present)
+{
+    const int n = l->count[r], have = role_present(p, l, r, which);
+    *base = 0;
+    *present = have > 0;
+    if (have == 0) return 1;
+    if (have != n) return 0;
+    const ctr_operand* t = &p->op[which];
+    int64_t expect = t->strides[p->modes[l->order[r][0]].pos[which]];
+    *base = expect;
+    for (int i = 0; i < n; ++i) {
+        const ctr_mode* m = &p->modes[l->order[r][i]];
+        const int64_t s = t->strides[m->pos[which]];
+        if (s != expect) return 0;
+        expect = s * m->extent;
+    }
+    return 1;
+}
+
+/* Can cuBLAS read (or write) `which` in place with `fast` as its stride-1 role? */
+static int operand_ready(const ctr_problem* p, const ctr_layout* l, int which, ctr_group fast, ctr_group slow,
+                         int64_t* ld, int64_t* batchStride, int64_t* outerStride)
+{
+    int64_t bf, bs, bl;
+    int pf, ps, pl;
+    if (!role_fuses(p, l, fast, which, &bf, &pf) || !role_fuses(p, l, slow, which, &bs, &ps) ||
+        !role_fuses(p, l, CTR_GROUP_L, which, &bl, &pl))
+        return 0;
+    const int64_t rows = l->size[fast], cols = l->size[slow];
+    if (rows > 1 && bf != 1) return 0;
+    if (cols > 1) {
+        if (bs < rows || bs < 1) return 0;
+        *ld = bs;
+    } else {
+        *ld = rows;
+    }
+    *batchStride = l->size[CTR_GROUP_L] == 1 ? *ld * cols : pl ? bl : 0;
+    const ctr_operand* t = &p->op[which];
+    for (int i = 0; i < l->count[CTR_ROLE_O]; ++i) {
+        const ctr_mode* m = &p->modes[l->order[CTR_ROLE_O][i]];
+        outerStride[i] = m->pos[which] >= 0 ? t->strides[m->pos[which]] : 0;
+    }
+    return 1;
+}
+
+/* ---- transposes a layout runs ---------------------------------------------- */
+
+/* Non-unit dimensions of an operand: compact index of each original dimension (-1 for unit). */
+static int compact_dims(const ctr_operand* t, int* compact, int64_t* extents, int64_t* strides)
+{
+    int n = 0;
+    for (int i = 0; i < t->rank; ++i) {
+        compact[i] = -1;
+        if (t->extents[i] == 1) continue;
+        compact[i] = n;
+        extents[n] = t->extents[i];
+        strides[n] = t->strides[i];
+        ++n;
+    }
+    return n;
+}
+
+static void scalar_transpose(ctr_transpose* t)
+{
+    t->rank = 1;
+    t->extents[0] = 1;
+    t->perm[0] = 0;
+    t->inStrides[0] = 1;
+    t->outStrides[0] = 1;
+}
+
+/* Operand `which` into the dense workspace layout [fast][slow][batch][looped], holding
+ * only the modes it has; fills the looped modes' strides there when outer is non-NULL. */
+static void input_transpose(const ctr_problem* p, const ctr_layout* l, const ctr_input_layout* in, int which,
+                            ctr_transpose* t, int64_t* outer)
+{
+    int compact[CUPERM_MAX_RANK];
+    memset(t, 0, sizeof *t);
+    t->type = p->op[which].type;
+    t->rank = compact_dims(&p->op[which], compact, t->extents, t->inStrides);
+    const int roles[4] = {in->fast, in->slow, CTR_GROUP_L, CTR_ROLE_O};
+    int r = 0;
+    int64_t dense = 1;
+    for (int gi = 0; gi < 4; ++gi)
+        for (int i = 0; i < l->count[roles[gi]]; ++i) {
+            const int mi = l->order[roles[gi]][i];
+            const ctr_mode* m = &p->modes[mi];
+            if (roles[gi] == CTR_ROLE_O && outer) outer[i] = m->pos[which] >= 0 ? dense : 0;
+            if (m->pos[which] < 0) continue;
+            t->perm[r] = compact[m->pos[which]];
+            t->outStrides[r] = dense;
+            dense *= m->extent;
+            ++r;
+        }
+    if (t->rank == 0) scalar_transpose(t);
+}
+
+void ctr_layout_input_transpose(const ctr_problem* p, const ctr_layout* l, int which, ctr_transpose* t)
+{
+    input_transpose(p, l, &l->in[which], which, t, NULL);
+}
+
+/* Index of each mode-table entry in W = [rows][cols][batch][looped] and W's dense strides. */
+static void w_positions(const ctr_problem* p, const ctr_layout* l, int* wIndex, int64_t* wStride)
+{
+    const int rows = l->swapped ? CTR_GROUP_N : CTR_GROUP_M;
+    const int cols = l->swapped ? CTR_GROUP_M : CTR_GROUP_N;
+    const int roles[4] = {rows, cols, CTR_GROUP_L, CTR_ROLE_O};
+    int r = 0;
+    int64_t dense = 1;
+    for (int gi = 0; gi < 4; ++gi)
+        for (int i = 0; i < l->count[roles[gi]]; ++i) {
+            const int mi = l->order[roles[gi]][i];
+            wIndex[mi] = r++;
+            wStride[mi] = dense;
+            dense *= p->modes[mi].extent;
+        }
+}
+
+static int mode_of_dim(const ctr_problem* p, int which, int dim)
+{
+    for (int i = 0; i < p->nmodes; ++i)
+        if (p->modes[i].pos[which] == dim) return i;
+    return -1;
+}
+
+/* W = [rows][cols][batch][looped] (dense) into D. */
+void ctr_layout_output_transpose(const ctr_problem* p, const ctr_layout* l, ctr_transpose* t)
+{
+    int wIndex[CTR_MAX_MODES];
+    int64_t wStride[CTR_MAX_MODES];
+    w_positions(p, l, wIndex, wStride);
+    memset(t, 0, sizeof *t);
+    t->type = p->op[CTR_D].type;
+    const ctr_operand* D = &p->op[CTR_D];
+    int n = 0;
+    for (int i = 0; i < p->nmodes; ++i)
+        if (p->modes[i].group != CTR_GROUP_K) ++n;
+    if (n == 0) { scalar_transpose(t); return; }
+    t->rank = n;
+    for (int i = 0; i < p->nmodes; ++i) {
+        if (p->modes[i].group == CTR_GROUP_K) continue;
+        t->extents[wIndex[i]] = p->modes[i].extent;
+        t->inStrides[wIndex[i]] = wStride[i];
+    }
+    int r = 0;
+    for (int d = 0; d < D->rank; ++d) {
+        if (D->extents[d] == 1) continue;
+        const int mi = mode_of_dim(p, CTR_D, d);
+        t->perm[r] = wIndex[mi];
+        t->outStrides[r] = D->strides[d];
+        ++r;
+    }
+}
+
+void ctr_layout_w_strides_for_d(const ctr_problem* p, const ctr_layout* l, int64_t* strides)
+{
+    int wIndex[CTR_MAX_MODES];
+    int64_t wStride[CTR_MAX_MODES];
+    w_positions(p, l, wIndex, wStride);
+    const ctr_operand* D = &p->op[CTR_D];
+    for (int d = 0; d < D->rank; ++d) {
+        const int mi = D->extents[d] == 1 ? -1 : mode_of_dim(p, CTR_D, d);
+        strides[d] = mi < 0 ? 0 : wStride[mi];
+    }
+}
+
+void ctr_copy_c_to_d(const ctr_problem* p, ctr_transpose* t)
+{
+    int compact[CUPERM_MAX_RANK];
+    int64_t dStrides[CUPERM_MAX_RANK], dExtents[CUPERM_MAX_RANK];
+    memset(t, 0, sizeof *t);
+    t->type = p->op[CTR_D].type;
+    t->rank = compact_dims(&p->op[CTR_C], compact, t->extents, t->inStrides);
+    compact_dims(&p->op[CTR_D], compact, dExtents, dStrides);
+    if (t->rank == 0) { scalar_transpose(t); return; }
+    for (int r = 0; r < t->rank; ++r) {
+        t->perm[r] = r;
+        t->outStrides[r] = dStrides[r];
+    }
+}
+
+void ctr_layout_call_offsets(const ctr_problem* p, const ctr_layout* l, int64_t call, int64_t offsets[3])
+{
+    const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
+    offsets[0] = offsets[1] = offsets[2] = 0;
+    for (int i = 0; i < l->count[CTR_ROLE_O]; ++i) {
+        const int64_t e = p->modes[l->order[CTR_ROLE_O][i]].extent;
+        const int64_t x = call % e;
+        call /= e;
+        offsets[0] += x * l->in[first].outerStride[i];
+        offsets[1] += x * l->in[second].outerStride[i];
+        offsets[2] += x * l->outerStrideD[i];
+    }
+}
+
+/* ---- pricing ----------------------------------------------------------------- */
+
+static double transpose_cost(const ctr_cost_model* model, const ctr_transpose* t)
+{
+    const double s = model->transpose_seconds(model->ctx, t);
+    return s < 0 ? INFINITY : s;
+}
+
+/* The operator kernel: a gather that writes in order; reads are coalesced only if the
+ * output's fastest dimension is also stride-1 in the input. */
+static double elementwise_cost(const ctr_cost_model* model, const ctr_transpose* t, size_t inBytes,
+                               size_t outBytes, size_t extraBytes)
+{
+    int64_t volume = 1;
+    for (int r = 0; r < t->rank; ++r) volume *= t->extents[r];
+    const int coalesced = t->rank == 0 || t->inStrides[t->perm[0]] == 1;
+    const double bytes = (double)volume * (double)(inBytes + outBytes + extraBytes);
+    return 3e-6 + bytes / model->bandwidth * (coalesced ? 1.0 : 3.0);
+}
+
+/* Operand `which` as cuBLAS reads it, with choice c (0: its free group fast, 1: K fast): in
+ * place when it can be, else rewritten into the workspace. Returns the cost of getting it ready. */
+static double price_input(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* l, int which, int c)
+{
+    const ctr_group g2 = which == CTR_A ? CTR_GROUP_M : CTR_GROUP_N;
+    const ctr_group choices[2][2] = {{g2, CTR_GROUP_K}, {CTR_GROUP_K, g2}};
+    const int first = (which == CTR_A) != l->swapped; /* cuBLAS's first operand */
+    const cupermOperator_t op = l->ops.op[which];
+    const size_t bytes = cupermDataTypeSize(p->op[which].type);
+    ctr_input_layout cand;
+    memset(&cand, 0, sizeof cand);
+    cand.fast = choices[c][0];
+    cand.slow = choices[c][1];
+    /* cuBLAS's 'T' reads the operand with its inner (K) dimension along the wrong axis. */
+    const int transposed = first ? cand.fast == CTR_GROUP_K : cand.fast != CTR_GROUP_K;
+    const int foldable = op == CUPERM_OP_IDENTITY || (op == CUPERM_OP_CONJ && transposed);
+    cand.cublasOp = !transposed ? 'N' : op == CUPERM_OP_CONJ ? 'C' : 'T';
+    const int ready = operand_ready(p, l, which, cand.fast, cand.slow, &cand.ld, &cand.batchStride,
+                                    cand.outerStride);
+    ctr_transpose t;
+    if (ready && foldable) {
+        cand.path = CTR_IN_DIRECT;
+        cand.seconds = 0.0;
+    } else {
+        int pl;
+        int64_t unused;
+        role_fuses(p, l, CTR_GROUP_L, which, &unused, &pl);
+        input_transpose(p, l, &cand, which, &t, cand.outerStride);
+        cand.ld = l->size[cand.fast];
+        cand.batchStride = pl ? cand.ld * l->size[cand.slow] : 0;
+        if (l->size[CTR_GROUP_L] == 1) cand.batchStride = cand.ld * l->size[cand.slow];
+        if (foldable) {
+            cand.path = CTR_IN_TRANSPOSE;
+            cand.seconds = transpose_cost(model, &t);
+        } else {
+            cand.path = CTR_IN_ELEMENTWISE;
+            cand.cublasOp = transposed ? 'T' : 'N'; /* the kernel applies conj itself */
+            cand.seconds = elementwise_cost(model, &t, bytes, bytes, 0);
+        }
+    }
+    l->in[which] = cand;
+    return cand.seconds;
+}
+
+static double price_output(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* l)
+{
+    const ctr_group rows = l->swapped ? CTR_GROUP_N : CTR_GROUP_M;
+    const ctr_group cols = l->swapped ? CTR_GROUP_M : CTR_GROUP_N;
+    const size_t bytes = cupermDataTypeSize(p->op[CTR_D].type);
+    const int opC = l->ops.op[CTR_C] != CUPERM_OP_IDENTITY, opD = l->ops.op[CTR_D] != CUPERM_OP_IDENTITY;
+    const int64_t volD = l->size[rows] * l->size[cols] * l->size[CTR_GROUP_L] * l->size[CTR_ROLE_O];
+    const double inplace = 3e-6 + 2.0 * (double)volD * (double)bytes / model->bandwidth;
+    l->inplaceOpD = 0;
+    if (!opC && operand_ready(p, l, CTR_D, rows, cols, &l->ldD, &l->batchStrideD, l->outerStrideD)) {
+        l->out = CTR_OUT_DIRECT;
+        l->inplaceOpD = opD;
+        return opD ? inplace : 0.0;
+    }
+    int wIndex[CTR_MAX_MODES];
+    int64_t wStride[CTR_MAX_MODES];
+    w_positions(p, l, wIndex, wStride);
+    for (int i = 0; i < l->count[CTR_ROLE_O]; ++i) l->outerStrideD[i] = wStride[l->order[CTR_ROLE_O][i]];
+    l->ldD = l->size[rows];
+    l->batchStrideD = l->ldD * l->size[cols];
+    ctr_transpose t;
+    ctr_layout_output_transpose(p, l, &t);
+    if (!opC && !opD) {
+        l->out = CTR_OUT_TRANSPOSE;
+        return transpose_cost(model, &t);
+    }
+    l->out = CTR_OUT_EPILOGUE;
+    return elementwise_cost(model, &t, bytes, bytes, bytes);
+}
+
+static void gemm_shape(const ctr_problem* p, const ctr_layout* l, ctr_gemm_shape* s)
+{
+    const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
+    s->m = l->size[l->swapped ? CTR_GROUP_N : CTR_GROUP_M];
+    s->n = l->size[l->swapped ? CTR_GROUP_M : CTR_GROUP_N];
+    s->k = l->size[CTR_GROUP_K];
+    s->batch = l->size[CTR_GROUP_L] * l->size[CTR_ROLE_O];
+    s->calls = 1;
+    s->pointers = l->size[CTR_ROLE_O] > 1;
+    s->opFirst = l->in[first].cublasOp;
+    s->opSecond = l->in[second].cublasOp;
+    /* Batch stride 0: one matrix read by every strided batch entry. */
+    s->firstShared = !s->pointers && s->batch > 1 && l->in[first].batchStride == 0;
+    s->secondShared = !s->pointers && s->batch > 1 && l->in[second].batchStride == 0;
+    s->abType = p->op[CTR_A].type;
+    s->cdType = p->op[CTR_D].type;
+    s->compute = p->compute;
+}
+
+/* Cost of the layout with input choices ca (A) and cb (B); fills l's shapes and paths. */
+static double price(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* l, int ca, int cb)
+{
+    l->m = l->size[l->swapped ? CTR_GROUP_N : CTR_GROUP_M];
+    l->n = l->size[l->swapped ? CTR_GROUP_M : CTR_GROUP_N];
+    l->k = l->size[CTR_GROUP_K];
+    l->batch = l->size[CTR_GROUP_L];
+    l->calls = l->size[CTR_ROLE_O];
+    l->inputSeconds = price_input(p, model, l, CTR_A, ca) + price_input(p, model, l, CTR_B, cb);
+    l->outputSeconds = price_output(p, model, l);
+    ctr_gemm_shape s;
+    gemm_shape(p, l, &s);
+    /* Looped modes: a pointer-array batch, its arrays built by one small kernel first. */
+    l->gemmSeconds = ctr_gemm_seconds(model, &s) + (l->calls > 1 ? 3e-6 : 0.0);
+    return l->inputSeconds + l->outputSeconds + l->gemmSeconds;
+}
+
+static size_t align_up(size_t x) { return (x + WS_ALIGN - 1) / WS_ALIGN * WS_ALIGN; }
+
+static int64_t operand_volume(const ctr_operand* t)
+{
+    int64_t v = 1;
+    for (int i = 0; i < t->rank; ++i) v *= t->extents[i];
+    return v;
+}
+
+static void place_workspace(const ctr_problem* p, ctr_layout* l)
+{
+    size_t off = 0;
+    for (int i = 0; i < 4; ++i) {
+        size_t bytes = 0;
+        if (i == 3 && l->calls > 1) bytes = 3 * sizeof(void*) * (size_t)(l->calls * l->batch);
+        if (i < 2 && l->in[i].path != CTR_IN_DIRECT)
+            bytes = (size_t)operand_volume(&p->op[i]) * cupermDataTypeSize(p->op[i].type);
+        if (i == 2 && l->out != CTR_OUT_DIRECT)
+            bytes = (size_t)operand_volume(&p->op[CTR_D]) * cupermDataTypeSize(p->op[CTR_D].type);
+        l->wsOffset[i] = off;
+        l->wsBytes[i] = bytes;
+        off += align_up(bytes);
+    }
+    l->workspaceBytes = off;
+}
+
+/* ---- role assignments ------------------------------------------------------------ */
+
+static void set_roles(const ctr_problem* p, ctr_layout* l, const int* role)
+{
+    for (int r = 0; r < CTR_ROLES; ++r) {
+        l->count[r] = 0;
+        l->size[r] = 1;
+    }
+    for (int i = 0; i < p->nmodes; ++i) {
+        const int r = role[i];
+        l->role[i] = r;
+        l->order[r][l->count[r]++] = i;
+        l->size[r] *= p->modes[i].extent;
+    }
+}
+
+/* Same decomposition: roles, orders, operand order, input and output paths. */
+static int layout_same(const ctr_layout* a, const ctr_layout* b)
+{
+    if (a->swapped != b->swapped || a->out != b->out) return 0;
+    for (int x = 0; x < 2; ++x)
+        if (a->in[x].path != b->in[x].path || a->in[x].fast != b->in[x].fast) return 0;
+    for (int r = 0; r < CTR_ROLES; ++r) {
+        if (a->count[r] != b->count[r]) return 0;
+        if (memcmp(a->order[r], b->order[r], sizeof(int) * (size_t)a->count[r])) return 0;
+    }
+    return 1;
+}
+
+static double total_seconds(const ctr_layout* l) { return l->inputSeconds + l->outputSeconds + l->gemmSeconds; }
+
+/* Inserts cand into the cost-ordered list best[0..*n) of at most max distinct layouts. A
+ * candidate goes before another only if cheaper by 0.1%: ties keep the earlier, simpler one. */
+static void keep_ranked(ctr_layout* best, int* n, int max, const ctr_layout* cand)
+{
+    const double cost = total_seconds(cand);
+    if (!isfinite(cost)) return;
+    for (int i = 0; i < *n; ++i)
+        if (layout_same(&best[i], cand)) {
+            if (!(cost < total_seconds(&best[i]) * 0.999)) return;
+            memmove(&best[i], &best[i + 1], sizeof *best * (size_t)(*n - i - 1)); /* re-placed below */
+            --*n;
+            break;
+        }
+    int at = *n;
+    while (at > 0 && cost < total_seconds(&best[at - 1]) * 0.999) --at;
+    if (at >= max) return;
+    const int moved = (*n < max ? *n : max - 1) - at;
+    memmove(&best[at + 1], &best[at], sizeof *best * (size_t)moved);
+    best[at] = *cand;
+    if (*n < max) ++*n;
+}
+
+int ctr_layout_rank(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* best, int max)
+{
+    /* Candidate orders of each role: as laid out in each operand holding it. */
+    static const int sources[CTR_ROLES][3] = {
+        {CTR_A, CTR_D, -1}, {CTR_B, CTR_D, -1}, {CTR_A, CTR_B, -1}, {CTR_A, CTR_B, CTR_D}, {CTR_D, -1, -1}};
+    static const int nsources[CTR_ROLES] = {2, 2, 2, 3, 1};
+    int roles[6][CTR_MAX_MODES];
+    const int nroles = ctr_role_candidates(p, roles, 6);
+    ctr_layout cand;
+    int n = 0;
+    memset(&cand, 0, sizeof cand);
+    ctr_fold_operators(p, &cand.ops);
+    for (int rc = 0; rc < nroles; ++rc) {
+        set_roles(p, &cand, roles[rc]);
+        for (int sw = 0; sw < 2; ++sw)
+            for (int sm = 0; sm < nsources[0]; ++sm)
+                for (int sn = 0; sn < nsources[1]; ++sn)
+                    for (int sk = 0; sk < nsources[2]; ++sk)
+                        for (int sl = 0; sl < nsources[3]; ++sl) {
+                            const int pick[CTR_ROLES] = {sm, sn, sk, sl, 0};
+                            int usable = 1;
+                            for (int r = 0; r < CTR_ROLES && usable; ++r)
+                                usable = role_order_from(p, &cand, r, sources[r][pick[r]]);
+                            if (!usable) continue;
+                            cand.swapped = sw;
+                            /* Each input read in place or rewritten, with either group fast. */
+                            for (int c = 0; c < 4; ++c) {
+                                price(p, model, &cand, c & 1, c >> 1);
+                                keep_ranked(best, &n, max, &cand);
+                            }
+                        }
+    }
+    for (int i = 0; i < n; ++i) place_workspace(p, &best[i]);
+    return n;
+}
+
+cupermStatus_t ctr_layout_choose(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* out)
+{
+    if (ctr_layout_rank(p, model, out, 1) == 0)
+        return ctr_fail(CUPERM_STATUS_INTERNAL_ERROR, "no GEMM layout could be priced (the transpose "
+                        "cost model rejected every candidate)");
+    return CUPERM_STATUS_SUCCESS;
+}
+
+/* ---- description --------------------------------------------------------------- */
+
+/* "(l1,l2,...)": the group's mode labels, fastest first. */
+static void put_group(const ctr_problem* p, const ctr_layout* l, int g, char* buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < l->count[g] && n + 16 < size; ++i)
+        n += (size_t)snprintf(buf + n, size - n, i ? ",%d" : "%d", (int)p->modes[l->order[g][i]].label);
+}
+
+int ctr_layout_describe(const ctr_problem* p, const ctr_layout* l, char* buf, size_t size)
+{
+    static const char* inPath[] = {"in place", "transposed", "operator kernel"};
+    static const char* outPath[] = {"cuBLAS writes D", "transpose W->D", "operator kernel W->D"};
+    char g[CTR_ROLES][160];
+    for (int i = 0; i < CTR_ROLES; ++i) put_group(p, l, i, g[i], sizeof g[i]);
+    const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
+    return snprintf(buf, size,
+                    "%lld x GEMM m=%lld n=%lld k=%lld batch=%lld (M(%s) N(%s) K(%s) batch(%s) loop(%s)), cuBLAS %s(%c) x %s(%c); "
+                    "A %s [fast %s], B %s [fast %s], D: %s%s; predicted %.3g us transposes + %.3g us GEMM",
+                    (long long)l->calls, (long long)l->m, (long long)l->n, (long long)l->k, (long long)l->batch,
+                    g[0], g[1], g[2], g[3], g[4], ctr_operand_name(first), l->in[first].cublasOp, ctr_operand_name(second),
+                    l->in[second].cublasOp, inPath[l->in[CTR_A].path],
+                    ctr_group_name(l->in[CTR_A].fast), inPath[l->in[CTR_B].path],
+                    ctr_group_name(l->in[CTR_B].fast), outPath[l->out],
+                    l->inplaceOpD ? " + opD pass" : "",
+                    1e6 * (l->inputSeconds + l->outputSeconds), 1e6 * l->gemmSeconds);
+}

@@ -1,0 +1,413 @@
+#include "plan/transpose/select.h"
+
+#include "plan/transpose/model.h"
+
+#include <string.h>
+
+static void finish_tile_launch(cuperm_launch_t* L);
+
+/* A vector tile is chosen unless it fills less than this fraction of what the
+ * scalar tile fills: vectors cut the per-element work by their width, which
+ * outweighs some idle slots (46 x 4-byte input rows: 64-element vector tiles
+ * fill 72%, as the scalar ones do). */
+#define CUPERM_VEC_MIN_RELATIVE_FILL 0.75
+
+static int log2_ceil(int64_t v)
+{
+    int l = 0;
+    while (((int64_t)1 << l) < v) ++l;
+    return l;
+}
+
+static int imin(int a, int b) { return a < b ? a : b; }
+
+static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/* Padding per shared-memory row that keeps column reads conflict-free: one
+ * 4-byte word for small elements, one element otherwise. */
+static int smem_pad_elems(int elem) { return elem >= 4 ? 1 : 4 / elem; }
+
+void cuperm_tile_params_init(cuperm_tile_params_t* t, const cuperm_dim_t* dims, int rank, int a_end,
+                             int b_end, int tile_a_log2, int tile_b_log2, int elem)
+{
+    memset(t, 0, sizeof *t);
+    t->rank = rank;
+    t->a_end = a_end;
+    t->b_end = b_end;
+    memcpy(t->dim, dims, (size_t)rank * sizeof *dims);
+    t->a_volume = t->b_volume = 1;
+    for (int d = 0; d < a_end; ++d) t->a_volume *= dims[d].extent;
+    for (int d = a_end; d < b_end; ++d) t->b_volume *= dims[d].extent;
+    int64_t outer = 1;
+    for (int d = b_end; d < rank; ++d) outer *= dims[d].extent;
+    t->tile_a_log2 = tile_a_log2;
+    t->tile_b_log2 = tile_b_log2;
+    t->smem_row = (1 << tile_a_log2) + smem_pad_elems(elem);
+    t->a_tiles = ceil_div(t->a_volume, (int64_t)1 << tile_a_log2);
+    t->b_tiles = ceil_div(t->b_volume, (int64_t)1 << tile_b_log2);
+    t->num_tiles = t->a_tiles * t->b_tiles * outer;
+}
+
+int cuperm_tile_smem_bytes(cuperm_launch_kind_t kind, const cuperm_tile_params_t* t, int elem)
+{
+    int ta = 1 << t->tile_a_log2, tb = 1 << t->tile_b_log2;
+    int tables = 2 * (ta + tb) * (int)sizeof(int64_t);
+    if (kind == CUPERM_LAUNCH_ROWS) return tables;
+    return tables + tb * t->smem_row * elem;
+}
+
+static int tile_elems_log2(int elem) { return log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS(elem)); }
+
+/* Tile extents (log2) along groups of va and vb elements. A gets at least 128
+ * bytes of consecutive elements when the group is that long; then B takes
+ * what the tile has left, and A grows again if B's group is short. A side
+ * stays within one block width, so the kernels' fast path applies, unless a
+ * group is too short for the tile to fill otherwise. */
+static void choose_tile(int64_t va, int64_t vb, int elem, int* la, int* lb)
+{
+    const int total = tile_elems_log2(elem), side_max = log2_ceil(CUPERM_THREADS);
+    const int ca = log2_ceil(va), cb = log2_ceil(vb);
+    int a = imin(log2_ceil(128 / elem < 32 ? 32 : 128 / elem), ca);
+    int b = imin(imin(total - a, side_max), cb);
+    a = imin(imin(total - b, side_max), ca);
+    /* One group is short: widen the other past a block (at most 512, which
+     * keeps tables and tile within 48 KB of shared memory). */
+    if (a + b < total && a < ca) a = imin(imin(total - b, side_max + 1), ca);
+    if (a + b < total && b < cb) b = imin(imin(total - a, side_max + 1), cb);
+    *la = a;
+    *lb = b;
+}
+
+/* Log2 of the elements in a vector of vec_bytes (16 or 8), for the element
+ * sizes the vector paths serve (1, 2 and 4 bytes); 0 otherwise. */
+static int vec_log2_for(int elem, int vec_bytes)
+{
+    return elem > 4 ? 0 : log2_ceil(vec_bytes / elem);
+}
+
+/* 16-byte vectors fit when dimension `in_first` is contiguous in the input
+ * and `out_first` in the output, each a whole number of vectors long, and
+ * every other stride on each side is a multiple of the vector: then every
+ * vector the kernels touch is contiguous and aligned (given aligned pointers). */
+static int vectors_fit(const cuperm_dim_t* dims, int n, int in_first, int out_first, int v)
+{
+    if (dims[in_first].in_stride != 1 || dims[in_first].extent % v) return 0;
+    if (dims[out_first].out_stride != 1 || dims[out_first].extent % v) return 0;
+    for (int d = 0; d < n; ++d) {
+        if (d != in_first && dims[d].in_stride % v) return 0;
+        if (d != out_first && dims[d].out_stride % v) return 0;
+    }
+    return 1;
+}
+
+/* The fraction of a group's tiles' slots that hold elements. */
+static double tile_fill(int64_t volume, int log2_tile)
+{
+    int64_t t = (int64_t)1 << log2_tile;
+    return (double)volume / (double)(ceil_div(volume, t) * t);
+}
+
+/* Vector tiles hold 16 KB: log2 of their elements. */
+static int vec_tile_log2(int elem) { return 14 - log2_ceil(elem); }
+
+/* The kernel's swizzle needs at least S = 128 / vec_bytes vectors along each
+ * side of a vector tile (tile_vec.cuh), so A spans 2^la_min to 2^la_max. */
+static void vec_tile_range(int elem, int vec_bytes, int* la_min, int* la_max)
+{
+    const int side_min = log2_ceil(vec_bytes / elem) + log2_ceil(128 / vec_bytes);
+    *la_min = side_min;
+    *la_max = vec_tile_log2(elem) - side_min;
+}
+
+/* Rows of 256 bytes (128 for 1-byte elements) unless a group is shorter: then
+ * that side shrinks to the group, as far as the swizzle allows, and the other
+ * side takes the rest. */
+static void vec_tile(int64_t va, int64_t vb, int elem, int vec_bytes, int* la, int* lb)
+{
+    const int total = vec_tile_log2(elem);
+    int lo, hi;
+    vec_tile_range(elem, vec_bytes, &lo, &hi);
+    int a = log2_ceil((elem == 1 ? 128 : 256) / elem);
+    if (log2_ceil(va) < a) a = log2_ceil(va) > lo ? log2_ceil(va) : lo;
+    if (log2_ceil(vb) < total - a) a = total - (log2_ceil(vb) > lo ? log2_ceil(vb) : lo);
+    *la = a;
+    *lb = total - a;
+}
+
+/* Contiguous on both sides. The launcher sizes the grid from the pointers'
+ * alignment (16-byte vectors when they share it); this is the vector count. */
+static void plan_copy(cuperm_launch_t* L)
+{
+    L->kind = CUPERM_LAUNCH_COPY;
+    L->blocks = ceil_div(L->volume, (int64_t)CUPERM_THREADS * 4 * (L->elem_size < 16 ? 16 / L->elem_size : 1));
+}
+
+/* Same fastest dimension on both sides: rows of dim 0, one per B index. */
+static void plan_rows(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
+{
+    int la, lb;
+    int64_t rows = cuperm_problem_volume(p) / p->dim[0].extent;
+    L->kind = CUPERM_LAUNCH_ROWS;
+    /* 16-byte vectors only: with 8-byte ones a 6 x 4-byte row case ran at 76%
+     * of copy instead of the scalar rows' 100% (H100). */
+    const int lv = vec_log2_for(elem, 16);
+    if (lv && vectors_fit(p->dim, p->rank, 0, 0, 1 << lv)) {
+        /* 16 KB a tile: rows of up to 32 vectors, 64 bytes a thread */
+        la = imin(log2_ceil(p->dim[0].extent), lv + 5);
+        lb = vec_tile_log2(elem) - la;
+        cuperm_tile_params_init(&L->tile, p->dim, p->rank, 1, p->rank, la, lb, elem);
+        L->tile.vec_log2 = lv;
+        return;
+    }
+    /* Both sides run along dim 0, so a tile spans as much of a row as a block
+     * can (up to 256 elements): on the H100 that beat the square-ish tiles of
+     * choose_tile by up to 17% whenever rows were long (measure mode, random
+     * and perm720 suites), and B takes what the tile has left. */
+    const int total = tile_elems_log2(elem), side_max = log2_ceil(CUPERM_THREADS);
+    const int ca = log2_ceil(p->dim[0].extent);
+    la = imin(ca, side_max);
+    lb = imin(total - la, log2_ceil(rows));
+    if (la + lb < total) la = imin(imin(total - lb, side_max + 1), ca);
+    cuperm_tile_params_init(&L->tile, p->dim, p->rank, 1, p->rank, la, lb, elem);
+}
+
+/* Next dimension for a group: the unused one with the smallest stride on the
+ * group's side (input for A, output for B), or -1. */
+static int next_dim(const cuperm_problem_t* p, const int* used, int output_side)
+{
+    int best = -1;
+    for (int d = 0; d < p->rank; ++d) {
+        if (used[d]) continue;
+        int64_t s = output_side ? p->dim[d].out_stride : p->dim[d].in_stride;
+        int64_t t = best < 0 ? 0 : output_side ? p->dim[best].out_stride : p->dim[best].in_stride;
+        if (best < 0 || s < t) best = d;
+    }
+    return best;
+}
+
+/* A group of dimensions being grown: its dimensions, volume, and the length
+ * of its contiguous run on its own side (input for A, output for B). */
+typedef struct {
+    int dims[CUPERM_MAX_RANK];
+    int n;
+    int64_t volume, run;
+    int output_side;
+} dim_group_t;
+
+static int64_t side_stride(const cuperm_dim_t* d, int output_side) { return output_side ? d->out_stride : d->in_stride; }
+
+/* Whether adding dimension d lengthens g's contiguous run. */
+static int group_extends(const dim_group_t* g, const cuperm_problem_t* p, int d)
+{
+    return g->run == g->volume && side_stride(&p->dim[d], g->output_side) == g->volume;
+}
+
+static void group_add(dim_group_t* g, const cuperm_problem_t* p, int* used, int d)
+{
+    const int64_t extent = p->dim[d].extent;
+    if (g->n == 0 || group_extends(g, p, d)) g->run *= extent;
+    g->dims[g->n++] = d;
+    g->volume *= extent;
+    used[d] = 1;
+}
+
+/* Different fastest dimensions: group A starts at the input's fastest
+ * dimension, B at the output's; they grow one dimension at a time, each with
+ * the next dimension on its own side, until each spans enough elements that
+ * tiles fill up and waste little at the edges. The groups take turns, except
+ * that a group whose contiguous run is shorter than 128 bytes picks out of turn
+ * when its next dimension lengthens that run (of two such, the shorter): so a
+ * short dimension next on both sides goes to the run that needs it. On the
+ * H100 that lifted a rank-8 case of extents 59 and 2 whose 2-element output
+ * run had lost its next dimension to a 59-element input run from 41% to 95%
+ * of copy; letting long runs claim dimensions too lost 30 points elsewhere. A
+ * group may take a dimension that is not contiguous with it: reads (or
+ * writes) then come in runs of the group's contiguous part, which beats a
+ * tile too small to fill a warp. The rest are outer dimensions. */
+static void plan_tiled(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
+{
+    const int n = p->rank;
+    const int64_t grow_until = 1024;
+    int used[CUPERM_MAX_RANK] = {0};
+    dim_group_t A = {.volume = 1, .run = 1, .output_side = 0}, B = {.volume = 1, .run = 1, .output_side = 1};
+    group_add(&A, p, used, 0); /* dimensions are sorted by input stride */
+    group_add(&B, p, used, cuperm_problem_out_fastest(p));
+    const int64_t short_run = (128 + elem - 1) / elem;
+    for (int b_turn = 0;;) {
+        const int da = A.volume < grow_until ? next_dim(p, used, 0) : -1;
+        const int db = B.volume < grow_until ? next_dim(p, used, 1) : -1;
+        if (da < 0 && db < 0) break;
+        const int ea = da >= 0 && A.run < short_run && group_extends(&A, p, da);
+        const int eb = db >= 0 && B.run < short_run && group_extends(&B, p, db);
+        int take_b;
+        if (ea || eb) {
+            take_b = ea && eb ? B.run < A.run : eb;
+        } else {
+            take_b = da < 0 || (db >= 0 && b_turn);
+        }
+        if (take_b) group_add(&B, p, used, db);
+        else group_add(&A, p, used, da);
+        b_turn = !take_b; /* the other group's turn next */
+    }
+    const int na = A.n, nb = B.n;
+    const int64_t va = A.volume, vb = B.volume;
+
+    cuperm_dim_t dims[CUPERM_MAX_RANK];
+    int k = 0;
+    for (int i = 0; i < na; ++i) dims[k++] = p->dim[A.dims[i]];
+    for (int i = 0; i < nb; ++i) dims[k++] = p->dim[B.dims[i]];
+    for (int d = 0; d < n; ++d)
+        if (!used[d]) dims[k++] = p->dim[d];
+
+    int la, lb;
+    L->kind = CUPERM_LAUNCH_TILED;
+    choose_tile(va, vb, elem, &la, &lb);
+    /* 16-byte vectors where the extents allow, else 8-byte ones: on the H100
+     * the latter lifted 4-byte tensors of even extents by 6-19 points of copy.
+     * Vector tiles have a fixed size, so they may fill worse than the scalar
+     * tile; they still win unless they fill much worse. */
+    const double scalar_fill = tile_fill(va, la) * tile_fill(vb, lb);
+    for (int vec_bytes = 16; vec_bytes >= 8; vec_bytes /= 2) {
+        const int lv = vec_log2_for(elem, vec_bytes);
+        if (!lv || !vectors_fit(dims, n, 0, na, 1 << lv)) continue;
+        int vla, vlb;
+        vec_tile(va, vb, elem, vec_bytes, &vla, &vlb);
+        if (tile_fill(va, vla) * tile_fill(vb, vlb) < CUPERM_VEC_MIN_RELATIVE_FILL * scalar_fill) continue;
+        cuperm_tile_params_init(&L->tile, dims, n, na, na + nb, vla, vlb, elem);
+        L->tile.vec_log2 = lv;
+        return;
+    }
+    cuperm_tile_params_init(&L->tile, dims, n, na, na + nb, la, lb, elem);
+}
+
+void cuperm_select_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
+                          cuperm_launch_t* L)
+{
+    (void)dev;
+    memset(L, 0, sizeof *L);
+    L->elem_size = elem;
+    L->volume = cuperm_problem_volume(p);
+    L->threads = CUPERM_THREADS;
+    if (p->rank == 1 && p->dim[0].in_stride == 1 && p->dim[0].out_stride == 1) {
+        plan_copy(L);
+        return;
+    }
+    if (cuperm_problem_out_fastest(p) == 0)
+        plan_rows(p, elem, L);
+    else
+        plan_tiled(p, elem, L);
+    finish_tile_launch(L);
+}
+
+double cuperm_predict_seconds(const cuperm_launch_t* L, const cuperm_device_info_t* dev)
+{
+    cuperm_model_features_t f;
+    cuperm_model_features(L, &f);
+    return cuperm_model_seconds(&f, dev->dram_bytes_per_second);
+}
+
+/* Finishes a tile launch whose tile params are set. */
+static void finish_tile_launch(cuperm_launch_t* L)
+{
+    const int64_t max_grid = 0x7fffffff;
+    L->blocks = L->tile.num_tiles < max_grid ? L->tile.num_tiles : max_grid;
+    L->smem_bytes = cuperm_tile_smem_bytes(L->kind, &L->tile, L->elem_size);
+}
+
+int cuperm_candidate_launches(const cuperm_launch_t* h, cuperm_launch_t* out, int max)
+{
+    int n = 0;
+    if (max < 1) return 0;
+    out[n++] = *h;
+    if (h->kind == CUPERM_LAUNCH_COPY) return n;
+    cuperm_tile_params_t scalar = h->tile;
+    if (scalar.vec_log2 && h->kind == CUPERM_LAUNCH_TILED) { /* the other vector tile shapes */
+        const int vec_bytes = h->elem_size << scalar.vec_log2;
+        int lo, hi;
+        vec_tile_range(h->elem_size, vec_bytes, &lo, &hi);
+        for (int la = lo; la <= hi && n < max; ++la) {
+            if (la == scalar.tile_a_log2) continue;
+            cuperm_launch_t c = *h;
+            cuperm_tile_params_init(&c.tile, scalar.dim, scalar.rank, scalar.a_end, scalar.b_end, la,
+                                    vec_tile_log2(h->elem_size) - la, h->elem_size);
+            c.tile.vec_log2 = scalar.vec_log2;
+            finish_tile_launch(&c);
+            out[n++] = c;
+        }
+    }
+    if (scalar.vec_log2) { /* also try the scalar paths, in the scalar planner's tile shape */
+        int la, lb;
+        choose_tile(scalar.a_volume, scalar.b_volume, h->elem_size, &la, &lb);
+        cuperm_launch_t c = *h;
+        cuperm_tile_params_init(&c.tile, scalar.dim, scalar.rank, scalar.a_end, scalar.b_end, la, lb,
+                                h->elem_size);
+        finish_tile_launch(&c);
+        if (n < max) out[n++] = c;
+        scalar = c.tile;
+    }
+    const cuperm_tile_params_t* t = &scalar;
+    const int la_max = log2_ceil(t->a_volume), lb_max = log2_ceil(t->b_volume);
+    /* Reshape the tile, keeping its size (and so the kernels' fast path). */
+    static const int delta[][2] = {{1, -1}, {-1, 1}, {2, -2}, {-2, 2}, {3, -3}, {-3, 3}};
+    for (size_t i = 0; i < sizeof delta / sizeof delta[0] && n < max; ++i) {
+        int la = t->tile_a_log2 + delta[i][0], lb = t->tile_b_log2 + delta[i][1];
+        if (la < 0 || lb < 0 || la > 11 || lb > 11) continue;
+        if (la > la_max || lb > lb_max) continue;
+        cuperm_launch_t c = *h;
+        cuperm_tile_params_init(&c.tile, t->dim, t->rank, t->a_end, t->b_end, la, lb, h->elem_size);
+        finish_tile_launch(&c);
+        if (c.smem_bytes > 48 * 1024) continue;
+        out[n++] = c;
+    }
+    return n;
+}
+
+/* The canonical problem of a transpose; with packed, its packed form (0 if it has none). */
+static int canonical_problem(int rank, const int64_t* extents, const int* perm, int elem, const int64_t* in_strides,
+                             const int64_t* out_strides, int packed, cuperm_problem_t* p, int* p_elem)
+{
+    cuperm_problem_t q;
+    cuperm_problem_init(&q, rank, extents, perm, in_strides, out_strides);
+    cuperm_problem_canonicalize(&q);
+    *p_elem = elem;
+    if (!packed) {
+        *p = q;
+        return 1;
+    }
+    return cuperm_problem_pack(&q, elem, p, p_elem);
+}
+
+int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, int elem, const int64_t* in_strides,
+                           const int64_t* out_strides, const cuperm_device_info_t* dev, int packed,
+                           cuperm_launch_t* out, int max)
+{
+    cuperm_problem_t p;
+    int p_elem;
+    if (!canonical_problem(rank, extents, perm, elem, in_strides, out_strides, packed, &p, &p_elem)) return 0;
+    cuperm_launch_t heuristic;
+    cuperm_select_launch(&p, p_elem, dev, &heuristic);
+    return cuperm_candidate_launches(&heuristic, out, max);
+}
+
+/* The rules, not the model, choose among the candidates: on every candidate's
+ * H100 time they pick one within 5% of the fastest more often than the fitted
+ * models do (docs/model.md). */
+void cuperm_plan_host(int rank, const int64_t* extents, const int* perm, int elem, const int64_t* in_strides,
+                      const int64_t* out_strides, const cuperm_device_info_t* dev, cuperm_host_plan_t* plan)
+{
+    cuperm_problem_t p, packed;
+    int packed_elem;
+    memset(plan, 0, sizeof *plan);
+    cuperm_problem_init(&p, rank, extents, perm, in_strides, out_strides);
+    plan->in_span_bytes = (cuperm_problem_max_in_offset(&p) + 1) * elem;
+    plan->out_span_bytes = (cuperm_problem_max_out_offset(&p) + 1) * elem;
+    cuperm_problem_canonicalize(&p);
+    plan->fused_rank = p.rank;
+    cuperm_select_launch(&p, elem, dev, &plan->launch);
+    plan->predicted_seconds = cuperm_predict_seconds(&plan->launch, dev);
+    if (cuperm_problem_pack(&p, elem, &packed, &packed_elem)) {
+        plan->has_packed = 1;
+        cuperm_select_launch(&packed, packed_elem, dev, &plan->packed);
+        plan->predicted_seconds = cuperm_predict_seconds(&plan->packed, dev);
+    }
+}
