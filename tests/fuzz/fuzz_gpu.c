@@ -124,6 +124,12 @@ void fuzz_gpu_contraction(const fuzz_ctr_case* k, fuzz_stats* s)
             goto done;
         }
     }
+    /* Pageable uploads may still be in flight on the legacy stream; the run uses a non-blocking one. */
+    if (cuda_failed(cudaDeviceSynchronize(), "cudaDeviceSynchronize after the uploads", msg, sizeof msg)) {
+        s->fatal = 1;
+        ctr_report(k, s, "CUDA error", msg, &info);
+        goto done;
+    }
     size_t wsNeed = 0, wsBytes = 0;
     if (cupermContractionGetWorkspaceSize(plan, &wsNeed) != CUPERM_STATUS_SUCCESS) {
         s->fatal = 1;
@@ -299,7 +305,8 @@ void fuzz_gpu_transpose(const fuzz_tr_case* t, fuzz_stats* s)
     }
     if (cuda_failed(cudaStreamSynchronize(st), "after planning", msg, sizeof msg) ||
         cuda_failed(cudaMemcpy(dIn, hIn, bytesIn, cudaMemcpyHostToDevice), "cudaMemcpy", msg, sizeof msg) ||
-        cuda_failed(cudaMemcpy(dOut, hOut, bytesOut, cudaMemcpyHostToDevice), "cudaMemcpy", msg, sizeof msg)) {
+        cuda_failed(cudaMemcpy(dOut, hOut, bytesOut, cudaMemcpyHostToDevice), "cudaMemcpy", msg, sizeof msg) ||
+        cuda_failed(cudaDeviceSynchronize(), "cudaDeviceSynchronize after the uploads", msg, sizeof msg)) {
         s->fatal = 1;
         tr_report(t, s, "CUDA error", msg);
         goto done;
