@@ -46,7 +46,7 @@ typedef struct {
     int dataKind;            /* 0 random in [-1, 1); 1: A in [-2e-3, -1e-4] (ELU cancellation cases) */
 } fuzz_ctr_case;
 
-/* Case number `index` of the run with base seed `seed` (seed + index seeds it). */
+/* Case number `index` of the run with base seed `seed` (hash(seed) + index seeds it). */
 void fuzz_ctr_draw(uint64_t seed, int64_t index, fuzz_ctr_case* k);
 /* The fixed regression cases, always run first. */
 int fuzz_ctr_regression_count(void);
