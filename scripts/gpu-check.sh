@@ -3,7 +3,9 @@
 # subset, and a short benchmark; print a summary table last. Run it on the
 # device machine from the repository root:
 #   scripts/gpu-check.sh [--quick] [--no-sanitizer] [--no-bench] [--bench-args "..."]
-# Logs go to $OUT (or ./gpu-check-logs when OUT is unset).
+# Logs go to $OUT (or ./gpu-check-logs when OUT is unset). The fuzz step runs
+# cuperm-fuzz with FUZZ_CONTRACTIONS (10000), FUZZ_TRANSPOSES (50000), FUZZ_SEED (1);
+# its memcheck run FUZZ_SAN_CONTRACTIONS (1000), FUZZ_SAN_TRANSPOSES (2000), FUZZ_SAN_SEED (777).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,6 +46,22 @@ ctest_rc=$?
 grep -E "tests passed|tests failed|Test +#|Skipped" "$logs/ctest.log" | tail -40
 add "ctest (all tests)" "$(grep -E 'tests passed' "$logs/ctest.log" | tail -1) rc=$ctest_rc"
 
+# Differential fuzz test (tests/fuzz/cuperm-fuzz): regression cases, random contractions and
+# transposes against the double-precision reference. Counts and seeds from the environment.
+fuzz="$build/tests/fuzz/cuperm-fuzz"
+fuzz_ctr=${FUZZ_CONTRACTIONS:-10000} fuzz_tr=${FUZZ_TRANSPOSES:-50000} fuzz_seed=${FUZZ_SEED:-1}
+[ "$quick" = 1 ] && fuzz_ctr=${FUZZ_CONTRACTIONS:-1000} fuzz_tr=${FUZZ_TRANSPOSES:-5000}
+if [ -x "$fuzz" ]; then
+  start=$(date +%s)
+  "$fuzz" --contractions "$fuzz_ctr" --transposes "$fuzz_tr" --seed "$fuzz_seed" --quiet >"$logs/fuzz.log" 2>&1
+  rc=$?
+  grep -E '^(REPRO|  FAILED)' "$logs/fuzz.log" | head -20
+  tail -5 "$logs/fuzz.log"
+  add "fuzz ($fuzz_ctr ctr, $fuzz_tr tr)" "$(grep -E '^fuzz:' "$logs/fuzz.log" | tail -1) rc=$rc ($(( $(date +%s) - start )) s)"
+else
+  add fuzz "not built"
+fi
+
 if [ "$sanitizer" = 1 ]; then
   cs=compute-sanitizer
   command -v $cs >/dev/null || cs=/usr/local/cuda/bin/compute-sanitizer
@@ -65,6 +83,16 @@ if [ "$sanitizer" = 1 ]; then
     done
   done
   unset CUPERM_TEST_QUICK
+  # The fuzz test under memcheck, on a subset with another seed.
+  if [ -x "$fuzz" ]; then
+    san_ctr=${FUZZ_SAN_CONTRACTIONS:-1000} san_tr=${FUZZ_SAN_TRANSPOSES:-2000}
+    [ "$quick" = 1 ] && san_ctr=${FUZZ_SAN_CONTRACTIONS:-200} san_tr=${FUZZ_SAN_TRANSPOSES:-500}
+    log="$logs/sanitizer-memcheck-fuzz.log"
+    $cs --tool memcheck --error-exitcode 99 "$fuzz" --contractions "$san_ctr" --transposes "$san_tr" \
+      --seed "${FUZZ_SAN_SEED:-777}" --quiet >"$log" 2>&1
+    rc=$?
+    add "sanitizer memcheck fuzz" "$(grep -E 'ERROR SUMMARY' "$log" | tail -1); $(grep -E '^fuzz:' "$log" | tail -1) rc=$rc"
+  fi
 fi
 
 if [ "$bench" = 1 ] && [ -x "$build/tools/bench/cuperm-bench" ]; then

@@ -19,8 +19,42 @@ static void draw_strides(test_rng_t* r, int rank, const int64_t* extents, int64_
     }
 }
 
+/* A sub-tensor view: strides of a larger tensor (each extent grown by 0..3, random memory
+ * order, padding), and the element offset of the view's origin inside it. */
+static int64_t draw_view(test_rng_t* r, int rank, const int64_t* extents, int64_t* strides)
+{
+    int64_t big[CUPERM_MAX_RANK];
+    for (int i = 0; i < rank; ++i) big[i] = extents[i] + (rng_range(r, 0, 1) ? rng_range(r, 1, 3) : 0);
+    draw_strides(r, rank, big, strides);
+    int64_t origin = 0;
+    for (int i = 0; i < rank; ++i) origin += rng_range(r, 0, big[i] - extents[i]) * strides[i];
+    return origin;
+}
+
+/* Stride 0 on one or more random modes (a broadcast operand). */
+static void draw_broadcast(test_rng_t* r, int rank, int64_t* strides)
+{
+    if (rank == 0) return;
+    const int n = (int)rng_range(r, 1, rank > 1 ? rank - 1 : 1);
+    for (int i = 0; i < n; ++i) strides[rng_range(r, 0, rank - 1)] = 0;
+}
+
+/* 1, a small prime, 1..16, or (1 in 20) up to maxExtent. */
+static int64_t fuzz_extent(test_rng_t* r, int64_t maxExtent)
+{
+    static const int64_t primes[] = {2, 3, 5, 7, 11, 13};
+    const int64_t kind = rng_range(r, 0, 19);
+    int64_t e;
+    if (kind < 4) e = 1;
+    else if (kind < 13) e = primes[rng_range(r, 0, 5)];
+    else if (kind < 19) e = rng_range(r, 1, 16);
+    else e = rng_range(r, 1, maxExtent);
+    return e < maxExtent ? e : maxExtent;
+}
+
 void ctr_random_draw(test_rng_t* r, const ctr_random_options* o, ctr_random_case* c)
 {
+    const int minRank = o->minRank;
     int nM, nN, nK, nL;
     do {
         nM = (int)rng_range(r, 0, 3);
@@ -28,18 +62,34 @@ void ctr_random_draw(test_rng_t* r, const ctr_random_options* o, ctr_random_case
         nK = (int)rng_range(r, 0, 3);
         nL = (int)rng_range(r, 0, 2);
     } while (nM + nK + nL > o->maxRank || nN + nK + nL > o->maxRank || nM + nN + nL > o->maxRank ||
-             nM + nK + nL == 0 || nN + nK + nL == 0 || nM + nN + nL == 0);
+             nM + nK + nL == 0 || nN + nK + nL == 0 || nM + nN + nL == 0 || nM + nK + nL < minRank ||
+             nN + nK + nL < minRank || nM + nN + nL < minRank);
     const int total = nM + nN + nK + nL;
     int32_t label[4 * CUPERM_MAX_RANK];
     int64_t extent[4 * CUPERM_MAX_RANK];
     for (int i = 0; i < total; ++i) label[i] = (int32_t)(rng_range(r, 0, 9) * 16 + i); /* distinct */
-    do {
-        c->work = 1;
-        for (int i = 0; i < total; ++i) {
-            extent[i] = rng_range(r, 1, o->maxExtent);
-            c->work *= (double)extent[i];
+    if (o->fuzzExtents) {
+        for (int i = 0; i < total; ++i) extent[i] = fuzz_extent(r, o->maxExtent);
+        for (;;) {
+            int big = 0;
+            c->work = 1;
+            for (int i = 0; i < total; ++i) {
+                c->work *= (double)extent[i];
+                if (extent[i] > extent[big]) big = i;
+            }
+            if (c->work <= o->maxWork || extent[big] == 1) break;
+            extent[big] = rng_range(r, 1, extent[big] / 2);
         }
-    } while (c->work > o->maxWork);
+    } else {
+        do {
+            c->work = 1;
+            for (int i = 0; i < total; ++i) {
+                extent[i] = rng_range(r, 1, o->maxExtent);
+                c->work *= (double)extent[i];
+            }
+        } while (c->work > o->maxWork);
+    }
+    memset(c->offset, 0, sizeof c->offset);
     /* Label index ranges: M [0,nM), N [nM, nM+nN), K next, L last. */
     const int m0 = 0, n0 = nM, k0 = nM + nN, l0 = nM + nN + nK;
     int idx[3][4 * CUPERM_MAX_RANK], rank[3] = {0, 0, 0};
@@ -60,12 +110,25 @@ void ctr_random_draw(test_rng_t* r, const ctr_random_options* o, ctr_random_case
             c->modes[s][i] = label[idx[t][perm[i]]];
             c->extents[s][i] = extent[idx[t][perm[i]]];
         }
-        draw_strides(r, rank[t], c->extents[s], c->strides[s]);
+        if (o->viewPct && rng_range(r, 0, 99) < o->viewPct)
+            c->offset[s] = draw_view(r, rank[t], c->extents[s], c->strides[s]);
+        else
+            draw_strides(r, rank[t], c->extents[s], c->strides[s]);
+        if (s < 2 && o->broadcastPct && rng_range(r, 0, 99) < o->broadcastPct)
+            draw_broadcast(r, rank[t], c->strides[s]);
     }
     memcpy(c->modes[2], c->modes[3], sizeof c->modes[3]);
     memcpy(c->extents[2], c->extents[3], sizeof c->extents[3]);
-    if (o->cAliasD) memcpy(c->strides[2], c->strides[3], sizeof c->strides[3]);
-    else draw_strides(r, rank[2], c->extents[2], c->strides[2]);
+    if (o->cAliasD) {
+        memcpy(c->strides[2], c->strides[3], sizeof c->strides[3]);
+        c->offset[2] = c->offset[3];
+    } else {
+        if (o->viewPct && rng_range(r, 0, 99) < o->viewPct)
+            c->offset[2] = draw_view(r, rank[2], c->extents[2], c->strides[2]);
+        else
+            draw_strides(r, rank[2], c->extents[2], c->strides[2]);
+        if (o->broadcastPct && rng_range(r, 0, 99) < o->broadcastPct) draw_broadcast(r, rank[2], c->strides[2]);
+    }
     const int ranks[4] = {rank[0], rank[1], rank[2], rank[2]};
     for (int s = 0; s < 4; ++s) {
         memset(&c->desc[s], 0, sizeof c->desc[s]);

@@ -12,6 +12,9 @@ typedef struct {
     int64_t strides[4][CUPERM_MAX_RANK];
     cupermTensorDescriptor_t desc[4]; /* A, B, C, D pointing into the arrays above */
     double work;                      /* product of all extents: the reference's cost */
+    int64_t offset[4];                /* elements from the buffer start to the operand's first
+                                         element: the origin of a sub-tensor view (viewPct), else 0.
+                                         A buffer needs offset + ctr_ref_span(desc) elements. */
 } ctr_random_case;
 
 typedef struct {
@@ -19,6 +22,14 @@ typedef struct {
     int64_t maxExtent;  /* extents are drawn from 1..maxExtent */
     double maxWork;     /* redraw extents until the product of all extents is below this */
     int cAliasD;        /* 1: C gets D's strides (so C may alias D) */
+    /* Extensions; zero (as in the callers that predate them) keeps the original draws. */
+    int minRank;        /* A, B and D get at least this many modes each (<= maxRank) */
+    int fuzzExtents;    /* 1: extents 1, small primes or 1..16, now and then up to maxExtent;
+                           the largest is shrunk (not redrawn) until the work fits maxWork */
+    int broadcastPct;   /* percent chance that A, B and C (C only without cAliasD) each get
+                           stride-0 (broadcast) modes; D never does */
+    int viewPct;        /* percent chance per operand to be a sub-tensor view of a larger
+                           tensor (random origin in offset[], strides of the larger one) */
 } ctr_random_options;
 
 void ctr_random_draw(test_rng_t* r, const ctr_random_options* o, ctr_random_case* c);

@@ -19,7 +19,7 @@ ctr_cplx ctr_ref_op(cupermOperator_t op, double param, int complexType, ctr_cplx
     case CUPERM_OP_ABS: return fabs(r);
     case CUPERM_OP_RELU: return r > 0 ? r : 0.0;
     case CUPERM_OP_LEAKY_RELU: return r > 0 ? r : param * r;
-    case CUPERM_OP_ELU: return r > 0 ? r : param * expm1(r);
+    case CUPERM_OP_ELU: return r > 0 ? r : param * expm1(r); /* no cancellation near 0 */
     case CUPERM_OP_SIGMOID: return 1.0 / (1.0 + exp(-r));
     case CUPERM_OP_TANH: return tanh(r);
     case CUPERM_OP_EXP: return exp(r);
