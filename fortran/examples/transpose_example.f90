@@ -6,10 +6,11 @@ program transpose_example
   use cuperm_f
   use cuda_runtime_f
   implicit none
-  integer, parameter :: n1 = 37, n2 = 20, n3 = 9
-  real(c_double), allocatable, target :: a(:, :, :), b(:, :, :)
+  integer, parameter :: n1 = 37, n2 = 20, n3 = 9, m = 30
+  real(c_double), allocatable, target :: a(:, :, :), b(:, :, :), c(:, :, :)
+  real(c_double) :: seconds
   real(c_float), allocatable, target :: x(:, :), y(:, :)
-  type(c_ptr) :: handle, plan, plan2, da, db, dx, dy
+  type(c_ptr) :: handle, plan, plan2, plan3, da, db, dx, dy
   type(cupermPlanInfo_t) :: info
   integer(c_size_t) :: abytes, xbytes
   integer :: i, j, k
@@ -52,13 +53,32 @@ program transpose_example
   call cuda_check(cudaMemcpy(c_loc(b), db, abytes, cudaMemcpyDeviceToHost), 'copy b')
   call expect(all(b == 3 * reshape(a, [n3, n1, n2], order=[2, 3, 1])), 'b = 3 perm(a)')
 
+  ! A section a(1:m, :, :) of a is a strided tensor: extents [m, n2, n3], a's
+  ! strides. Into a dense c(n3, m, n2), on the device copy of a.
+  allocate(c(n3, m, n2))
+  call ok(cuperm_transpose_plan(handle, plan3, [m, n2, n3], [3, 1, 2], CUPERM_R_64F, &
+                                in_strides=[1, n1, n1 * n2]), 'plan (section)')
+  call ok(cuperm_predict_transpose_time(handle, [int(m, c_int64_t), int(n2, c_int64_t), int(n3, c_int64_t)], &
+                                        [3, 1, 2], CUPERM_R_64F, seconds, &
+                                        in_strides=[1_c_int64_t, int(n1, c_int64_t), int(n1 * n2, c_int64_t)]), &
+          'cuperm_predict_transpose_time')
+  call expect(seconds > 0, 'predicted time > 0')
+  call ok(cuperm_execute(plan3, 1.0_c_double, da, 0.0_c_double, db), 'cuperm_execute (section)')
+  call cuda_check(cudaMemcpy(c_loc(c), db, c_sizeof(c(1, 1, 1)) * size(c, kind=c_size_t), &
+                             cudaMemcpyDeviceToHost), 'copy c')
+  call expect(all(c == reshape(a(1:m, :, :), [n3, m, n2], order=[2, 3, 1])), 'c = perm(a(1:m, :, :))')
+
   ! A matrix transpose of single-precision data; default-integer extents work too.
   allocate(x(300, 129), y(129, 300))
   call random_number(x)
   xbytes = c_sizeof(x(1, 1)) * size(x, kind=c_size_t)
-  call ok(cuperm_transpose_plan(handle, plan2, shape(x), [2, 1], CUPERM_R_32F), 'plan (matrix)')
   call cuda_check(cudaMalloc(dx, xbytes), 'cudaMalloc x')
   call cuda_check(cudaMalloc(dy, xbytes), 'cudaMalloc y')
+  ! measured: candidates timed on dx, dy (dy gets garbage) on the default stream
+  call ok(cuperm_transpose_plan_measure(handle, plan2, [300_c_int64_t, 129_c_int64_t], [2, 1], CUPERM_R_32F, &
+                                        dx, dy, stream=cuperm_stream(0_c_intptr_t)), 'measured plan (matrix)')
+  call ok(cuperm_plan_get_info(plan2, info), 'cuperm_plan_get_info')
+  call expect(info%measured == 1, 'info%measured = 1')
   call cuda_check(cudaMemcpy(dx, c_loc(x), xbytes, cudaMemcpyHostToDevice), 'copy x')
   call ok(cuperm_execute(plan2, 1.0_c_float, dx, 0.0_c_float, dy), 'cuperm_execute (matrix)')
   call cuda_check(cudaMemcpy(c_loc(y), dy, xbytes, cudaMemcpyDeviceToHost), 'copy y')
@@ -66,6 +86,7 @@ program transpose_example
 
   call ok(cuperm_plan_destroy(plan), 'cuperm_plan_destroy')
   call ok(cuperm_plan_destroy(plan2), 'cuperm_plan_destroy')
+  call ok(cuperm_plan_destroy(plan3), 'cuperm_plan_destroy')
   call ok(cuperm_destroy(handle), 'cuperm_destroy')
   call cuda_check(cudaFree(da), 'cudaFree')
   call cuda_check(cudaFree(db), 'cudaFree')
