@@ -29,13 +29,13 @@ cupermStatus_t cupermPlanContraction(cupermHandle_t handle, cupermContractionPla
                                      const cupermTensorDescriptor_t* C, const cupermTensorDescriptor_t* D,
                                      cupermComputeType_t compute, cupermPlanMode_t mode)
 {
-    if (!plan) return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "plan is NULL");
+    if (!plan) return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "plan is NULL");
     *plan = NULL;
-    if (!handle) return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "handle is NULL");
+    if (!handle) return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "handle is NULL");
     cuperm_handle_t* h = cuperm_handle_resolve(handle);
-    if (!h) return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "handle is not a live cuperm handle (destroyed or foreign)");
+    if (!h) return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "handle is not a live cuperm handle (destroyed or foreign)");
     cuperm_contraction_plan_t* c = calloc(1, sizeof *c);
-    if (!c) return ctr_fail(CUPERM_STATUS_ALLOC_FAILED, "out of host memory");
+    if (!c) return cuperm_ctr_fail(CUPERM_STATUS_ALLOC_FAILED, "out of host memory");
     cupermStatus_t st = cuperm_ctr_plan_make(h, A, B, C, D, compute, mode, c);
     if (st) {
         free(c);
@@ -195,7 +195,7 @@ cupermStatus_t cupermContractionPlanGetInfo(cupermContractionPlan_t token, cuper
     cupermStatus_t st = get_plan(token, "cupermContractionPlanGetInfo", &plan);
     if (st) return st;
     if (!info) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermContractionPlanGetInfo: info is NULL");
-    const ctr_layout* l = &plan->layout;
+    const cuperm_ctr_layout_t* l = &plan->layout;
     const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
     memset(info, 0, sizeof *info);
     info->m = l->m;
@@ -212,7 +212,7 @@ cupermStatus_t cupermContractionPlanGetInfo(cupermContractionPlan_t token, cuper
     info->elementwiseKernels = (l->in[CTR_A].path == CTR_IN_ELEMENTWISE) +
                                (l->in[CTR_B].path == CTR_IN_ELEMENTWISE) +
                                (l->out == CTR_OUT_EPILOGUE) + l->inplaceOpD;
-    info->flops = ctr_problem_flops(&plan->problem);
+    info->flops = cuperm_ctr_problem_flops(&plan->problem);
     info->predictedTransposeSeconds = l->inputSeconds + l->outputSeconds;
     info->predictedGemmSeconds = l->gemmSeconds;
     info->workspaceBytes = plan->workspaceBytes;

@@ -1,6 +1,6 @@
 #include "core/kernel_params.h"
 
-void ctr_ew_fuse(ctr_ew_params* p)
+void cuperm_ctr_ew_fuse(cuperm_ctr_ew_params_t* p)
 {
     int n = 0;
     for (int i = 0; i < p->rank; ++i) {

@@ -68,13 +68,13 @@ typedef struct {
     cupermDataType_t type; /* of in, c and out */
     cupermOperator_t opIn, opC, opOut;
     double paramIn, paramC, paramOut;
-} ctr_ew_params;
+} cuperm_ctr_ew_params_t;
 
 /* Merges dimensions that are contiguous in all three tensors and drops unit ones. */
 #ifdef __cplusplus
 extern "C"
 #endif
-void ctr_ew_fuse(ctr_ew_params* p);
+void cuperm_ctr_ew_fuse(cuperm_ctr_ew_params_t* p);
 
 /* The pointer-array builder for cuBLAS batched GEMMs (backend/cuda/gemm_pointers.cu). */
 #define CTR_PTR_MAX_LOOPED 64
@@ -98,6 +98,6 @@ typedef struct {
     int64_t batchStride[3];
     int64_t elemBytes[3];
     int64_t count;                          /* entries: batch * product of looped extents */
-} ctr_ptr_params;
+} cuperm_ctr_ptr_params_t;
 
 #endif

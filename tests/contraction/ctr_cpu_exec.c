@@ -6,7 +6,7 @@
 #include "common/reference.h"
 #include "plan/contraction/types.h"
 
-static int64_t volume(const ctr_transpose* t)
+static int64_t volume(const cuperm_ctr_transpose_t* t)
 {
     int64_t v = 1;
     for (int r = 0; r < t->rank; ++r) v *= t->extents[r];
@@ -14,7 +14,7 @@ static int64_t volume(const ctr_transpose* t)
 }
 
 /* out = alpha * perm(in) + beta * out with the lead's reference transpose, in complex double. */
-static void run_transpose(const ctr_transpose* t, const ctr_cplx* in, ctr_cplx* out, ctr_cplx alpha,
+static void run_transpose(const cuperm_ctr_transpose_t* t, const ctr_cplx* in, ctr_cplx* out, ctr_cplx alpha,
                           ctr_cplx beta)
 {
     ref_transpose(CUPERM_C_64F, t->rank, t->extents, t->perm, t->inStrides, t->outStrides, &alpha, in,
@@ -22,7 +22,7 @@ static void run_transpose(const ctr_transpose* t, const ctr_cplx* in, ctr_cplx* 
 }
 
 /* Calls f on every offset of an operand (all its dimensions). */
-static void for_each_offset(const ctr_operand* t, void (*f)(int64_t off, void* ctx), void* ctx)
+static void for_each_offset(const cuperm_ctr_operand_t* t, void (*f)(int64_t off, void* ctx), void* ctx)
 {
     int64_t idx[CUPERM_MAX_RANK] = {0};
     for (;;) {
@@ -56,19 +56,19 @@ static ctr_cplx gemm_elem(const ctr_cplx* x, char op, int64_t row, int64_t col, 
     return op == 'C' ? conj(v) : v;
 }
 
-void ctr_cpu_execute(const ctr_problem* p, const ctr_layout* l, const ctr_cplx* a, const ctr_cplx* b,
+void ctr_cpu_execute(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const ctr_cplx* a, const ctr_cplx* b,
                      const ctr_cplx* c, ctr_cplx* d, ctr_cplx alpha, ctr_cplx beta)
 {
     const ctr_cplx* in[2] = {a, b};
     ctr_cplx* ws[3] = {NULL, NULL, NULL};
-    const int cplxAB = ctr_type_is_complex(p->op[CTR_A].type);
-    const int cplxCD = ctr_type_is_complex(p->op[CTR_D].type);
+    const int cplxAB = cuperm_ctr_type_is_complex(p->op[CTR_A].type);
+    const int cplxCD = cuperm_ctr_type_is_complex(p->op[CTR_D].type);
     alpha *= l->ops.alphaSign;
     beta *= l->ops.betaSign;
     for (int x = 0; x < 2; ++x) {
         if (l->in[x].path == CTR_IN_DIRECT) continue;
-        ctr_transpose t;
-        ctr_layout_input_transpose(p, l, x, &t);
+        cuperm_ctr_transpose_t t;
+        cuperm_ctr_layout_input_transpose(p, l, x, &t);
         const int64_t n = volume(&t);
         ws[x] = calloc((size_t)n, sizeof(ctr_cplx));
         run_transpose(&t, in[x], ws[x], 1.0, 0.0);
@@ -82,8 +82,8 @@ void ctr_cpu_execute(const ctr_problem* p, const ctr_layout* l, const ctr_cplx* 
     ctr_cplx gemmBeta = beta;
     if (l->out == CTR_OUT_DIRECT || l->out == CTR_OUT_TRANSPOSE) {
         if (beta != 0 && c != d) {
-            ctr_transpose t;
-            ctr_copy_c_to_d(p, &t);
+            cuperm_ctr_transpose_t t;
+            cuperm_ctr_copy_c_to_d(p, &t);
             run_transpose(&t, c, d, 1.0, 0.0);
         }
     }
@@ -93,10 +93,10 @@ void ctr_cpu_execute(const ctr_problem* p, const ctr_layout* l, const ctr_cplx* 
         gemmBeta = 0;
     }
     const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
-    const ctr_input_layout *P = &l->in[first], *Q = &l->in[second];
+    const cuperm_ctr_input_layout_t *P = &l->in[first], *Q = &l->in[second];
     for (int64_t call = 0; call < l->calls; ++call) {
         int64_t off[3];
-        ctr_layout_call_offsets(p, l, call, off);
+        cuperm_ctr_layout_call_offsets(p, l, call, off);
         for (int64_t bt = 0; bt < l->batch; ++bt)
             for (int64_t j = 0; j < l->n; ++j)
                 for (int64_t i = 0; i < l->m; ++i) {
@@ -109,13 +109,13 @@ void ctr_cpu_execute(const ctr_problem* p, const ctr_layout* l, const ctr_cplx* 
                 }
     }
     if (l->out == CTR_OUT_TRANSPOSE) {
-        ctr_transpose t;
-        ctr_layout_output_transpose(p, l, &t);
+        cuperm_ctr_transpose_t t;
+        cuperm_ctr_layout_output_transpose(p, l, &t);
         run_transpose(&t, ws[2], d, 1.0, beta);
     } else if (l->out == CTR_OUT_EPILOGUE) {
-        const ctr_operand *C = &p->op[CTR_C], *D = &p->op[CTR_D];
+        const cuperm_ctr_operand_t *C = &p->op[CTR_C], *D = &p->op[CTR_D];
         int64_t wStrides[CUPERM_MAX_RANK];
-        ctr_layout_w_strides_for_d(p, l, wStrides);
+        cuperm_ctr_layout_w_strides_for_d(p, l, wStrides);
         int64_t idx[CUPERM_MAX_RANK] = {0};
         for (;;) {
             int64_t offW = 0, offC = 0, offD = 0;

@@ -11,7 +11,7 @@
 #include "contraction/ctr_reference.h"
 
 /* d is read (beta != 0 with c == d) and written; c may equal d. */
-void ctr_cpu_execute(const ctr_problem* p, const ctr_layout* l, const ctr_cplx* a, const ctr_cplx* b,
+void ctr_cpu_execute(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const ctr_cplx* a, const ctr_cplx* b,
                      const ctr_cplx* c, ctr_cplx* d, ctr_cplx alpha, ctr_cplx beta);
 
 #endif

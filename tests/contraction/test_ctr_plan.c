@@ -26,7 +26,7 @@ typedef struct {
     test_rng_t* random; /* non-NULL: price transposes randomly, to exercise every layout */
 } mock_ctx;
 
-static double mock_transpose_seconds(void* vctx, const ctr_transpose* t)
+static double mock_transpose_seconds(void* vctx, const cuperm_ctr_transpose_t* t)
 {
     mock_ctx* ctx = vctx;
     if (ctx->random) return 1e-6 * (double)rng_range(ctx->random, 1, 100);
@@ -35,9 +35,9 @@ static double mock_transpose_seconds(void* vctx, const ctr_transpose* t)
     return 5e-6 + 2.0 * v * (double)cupermDataTypeSize(t->type) / 2e12;
 }
 
-static ctr_cost_model mock_model(mock_ctx* ctx)
+static cuperm_ctr_cost_model_t mock_model(mock_ctx* ctx)
 {
-    ctr_cost_model m = {mock_transpose_seconds, ctx, 2e12, {50e12, 50e12, 400e12, 800e12}};
+    cuperm_ctr_cost_model_t m = {mock_transpose_seconds, ctx, 2e12, {50e12, 50e12, 400e12, 800e12}};
     return m;
 }
 
@@ -77,13 +77,13 @@ static void make_spec(spec* s, const char* dab, const int64_t* ext, cupermDataTy
     }
 }
 
-static cupermStatus_t plan(const spec* s, ctr_problem* p, ctr_layout* l)
+static cupermStatus_t plan(const spec* s, cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l)
 {
     mock_ctx ctx = {NULL};
-    ctr_cost_model m = mock_model(&ctx);
-    cupermStatus_t st = ctr_problem_init(p, &s->d[0], &s->d[1], &s->d[2], &s->d[3], CUPERM_COMPUTE_DEFAULT);
+    cuperm_ctr_cost_model_t m = mock_model(&ctx);
+    cupermStatus_t st = cuperm_ctr_problem_init(p, &s->d[0], &s->d[1], &s->d[2], &s->d[3], CUPERM_COMPUTE_DEFAULT);
     if (st != CUPERM_STATUS_SUCCESS) return st;
-    return ctr_layout_choose(p, &m, l);
+    return cuperm_ctr_layout_choose(p, &m, l);
 }
 
 static const int64_t E[26] = {8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
@@ -95,8 +95,8 @@ static void test_plain_gemm_in_place(void** state)
 {
     (void)state;
     spec s;
-    ctr_problem p;
-    ctr_layout l;
+    cuperm_ctr_problem_t p;
+    cuperm_ctr_layout_t l;
     make_spec(&s, "ab-ac-cb", E, CUPERM_R_32F, CUPERM_R_32F);
     assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
     assert_int_equal(l.in[CTR_A].path, CTR_IN_DIRECT);
@@ -116,8 +116,8 @@ static void test_stored_transposed_operands_use_flags(void** state)
 {
     (void)state;
     spec s;
-    ctr_problem p;
-    ctr_layout l;
+    cuperm_ctr_problem_t p;
+    cuperm_ctr_layout_t l;
     make_spec(&s, "ab-ca-bc", E, CUPERM_R_64F, CUPERM_R_64F);
     assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
     assert_int_equal(l.in[CTR_A].path, CTR_IN_DIRECT);
@@ -133,8 +133,8 @@ static void test_transposed_output_swaps_operands(void** state)
 {
     (void)state;
     spec s;
-    ctr_problem p;
-    ctr_layout l;
+    cuperm_ctr_problem_t p;
+    cuperm_ctr_layout_t l;
     make_spec(&s, "ba-ac-cb", E, CUPERM_R_32F, CUPERM_R_32F);
     assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
     assert_int_equal(l.swapped, 1);
@@ -149,8 +149,8 @@ static void test_batched_modes_use_strided_batches(void** state)
 {
     (void)state;
     spec s;
-    ctr_problem p;
-    ctr_layout l;
+    cuperm_ctr_problem_t p;
+    cuperm_ctr_layout_t l;
     make_spec(&s, "abde-acde-cbde", E, CUPERM_R_32F, CUPERM_R_32F);
     assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
     assert_int_equal(l.workspaceBytes, 0);
@@ -164,8 +164,8 @@ static void test_multi_mode_groups_fold(void** state)
 {
     (void)state;
     spec s;
-    ctr_problem p;
-    ctr_layout l;
+    cuperm_ctr_problem_t p;
+    cuperm_ctr_layout_t l;
     /* TCCG 9-like: D abcd, A ea, B ebcd: N = bcd contiguous in B and D. */
     make_spec(&s, "abcd-ea-ebcd", E, CUPERM_R_32F, CUPERM_R_32F);
     assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
@@ -178,8 +178,8 @@ static void test_only_misordered_operand_is_transposed(void** state)
 {
     (void)state;
     spec s;
-    ctr_problem p;
-    ctr_layout l;
+    cuperm_ctr_problem_t p;
+    cuperm_ctr_layout_t l;
     /* TCCG 1: M = {a, b} is split by d in A. */
     make_spec(&s, "abc-bda-dc", E, CUPERM_R_32F, CUPERM_R_32F);
     assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
@@ -194,8 +194,8 @@ static void test_free_modes_batch_instead_of_output_transpose(void** state)
 {
     (void)state;
     spec s;
-    ctr_problem p;
-    ctr_layout l;
+    cuperm_ctr_problem_t p;
+    cuperm_ctr_layout_t l;
     /* TCCG 2: D = a b c with c free in A; batching c (B's batch stride 0) writes D in place. */
     make_spec(&s, "abc-dca-bd", E, CUPERM_R_32F, CUPERM_R_32F);
     assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
@@ -210,8 +210,8 @@ static void test_interleaved_free_modes_use_pointer_batches(void** state)
 {
     (void)state;
     spec s;
-    ctr_problem p;
-    ctr_layout l;
+    cuperm_ctr_problem_t p;
+    cuperm_ctr_layout_t l;
     int64_t ext[26];
     for (int i = 0; i < 26; ++i) ext[i] = 16;
     ext[0] = ext[3] = ext[6] = 24;
@@ -222,7 +222,7 @@ static void test_interleaved_free_modes_use_pointer_batches(void** state)
     assert_true(l.calls > 1);
     assert_int_equal(l.wsBytes[3], 3 * sizeof(void*) * (size_t)(l.calls * l.batch));
     char buf[512];
-    ctr_layout_describe(&p, &l, buf, sizeof buf);
+    cuperm_ctr_layout_describe(&p, &l, buf, sizeof buf);
     assert_non_null(strstr(buf, "cuBLAS writes D"));
 }
 
@@ -230,12 +230,12 @@ static void test_describe_names_the_decomposition(void** state)
 {
     (void)state;
     spec s;
-    ctr_problem p;
-    ctr_layout l;
+    cuperm_ctr_problem_t p;
+    cuperm_ctr_layout_t l;
     make_spec(&s, "abc-bda-dc", E, CUPERM_R_32F, CUPERM_R_32F);
     assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
     char buf[512];
-    ctr_layout_describe(&p, &l, buf, sizeof buf);
+    cuperm_ctr_layout_describe(&p, &l, buf, sizeof buf);
     assert_non_null(strstr(buf, "m=72 n=10 k=11"));
     assert_non_null(strstr(buf, "A transposed"));
     assert_non_null(strstr(buf, "cuBLAS writes D"));
@@ -247,8 +247,8 @@ static void test_negations_fold_into_scalars(void** state)
 {
     (void)state;
     spec s;
-    ctr_problem p;
-    ctr_layout l;
+    cuperm_ctr_problem_t p;
+    cuperm_ctr_layout_t l;
     make_spec(&s, "ab-ac-cb", E, CUPERM_R_32F, CUPERM_R_32F);
     s.d[0].op = CUPERM_OP_NEGATE;
     s.d[2].op = CUPERM_OP_NEGATE;
@@ -265,8 +265,8 @@ static void test_conj_folds_into_cublas_c_flag(void** state)
 {
     (void)state;
     spec s;
-    ctr_problem p;
-    ctr_layout l;
+    cuperm_ctr_problem_t p;
+    cuperm_ctr_layout_t l;
     make_spec(&s, "ab-ca-cb", E, CUPERM_C_32F, CUPERM_C_32F);
     s.d[0].op = CUPERM_OP_CONJ;
     assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
@@ -278,8 +278,8 @@ static void test_nonlinear_operators_get_kernels(void** state)
 {
     (void)state;
     spec s;
-    ctr_problem p;
-    ctr_layout l;
+    cuperm_ctr_problem_t p;
+    cuperm_ctr_layout_t l;
     make_spec(&s, "ab-ac-cb", E, CUPERM_R_32F, CUPERM_R_32F);
     s.d[1].op = CUPERM_OP_RELU;
     s.d[3].op = CUPERM_OP_TANH;
@@ -299,8 +299,8 @@ static void test_nonlinear_operators_get_kernels(void** state)
 static void expect_failure(const spec* s, cupermComputeType_t compute, cupermStatus_t want,
                            const char* fragment)
 {
-    ctr_problem p;
-    cupermStatus_t got = ctr_problem_init(&p, &s->d[0], &s->d[1], &s->d[2], &s->d[3], compute);
+    cuperm_ctr_problem_t p;
+    cupermStatus_t got = cuperm_ctr_problem_init(&p, &s->d[0], &s->d[1], &s->d[2], &s->d[3], compute);
     assert_int_equal(got, want);
     const char* msg = cupermGetLastErrorMessage();
     if (!strstr(msg, fragment)) fail_msg("message \"%s\" lacks \"%s\"", msg, fragment);
@@ -347,8 +347,8 @@ static void test_mode_list_errors_are_rejected(void** state)
     make_spec(&s, "ab-ac-cb", E, CUPERM_R_32F, CUPERM_R_32F);
     s.d[1].modes = NULL;
     expect_failure(&s, CUPERM_COMPUTE_DEFAULT, CUPERM_STATUS_INVALID_VALUE, "B.modes and B.extents must not be NULL");
-    ctr_problem p;
-    assert_int_equal(ctr_problem_init(&p, &s.d[0], NULL, &s.d[2], &s.d[3], CUPERM_COMPUTE_DEFAULT),
+    cuperm_ctr_problem_t p;
+    assert_int_equal(cuperm_ctr_problem_init(&p, &s.d[0], NULL, &s.d[2], &s.d[3], CUPERM_COMPUTE_DEFAULT),
                      CUPERM_STATUS_INVALID_VALUE);
     assert_non_null(strstr(cupermGetLastErrorMessage(), "descriptor B is NULL"));
 }
@@ -384,8 +384,8 @@ static void test_type_rules(void** state)
     s.d[3].op = (cupermOperator_t)77;
     expect_failure(&s, CUPERM_COMPUTE_DEFAULT, CUPERM_STATUS_INVALID_VALUE, "D.op is 77");
     make_spec(&s, "ab-ac-cb", E, CUPERM_R_16BF, CUPERM_R_32F);
-    ctr_problem p;
-    assert_int_equal(ctr_problem_init(&p, &s.d[0], &s.d[1], &s.d[2], &s.d[3], CUPERM_COMPUTE_DEFAULT),
+    cuperm_ctr_problem_t p;
+    assert_int_equal(cuperm_ctr_problem_init(&p, &s.d[0], &s.d[1], &s.d[2], &s.d[3], CUPERM_COMPUTE_DEFAULT),
                      CUPERM_STATUS_SUCCESS);
     assert_int_equal(p.compute, CUPERM_COMPUTE_32F);
 }
@@ -399,18 +399,18 @@ static void test_classification_and_unit_modes(void** state)
     ext['u' - 'a'] = 1;
     make_spec(&s, "aul-ckl-bck", ext, CUPERM_R_32F, CUPERM_R_32F);
     /* D a,u,l; A c,k,l; B b,c,k: a only in D -> rejected even though ... */
-    ctr_problem p;
-    assert_int_equal(ctr_problem_init(&p, &s.d[0], &s.d[1], &s.d[2], &s.d[3], CUPERM_COMPUTE_DEFAULT),
+    cuperm_ctr_problem_t p;
+    assert_int_equal(cuperm_ctr_problem_init(&p, &s.d[0], &s.d[1], &s.d[2], &s.d[3], CUPERM_COMPUTE_DEFAULT),
                      CUPERM_STATUS_INVALID_VALUE);
     make_spec(&s, "aul-ackul-ckl", ext, CUPERM_R_32F, CUPERM_R_32F);
-    assert_int_equal(ctr_problem_init(&p, &s.d[0], &s.d[1], &s.d[2], &s.d[3], CUPERM_COMPUTE_DEFAULT),
+    assert_int_equal(cuperm_ctr_problem_init(&p, &s.d[0], &s.d[1], &s.d[2], &s.d[3], CUPERM_COMPUTE_DEFAULT),
                      CUPERM_STATUS_SUCCESS);
     assert_int_equal(p.nmodes, 4); /* u dropped */
     assert_int_equal(p.groupCount[CTR_GROUP_M], 1);
     assert_int_equal(p.groupCount[CTR_GROUP_N], 0);
     assert_int_equal(p.groupCount[CTR_GROUP_K], 2);
     assert_int_equal(p.groupCount[CTR_GROUP_L], 1);
-    assert_true(ctr_problem_flops(&p) == 2.0 * 4 * 16 * 4);
+    assert_true(cuperm_ctr_problem_flops(&p) == 2.0 * 4 * 16 * 4);
 }
 
 /* ---- the operator kernel's dimension fusion ------------------------------------ */
@@ -418,7 +418,7 @@ static void test_classification_and_unit_modes(void** state)
 static void test_elementwise_dimensions_fuse(void** state)
 {
     (void)state;
-    ctr_ew_params k;
+    cuperm_ctr_ew_params_t k;
     memset(&k, 0, sizeof k);
     /* 4 x 1 x 3 x 5: dims 0 and 2 are contiguous in all three tensors, 3 is not in "in". */
     k.rank = 4;
@@ -427,7 +427,7 @@ static void test_elementwise_dimensions_fuse(void** state)
     memcpy(k.outStrides, out, sizeof out);
     memcpy(k.inStrides, in, sizeof in);
     memcpy(k.cStrides, c, sizeof c);
-    ctr_ew_fuse(&k);
+    cuperm_ctr_ew_fuse(&k);
     assert_int_equal(k.rank, 2);
     assert_int_equal(k.extents[0], 12);
     assert_int_equal(k.extents[1], 5);
@@ -436,7 +436,7 @@ static void test_elementwise_dimensions_fuse(void** state)
     /* All unit: one dimension of extent 1. */
     k.rank = 2;
     k.extents[0] = k.extents[1] = 1;
-    ctr_ew_fuse(&k);
+    cuperm_ctr_ew_fuse(&k);
     assert_int_equal(k.rank, 1);
     assert_int_equal(k.extents[0], 1);
 }
@@ -496,14 +496,14 @@ static void test_random_layouts_compute_the_contraction(void** state)
             c.desc[t].op = random_op(&r, complexType, t == 3);
             c.desc[t].opParam = 0.1 + rng_unit(&r) * 0.05;
         }
-        ctr_problem p;
-        ctr_layout l;
-        assert_int_equal(ctr_problem_init(&p, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
+        cuperm_ctr_problem_t p;
+        cuperm_ctr_layout_t l;
+        assert_int_equal(cuperm_ctr_problem_init(&p, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
                                           CUPERM_COMPUTE_DEFAULT),
                          CUPERM_STATUS_SUCCESS);
         mock_ctx ctx = {(it & 1) ? &costs : NULL};
-        ctr_cost_model m = mock_model(&ctx);
-        assert_int_equal(ctr_layout_choose(&p, &m, &l), CUPERM_STATUS_SUCCESS);
+        cuperm_ctr_cost_model_t m = mock_model(&ctx);
+        assert_int_equal(cuperm_ctr_layout_choose(&p, &m, &l), CUPERM_STATUS_SUCCESS);
         paths[0][l.in[0].path]++;
         paths[1][l.in[1].path]++;
         outPaths[l.out]++;
@@ -531,7 +531,7 @@ static void test_random_layouts_compute_the_contraction(void** state)
         if (!(err < 1e-12)) {
             char text[1024], how[512];
             ctr_random_print(&c, text, sizeof text);
-            ctr_layout_describe(&p, &l, how, sizeof how);
+            cuperm_ctr_layout_describe(&p, &l, how, sizeof how);
             fail_msg("case %d: error %g\n  %s\n  %s", it, err, text, how);
         }
         for (int t = 0; t < 4; ++t) free(buf[t]);
@@ -558,17 +558,17 @@ static void test_ranked_layouts_are_distinct_sorted_and_correct(void** state)
         ctr_random_case c;
         ctr_random_draw(&r, &o, &c);
         for (int t = 0; t < 4; ++t) c.desc[t].type = CUPERM_R_64F;
-        ctr_problem p;
-        assert_int_equal(ctr_problem_init(&p, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
+        cuperm_ctr_problem_t p;
+        assert_int_equal(cuperm_ctr_problem_init(&p, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
                                           CUPERM_COMPUTE_DEFAULT), CUPERM_STATUS_SUCCESS);
         mock_ctx ctx = {NULL};
-        ctr_cost_model m = mock_model(&ctx);
-        ctr_layout best[8], chosen;
-        const int n = ctr_layout_rank(&p, &m, best, 8);
+        cuperm_ctr_cost_model_t m = mock_model(&ctx);
+        cuperm_ctr_layout_t best[8], chosen;
+        const int n = cuperm_ctr_layout_rank(&p, &m, best, 8);
         assert_true(n >= 1 && n <= 8);
-        assert_int_equal(ctr_layout_choose(&p, &m, &chosen), CUPERM_STATUS_SUCCESS);
+        assert_int_equal(cuperm_ctr_layout_choose(&p, &m, &chosen), CUPERM_STATUS_SUCCESS);
         char d[8][640], dc[640];
-        ctr_layout_describe(&p, &chosen, dc, sizeof dc);
+        cuperm_ctr_layout_describe(&p, &chosen, dc, sizeof dc);
         several += n > 1;
         int64_t span[4];
         ctr_cplx* buf[4];
@@ -581,7 +581,7 @@ static void test_ranked_layouts_are_distinct_sorted_and_correct(void** state)
         ctr_ref_contract(&c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3], buf[0], buf[1], buf[2], 1.0, 0.5, want,
                          NULL);
         for (int i = 0; i < n; ++i) {
-            ctr_layout_describe(&p, &best[i], d[i], sizeof d[i]);
+            cuperm_ctr_layout_describe(&p, &best[i], d[i], sizeof d[i]);
             const double cost = best[i].inputSeconds + best[i].outputSeconds + best[i].gemmSeconds;
             if (i > 0) {
                 const double prev = best[i - 1].inputSeconds + best[i - 1].outputSeconds + best[i - 1].gemmSeconds;
@@ -605,24 +605,24 @@ static void test_ranked_layouts_are_distinct_sorted_and_correct(void** state)
 static void test_gemm_factor(void** state)
 {
     (void)state;
-    ctr_gemm_shape g = {312, 24, 312, 296, 1, 0, 1, 0, 'T', 'T', CUPERM_R_16F, CUPERM_R_16F, CUPERM_COMPUTE_32F};
+    cuperm_ctr_gemm_shape_t g = {312, 24, 312, 296, 1, 0, 1, 0, 'T', 'T', CUPERM_R_16F, CUPERM_R_16F, CUPERM_COMPUTE_32F};
     double x[CTR_GEMM_FEATURES];
-    ctr_gemm_features(&g, x);
+    cuperm_ctr_gemm_features(&g, x);
     const double want[CTR_GEMM_FEATURES] = {1, 1, 1, 1, 0, log2(128.0 / 24), 0, 0, log2(128.0 / 24), 0,
                                             log2(128.0 / 24), log2(296.0), 1, 0, 0,
                                             log2(296.0) * log2(128.0 / 24), 20 - log2(312.0 * 24)};
     for (int i = 0; i < CTR_GEMM_FEATURES; ++i) assert_true(fabs(x[i] - want[i]) < 1e-12);
     g.pointers = 1;
-    ctr_gemm_features(&g, x);
+    cuperm_ctr_gemm_features(&g, x);
     assert_true(x[11] == 0 && x[12] == 0 && x[13] == 1 && fabs(x[14] - log2(296.0)) < 1e-12);
-    const double f16 = ctr_gemm_factor(&g);
+    const double f16 = cuperm_ctr_gemm_factor(&g);
     assert_true(f16 >= exp(-0.7) - 1e-12 && f16 <= exp(2.3) + 1e-12);
     /* Types the sweep does not cover keep the roofline base. */
     const cupermDataType_t unfitted[3] = {CUPERM_R_64F, CUPERM_C_32F, CUPERM_C_64F};
     for (int i = 0; i < 3; ++i) {
         g.abType = g.cdType = unfitted[i];
         g.compute = unfitted[i] == CUPERM_C_32F ? CUPERM_COMPUTE_32F : CUPERM_COMPUTE_64F;
-        assert_true(ctr_gemm_factor(&g) == 1.0);
+        assert_true(cuperm_ctr_gemm_factor(&g) == 1.0);
     }
 }
 

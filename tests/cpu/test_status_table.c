@@ -91,8 +91,8 @@ static cupermStatus_t plan_contraction(const problem* p)
     cupermTensorDescriptor_t A = {2, aModes, eA, p->inStrides, p->type, p->op, 0};
     cupermTensorDescriptor_t B = {2, p->bModes, eB, NULL, p->type, CUPERM_OP_IDENTITY, 0};
     cupermTensorDescriptor_t D = {2, dModes, eD, dStrides, p->type, CUPERM_OP_IDENTITY, 0};
-    ctr_problem out;
-    return ctr_problem_init(&out, &A, &B, &D, &D, p->compute);
+    cuperm_ctr_problem_t out;
+    return cuperm_ctr_problem_init(&out, &A, &B, &D, &D, p->compute);
 }
 
 static void expect(cupermStatus_t got, const row* r, const char* half)

@@ -14,7 +14,7 @@ typedef struct {
     test_rng_t* random; /* non-NULL: price transposes randomly, to reach every layout */
 } mock_ctx;
 
-static double mock_transpose_seconds(void* vctx, const ctr_transpose* t)
+static double mock_transpose_seconds(void* vctx, const cuperm_ctr_transpose_t* t)
 {
     mock_ctx* ctx = vctx;
     if (ctx->random) return 1e-6 * (double)rng_range(ctx->random, 1, 100);
@@ -39,24 +39,24 @@ void fuzz_cpu_contraction(const fuzz_ctr_case* k, fuzz_stats* s)
     fuzz_ctr_data d;
     fuzz_ctr_prepare(k, &d);
     const cupermTensorDescriptor_t* desc = k->c.desc;
-    ctr_problem p;
+    cuperm_ctr_problem_t p;
     char msg[1024], how[1024];
-    ctr_layout best[8];
+    cuperm_ctr_layout_t best[8];
     ctr_cplx* work = NULL;
-    const cupermStatus_t rc = ctr_problem_init(&p, &desc[0], &desc[1], &desc[2], &desc[3], k->compute);
+    const cupermStatus_t rc = cuperm_ctr_problem_init(&p, &desc[0], &desc[1], &desc[2], &desc[3], k->compute);
     if (rc != CUPERM_STATUS_SUCCESS) {
         snprintf(msg, sizeof msg, "%s: %s", cupermGetErrorString(rc), cupermGetLastErrorMessage());
         s->fatal = 1;
-        report(k, s, "ctr_problem_init rejected a valid problem", msg, NULL);
+        report(k, s, "cuperm_ctr_problem_init rejected a valid problem", msg, NULL);
         goto done;
     }
     test_rng_t prices = {k->dataSeed ^ 0x9e3779b97f4a7c15ull};
     mock_ctx ctx = {(k->index & 1) ? &prices : NULL};
-    ctr_cost_model m = {mock_transpose_seconds, &ctx, 2e12, {50e12, 50e12, 400e12, 800e12}};
-    const int n = ctr_layout_rank(&p, &m, best, 8);
+    cuperm_ctr_cost_model_t m = {mock_transpose_seconds, &ctx, 2e12, {50e12, 50e12, 400e12, 800e12}};
+    const int n = cuperm_ctr_layout_rank(&p, &m, best, 8);
     if (n < 1) {
         s->fatal = 1;
-        report(k, s, "ctr_layout_rank found no layout for a valid problem", NULL, NULL);
+        report(k, s, "cuperm_ctr_layout_rank found no layout for a valid problem", NULL, NULL);
         goto done;
     }
     s->pointerBatched += best[0].calls > 1;
@@ -75,7 +75,7 @@ void fuzz_cpu_contraction(const fuzz_ctr_case* k, fuzz_stats* s)
         const ctr_cplx* cv = k->aliasCD ? dv : d.buf[2].values + k->base[2];
         ctr_cpu_execute(&p, &best[i], d.buf[0].values + k->base[0], d.buf[1].values + k->base[1], cv, dv, k->alpha,
                         k->beta);
-        ctr_layout_describe(&p, &best[i], how, sizeof how);
+        cuperm_ctr_layout_describe(&p, &best[i], how, sizeof how);
         int64_t where;
         if (fuzz_footprint((const unsigned char*)D->valuesAlloc, (const unsigned char*)work, allocBytes,
                            (size_t)(ge + k->base[3]) * sizeof(ctr_cplx), sizeof(ctr_cplx), d.mask, d.spanD, &where)) {

@@ -3,7 +3,7 @@
  * chooses between (skinny and small, strided-batched with and without a shared
  * operand, pointer-array batched, every pair of transpose flags) in f16 (fp32
  * accumulation) and f32, and writes one CSV row per GEMM. The contraction GEMM
- * model (src/contraction/ctr_gemm_fit.h) is fitted to this file by
+ * model (src/plan/contraction/gemm_fit.h) is fitted to this file by
  * tools/bench/contraction_gemm_fit.py; docs/contractions.md has the method.
  *
  * Usage: cuperm-ctr-gemm-sweep OUT.csv [f16,f32]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fits the transpose performance model (src/host/model.h) to benchmark results.
+"""Fits the transpose performance model (src/plan/transpose/model.h) to benchmark results.
 
     t = t0 + bytes / (peak * efficiency[class] * min(1, run_bytes / 128) ** gamma)
 
@@ -8,7 +8,7 @@ Reads cuperm-bench CSV files (heuristic-mode rows), asks `cuperm-plan-features`
 searches t0 and gamma on a grid; for each pair, every class's efficiency is the
 median that makes its cases' errors balance. The pair with the smallest mean
 absolute log error wins (a median let a steep gamma mispredict a few
-short-run cases tenfold). Writes src/host/model_params.h and prints the fit.
+short-run cases tenfold). Writes src/plan/transpose/model_params.h and prints the fit.
 
     python3 tools/model/fit_model.py --features build/tools/model/cuperm-plan-features \\
         --peak 3.352e12 bench/results/h100/*.csv
@@ -78,7 +78,7 @@ def main():
     ap.add_argument("--features", required=True, help="path of the cuperm-plan-features program")
     ap.add_argument("--peak", type=float, required=True,
                     help="the device's DRAM bytes/s as cuperm computes it (2 x memory clock x bus width)")
-    ap.add_argument("--out", default="src/host/model_params.h")
+    ap.add_argument("--out", default="src/plan/transpose/model_params.h")
     args = ap.parse_args()
     cases = load(args.csv)
     features(args.features, cases)

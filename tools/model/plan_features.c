@@ -3,7 +3,7 @@
  *   default:       "class,bytes,run_bytes" of the planned launch
  *   --candidates:  "case,candidate,class,bytes,in_run_bytes,out_run_bytes,tile_bytes,fill,tiles"
  *                  for every candidate, in the order cuperm-candidate-times times them
- * (see src/host/model.h). Host only: no GPU. tools/model/fit_model.py reads both. */
+ * (see src/plan/transpose/model.h). Host only: no GPU. tools/model/fit_model.py reads both. */
 #include <stdio.h>
 #include <string.h>
 

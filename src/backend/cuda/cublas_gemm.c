@@ -61,15 +61,15 @@ typedef struct {
     unsigned char alpha[16], beta[16];
     cublasOperation_t opFirst, opSecond;
     int64_t ldFirst, ldSecond;
-    const ctr_input_layout *first, *second;
+    const cuperm_ctr_input_layout_t *first, *second;
     cudaDataType_t ab, cd;
     cublasComputeType_t compute;
 } gemm_args;
 
-static void gemm_args_of(const ctr_problem* p, const ctr_layout* l, const double alpha[2], const double beta[2],
+static void gemm_args_of(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const double alpha[2], const double beta[2],
                          gemm_args* g)
 {
-    const int complexType = ctr_type_is_complex(p->op[CTR_A].type);
+    const int complexType = cuperm_ctr_type_is_complex(p->op[CTR_A].type);
     blas_scalar(p->compute, complexType, alpha, g->alpha);
     blas_scalar(p->compute, complexType, beta, g->beta);
     g->first = &l->in[l->swapped ? CTR_B : CTR_A];
@@ -83,7 +83,7 @@ static void gemm_args_of(const ctr_problem* p, const ctr_layout* l, const double
     g->compute = blas_compute(p->compute);
 }
 
-static cupermStatus_t gemm_status(cublasStatus_t st, const ctr_layout* l, int64_t entries)
+static cupermStatus_t gemm_status(cublasStatus_t st, const cuperm_ctr_layout_t* l, int64_t entries)
 {
     if (st == CUBLAS_STATUS_SUCCESS) return CUPERM_STATUS_SUCCESS;
     return cuperm_fail(CUPERM_STATUS_LIBRARY_ERROR, "cupermContract: cuBLAS %sGEMM (m=%lld n=%lld k=%lld, %lld "
@@ -91,7 +91,7 @@ static cupermStatus_t gemm_status(cublasStatus_t st, const ctr_layout* l, int64_
                        (long long)l->k, (long long)entries, cublasGetStatusString(st));
 }
 
-cupermStatus_t ctr_gemm_run(cublasHandle_t blas, const ctr_problem* p, const ctr_layout* l,
+cupermStatus_t cuperm_ctr_gemm_run(cublasHandle_t blas, const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l,
                             const void* first, const void* second, void* out, const double alpha[2],
                             const double beta[2])
 {
@@ -109,7 +109,7 @@ cupermStatus_t ctr_gemm_run(cublasHandle_t blas, const ctr_problem* p, const ctr
     return gemm_status(st, l, l->batch);
 }
 
-cupermStatus_t ctr_gemm_run_pointers(cublasHandle_t blas, const ctr_problem* p, const ctr_layout* l,
+cupermStatus_t cuperm_ctr_gemm_run_pointers(cublasHandle_t blas, const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l,
                                      void* const* arrays, int64_t count, const double alpha[2],
                                      const double beta[2])
 {

@@ -11,13 +11,13 @@
  * says; alpha and beta are {re, im}. The caller holds the cuBLAS handle's lock
  * and has set its stream and workspace. Sets the error message on failure.
  */
-cupermStatus_t ctr_gemm_run(cublasHandle_t blas, const ctr_problem* p, const ctr_layout* l,
+cupermStatus_t cuperm_ctr_gemm_run(cublasHandle_t blas, const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l,
                             const void* first, const void* second, void* out, const double alpha[2],
                             const double beta[2]);
 
 /* The same over a pointer-array batch: arrays holds count first, count second and
  * count output pointers (device memory). */
-cupermStatus_t ctr_gemm_run_pointers(cublasHandle_t blas, const ctr_problem* p, const ctr_layout* l,
+cupermStatus_t cuperm_ctr_gemm_run_pointers(cublasHandle_t blas, const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l,
                                      void* const* arrays, int64_t count, const double alpha[2],
                                      const double beta[2]);
 

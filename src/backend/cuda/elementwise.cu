@@ -3,6 +3,7 @@
 
 #include "backend/cuda/elementwise.h"
 
+namespace cuperm {
 namespace {
 
 /* Values are computed in float (16- and 32-bit types) or double, complex as pairs. */
@@ -82,7 +83,7 @@ template <> __device__ double2 axpy(double2 x, double bre, double bim, double2 c
 struct Offsets {
     int64_t out, in, c;
 };
-__device__ Offsets offsets(const ctr_ew_params& p, int64_t i)
+__device__ Offsets offsets(const cuperm_ctr_ew_params_t& p, int64_t i)
 {
     Offsets o = {0, 0, 0};
     for (int d = 0; d < p.rank; ++d) {
@@ -97,7 +98,7 @@ __device__ Offsets offsets(const ctr_ew_params& p, int64_t i)
 }
 
 template <class T>
-__global__ void elementwise(const ctr_ew_params p, int64_t volume, const T* in,
+__global__ void elementwise(const cuperm_ctr_ew_params_t p, int64_t volume, const T* in,
                             const T* c, T* out, double bre, double bim)
 {
     using R = typename Traits<T>::Compute;
@@ -111,7 +112,7 @@ __global__ void elementwise(const ctr_ew_params p, int64_t volume, const T* in,
 }
 
 template <class T>
-cudaError_t launch(const ctr_ew_params* p, const void* in, const void* c, void* out, const double beta[2],
+cudaError_t launch(const cuperm_ctr_ew_params_t* p, const void* in, const void* c, void* out, const double beta[2],
                    cudaStream_t stream)
 {
     int64_t volume = 1;
@@ -125,8 +126,11 @@ cudaError_t launch(const ctr_ew_params* p, const void* in, const void* c, void* 
 }
 
 } // namespace
+} // namespace cuperm
 
-extern "C" cudaError_t ctr_ew_launch(const ctr_ew_params* p, const void* in, const void* c, void* out,
+using namespace cuperm;
+
+extern "C" cudaError_t cuperm_ctr_ew_launch(const cuperm_ctr_ew_params_t* p, const void* in, const void* c, void* out,
                                      const double beta[2], cudaStream_t stream)
 {
     switch (p->type) {

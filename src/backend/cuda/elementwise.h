@@ -19,7 +19,7 @@ extern "C" {
 #endif
 
 /* Launches on stream. c may be NULL (then beta is ignored); beta is {re, im}. */
-cudaError_t ctr_ew_launch(const ctr_ew_params* p, const void* in, const void* c, void* out,
+cudaError_t cuperm_ctr_ew_launch(const cuperm_ctr_ew_params_t* p, const void* in, const void* c, void* out,
                           const double beta[2], cudaStream_t stream);
 
 #ifdef __cplusplus

@@ -1,8 +1,10 @@
 #include "backend/cuda/gemm_pointers.h"
 
-namespace {
+namespace cuperm {
 
-__global__ void build(const ctr_ptr_params p, const char* first, const char* second, char* out, void** arrays)
+
+/* static: no external stub symbol for the kernel */
+static __global__ void build(const cuperm_ctr_ptr_params_t p, const char* first, const char* second, char* out, void** arrays)
 {
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= p.count) return;
@@ -18,13 +20,13 @@ __global__ void build(const ctr_ptr_params p, const char* first, const char* sec
     arrays[2 * p.count + i] = (void*)(out + off[2] * p.elemBytes[2]);
 }
 
-} // namespace
+} // namespace cuperm
 
-extern "C" cudaError_t ctr_ptr_launch(const ctr_ptr_params* p, const void* first, const void* second, void* out,
+extern "C" cudaError_t cuperm_ctr_ptr_launch(const cuperm_ctr_ptr_params_t* p, const void* first, const void* second, void* out,
                                       void** arrays, cudaStream_t stream)
 {
     const int threads = 256;
     const int64_t blocks = (p->count + threads - 1) / threads;
-    build<<<(unsigned)blocks, threads, 0, stream>>>(*p, (const char*)first, (const char*)second, (char*)out, arrays);
+    cuperm::build<<<(unsigned)blocks, threads, 0, stream>>>(*p, (const char*)first, (const char*)second, (char*)out, arrays);
     return cudaGetLastError();
 }

@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 /* arrays[j][i] = base[j] + offset of entry i in operand j, for j = first, second, output. */
-cudaError_t ctr_ptr_launch(const ctr_ptr_params* p, const void* first, const void* second, void* out,
+cudaError_t cuperm_ctr_ptr_launch(const cuperm_ctr_ptr_params_t* p, const void* first, const void* second, void* out,
                            void** arrays, cudaStream_t stream);
 
 #ifdef __cplusplus

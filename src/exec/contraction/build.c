@@ -6,14 +6,14 @@
 
 /* ---- sub-plans ---------------------------------------------------------------- */
 
-static cupermStatus_t plan_transpose(cuperm_handle_t* h, const ctr_transpose* t, cuperm_transpose_plan_t* out)
+static cupermStatus_t plan_transpose(cuperm_handle_t* h, const cuperm_ctr_transpose_t* t, cuperm_transpose_plan_t* out)
 {
     return cuperm_transpose_plan_init(h, out, t->rank, t->extents, t->perm, t->type, t->inStrides, t->outStrides);
 }
 
 /* Operator kernel over a transpose's output order: out dense, in gathered. */
-static void kernel_from_transpose(const ctr_transpose* t, cupermOperator_t op, double param,
-                                  ctr_ew_params* k)
+static void kernel_from_transpose(const cuperm_ctr_transpose_t* t, cupermOperator_t op, double param,
+                                  cuperm_ctr_ew_params_t* k)
 {
     memset(k, 0, sizeof *k);
     k->rank = t->rank;
@@ -25,14 +25,14 @@ static void kernel_from_transpose(const ctr_transpose* t, cupermOperator_t op, d
     }
     k->opIn = op;
     k->paramIn = param;
-    ctr_ew_fuse(k);
+    cuperm_ctr_ew_fuse(k);
 }
 
 /* Iteration over D's dimensions, smallest D stride first, so that D is written in order. */
-static void kernel_over_d(const ctr_problem* p, const int64_t* inStrides, const int64_t* cStrides,
-                          ctr_ew_params* k)
+static void kernel_over_d(const cuperm_ctr_problem_t* p, const int64_t* inStrides, const int64_t* cStrides,
+                          cuperm_ctr_ew_params_t* k)
 {
-    const ctr_operand* D = &p->op[CTR_D];
+    const cuperm_ctr_operand_t* D = &p->op[CTR_D];
     int order[CUPERM_MAX_RANK];
     for (int i = 0; i < D->rank; ++i) order[i] = i;
     for (int i = 1; i < D->rank; ++i)
@@ -53,7 +53,7 @@ static void kernel_over_d(const ctr_problem* p, const int64_t* inStrides, const 
 
 /* Whether every entry of the pointer-array batch lies a multiple of CTR_PTR_ALIGN bytes from
  * its operand's base: then aligned bases make every pointer aligned. */
-static int pointers_aligned(const ctr_ptr_params* q)
+static int pointers_aligned(const cuperm_ctr_ptr_params_t* q)
 {
     for (int j = 0; j < 3; ++j) {
         if (q->batch > 1 && q->batchStride[j] * q->elemBytes[j] % CTR_PTR_ALIGN) return 0;
@@ -75,10 +75,10 @@ static cuperm_step_t* add_step(cuperm_contraction_plan_t* c, const char* name, c
     return s;
 }
 
-static cupermStatus_t add_transpose(cuperm_contraction_plan_t* c, int slot, const char* name, const ctr_transpose* t,
+static cupermStatus_t add_transpose(cuperm_contraction_plan_t* c, int slot, const char* name, const cuperm_ctr_transpose_t* t,
                                     int useBeta, cuperm_buffer_t in, cuperm_buffer_t out, unsigned when)
 {
-    ctr_transpose_step* ts = &c->transposes[slot];
+    cuperm_ctr_transpose_step_t* ts = &c->transposes[slot];
     cupermStatus_t st = plan_transpose(c->handle, t, &ts->plan);
     if (st) return st;
     ts->use_beta = useBeta;
@@ -86,10 +86,10 @@ static cupermStatus_t add_transpose(cuperm_contraction_plan_t* c, int slot, cons
     return CUPERM_STATUS_SUCCESS;
 }
 
-static void fill_pointers(const ctr_problem* p, const ctr_layout* l, ctr_gemm_step* g)
+static void fill_pointers(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, cuperm_ctr_gemm_step_t* g)
 {
     const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
-    ctr_ptr_params* q = &g->pointers;
+    cuperm_ctr_ptr_params_t* q = &g->pointers;
     q->nLooped = l->count[CTR_ROLE_O];
     for (int i = 0; i < q->nLooped; ++i) {
         q->extents[i] = p->modes[l->order[CTR_ROLE_O][i]].extent;
@@ -111,8 +111,8 @@ static void fill_pointers(const ctr_problem* p, const ctr_layout* l, ctr_gemm_st
  * into D, opD in place. */
 static cupermStatus_t build_steps(cuperm_contraction_plan_t* c)
 {
-    const ctr_problem* p = &c->problem;
-    const ctr_layout* l = &c->layout;
+    const cuperm_ctr_problem_t* p = &c->problem;
+    const cuperm_ctr_layout_t* l = &c->layout;
     cupermStatus_t st;
     cuperm_buffer_t gemmIn[2] = {operand_buffer(CTR_A), operand_buffer(CTR_B)};
     static const char* const inputNames[2][2] = {{"transpose A", "operator kernel A"},
@@ -120,58 +120,58 @@ static cupermStatus_t build_steps(cuperm_contraction_plan_t* c)
     c->stepCount = 0;
     for (int x = 0; x < 2; ++x) {
         if (l->in[x].path == CTR_IN_DIRECT) continue;
-        ctr_transpose t;
-        ctr_layout_input_transpose(p, l, x, &t);
+        cuperm_ctr_transpose_t t;
+        cuperm_ctr_layout_input_transpose(p, l, x, &t);
         gemmIn[x] = workspace_buffer(l->wsOffset[x]);
         if (l->in[x].path == CTR_IN_TRANSPOSE) {
             if ((st = add_transpose(c, x, inputNames[x][0], &t, 0, operand_buffer(x), gemmIn[x], CUPERM_STEP_ALWAYS)))
                 return st;
         } else {
-            ctr_elementwise_step* k = &c->kernels[x];
+            cuperm_ctr_elementwise_step_t* k = &c->kernels[x];
             kernel_from_transpose(&t, l->ops.op[x], p->op[x].opParam, &k->kernel);
             add_step(c, inputNames[x][1], cuperm_ctr_step_elementwise, k, operand_buffer(x), no_buffer, gemmIn[x]);
         }
     }
     /* cuBLAS updates its output in place: D must hold C first when it is not C. */
     if (l->out == CTR_OUT_DIRECT || l->out == CTR_OUT_TRANSPOSE) {
-        ctr_transpose t;
-        ctr_copy_c_to_d(p, &t);
+        cuperm_ctr_transpose_t t;
+        cuperm_ctr_copy_c_to_d(p, &t);
         if ((st = add_transpose(c, 2, "copy C into D", &t, 0, operand_buffer(CTR_C), operand_buffer(CTR_D),
                                 CUPERM_STEP_IF_C_INTO_D)))
             return st;
     }
     const cuperm_buffer_t W = workspace_buffer(l->wsOffset[2]);
     const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
-    ctr_gemm_step* g = &c->gemm;
+    cuperm_ctr_gemm_step_t* g = &c->gemm;
     g->use_beta = l->out == CTR_OUT_DIRECT;
     if (l->calls > 1) fill_pointers(p, l, g);
     add_step(c, "GEMM", cuperm_ctr_step_gemm, g, gemmIn[first], gemmIn[second],
              l->out == CTR_OUT_DIRECT ? operand_buffer(CTR_D) : W);
     if (l->out == CTR_OUT_TRANSPOSE) {
-        ctr_transpose t;
-        ctr_layout_output_transpose(p, l, &t);
+        cuperm_ctr_transpose_t t;
+        cuperm_ctr_layout_output_transpose(p, l, &t);
         if ((st = add_transpose(c, 3, "transpose W into D", &t, 1, W, operand_buffer(CTR_D), CUPERM_STEP_ALWAYS)))
             return st;
     } else if (l->out == CTR_OUT_EPILOGUE) {
-        ctr_elementwise_step* k = &c->kernels[2];
+        cuperm_ctr_elementwise_step_t* k = &c->kernels[2];
         int64_t w[CUPERM_MAX_RANK];
-        ctr_layout_w_strides_for_d(p, l, w);
+        cuperm_ctr_layout_w_strides_for_d(p, l, w);
         kernel_over_d(p, w, p->op[CTR_C].strides, &k->kernel);
         k->kernel.opC = l->ops.op[CTR_C];
         k->kernel.paramC = p->op[CTR_C].opParam;
         k->kernel.opOut = l->ops.op[CTR_D];
         k->kernel.paramOut = p->op[CTR_D].opParam;
-        ctr_ew_fuse(&k->kernel);
+        cuperm_ctr_ew_fuse(&k->kernel);
         k->use_beta = 1;
         add_step(c, "operator epilogue", cuperm_ctr_step_elementwise, k, W, operand_buffer(CTR_C),
                  operand_buffer(CTR_D));
     }
     if (l->inplaceOpD) {
-        ctr_elementwise_step* k = &c->kernels[3];
+        cuperm_ctr_elementwise_step_t* k = &c->kernels[3];
         kernel_over_d(p, p->op[CTR_D].strides, p->op[CTR_D].strides, &k->kernel);
         k->kernel.opOut = l->ops.op[CTR_D];
         k->kernel.paramOut = p->op[CTR_D].opParam;
-        ctr_ew_fuse(&k->kernel);
+        cuperm_ctr_ew_fuse(&k->kernel);
         add_step(c, "opD in place", cuperm_ctr_step_elementwise, k, operand_buffer(CTR_D), no_buffer,
                  operand_buffer(CTR_D));
     }
@@ -182,12 +182,12 @@ cupermStatus_t cuperm_ctr_plan_build(cuperm_contraction_plan_t* c)
 {
     const cupermStatus_t st = build_steps(c);
     if (st) return st;
-    const ctr_problem* p = &c->problem;
+    const cuperm_ctr_problem_t* p = &c->problem;
     c->cdSameLayout = memcmp(p->op[CTR_C].strides, p->op[CTR_D].strides,
                              sizeof(int64_t) * (size_t)p->op[CTR_D].rank) == 0;
     for (int w = 0; w < CTR_OPERANDS; ++w)
-        c->spanBytes[w] = (ctr_operand_max_offset(&p->op[w]) + 1) * (int64_t)cupermDataTypeSize(p->op[w].type);
+        c->spanBytes[w] = (cuperm_ctr_operand_max_offset(&p->op[w]) + 1) * (int64_t)cupermDataTypeSize(p->op[w].type);
     c->workspaceBytes = c->layout.workspaceBytes + CTR_CUBLAS_WORKSPACE;
-    ctr_layout_describe(p, &c->layout, c->description, sizeof c->description);
+    cuperm_ctr_layout_describe(p, &c->layout, c->description, sizeof c->description);
     return CUPERM_STATUS_SUCCESS;
 }

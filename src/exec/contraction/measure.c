@@ -22,7 +22,7 @@ typedef struct {
 static cupermStatus_t cuda_fail(cudaError_t e, const char* what)
 {
     cudaGetLastError();
-    return ctr_fail(CUPERM_STATUS_CUDA_ERROR, "measuring layouts: %s failed: %s", what, cudaGetErrorString(e));
+    return cuperm_ctr_fail(CUPERM_STATUS_CUDA_ERROR, "measuring layouts: %s failed: %s", what, cudaGetErrorString(e));
 }
 
 static int cmp_float(const void* a, const void* b)
@@ -76,8 +76,8 @@ static cupermStatus_t env_open(measure_env* env, const cuperm_contraction_plan_t
         const size_t bytes = (size_t)c->spanBytes[which[i]];
         if ((e = cudaMallocAsync((void**)&env->operand[i], bytes, env->stream)) != cudaSuccess) {
             cudaGetLastError();
-            return ctr_fail(CUPERM_STATUS_ALLOC_FAILED, "measuring layouts: cudaMallocAsync of %zu bytes for "
-                            "scratch %s failed: %s", bytes, ctr_operand_name(which[i]), cudaGetErrorString(e));
+            return cuperm_ctr_fail(CUPERM_STATUS_ALLOC_FAILED, "measuring layouts: cudaMallocAsync of %zu bytes for "
+                            "scratch %s failed: %s", bytes, cuperm_ctr_operand_name(which[i]), cudaGetErrorString(e));
         }
         /* Bytes of 0x3c: finite, non-zero values in every supported type (1.06 in fp16). */
         if ((e = cudaMemsetAsync(env->operand[i], 0x3c, bytes, env->stream)) != cudaSuccess)
@@ -85,7 +85,7 @@ static cupermStatus_t env_open(measure_env* env, const cuperm_contraction_plan_t
     }
     if ((e = cudaMallocAsync((void**)&env->ws, wsBytes, env->stream)) != cudaSuccess) {
         cudaGetLastError();
-        return ctr_fail(CUPERM_STATUS_ALLOC_FAILED, "measuring layouts: cudaMallocAsync of the %zu-byte "
+        return cuperm_ctr_fail(CUPERM_STATUS_ALLOC_FAILED, "measuring layouts: cudaMallocAsync of the %zu-byte "
                         "workspace failed: %s", wsBytes, cudaGetErrorString(e));
     }
     return CUPERM_STATUS_SUCCESS;
@@ -106,22 +106,22 @@ static cupermStatus_t env_close(measure_env* env)
     return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_fail(e, "cudaStreamSynchronize");
 }
 
-cupermStatus_t ctr_measure_choose(cuperm_contraction_plan_t* c, const ctr_cost_model* model)
+cupermStatus_t cuperm_ctr_measure_choose(cuperm_contraction_plan_t* c, const cuperm_ctr_cost_model_t* model)
 {
     int device = -1;
     if (cudaGetDevice(&device) != cudaSuccess || device != c->device) {
         cudaGetLastError();
-        return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "CUPERM_PLAN_MEASURE: the current device (%d) is not the "
+        return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "CUPERM_PLAN_MEASURE: the current device (%d) is not the "
                         "handle's (%d)", device, c->device);
     }
-    ctr_layout* layouts = malloc(sizeof *layouts * CTR_MEASURE_CANDIDATES);
+    cuperm_ctr_layout_t* layouts = malloc(sizeof *layouts * CTR_MEASURE_CANDIDATES);
     cuperm_contraction_plan_t* cand = calloc(CTR_MEASURE_CANDIDATES, sizeof *cand);
     if (!layouts || !cand) {
         free(layouts);
         free(cand);
-        return ctr_fail(CUPERM_STATUS_ALLOC_FAILED, "out of host memory");
+        return cuperm_ctr_fail(CUPERM_STATUS_ALLOC_FAILED, "out of host memory");
     }
-    const int n = ctr_layout_rank(&c->problem, model, layouts, CTR_MEASURE_CANDIDATES);
+    const int n = cuperm_ctr_layout_rank(&c->problem, model, layouts, CTR_MEASURE_CANDIDATES);
     cupermStatus_t st = CUPERM_STATUS_SUCCESS;
     int built = 0, firstBuilt = -1;
     int ok[CTR_MEASURE_CANDIDATES] = {0};
@@ -137,7 +137,7 @@ cupermStatus_t ctr_measure_choose(cuperm_contraction_plan_t* c, const ctr_cost_m
         }
     }
     if (built == 0) {
-        st = ctr_fail(CUPERM_STATUS_INTERNAL_ERROR, "CUPERM_PLAN_MEASURE: none of the model's %d cheapest "
+        st = cuperm_ctr_fail(CUPERM_STATUS_INTERNAL_ERROR, "CUPERM_PLAN_MEASURE: none of the model's %d cheapest "
                       "layouts could be planned", n);
     } else {
         measure_env env;

@@ -16,6 +16,6 @@
  * stream-ordered from the device's current memory pool and are freed before it
  * returns.
  */
-cupermStatus_t ctr_measure_choose(cuperm_contraction_plan_t* c, const ctr_cost_model* model);
+cupermStatus_t cuperm_ctr_measure_choose(cuperm_contraction_plan_t* c, const cuperm_ctr_cost_model_t* model);
 
 #endif

@@ -5,20 +5,20 @@
 
 /* ---- the cost model on a real device ----------------------------------------- */
 
-static double predict_transpose(void* ctx, const ctr_transpose* t)
+static double predict_transpose(void* ctx, const cuperm_ctr_transpose_t* t)
 {
     return cuperm_transpose_predict(ctx, t->rank, t->extents, t->perm, t->type, t->inStrides, t->outStrides);
 }
 
 /* Dense peak rates of an H100 SXM (132 SMs) and an A100 (108 SMs), scaled by SM count. */
-static ctr_cost_model device_model(cuperm_handle_t* h)
+static cuperm_ctr_cost_model_t device_model(cuperm_handle_t* h)
 {
     static const double hopper[4] = {67e12, 67e12, 495e12, 989e12};
     static const double ampere[4] = {19.5e12, 19.5e12, 156e12, 312e12};
     const cuperm_device_info_t* d = &h->dev;
     const int isHopper = d->cc_major >= 9;
     const double scale = d->sm_count > 0 ? d->sm_count / (isHopper ? 132.0 : 108.0) : 1.0;
-    ctr_cost_model m;
+    cuperm_ctr_cost_model_t m;
     m.transpose_seconds = predict_transpose;
     m.ctx = h;
     /* Copies reach about 90% of the theoretical bandwidth. */
@@ -33,19 +33,19 @@ cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, const cupermTensorDescri
                                     cupermPlanMode_t mode, cuperm_contraction_plan_t* c)
 {
     if (mode != CUPERM_PLAN_MODEL && mode != CUPERM_PLAN_MEASURE)
-        return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "mode %d is not a cupermPlanMode_t (MODEL or MEASURE)",
+        return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "mode %d is not a cupermPlanMode_t (MODEL or MEASURE)",
                         (int)mode);
-    cupermStatus_t st = ctr_problem_init(&c->problem, A, B, C, D, compute);
-    if (!st) st = ctr_state_get(h, &c->state);
+    cupermStatus_t st = cuperm_ctr_problem_init(&c->problem, A, B, C, D, compute);
+    if (!st) st = cuperm_ctr_state_get(h, &c->state);
     if (st) return st;
     c->handle = h;
     c->device = h->dev.ordinal;
     c->measured = mode == CUPERM_PLAN_MEASURE;
-    if (!ctr_state_lookup(c->state, &c->problem, c->measured, &c->layout, &c->measuredSeconds)) {
-        const ctr_cost_model model = device_model(h);
-        st = c->measured ? ctr_measure_choose(c, &model) : ctr_layout_choose(&c->problem, &model, &c->layout);
+    if (!cuperm_ctr_state_lookup(c->state, &c->problem, c->measured, &c->layout, &c->measuredSeconds)) {
+        const cuperm_ctr_cost_model_t model = device_model(h);
+        st = c->measured ? cuperm_ctr_measure_choose(c, &model) : cuperm_ctr_layout_choose(&c->problem, &model, &c->layout);
         if (st) return st;
-        ctr_state_insert(c->state, &c->problem, c->measured, &c->layout, c->measuredSeconds);
+        cuperm_ctr_state_insert(c->state, &c->problem, c->measured, &c->layout, c->measuredSeconds);
     }
     if ((st = cuperm_ctr_plan_build(c))) return st;
     cuperm_handle_retain(h);

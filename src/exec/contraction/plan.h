@@ -22,32 +22,32 @@
 typedef struct {
     cuperm_transpose_plan_t plan;
     int use_beta;
-} ctr_transpose_step;
+} cuperm_ctr_transpose_step_t;
 
 /* An operator-kernel step: out = opOut(opIn(in) + beta * opC(in2)). */
 typedef struct {
-    ctr_ew_params kernel;
+    cuperm_ctr_ew_params_t kernel;
     int use_beta;
-} ctr_elementwise_step;
+} cuperm_ctr_elementwise_step_t;
 
 /* The GEMM step: out = alpha * first x second (+ beta * out with use_beta). */
 typedef struct {
     int use_beta;
-    ctr_ptr_params pointers; /* looped modes: the pointer-array batch (layout.calls > 1) */
+    cuperm_ctr_ptr_params_t pointers; /* looped modes: the pointer-array batch (layout.calls > 1) */
     int pointersAligned;     /* every entry's offset from its base is a multiple of CTR_PTR_ALIGN bytes */
-} ctr_gemm_step;
+} cuperm_ctr_gemm_step_t;
 
 typedef struct cuperm_contraction_plan {
     cuperm_handle_t* handle;        /* referenced: its cuBLAS handles and caches outlive cupermDestroy */
-    ctr_state* state;
+    cuperm_ctr_state_t* state;
     int device;
-    ctr_problem problem;
-    ctr_layout layout;
+    cuperm_ctr_problem_t problem;
+    cuperm_ctr_layout_t layout;
     cuperm_step_t steps[CTR_MAX_STEPS];
     int stepCount;
-    ctr_transpose_step transposes[4];      /* parameter blocks the steps point at */
-    ctr_elementwise_step kernels[4];
-    ctr_gemm_step gemm;
+    cuperm_ctr_transpose_step_t transposes[4];      /* parameter blocks the steps point at */
+    cuperm_ctr_elementwise_step_t kernels[4];
+    cuperm_ctr_gemm_step_t gemm;
     int cdSameLayout;               /* C and D strides equal: C may alias D */
     int64_t spanBytes[CTR_OPERANDS];
     size_t workspaceBytes;          /* layout's plus cuBLAS's */

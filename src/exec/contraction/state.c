@@ -8,7 +8,7 @@
 
 static cupermStatus_t state_make(void** out)
 {
-    ctr_state* s = calloc(1, sizeof *s);
+    cuperm_ctr_state_t* s = calloc(1, sizeof *s);
     if (!s) return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "contraction state: out of host memory");
     pthread_mutex_init(&s->lock, NULL);
     *out = s;
@@ -17,19 +17,19 @@ static cupermStatus_t state_make(void** out)
 
 static void state_destroy(void* state)
 {
-    ctr_state* s = state;
+    cuperm_ctr_state_t* s = state;
     if (!s) return;
     for (int i = 0; i < s->idleCount; ++i) cublasDestroy(s->idle[i]);
     pthread_mutex_destroy(&s->lock);
     free(s);
 }
 
-cupermStatus_t ctr_state_get(cuperm_handle_t* handle, ctr_state** state)
+cupermStatus_t cuperm_ctr_state_get(cuperm_handle_t* handle, cuperm_ctr_state_t** state)
 {
     return cuperm_handle_engine(handle, CUPERM_ENGINE_CONTRACTION, state_make, state_destroy, (void**)state);
 }
 
-cupermStatus_t ctr_blas_acquire(ctr_state* s, cublasHandle_t* blas)
+cupermStatus_t cuperm_ctr_blas_acquire(cuperm_ctr_state_t* s, cublasHandle_t* blas)
 {
     *blas = NULL;
     pthread_mutex_lock(&s->lock);
@@ -43,7 +43,7 @@ cupermStatus_t ctr_blas_acquire(ctr_state* s, cublasHandle_t* blas)
                        cublasGetStatusString(st));
 }
 
-void ctr_blas_release(ctr_state* s, cublasHandle_t blas)
+void cuperm_ctr_blas_release(cuperm_ctr_state_t* s, cublasHandle_t blas)
 {
     pthread_mutex_lock(&s->lock);
     if (s->idleCount < CTR_BLAS_POOL) {
@@ -54,7 +54,7 @@ void ctr_blas_release(ctr_state* s, cublasHandle_t blas)
     if (blas) cublasDestroy(blas);
 }
 
-int ctr_state_lookup(ctr_state* s, const ctr_problem* key, int measured, ctr_layout* layout, double* seconds)
+int cuperm_ctr_state_lookup(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* key, int measured, cuperm_ctr_layout_t* layout, double* seconds)
 {
     int found = 0;
     pthread_mutex_lock(&s->lock);
@@ -69,11 +69,11 @@ int ctr_state_lookup(ctr_state* s, const ctr_problem* key, int measured, ctr_lay
     return found;
 }
 
-void ctr_state_insert(ctr_state* s, const ctr_problem* key, int measured, const ctr_layout* layout,
+void cuperm_ctr_state_insert(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* key, int measured, const cuperm_ctr_layout_t* layout,
                       double seconds)
 {
     pthread_mutex_lock(&s->lock);
-    ctr_cache_entry* e = &s->cache[s->nextVictim];
+    cuperm_ctr_cache_entry_t* e = &s->cache[s->nextVictim];
     s->nextVictim = (s->nextVictim + 1) % CTR_CACHE_ENTRIES; /* round robin: oldest goes first */
     e->used = 1;
     e->measured = measured;

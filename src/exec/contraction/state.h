@@ -23,29 +23,29 @@ typedef struct {
     int used;
     int measured;          /* part of the key: measured and model plans are cached apart */
     double seconds;        /* measured: the chosen layout's median time */
-    ctr_problem key;
-    ctr_layout layout;
-} ctr_cache_entry;
+    cuperm_ctr_problem_t key;
+    cuperm_ctr_layout_t layout;
+} cuperm_ctr_cache_entry_t;
 
-typedef struct ctr_state {
+typedef struct cuperm_ctr_state {
     pthread_mutex_t lock;
     cublasHandle_t idle[CTR_BLAS_POOL];
     int idleCount;
-    ctr_cache_entry cache[CTR_CACHE_ENTRIES];
+    cuperm_ctr_cache_entry_t cache[CTR_CACHE_ENTRIES];
     int nextVictim;
-} ctr_state;
+} cuperm_ctr_state_t;
 
 /* The handle's state, created on first use (thread-safe). */
-cupermStatus_t ctr_state_get(struct cuperm_handle* handle, ctr_state** state);
+cupermStatus_t cuperm_ctr_state_get(struct cuperm_handle* handle, cuperm_ctr_state_t** state);
 
 /* A cuBLAS handle for one GEMM's use (LIBRARY_ERROR if none can be created), and its return. */
-cupermStatus_t ctr_blas_acquire(ctr_state* s, cublasHandle_t* blas);
-void ctr_blas_release(ctr_state* s, cublasHandle_t blas);
+cupermStatus_t cuperm_ctr_blas_acquire(cuperm_ctr_state_t* s, cublasHandle_t* blas);
+void cuperm_ctr_blas_release(cuperm_ctr_state_t* s, cublasHandle_t blas);
 
 /* Cache lookup / insertion by problem and plan mode (measured or not); both take the lock.
  * seconds: the measured time of a measured entry (0 for model entries). */
-int ctr_state_lookup(ctr_state* s, const ctr_problem* key, int measured, ctr_layout* layout, double* seconds);
-void ctr_state_insert(ctr_state* s, const ctr_problem* key, int measured, const ctr_layout* layout,
+int cuperm_ctr_state_lookup(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* key, int measured, cuperm_ctr_layout_t* layout, double* seconds);
+void cuperm_ctr_state_insert(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* key, int measured, const cuperm_ctr_layout_t* layout,
                       double seconds);
 
 #endif

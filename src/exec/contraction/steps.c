@@ -26,7 +26,7 @@ static void transpose_scalar(cupermDataType_t t, const double v[2], unsigned cha
 cupermStatus_t cuperm_ctr_step_transpose(const cuperm_step_t* s, const void* plan, const cuperm_run_args_t* a)
 {
     (void)plan;
-    const ctr_transpose_step* t = s->params;
+    const cuperm_ctr_transpose_step_t* t = s->params;
     const double one[2] = {1.0, 0.0}, zero[2] = {0.0, 0.0};
     unsigned char alpha[16], beta[16];
     transpose_scalar(t->plan.type, one, alpha);
@@ -38,10 +38,10 @@ cupermStatus_t cuperm_ctr_step_transpose(const cuperm_step_t* s, const void* pla
 cupermStatus_t cuperm_ctr_step_elementwise(const cuperm_step_t* s, const void* plan, const cuperm_run_args_t* a)
 {
     (void)plan;
-    const ctr_elementwise_step* k = s->params;
+    const cuperm_ctr_elementwise_step_t* k = s->params;
     const double zero[2] = {0.0, 0.0};
     const int withC = k->use_beta && !a->beta_zero;
-    const cudaError_t e = ctr_ew_launch(&k->kernel, cuperm_buffer_address(s->in, a),
+    const cudaError_t e = cuperm_ctr_ew_launch(&k->kernel, cuperm_buffer_address(s->in, a),
                                         withC ? cuperm_buffer_address(s->in2, a) : NULL,
                                         cuperm_buffer_address(s->out, a), withC ? a->beta : zero, a->stream);
     return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the operator kernel");
@@ -54,40 +54,40 @@ static int aligned(const void* p) { return (uintptr_t)p % CTR_PTR_ALIGN == 0; }
 cupermStatus_t cuperm_ctr_step_gemm(const cuperm_step_t* s, const void* vplan, const cuperm_run_args_t* a)
 {
     const cuperm_contraction_plan_t* plan = vplan;
-    const ctr_gemm_step* g = s->params;
+    const cuperm_ctr_gemm_step_t* g = s->params;
     const char* first = cuperm_buffer_address(s->in, a);
     const char* second = cuperm_buffer_address(s->in2, a);
     char* out = cuperm_buffer_address(s->out, a);
     const double zero[2] = {0.0, 0.0};
     const double* beta = g->use_beta && !a->beta_zero ? a->beta : zero;
     cublasHandle_t blas;
-    cupermStatus_t st = ctr_blas_acquire(plan->state, &blas);
+    cupermStatus_t st = cuperm_ctr_blas_acquire(plan->state, &blas);
     if (st) return st;
     if (cublasSetStream(blas, a->stream) != CUBLAS_STATUS_SUCCESS ||
         cublasSetWorkspace(blas, a->workspace + plan->layout.workspaceBytes, CTR_CUBLAS_WORKSPACE) !=
             CUBLAS_STATUS_SUCCESS)
         st = cuperm_fail(CUPERM_STATUS_LIBRARY_ERROR, "cupermContract: cuBLAS rejected the stream or workspace");
-    const ctr_layout* l = &plan->layout;
-    const ctr_problem* p = &plan->problem;
+    const cuperm_ctr_layout_t* l = &plan->layout;
+    const cuperm_ctr_problem_t* p = &plan->problem;
     if (!st && l->calls > 1 && g->pointersAligned && aligned(first) && aligned(second) && aligned(out)) {
         /* Looped modes: one pointer-array batched GEMM, its arrays built on the stream first. */
         void** arrays = (void**)(a->workspace + l->wsOffset[3]);
-        const cudaError_t e = ctr_ptr_launch(&g->pointers, first, second, out, arrays, a->stream);
-        st = e == cudaSuccess ? ctr_gemm_run_pointers(blas, p, l, arrays, g->pointers.count, a->alpha, beta)
+        const cudaError_t e = cuperm_ctr_ptr_launch(&g->pointers, first, second, out, arrays, a->stream);
+        st = e == cudaSuccess ? cuperm_ctr_gemm_run_pointers(blas, p, l, arrays, g->pointers.count, a->alpha, beta)
                               : cuda_failed(e, "the GEMM pointer kernel");
     } else if (!st && l->calls > 1) {
-        /* Some pointer would break cuBLAS's alignment assumptions (ctr_pointers.h): one strided
+        /* Some pointer would break cuBLAS's alignment assumptions (core/kernel_params.h): one strided
          * batch per looped index instead, each of whose pointers cuBLAS sees and checks. */
         const int64_t* eb = g->pointers.elemBytes;
         for (int64_t call = 0; call < l->calls && !st; ++call) {
             int64_t off[3];
-            ctr_layout_call_offsets(p, l, call, off);
-            st = ctr_gemm_run(blas, p, l, first + off[0] * eb[0], second + off[1] * eb[1], out + off[2] * eb[2],
+            cuperm_ctr_layout_call_offsets(p, l, call, off);
+            st = cuperm_ctr_gemm_run(blas, p, l, first + off[0] * eb[0], second + off[1] * eb[1], out + off[2] * eb[2],
                               a->alpha, beta);
         }
     } else if (!st) {
-        st = ctr_gemm_run(blas, p, l, first, second, out, a->alpha, beta);
+        st = cuperm_ctr_gemm_run(blas, p, l, first, second, out, a->alpha, beta);
     }
-    ctr_blas_release(plan->state, blas);
+    cuperm_ctr_blas_release(plan->state, blas);
     return st;
 }

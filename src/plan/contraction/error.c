@@ -3,7 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-cupermStatus_t ctr_fail(cupermStatus_t status, const char* fmt, ...)
+cupermStatus_t cuperm_ctr_fail(cupermStatus_t status, const char* fmt, ...)
 {
     char msg[512];
     va_list ap;

@@ -5,6 +5,6 @@
 #include "core/error.h"
 
 /* cuperm_fail with the message prefixed by "cupermPlanContraction: ". */
-cupermStatus_t ctr_fail(cupermStatus_t status, const char* fmt, ...) CUPERM_PRINTF(2, 3);
+cupermStatus_t cuperm_ctr_fail(cupermStatus_t status, const char* fmt, ...) CUPERM_PRINTF(2, 3);
 
 #endif

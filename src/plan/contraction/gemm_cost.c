@@ -5,7 +5,7 @@
 #include "plan/contraction/layout.h"
 #include "plan/contraction/types.h"
 
-ctr_rate ctr_gemm_rate(const ctr_gemm_shape* s)
+cuperm_ctr_rate_t cuperm_ctr_gemm_rate(const cuperm_ctr_gemm_shape_t* s)
 {
     switch (s->compute) {
     case CUPERM_COMPUTE_64F: return CTR_RATE_FP64;
@@ -18,9 +18,9 @@ ctr_rate ctr_gemm_rate(const ctr_gemm_shape* s)
     }
 }
 
-double ctr_gemm_peak(const ctr_cost_model* model, const ctr_gemm_shape* s)
+double cuperm_ctr_gemm_peak(const cuperm_ctr_cost_model_t* model, const cuperm_ctr_gemm_shape_t* s)
 {
-    return model->gemmFlops[ctr_gemm_rate(s)];
+    return model->gemmFlops[cuperm_ctr_gemm_rate(s)];
 }
 
 /* cuBLAS fits its tiles to small dimensions (16 .. 128). */
@@ -40,14 +40,14 @@ static double tile_use(int64_t x)
 
 /* Roofline base: flops at the peak rate derated for tiles, or bytes at bandwidth, or a floor
  * per thread block, plus a launch (tools/bench/contraction_gemm_fit.py repeats this). */
-static double gemm_base(const ctr_cost_model* model, const ctr_gemm_shape* s)
+static double gemm_base(const cuperm_ctr_cost_model_t* model, const cuperm_ctr_gemm_shape_t* s)
 {
-    const int complexType = ctr_type_is_complex(s->abType);
+    const int complexType = cuperm_ctr_type_is_complex(s->abType);
     const double macs = (double)s->m * (double)s->n * (double)s->k * (double)s->batch;
     const double flops = macs * (complexType ? 8.0 : 2.0);
     /* A short inner dimension cannot hide the epilogue. */
     const double use = tile_use(s->m) * tile_use(s->n) * ((double)s->k / (double)(s->k + 16));
-    const double compute = flops / (ctr_gemm_peak(model, s) * use);
+    const double compute = flops / (cuperm_ctr_gemm_peak(model, s) * use);
     const double ab = (double)cupermDataTypeSize(s->abType), cd = (double)cupermDataTypeSize(s->cdType);
     const double batch = (double)s->batch;
     const double bytes = ab * (double)(s->m * s->k) * (s->firstShared ? 1.0 : batch) +
@@ -65,7 +65,7 @@ static double gemm_base(const ctr_cost_model* model, const ctr_gemm_shape* s)
 /* Octaves a dimension lies below a 128-wide tile (0 at 128 and above). */
 static double skinny(int64_t x) { return log2(128.0 / (double)(x < 128 ? (x > 0 ? x : 1) : 128)); }
 
-void ctr_gemm_features(const ctr_gemm_shape* s, double x[CTR_GEMM_FEATURES])
+void cuperm_ctr_gemm_features(const cuperm_ctr_gemm_shape_t* s, double x[CTR_GEMM_FEATURES])
 {
     const double tf = s->opFirst != 'N', ts = s->opSecond != 'N';
     const double sm = skinny(s->m), sn = skinny(s->n), sk = skinny(s->k);
@@ -78,26 +78,26 @@ void ctr_gemm_features(const ctr_gemm_shape* s, double x[CTR_GEMM_FEATURES])
     for (int i = 0; i < CTR_GEMM_FEATURES; ++i) x[i] = f[i];
 }
 
-_Static_assert(sizeof ctr_gemm_fit_weights[0] / sizeof(double) == CTR_GEMM_FEATURES,
-               "ctr_gemm_fit.h was fitted with another feature list");
+_Static_assert(sizeof cuperm_ctr_gemm_fit_weights[0] / sizeof(double) == CTR_GEMM_FEATURES,
+               "gemm_fit.h was fitted with another feature list");
 
-double ctr_gemm_factor(const ctr_gemm_shape* s)
+double cuperm_ctr_gemm_factor(const cuperm_ctr_gemm_shape_t* s)
 {
     /* Fitted for real 16-bit inputs on tensor cores and strict real fp32; other types keep the base. */
-    const ctr_rate rate = ctr_gemm_rate(s);
-    const int fitted = !ctr_type_is_complex(s->abType) && s->abType != CUPERM_R_64F &&
+    const cuperm_ctr_rate_t rate = cuperm_ctr_gemm_rate(s);
+    const int fitted = !cuperm_ctr_type_is_complex(s->abType) && s->abType != CUPERM_R_64F &&
                        (rate == CTR_RATE_FP16 || (rate == CTR_RATE_FP32 && s->abType == CUPERM_R_32F));
     if (!fitted) return 1.0;
-    const double* w = ctr_gemm_fit_weights[rate == CTR_RATE_FP16 ? 0 : 1];
+    const double* w = cuperm_ctr_gemm_fit_weights[rate == CTR_RATE_FP16 ? 0 : 1];
     double x[CTR_GEMM_FEATURES], e = 0.0;
-    ctr_gemm_features(s, x);
+    cuperm_ctr_gemm_features(s, x);
     for (int i = 0; i < CTR_GEMM_FEATURES; ++i) e += w[i] * x[i];
     /* The fit covers factors of about 0.5 .. 10: outside it, extrapolation is not trusted. */
     return exp(fmin(fmax(e, -0.7), 2.3));
 }
 
-double ctr_gemm_seconds(const ctr_cost_model* model, const ctr_gemm_shape* s)
+double cuperm_ctr_gemm_seconds(const cuperm_ctr_cost_model_t* model, const cuperm_ctr_gemm_shape_t* s)
 {
     const double calls = s->calls > 0 ? (double)s->calls : 1.0;
-    return calls * gemm_base(model, s) * ctr_gemm_factor(s);
+    return calls * gemm_base(model, s) * cuperm_ctr_gemm_factor(s);
 }

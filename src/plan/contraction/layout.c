@@ -12,13 +12,13 @@
 
 /* ---- operators ---------------------------------------------------------- */
 
-void ctr_fold_operators(const ctr_problem* p, ctr_folded_ops* f)
+void cuperm_ctr_fold_operators(const cuperm_ctr_problem_t* p, cuperm_ctr_folded_ops_t* f)
 {
     f->alphaSign = 1.0;
     f->betaSign = 1.0;
     for (int w = 0; w < CTR_OPERANDS; ++w) {
         cupermOperator_t op = p->op[w].op;
-        const int complexType = ctr_type_is_complex(p->op[w].type);
+        const int complexType = cuperm_ctr_type_is_complex(p->op[w].type);
         if (op == CUPERM_OP_NEGATE) {
             /* -x is linear: it moves into the scalars that multiply the operand. */
             if (w == CTR_A || w == CTR_B || w == CTR_D) f->alphaSign = -f->alphaSign;
@@ -32,10 +32,10 @@ void ctr_fold_operators(const ctr_problem* p, ctr_folded_ops* f)
 
 /* ---- mode roles in an operand ------------------------------------------------ */
 
-static int in_operand(const ctr_problem* p, int mode, int which) { return p->modes[mode].pos[which] >= 0; }
+static int in_operand(const cuperm_ctr_problem_t* p, int mode, int which) { return p->modes[mode].pos[which] >= 0; }
 
 /* How many of role r's modes operand `which` holds. */
-static int role_present(const ctr_problem* p, const ctr_layout* l, int r, int which)
+static int role_present(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int r, int which)
 {
     int n = 0;
     for (int i = 0; i < l->count[r]; ++i) n += in_operand(p, l->order[r][i], which);
@@ -44,15 +44,15 @@ static int role_present(const ctr_problem* p, const ctr_layout* l, int r, int wh
 
 /* Orders role r's modes by their stride in `which` (ties: dimension order); 0 if `which`
  * lacks one of them (it cannot be the source of the order). */
-static int role_order_from(const ctr_problem* p, ctr_layout* l, int r, int which)
+static int role_order_from(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l, int r, int which)
 {
     int* order = l->order[r];
     const int n = l->count[r];
     if (role_present(p, l, r, which) != n) return 0;
-    const ctr_operand* t = &p->op[which];
+    const cuperm_ctr_operand_t* t = &p->op[which];
     for (int i = 1; i < n; ++i)
         for (int j = i; j > 0; --j) {
-            const ctr_mode *x = &p->modes[order[j]], *y = &p->modes[order[j - 1]];
+            const cuperm_ctr_mode_t *x = &p->modes[order[j]], *y = &p->modes[order[j - 1]];
             const int64_t sx = t->strides[x->pos[which]], sy = t->strides[y->pos[which]];
             if (sx > sy || (sx == sy && x->pos[which] > y->pos[which])) break;
             const int s = order[j]; order[j] = order[j - 1]; order[j - 1] = s;
@@ -65,18 +65,18 @@ static int role_order_from(const ctr_problem* p, ctr_layout* l, int r, int which
  * (base: its stride). An operand holding none of them fuses trivially (*present = 0);
  * one holding only some does not.
  */
-static int role_fuses(const ctr_problem* p, const ctr_layout* l, int r, int which, int64_t* base, int* present)
+static int role_fuses(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int r, int which, int64_t* base, int* present)
 {
     const int n = l->count[r], have = role_present(p, l, r, which);
     *base = 0;
     *present = have > 0;
     if (have == 0) return 1;
     if (have != n) return 0;
-    const ctr_operand* t = &p->op[which];
+    const cuperm_ctr_operand_t* t = &p->op[which];
     int64_t expect = t->strides[p->modes[l->order[r][0]].pos[which]];
     *base = expect;
     for (int i = 0; i < n; ++i) {
-        const ctr_mode* m = &p->modes[l->order[r][i]];
+        const cuperm_ctr_mode_t* m = &p->modes[l->order[r][i]];
         const int64_t s = t->strides[m->pos[which]];
         if (s != expect) return 0;
         expect = s * m->extent;
@@ -85,7 +85,7 @@ static int role_fuses(const ctr_problem* p, const ctr_layout* l, int r, int whic
 }
 
 /* Can cuBLAS read (or write) `which` in place with `fast` as its stride-1 role? */
-static int operand_ready(const ctr_problem* p, const ctr_layout* l, int which, ctr_group fast, ctr_group slow,
+static int operand_ready(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int which, cuperm_ctr_group_t fast, cuperm_ctr_group_t slow,
                          int64_t* ld, int64_t* batchStride, int64_t* outerStride)
 {
     int64_t bf, bs, bl;
@@ -102,9 +102,9 @@ static int operand_ready(const ctr_problem* p, const ctr_layout* l, int which, c
         *ld = rows;
     }
     *batchStride = l->size[CTR_GROUP_L] == 1 ? *ld * cols : pl ? bl : 0;
-    const ctr_operand* t = &p->op[which];
+    const cuperm_ctr_operand_t* t = &p->op[which];
     for (int i = 0; i < l->count[CTR_ROLE_O]; ++i) {
-        const ctr_mode* m = &p->modes[l->order[CTR_ROLE_O][i]];
+        const cuperm_ctr_mode_t* m = &p->modes[l->order[CTR_ROLE_O][i]];
         outerStride[i] = m->pos[which] >= 0 ? t->strides[m->pos[which]] : 0;
     }
     return 1;
@@ -113,7 +113,7 @@ static int operand_ready(const ctr_problem* p, const ctr_layout* l, int which, c
 /* ---- transposes a layout runs ---------------------------------------------- */
 
 /* Non-unit dimensions of an operand: compact index of each original dimension (-1 for unit). */
-static int compact_dims(const ctr_operand* t, int* compact, int64_t* extents, int64_t* strides)
+static int compact_dims(const cuperm_ctr_operand_t* t, int* compact, int64_t* extents, int64_t* strides)
 {
     int n = 0;
     for (int i = 0; i < t->rank; ++i) {
@@ -127,7 +127,7 @@ static int compact_dims(const ctr_operand* t, int* compact, int64_t* extents, in
     return n;
 }
 
-static void scalar_transpose(ctr_transpose* t)
+static void scalar_transpose(cuperm_ctr_transpose_t* t)
 {
     t->rank = 1;
     t->extents[0] = 1;
@@ -138,8 +138,8 @@ static void scalar_transpose(ctr_transpose* t)
 
 /* Operand `which` into the dense workspace layout [fast][slow][batch][looped], holding
  * only the modes it has; fills the looped modes' strides there when outer is non-NULL. */
-static void input_transpose(const ctr_problem* p, const ctr_layout* l, const ctr_input_layout* in, int which,
-                            ctr_transpose* t, int64_t* outer)
+static void input_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const cuperm_ctr_input_layout_t* in, int which,
+                            cuperm_ctr_transpose_t* t, int64_t* outer)
 {
     int compact[CUPERM_MAX_RANK];
     memset(t, 0, sizeof *t);
@@ -151,7 +151,7 @@ static void input_transpose(const ctr_problem* p, const ctr_layout* l, const ctr
     for (int gi = 0; gi < 4; ++gi)
         for (int i = 0; i < l->count[roles[gi]]; ++i) {
             const int mi = l->order[roles[gi]][i];
-            const ctr_mode* m = &p->modes[mi];
+            const cuperm_ctr_mode_t* m = &p->modes[mi];
             if (roles[gi] == CTR_ROLE_O && outer) outer[i] = m->pos[which] >= 0 ? dense : 0;
             if (m->pos[which] < 0) continue;
             t->perm[r] = compact[m->pos[which]];
@@ -162,13 +162,13 @@ static void input_transpose(const ctr_problem* p, const ctr_layout* l, const ctr
     if (t->rank == 0) scalar_transpose(t);
 }
 
-void ctr_layout_input_transpose(const ctr_problem* p, const ctr_layout* l, int which, ctr_transpose* t)
+void cuperm_ctr_layout_input_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int which, cuperm_ctr_transpose_t* t)
 {
     input_transpose(p, l, &l->in[which], which, t, NULL);
 }
 
 /* Index of each mode-table entry in W = [rows][cols][batch][looped] and W's dense strides. */
-static void w_positions(const ctr_problem* p, const ctr_layout* l, int* wIndex, int64_t* wStride)
+static void w_positions(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int* wIndex, int64_t* wStride)
 {
     const int rows = l->swapped ? CTR_GROUP_N : CTR_GROUP_M;
     const int cols = l->swapped ? CTR_GROUP_M : CTR_GROUP_N;
@@ -184,7 +184,7 @@ static void w_positions(const ctr_problem* p, const ctr_layout* l, int* wIndex, 
         }
 }
 
-static int mode_of_dim(const ctr_problem* p, int which, int dim)
+static int mode_of_dim(const cuperm_ctr_problem_t* p, int which, int dim)
 {
     for (int i = 0; i < p->nmodes; ++i)
         if (p->modes[i].pos[which] == dim) return i;
@@ -192,14 +192,14 @@ static int mode_of_dim(const ctr_problem* p, int which, int dim)
 }
 
 /* W = [rows][cols][batch][looped] (dense) into D. */
-void ctr_layout_output_transpose(const ctr_problem* p, const ctr_layout* l, ctr_transpose* t)
+void cuperm_ctr_layout_output_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, cuperm_ctr_transpose_t* t)
 {
     int wIndex[CTR_MAX_MODES];
     int64_t wStride[CTR_MAX_MODES];
     w_positions(p, l, wIndex, wStride);
     memset(t, 0, sizeof *t);
     t->type = p->op[CTR_D].type;
-    const ctr_operand* D = &p->op[CTR_D];
+    const cuperm_ctr_operand_t* D = &p->op[CTR_D];
     int n = 0;
     for (int i = 0; i < p->nmodes; ++i)
         if (p->modes[i].group != CTR_GROUP_K) ++n;
@@ -220,19 +220,19 @@ void ctr_layout_output_transpose(const ctr_problem* p, const ctr_layout* l, ctr_
     }
 }
 
-void ctr_layout_w_strides_for_d(const ctr_problem* p, const ctr_layout* l, int64_t* strides)
+void cuperm_ctr_layout_w_strides_for_d(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int64_t* strides)
 {
     int wIndex[CTR_MAX_MODES];
     int64_t wStride[CTR_MAX_MODES];
     w_positions(p, l, wIndex, wStride);
-    const ctr_operand* D = &p->op[CTR_D];
+    const cuperm_ctr_operand_t* D = &p->op[CTR_D];
     for (int d = 0; d < D->rank; ++d) {
         const int mi = D->extents[d] == 1 ? -1 : mode_of_dim(p, CTR_D, d);
         strides[d] = mi < 0 ? 0 : wStride[mi];
     }
 }
 
-void ctr_copy_c_to_d(const ctr_problem* p, ctr_transpose* t)
+void cuperm_ctr_copy_c_to_d(const cuperm_ctr_problem_t* p, cuperm_ctr_transpose_t* t)
 {
     int compact[CUPERM_MAX_RANK];
     int64_t dStrides[CUPERM_MAX_RANK], dExtents[CUPERM_MAX_RANK];
@@ -247,7 +247,7 @@ void ctr_copy_c_to_d(const ctr_problem* p, ctr_transpose* t)
     }
 }
 
-void ctr_layout_call_offsets(const ctr_problem* p, const ctr_layout* l, int64_t call, int64_t offsets[3])
+void cuperm_ctr_layout_call_offsets(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int64_t call, int64_t offsets[3])
 {
     const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
     offsets[0] = offsets[1] = offsets[2] = 0;
@@ -263,7 +263,7 @@ void ctr_layout_call_offsets(const ctr_problem* p, const ctr_layout* l, int64_t 
 
 /* ---- pricing ----------------------------------------------------------------- */
 
-static double transpose_cost(const ctr_cost_model* model, const ctr_transpose* t)
+static double transpose_cost(const cuperm_ctr_cost_model_t* model, const cuperm_ctr_transpose_t* t)
 {
     const double s = model->transpose_seconds(model->ctx, t);
     return s < 0 ? INFINITY : s;
@@ -271,7 +271,7 @@ static double transpose_cost(const ctr_cost_model* model, const ctr_transpose* t
 
 /* The operator kernel: a gather that writes in order; reads are coalesced only if the
  * output's fastest dimension is also stride-1 in the input. */
-static double elementwise_cost(const ctr_cost_model* model, const ctr_transpose* t, size_t inBytes,
+static double elementwise_cost(const cuperm_ctr_cost_model_t* model, const cuperm_ctr_transpose_t* t, size_t inBytes,
                                size_t outBytes, size_t extraBytes)
 {
     int64_t volume = 1;
@@ -283,14 +283,14 @@ static double elementwise_cost(const ctr_cost_model* model, const ctr_transpose*
 
 /* Operand `which` as cuBLAS reads it, with choice c (0: its free group fast, 1: K fast): in
  * place when it can be, else rewritten into the workspace. Returns the cost of getting it ready. */
-static double price_input(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* l, int which, int c)
+static double price_input(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* l, int which, int c)
 {
-    const ctr_group g2 = which == CTR_A ? CTR_GROUP_M : CTR_GROUP_N;
-    const ctr_group choices[2][2] = {{g2, CTR_GROUP_K}, {CTR_GROUP_K, g2}};
+    const cuperm_ctr_group_t g2 = which == CTR_A ? CTR_GROUP_M : CTR_GROUP_N;
+    const cuperm_ctr_group_t choices[2][2] = {{g2, CTR_GROUP_K}, {CTR_GROUP_K, g2}};
     const int first = (which == CTR_A) != l->swapped; /* cuBLAS's first operand */
     const cupermOperator_t op = l->ops.op[which];
     const size_t bytes = cupermDataTypeSize(p->op[which].type);
-    ctr_input_layout cand;
+    cuperm_ctr_input_layout_t cand;
     memset(&cand, 0, sizeof cand);
     cand.fast = choices[c][0];
     cand.slow = choices[c][1];
@@ -300,7 +300,7 @@ static double price_input(const ctr_problem* p, const ctr_cost_model* model, ctr
     cand.cublasOp = !transposed ? 'N' : op == CUPERM_OP_CONJ ? 'C' : 'T';
     const int ready = operand_ready(p, l, which, cand.fast, cand.slow, &cand.ld, &cand.batchStride,
                                     cand.outerStride);
-    ctr_transpose t;
+    cuperm_ctr_transpose_t t;
     if (ready && foldable) {
         cand.path = CTR_IN_DIRECT;
         cand.seconds = 0.0;
@@ -325,10 +325,10 @@ static double price_input(const ctr_problem* p, const ctr_cost_model* model, ctr
     return cand.seconds;
 }
 
-static double price_output(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* l)
+static double price_output(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* l)
 {
-    const ctr_group rows = l->swapped ? CTR_GROUP_N : CTR_GROUP_M;
-    const ctr_group cols = l->swapped ? CTR_GROUP_M : CTR_GROUP_N;
+    const cuperm_ctr_group_t rows = l->swapped ? CTR_GROUP_N : CTR_GROUP_M;
+    const cuperm_ctr_group_t cols = l->swapped ? CTR_GROUP_M : CTR_GROUP_N;
     const size_t bytes = cupermDataTypeSize(p->op[CTR_D].type);
     const int opC = l->ops.op[CTR_C] != CUPERM_OP_IDENTITY, opD = l->ops.op[CTR_D] != CUPERM_OP_IDENTITY;
     const int64_t volD = l->size[rows] * l->size[cols] * l->size[CTR_GROUP_L] * l->size[CTR_ROLE_O];
@@ -345,8 +345,8 @@ static double price_output(const ctr_problem* p, const ctr_cost_model* model, ct
     for (int i = 0; i < l->count[CTR_ROLE_O]; ++i) l->outerStrideD[i] = wStride[l->order[CTR_ROLE_O][i]];
     l->ldD = l->size[rows];
     l->batchStrideD = l->ldD * l->size[cols];
-    ctr_transpose t;
-    ctr_layout_output_transpose(p, l, &t);
+    cuperm_ctr_transpose_t t;
+    cuperm_ctr_layout_output_transpose(p, l, &t);
     if (!opC && !opD) {
         l->out = CTR_OUT_TRANSPOSE;
         return transpose_cost(model, &t);
@@ -355,7 +355,7 @@ static double price_output(const ctr_problem* p, const ctr_cost_model* model, ct
     return elementwise_cost(model, &t, bytes, bytes, bytes);
 }
 
-static void gemm_shape(const ctr_problem* p, const ctr_layout* l, ctr_gemm_shape* s)
+static void gemm_shape(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, cuperm_ctr_gemm_shape_t* s)
 {
     const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
     s->m = l->size[l->swapped ? CTR_GROUP_N : CTR_GROUP_M];
@@ -375,7 +375,7 @@ static void gemm_shape(const ctr_problem* p, const ctr_layout* l, ctr_gemm_shape
 }
 
 /* Cost of the layout with input choices ca (A) and cb (B); fills l's shapes and paths. */
-static double price(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* l, int ca, int cb)
+static double price(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* l, int ca, int cb)
 {
     l->m = l->size[l->swapped ? CTR_GROUP_N : CTR_GROUP_M];
     l->n = l->size[l->swapped ? CTR_GROUP_M : CTR_GROUP_N];
@@ -384,23 +384,23 @@ static double price(const ctr_problem* p, const ctr_cost_model* model, ctr_layou
     l->calls = l->size[CTR_ROLE_O];
     l->inputSeconds = price_input(p, model, l, CTR_A, ca) + price_input(p, model, l, CTR_B, cb);
     l->outputSeconds = price_output(p, model, l);
-    ctr_gemm_shape s;
+    cuperm_ctr_gemm_shape_t s;
     gemm_shape(p, l, &s);
     /* Looped modes: a pointer-array batch, its arrays built by one small kernel first. */
-    l->gemmSeconds = ctr_gemm_seconds(model, &s) + (l->calls > 1 ? 3e-6 : 0.0);
+    l->gemmSeconds = cuperm_ctr_gemm_seconds(model, &s) + (l->calls > 1 ? 3e-6 : 0.0);
     return l->inputSeconds + l->outputSeconds + l->gemmSeconds;
 }
 
 static size_t align_up(size_t x) { return (x + WS_ALIGN - 1) / WS_ALIGN * WS_ALIGN; }
 
-static int64_t operand_volume(const ctr_operand* t)
+static int64_t operand_volume(const cuperm_ctr_operand_t* t)
 {
     int64_t v = 1;
     for (int i = 0; i < t->rank; ++i) v *= t->extents[i];
     return v;
 }
 
-static void place_workspace(const ctr_problem* p, ctr_layout* l)
+static void place_workspace(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l)
 {
     size_t off = 0;
     for (int i = 0; i < 4; ++i) {
@@ -419,7 +419,7 @@ static void place_workspace(const ctr_problem* p, ctr_layout* l)
 
 /* ---- role assignments ------------------------------------------------------------ */
 
-static void set_roles(const ctr_problem* p, ctr_layout* l, const int* role)
+static void set_roles(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l, const int* role)
 {
     for (int r = 0; r < CTR_ROLES; ++r) {
         l->count[r] = 0;
@@ -434,7 +434,7 @@ static void set_roles(const ctr_problem* p, ctr_layout* l, const int* role)
 }
 
 /* Same decomposition: roles, orders, operand order, input and output paths. */
-static int layout_same(const ctr_layout* a, const ctr_layout* b)
+static int layout_same(const cuperm_ctr_layout_t* a, const cuperm_ctr_layout_t* b)
 {
     if (a->swapped != b->swapped || a->out != b->out) return 0;
     for (int x = 0; x < 2; ++x)
@@ -446,11 +446,11 @@ static int layout_same(const ctr_layout* a, const ctr_layout* b)
     return 1;
 }
 
-static double total_seconds(const ctr_layout* l) { return l->inputSeconds + l->outputSeconds + l->gemmSeconds; }
+static double total_seconds(const cuperm_ctr_layout_t* l) { return l->inputSeconds + l->outputSeconds + l->gemmSeconds; }
 
 /* Inserts cand into the cost-ordered list best[0..*n) of at most max distinct layouts. A
  * candidate goes before another only if cheaper by 0.1%: ties keep the earlier, simpler one. */
-static void keep_ranked(ctr_layout* best, int* n, int max, const ctr_layout* cand)
+static void keep_ranked(cuperm_ctr_layout_t* best, int* n, int max, const cuperm_ctr_layout_t* cand)
 {
     const double cost = total_seconds(cand);
     if (!isfinite(cost)) return;
@@ -470,18 +470,18 @@ static void keep_ranked(ctr_layout* best, int* n, int max, const ctr_layout* can
     if (*n < max) ++*n;
 }
 
-int ctr_layout_rank(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* best, int max)
+int cuperm_ctr_layout_rank(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* best, int max)
 {
     /* Candidate orders of each role: as laid out in each operand holding it. */
     static const int sources[CTR_ROLES][3] = {
         {CTR_A, CTR_D, -1}, {CTR_B, CTR_D, -1}, {CTR_A, CTR_B, -1}, {CTR_A, CTR_B, CTR_D}, {CTR_D, -1, -1}};
     static const int nsources[CTR_ROLES] = {2, 2, 2, 3, 1};
     int roles[6][CTR_MAX_MODES];
-    const int nroles = ctr_role_candidates(p, roles, 6);
-    ctr_layout cand;
+    const int nroles = cuperm_ctr_role_candidates(p, roles, 6);
+    cuperm_ctr_layout_t cand;
     int n = 0;
     memset(&cand, 0, sizeof cand);
-    ctr_fold_operators(p, &cand.ops);
+    cuperm_ctr_fold_operators(p, &cand.ops);
     for (int rc = 0; rc < nroles; ++rc) {
         set_roles(p, &cand, roles[rc]);
         for (int sw = 0; sw < 2; ++sw)
@@ -506,10 +506,10 @@ int ctr_layout_rank(const ctr_problem* p, const ctr_cost_model* model, ctr_layou
     return n;
 }
 
-cupermStatus_t ctr_layout_choose(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* out)
+cupermStatus_t cuperm_ctr_layout_choose(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* out)
 {
-    if (ctr_layout_rank(p, model, out, 1) == 0)
-        return ctr_fail(CUPERM_STATUS_INTERNAL_ERROR, "no GEMM layout could be priced (the transpose "
+    if (cuperm_ctr_layout_rank(p, model, out, 1) == 0)
+        return cuperm_ctr_fail(CUPERM_STATUS_INTERNAL_ERROR, "no GEMM layout could be priced (the transpose "
                         "cost model rejected every candidate)");
     return CUPERM_STATUS_SUCCESS;
 }
@@ -517,7 +517,7 @@ cupermStatus_t ctr_layout_choose(const ctr_problem* p, const ctr_cost_model* mod
 /* ---- description --------------------------------------------------------------- */
 
 /* "(l1,l2,...)": the group's mode labels, fastest first. */
-static void put_group(const ctr_problem* p, const ctr_layout* l, int g, char* buf, size_t size)
+static void put_group(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int g, char* buf, size_t size)
 {
     size_t n = 0;
     buf[0] = '\0';
@@ -525,7 +525,7 @@ static void put_group(const ctr_problem* p, const ctr_layout* l, int g, char* bu
         n += (size_t)snprintf(buf + n, size - n, i ? ",%d" : "%d", (int)p->modes[l->order[g][i]].label);
 }
 
-int ctr_layout_describe(const ctr_problem* p, const ctr_layout* l, char* buf, size_t size)
+int cuperm_ctr_layout_describe(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, char* buf, size_t size)
 {
     static const char* inPath[] = {"in place", "transposed", "operator kernel"};
     static const char* outPath[] = {"cuBLAS writes D", "transpose W->D", "operator kernel W->D"};
@@ -536,10 +536,10 @@ int ctr_layout_describe(const ctr_problem* p, const ctr_layout* l, char* buf, si
                     "%lld x GEMM m=%lld n=%lld k=%lld batch=%lld (M(%s) N(%s) K(%s) batch(%s) loop(%s)), cuBLAS %s(%c) x %s(%c); "
                     "A %s [fast %s], B %s [fast %s], D: %s%s; predicted %.3g us transposes + %.3g us GEMM",
                     (long long)l->calls, (long long)l->m, (long long)l->n, (long long)l->k, (long long)l->batch,
-                    g[0], g[1], g[2], g[3], g[4], ctr_operand_name(first), l->in[first].cublasOp, ctr_operand_name(second),
+                    g[0], g[1], g[2], g[3], g[4], cuperm_ctr_operand_name(first), l->in[first].cublasOp, cuperm_ctr_operand_name(second),
                     l->in[second].cublasOp, inPath[l->in[CTR_A].path],
-                    ctr_group_name(l->in[CTR_A].fast), inPath[l->in[CTR_B].path],
-                    ctr_group_name(l->in[CTR_B].fast), outPath[l->out],
+                    cuperm_ctr_group_name(l->in[CTR_A].fast), inPath[l->in[CTR_B].path],
+                    cuperm_ctr_group_name(l->in[CTR_B].fast), outPath[l->out],
                     l->inplaceOpD ? " + opD pass" : "",
                     1e6 * (l->inputSeconds + l->outputSeconds), 1e6 * l->gemmSeconds);
 }

@@ -18,7 +18,7 @@ typedef struct {
     int64_t inStrides[CUPERM_MAX_RANK];
     int64_t outStrides[CUPERM_MAX_RANK];
     cupermDataType_t type;
-} ctr_transpose;
+} cuperm_ctr_transpose_t;
 
 /* Shape of the GEMM, for the GEMM cost model. */
 typedef struct {
@@ -28,45 +28,45 @@ typedef struct {
     char opFirst, opSecond;        /* cuBLAS flags: 'N', 'T' or 'C' */
     cupermDataType_t abType, cdType;
     cupermComputeType_t compute;
-} ctr_gemm_shape;
+} cuperm_ctr_gemm_shape_t;
 
 typedef struct {
     /* Predicted seconds of a transpose; negative if it cannot be planned. */
-    double (*transpose_seconds)(void* ctx, const ctr_transpose* t);
+    double (*transpose_seconds)(void* ctx, const cuperm_ctr_transpose_t* t);
     void* ctx;
     double bandwidth;      /* bytes per second of device memory (for the operator kernels) */
-    double gemmFlops[4];   /* peak GEMM flop rates, indexed by ctr_rate */
-} ctr_cost_model;
+    double gemmFlops[4];   /* peak GEMM flop rates, indexed by cuperm_ctr_rate_t */
+} cuperm_ctr_cost_model_t;
 
 /* Which unit a GEMM runs on. */
-typedef enum { CTR_RATE_FP64 = 0, CTR_RATE_FP32 = 1, CTR_RATE_TF32 = 2, CTR_RATE_FP16 = 3 } ctr_rate;
-ctr_rate ctr_gemm_rate(const ctr_gemm_shape* shape);
+typedef enum { CTR_RATE_FP64 = 0, CTR_RATE_FP32 = 1, CTR_RATE_TF32 = 2, CTR_RATE_FP16 = 3 } cuperm_ctr_rate_t;
+cuperm_ctr_rate_t cuperm_ctr_gemm_rate(const cuperm_ctr_gemm_shape_t* shape);
 
 /* Peak flop rate the GEMM model assumes for a shape's compute type. */
-double ctr_gemm_peak(const ctr_cost_model* model, const ctr_gemm_shape* shape);
+double cuperm_ctr_gemm_peak(const cuperm_ctr_cost_model_t* model, const cuperm_ctr_gemm_shape_t* shape);
 /* Model of cuBLAS time: a roofline base (flops at peak derated for tile quantisation, bytes
  * at bandwidth, a floor per thread block, a launch) times the layout factor. */
-double ctr_gemm_seconds(const ctr_cost_model* model, const ctr_gemm_shape* shape);
+double cuperm_ctr_gemm_seconds(const cuperm_ctr_cost_model_t* model, const cuperm_ctr_gemm_shape_t* shape);
 
 /* The layout factor exp(w . x): what cuBLAS's flags, skinny shapes and kind of batching cost
- * over the base, with w fitted to measured GEMMs (ctr_gemm_fit.h, docs/contractions.md). */
-double ctr_gemm_factor(const ctr_gemm_shape* shape);
+ * over the base, with w fitted to measured GEMMs (gemm_fit.h, docs/contractions.md). */
+double cuperm_ctr_gemm_factor(const cuperm_ctr_gemm_shape_t* shape);
 #define CTR_GEMM_FEATURES 17
-void ctr_gemm_features(const ctr_gemm_shape* shape, double x[CTR_GEMM_FEATURES]);
+void cuperm_ctr_gemm_features(const cuperm_ctr_gemm_shape_t* shape, double x[CTR_GEMM_FEATURES]);
 
 /* How an input operand reaches cuBLAS. */
 typedef enum {
     CTR_IN_DIRECT = 0,      /* read in place */
     CTR_IN_TRANSPOSE = 1,   /* cuperm transpose into the workspace */
     CTR_IN_ELEMENTWISE = 2  /* cuperm's operator kernel (permute + operator) into the workspace */
-} ctr_input_path;
+} cuperm_ctr_input_path_t;
 
 /* How the GEMM result reaches D. */
 typedef enum {
     CTR_OUT_DIRECT = 0,     /* cuBLAS writes D (after C is copied into D when C != D, beta != 0) */
     CTR_OUT_TRANSPOSE = 1,  /* cuBLAS writes W; D = perm(W) + beta * D by a cuperm transpose */
     CTR_OUT_EPILOGUE = 2    /* cuBLAS writes W; D = opD(perm(W) + beta * opC(C)) by the operator kernel */
-} ctr_output_path;
+} cuperm_ctr_output_path_t;
 
 /*
  * Roles of modes in the GEMM calls. CTR_GROUP_M / N: the GEMM's free dimensions
@@ -78,60 +78,60 @@ typedef enum {
 enum { CTR_ROLE_O = 4, CTR_ROLES = 5 };
 
 typedef struct {
-    ctr_input_path path;
-    ctr_group fast, slow;   /* matrix groups: fast is stride-1 in the GEMM view */
+    cuperm_ctr_input_path_t path;
+    cuperm_ctr_group_t fast, slow;   /* matrix groups: fast is stride-1 in the GEMM view */
     int64_t ld, batchStride;
     int64_t outerStride[CTR_MAX_MODES]; /* per looped mode (order[CTR_ROLE_O]); 0 if absent */
     char cublasOp;          /* 'N', 'T' or 'C' */
     double seconds;         /* predicted cost of getting it ready */
-} ctr_input_layout;
+} cuperm_ctr_input_layout_t;
 
 /* Operators after folding negations into alpha/beta and conj of real types into identity. */
 typedef struct {
     cupermOperator_t op[CTR_OPERANDS];
     double alphaSign, betaSign;
-} ctr_folded_ops;
+} cuperm_ctr_folded_ops_t;
 
 typedef struct {
     int swapped;                          /* cuBLAS's first operand is B; rows are the N-role modes */
-    int role[CTR_MAX_MODES];              /* per mode-table entry: a ctr_group or CTR_ROLE_O */
+    int role[CTR_MAX_MODES];              /* per mode-table entry: a cuperm_ctr_group_t or CTR_ROLE_O */
     int count[CTR_ROLES];
     int64_t size[CTR_ROLES];              /* product of the role's extents (1 when empty) */
     int order[CTR_ROLES][CTR_MAX_MODES];  /* mode-table indices, fastest first */
-    ctr_input_layout in[2];               /* CTR_A, CTR_B */
-    ctr_output_path out;
+    cuperm_ctr_input_layout_t in[2];               /* CTR_A, CTR_B */
+    cuperm_ctr_output_path_t out;
     int inplaceOpD;                       /* an extra pass D = opD(D) after the output is written */
     int64_t ldD, batchStrideD;            /* GEMM output (D itself or W) */
     int64_t outerStrideD[CTR_MAX_MODES];
     int64_t m, n, k, batch, calls;        /* calls: product of looped extents; > 1: one pointer-array
                                              batched GEMM of calls * batch entries */
-    ctr_folded_ops ops;
+    cuperm_ctr_folded_ops_t ops;
     double inputSeconds, outputSeconds, gemmSeconds;
     size_t wsOffset[4], wsBytes[4];       /* workspace for op(A), op(B), W, GEMM pointer arrays */
     size_t workspaceBytes;                /* total, without cuBLAS's own workspace */
-} ctr_layout;
+} cuperm_ctr_layout_t;
 
 /* Element offsets of GEMM call number `call` in the first operand, the second and the output. */
-void ctr_layout_call_offsets(const ctr_problem* p, const ctr_layout* l, int64_t call, int64_t offsets[3]);
+void cuperm_ctr_layout_call_offsets(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int64_t call, int64_t offsets[3]);
 
-void ctr_fold_operators(const ctr_problem* p, ctr_folded_ops* f);
+void cuperm_ctr_fold_operators(const cuperm_ctr_problem_t* p, cuperm_ctr_folded_ops_t* f);
 
 /* Chooses the cheapest layout; fails only if no candidate could be priced. */
-cupermStatus_t ctr_layout_choose(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* out);
+cupermStatus_t cuperm_ctr_layout_choose(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* out);
 
 /* The up to max cheapest distinct layouts, cheapest first (workspace placed); returns how
  * many (0 if none could be priced). */
-int ctr_layout_rank(const ctr_problem* p, const ctr_cost_model* model, ctr_layout* best, int max);
+int cuperm_ctr_layout_rank(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* best, int max);
 
 /* The transposes a layout runs, in cupermPlanTranspose's convention. */
-void ctr_layout_input_transpose(const ctr_problem* p, const ctr_layout* l, int which, ctr_transpose* t);
-void ctr_layout_output_transpose(const ctr_problem* p, const ctr_layout* l, ctr_transpose* t);
-void ctr_copy_c_to_d(const ctr_problem* p, ctr_transpose* t);
+void cuperm_ctr_layout_input_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int which, cuperm_ctr_transpose_t* t);
+void cuperm_ctr_layout_output_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, cuperm_ctr_transpose_t* t);
+void cuperm_ctr_copy_c_to_d(const cuperm_ctr_problem_t* p, cuperm_ctr_transpose_t* t);
 
 /* Strides, in W, of D's dimensions (0 for unit ones); W is [rows][cols][batch] dense. */
-void ctr_layout_w_strides_for_d(const ctr_problem* p, const ctr_layout* l, int64_t* strides);
+void cuperm_ctr_layout_w_strides_for_d(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int64_t* strides);
 
 /* Writes a one-line human description; returns the length it needed. */
-int ctr_layout_describe(const ctr_problem* p, const ctr_layout* l, char* buf, size_t size);
+int cuperm_ctr_layout_describe(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, char* buf, size_t size);
 
 #endif

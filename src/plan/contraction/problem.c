@@ -8,9 +8,9 @@
 
 static const char* const operand_names[CTR_OPERANDS] = {"A", "B", "C", "D"};
 
-const char* ctr_operand_name(int which) { return operand_names[which]; }
+const char* cuperm_ctr_operand_name(int which) { return operand_names[which]; }
 
-const char* ctr_group_name(ctr_group g)
+const char* cuperm_ctr_group_name(cuperm_ctr_group_t g)
 {
     static const char* names[CTR_GROUPS] = {"free-in-A", "free-in-B", "contracted", "batched"};
     return names[g];
@@ -19,15 +19,15 @@ const char* ctr_group_name(ctr_group g)
 /* Largest volume we accept: offsets must stay far from int64 overflow. */
 #define CTR_MAX_VOLUME ((int64_t)1 << 52)
 
-static cupermStatus_t copy_operand(ctr_operand* t, const cupermTensorDescriptor_t* d, int which)
+static cupermStatus_t copy_operand(cuperm_ctr_operand_t* t, const cupermTensorDescriptor_t* d, int which)
 {
     const char* name = operand_names[which];
-    if (!d) return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "descriptor %s is NULL", name);
+    if (!d) return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "descriptor %s is NULL", name);
     if (d->rank < 0 || d->rank > CUPERM_MAX_RANK)
-        return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.rank is %d; it must be in 0..%d", name,
+        return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.rank is %d; it must be in 0..%d", name,
                         d->rank, CUPERM_MAX_RANK);
     if (d->rank > 0 && (!d->modes || !d->extents))
-        return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.modes and %s.extents must not be NULL "
+        return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.modes and %s.extents must not be NULL "
                         "when %s.rank > 0", name, name, name);
     memset(t, 0, sizeof *t);
     t->rank = d->rank;
@@ -39,27 +39,27 @@ static cupermStatus_t copy_operand(ctr_operand* t, const cupermTensorDescriptor_
         t->modes[i] = d->modes[i];
         t->extents[i] = d->extents[i];
         if (d->extents[i] < 1)
-            return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.extents[%d] is %lld; extents must be >= 1",
+            return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.extents[%d] is %lld; extents must be >= 1",
                             name, i, (long long)d->extents[i]);
         if (volume > CTR_MAX_VOLUME / d->extents[i])
-            return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s has more than 2^52 elements", name);
+            return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s has more than 2^52 elements", name);
         t->strides[i] = d->strides ? d->strides[i] : volume;
         volume *= d->extents[i];
         int64_t minStride = which == CTR_D ? 1 : 0;
         if (t->strides[i] < minStride || t->strides[i] > CTR_MAX_VOLUME)
-            return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.strides[%d] is %lld; %s strides must be "
+            return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.strides[%d] is %lld; %s strides must be "
                             "in %lld..2^52", name, i, (long long)t->strides[i], name,
                             (long long)minStride);
         for (int j = 0; j < i; ++j)
             if (d->modes[j] == d->modes[i])
-                return ctr_fail(CUPERM_STATUS_NOT_SUPPORTED, "mode %d appears twice in %s "
+                return cuperm_ctr_fail(CUPERM_STATUS_NOT_SUPPORTED, "mode %d appears twice in %s "
                                 "(dimensions %d and %d); diagonals and traces are not supported",
                                 (int)d->modes[i], name, j, i);
     }
     return CUPERM_STATUS_SUCCESS;
 }
 
-int64_t ctr_operand_max_offset(const ctr_operand* t)
+int64_t cuperm_ctr_operand_max_offset(const cuperm_ctr_operand_t* t)
 {
     int64_t off = 0;
     for (int i = 0; i < t->rank; ++i) off += (t->extents[i] - 1) * t->strides[i];
@@ -67,7 +67,7 @@ int64_t ctr_operand_max_offset(const ctr_operand* t)
 }
 
 /* D's elements must not overlap: sorted by stride, each stride exceeds the offsets below it. */
-static cupermStatus_t check_no_overlap(const ctr_operand* t, const char* name)
+static cupermStatus_t check_no_overlap(const cuperm_ctr_operand_t* t, const char* name)
 {
     int idx[CUPERM_MAX_RANK], n = 0;
     for (int i = 0; i < t->rank; ++i)
@@ -80,7 +80,7 @@ static cupermStatus_t check_no_overlap(const ctr_operand* t, const char* name)
     for (int i = 0; i < n; ++i) {
         const int d = idx[i];
         if (t->strides[d] <= reach)
-            return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.strides[%d] = %lld makes elements of %s "
+            return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.strides[%d] = %lld makes elements of %s "
                             "overlap (offsets up to %lld are reachable with smaller strides)",
                             name, d, (long long)t->strides[d], name, (long long)reach);
         reach += (t->extents[d] - 1) * t->strides[d];
@@ -88,23 +88,23 @@ static cupermStatus_t check_no_overlap(const ctr_operand* t, const char* name)
     return CUPERM_STATUS_SUCCESS;
 }
 
-static cupermStatus_t check_operator(const ctr_operand* t, const char* name)
+static cupermStatus_t check_operator(const cuperm_ctr_operand_t* t, const char* name)
 {
     if ((unsigned)t->op > CUPERM_OP_CONJ)
-        return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.op is %d, not a cupermOperator_t", name,
+        return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.op is %d, not a cupermOperator_t", name,
                         (int)t->op);
-    if (ctr_type_is_complex(t->type) && t->op != CUPERM_OP_IDENTITY && t->op != CUPERM_OP_NEGATE &&
+    if (cuperm_ctr_type_is_complex(t->type) && t->op != CUPERM_OP_IDENTITY && t->op != CUPERM_OP_NEGATE &&
         t->op != CUPERM_OP_CONJ)
-        return ctr_fail(CUPERM_STATUS_NOT_SUPPORTED, "%s.op %s is not supported for complex type %s "
-                        "(identity, negate and conj are)", name, ctr_operator_name(t->op),
-                        ctr_type_name(t->type));
+        return cuperm_ctr_fail(CUPERM_STATUS_NOT_SUPPORTED, "%s.op %s is not supported for complex type %s "
+                        "(identity, negate and conj are)", name, cuperm_ctr_operator_name(t->op),
+                        cuperm_ctr_type_name(t->type));
     if ((t->op == CUPERM_OP_LEAKY_RELU || t->op == CUPERM_OP_ELU) && !isfinite(t->opParam))
-        return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.opParam must be finite for %s", name,
-                        ctr_operator_name(t->op));
+        return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.opParam must be finite for %s", name,
+                        cuperm_ctr_operator_name(t->op));
     return CUPERM_STATUS_SUCCESS;
 }
 
-static int find_mode(const ctr_operand* t, int32_t label)
+static int find_mode(const cuperm_ctr_operand_t* t, int32_t label)
 {
     for (int i = 0; i < t->rank; ++i)
         if (t->modes[i] == label) return i;
@@ -112,13 +112,13 @@ static int find_mode(const ctr_operand* t, int32_t label)
 }
 
 /* Adds label (seen in operand `which` at dimension dim) to the table, checking extents. */
-static cupermStatus_t note_mode(ctr_problem* p, int32_t label, int64_t extent, int which, int dim,
+static cupermStatus_t note_mode(cuperm_ctr_problem_t* p, int32_t label, int64_t extent, int which, int dim,
                                 int32_t* seen, int64_t* seenExtent, int* seenFrom, int* nseen)
 {
     for (int i = 0; i < *nseen; ++i) {
         if (seen[i] != label) continue;
         if (seenExtent[i] != extent)
-            return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "mode %d has extent %lld in %s but %lld in "
+            return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "mode %d has extent %lld in %s but %lld in "
                             "%s (dimension %d)", (int)label, (long long)seenExtent[i],
                             operand_names[seenFrom[i]], (long long)extent, operand_names[which], dim);
         return CUPERM_STATUS_SUCCESS;
@@ -131,15 +131,15 @@ static cupermStatus_t note_mode(ctr_problem* p, int32_t label, int64_t extent, i
     return CUPERM_STATUS_SUCCESS;
 }
 
-static cupermStatus_t classify(ctr_problem* p)
+static cupermStatus_t classify(cuperm_ctr_problem_t* p)
 {
-    const ctr_operand *A = &p->op[CTR_A], *B = &p->op[CTR_B], *C = &p->op[CTR_C], *D = &p->op[CTR_D];
+    const cuperm_ctr_operand_t *A = &p->op[CTR_A], *B = &p->op[CTR_B], *C = &p->op[CTR_C], *D = &p->op[CTR_D];
     int32_t seen[3 * CUPERM_MAX_RANK];
     int64_t seenExtent[3 * CUPERM_MAX_RANK];
     int seenFrom[3 * CUPERM_MAX_RANK], nseen = 0;
     static const int order[3] = {CTR_A, CTR_B, CTR_D};
     for (int o = 0; o < 3; ++o) {
-        const ctr_operand* t = &p->op[order[o]];
+        const cuperm_ctr_operand_t* t = &p->op[order[o]];
         for (int i = 0; i < t->rank; ++i) {
             cupermStatus_t s = note_mode(p, t->modes[i], t->extents[i], order[o], i, seen,
                                          seenExtent, seenFrom, &nseen);
@@ -151,18 +151,18 @@ static cupermStatus_t classify(ctr_problem* p)
     for (int i = 0; i < nseen; ++i) {
         const int32_t label = seen[i];
         const int a = find_mode(A, label), b = find_mode(B, label), d = find_mode(D, label);
-        ctr_group g;
+        cuperm_ctr_group_t g;
         if (a >= 0 && b < 0 && d >= 0) g = CTR_GROUP_M;
         else if (a < 0 && b >= 0 && d >= 0) g = CTR_GROUP_N;
         else if (a >= 0 && b >= 0 && d < 0) g = CTR_GROUP_K;
         else if (a >= 0 && b >= 0 && d >= 0) g = CTR_GROUP_L;
         else
-            return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "mode %d appears only in %s; every mode must "
+            return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "mode %d appears only in %s; every mode must "
                             "appear in at least two of A, B and D (summing or broadcasting a mode "
                             "of one operand is not supported)", (int)label,
                             a >= 0 ? "A" : b >= 0 ? "B" : "D (and C)");
         if (seenExtent[i] == 1) continue; /* unit modes never change an address */
-        ctr_mode* m = &p->modes[p->nmodes++];
+        cuperm_ctr_mode_t* m = &p->modes[p->nmodes++];
         m->label = label;
         m->extent = seenExtent[i];
         m->group = g;
@@ -173,13 +173,13 @@ static cupermStatus_t classify(ctr_problem* p)
         p->groupCount[g]++;
         p->groupSize[g] *= m->extent;
         if (p->groupSize[g] > CTR_MAX_VOLUME)
-            return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "the %s modes span more than 2^52 elements",
-                            ctr_group_name(g));
+            return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "the %s modes span more than 2^52 elements",
+                            cuperm_ctr_group_name(g));
     }
     return CUPERM_STATUS_SUCCESS;
 }
 
-cupermStatus_t ctr_problem_init(ctr_problem* p, const cupermTensorDescriptor_t* A,
+cupermStatus_t cuperm_ctr_problem_init(cuperm_ctr_problem_t* p, const cupermTensorDescriptor_t* A,
                                 const cupermTensorDescriptor_t* B,
                                 const cupermTensorDescriptor_t* C,
                                 const cupermTensorDescriptor_t* D, cupermComputeType_t compute)
@@ -191,38 +191,38 @@ cupermStatus_t ctr_problem_init(ctr_problem* p, const cupermTensorDescriptor_t* 
         if ((s = copy_operand(&p->op[w], in[w], w)) != CUPERM_STATUS_SUCCESS) return s;
     for (int w = 0; w < CTR_OPERANDS; ++w)
         if (cupermDataTypeSize(p->op[w].type) == 0)
-            return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.type is %d, not a cupermDataType_t",
+            return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.type is %d, not a cupermDataType_t",
                             operand_names[w], (int)p->op[w].type);
     for (int w = 0; w < CTR_OPERANDS; ++w)
-        if (!ctr_type_is_float(p->op[w].type))
-            return ctr_fail(CUPERM_STATUS_NOT_SUPPORTED, "%s.type %s is not supported by contractions "
+        if (!cuperm_ctr_type_is_float(p->op[w].type))
+            return cuperm_ctr_fail(CUPERM_STATUS_NOT_SUPPORTED, "%s.type %s is not supported by contractions "
                             "(floating-point types only)", operand_names[w],
-                            ctr_type_name(p->op[w].type));
+                            cuperm_ctr_type_name(p->op[w].type));
     if (p->op[CTR_A].type != p->op[CTR_B].type)
-        return ctr_fail(CUPERM_STATUS_NOT_SUPPORTED, "A.type %s differs from B.type %s; A and B must "
-                        "share one type", ctr_type_name(p->op[CTR_A].type),
-                        ctr_type_name(p->op[CTR_B].type));
+        return cuperm_ctr_fail(CUPERM_STATUS_NOT_SUPPORTED, "A.type %s differs from B.type %s; A and B must "
+                        "share one type", cuperm_ctr_type_name(p->op[CTR_A].type),
+                        cuperm_ctr_type_name(p->op[CTR_B].type));
     if (p->op[CTR_C].type != p->op[CTR_D].type)
-        return ctr_fail(CUPERM_STATUS_NOT_SUPPORTED, "C.type %s differs from D.type %s; C and D must "
-                        "share one type", ctr_type_name(p->op[CTR_C].type),
-                        ctr_type_name(p->op[CTR_D].type));
-    if ((s = ctr_types_resolve(p->op[CTR_A].type, p->op[CTR_D].type, compute, &p->compute)) !=
+        return cuperm_ctr_fail(CUPERM_STATUS_NOT_SUPPORTED, "C.type %s differs from D.type %s; C and D must "
+                        "share one type", cuperm_ctr_type_name(p->op[CTR_C].type),
+                        cuperm_ctr_type_name(p->op[CTR_D].type));
+    if ((s = cuperm_ctr_types_resolve(p->op[CTR_A].type, p->op[CTR_D].type, compute, &p->compute)) !=
         CUPERM_STATUS_SUCCESS)
         return s;
     for (int w = 0; w < CTR_OPERANDS; ++w)
         if ((s = check_operator(&p->op[w], operand_names[w])) != CUPERM_STATUS_SUCCESS) return s;
 
-    const ctr_operand *Cop = &p->op[CTR_C], *Dop = &p->op[CTR_D];
+    const cuperm_ctr_operand_t *Cop = &p->op[CTR_C], *Dop = &p->op[CTR_D];
     if (Cop->rank != Dop->rank)
-        return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "C.rank %d differs from D.rank %d; C and D must "
+        return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "C.rank %d differs from D.rank %d; C and D must "
                         "have the same modes in the same order", Cop->rank, Dop->rank);
     for (int i = 0; i < Dop->rank; ++i) {
         if (Cop->modes[i] != Dop->modes[i])
-            return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "C.modes[%d] = %d differs from D.modes[%d] = "
+            return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "C.modes[%d] = %d differs from D.modes[%d] = "
                             "%d; C and D must have the same modes in the same order", i,
                             (int)Cop->modes[i], i, (int)Dop->modes[i]);
         if (Cop->extents[i] != Dop->extents[i])
-            return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "C.extents[%d] = %lld differs from "
+            return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "C.extents[%d] = %lld differs from "
                             "D.extents[%d] = %lld", i, (long long)Cop->extents[i], i,
                             (long long)Dop->extents[i]);
     }
@@ -230,9 +230,9 @@ cupermStatus_t ctr_problem_init(ctr_problem* p, const cupermTensorDescriptor_t* 
     return classify(p);
 }
 
-double ctr_problem_flops(const ctr_problem* p)
+double cuperm_ctr_problem_flops(const cuperm_ctr_problem_t* p)
 {
     double macs = 1.0;
     for (int g = 0; g < CTR_GROUPS; ++g) macs *= (double)p->groupSize[g];
-    return macs * (ctr_type_is_complex(p->op[CTR_A].type) ? 8.0 : 2.0);
+    return macs * (cuperm_ctr_type_is_complex(p->op[CTR_A].type) ? 8.0 : 2.0);
 }

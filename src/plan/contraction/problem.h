@@ -15,7 +15,7 @@ typedef enum {
     CTR_GROUP_K = 2, /* contracted: A and B */
     CTR_GROUP_L = 3, /* batched: A, B and D */
     CTR_GROUPS = 4
-} ctr_group;
+} cuperm_ctr_group_t;
 
 enum { CTR_A = 0, CTR_B = 1, CTR_C = 2, CTR_D = 3, CTR_OPERANDS = 4 };
 #define CTR_MAX_MODES (2 * CUPERM_MAX_RANK)
@@ -28,42 +28,42 @@ typedef struct {
     cupermDataType_t type;
     cupermOperator_t op;
     double opParam;
-} ctr_operand;
+} cuperm_ctr_operand_t;
 
 /* A distinct mode of extent > 1 (unit modes never matter and are dropped). */
 typedef struct {
     int32_t label;
     int64_t extent;
-    ctr_group group;
+    cuperm_ctr_group_t group;
     int pos[CTR_OPERANDS]; /* dimension index in A, B, C, D, or -1 */
-} ctr_mode;
+} cuperm_ctr_mode_t;
 
 typedef struct {
-    ctr_operand op[CTR_OPERANDS];
+    cuperm_ctr_operand_t op[CTR_OPERANDS];
     cupermComputeType_t compute; /* resolved: never DEFAULT */
     int nmodes;
-    ctr_mode modes[CTR_MAX_MODES];
+    cuperm_ctr_mode_t modes[CTR_MAX_MODES];
     int64_t groupSize[CTR_GROUPS];  /* product of the group's extents (1 when empty) */
     int groupCount[CTR_GROUPS];
-} ctr_problem;
+} cuperm_ctr_problem_t;
 
 /*
  * Copies and validates the descriptors. On failure sets the thread's error
  * message (naming the operand and the rule) and returns INVALID_VALUE or
  * NOT_SUPPORTED; on success fills p.
  */
-cupermStatus_t ctr_problem_init(ctr_problem* p, const cupermTensorDescriptor_t* A,
+cupermStatus_t cuperm_ctr_problem_init(cuperm_ctr_problem_t* p, const cupermTensorDescriptor_t* A,
                                 const cupermTensorDescriptor_t* B,
                                 const cupermTensorDescriptor_t* C,
                                 const cupermTensorDescriptor_t* D, cupermComputeType_t compute);
 
 /* Element offset span [0, maxOffset] of an operand (0 for rank 0). */
-int64_t ctr_operand_max_offset(const ctr_operand* t);
+int64_t cuperm_ctr_operand_max_offset(const cuperm_ctr_operand_t* t);
 
 /* Real floating-point operations of the contraction (complex multiply-add = 8). */
-double ctr_problem_flops(const ctr_problem* p);
+double cuperm_ctr_problem_flops(const cuperm_ctr_problem_t* p);
 
-const char* ctr_group_name(ctr_group g);
-const char* ctr_operand_name(int which);
+const char* cuperm_ctr_group_name(cuperm_ctr_group_t g);
+const char* cuperm_ctr_operand_name(int which);
 
 #endif

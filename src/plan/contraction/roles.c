@@ -4,7 +4,7 @@
 #define CTR_MAX_CALLS ((int64_t)1 << 22)
 
 /* The matrix classes of each operand (A: M and K, B: N and K, D: M and N). */
-static int operand_has_class(int which, ctr_group g)
+static int operand_has_class(int which, cuperm_ctr_group_t g)
 {
     if (g == CTR_GROUP_L) return 1;
     if (which == CTR_A) return g != CTR_GROUP_N;
@@ -17,11 +17,11 @@ static int operand_has_class(int which, ctr_group g)
  * free class anywhere in D as columns, every other free mode in the pointer-array
  * batch: D is written in place however its free modes interleave.
  */
-static int wide_roles(const ctr_problem* p, const int* seq, int len, int* role)
+static int wide_roles(const cuperm_ctr_problem_t* p, const int* seq, int len, int* role)
 {
-    const ctr_operand* D = &p->op[CTR_D];
-    const ctr_group c1 = p->modes[seq[0]].group;
-    const ctr_group c2 = c1 == CTR_GROUP_M ? CTR_GROUP_N : CTR_GROUP_M;
+    const cuperm_ctr_operand_t* D = &p->op[CTR_D];
+    const cuperm_ctr_group_t c1 = p->modes[seq[0]].group;
+    const cuperm_ctr_group_t c2 = c1 == CTR_GROUP_M ? CTR_GROUP_N : CTR_GROUP_M;
     int inRun[CTR_MAX_MODES] = {0};
     int i = 0;
     int64_t expect = -1;
@@ -53,7 +53,7 @@ static int wide_roles(const ctr_problem* p, const int* seq, int len, int* role)
     int64_t entries = 1;
     int looped = 0;
     for (int k = 0; k < p->nmodes; ++k) {
-        const ctr_group g = p->modes[k].group;
+        const cuperm_ctr_group_t g = p->modes[k].group;
         role[k] = g;
         if ((g == CTR_GROUP_M || g == CTR_GROUP_N) && !inRun[k]) {
             role[k] = CTR_ROLE_O;
@@ -72,9 +72,9 @@ static int wide_roles(const ctr_problem* p, const int* seq, int len, int* role)
  * modes of one free class are batched and the other's looped (variant v picks
  * which). Returns 0 if X suggests nothing new.
  */
-static int driven_roles(const ctr_problem* p, int which, int v, int* role)
+static int driven_roles(const cuperm_ctr_problem_t* p, int which, int v, int* role)
 {
-    const ctr_operand* X = &p->op[which];
+    const cuperm_ctr_operand_t* X = &p->op[which];
     int seq[CTR_MAX_MODES], len = 0;
     for (int i = 0; i < p->nmodes; ++i)
         if (p->modes[i].pos[which] >= 0) seq[len++] = i;
@@ -84,11 +84,11 @@ static int driven_roles(const ctr_problem* p, int which, int v, int* role)
             const int s = seq[j]; seq[j] = seq[j - 1]; seq[j - 1] = s;
         }
     if (len < 3) return 0;
-    const ctr_group c1 = p->modes[seq[0]].group;
+    const cuperm_ctr_group_t c1 = p->modes[seq[0]].group;
     if (c1 == CTR_GROUP_L || X->strides[p->modes[seq[0]].pos[which]] != 1) return 0;
     /* The two runs. */
     int i = 0, inRun[CTR_MAX_MODES] = {0};
-    ctr_group c2 = c1;
+    cuperm_ctr_group_t c2 = c1;
     if (v == 2) return wide_roles(p, seq, len, role);
     for (int run = 0; run < 2; ++run) {
         const int start = i;
@@ -111,20 +111,20 @@ static int driven_roles(const ctr_problem* p, int which, int v, int* role)
     const int haveL = p->groupCount[CTR_GROUP_L] > 0;
     int64_t leftover[CTR_GROUPS] = {1, 1, 1, 1};
     for (int k = 0; k < p->nmodes; ++k) {
-        const ctr_group g = p->modes[k].group;
+        const cuperm_ctr_group_t g = p->modes[k].group;
         if ((g == CTR_GROUP_M || g == CTR_GROUP_N) && operand_has_class(which, g) && !inRun[k])
             leftover[g] *= p->modes[k].extent;
     }
     if (leftover[CTR_GROUP_M] == 1 && leftover[CTR_GROUP_N] == 1) return 0;
     /* Which free class is batched: variant v of D's two; an input's only one. */
-    ctr_group batched = which == CTR_A ? CTR_GROUP_M : which == CTR_B ? CTR_GROUP_N
+    cuperm_ctr_group_t batched = which == CTR_A ? CTR_GROUP_M : which == CTR_B ? CTR_GROUP_N
                         : (v ? CTR_GROUP_N : CTR_GROUP_M);
     if (haveL) batched = CTR_GROUP_L;
     if (which != CTR_D && v) return 0;
     if (which == CTR_D && v == 1 && (haveL || leftover[CTR_GROUP_M] == 1 || leftover[CTR_GROUP_N] == 1)) return 0;
     int64_t calls = 1;
     for (int k = 0; k < p->nmodes; ++k) {
-        const ctr_group g = p->modes[k].group;
+        const cuperm_ctr_group_t g = p->modes[k].group;
         int r = g;
         if ((g == CTR_GROUP_M || g == CTR_GROUP_N) && operand_has_class(which, g) && !inRun[k]) {
             r = g == batched ? CTR_GROUP_L : CTR_ROLE_O;
@@ -139,7 +139,7 @@ static int driven_roles(const ctr_problem* p, int which, int v, int* role)
 }
 
 /* Role assignments worth pricing: the classes themselves and what D, A and B suggest. */
-int ctr_role_candidates(const ctr_problem* p, int roles[][CTR_MAX_MODES], int max)
+int cuperm_ctr_role_candidates(const cuperm_ctr_problem_t* p, int roles[][CTR_MAX_MODES], int max)
 {
     int n = 0;
     for (int i = 0; i < p->nmodes; ++i) roles[n][i] = p->modes[i].group;

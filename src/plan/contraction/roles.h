@@ -1,5 +1,5 @@
 /*
- * Role assignments worth pricing (see ctr_layout.h for the roles): the mode
+ * Role assignments worth pricing (see cuperm_ctr_layout_t.h for the roles): the mode
  * classes themselves, and those the operands' own layouts suggest so that
  * cuBLAS can read or write them in place. Plain C.
  */
@@ -9,6 +9,6 @@
 #include "plan/contraction/layout.h"
 
 /* Fills up to max role vectors (one role per mode-table entry); returns how many. */
-int ctr_role_candidates(const ctr_problem* p, int roles[][CTR_MAX_MODES], int max);
+int cuperm_ctr_role_candidates(const cuperm_ctr_problem_t* p, int roles[][CTR_MAX_MODES], int max);
 
 #endif

@@ -1,9 +1,9 @@
 #include "plan/contraction/types.h"
 #include "plan/contraction/error.h"
 
-int ctr_type_is_complex(cupermDataType_t t) { return t == CUPERM_C_32F || t == CUPERM_C_64F; }
+int cuperm_ctr_type_is_complex(cupermDataType_t t) { return t == CUPERM_C_32F || t == CUPERM_C_64F; }
 
-int ctr_type_is_float(cupermDataType_t t)
+int cuperm_ctr_type_is_float(cupermDataType_t t)
 {
     switch (t) {
     case CUPERM_R_16F: case CUPERM_R_16BF: case CUPERM_R_32F: case CUPERM_R_64F:
@@ -12,7 +12,7 @@ int ctr_type_is_float(cupermDataType_t t)
     }
 }
 
-const char* ctr_type_name(cupermDataType_t t)
+const char* cuperm_ctr_type_name(cupermDataType_t t)
 {
     switch (t) {
     case CUPERM_R_16F: return "R_16F";
@@ -32,7 +32,7 @@ const char* ctr_type_name(cupermDataType_t t)
     return "unknown type";
 }
 
-const char* ctr_compute_name(cupermComputeType_t c)
+const char* cuperm_ctr_compute_name(cupermComputeType_t c)
 {
     switch (c) {
     case CUPERM_COMPUTE_DEFAULT: return "DEFAULT";
@@ -46,14 +46,14 @@ const char* ctr_compute_name(cupermComputeType_t c)
     return "unknown compute type";
 }
 
-const char* ctr_operator_name(cupermOperator_t op)
+const char* cuperm_ctr_operator_name(cupermOperator_t op)
 {
     static const char* names[] = {"identity", "negate", "abs", "relu", "leaky_relu", "elu",
                                   "sigmoid", "tanh", "exp", "sqrt", "conj"};
     return ((unsigned)op < sizeof names / sizeof names[0]) ? names[op] : "unknown operator";
 }
 
-size_t ctr_scalar_size(cupermDataType_t cdType)
+size_t cuperm_ctr_scalar_size(cupermDataType_t cdType)
 {
     switch (cdType) {
     case CUPERM_R_64F: case CUPERM_C_32F: return 8;
@@ -86,24 +86,24 @@ static const type_rule rules[] = {
 };
 #undef BIT
 
-cupermStatus_t ctr_types_resolve(cupermDataType_t abType, cupermDataType_t cdType,
+cupermStatus_t cuperm_ctr_types_resolve(cupermDataType_t abType, cupermDataType_t cdType,
                                  cupermComputeType_t requested, cupermComputeType_t* resolved)
 {
     if ((unsigned)requested > CUPERM_COMPUTE_32F_FAST_16BF)
-        return ctr_fail(CUPERM_STATUS_INVALID_VALUE, "compute type %d is not a cupermComputeType_t",
+        return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "compute type %d is not a cupermComputeType_t",
                         (int)requested);
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; ++i) {
         if (rules[i].ab != abType || rules[i].cd != cdType) continue;
         cupermComputeType_t c = requested == CUPERM_COMPUTE_DEFAULT ? rules[i].strict : requested;
         if (!(rules[i].allowed & (1u << c)))
-            return ctr_fail(CUPERM_STATUS_NOT_SUPPORTED,
+            return cuperm_ctr_fail(CUPERM_STATUS_NOT_SUPPORTED,
                             "compute type %s is not supported for A/B type %s with C/D type %s",
-                            ctr_compute_name(requested), ctr_type_name(abType), ctr_type_name(cdType));
+                            cuperm_ctr_compute_name(requested), cuperm_ctr_type_name(abType), cuperm_ctr_type_name(cdType));
         *resolved = c;
         return CUPERM_STATUS_SUCCESS;
     }
-    return ctr_fail(CUPERM_STATUS_NOT_SUPPORTED,
+    return cuperm_ctr_fail(CUPERM_STATUS_NOT_SUPPORTED,
                     "the type pair A/B %s, C/D %s is not supported (supported: 32F/32F, C32F/C32F, "
                     "64F/64F, C64F/C64F, 16F/16F, 16F/32F, 16BF/16BF, 16BF/32F)",
-                    ctr_type_name(abType), ctr_type_name(cdType));
+                    cuperm_ctr_type_name(abType), cuperm_ctr_type_name(cdType));
 }
