@@ -146,6 +146,15 @@ static const char* option_text(const char* arg, char* buf, size_t size)
     return buf;
 }
 
+/* How many long options start with prefix (getopt_long takes unique abbreviations). */
+static int count_prefix_matches(const char* prefix)
+{
+    int n = 0;
+    for (const struct option* o = long_options; o->name; ++o)
+        n += strncmp(o->name, prefix, strlen(prefix)) == 0;
+    return n;
+}
+
 /* Applies one option with its value; 0 or -1 with a message. */
 static int apply_option(int c, const char* v, bench_options* opt, char* err, size_t err_size)
 {
@@ -288,8 +297,10 @@ int bench_parse_args(int argc, char** argv, bench_options* opt, char* err, size_
                             option_text(current, name, sizeof name));
             if (optopt && strncmp(current, "--", 2) != 0)
                 return fail(err, err_size, "unknown option \"-%c\" (see --help)", optopt);
-            return fail(err, err_size, "unknown option \"%s\" (see --help)",
-                        option_text(current, name, sizeof name));
+            option_text(current, name, sizeof name);
+            if (strncmp(name, "--", 2) == 0 && count_prefix_matches(name + 2) > 1)
+                return fail(err, err_size, "ambiguous option \"%s\": write it out (see --help)", name);
+            return fail(err, err_size, "unknown option \"%s\" (see --help)", name);
         default:
             if (apply_option(c, optarg, opt, err, err_size)) return -1;
         }
