@@ -64,6 +64,12 @@ cc_ -o "$work/pc_cutt" "$src/examples/consumer/consumer_cutt.c" $(pkg-config --c
     -Wl,-rpath,"$prefix/$libdir"
 check_run "rank = 0" "$work/pc_cutt"
 
+step "pkg-config consumer, static, as the README says: -Wl,-Bstatic -lcuperm and pkg-config --static"
+cc_ -o "$work/pc_bstatic" "$src/examples/consumer/consumer.c" $(pkg-config --cflags cuperm) \
+    -Wl,-Bstatic -lcuperm -Wl,-Bdynamic $(pkg-config --static --libs cuperm)
+check_run "$want" "$work/pc_bstatic"
+! needs_libcuperm_so "$work/pc_bstatic" || { echo "FAIL: pc_bstatic needs libcuperm.so"; exit 1; }
+
 # Static: an install holding only libcuperm.a, so that -lcuperm can only mean the
 # archive and everything else must come from Libs.private.
 step "pkg-config consumer, static: pkg-config --static --libs cuperm"
