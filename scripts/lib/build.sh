@@ -9,7 +9,14 @@ cuperm_build() {
   scripts/setup.sh
   source scripts/lib/deps.sh
   cuperm_find_cmocka
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release \
-    ${CUPERM_CUDA_ARCHITECTURES:+-DCMAKE_CUDA_ARCHITECTURES="$CUPERM_CUDA_ARCHITECTURES"} "$@" >/dev/null
+  local archs=()
+  if [ -n "${CUPERM_CUDA_ARCHITECTURES:-}" ]; then
+    archs=(-DCMAKE_CUDA_ARCHITECTURES="$CUPERM_CUDA_ARCHITECTURES")
+  elif [ -f "$build/CMakeCache.txt" ] && ! grep -q '^CUPERM_CUDA_ARCHITECTURES_SEEN' "$build/CMakeCache.txt"; then
+    # A build directory from before CMakeLists.txt set the default holds nvcc's
+    # default (compute_75 PTX only): drop it so that the default applies.
+    archs=(-UCMAKE_CUDA_ARCHITECTURES)
+  fi
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release "${archs[@]}" "$@" >/dev/null
   cmake --build "$build" -j"$(nproc)"
 }
