@@ -1,6 +1,8 @@
+#define _GNU_SOURCE /* getopt_long */
 #include "args.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +102,162 @@ static void record_command_line(int argc, char** argv, bench_options* opt)
     }
 }
 
+/* Long options; every one with a value takes "--opt value" and "--opt=value". */
+enum {
+    OPT_DTYPE = 256, OPT_MODE, OPT_CASES, OPT_CASE, OPT_EXTENT, OPT_RANK, OPT_RATIO, OPT_COUNT,
+    OPT_VOLUME, OPT_SEED, OPT_SKIP, OPT_LIMIT, OPT_OUT, OPT_TAG, OPT_ALPHA, OPT_BETA,
+    OPT_PLAN_REPS, OPT_TARGET_MS, OPT_LIST, OPT_NO_VERIFY, OPT_QUIET, OPT_VERSION
+};
+
+static const struct option long_options[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {"list", no_argument, NULL, OPT_LIST},
+    {"no-verify", no_argument, NULL, OPT_NO_VERIFY},
+    {"quiet", no_argument, NULL, OPT_QUIET},
+    {"dtype", required_argument, NULL, OPT_DTYPE},
+    {"mode", required_argument, NULL, OPT_MODE},
+    {"cases", required_argument, NULL, OPT_CASES},
+    {"case", required_argument, NULL, OPT_CASE},
+    {"extent", required_argument, NULL, OPT_EXTENT},
+    {"rank", required_argument, NULL, OPT_RANK},
+    {"ratio", required_argument, NULL, OPT_RATIO},
+    {"count", required_argument, NULL, OPT_COUNT},
+    {"volume", required_argument, NULL, OPT_VOLUME},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"skip", required_argument, NULL, OPT_SKIP},
+    {"limit", required_argument, NULL, OPT_LIMIT},
+    {"out", required_argument, NULL, OPT_OUT},
+    {"tag", required_argument, NULL, OPT_TAG},
+    {"alpha", required_argument, NULL, OPT_ALPHA},
+    {"beta", required_argument, NULL, OPT_BETA},
+    {"plan-reps", required_argument, NULL, OPT_PLAN_REPS},
+    {"target-ms", required_argument, NULL, OPT_TARGET_MS},
+    {NULL, 0, NULL, 0},
+};
+
+/* The option as the user wrote it ("--foo" of "--foo=1", "-x"), for messages. */
+static const char* option_text(const char* arg, char* buf, size_t size)
+{
+    size_t n = strcspn(arg, "=");
+    if (n >= size) n = size - 1;
+    memcpy(buf, arg, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+/* How many long options start with prefix (getopt_long takes unique abbreviations). */
+static int count_prefix_matches(const char* prefix)
+{
+    int n = 0;
+    for (const struct option* o = long_options; o->name; ++o)
+        n += strncmp(o->name, prefix, strlen(prefix)) == 0;
+    return n;
+}
+
+/* Applies one option with its value; 0 or -1 with a message. */
+static int apply_option(int c, const char* v, bench_options* opt, char* err, size_t err_size)
+{
+    int64_t n;
+    double x;
+    switch (c) {
+    case OPT_DTYPE:
+        if (parse_dtypes(v, opt))
+            return fail(err, err_size, "--dtype \"%s\": expected a comma list of %s", v,
+                        bench_dtype_names());
+        break;
+    case OPT_MODE:
+        if (!strcmp(v, "heuristic") || !strcmp(v, "model")) opt->mode = BENCH_MODE_HEURISTIC;
+        else if (!strcmp(v, "measure")) opt->mode = BENCH_MODE_MEASURE;
+        else if (!strcmp(v, "both")) opt->mode = BENCH_MODE_BOTH;
+        else
+            return fail(err, err_size, "--mode \"%s\": expected heuristic (model), measure or both", v);
+        break;
+    case OPT_CASES: opt->cases_file = v; break;
+    case OPT_CASE: opt->single_case = v; break;
+    case OPT_EXTENT:
+        if (parse_int64(v, 1, (int64_t)1 << 32, &n))
+            return fail(err, err_size, "--extent \"%s\": expected an integer in 1..2^32", v);
+        opt->gen.extent = n;
+        break;
+    case OPT_RANK:
+        if (parse_ranks(v, opt->gen.ranks, &opt->gen.num_ranks))
+            return fail(err, err_size, "--rank \"%s\": expected ranks 1..%d like 2-12 or 4,8", v,
+                        BENCH_MAX_RANK);
+        break;
+    case OPT_RATIO:
+        if (parse_ratios(v, opt->gen.ratios, &opt->gen.num_ratios))
+            return fail(err, err_size, "--ratio \"%s\": expected ratios >= 1 like 1,5,15", v);
+        break;
+    case OPT_COUNT:
+        if (parse_int64(v, 1, 100000, &n))
+            return fail(err, err_size, "--count \"%s\": expected an integer in 1..100000", v);
+        opt->gen.count = (int)n;
+        break;
+    case OPT_VOLUME:
+        if (parse_int64(v, 2, (int64_t)1 << 40, &n))
+            return fail(err, err_size, "--volume \"%s\": expected elements in 2..2^40", v);
+        opt->gen.volume = n;
+        break;
+    case OPT_SEED:
+        if (parse_int64(v, 1, INT64_MAX, &n))
+            return fail(err, err_size, "--seed \"%s\": expected a positive integer", v);
+        opt->gen.seed = (uint64_t)n;
+        break;
+    case OPT_SKIP:
+        if (parse_int64(v, 0, INT32_MAX, &n))
+            return fail(err, err_size, "--skip \"%s\": expected a count >= 0", v);
+        opt->skip = (long)n;
+        break;
+    case OPT_LIMIT:
+        if (parse_int64(v, 1, INT32_MAX, &n))
+            return fail(err, err_size, "--limit \"%s\": expected a count >= 1", v);
+        opt->limit = (long)n;
+        break;
+    case OPT_OUT: opt->out_dir = v; break;
+    case OPT_TAG:
+        if (!*v || strpbrk(v, "/\\ "))
+            return fail(err, err_size, "--tag \"%s\": expected a file name stem without / or blanks",
+                        v);
+        opt->tag = v;
+        break;
+    case OPT_ALPHA:
+        if (parse_double(v, &x)) return fail(err, err_size, "--alpha \"%s\": expected a number", v);
+        opt->alpha = x;
+        break;
+    case OPT_BETA:
+        if (parse_double(v, &x)) return fail(err, err_size, "--beta \"%s\": expected a number", v);
+        opt->beta = x;
+        break;
+    case OPT_PLAN_REPS:
+        if (parse_int64(v, 1, 1000, &n))
+            return fail(err, err_size, "--plan-reps \"%s\": expected an integer in 1..1000", v);
+        opt->plan_reps = (int)n;
+        break;
+    case OPT_TARGET_MS:
+        if (parse_double(v, &x) || !(x > 0 && x <= 60000))
+            return fail(err, err_size, "--target-ms \"%s\": expected milliseconds in (0, 60000]", v);
+        opt->target_ms = x;
+        break;
+    default: return fail(err, err_size, "internal error: option %d not handled", c);
+    }
+    return 0;
+}
+
+static int apply_suite(const char* a, bench_options* opt, char* err, size_t err_size)
+{
+    if (opt->suite)
+        return fail(err, err_size, "unexpected argument \"%s\": the suite is already \"%s\"", a,
+                    opt->suite);
+    if (!bench_suite_find(a)) {
+        char names[256];
+        bench_suite_names(names, sizeof names);
+        return fail(err, err_size, "unknown suite \"%s\"; suites: %s", a, names);
+    }
+    opt->suite = a;
+    return 0;
+}
+
 int bench_parse_args(int argc, char** argv, bench_options* opt, char* err, size_t err_size)
 {
     static const bench_options defaults = {.mode = BENCH_MODE_BOTH,
@@ -112,105 +270,45 @@ int bench_parse_args(int argc, char** argv, bench_options* opt, char* err, size_
     *opt = defaults;
     record_command_line(argc, argv, opt);
 
-    for (int i = 1; i < argc; ++i) {
-        const char* a = argv[i];
-        /* Flags without a value. */
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { opt->help = 1; continue; }
-        if (!strcmp(a, "--list")) { opt->list_only = 1; continue; }
-        if (!strcmp(a, "--no-verify")) { opt->verify = 0; continue; }
-        if (!strcmp(a, "--quiet")) { opt->quiet = 1; continue; }
-        if (a[0] != '-') {
-            if (opt->suite)
-                return fail(err, err_size,
-                            "unexpected argument \"%s\": the suite is already \"%s\"", a,
-                            opt->suite);
-            if (!bench_suite_find(a)) {
-                char names[256];
-                bench_suite_names(names, sizeof names);
-                return fail(err, err_size, "unknown suite \"%s\"; suites: %s", a, names);
-            }
-            opt->suite = a;
-            continue;
-        }
-        /* Options with a value. */
-        if (i + 1 >= argc) return fail(err, err_size, "option %s needs a value", a);
-        const char* v = argv[++i];
-        int64_t n;
-        double x;
-        if (!strcmp(a, "--dtype")) {
-            if (parse_dtypes(v, opt))
-                return fail(err, err_size, "--dtype \"%s\": expected a comma list of %s", v,
-                            bench_dtype_names());
-        } else if (!strcmp(a, "--mode")) {
-            if (!strcmp(v, "heuristic") || !strcmp(v, "model")) opt->mode = BENCH_MODE_HEURISTIC;
-            else if (!strcmp(v, "measure")) opt->mode = BENCH_MODE_MEASURE;
-            else if (!strcmp(v, "both")) opt->mode = BENCH_MODE_BOTH;
-            else
-                return fail(err, err_size, "--mode \"%s\": expected heuristic (model), measure or both", v);
-        } else if (!strcmp(a, "--cases")) {
-            opt->cases_file = v;
-        } else if (!strcmp(a, "--case")) {
-            opt->single_case = v;
-        } else if (!strcmp(a, "--extent")) {
-            if (parse_int64(v, 1, (int64_t)1 << 32, &n))
-                return fail(err, err_size, "--extent \"%s\": expected an integer in 1..2^32", v);
-            opt->gen.extent = n;
-        } else if (!strcmp(a, "--rank")) {
-            if (parse_ranks(v, opt->gen.ranks, &opt->gen.num_ranks))
-                return fail(err, err_size, "--rank \"%s\": expected ranks 1..%d like 2-12 or 4,8",
-                            v, BENCH_MAX_RANK);
-        } else if (!strcmp(a, "--ratio")) {
-            if (parse_ratios(v, opt->gen.ratios, &opt->gen.num_ratios))
-                return fail(err, err_size, "--ratio \"%s\": expected ratios >= 1 like 1,5,15", v);
-        } else if (!strcmp(a, "--count")) {
-            if (parse_int64(v, 1, 100000, &n))
-                return fail(err, err_size, "--count \"%s\": expected an integer in 1..100000", v);
-            opt->gen.count = (int)n;
-        } else if (!strcmp(a, "--volume")) {
-            if (parse_int64(v, 2, (int64_t)1 << 40, &n))
-                return fail(err, err_size, "--volume \"%s\": expected elements in 2..2^40", v);
-            opt->gen.volume = n;
-        } else if (!strcmp(a, "--seed")) {
-            if (parse_int64(v, 1, INT64_MAX, &n))
-                return fail(err, err_size, "--seed \"%s\": expected a positive integer", v);
-            opt->gen.seed = (uint64_t)n;
-        } else if (!strcmp(a, "--skip")) {
-            if (parse_int64(v, 0, INT32_MAX, &n))
-                return fail(err, err_size, "--skip \"%s\": expected a count >= 0", v);
-            opt->skip = (long)n;
-        } else if (!strcmp(a, "--limit")) {
-            if (parse_int64(v, 1, INT32_MAX, &n))
-                return fail(err, err_size, "--limit \"%s\": expected a count >= 1", v);
-            opt->limit = (long)n;
-        } else if (!strcmp(a, "--out")) {
-            opt->out_dir = v;
-        } else if (!strcmp(a, "--tag")) {
-            if (!*v || strpbrk(v, "/\\ "))
-                return fail(err, err_size,
-                            "--tag \"%s\": expected a file name stem without / or blanks", v);
-            opt->tag = v;
-        } else if (!strcmp(a, "--alpha")) {
-            if (parse_double(v, &x))
-                return fail(err, err_size, "--alpha \"%s\": expected a number", v);
-            opt->alpha = x;
-        } else if (!strcmp(a, "--beta")) {
-            if (parse_double(v, &x))
-                return fail(err, err_size, "--beta \"%s\": expected a number", v);
-            opt->beta = x;
-        } else if (!strcmp(a, "--plan-reps")) {
-            if (parse_int64(v, 1, 1000, &n))
-                return fail(err, err_size, "--plan-reps \"%s\": expected an integer in 1..1000", v);
-            opt->plan_reps = (int)n;
-        } else if (!strcmp(a, "--target-ms")) {
-            if (parse_double(v, &x) || !(x > 0 && x <= 60000))
-                return fail(err, err_size,
-                            "--target-ms \"%s\": expected milliseconds in (0, 60000]", v);
-            opt->target_ms = x;
-        } else {
-            return fail(err, err_size, "unknown option \"%s\" (see --help)", a);
+    /* "-": arguments that are not options come back in order as option 1 (so the
+     * suite may stand anywhere); ":": a missing value is told apart from an
+     * unknown option; opterr = 0: the messages are ours. optind = 0 restarts
+     * getopt_long (glibc) for a second call in the same process. */
+    opterr = 0;
+    optind = 0;
+    int c;
+    char name[64];
+    while ((c = getopt_long(argc, argv, "-:h", long_options, NULL)) != -1) {
+        const char* current = argv[optind - 1];
+        switch (c) {
+        case 1:
+            if (apply_suite(optarg, opt, err, err_size)) return -1;
+            break;
+        case 'h': opt->help = 1; break;
+        case OPT_VERSION: opt->version = 1; break;
+        case OPT_LIST: opt->list_only = 1; break;
+        case OPT_NO_VERIFY: opt->verify = 0; break;
+        case OPT_QUIET: opt->quiet = 1; break;
+        case ':':
+            return fail(err, err_size, "option %s needs a value", option_text(current, name, sizeof name));
+        case '?':
+            if (optopt && optopt != '?' && strncmp(current, "--", 2) == 0 && strchr(current, '='))
+                return fail(err, err_size, "option %s takes no value",
+                            option_text(current, name, sizeof name));
+            if (optopt && strncmp(current, "--", 2) != 0)
+                return fail(err, err_size, "unknown option \"-%c\" (see --help)", optopt);
+            option_text(current, name, sizeof name);
+            if (strncmp(name, "--", 2) == 0 && count_prefix_matches(name + 2) > 1)
+                return fail(err, err_size, "ambiguous option \"%s\": write it out (see --help)", name);
+            return fail(err, err_size, "unknown option \"%s\" (see --help)", name);
+        default:
+            if (apply_option(c, optarg, opt, err, err_size)) return -1;
         }
     }
-    if (opt->help) return 0;
+    /* After "--", the rest are suites. */
+    for (int i = optind; i < argc; ++i)
+        if (apply_suite(argv[i], opt, err, err_size)) return -1;
+    if (opt->help || opt->version) return 0;
 
     int sources = (opt->suite != NULL) + (opt->cases_file != NULL) + (opt->single_case != NULL);
     if (sources == 0) {
@@ -258,6 +356,9 @@ void bench_print_usage(const char* argv0)
         "  --plan-reps N       plan creations timed per case, fresh handle each (5)\n"
         "  --target-ms MS      timing budget per case and mode (100)\n"
         "  --list              print the cases (case-file notation) and exit; no GPU needed\n"
-        "  --quiet             no per-case lines on stdout (CSV and summary still written)\n",
+        "  --quiet             no per-case lines on stdout (CSV and summary still written)\n"
+        "  --version           print the cuperm library version and exit\n"
+        "  -h, --help          this text\n"
+        "Options with a value take it as --opt VALUE or --opt=VALUE.\n",
         bench_dtype_names());
 }

@@ -29,7 +29,8 @@ typedef struct {
     double target_ms;         /* timing budget per case and mode */
     int list_only;            /* --list */
     int quiet;                /* --quiet: no per-case table on stdout */
-    int help;
+    int help;                 /* -h, --help */
+    int version;              /* --version: print the library version and exit */
     char command_line[2048];  /* as given, for the summary */
 } bench_options;
 

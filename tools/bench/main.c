@@ -2,6 +2,8 @@
  * (TTC, cuTT) and reports bandwidth against a same-run device copy. */
 #include <stdio.h>
 
+#include <cuperm.h>
+
 #include "args.h"
 #include "suites.h"
 
@@ -15,6 +17,11 @@ int main(int argc, char** argv)
     }
     if (opt.help) {
         bench_print_usage(argv[0]);
+        return 0;
+    }
+    if (opt.version) {
+        int v = cupermGetVersion();
+        printf("cuperm-bench, cuperm %d.%d.%d\n", v / 10000, v / 100 % 100, v % 100);
         return 0;
     }
     const bench_suite* suite = bench_suite_find(opt.suite);
