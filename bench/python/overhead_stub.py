@@ -81,7 +81,7 @@ def make_fake_torch():
         """The attributes cuperm reads; the methods are C callables (itertools.repeat(v).__next__), so
         that calling them costs about what torch.Tensor's C methods do."""
         __slots__ = ("shape", "stride", "data_ptr", "dtype", "device", "requires_grad", "layout", "is_conj",
-                     "is_neg", "dim")
+                     "is_neg", "dim", "get_device")
 
         def __init__(self, shape, strides=None, ptr=0x7f0000000000, dtype=torch.float32, device=cuda0):
             self.shape = Size(shape)
@@ -91,6 +91,7 @@ def make_fake_torch():
             self.requires_grad, self.layout = False, torch.strided
             self.is_conj = self.is_neg = repeat(False).__next__
             self.dim = repeat(len(shape)).__next__
+            self.get_device = repeat(device.index).__next__
 
         def detach(self):
             return self

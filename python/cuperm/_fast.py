@@ -2,10 +2,10 @@
 
 `cuperm.transpose(x, axes)` and `cuperm.einsum(subscripts, a, b)` on plain `torch.Tensor`s, with
 no `out=`, `stream=`, `beta` or operators, look the call up by what the tensors' own attributes say
-(`shape`, `stride()`, `dtype`, `device`) plus the axes or subscripts, alpha and compute type. An entry
-holds everything the general path worked out for that description the first time: the bound C
-function, the C plan's address, the packed alpha/beta scalars' addresses, the result's shape, the
-device and the workspace size. A hit then costs the key, a few guards (torch.compile, autograd, lazy
+(`shape`, `stride()`, `dtype`, `get_device()`: an int, cheaper than `device`) plus the axes or
+subscripts, alpha and compute type. An entry holds everything the general path worked out for that
+description the first time: the bound C function, the C plan's address, the packed alpha/beta
+scalars' addresses, the result's shape, the device and the workspace size. A hit then costs the key, a few guards (torch.compile, autograd, lazy
 conjugate/negative bits, the current device), `torch.empty` for the result, PyTorch's current
 stream, and one ctypes call with plain ints. No DLPack, no argument parsing, no layout work.
 
@@ -86,7 +86,7 @@ def remember_transpose(x, axes, alpha, cplan, alpha_c, beta_c, out_shape):
     run = _lib.load().cupermExecute
     entry = (run, cplan.ptr, ctypes.addressof(alpha_c), ctypes.addressof(beta_c), tuple(out_shape),
              cplan.device, x.device, (cplan, alpha_c, beta_c))
-    _store(transposes, (x.shape, x.stride(), x.dtype, x.device, axes, alpha), entry)
+    _store(transposes, (x.shape, x.stride(), x.dtype, x.get_device(), axes, alpha), entry)
 
 
 def transpose(x, axes, alpha):
@@ -96,7 +96,7 @@ def transpose(x, axes, alpha):
     if type(axes) is list:
         axes = tuple(axes)
     try:
-        hit = transposes.get((x.shape, x.stride(), x.dtype, x.device, axes, alpha))
+        hit = transposes.get((x.shape, x.stride(), x.dtype, x.get_device(), axes, alpha))
     except TypeError:
         return None
     if hit is None:
@@ -134,8 +134,8 @@ def remember_einsum(subscripts, a, b, alpha, compute_code, internal, res):
     alpha_c, beta_c = res.cd.pack_scalar(alpha, "alpha"), res.cd.pack_scalar(0, "beta")
     entry = (plan._run, plan.ptr, ctypes.addressof(alpha_c), ctypes.addressof(beta_c), tuple(res.layout.out_shape),
              res.device, a.device, plan.workspace_bytes, (plan, alpha_c, beta_c))
-    _store(contractions, (subscripts, a.shape, a.stride(), a.dtype, a.device, b.shape, b.stride(), b.dtype,
-                          b.device, alpha, compute_code, internal), entry)
+    _store(contractions, (subscripts, a.shape, a.stride(), a.dtype, a.get_device(), b.shape, b.stride(),
+                          b.dtype, b.get_device(), alpha, compute_code, internal), entry)
 
 
 def einsum(subscripts, a, b, alpha, compute, internal=False):
@@ -145,8 +145,8 @@ def einsum(subscripts, a, b, alpha, compute, internal=False):
     if _is_compiling():
         return None
     try:
-        hit = contractions.get((subscripts, a.shape, a.stride(), a.dtype, a.device, b.shape, b.stride(), b.dtype,
-                                b.device, alpha, _compute_code(compute), internal))
+        hit = contractions.get((subscripts, a.shape, a.stride(), a.dtype, a.get_device(), b.shape, b.stride(),
+                                b.dtype, b.get_device(), alpha, _compute_code(compute), internal))
     except (TypeError, ValueError, AttributeError):  # unhashable, bad compute (the general path says why)
         return None
     if hit is None:

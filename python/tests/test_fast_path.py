@@ -74,6 +74,7 @@ def torch_env(monkeypatch, stub_library):
             self.data_ptr = repeat(ptr).__next__
             self.requires_grad, self.layout, self._conj = requires_grad, torch.strided, conj
             self.is_neg = repeat(False).__next__
+            self.get_device = repeat(device).__next__
 
         def is_conj(self):
             return self._conj
