@@ -147,10 +147,12 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--calls", type=int, default=100000)
     p.add_argument("--profile", action="store_true")
+    p.add_argument("--package-dir", default=os.path.join(HERE, os.pardir, os.pardir, "python"),
+                   help="the folder holding the cuperm package to measure (e.g. an older checkout's python/)")
     args = p.parse_args()
     os.environ["CUPERM_LIBRARY"] = build_stub()
     torch = sys.modules["torch"] = make_fake_torch()
-    sys.path.insert(0, os.path.join(HERE, os.pardir, os.pardir, "python"))
+    sys.path.insert(0, args.package_dir)
     import cuperm
     x = torch.Tensor((4, 8))
     xo = torch.empty((8, 4))

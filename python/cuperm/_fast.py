@@ -1,7 +1,7 @@
 """Per-call fast paths: a repeated call on PyTorch tensors in one dictionary lookup and one C call.
 
-`cuperm.transpose(x, axes)` and `cuperm.einsum(subscripts, a, b)` on plain `torch.Tensor`s, with
-no `out=`, `stream=`, `beta` or operators, look the call up by what the tensors' own attributes say
+`cuperm.transpose(x, axes[, out=])`, `cuperm.einsum(subscripts, a, b)` and ContractionPlan calls on
+plain `torch.Tensor`s, with no `stream=` (einsum: no `out=`, `beta` or operators either), look the call up by what the tensors' own attributes say
 (`shape`, `stride()`, `dtype`, `get_device()`: an int, cheaper than `device`) plus the axes or
 subscripts, alpha and compute type. An entry holds everything the general path worked out for that
 description the first time: the bound C function, the C plan's address, the packed alpha/beta
@@ -25,7 +25,7 @@ from . import _lib
 
 MAX_ENTRIES = 1024
 
-transposes = {}     # (shape, stride, dtype, device, axes, alpha) -> entry
+transposes = {}     # (shape, stride, dtype, device, axes, alpha[, beta, out's shape...]) -> entry
 contractions = {}   # (subscripts, a..., b..., alpha, compute code, internal) -> entry
 tensor_type = None  # torch.Tensor, once a call on one has been remembered
 
@@ -111,6 +111,48 @@ def transpose(x, axes, alpha):
     return out
 
 
+def remember_transpose_into(x, axes, alpha, beta, out, cplan, alpha_c, beta_c, layout):
+    """Records a general-path transpose of torch tensor x into torch tensor out (no stream=)."""
+    if (not _plain_number(alpha) or not _plain_number(beta) or not _bind() or type(x) is not tensor_type
+            or type(out) is not tensor_type):
+        return
+    if x.is_conj() or x.is_neg() or out.is_conj() or out.is_neg():
+        return
+    if type(axes) is list:
+        axes = tuple(axes)
+    (x_lo, x_hi), (o_lo, o_hi) = layout.x_span, layout.out_span
+    entry = (_lib.load().cupermExecute, cplan.ptr, ctypes.addressof(alpha_c), ctypes.addressof(beta_c),
+             (x_lo, x_hi, o_lo, o_hi), cplan.device, (cplan, alpha_c, beta_c))
+    _store(transposes, (x.shape, x.stride(), x.dtype, x.get_device(), axes, alpha, beta, out.shape, out.stride(),
+                        out.dtype, out.get_device()), entry)
+
+
+def transpose_into(x, axes, alpha, beta, out):
+    """out = alpha * x.transpose(axes) + beta * out, returning out; None for the general path."""
+    if _is_compiling():
+        return None
+    if type(axes) is list:
+        axes = tuple(axes)
+    try:
+        hit = transposes.get((x.shape, x.stride(), x.dtype, x.get_device(), axes, alpha, beta, out.shape,
+                              out.stride(), out.dtype, out.get_device()))
+    except (TypeError, AttributeError):
+        return None
+    if hit is None:
+        return None
+    run, plan, alpha_p, beta_p, (x_lo, x_hi, o_lo, o_hi), device, _ = hit
+    if ((x.requires_grad and _grad_enabled()) or x.is_conj() or x.is_neg() or out.is_conj() or out.is_neg()
+            or _get_device() != device):
+        return None
+    xp, op = x.data_ptr(), out.data_ptr()
+    if xp + x_lo < op + o_hi and op + o_lo < xp + x_hi:
+        return None  # overlapping: the general path says so
+    status = run(plan, alpha_p, xp, beta_p, op, _raw_stream(device))
+    if status:
+        _lib.check(status)
+    return out
+
+
 # --- einsum (two operands) --------------------------------------------------------------------------
 
 def _compute_code(compute):
@@ -123,29 +165,30 @@ def _compute_code(compute):
     return code
 
 
-def remember_einsum(subscripts, a, b, alpha, compute_code, internal, res):
-    """Records a general-path contraction of torch tensors a, b (no out=, stream=, beta, operators,
-    framework workspace) that resolved to `res`, for replay."""
+def remember_einsum(subscripts, a, b, alpha, compute_code, internal, res, table=None):
+    """Records a general-path contraction of torch tensors a, b (no out=, stream=, beta, framework
+    workspace; for einsum() no operators either) that resolved to `res`, for replay. table: a
+    ContractionPlan's own (its C plan may differ from einsum's for the same description)."""
     if not _plain_number(alpha) or not _bind() or type(a) is not tensor_type or type(b) is not tensor_type:
         return
-    if res.plan is None or a.is_conj() or a.is_neg() or b.is_conj() or b.is_neg():
+    if res.plan is None or res.layout.zero_fill or a.is_conj() or a.is_neg() or b.is_conj() or b.is_neg():
         return
     plan = res.plan
     alpha_c, beta_c = res.cd.pack_scalar(alpha, "alpha"), res.cd.pack_scalar(0, "beta")
     entry = (plan._run, plan.ptr, ctypes.addressof(alpha_c), ctypes.addressof(beta_c), tuple(res.layout.out_shape),
              res.device, a.device, plan.workspace_bytes, (plan, alpha_c, beta_c))
-    _store(contractions, (subscripts, a.shape, a.stride(), a.dtype, a.get_device(), b.shape, b.stride(),
+    _store(contractions if table is None else table, (subscripts, a.shape, a.stride(), a.dtype, a.get_device(), b.shape, b.stride(),
                           b.dtype, b.get_device(), alpha, compute_code, internal), entry)
 
 
-def einsum(subscripts, a, b, alpha, compute, internal=False):
+def einsum(subscripts, a, b, alpha, compute, internal=False, table=None):
     """einsum(subscripts, a, b) * alpha as a new tensor, or None when the general path must take it.
     compute: as einsum's keyword (None, a name or a code). internal: called by the custom op, whose
     inputs may require gradients (the op's autograd formula covers them)."""
     if _is_compiling():
         return None
     try:
-        hit = contractions.get((subscripts, a.shape, a.stride(), a.dtype, a.get_device(), b.shape, b.stride(),
+        hit = (contractions if table is None else table).get((subscripts, a.shape, a.stride(), a.dtype, a.get_device(), b.shape, b.stride(),
                                 b.dtype, b.get_device(), alpha, _compute_code(compute), internal))
     except (TypeError, ValueError, AttributeError):  # unhashable, bad compute (the general path says why)
         return None

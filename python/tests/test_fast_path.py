@@ -228,3 +228,36 @@ def test_preload_without_a_version_note_does_nothing(monkeypatch, tmp_path):
     assert _lib.preloaded == []
     (tmp_path / "cuda_version.txt").write_text("13.0.88\n")
     assert _lib.built_cuda_version() == "13.0.88"
+
+
+def test_transpose_into_out_replays_and_checks_overlap(torch_env):
+    torch, Tensor, state = torch_env
+    x, out = Tensor((4, 8)), Tensor((8, 4), ptr=0x7e0000000000)
+    assert cuperm.transpose(x, (1, 0), out=out, beta=0.5) is out
+    assert len(_fast.transposes) == 1
+    entry, calls = _record(_fast.transposes)
+    out2 = Tensor((8, 4), ptr=0x7e1000000000)
+    assert cuperm.transpose(x, (1, 0), out=out2, beta=0.5) is out2
+    (plan, alpha, xp, beta, op, stream), = calls
+    assert (plan, xp, op, stream) == (entry[1], 0x7f0000000000, 0x7e1000000000, 0xBEEF)
+    assert ctypes.c_float.from_address(beta).value == 0.5
+    # Overlapping x: not replayed, and the general path refuses it.
+    with pytest.raises(ValueError, match="overlaps"):
+        cuperm.transpose(x, (1, 0), out=Tensor((8, 4), ptr=0x7f0000000010), beta=0.5)
+    assert len(calls) == 1
+    cuperm.transpose(x, (1, 0), out=out2, beta=0.25)   # another beta: its own entry
+    assert len(calls) == 1 and len(_fast.transposes) == 2
+
+
+def test_contraction_plan_replays_its_own_plan(torch_env):
+    torch, Tensor, state = torch_env
+    a, b = Tensor((8, 8), ptr=0x7f1000000000), Tensor((8, 8), ptr=0x7f2000000000)
+    plan = cuperm.ContractionPlan("ij,jk->ik", a, b, op_a="relu")
+    plan(a, b)
+    assert len(plan._fast_calls) == 1 and not _fast.contractions   # einsum's table untouched
+    entry, calls = _record(plan._fast_calls)
+    assert entry[1] == plan._res.plan.ptr
+    d = plan(a, b)
+    assert len(calls) == 1 and calls[0][5] == d.data_ptr()
+    with pytest.raises(ValueError, match="do not match the plan"):
+        plan(Tensor((8, 4)), b)
