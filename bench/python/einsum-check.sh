@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GPU check of cuperm.einsum: the einsum GPU tests, then the TCCG48 benchmark against torch.einsum and
 # cupy.einsum (fp32, fp16) with host overheads. Run from the repository root on a GPU machine:
-#   CUPERM_LIBRARY=build-gpu/src/libcuperm.so bench/python/einsum-check.sh [--limit N]
+#   CUPERM_LIBRARY=build-gpu/src/libcuperm.so bench/python/einsum-check.sh [--limit N] [--overhead-only]
 # Results (pytest log, einsum.csv, overhead.csv, bench.log) go to $OUT, or ./einsum-logs.
 set -uo pipefail
 export CUPERM_LIBRARY="${CUPERM_LIBRARY:-build-gpu/src/libcuperm.so}"
@@ -18,6 +18,6 @@ grep -E "FAILED|ERROR|SKIPPED" "$out/pytest.log" | head -40
 echo "pytest rc=$rc_tests: $(tail -1 "$out/pytest.log")"
 python3 bench/python/einsum_bench.py --out "$out" "$@" >"$out/bench.log" 2>&1
 rc_bench=$?
-tail -25 "$out/bench.log"
+tail -45 "$out/bench.log"
 echo "pytest rc=$rc_tests, bench rc=$rc_bench"
 [ $rc_tests = 0 ] && [ $rc_bench = 0 ]

@@ -8,9 +8,9 @@ the same tensors; CuPy reads them through DLPack (no copy). Writes einsum.csv
 (and overhead.csv) to --out and prints a summary table last, with the geometric
 means of cuperm's speedups (targets: >= 1.3x torch.einsum, >= 1.0x cupy.einsum).
 
-Host overhead: many back-to-back calls of a cached tiny transpose (4x8) and a tiny
-einsum ("ij,jk->ik", 4x8 @ 8x4) timed on the host with one synchronize at the end,
-in microseconds per call (target <= 10 us).
+Host overhead (host_overhead.py): many back-to-back calls of a cached tiny transpose (4x8) and
+a tiny einsum ("ij,jk->ik", 8x8 @ 8x8), cuperm vs torch vs CuPy, timed on the host with one
+synchronize per round, in microseconds per call (target <= 10 us); --overhead-only runs just that.
 """
 
 import argparse
@@ -19,13 +19,13 @@ import math
 import os
 import statistics
 import sys
-import time
 
 import torch
 
 import cuperm
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import host_overhead  # noqa: E402
 import tccg  # noqa: E402
 
 try:
@@ -48,17 +48,6 @@ def gpu_time(fn, warmup, reps):
     return statistics.median(times)
 
 
-def host_us(fn, calls):
-    for _ in range(100):
-        fn()
-    torch.cuda.synchronize()
-    t0 = time.perf_counter()
-    for _ in range(calls):
-        fn()
-    torch.cuda.synchronize()
-    return (time.perf_counter() - t0) / calls * 1e6
-
-
 def rel_error(got, ref):
     return float((got.double() - ref).abs().max() / max(1.0, float(ref.abs().max())))
 
@@ -70,8 +59,17 @@ def main():
     p.add_argument("--warmup", type=int, default=5)
     p.add_argument("--limit", type=int, default=0, help="first N cases only")
     p.add_argument("--calls", type=int, default=20000)
+    p.add_argument("--overhead-only", action="store_true", help="only the host overhead (host_overhead.py)")
+    p.add_argument("--no-overhead", action="store_true")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
+    overhead = None
+    if not args.no_overhead:  # first, while nothing else has touched the caches' sizes
+        print("Host overhead per cached call:")
+        overhead = host_overhead.measure(args.out, args.calls)
+    if args.overhead_only:
+        host_overhead.print_table(*overhead)
+        return
     torch.backends.cuda.matmul.allow_tf32 = False
     cases = tccg.cases()[: args.limit or None]
     rows = []
@@ -112,24 +110,6 @@ def main():
         w.writeheader()
         w.writerows(rows)
 
-    # Host overhead, cached calls.
-    x = torch.randn(4, 8, device="cuda")
-    xo = torch.empty(8, 4, device="cuda")
-    a, b = torch.randn(4, 8, device="cuda"), torch.randn(8, 4, device="cuda")
-    cplan = cuperm.ContractionPlan("ij,jk->ik", a, b)
-    overhead = {
-        "cuperm.transpose(4x8)": host_us(lambda: cuperm.transpose(x, (1, 0)), args.calls),
-        "cuperm.transpose(4x8, out=)": host_us(lambda: cuperm.transpose(x, (1, 0), out=xo), args.calls),
-        "cuperm.einsum(ij,jk->ik 4x8x4)": host_us(lambda: cuperm.einsum("ij,jk->ik", a, b), args.calls),
-        "ContractionPlan(ij,jk->ik)(a, b)": host_us(lambda: cplan(a, b), args.calls),
-        "torch: x.t().contiguous()": host_us(lambda: x.t().contiguous(), args.calls),
-        "torch.einsum(ij,jk->ik)": host_us(lambda: torch.einsum("ij,jk->ik", a, b), args.calls),
-    }
-    with open(os.path.join(args.out, "overhead.csv"), "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["call", "us_per_call"])
-        w.writerows(overhead.items())
-
     print("\n==== einsum benchmark summary (%s) ====" % torch.cuda.get_device_name())
     print("| dtype | cases | all correct (cuperm/torch/cupy) | geomean speedup vs torch.einsum | vs cupy.einsum |")
     print("| --- | ---: | --- | ---: | ---: |")
@@ -139,9 +119,8 @@ def main():
         ok = "/".join(str(all(r.get(m + "_ok", True) for r in sel)) for m in ("cuperm", "torch", "cupy"))
         print("| %s | %d | %s | %.2fx (target 1.3) | %.2fx (target 1.0) |"
               % (dtype, len(sel), ok, gm("speedup_vs_torch"), gm("speedup_vs_cupy")))
-    print("\nHost overhead per cached call (target <= 10 us; pure Python + ctypes, no compiled extension):")
-    for k, v in overhead.items():
-        print("  %-36s %6.1f us" % (k, v))
+    if overhead is not None:
+        host_overhead.print_table(*overhead)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ cuperm::transpose and cuperm::einsum.
 
 import sys as _sys
 
-from . import _contract
+from . import _fast
 from ._context import default as _default_context
 from ._dtypes import DType, normalize as dtype
 from ._lib import CupermError, InvalidValueError, LibraryNotFoundError, NotSupportedError, library_path
@@ -39,7 +39,7 @@ __all__ = ["transpose", "Plan", "einsum", "tensordot", "ContractionPlan", "Tenso
 def clear_cache() -> None:
     """Drops every plan cached by transpose() and einsum()."""
     _default_context.clear()
-    _contract.torch_calls.clear()
+    _fast.clear()
 
 
 def cached_plans() -> int:

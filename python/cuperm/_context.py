@@ -71,7 +71,7 @@ class CPlan:
 
     def __del__(self):
         # At interpreter exit the library may be half torn down: the process frees everything anyway.
-        if self.ptr is None or sys.is_finalizing():
+        if self.ptr is None or sys is None or sys.is_finalizing():
             return
         try:
             _lib.load().cupermPlanDestroy(self.ptr)

@@ -5,16 +5,15 @@ A call is described by its subscripts and the operands' shapes, strides, dtypes,
 device, the output's strides (or none), the operators and the compute type.
 That description keys a cache of Resolved entries (parsed expression, layout,
 C plan, workspace size), so a repeated call parses, maps and plans nothing.
-PyTorch tensors take a shorter path still (`torch_fast`): a dictionary lookup
+Repeated calls on PyTorch tensors take a shorter path still (_fast): a dictionary lookup
 on the tensors' own attributes, one allocation, one C call.
 """
 
 from __future__ import annotations
 
-import sys
 from typing import Any, Dict, NamedTuple, Optional, Sequence, Tuple
 
-from . import _cudart, _dtypes, _frameworks, _ops
+from . import _cudart, _dtypes, _fast, _frameworks, _ops
 from ._context import default as _ctx
 from ._contraction_cplan import CContractionPlan
 from ._contraction_layout import ContractionLayout, build, byte_span
@@ -185,8 +184,8 @@ def contract(subscripts: str, a: Any, b: Any, *, out: Any = None, alpha: Any = 1
     _run(res, alpha_p, av.ptr, bv.ptr, beta_p, out_view.ptr, ws, nbytes if ws else 0, s)
     del keep  # the allocator reuses it only after the work queued on s (stream-ordered frameworks)
     if (stream is None and out is None and workspace == "framework" and aa is _frameworks.TORCH
-            and ba is _frameworks.TORCH and not layout.zero_fill and not extra and expect is None):
-        _remember_torch(subscripts, a0, b0, ops, compute, res)
+            and ba is _frameworks.TORCH and ops == NO_OPS and not layout.zero_fill and not extra and expect is None):
+        _fast.remember_einsum(subscripts, a0, b0, alpha, compute, internal, res)
     return _finish(target, finish)
 
 
@@ -204,50 +203,3 @@ def _run(res: Resolved, alpha: int, a: int, b: int, beta: int, d: int, ws: int, 
         res.plan.contract(alpha, a, b, beta, d, d, ws, nbytes, stream)
     finally:
         _cudart.set_device(previous)
-
-
-# --- the PyTorch fast path --------------------------------------------------------------------------
-
-torch_calls: Dict[tuple, Resolved] = {}
-_TORCH_CALLS_MAX = 1024
-
-
-def _torch_key(subscripts: str, a: Any, b: Any, ops: tuple, compute: int) -> tuple:
-    return (subscripts, a.shape, a.stride(), a.dtype, a.device, b.shape, b.stride(), b.dtype, b.device, ops,
-            compute)
-
-
-def _remember_torch(subscripts: str, a: Any, b: Any, ops: tuple, compute: int, res: Resolved) -> None:
-    if a.is_conj() or a.is_neg() or b.is_conj() or b.is_neg():
-        return
-    if len(torch_calls) >= _TORCH_CALLS_MAX:
-        torch_calls.clear()
-    torch_calls[_torch_key(subscripts, a, b, ops, compute)] = res
-
-
-def torch_fast(subscripts: str, a: Any, b: Any, alpha: Any, beta: Any, ops: tuple, compute: int) -> Any:
-    """The result for a repeated call on PyTorch tensors (no out=, current stream), or None when this
-    call was not seen before (or differs in what the key cannot tell): then take contract()."""
-    try:
-        res = torch_calls.get(_torch_key(subscripts, a, b, ops, compute))
-    except RuntimeError:  # sparse and other layouts without strides
-        return None
-    if res is None or beta != 0 or a.is_conj() or b.is_conj() or a.is_neg() or b.is_neg():
-        return None
-    torch = sys.modules["torch"]
-    device = res.device
-    if torch.cuda.current_device() != device:
-        return None
-    d = torch.empty(res.layout.out_shape, dtype=a.dtype, device=a.device)
-    nbytes = res.plan.workspace_bytes
-    w = torch.empty(nbytes, dtype=torch.uint8, device=a.device) if nbytes else None
-    alpha_p, beta_p = scalars(res.cd, alpha, 0)
-    dp = d.data_ptr()
-    res.plan.contract(alpha_p, a.data_ptr(), b.data_ptr(), beta_p, dp, dp, w.data_ptr() if nbytes else 0, nbytes,
-                      _torch_stream(torch, device))
-    return d
-
-
-def _torch_stream(torch: Any, device: int) -> int:
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    return int(raw(device)) if raw is not None else int(torch.cuda.current_stream(device).cuda_stream)

@@ -66,7 +66,7 @@ class CContractionPlan:
         return out
 
     def __del__(self) -> None:
-        if self.ptr is None or sys.is_finalizing():
+        if self.ptr is None or sys is None or sys.is_finalizing():
             return
         try:
             _lib.load().cupermContractionPlanDestroy(self.ptr)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Mapping, NamedTuple, Optional, Sequence, Union
 
-from . import _contract, _cudart, _dtypes, _frameworks, _ops
+from . import _contract, _cudart, _dtypes, _fast, _frameworks, _ops
 from ._contraction_layout import contiguous_strides
 
 
@@ -63,6 +63,7 @@ class ContractionPlan:
         self.ops = _ops.operators(ops, op_a=op_a, op_b=op_b, op_c=op_c, op_d=op_d)
         self.compute = _ops.compute_type(compute)
         self.has_out = out is not None
+        self._fast_calls: Dict[tuple, tuple] = {}  # see _fast: repeated calls on torch tensors
         self._res = _contract.resolve(subscripts, a_shape, a_strides, b_shape, b_strides, ab, cd, out_strides,
                                       self.ops, self.compute, int(device), measure=measure)
 
@@ -84,8 +85,17 @@ class ContractionPlan:
         if (out is None) == self.has_out:
             raise ValueError("the plan was made %s out=; call it %s" % (("with", "with out=") if self.has_out
                                                                          else ("without", "without out=")))
-        return _contract.contract(self.subscripts, a, b, out=out, alpha=alpha, beta=beta, compute=self.compute,
-                                  stream=stream, ops=self.ops, workspace=workspace, expect=self._res)
+        simple = out is None and stream is None and beta == 0 and workspace == "framework"
+        if simple and type(a) is _fast.tensor_type:
+            hit = _fast.einsum(self.subscripts, a, b, alpha, self.compute, table=self._fast_calls)
+            if hit is not None:
+                return hit
+        result = _contract.contract(self.subscripts, a, b, out=out, alpha=alpha, beta=beta, compute=self.compute,
+                                    stream=stream, ops=self.ops, workspace=workspace, expect=self._res)
+        if simple and _frameworks.name_of(a) == "torch":  # replayed next time (this plan's own C plan)
+            _fast.remember_einsum(self.subscripts, a, b, alpha, self.compute, False, self._res,
+                                  table=self._fast_calls)
+        return result
 
     execute = __call__
 

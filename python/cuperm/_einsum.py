@@ -13,7 +13,7 @@ from __future__ import annotations
 import operator as _operator
 from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
-from . import _contract, _frameworks, _ops, _transpose
+from . import _contract, _fast, _frameworks, _ops, _transpose
 from ._einsum_parse import canonical, parse
 
 Axes = Union[int, Tuple[Sequence[int], Sequence[int]]]
@@ -40,6 +40,12 @@ def einsum(subscripts: str, *operands: Any, out: Any = None, alpha: Any = 1, bet
     """
     if not operands:
         raise ValueError("einsum needs at least one operand")
+    if (type(operands[0]) is _fast.tensor_type and len(operands) == 2 and out is None and stream is None
+            and beta == 0 and ops is None and op_a is None and op_b is None and op_c is None and op_d is None
+            and workspace == "framework"):
+        hit = _fast.einsum(subscripts, operands[0], operands[1], alpha, compute)  # a repeated call (see _fast)
+        if hit is not None:
+            return hit
     if workspace not in ("framework", "cuperm"):
         raise ValueError("workspace must be 'framework' or 'cuperm', got %r" % (workspace,))
     if _frameworks.name_of(operands[0]) == "torch":
@@ -51,11 +57,6 @@ def einsum(subscripts: str, *operands: Any, out: Any = None, alpha: Any = 1, bet
     code = _ops.compute_type(compute)
     if len(operands) == 2:
         a, b = operands
-        if (out is None and stream is None and beta == 0 and workspace == "framework" and _contract.torch_calls
-                and _frameworks.name_of(a) == "torch"):
-            hit = _contract.torch_fast(subscripts, a, b, alpha, beta, opset, code)
-            if hit is not None:
-                return hit
         return _contract.contract(subscripts, a, b, out=out, alpha=alpha, beta=beta, compute=code, stream=stream,
                                   ops=opset, workspace=workspace)
     if opset != _contract.NO_OPS:

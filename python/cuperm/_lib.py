@@ -4,14 +4,23 @@ The library is looked up, in order, at $CUPERM_LIBRARY (a path to
 libcuperm.so, for development against a build tree) and in the package's
 _lib/ folder, where `pip install ./python` puts the library it built.
 It is loaded on first use, so `import cuperm` works without it.
+
+The packaged library needs the CUDA runtime and cuBLAS of the CUDA major it was built with
+(_lib/cuda_version.txt). Its RPATH looks for them in the same site-packages, where the wheels
+nvidia-cuda-runtime and nvidia-cublas put them; before loading it, the package also preloads them
+from any sys.path entry that has them (a venv with --system-site-packages, say), as PyTorch and
+CuPy do, unless a process already has that soname loaded (then that copy serves everyone).
+Without them the dynamic loader's usual search applies (LD_LIBRARY_PATH, ld.so.cache).
 """
 
 import ctypes
 import os
+import sys
 import threading
 
 ENV_VAR = "CUPERM_LIBRARY"
-_PACKAGED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_lib", "libcuperm.so")
+_LIB_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_lib")
+_PACKAGED = os.path.join(_LIB_DIR, "libcuperm.so")
 
 
 class LibraryNotFoundError(OSError):
@@ -115,8 +124,10 @@ def load():
             if path is None:
                 raise LibraryNotFoundError(
                     "libcuperm not found: it was looked for at $%s (unset) and %s. Install the package with "
-                    "`pip install --no-build-isolation ./python` from the cuperm repository (this builds "
-                    "the library), or set %s to the path of libcuperm.so" % (ENV_VAR, _PACKAGED, ENV_VAR))
+                    "`pip install cuperm-cu13` (a wheel), or `pip install ./python` from the cuperm "
+                    "repository (this builds the library), or set %s to the path of libcuperm.so" % (ENV_VAR, _PACKAGED, ENV_VAR))
+            if path == _PACKAGED:
+                preload_cuda_libraries()
             try:
                 lib = ctypes.CDLL(path)
             except OSError as e:
@@ -124,6 +135,60 @@ def load():
             _declare(lib)
             _loaded.append(lib)
     return _loaded[0]
+
+
+def built_cuda_version():
+    """The CUDA toolkit version the packaged library was built with, e.g. '13.0.88'; None if unknown."""
+    try:
+        with open(os.path.join(_LIB_DIR, "cuda_version.txt")) as f:
+            return f.read().strip() or None
+    except OSError:
+        return None
+
+
+def _nvidia_lib_dirs(major):
+    """Where NVIDIA's wheels put the runtime libraries of a CUDA major, under each sys.path entry."""
+    subdirs = [os.path.join("nvidia", "cu%d" % major, "lib")]
+    if major <= 12:
+        subdirs += [os.path.join("nvidia", "cuda_runtime", "lib"), os.path.join("nvidia", "cublas", "lib")]
+    for entry in sys.path:
+        for sub in subdirs:
+            d = os.path.join(entry or os.getcwd(), sub)
+            if os.path.isdir(d):
+                yield d
+
+
+preloaded = []  # paths of the libraries preload_cuda_libraries() loaded
+
+
+def preload_cuda_libraries():
+    """Loads the CUDA runtime, cuBLASLt and cuBLAS of the packaged library's CUDA major from NVIDIA's
+    wheels (found on sys.path), so that its NEEDED sonames resolve to them. A soname some library
+    already loaded (e.g. PyTorch's) is left alone. Silently does nothing where there are none."""
+    version = built_cuda_version()
+    if not version or os.environ.get("CUPERM_NO_PRELOAD"):
+        return
+    try:
+        major = int(version.split(".")[0])
+    except ValueError:
+        return
+    dirs = list(_nvidia_lib_dirs(major))
+    for name in ("libcudart.so.%d", "libcublasLt.so.%d", "libcublas.so.%d"):
+        soname = name % major
+        try:
+            ctypes.CDLL(soname, mode=os.RTLD_NOLOAD | ctypes.RTLD_GLOBAL)
+            continue  # already in the process
+        except OSError:
+            pass
+        for d in dirs:
+            candidate = os.path.join(d, soname)
+            if os.path.exists(candidate):
+                try:
+                    ctypes.CDLL(candidate, mode=ctypes.RTLD_GLOBAL)
+                    preloaded.append(candidate)
+                except OSError:
+                    continue
+                break
 
 
 def check(status):

@@ -14,7 +14,7 @@ from typing import Any, List, Mapping, Optional, Sequence
 
 import torch
 
-from . import _contract, _gradients, _ops, _transpose
+from . import _contract, _fast, _gradients, _ops, _transpose
 from ._einsum_parse import output_shape, parse
 
 Tensor = torch.Tensor
@@ -52,8 +52,8 @@ transpose_op.register_autograd(_transpose_backward, setup_context=_transpose_set
 @torch.library.custom_op("cuperm::einsum", mutates_args=())
 def einsum_op(a: Tensor, b: Tensor, subscripts: str, alpha: float, compute: str, sizes: List[int]) -> Tensor:
     code = _ops.compute_type(compute)
-    if not sizes and _contract.torch_calls:
-        hit = _contract.torch_fast(subscripts, a, b, alpha, 0, _contract.NO_OPS, code)
+    if not sizes and type(a) is _fast.tensor_type:
+        hit = _fast.einsum(subscripts, a, b, alpha, code, internal=True)
         if hit is not None:
             return hit
     return _contract.contract(subscripts, a.detach(), b.detach(), alpha=alpha, compute=code, extra=_extra(sizes),

@@ -1,0 +1,212 @@
+"""Per-call fast paths: a repeated call on PyTorch tensors in one dictionary lookup and one C call.
+
+`cuperm.transpose(x, axes[, out=])`, `cuperm.einsum(subscripts, a, b)` and ContractionPlan calls on
+plain `torch.Tensor`s, with no `stream=` (einsum: no `out=`, `beta` or operators either), look the call up by what the tensors' own attributes say
+(`shape`, `stride()`, `dtype`, `get_device()`: an int, cheaper than `device`) plus the axes or
+subscripts, alpha and compute type. An entry holds everything the general path worked out for that
+description the first time: the bound C function, the C plan's address, the packed alpha/beta
+scalars' addresses, the result's shape, the device and the workspace size. A hit then costs the key, a few guards (torch.compile, autograd, lazy
+conjugate/negative bits, the current device), `torch.empty` for the result, PyTorch's current
+stream, and one ctypes call with plain ints. No DLPack, no argument parsing, no layout work.
+
+Anything else (a first call, other arrays, other keywords) takes the general path, which fills the
+tables (`remember_*`). The tables are bounded and emptied by `cuperm.clear_cache()`. The entries
+keep their C plans alive, so a plan evicted from the Context's LRU cache stays valid here.
+
+The general path is what the tests check on the GPU for every feature; this module only replays,
+for the same description, exactly the C call the general path made (same plan, same scalars),
+against the new tensors' pointers and the current stream.
+"""
+
+import ctypes
+import sys
+
+from . import _lib
+
+MAX_ENTRIES = 1024
+
+transposes = {}     # (shape, stride, dtype, device, axes, alpha[, beta, out's shape...]) -> entry
+contractions = {}   # (subscripts, a..., b..., alpha, compute code, internal) -> entry
+tensor_type = None  # torch.Tensor, once a call on one has been remembered
+
+# PyTorch's functions, bound once (by _bind) when the first entry is made.
+_empty = _get_device = _raw_stream = _is_compiling = _grad_enabled = _uint8 = None
+_compute_codes = {None: 0}
+
+
+def clear():
+    transposes.clear()
+    contractions.clear()
+
+
+def _bind():
+    """Binds the PyTorch functions the fast paths call; False (no fast path) if any is missing."""
+    global tensor_type, _empty, _get_device, _raw_stream, _is_compiling, _grad_enabled, _uint8
+    if tensor_type is not None:
+        return True
+    torch = sys.modules.get("torch")
+    try:
+        get_device = getattr(torch._C, "_cuda_getDevice", None) or torch.cuda.current_device
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        if raw is None:
+            current_stream = torch.cuda.current_stream
+            raw = lambda device: current_stream(device).cuda_stream  # noqa: E731
+        _empty, _get_device, _raw_stream = torch.empty, get_device, raw
+        _is_compiling, _grad_enabled, _uint8 = torch.compiler.is_compiling, torch.is_grad_enabled, torch.uint8
+        tensor_type = torch.Tensor
+    except AttributeError:  # an unusual PyTorch (or a stand-in): the general path serves every call
+        return False
+    return True
+
+
+def _store(table, key, entry):
+    if len(table) >= MAX_ENTRIES:
+        table.clear()
+    try:
+        table[key] = entry
+    except TypeError:  # an unhashable piece (e.g. an exotic alpha): just no fast path
+        pass
+
+
+# --- transpose --------------------------------------------------------------------------------------
+
+def _plain_number(alpha):
+    # Keys hold alpha itself: only immutable numbers (not, say, a tensor whose value may change).
+    return isinstance(alpha, (int, float, complex))
+
+
+def remember_transpose(x, axes, alpha, cplan, alpha_c, beta_c, out_shape):
+    """Records a general-path transpose of torch tensor x (no out=, stream=, beta) for replay."""
+    if not _plain_number(alpha) or not _bind() or type(x) is not tensor_type:
+        return
+    if x.is_conj() or x.is_neg():
+        return
+    if type(axes) is list:
+        axes = tuple(axes)
+    run = _lib.load().cupermExecute
+    entry = (run, cplan.ptr, ctypes.addressof(alpha_c), ctypes.addressof(beta_c), tuple(out_shape),
+             cplan.device, x.device, (cplan, alpha_c, beta_c))
+    _store(transposes, (x.shape, x.stride(), x.dtype, x.get_device(), axes, alpha), entry)
+
+
+def transpose(x, axes, alpha):
+    """x.transpose(axes) * alpha as a new tensor, or None when the general path must take the call."""
+    if _is_compiling():
+        return None
+    if type(axes) is list:
+        axes = tuple(axes)
+    try:
+        hit = transposes.get((x.shape, x.stride(), x.dtype, x.get_device(), axes, alpha))
+    except TypeError:
+        return None
+    if hit is None:
+        return None
+    run, plan, alpha_p, beta_p, shape, device, dev, _ = hit
+    if (x.requires_grad and _grad_enabled()) or x.is_conj() or x.is_neg() or _get_device() != device:
+        return None
+    out = _empty(shape, dtype=x.dtype, device=dev)
+    status = run(plan, alpha_p, x.data_ptr(), beta_p, out.data_ptr(), _raw_stream(device))
+    if status:
+        _lib.check(status)
+    return out
+
+
+def remember_transpose_into(x, axes, alpha, beta, out, cplan, alpha_c, beta_c, layout):
+    """Records a general-path transpose of torch tensor x into torch tensor out (no stream=)."""
+    if (not _plain_number(alpha) or not _plain_number(beta) or not _bind() or type(x) is not tensor_type
+            or type(out) is not tensor_type):
+        return
+    if x.is_conj() or x.is_neg() or out.is_conj() or out.is_neg():
+        return
+    if type(axes) is list:
+        axes = tuple(axes)
+    (x_lo, x_hi), (o_lo, o_hi) = layout.x_span, layout.out_span
+    entry = (_lib.load().cupermExecute, cplan.ptr, ctypes.addressof(alpha_c), ctypes.addressof(beta_c),
+             (x_lo, x_hi, o_lo, o_hi), cplan.device, (cplan, alpha_c, beta_c))
+    _store(transposes, (x.shape, x.stride(), x.dtype, x.get_device(), axes, alpha, beta, out.shape, out.stride(),
+                        out.dtype, out.get_device()), entry)
+
+
+def transpose_into(x, axes, alpha, beta, out):
+    """out = alpha * x.transpose(axes) + beta * out, returning out; None for the general path."""
+    if _is_compiling():
+        return None
+    if type(axes) is list:
+        axes = tuple(axes)
+    try:
+        hit = transposes.get((x.shape, x.stride(), x.dtype, x.get_device(), axes, alpha, beta, out.shape,
+                              out.stride(), out.dtype, out.get_device()))
+    except (TypeError, AttributeError):
+        return None
+    if hit is None:
+        return None
+    run, plan, alpha_p, beta_p, (x_lo, x_hi, o_lo, o_hi), device, _ = hit
+    if ((x.requires_grad and _grad_enabled()) or x.is_conj() or x.is_neg() or out.is_conj() or out.is_neg()
+            or _get_device() != device):
+        return None
+    xp, op = x.data_ptr(), out.data_ptr()
+    if xp + x_lo < op + o_hi and op + o_lo < xp + x_hi:
+        return None  # overlapping: the general path says so
+    status = run(plan, alpha_p, xp, beta_p, op, _raw_stream(device))
+    if status:
+        _lib.check(status)
+    return out
+
+
+# --- einsum (two operands) --------------------------------------------------------------------------
+
+def _compute_code(compute):
+    code = _compute_codes.get(compute)
+    if code is None:
+        from ._ops import compute_type
+        code = compute_type(compute)
+        if len(_compute_codes) < 64:
+            _compute_codes[compute] = code
+    return code
+
+
+def remember_einsum(subscripts, a, b, alpha, compute_code, internal, res, table=None):
+    """Records a general-path contraction of torch tensors a, b (no out=, stream=, beta, framework
+    workspace; for einsum() no operators either) that resolved to `res`, for replay. table: a
+    ContractionPlan's own (its C plan may differ from einsum's for the same description)."""
+    if not _plain_number(alpha) or not _bind() or type(a) is not tensor_type or type(b) is not tensor_type:
+        return
+    if res.plan is None or res.layout.zero_fill or a.is_conj() or a.is_neg() or b.is_conj() or b.is_neg():
+        return
+    plan = res.plan
+    alpha_c, beta_c = res.cd.pack_scalar(alpha, "alpha"), res.cd.pack_scalar(0, "beta")
+    entry = (plan._run, plan.ptr, ctypes.addressof(alpha_c), ctypes.addressof(beta_c), tuple(res.layout.out_shape),
+             res.device, a.device, plan.workspace_bytes, (plan, alpha_c, beta_c))
+    _store(contractions if table is None else table, (subscripts, a.shape, a.stride(), a.dtype, a.get_device(), b.shape, b.stride(),
+                          b.dtype, b.get_device(), alpha, compute_code, internal), entry)
+
+
+def einsum(subscripts, a, b, alpha, compute, internal=False, table=None):
+    """einsum(subscripts, a, b) * alpha as a new tensor, or None when the general path must take it.
+    compute: as einsum's keyword (None, a name or a code). internal: called by the custom op, whose
+    inputs may require gradients (the op's autograd formula covers them)."""
+    if _is_compiling():
+        return None
+    try:
+        hit = (contractions if table is None else table).get((subscripts, a.shape, a.stride(), a.dtype, a.get_device(), b.shape, b.stride(),
+                                b.dtype, b.get_device(), alpha, _compute_code(compute), internal))
+    except (TypeError, ValueError, AttributeError):  # unhashable, bad compute (the general path says why)
+        return None
+    if hit is None:
+        return None
+    run, plan, alpha_p, beta_p, shape, device, dev, nbytes, _ = hit
+    if ((not internal and (a.requires_grad or b.requires_grad) and _grad_enabled()) or a.is_conj() or a.is_neg()
+            or b.is_conj() or b.is_neg() or _get_device() != device):
+        return None
+    d = _empty(shape, dtype=a.dtype, device=dev)
+    dp = d.data_ptr()
+    if nbytes:
+        w = _empty(nbytes, dtype=_uint8, device=dev)
+        status = run(plan, alpha_p, a.data_ptr(), b.data_ptr(), beta_p, dp, dp, w.data_ptr(), nbytes,
+                     _raw_stream(device))
+        del w  # PyTorch's allocator reuses it only after the work queued on this stream
+    else:
+        status = run(plan, alpha_p, a.data_ptr(), b.data_ptr(), beta_p, dp, dp, 0, 0, _raw_stream(device))
+    if status:
+        _lib.check(status)
+    return d

@@ -1,0 +1,263 @@
+"""The per-call fast paths (cuperm._fast) and the CUDA library preloading, on a CPU.
+
+A do-nothing libcuperm (bench/python/stub_cuperm.c, compiled here with `cc`) stands in for the real
+one and a stand-in `torch` module for PyTorch: the first call takes the general path, which must
+remember it; a repeated call must then replay exactly the C call the general path made (same plan,
+same scalars, the new tensors' pointers, the current stream), and anything the key cannot tell
+(autograd, torch.compile, lazy conjugation, another current device) must go back to the general path.
+"""
+
+import ctypes
+import os
+import shutil
+import subprocess
+import sys
+import types
+from itertools import repeat
+
+import pytest
+
+import cuperm
+from cuperm import _context, _cudart, _fast, _lib
+
+STUB = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "bench", "python",
+                    "stub_cuperm.c")
+
+
+@pytest.fixture(scope="module")
+def stub_library(tmp_path_factory):
+    cc = shutil.which(os.environ.get("CC", "cc"))
+    if cc is None or not os.path.exists(STUB):
+        pytest.skip("needs a C compiler and bench/python/stub_cuperm.c")
+    path = str(tmp_path_factory.mktemp("stub") / "libcuperm_stub.so")
+    subprocess.check_call([cc, "-O1", "-shared", "-fPIC", "-o", path, STUB])
+    return path
+
+
+class Dev:
+    def __init__(self, index):
+        self.type, self.index = "cuda", index
+
+    def __eq__(self, other):
+        return isinstance(other, Dev) and other.index == self.index
+
+    def __hash__(self):
+        return hash(("cuda", self.index))
+
+
+class Dtype:
+    def __init__(self, name, itemsize):
+        self.name, self.itemsize = name, itemsize
+
+    def __str__(self):
+        return "torch." + self.name
+
+
+def _contiguous(shape):
+    from cuperm._layout import contiguous_strides
+    return contiguous_strides(shape)
+
+
+@pytest.fixture
+def torch_env(monkeypatch, stub_library):
+    """Stand-in torch + stub library; restores the package's global state afterwards."""
+    torch = types.ModuleType("torch")
+    torch.strided = object()
+    torch.float32, torch.uint8 = Dtype("float32", 4), Dtype("uint8", 1)
+    state = types.SimpleNamespace(device=0, grad=True, compiling=False, next_ptr=0x7a0000000000, stream=0xBEEF)
+
+    class Tensor:
+        def __init__(self, shape, strides=None, ptr=0x7f0000000000, dtype=torch.float32, device=0,
+                     requires_grad=False, conj=False):
+            self.shape, self.dtype, self.device = tuple(shape), dtype, Dev(device)
+            self.stride = repeat(tuple(strides) if strides is not None else _contiguous(shape)).__next__
+            self.data_ptr = repeat(ptr).__next__
+            self.requires_grad, self.layout, self._conj = requires_grad, torch.strided, conj
+            self.is_neg = repeat(False).__next__
+            self.get_device = repeat(device).__next__
+
+        def is_conj(self):
+            return self._conj
+
+        def resolve_conj(self):
+            return Tensor(self.shape, None, self.data_ptr() + 0x100000, self.dtype, self.device.index)
+
+        def resolve_neg(self):
+            return self
+
+        def dim(self):
+            return len(self.shape)
+
+        def detach(self):
+            return self
+
+    Tensor.__module__ = "torch"
+
+    def empty(shape, dtype=None, device=None):
+        state.next_ptr += 0x100000
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        return Tensor(shape, ptr=state.next_ptr, dtype=dtype or torch.float32,
+                      device=device.index if isinstance(device, Dev) else 0)
+
+    torch.Tensor, torch.empty = Tensor, empty
+    torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda device: state.stream,
+                                     _cuda_getDevice=lambda: state.device)
+    torch.compiler = types.SimpleNamespace(is_compiling=lambda: state.compiling)
+    torch.is_grad_enabled = lambda: state.grad
+    monkeypatch.setitem(sys.modules, "torch", torch)
+    # _torch_ops needs torch.library: general-path calls here never need the custom ops.
+    monkeypatch.setitem(sys.modules, "cuperm._torch_ops", types.SimpleNamespace(
+        wants_op=lambda arrays: any(t.requires_grad for t in arrays) and state.grad))
+
+    lib = ctypes.CDLL(stub_library)
+    _lib._declare(lib)
+    monkeypatch.setattr(_lib, "_loaded", [lib])
+    monkeypatch.setattr(_cudart, "_fns", {})
+    _reset_context()
+    for name in ("tensor_type", "_empty", "_get_device", "_raw_stream", "_is_compiling", "_grad_enabled", "_uint8"):
+        monkeypatch.setattr(_fast, name, None)
+    monkeypatch.setattr(_fast, "transposes", {})
+    monkeypatch.setattr(_fast, "contractions", {})
+    yield torch, Tensor, state
+    _reset_context()  # no stub handle or plan may outlive the stub library
+
+
+def _reset_context():
+    _context.default.clear()
+    _context.default._handles.clear()
+
+
+def _record(table):
+    """Replaces the C function of the table's only entry with a recorder of its arguments."""
+    (key, entry), = table.items()
+    calls = []
+    table[key] = (lambda *args: calls.append(args) or 0,) + entry[1:]
+    return entry, calls
+
+
+def test_transpose_replays_the_general_paths_call(torch_env):
+    torch, Tensor, state = torch_env
+    x = Tensor((4, 8))
+    first = cuperm.transpose(x, (1, 0))
+    assert first.shape == (8, 4) and len(_fast.transposes) == 1
+    entry, calls = _record(_fast.transposes)
+    x2 = Tensor((4, 8), ptr=0x7f1000000000)
+    second = cuperm.transpose(x2, (1, 0))
+    assert second.shape == (8, 4) and second.dtype is torch.float32
+    (plan, alpha, xp, beta, outp, stream), = calls
+    assert (plan, alpha, beta) == entry[1:4] and (xp, outp, stream) == (0x7f1000000000, second.data_ptr(), 0xBEEF)
+    assert ctypes.c_float.from_address(alpha).value == 1.0 and ctypes.c_float.from_address(beta).value == 0.0
+    cuperm.transpose(x2, [1, 0])                       # a list of axes is the same call
+    assert len(calls) == 2
+
+
+def test_transpose_fast_path_keys_and_guards(torch_env):
+    torch, Tensor, state = torch_env
+    x = Tensor((4, 8))
+    cuperm.transpose(x, (1, 0))
+    _, calls = _record(_fast.transposes)
+    cuperm.transpose(x, (1, 0), alpha=2.0)             # another alpha: general path, then its own entry
+    cuperm.transpose(Tensor((4, 8), strides=(16, 1)), (1, 0))  # other strides
+    assert not calls and len(_fast.transposes) == 3
+    assert _fast.transpose(Tensor((4, 8), requires_grad=True), (1, 0), 1) is None   # autograd records it
+    assert _fast.transpose(Tensor((4, 8), conj=True), (1, 0), 1) is None
+    state.compiling = True
+    assert _fast.transpose(x, (1, 0), 1) is None
+    state.compiling, state.device = False, 1
+    assert _fast.transpose(x, (1, 0), 1) is None        # another current device: the general path switches
+    state.device, state.grad = 0, False
+    assert _fast.transpose(Tensor((4, 8), requires_grad=True), (1, 0), 1) is not None   # under no_grad
+    assert len(calls) == 1
+    cuperm.transpose(x, (1, 0), out=Tensor((8, 4), ptr=0x7e0000000000))   # out=: never the fast path
+    assert len(calls) == 1
+    cuperm.clear_cache()
+    assert not _fast.transposes
+
+
+def test_einsum_replays_the_general_paths_call(torch_env):
+    torch, Tensor, state = torch_env
+    a, b = Tensor((8, 8), ptr=0x7f1000000000), Tensor((8, 8), ptr=0x7f2000000000)
+    d = cuperm.einsum("ij,jk->ik", a, b)
+    assert d.shape == (8, 8) and len(_fast.contractions) == 1
+    entry, calls = _record(_fast.contractions)
+    a2 = Tensor((8, 8), ptr=0x7f3000000000)
+    d2 = cuperm.einsum("ij,jk->ik", a2, b)
+    (plan, alpha, ap, bp, beta, cp, dp, ws, nbytes, stream), = calls
+    assert (plan, alpha, beta) == entry[1:4] and (ap, bp, cp, dp) == (0x7f3000000000, 0x7f2000000000,
+                                                                      d2.data_ptr(), d2.data_ptr())
+    assert (ws, nbytes, stream) == (0, 0, 0xBEEF)
+    assert ctypes.c_float.from_address(alpha).value == 1.0
+    cuperm.einsum("ij,jk->ik", a2, b, compute=None, workspace="framework")   # the defaults spelled out
+    assert len(calls) == 2
+    cuperm.einsum("ij,jk->ik", a2, b, compute="32f")    # another compute type: general path
+    cuperm.einsum("ij,jk->ik", a2, b, op_a="relu")      # operators: never the fast path
+    cuperm.einsum("ij,jk->ik", a2, b, alpha=0.5)
+    assert len(calls) == 2 and len(_fast.contractions) == 3
+    cuperm.einsum("ij,jk->ik", a2, b, compute="fp32")   # an alias of '32f': that entry
+    assert len(_fast.contractions) == 3
+    assert _fast.einsum("ij,jk->ik", Tensor((8, 8), requires_grad=True), b, 1, None) is None
+    assert _fast.einsum("ij,jk->ik", Tensor((8, 8), requires_grad=True), b, 1, None, internal=True) is None  # not
+    # remembered as internal (the custom op's calls have their own entries)
+
+
+def test_alpha_that_may_change_is_not_remembered(torch_env):
+    torch, Tensor, state = torch_env
+
+    class Scalar(float):  # a float subclass is immutable: fine
+        pass
+    x = Tensor((4, 8))
+    cuperm.transpose(x, (1, 0), alpha=Scalar(1.0))
+    assert len(_fast.transposes) == 1
+    _fast.transposes.clear()
+    assert not _fast._plain_number(types.SimpleNamespace())
+
+
+def test_preload_finds_nvidia_wheels_on_sys_path(monkeypatch, tmp_path):
+    lib_dir = tmp_path / "nvidia" / "cu13" / "lib"
+    lib_dir.mkdir(parents=True)
+    monkeypatch.setattr(sys, "path", [str(tmp_path)] + sys.path)
+    assert str(lib_dir) in list(_lib._nvidia_lib_dirs(13))
+    assert list(_lib._nvidia_lib_dirs(99)) == []
+
+
+def test_preload_without_a_version_note_does_nothing(monkeypatch, tmp_path):
+    monkeypatch.setattr(_lib, "_LIB_DIR", str(tmp_path))
+    monkeypatch.setattr(_lib, "preloaded", [])
+    assert _lib.built_cuda_version() is None
+    _lib.preload_cuda_libraries()
+    assert _lib.preloaded == []
+    (tmp_path / "cuda_version.txt").write_text("13.0.88\n")
+    assert _lib.built_cuda_version() == "13.0.88"
+
+
+def test_transpose_into_out_replays_and_checks_overlap(torch_env):
+    torch, Tensor, state = torch_env
+    x, out = Tensor((4, 8)), Tensor((8, 4), ptr=0x7e0000000000)
+    assert cuperm.transpose(x, (1, 0), out=out, beta=0.5) is out
+    assert len(_fast.transposes) == 1
+    entry, calls = _record(_fast.transposes)
+    out2 = Tensor((8, 4), ptr=0x7e1000000000)
+    assert cuperm.transpose(x, (1, 0), out=out2, beta=0.5) is out2
+    (plan, alpha, xp, beta, op, stream), = calls
+    assert (plan, xp, op, stream) == (entry[1], 0x7f0000000000, 0x7e1000000000, 0xBEEF)
+    assert ctypes.c_float.from_address(beta).value == 0.5
+    # Overlapping x: not replayed, and the general path refuses it.
+    with pytest.raises(ValueError, match="overlaps"):
+        cuperm.transpose(x, (1, 0), out=Tensor((8, 4), ptr=0x7f0000000010), beta=0.5)
+    assert len(calls) == 1
+    cuperm.transpose(x, (1, 0), out=out2, beta=0.25)   # another beta: its own entry
+    assert len(calls) == 1 and len(_fast.transposes) == 2
+
+
+def test_contraction_plan_replays_its_own_plan(torch_env):
+    torch, Tensor, state = torch_env
+    a, b = Tensor((8, 8), ptr=0x7f1000000000), Tensor((8, 8), ptr=0x7f2000000000)
+    plan = cuperm.ContractionPlan("ij,jk->ik", a, b, op_a="relu")
+    plan(a, b)
+    assert len(plan._fast_calls) == 1 and not _fast.contractions   # einsum's table untouched
+    entry, calls = _record(plan._fast_calls)
+    assert entry[1] == plan._res.plan.ptr
+    d = plan(a, b)
+    assert len(calls) == 1 and calls[0][5] == d.data_ptr()
+    with pytest.raises(ValueError, match="do not match the plan"):
+        plan(Tensor((8, 4)), b)
