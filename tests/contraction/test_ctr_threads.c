@@ -1,0 +1,133 @@
+/*
+ * Eight host threads share one handle: each plans contractions (model plans,
+ * racing on the handle's decision cache and its pool of cuBLAS handles) and
+ * runs them on a stream of its own, every result checked against the CPU
+ * reference. Nothing serialises their GPU work but the GPU itself.
+ */
+#include <complex.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cuda_runtime_api.h>
+
+#include "common/gpu_skip.h"
+#include "common/rng.h"
+#include "contraction/ctr_random.h"
+#include "contraction/ctr_reference.h"
+
+enum { kThreads = 8, kCasesPerThread = 24 };
+
+static cupermHandle_t handle;
+
+typedef struct {
+    int id;
+    int failures;
+    char first[512];
+} worker_t;
+
+static void note(worker_t* w, const char* what)
+{
+    if (w->failures++ == 0) snprintf(w->first, sizeof w->first, "thread %d: %s", w->id, what);
+}
+
+/* One random R_64F contraction, run on stream s and compared element by element. */
+static void run_case(worker_t* w, test_rng_t* r, cudaStream_t s)
+{
+    ctr_random_case c;
+    const ctr_random_options o = {6, 5, 1 << 14, 0};
+    ctr_random_draw(r, &o, &c);
+    cupermContractionPlan_t plan;
+    if (cupermPlanContraction(handle, &plan, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
+                              CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL)) {
+        note(w, cupermGetLastErrorMessage());
+        return;
+    }
+    int64_t span[4];
+    double* host[4];
+    ctr_cplx* vals[4];
+    void* dev[4];
+    for (int t = 0; t < 4; ++t) {
+        span[t] = ctr_ref_span(&c.desc[t]);
+        host[t] = malloc((size_t)span[t] * sizeof(double));
+        vals[t] = malloc((size_t)span[t] * sizeof(ctr_cplx));
+        for (int64_t i = 0; i < span[t]; ++i) {
+            host[t][i] = rng_unit(r);
+            vals[t][i] = host[t][i];
+        }
+        cudaMalloc(&dev[t], (size_t)span[t] * sizeof(double));
+        cudaMemcpyAsync(dev[t], host[t], (size_t)span[t] * sizeof(double), cudaMemcpyHostToDevice, s);
+    }
+    const double alpha = 0.75, beta = -0.5;
+    ctr_cplx* want = calloc((size_t)span[3], sizeof(ctr_cplx));
+    memcpy(want, vals[3], (size_t)span[3] * sizeof(ctr_cplx));
+    ctr_ref_contract(&c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3], vals[0], vals[1], vals[2], alpha, beta,
+                     want, NULL);
+    if (cupermContract(plan, &alpha, dev[0], dev[1], &beta, dev[2], dev[3], NULL, 0, s))
+        note(w, cupermGetLastErrorMessage());
+    double* got = malloc((size_t)span[3] * sizeof(double));
+    cudaMemcpyAsync(got, dev[3], (size_t)span[3] * sizeof(double), cudaMemcpyDeviceToHost, s);
+    if (cudaStreamSynchronize(s) != cudaSuccess) note(w, "cudaStreamSynchronize failed");
+    for (int64_t i = 0; i < span[3]; ++i)
+        if (!(fabs(got[i] - creal(want[i])) <= 1e-12 * (1 + fabs(creal(want[i]))))) {
+            char text[400];
+            ctr_random_print(&c, text, sizeof text);
+            char msg[480];
+            snprintf(msg, sizeof msg, "element %lld wrong: %s", (long long)i, text);
+            note(w, msg);
+            break;
+        }
+    cupermContractionPlanDestroy(plan);
+    for (int t = 0; t < 4; ++t) {
+        cudaFree(dev[t]);
+        free(host[t]);
+        free(vals[t]);
+    }
+    free(got);
+    free(want);
+}
+
+static void* work(void* arg)
+{
+    worker_t* w = arg;
+    test_rng_t r = {7000 + (uint64_t)w->id};
+    cudaStream_t s;
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    for (int i = 0; i < kCasesPerThread; ++i) run_case(w, &r, s);
+    cudaStreamDestroy(s);
+    return NULL;
+}
+
+static void eight_threads_share_a_handle(void** state)
+{
+    (void)state;
+    assert_int_equal(cupermCreate(&handle), CUPERM_STATUS_SUCCESS);
+    pthread_t t[kThreads];
+    worker_t w[kThreads];
+    for (int i = 0; i < kThreads; ++i) {
+        memset(&w[i], 0, sizeof w[i]);
+        w[i].id = i;
+        assert_int_equal(pthread_create(&t[i], NULL, work, &w[i]), 0);
+    }
+    int failures = 0;
+    for (int i = 0; i < kThreads; ++i) {
+        pthread_join(t[i], NULL);
+        if (w[i].failures) printf("    %s\n", w[i].first);
+        failures += w[i].failures;
+    }
+    assert_int_equal(failures, 0);
+    assert_int_equal(cupermDestroy(handle), CUPERM_STATUS_SUCCESS);
+}
+
+int main(void)
+{
+    require_gpu_or_skip("test_ctr_threads");
+    const struct CMUnitTest tests[] = {cmocka_unit_test(eight_threads_share_a_handle)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
