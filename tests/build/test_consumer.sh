@@ -64,9 +64,8 @@ cc_ -o "$work/pc_cutt" "$src/examples/consumer/consumer_cutt.c" $(pkg-config --c
     -Wl,-rpath,"$prefix/$libdir"
 check_run "rank = 0" "$work/pc_cutt"
 
-step "pkg-config consumer, static, as the README says: -Wl,-Bstatic -lcuperm and pkg-config --static"
-cc_ -o "$work/pc_bstatic" "$src/examples/consumer/consumer.c" $(pkg-config --cflags cuperm) \
-    -Wl,-Bstatic -lcuperm -Wl,-Bdynamic $(pkg-config --static --libs cuperm)
+step "pkg-config consumer, static, as the README says: pkg-config --cflags --libs cuperm-static"
+cc_ -o "$work/pc_bstatic" "$src/examples/consumer/consumer.c" $(pkg-config --cflags --libs cuperm-static)
 check_run "$want" "$work/pc_bstatic"
 ! needs_libcuperm_so "$work/pc_bstatic" || { echo "FAIL: pc_bstatic needs libcuperm.so"; exit 1; }
 
