@@ -32,6 +32,11 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
 echo "== wheel: $(basename "$wheel")"
 
 "$py" -m venv --system-site-packages "$venv" || exit 1
+# --system-site-packages reaches the base interpreter's packages only; where python3 is itself a
+# venv (the GPU machine's torch lives in one), a .pth file adds that venv's site-packages too.
+outer=$("$py" -c 'import site; print("\n".join(site.getsitepackages()))')
+inner=$("$venv/bin/python" -c 'import site; print(site.getsitepackages()[0])')
+echo "$outer" >"$inner/_outer_site_packages.pth"
 "$venv/bin/python" -m pip install --no-deps --no-index -q "$wheel" || { echo "FAIL: pip install"; exit 1; }
 echo "== pip check (the wheel's dependencies nvidia-cuda-runtime/nvidia-cublas ~=13.0, from the system site):"
 "$venv/bin/python" -m pip check 2>&1 | grep -i -E "cuperm|nvidia|No broken" || echo "(nothing about cuperm)"
