@@ -104,6 +104,7 @@ module cuperm_f
     real(c_double) :: predictedSeconds = 0
     integer(c_int) :: measured = 0
     integer(c_int) :: movedElementBytes = 0
+    type(c_ptr) :: tuning = c_null_ptr
   end type
 
   !> One contraction operand as C sees it: modes, extents and strides are C
@@ -134,6 +135,7 @@ module cuperm_f
     type(c_ptr) :: description = c_null_ptr
     integer(c_int) :: measured = 0
     real(c_double) :: measuredSeconds = 0
+    type(c_ptr) :: tuning = c_null_ptr
   end type
 
   !> A contraction operand on the Fortran side: owns copies of its modes,

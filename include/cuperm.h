@@ -220,6 +220,8 @@ typedef struct {
     int movedElementBytes;     /**< bytes the kernel moves as one element: the type's size, or
                                     up to 16 when rows shared by both sides are that short
                                     (used for alpha = 1, beta = 0 with aligned pointers) */
+    const char* tuning;        /**< static string: the architecture tuning table that planned it, e.g.
+                                    "sm_90 (H100 measurements)", or "defaults (untuned architecture...)" */
 } cupermPlanInfo_t;
 
 CUPERM_API cupermStatus_t cupermPlanGetInfo(cupermPlan_t plan, cupermPlanInfo_t* info);
@@ -372,6 +374,7 @@ typedef struct {
     const char* description;       /**< human-readable decomposition; valid while the plan lives */
     int measured;                  /**< 1 if chosen by CUPERM_PLAN_MEASURE */
     double measuredSeconds;        /**< CUPERM_PLAN_MEASURE: the chosen layout's median time (0 otherwise) */
+    const char* tuning;            /**< static string: the architecture tuning table the model used */
 } cupermContractionInfo_t;
 
 CUPERM_API cupermStatus_t cupermContractionPlanGetInfo(cupermContractionPlan_t plan,

@@ -41,7 +41,7 @@ static const entry_t table[] = {
     OFF(cupermPlanInfo_t, volume), OFF(cupermPlanInfo_t, tileA), OFF(cupermPlanInfo_t, tileB),
     OFF(cupermPlanInfo_t, threadsPerBlock), OFF(cupermPlanInfo_t, blocks),
     OFF(cupermPlanInfo_t, predictedSeconds), OFF(cupermPlanInfo_t, measured),
-    OFF(cupermPlanInfo_t, movedElementBytes),
+    OFF(cupermPlanInfo_t, movedElementBytes), OFF(cupermPlanInfo_t, tuning),
     SIZE(cupermTensorDescriptor_t),
     OFF(cupermTensorDescriptor_t, rank), OFF(cupermTensorDescriptor_t, modes),
     OFF(cupermTensorDescriptor_t, extents), OFF(cupermTensorDescriptor_t, strides),
@@ -57,7 +57,7 @@ static const entry_t table[] = {
     OFF(cupermContractionInfo_t, predictedTransposeSeconds),
     OFF(cupermContractionInfo_t, predictedGemmSeconds), OFF(cupermContractionInfo_t, workspaceBytes),
     OFF(cupermContractionInfo_t, description), OFF(cupermContractionInfo_t, measured),
-    OFF(cupermContractionInfo_t, measuredSeconds),
+    OFF(cupermContractionInfo_t, measuredSeconds), OFF(cupermContractionInfo_t, tuning),
 };
 
 enum { N_ENTRIES = sizeof table / sizeof table[0] };

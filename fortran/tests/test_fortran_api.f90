@@ -162,6 +162,7 @@ contains
     call same('cupermPlanInfo_t.predictedSeconds', int(addr(c_loc(p%predictedSeconds)) - b, c_long_long))
     call same('cupermPlanInfo_t.measured', int(addr(c_loc(p%measured)) - b, c_long_long))
     call same('cupermPlanInfo_t.movedElementBytes', int(addr(c_loc(p%movedElementBytes)) - b, c_long_long))
+    call same('cupermPlanInfo_t.tuning', int(addr(c_loc(p%tuning)) - b, c_long_long))
 
     call same('sizeof(cupermTensorDescriptor_t)', int(c_sizeof(t), c_long_long))
     b = addr(c_loc(t))
@@ -198,6 +199,7 @@ contains
     call same('cupermContractionInfo_t.measured', int(addr(c_loc(c%measured)) - b, c_long_long))
     call same('cupermContractionInfo_t.measuredSeconds', &
               int(addr(c_loc(c%measuredSeconds)) - b, c_long_long))
+    call same('cupermContractionInfo_t.tuning', int(addr(c_loc(c%tuning)) - b, c_long_long))
   end subroutine
 
   subroutine strings_and_versions()

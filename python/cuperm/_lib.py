@@ -54,7 +54,8 @@ class PlanInfo(ctypes.Structure):
                 ("volume", ctypes.c_int64), ("tileA", ctypes.c_int64), ("tileB", ctypes.c_int64),
                 ("threadsPerBlock", ctypes.c_int), ("blocks", ctypes.c_int64),
                 ("predictedSeconds", ctypes.c_double), ("measured", ctypes.c_int),
-                ("movedElementBytes", ctypes.c_int)]
+                ("movedElementBytes", ctypes.c_int),
+                ("tuning", ctypes.c_char_p)]
 
 
 class TensorDescriptor(ctypes.Structure):
@@ -72,7 +73,8 @@ class ContractionInfo(ctypes.Structure):
                 ("transposedD", ctypes.c_int), ("elementwiseKernels", ctypes.c_int), ("flops", ctypes.c_double),
                 ("predictedTransposeSeconds", ctypes.c_double), ("predictedGemmSeconds", ctypes.c_double),
                 ("workspaceBytes", ctypes.c_size_t), ("description", ctypes.c_char_p), ("measured", ctypes.c_int),
-                ("measuredSeconds", ctypes.c_double)]
+                ("measuredSeconds", ctypes.c_double),
+                ("tuning", ctypes.c_char_p)]
 
 
 def _declare(lib):

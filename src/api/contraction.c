@@ -219,5 +219,6 @@ cupermStatus_t cupermContractionPlanGetInfo(cupermContractionPlan_t token, cuper
     info->description = plan->description;
     info->measured = plan->measured;
     info->measuredSeconds = plan->measuredSeconds;
+    info->tuning = plan->handle->tuning->name;
     return CUPERM_STATUS_SUCCESS;
 }

@@ -5,7 +5,7 @@
 
 cupermStatus_t cupermCreate(cupermHandle_t* handle)
 {
-    if (!handle) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermCreate: handle is NULL");
+    if (!handle) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "handle is NULL");
     *handle = NULL;
     cuperm_handle_t* h;
     cupermStatus_t st = cuperm_handle_create(&h);
@@ -21,11 +21,11 @@ cupermStatus_t cupermCreate(cupermHandle_t* handle)
 
 cupermStatus_t cupermDestroy(cupermHandle_t handle)
 {
-    if (!handle) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermDestroy: handle is NULL");
+    if (!handle) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "handle is NULL");
     cuperm_handle_t* h = cuperm_registry_remove(CUPERM_OBJ_HANDLE, (uintptr_t)handle);
     if (!h)
-        return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermDestroy: handle is not a live cuperm handle "
-                           "(destroyed or foreign)");
+        return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "handle is not a live cuperm handle (destroyed or "
+                           "foreign)");
     /* Live contraction plans keep the state they use until they are destroyed. */
     cuperm_handle_release(h);
     return CUPERM_STATUS_SUCCESS;

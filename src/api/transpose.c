@@ -11,11 +11,11 @@
 #define INVALID CUPERM_STATUS_INVALID_VALUE
 
 /* The live plan a token names, or INVALID_VALUE naming fn. */
-static cupermStatus_t get_plan(cupermPlan_t token, const char* fn, cuperm_transpose_plan_t** out)
+static cupermStatus_t get_plan(cupermPlan_t token, cuperm_transpose_plan_t** out)
 {
-    if (!token) return cuperm_fail(INVALID, "%s: plan is NULL", fn);
+    if (!token) return cuperm_fail(INVALID, "plan is NULL");
     *out = cuperm_registry_get(CUPERM_OBJ_TRANSPOSE_PLAN, (uintptr_t)token);
-    if (!*out) return cuperm_fail(INVALID, "%s: plan is not a live cuperm plan (destroyed or foreign)", fn);
+    if (!*out) return cuperm_fail(INVALID, "plan is not a live cuperm plan (destroyed or foreign)");
     return CUPERM_STATUS_SUCCESS;
 }
 
@@ -42,7 +42,7 @@ cupermStatus_t cupermPlanTranspose(cupermHandle_t handle, cupermPlan_t* plan, in
     if (!plan) return cuperm_fail(INVALID, "plan is NULL (it must point to a cupermPlan_t)");
     *plan = NULL;
     cuperm_handle_t* h;
-    cupermStatus_t st = cuperm_handle_get(handle, "cupermPlanTranspose", &h);
+    cupermStatus_t st = cuperm_handle_get(handle, &h);
     if (st) return st;
     cuperm_transpose_plan_t local;
     st = cuperm_transpose_plan_init(h, &local, rank, extents, perm, type, inStrides, outStrides);
@@ -57,7 +57,7 @@ cupermStatus_t cupermPredictTransposeTime(cupermHandle_t handle, int rank, const
 {
     if (!seconds) return cuperm_fail(INVALID, "seconds is NULL");
     cuperm_handle_t* h;
-    cupermStatus_t st = cuperm_handle_get(handle, "cupermPredictTransposeTime", &h);
+    cupermStatus_t st = cuperm_handle_get(handle, &h);
     if (st) return st;
     cuperm_transpose_plan_t local;
     st = cuperm_transpose_plan_make(h, &local, rank, extents, perm, type, inStrides, outStrides);
@@ -100,7 +100,7 @@ cupermStatus_t cupermExecute(cupermPlan_t token, const void* alpha, const void* 
                              void* out, cudaStream_t stream)
 {
     cuperm_transpose_plan_t* plan;
-    cupermStatus_t st = get_plan(token, "cupermExecute", &plan);
+    cupermStatus_t st = get_plan(token, &plan);
     if (!st) st = check_execute(plan, alpha, in, beta, out);
     if (!st) st = cuperm_transpose_run(plan, alpha, in, beta, out, stream);
     return st;
@@ -115,7 +115,7 @@ cupermStatus_t cupermPlanTransposeMeasure(cupermHandle_t handle, cupermPlan_t* p
     if (!plan) return cuperm_fail(INVALID, "plan is NULL (it must point to a cupermPlan_t)");
     *plan = NULL;
     cuperm_handle_t* h;
-    cupermStatus_t st = cuperm_handle_get(handle, "cupermPlanTransposeMeasure", &h);
+    cupermStatus_t st = cuperm_handle_get(handle, &h);
     if (st) return st;
     cuperm_transpose_plan_t local;
     st = cuperm_transpose_plan_make(h, &local, rank, extents, perm, type, inStrides, outStrides);
@@ -130,10 +130,10 @@ cupermStatus_t cupermPlanTransposeMeasure(cupermHandle_t handle, cupermPlan_t* p
 
 cupermStatus_t cupermPlanDestroy(cupermPlan_t token)
 {
-    if (!token) return cuperm_fail(INVALID, "cupermPlanDestroy: plan is NULL");
+    if (!token) return cuperm_fail(INVALID, "plan is NULL");
     cuperm_transpose_plan_t* plan = cuperm_registry_remove(CUPERM_OBJ_TRANSPOSE_PLAN, (uintptr_t)token);
     if (!plan)
-        return cuperm_fail(INVALID, "cupermPlanDestroy: plan is not a live cuperm plan (destroyed or foreign)");
+        return cuperm_fail(INVALID, "plan is not a live cuperm plan (destroyed or foreign)");
     free(plan);
     return CUPERM_STATUS_SUCCESS;
 }
@@ -151,7 +151,7 @@ static const char* kernel_name(cuperm_launch_kind_t k)
 cupermStatus_t cupermPlanGetInfo(cupermPlan_t token, cupermPlanInfo_t* info)
 {
     cuperm_transpose_plan_t* plan;
-    cupermStatus_t st = get_plan(token, "cupermPlanGetInfo", &plan);
+    cupermStatus_t st = get_plan(token, &plan);
     if (st) return st;
     if (!info) return cuperm_fail(INVALID, "info is NULL");
     const cuperm_launch_t* l = plan->host.has_packed ? &plan->host.packed : &plan->host.launch;
@@ -169,5 +169,6 @@ cupermStatus_t cupermPlanGetInfo(cupermPlan_t token, cupermPlanInfo_t* info)
     info->predictedSeconds = plan->host.predicted_seconds;
     info->movedElementBytes = l->elem_size;
     info->measured = plan->measured;
+    info->tuning = plan->tuning;
     return CUPERM_STATUS_SUCCESS;
 }

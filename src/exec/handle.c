@@ -53,6 +53,7 @@ cupermStatus_t cuperm_handle_create(cuperm_handle_t** out)
     double clock_hz = 1e3 * attribute(cudaDevAttrMemoryClockRate, device);
     double bus_bytes = attribute(cudaDevAttrGlobalMemoryBusWidth, device) / 8.0;
     d->dram_bytes_per_second = clock_hz * bus_bytes > 0 ? 2.0 * clock_hz * bus_bytes : 2e12;
+    h->tuning = cuperm_tuning_for(d);
     *out = h;
     return CUPERM_STATUS_SUCCESS;
 }
@@ -62,13 +63,12 @@ cuperm_handle_t* cuperm_handle_resolve(cupermHandle_t token)
     return cuperm_registry_get(CUPERM_OBJ_HANDLE, (uintptr_t)token);
 }
 
-cupermStatus_t cuperm_handle_get(cupermHandle_t token, const char* fn, cuperm_handle_t** out)
+cupermStatus_t cuperm_handle_get(cupermHandle_t token, cuperm_handle_t** out)
 {
-    if (!token) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "%s: handle is NULL", fn);
+    if (!token) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "handle is NULL");
     *out = cuperm_handle_resolve(token);
     if (!*out)
-        return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "%s: handle is not a live cuperm handle (destroyed or "
-                           "foreign)", fn);
+        return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "handle is not a live cuperm handle (destroyed or foreign)");
     return CUPERM_STATUS_SUCCESS;
 }
 

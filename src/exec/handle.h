@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 
 #include "core/device_info.h"
+#include "core/tuning.h"
 #include "cuperm.h"
 #include "exec/transpose/plan_cache.h"
 
@@ -25,6 +26,7 @@ typedef struct {
 
 typedef struct cuperm_handle {
     cuperm_device_info_t dev;
+    const cuperm_tuning_t* tuning;   /* the device family's planning data */
     cuperm_plan_cache_t* plan_cache; /* measured transpose plans */
     cuperm_engine_slot_t engines[CUPERM_ENGINES];
     atomic_int refs; /* the public token's reference plus one per live plan that uses engine state */
@@ -35,8 +37,8 @@ cupermStatus_t cuperm_handle_create(cuperm_handle_t** out);
 
 /** The live handle a token names, or NULL. */
 cuperm_handle_t* cuperm_handle_resolve(cupermHandle_t token);
-/** Resolves a token or fails with INVALID_VALUE and a message naming fn. */
-cupermStatus_t cuperm_handle_get(cupermHandle_t token, const char* fn, cuperm_handle_t** out);
+/** Resolves a token or fails with INVALID_VALUE ("handle is NULL" / "... not a live cuperm handle"). */
+cupermStatus_t cuperm_handle_get(cupermHandle_t token, cuperm_handle_t** out);
 
 /** References that keep a handle's state alive after cupermDestroy. */
 void cuperm_handle_retain(cuperm_handle_t* h);

@@ -10,20 +10,17 @@ static double predict_transpose(void* ctx, const cuperm_ctr_transpose_t* t)
     return cuperm_transpose_predict(ctx, t->rank, t->extents, t->perm, t->type, t->inStrides, t->outStrides);
 }
 
-/* Dense peak rates of an H100 SXM (132 SMs) and an A100 (108 SMs), scaled by SM count. */
+/* The contraction cost model for the handle's device: its architecture's tuning table, scaled by
+ * its SM count and its own memory bandwidth. */
 static cuperm_ctr_cost_model_t device_model(cuperm_handle_t* h)
 {
-    static const double hopper[4] = {67e12, 67e12, 495e12, 989e12};
-    static const double ampere[4] = {19.5e12, 19.5e12, 156e12, 312e12};
     const cuperm_device_info_t* d = &h->dev;
-    const int isHopper = d->cc_major >= 9;
-    const double scale = d->sm_count > 0 ? d->sm_count / (isHopper ? 132.0 : 108.0) : 1.0;
+    const cuperm_tuning_t* t = h->tuning;
     cuperm_ctr_cost_model_t m;
     m.transpose_seconds = predict_transpose;
     m.ctx = h;
-    /* Copies reach about 90% of the theoretical bandwidth. */
-    m.bandwidth = 0.9 * (d->dram_bytes_per_second > 0 ? d->dram_bytes_per_second : 2e12);
-    for (int i = 0; i < 4; ++i) m.gemmFlops[i] = scale * (isHopper ? hopper[i] : ampere[i]);
+    m.bandwidth = t->copy_efficiency * (d->dram_bytes_per_second > 0 ? d->dram_bytes_per_second : 2e12);
+    for (int i = 0; i < CUPERM_RATES; ++i) m.gemmFlops[i] = (d->sm_count > 0 ? d->sm_count : 1) * t->gemm_flops_per_sm[i];
     return m;
 }
 

@@ -21,6 +21,7 @@ cupermStatus_t cuperm_transpose_plan_make(cuperm_handle_t* h, cuperm_transpose_p
     memset(plan, 0, sizeof *plan);
     plan->device = h->dev.ordinal;
     plan->type = type;
+    plan->tuning = h->tuning->name;
     cuperm_plan_host(rank, extents, perm, (int)cupermDataTypeSize(type), in_strides, out_strides, &h->dev,
                      &plan->host);
     return CUPERM_STATUS_SUCCESS;

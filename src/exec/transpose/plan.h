@@ -14,6 +14,7 @@ typedef struct cuperm_transpose_plan {
     int device;
     cupermDataType_t type;
     int measured;
+    const char* tuning; /* the handle's tuning table name (static) */
     cuperm_host_plan_t host;
 } cuperm_transpose_plan_t;
 
