@@ -154,7 +154,7 @@ module cuperm_f
   ! ---------------------------------------------------------------------------
   public :: cupermGetErrorString, cupermGetLastErrorMessage, cupermGetVersion, cupermDataTypeSize
   public :: cupermCreate, cupermDestroy
-  public :: cupermPlanTranspose, cupermExecute, cupermPlanDestroy, cupermPlanTransposeMeasure
+  public :: cupermPlanTranspose, cupermPlanTransposeOp, cupermExecute, cupermPlanDestroy, cupermPlanTransposeMeasure
   public :: cupermPredictTransposeTime, cupermPlanGetInfo
   public :: cupermPlanContraction, cupermContractionGetWorkspaceSize, cupermContract
   public :: cupermContractionPlanDestroy, cupermContractionPlanGetInfo
@@ -201,6 +201,21 @@ module cuperm_f
       integer(c_int), intent(in) :: perm(*)
       integer(c_int), value :: type
       type(c_ptr), value :: inStrides, outStrides
+      integer(c_int) :: st
+    end function
+    !> out = alpha * opIn(perm(in)) + beta * out (CUPERM_OP_CONJ: conjugate transpose).
+    function cupermPlanTransposeOp(handle, plan, rank, extents, perm, type, inStrides, outStrides, opIn, opParam) &
+        bind(c, name='cupermPlanTransposeOp') result(st)
+      import :: c_int, c_ptr, c_int64_t, c_double
+      type(c_ptr), value :: handle
+      type(c_ptr), intent(out) :: plan
+      integer(c_int), value :: rank
+      integer(c_int64_t), intent(in) :: extents(*)
+      integer(c_int), intent(in) :: perm(*)
+      integer(c_int), value :: type
+      type(c_ptr), value :: inStrides, outStrides
+      integer(c_int), value :: opIn
+      real(c_double), value :: opParam
       integer(c_int) :: st
     end function
     !> alpha, beta: c_loc of host scalars; in, out: device pointers.

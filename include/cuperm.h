@@ -128,6 +128,27 @@ CUPERM_API cupermStatus_t cupermCreate(cupermHandle_t* handle);
 CUPERM_API cupermStatus_t cupermDestroy(cupermHandle_t handle);
 
 /* ------------------------------------------------------------------------- */
+/* Elementwise operators                                                      */
+/* ------------------------------------------------------------------------- */
+
+/** Elementwise operators: on a transpose's input (cupermPlanTransposeOp), on a contraction's
+ *  operands (opA, opB, opC) or its result (opD). Evaluated in float for the 16-bit floats and
+ *  float, in double for double; ELU with expm1, so it keeps its accuracy near 0. */
+typedef enum {
+    CUPERM_OP_IDENTITY = 0,
+    CUPERM_OP_NEGATE = 1,     /**< -x */
+    CUPERM_OP_ABS = 2,        /**< |x| (real types) */
+    CUPERM_OP_RELU = 3,       /**< max(x, 0) (real types) */
+    CUPERM_OP_LEAKY_RELU = 4, /**< x > 0 ? x : opParam * x (real types) */
+    CUPERM_OP_ELU = 5,        /**< x > 0 ? x : opParam * (exp(x) - 1) (real types) */
+    CUPERM_OP_SIGMOID = 6,    /**< 1 / (1 + exp(-x)) (real types) */
+    CUPERM_OP_TANH = 7,       /**< tanh(x) (real types) */
+    CUPERM_OP_EXP = 8,        /**< exp(x) (real types) */
+    CUPERM_OP_SQRT = 9,       /**< sqrt(x) (real types) */
+    CUPERM_OP_CONJ = 10       /**< complex conjugate; the identity on real types */
+} cupermOperator_t;
+
+/* ------------------------------------------------------------------------- */
 /* Transposes                                                                 */
 /* ------------------------------------------------------------------------- */
 
@@ -155,6 +176,20 @@ CUPERM_API cupermStatus_t cupermPlanTranspose(cupermHandle_t handle, cupermPlan_
                                               const int64_t* extents, const int* perm,
                                               cupermDataType_t type, const int64_t* inStrides,
                                               const int64_t* outStrides);
+
+/**
+ * Like cupermPlanTranspose, with an elementwise operator on the input:
+ *     out = alpha * opIn(perm(in)) + beta * out.
+ * Floating types take every operator; complex types IDENTITY, NEGATE and CONJ (CONJ makes the
+ * conjugate transpose); integer types IDENTITY only (anything else: NOT_SUPPORTED). opParam is
+ * the slope of LEAKY_RELU and the alpha of ELU (finite), ignored otherwise. The operator runs
+ * inside the transpose kernels: it costs no extra pass over memory.
+ */
+CUPERM_API cupermStatus_t cupermPlanTransposeOp(cupermHandle_t handle, cupermPlan_t* plan, int rank,
+                                                const int64_t* extents, const int* perm,
+                                                cupermDataType_t type, const int64_t* inStrides,
+                                                const int64_t* outStrides, cupermOperator_t opIn,
+                                                double opParam);
 
 /**
  * Runs a plan asynchronously on stream: out = alpha * perm(in) + beta * out.
@@ -246,21 +281,6 @@ CUPERM_API cupermStatus_t cupermPlanGetInfo(cupermPlan_t plan, cupermPlanInfo_t*
  * the GEMM (strided-batched over the batched modes) runs on cuBLAS, and the
  * result is transposed into D unless cuBLAS can write D directly.
  */
-
-/** Elementwise operators applied to an operand (opA, opB, opC) or the result (opD). */
-typedef enum {
-    CUPERM_OP_IDENTITY = 0,
-    CUPERM_OP_NEGATE = 1,     /**< -x */
-    CUPERM_OP_ABS = 2,        /**< |x| (real types) */
-    CUPERM_OP_RELU = 3,       /**< max(x, 0) (real types) */
-    CUPERM_OP_LEAKY_RELU = 4, /**< x > 0 ? x : opParam * x (real types) */
-    CUPERM_OP_ELU = 5,        /**< x > 0 ? x : opParam * (exp(x) - 1) (real types) */
-    CUPERM_OP_SIGMOID = 6,    /**< 1 / (1 + exp(-x)) (real types) */
-    CUPERM_OP_TANH = 7,       /**< tanh(x) (real types) */
-    CUPERM_OP_EXP = 8,        /**< exp(x) (real types) */
-    CUPERM_OP_SQRT = 9,       /**< sqrt(x) (real types) */
-    CUPERM_OP_CONJ = 10       /**< complex conjugate; the identity on real types */
-} cupermOperator_t;
 
 /**
  * How the GEMM accumulates. DEFAULT is strict: fp32 for R_32F, C_32F, R_16F and
@@ -366,7 +386,8 @@ typedef struct {
     char opFirst, opSecond;        /**< cuBLAS transpose flags of its two operands: 'N', 'T' or 'C' */
     int transposedA, transposedB;  /**< 1 if the operand is rewritten into the workspace first */
     int transposedD;               /**< 1 if the GEMM writes the workspace and a transpose writes D */
-    int elementwiseKernels;        /**< passes of cuperm's fused operator kernel (operators cuBLAS cannot apply) */
+    int elementwiseKernels;        /**< passes that apply operators cuBLAS cannot (opA/opB on an input, opC/opD
+                                        on the output); they run inside cuperm's transpose kernels */
     double flops;                  /**< real floating-point operations of the GEMM */
     double predictedTransposeSeconds; /**< model: all passes other than the GEMM */
     double predictedGemmSeconds;      /**< model: the GEMM */

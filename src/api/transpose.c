@@ -5,6 +5,7 @@
 
 #include "backend/cuda/device_check.h"
 #include "core/error.h"
+#include "core/operators.h"
 #include "core/registry.h"
 #include "exec/transpose/plan.h"
 
@@ -47,6 +48,24 @@ cupermStatus_t cupermPlanTranspose(cupermHandle_t handle, cupermPlan_t* plan, in
     cuperm_transpose_plan_t local;
     st = cuperm_transpose_plan_init(h, &local, rank, extents, perm, type, inStrides, outStrides);
     if (st) return st;
+    return publish(&local, plan);
+}
+
+cupermStatus_t cupermPlanTransposeOp(cupermHandle_t handle, cupermPlan_t* plan, int rank, const int64_t* extents,
+                                     const int* perm, cupermDataType_t type, const int64_t* inStrides,
+                                     const int64_t* outStrides, cupermOperator_t opIn, double opParam)
+{
+    if (!plan) return cuperm_fail(INVALID, "plan is NULL (it must point to a cupermPlan_t)");
+    *plan = NULL;
+    cuperm_handle_t* h;
+    cupermStatus_t st = cuperm_handle_get(handle, &h);
+    if (st) return st;
+    cuperm_transpose_plan_t local;
+    st = cuperm_transpose_plan_init(h, &local, rank, extents, perm, type, inStrides, outStrides);
+    if (!st) st = cuperm_check_operator(type, opIn, opParam, "", "opIn");
+    if (st) return st;
+    local.ops.in = opIn;
+    local.ops.param_in = opParam;
     return publish(&local, plan);
 }
 

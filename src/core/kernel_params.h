@@ -57,25 +57,6 @@ typedef struct {
 
 /* ---- contractions' own kernels ------------------------------------------------- */
 
-/* The operator kernel (backend/cuda/elementwise.cu): out[o] = opOut(opIn(in[i]) + beta * opC(c[j]))
- * over an iteration space whose dimension 0 is written fastest. */
-typedef struct {
-    int rank;
-    int64_t extents[CUPERM_MAX_RANK];
-    int64_t outStrides[CUPERM_MAX_RANK];
-    int64_t inStrides[CUPERM_MAX_RANK];
-    int64_t cStrides[CUPERM_MAX_RANK];
-    cupermDataType_t type; /* of in, c and out */
-    cupermOperator_t opIn, opC, opOut;
-    double paramIn, paramC, paramOut;
-} cuperm_ctr_ew_params_t;
-
-/* Merges dimensions that are contiguous in all three tensors and drops unit ones. */
-#ifdef __cplusplus
-extern "C"
-#endif
-void cuperm_ctr_ew_fuse(cuperm_ctr_ew_params_t* p);
-
 /* The pointer-array builder for cuBLAS batched GEMMs (backend/cuda/gemm_pointers.cu). */
 #define CTR_PTR_MAX_LOOPED 64
 

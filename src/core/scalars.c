@@ -57,3 +57,12 @@ void cuperm_read_scalars(cupermDataType_t type, const void* alpha, const void* b
     s->use_beta = !is_zero(type, beta);
     s->plain = !s->use_beta && is_one(type, alpha);
 }
+
+void cuperm_scalars_set_ops(cuperm_scalars_t* s, const cuperm_ops_t* ops)
+{
+    s->has_ops = ops && (ops->in != CUPERM_OP_IDENTITY || ops->c != CUPERM_OP_IDENTITY ||
+                         ops->out != CUPERM_OP_IDENTITY);
+    if (!s->has_ops) return;
+    s->ops = *ops;
+    s->plain = 0;
+}

@@ -16,6 +16,9 @@ size_t cuperm_scalar_size(cupermDataType_t type);
 void cuperm_read_scalars(cupermDataType_t type, const void* alpha, const void* beta,
                          cuperm_scalars_t* s);
 
+/** Attaches operators (NULL or all IDENTITY: none) and reclassifies the move. */
+void cuperm_scalars_set_ops(cuperm_scalars_t* s, const cuperm_ops_t* ops);
+
 #ifdef __cplusplus
 }
 #endif

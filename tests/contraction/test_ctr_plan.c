@@ -15,7 +15,6 @@
 
 #include "common/rng.h"
 #include "contraction/ctr_cpu_exec.h"
-#include "backend/cuda/elementwise.h"
 #include "plan/contraction/layout.h"
 #include "contraction/ctr_random.h"
 #include "contraction/ctr_reference.h"
@@ -415,34 +414,6 @@ static void test_classification_and_unit_modes(void** state)
 
 /* ---- the operator kernel's dimension fusion ------------------------------------ */
 
-static void test_elementwise_dimensions_fuse(void** state)
-{
-    (void)state;
-    cuperm_ctr_ew_params_t k;
-    memset(&k, 0, sizeof k);
-    /* 4 x 1 x 3 x 5: dims 0 and 2 are contiguous in all three tensors, 3 is not in "in". */
-    k.rank = 4;
-    const int64_t ext[4] = {4, 1, 3, 5}, out[4] = {1, 4, 4, 12}, in[4] = {1, 99, 4, 100}, c[4] = {1, 0, 4, 12};
-    memcpy(k.extents, ext, sizeof ext);
-    memcpy(k.outStrides, out, sizeof out);
-    memcpy(k.inStrides, in, sizeof in);
-    memcpy(k.cStrides, c, sizeof c);
-    cuperm_ctr_ew_fuse(&k);
-    assert_int_equal(k.rank, 2);
-    assert_int_equal(k.extents[0], 12);
-    assert_int_equal(k.extents[1], 5);
-    assert_int_equal(k.inStrides[1], 100);
-    assert_int_equal(k.outStrides[1], 12);
-    /* All unit: one dimension of extent 1. */
-    k.rank = 2;
-    k.extents[0] = k.extents[1] = 1;
-    cuperm_ctr_ew_fuse(&k);
-    assert_int_equal(k.rank, 1);
-    assert_int_equal(k.extents[0], 1);
-}
-
-/* ---- random contractions through the CPU executor --------------------------------- */
-
 static void fill(test_rng_t* r, ctr_cplx* x, int64_t n, int complexType, int positive)
 {
     for (int64_t i = 0; i < n; ++i) {
@@ -647,7 +618,6 @@ int main(void)
         cmocka_unit_test(test_overlapping_d_is_rejected),
         cmocka_unit_test(test_type_rules),
         cmocka_unit_test(test_classification_and_unit_modes),
-        cmocka_unit_test(test_elementwise_dimensions_fuse),
         cmocka_unit_test(test_random_layouts_compute_the_contraction),
         cmocka_unit_test(test_ranked_layouts_are_distinct_sorted_and_correct),
         cmocka_unit_test(test_gemm_factor),

@@ -1,4 +1,4 @@
-/* A contraction plan's steps for its layout: sub-plans, kernel parameters, buffers. */
+/* A contraction plan's steps for its layout: transpose sub-plans (operators inside), the GEMM, buffers. */
 #include <string.h>
 
 #include "exec/contraction/plan.h"
@@ -9,46 +9,6 @@
 static cupermStatus_t plan_transpose(cuperm_handle_t* h, const cuperm_ctr_transpose_t* t, cuperm_transpose_plan_t* out)
 {
     return cuperm_transpose_plan_init(h, out, t->rank, t->extents, t->perm, t->type, t->inStrides, t->outStrides);
-}
-
-/* Operator kernel over a transpose's output order: out dense, in gathered. */
-static void kernel_from_transpose(const cuperm_ctr_transpose_t* t, cupermOperator_t op, double param,
-                                  cuperm_ctr_ew_params_t* k)
-{
-    memset(k, 0, sizeof *k);
-    k->rank = t->rank;
-    k->type = t->type;
-    for (int r = 0; r < t->rank; ++r) {
-        k->extents[r] = t->extents[t->perm[r]];
-        k->inStrides[r] = t->inStrides[t->perm[r]];
-        k->outStrides[r] = t->outStrides[r];
-    }
-    k->opIn = op;
-    k->paramIn = param;
-    cuperm_ctr_ew_fuse(k);
-}
-
-/* Iteration over D's dimensions, smallest D stride first, so that D is written in order. */
-static void kernel_over_d(const cuperm_ctr_problem_t* p, const int64_t* inStrides, const int64_t* cStrides,
-                          cuperm_ctr_ew_params_t* k)
-{
-    const cuperm_ctr_operand_t* D = &p->op[CTR_D];
-    int order[CUPERM_MAX_RANK];
-    for (int i = 0; i < D->rank; ++i) order[i] = i;
-    for (int i = 1; i < D->rank; ++i)
-        for (int j = i; j > 0 && D->strides[order[j]] < D->strides[order[j - 1]]; --j) {
-            const int s = order[j]; order[j] = order[j - 1]; order[j - 1] = s;
-        }
-    memset(k, 0, sizeof *k);
-    k->rank = D->rank;
-    k->type = D->type;
-    for (int r = 0; r < D->rank; ++r) {
-        const int d = order[r];
-        k->extents[r] = D->extents[d];
-        k->outStrides[r] = D->strides[d];
-        k->inStrides[r] = inStrides[d];
-        k->cStrides[r] = cStrides[d];
-    }
 }
 
 /* Whether every entry of the pointer-array batch lies a multiple of CTR_PTR_ALIGN bytes from
@@ -75,12 +35,15 @@ static cuperm_step_t* add_step(cuperm_contraction_plan_t* c, const char* name, c
     return s;
 }
 
+/* A transpose step (the tuned kernels, with the operators of ops inside them when non-NULL). */
 static cupermStatus_t add_transpose(cuperm_contraction_plan_t* c, int slot, const char* name, const cuperm_ctr_transpose_t* t,
-                                    int useBeta, cuperm_buffer_t in, cuperm_buffer_t out, unsigned when)
+                                    const cuperm_ops_t* ops, int useBeta, cuperm_buffer_t in, cuperm_buffer_t out,
+                                    unsigned when)
 {
     cuperm_ctr_transpose_step_t* ts = &c->transposes[slot];
     cupermStatus_t st = plan_transpose(c->handle, t, &ts->plan);
     if (st) return st;
+    if (ops) ts->plan.ops = *ops;
     ts->use_beta = useBeta;
     add_step(c, name, cuperm_ctr_step_transpose, ts, in, no_buffer, out)->when = when;
     return CUPERM_STATUS_SUCCESS;
@@ -107,39 +70,35 @@ static void fill_pointers(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout
     g->pointersAligned = pointers_aligned(q);
 }
 
-/* The layout's steps, in order: operands into the workspace, C into D, the GEMM, the result
- * into D, opD in place. */
+/* The layout's steps, in order: operands into the workspace (opA, opB inside), C into D, the
+ * GEMM, the result into D (opC, opD inside), opD in place. */
 static cupermStatus_t build_steps(cuperm_contraction_plan_t* c)
 {
     const cuperm_ctr_problem_t* p = &c->problem;
     const cuperm_ctr_layout_t* l = &c->layout;
     cupermStatus_t st;
     cuperm_buffer_t gemmIn[2] = {operand_buffer(CTR_A), operand_buffer(CTR_B)};
-    static const char* const inputNames[2][2] = {{"transpose A", "operator kernel A"},
-                                                 {"transpose B", "operator kernel B"}};
+    static const char* const inputNames[2][2] = {{"transpose A", "transpose A with opA"},
+                                                 {"transpose B", "transpose B with opB"}};
     c->stepCount = 0;
     for (int x = 0; x < 2; ++x) {
         if (l->in[x].path == CTR_IN_DIRECT) continue;
         cuperm_ctr_transpose_t t;
         cuperm_ctr_layout_input_transpose(p, l, x, &t);
         gemmIn[x] = workspace_buffer(l->wsOffset[x]);
-        if (l->in[x].path == CTR_IN_TRANSPOSE) {
-            if ((st = add_transpose(c, x, inputNames[x][0], &t, 0, operand_buffer(x), gemmIn[x], CUPERM_STEP_ALWAYS)))
-                return st;
-        } else {
-            cuperm_ctr_elementwise_step_t* k = &c->kernels[x];
-            kernel_from_transpose(&t, l->ops.op[x], p->op[x].opParam, &k->kernel);
-            add_step(c, inputNames[x][1], cuperm_ctr_step_elementwise, k, operand_buffer(x), no_buffer, gemmIn[x]);
-        }
-    }
-    /* cuBLAS updates its output in place: D must hold C first when it is not C. */
-    if (l->out == CTR_OUT_DIRECT || l->out == CTR_OUT_TRANSPOSE) {
-        cuperm_ctr_transpose_t t;
-        cuperm_ctr_copy_c_to_d(p, &t);
-        if ((st = add_transpose(c, 2, "copy C into D", &t, 0, operand_buffer(CTR_C), operand_buffer(CTR_D),
-                                CUPERM_STEP_IF_C_INTO_D)))
+        const int withOp = l->in[x].path == CTR_IN_ELEMENTWISE;
+        const cuperm_ops_t ops = {l->ops.op[x], CUPERM_OP_IDENTITY, CUPERM_OP_IDENTITY, p->op[x].opParam, 0, 0};
+        if ((st = add_transpose(c, x, inputNames[x][withOp], &t, withOp ? &ops : NULL, 0, operand_buffer(x),
+                                gemmIn[x], CUPERM_STEP_ALWAYS)))
             return st;
     }
+    /* cuBLAS updates its output in place, and the W-into-D transpose reads C where D is: D
+     * must hold C first when it is not C. */
+    cuperm_ctr_transpose_t cToD;
+    cuperm_ctr_copy_c_to_d(p, &cToD);
+    if ((st = add_transpose(c, 2, "copy C into D", &cToD, NULL, 0, operand_buffer(CTR_C), operand_buffer(CTR_D),
+                            CUPERM_STEP_IF_C_INTO_D)))
+        return st;
     const cuperm_buffer_t W = workspace_buffer(l->wsOffset[2]);
     const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
     cuperm_ctr_gemm_step_t* g = &c->gemm;
@@ -147,33 +106,24 @@ static cupermStatus_t build_steps(cuperm_contraction_plan_t* c)
     if (l->calls > 1) fill_pointers(p, l, g);
     add_step(c, "GEMM", cuperm_ctr_step_gemm, g, gemmIn[first], gemmIn[second],
              l->out == CTR_OUT_DIRECT ? operand_buffer(CTR_D) : W);
-    if (l->out == CTR_OUT_TRANSPOSE) {
+    if (l->out != CTR_OUT_DIRECT) {
+        /* D = opD(perm(W) + beta * opC(D)), D holding C. */
         cuperm_ctr_transpose_t t;
         cuperm_ctr_layout_output_transpose(p, l, &t);
-        if ((st = add_transpose(c, 3, "transpose W into D", &t, 1, W, operand_buffer(CTR_D), CUPERM_STEP_ALWAYS)))
-            return st;
-    } else if (l->out == CTR_OUT_EPILOGUE) {
-        cuperm_ctr_elementwise_step_t* k = &c->kernels[2];
-        int64_t w[CUPERM_MAX_RANK];
-        cuperm_ctr_layout_w_strides_for_d(p, l, w);
-        kernel_over_d(p, w, p->op[CTR_C].strides, &k->kernel);
-        k->kernel.opC = l->ops.op[CTR_C];
-        k->kernel.paramC = p->op[CTR_C].opParam;
-        k->kernel.opOut = l->ops.op[CTR_D];
-        k->kernel.paramOut = p->op[CTR_D].opParam;
-        cuperm_ctr_ew_fuse(&k->kernel);
-        k->use_beta = 1;
-        add_step(c, "operator epilogue", cuperm_ctr_step_elementwise, k, W, operand_buffer(CTR_C),
-                 operand_buffer(CTR_D));
+        const cuperm_ops_t ops = {CUPERM_OP_IDENTITY, l->ops.op[CTR_C], l->ops.op[CTR_D], 0, p->op[CTR_C].opParam,
+                                  p->op[CTR_D].opParam};
+        const char* name = l->out == CTR_OUT_TRANSPOSE ? "transpose W into D" : "transpose W into D with opC, opD";
+        if ((st = add_transpose(c, 3, name, &t, &ops, 1, W, operand_buffer(CTR_D), CUPERM_STEP_ALWAYS))) return st;
     }
     if (l->inplaceOpD) {
-        cuperm_ctr_elementwise_step_t* k = &c->kernels[3];
-        kernel_over_d(p, p->op[CTR_D].strides, p->op[CTR_D].strides, &k->kernel);
-        k->kernel.opOut = l->ops.op[CTR_D];
-        k->kernel.paramOut = p->op[CTR_D].opParam;
-        cuperm_ctr_ew_fuse(&k->kernel);
-        add_step(c, "opD in place", cuperm_ctr_step_elementwise, k, operand_buffer(CTR_D), no_buffer,
-                 operand_buffer(CTR_D));
+        /* D = opD(D): D's identity transpose onto itself (each element read, then written, by one
+         * thread), the operator inside it. */
+        cuperm_ctr_transpose_t t = cToD;
+        memcpy(t.inStrides, t.outStrides, sizeof t.inStrides);
+        const cuperm_ops_t ops = {CUPERM_OP_IDENTITY, CUPERM_OP_IDENTITY, l->ops.op[CTR_D], 0, 0, p->op[CTR_D].opParam};
+        if ((st = add_transpose(c, 4, "opD on D in place", &t, &ops, 0, operand_buffer(CTR_D), operand_buffer(CTR_D),
+                                CUPERM_STEP_ALWAYS)))
+            return st;
     }
     return CUPERM_STATUS_SUCCESS;
 }

@@ -7,7 +7,6 @@
 #ifndef CUPERM_EXEC_CONTRACTION_PLAN_H
 #define CUPERM_EXEC_CONTRACTION_PLAN_H
 
-#include "backend/cuda/elementwise.h"
 #include "backend/cuda/gemm_pointers.h"
 #include "exec/contraction/state.h"
 #include "exec/step.h"
@@ -18,17 +17,12 @@
 #define CTR_CUBLAS_WORKSPACE ((size_t)32 << 20)
 #define CTR_MAX_STEPS 8
 
-/* A transpose step: out = perm(in), or + beta * out with use_beta. */
+/* A transpose step: out = opOut(opIn(perm(in)) [+ beta * opC(out)] with use_beta), the
+ * operators (plan.ops) applied inside the tuned transpose kernels. */
 typedef struct {
     cuperm_transpose_plan_t plan;
     int use_beta;
 } cuperm_ctr_transpose_step_t;
-
-/* An operator-kernel step: out = opOut(opIn(in) + beta * opC(in2)). */
-typedef struct {
-    cuperm_ctr_ew_params_t kernel;
-    int use_beta;
-} cuperm_ctr_elementwise_step_t;
 
 /* The GEMM step: out = alpha * first x second (+ beta * out with use_beta). */
 typedef struct {
@@ -45,8 +39,8 @@ typedef struct cuperm_contraction_plan {
     cuperm_ctr_layout_t layout;
     cuperm_step_t steps[CTR_MAX_STEPS];
     int stepCount;
-    cuperm_ctr_transpose_step_t transposes[4];      /* parameter blocks the steps point at */
-    cuperm_ctr_elementwise_step_t kernels[4];
+    cuperm_ctr_transpose_step_t transposes[5]; /* parameter blocks the steps point at: A, B, C into D,
+                                                  W into D, opD in place */
     cuperm_ctr_gemm_step_t gemm;
     int cdSameLayout;               /* C and D strides equal: C may alias D */
     int64_t spanBytes[CTR_OPERANDS];
@@ -74,7 +68,6 @@ cupermStatus_t cuperm_ctr_plan_run(const cuperm_contraction_plan_t* plan, const 
 
 /* The step kinds (exec/contraction/steps.c). */
 cupermStatus_t cuperm_ctr_step_transpose(const cuperm_step_t* s, const void* plan, const cuperm_run_args_t* a);
-cupermStatus_t cuperm_ctr_step_elementwise(const cuperm_step_t* s, const void* plan, const cuperm_run_args_t* a);
 cupermStatus_t cuperm_ctr_step_gemm(const cuperm_step_t* s, const void* plan, const cuperm_run_args_t* a);
 
 #endif

@@ -1,4 +1,4 @@
-/* The step kinds of a TTGT contraction plan: transposes, operator kernels, the cuBLAS GEMM. */
+/* The step kinds of a TTGT contraction plan: transposes (operators inside) and the cuBLAS GEMM. */
 #include <stdint.h>
 #include <string.h>
 
@@ -33,18 +33,6 @@ cupermStatus_t cuperm_ctr_step_transpose(const cuperm_step_t* s, const void* pla
     transpose_scalar(t->plan.type, t->use_beta && !a->beta_zero ? a->beta : zero, beta);
     return cuperm_transpose_run(&t->plan, alpha, cuperm_buffer_address(s->in, a), beta,
                                 cuperm_buffer_address(s->out, a), a->stream);
-}
-
-cupermStatus_t cuperm_ctr_step_elementwise(const cuperm_step_t* s, const void* plan, const cuperm_run_args_t* a)
-{
-    (void)plan;
-    const cuperm_ctr_elementwise_step_t* k = s->params;
-    const double zero[2] = {0.0, 0.0};
-    const int withC = k->use_beta && !a->beta_zero;
-    const cudaError_t e = cuperm_ctr_ew_launch(&k->kernel, cuperm_buffer_address(s->in, a),
-                                        withC ? cuperm_buffer_address(s->in2, a) : NULL,
-                                        cuperm_buffer_address(s->out, a), withC ? a->beta : zero, a->stream);
-    return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the operator kernel");
 }
 
 static int aligned(const void* p) { return (uintptr_t)p % CTR_PTR_ALIGN == 0; }

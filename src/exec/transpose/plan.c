@@ -36,7 +36,9 @@ cupermStatus_t cuperm_transpose_plan_init(cuperm_handle_t* h, cuperm_transpose_p
     /* A plan measured earlier for the same arguments beats the heuristic's. */
     cuperm_plan_key_t key;
     cuperm_plan_key_init(&key, rank, extents, perm, type, in_strides, out_strides);
+    const cuperm_ops_t ops = plan->ops; /* the cache holds launches; operators are the caller's */
     cuperm_plan_cache_find(h->plan_cache, &key, 1, plan);
+    plan->ops = ops;
     return CUPERM_STATUS_SUCCESS;
 }
 
@@ -55,7 +57,10 @@ cupermStatus_t cuperm_transpose_plan_measure(cuperm_handle_t* h, cuperm_transpos
 {
     cuperm_plan_key_t key;
     cuperm_plan_key_init(&key, rank, extents, perm, type, in_strides, out_strides);
-    if (cuperm_plan_cache_find(h->plan_cache, &key, 1, plan)) return CUPERM_STATUS_SUCCESS;
+    const cuperm_ops_t ops = plan->ops;
+    const int hit = cuperm_plan_cache_find(h->plan_cache, &key, 1, plan);
+    plan->ops = ops;
+    if (hit) return CUPERM_STATUS_SUCCESS;
     /* Time what execute will run on these buffers: the packed launch's candidates when it
      * applies to them, else the plain launch's. */
     const int wide = plan->host.has_packed ? plan->host.packed.elem_size : 0;
@@ -94,6 +99,7 @@ cupermStatus_t cuperm_transpose_run(const cuperm_transpose_plan_t* plan, const v
 {
     cuperm_scalars_t s;
     cuperm_read_scalars(plan->type, alpha, beta, &s);
+    cuperm_scalars_set_ops(&s, &plan->ops);
     if (plan->host.has_packed && s.plain) {
         const uintptr_t wide = (uintptr_t)plan->host.packed.elem_size;
         if ((uintptr_t)in % wide == 0 && (uintptr_t)out % wide == 0)

@@ -8,6 +8,7 @@
 
 #include "cuperm.h"
 #include "exec/handle.h"
+#include "core/scalar_values.h"
 #include "plan/transpose/select.h"
 
 typedef struct cuperm_transpose_plan {
@@ -15,6 +16,7 @@ typedef struct cuperm_transpose_plan {
     cupermDataType_t type;
     int measured;
     const char* tuning; /* the handle's tuning table name (static) */
+    cuperm_ops_t ops;   /* operators of the move (all IDENTITY unless asked for) */
     cuperm_host_plan_t host;
 } cuperm_transpose_plan_t;
 

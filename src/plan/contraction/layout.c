@@ -269,18 +269,6 @@ static double transpose_cost(const cuperm_ctr_cost_model_t* model, const cuperm_
     return s < 0 ? INFINITY : s;
 }
 
-/* The operator kernel: a gather that writes in order; reads are coalesced only if the
- * output's fastest dimension is also stride-1 in the input. */
-static double elementwise_cost(const cuperm_ctr_cost_model_t* model, const cuperm_ctr_transpose_t* t, size_t inBytes,
-                               size_t outBytes, size_t extraBytes)
-{
-    int64_t volume = 1;
-    for (int r = 0; r < t->rank; ++r) volume *= t->extents[r];
-    const int coalesced = t->rank == 0 || t->inStrides[t->perm[0]] == 1;
-    const double bytes = (double)volume * (double)(inBytes + outBytes + extraBytes);
-    return 3e-6 + bytes / model->bandwidth * (coalesced ? 1.0 : 3.0);
-}
-
 /* Operand `which` as cuBLAS reads it, with choice c (0: its free group fast, 1: K fast): in
  * place when it can be, else rewritten into the workspace. Returns the cost of getting it ready. */
 static double price_input(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* l, int which, int c)
@@ -289,7 +277,6 @@ static double price_input(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_m
     const cuperm_ctr_group_t choices[2][2] = {{g2, CTR_GROUP_K}, {CTR_GROUP_K, g2}};
     const int first = (which == CTR_A) != l->swapped; /* cuBLAS's first operand */
     const cupermOperator_t op = l->ops.op[which];
-    const size_t bytes = cupermDataTypeSize(p->op[which].type);
     cuperm_ctr_input_layout_t cand;
     memset(&cand, 0, sizeof cand);
     cand.fast = choices[c][0];
@@ -317,8 +304,8 @@ static double price_input(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_m
             cand.seconds = transpose_cost(model, &t);
         } else {
             cand.path = CTR_IN_ELEMENTWISE;
-            cand.cublasOp = transposed ? 'T' : 'N'; /* the kernel applies conj itself */
-            cand.seconds = elementwise_cost(model, &t, bytes, bytes, 0);
+            cand.cublasOp = transposed ? 'T' : 'N'; /* the transpose applies conj itself */
+            cand.seconds = transpose_cost(model, &t); /* the operator runs inside it */
         }
     }
     l->in[which] = cand;
@@ -351,8 +338,8 @@ static double price_output(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
         l->out = CTR_OUT_TRANSPOSE;
         return transpose_cost(model, &t);
     }
-    l->out = CTR_OUT_EPILOGUE;
-    return elementwise_cost(model, &t, bytes, bytes, bytes);
+    l->out = CTR_OUT_EPILOGUE; /* the same transpose, opC and opD inside it */
+    return transpose_cost(model, &t);
 }
 
 static void gemm_shape(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, cuperm_ctr_gemm_shape_t* s)

@@ -58,14 +58,14 @@ void cuperm_ctr_gemm_features(const cuperm_ctr_gemm_shape_t* shape, double x[CTR
 typedef enum {
     CTR_IN_DIRECT = 0,      /* read in place */
     CTR_IN_TRANSPOSE = 1,   /* cuperm transpose into the workspace */
-    CTR_IN_ELEMENTWISE = 2  /* cuperm's operator kernel (permute + operator) into the workspace */
+    CTR_IN_ELEMENTWISE = 2  /* cuperm transpose with opA/opB inside it, into the workspace */
 } cuperm_ctr_input_path_t;
 
 /* How the GEMM result reaches D. */
 typedef enum {
     CTR_OUT_DIRECT = 0,     /* cuBLAS writes D (after C is copied into D when C != D, beta != 0) */
     CTR_OUT_TRANSPOSE = 1,  /* cuBLAS writes W; D = perm(W) + beta * D by a cuperm transpose */
-    CTR_OUT_EPILOGUE = 2    /* cuBLAS writes W; D = opD(perm(W) + beta * opC(C)) by the operator kernel */
+    CTR_OUT_EPILOGUE = 2    /* cuBLAS writes W; D = opD(perm(W) + beta * opC(C)) by a cuperm transpose (C copied into D first) */
 } cuperm_ctr_output_path_t;
 
 /*

@@ -109,4 +109,134 @@ AxpbyOp<T> make_axpby(const cuperm_scalars_t* s)
     return op;
 }
 
+
+template <typename R> R host_param(double p) { return (R)p; }
+template <> inline cuFloatComplex host_param(double) { return make_cuFloatComplex(0, 0); }
+template <> inline cuDoubleComplex host_param(double) { return make_cuDoubleComplex(0, 0); }
+
+// ---- elementwise operators: out = opOut(alpha * opIn(x) + beta * opC(y)) --------------------
+
+// Values in the arithmetic the operators use: float for the 16-bit floats and float, double for
+// double, complex pairs for the complex types.
+template <typename T> struct OpValue;
+template <> struct OpValue<float> {
+    using R = float;
+    __device__ static float load(float x) { return x; }
+    __device__ static float store(float x) { return x; }
+};
+template <> struct OpValue<double> {
+    using R = double;
+    __device__ static double load(double x) { return x; }
+    __device__ static double store(double x) { return x; }
+};
+template <> struct OpValue<__half> {
+    using R = float;
+    __device__ static float load(__half x) { return __half2float(x); }
+    __device__ static __half store(float x) { return __float2half_rn(x); }
+};
+template <> struct OpValue<__nv_bfloat16> {
+    using R = float;
+    __device__ static float load(__nv_bfloat16 x) { return __bfloat162float(x); }
+    __device__ static __nv_bfloat16 store(float x) { return __float2bfloat16_rn(x); }
+};
+template <> struct OpValue<cuFloatComplex> {
+    using R = cuFloatComplex;
+    __device__ static R load(R x) { return x; }
+    __device__ static R store(R x) { return x; }
+};
+template <> struct OpValue<cuDoubleComplex> {
+    using R = cuDoubleComplex;
+    __device__ static R load(R x) { return x; }
+    __device__ static R store(R x) { return x; }
+};
+
+template <typename R>
+__device__ __forceinline__ R apply_op(cupermOperator_t op, R p, R x)
+{
+    switch (op) {
+    case CUPERM_OP_NEGATE: return -x;
+    case CUPERM_OP_ABS: return x < R(0) ? -x : x;
+    case CUPERM_OP_RELU: return x > R(0) ? x : R(0);
+    case CUPERM_OP_LEAKY_RELU: return x > R(0) ? x : p * x;
+    case CUPERM_OP_ELU: return x > R(0) ? x : p * expm1(x); // exp(x) - 1 would cancel near 0
+    case CUPERM_OP_SIGMOID: return R(1) / (R(1) + exp(-x));
+    case CUPERM_OP_TANH: return tanh(x);
+    case CUPERM_OP_EXP: return exp(x);
+    case CUPERM_OP_SQRT: return sqrt(x);
+    default: return x; // identity, and conj of a real number
+    }
+}
+// Complex types take identity, negate and conj (the planners reject the rest).
+template <>
+__device__ __forceinline__ cuFloatComplex apply_op(cupermOperator_t op, cuFloatComplex, cuFloatComplex x)
+{
+    if (op == CUPERM_OP_NEGATE) return make_cuFloatComplex(-x.x, -x.y);
+    if (op == CUPERM_OP_CONJ) return cuConjf(x);
+    return x;
+}
+template <>
+__device__ __forceinline__ cuDoubleComplex apply_op(cupermOperator_t op, cuDoubleComplex, cuDoubleComplex x)
+{
+    if (op == CUPERM_OP_NEGATE) return make_cuDoubleComplex(-x.x, -x.y);
+    if (op == CUPERM_OP_CONJ) return cuConj(x);
+    return x;
+}
+
+// The scalar arithmetic of the operator path, in R.
+template <typename R> struct OpArith {
+    __device__ static R axpby(R a, R x, R b, R y, bool use_b) { return use_b ? a * x + b * y : a * x; }
+};
+template <> struct OpArith<cuFloatComplex> {
+    using R = cuFloatComplex;
+    __device__ static R axpby(R a, R x, R b, R y, bool use_b)
+    {
+        return use_b ? cuCaddf(cuCmulf(a, x), cuCmulf(b, y)) : cuCmulf(a, x);
+    }
+};
+template <> struct OpArith<cuDoubleComplex> {
+    using R = cuDoubleComplex;
+    __device__ static R axpby(R a, R x, R b, R y, bool use_b)
+    {
+        return use_b ? cuCadd(cuCmul(a, x), cuCmul(b, y)) : cuCmul(a, x);
+    }
+};
+
+// Instantiated for the floating types only, and only used when some operator is not the
+// identity: plain moves and alpha/beta alone keep CopyOp and AxpbyOp.
+template <typename T>
+struct OperatorOp {
+    using value_type = T;
+    static constexpr bool kMovesBits = false;
+    using R = typename OpValue<T>::R;
+    R alpha, beta, p_in, p_c, p_out;
+    cupermOperator_t op_in, op_c, op_out;
+    bool use_beta;
+    __device__ __forceinline__ T operator()(T x, const T* y) const
+    {
+        const R v = apply_op<R>(op_in, p_in, OpValue<T>::load(x));
+        const R c = use_beta ? apply_op<R>(op_c, p_c, OpValue<T>::load(*y)) : v;
+        return OpValue<T>::store(apply_op<R>(op_out, p_out, OpArith<R>::axpby(alpha, v, beta, c, use_beta)));
+    }
+};
+
+template <typename T>
+OperatorOp<T> make_operator(const cuperm_scalars_t* s)
+{
+    using R = typename OperatorOp<T>::R;
+    using S = typename Arith<T>::scalar;
+    static_assert(sizeof(S) == sizeof(R), "the scalar type is the operator arithmetic's");
+    OperatorOp<T> op;
+    memcpy(&op.alpha, s->alpha, sizeof op.alpha);
+    memcpy(&op.beta, s->beta, sizeof op.beta);
+    op.use_beta = s->use_beta != 0;
+    op.op_in = s->ops.in;
+    op.op_c = s->ops.c;
+    op.op_out = s->ops.out;
+    // Parameters are real (complex types take no parameterised operator).
+    op.p_in = host_param<R>(s->ops.param_in);
+    op.p_c = host_param<R>(s->ops.param_c);
+    op.p_out = host_param<R>(s->ops.param_out);
+    return op;
+}
+
 } // namespace cuperm

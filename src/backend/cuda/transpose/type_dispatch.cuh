@@ -23,6 +23,17 @@ cudaError_t dispatch_op(cupermDataType_t type, const cuperm_scalars_t* s, F&& f)
         default: return cudaErrorInvalidValue;
         }
     }
+    if (s->has_ops) {
+        switch (type) {
+        case CUPERM_R_16F: return f(make_operator<__half>(s));
+        case CUPERM_R_16BF: return f(make_operator<__nv_bfloat16>(s));
+        case CUPERM_R_32F: return f(make_operator<float>(s));
+        case CUPERM_R_64F: return f(make_operator<double>(s));
+        case CUPERM_C_32F: return f(make_operator<cuFloatComplex>(s));
+        case CUPERM_C_64F: return f(make_operator<cuDoubleComplex>(s));
+        default: return cudaErrorInvalidValue; // integer types take no operator
+        }
+    }
     switch (type) {
     case CUPERM_R_16F: return f(make_axpby<__half>(s));
     case CUPERM_R_16BF: return f(make_axpby<__nv_bfloat16>(s));
