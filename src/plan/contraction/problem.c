@@ -1,8 +1,10 @@
 #include "plan/contraction/problem.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "core/operators.h"
 #include "plan/contraction/error.h"
 #include "plan/contraction/types.h"
 
@@ -90,18 +92,9 @@ static cupermStatus_t check_no_overlap(const cuperm_ctr_operand_t* t, const char
 
 static cupermStatus_t check_operator(const cuperm_ctr_operand_t* t, const char* name)
 {
-    if ((unsigned)t->op > CUPERM_OP_CONJ)
-        return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.op is %d, not a cupermOperator_t", name,
-                        (int)t->op);
-    if (cuperm_ctr_type_is_complex(t->type) && t->op != CUPERM_OP_IDENTITY && t->op != CUPERM_OP_NEGATE &&
-        t->op != CUPERM_OP_CONJ)
-        return cuperm_ctr_fail(CUPERM_STATUS_NOT_SUPPORTED, "%s.op %s is not supported for complex type %s "
-                        "(identity, negate and conj are)", name, cuperm_ctr_operator_name(t->op),
-                        cuperm_ctr_type_name(t->type));
-    if ((t->op == CUPERM_OP_LEAKY_RELU || t->op == CUPERM_OP_ELU) && !isfinite(t->opParam))
-        return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.opParam must be finite for %s", name,
-                        cuperm_ctr_operator_name(t->op));
-    return CUPERM_STATUS_SUCCESS;
+    char what[8];
+    snprintf(what, sizeof what, "%s.op", name);
+    return cuperm_check_operator(t->type, t->op, t->opParam, "cupermPlanContraction: ", what);
 }
 
 static int find_mode(const cuperm_ctr_operand_t* t, int32_t label)

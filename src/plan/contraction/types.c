@@ -46,13 +46,6 @@ const char* cuperm_ctr_compute_name(cupermComputeType_t c)
     return "unknown compute type";
 }
 
-const char* cuperm_ctr_operator_name(cupermOperator_t op)
-{
-    static const char* names[] = {"identity", "negate", "abs", "relu", "leaky_relu", "elu",
-                                  "sigmoid", "tanh", "exp", "sqrt", "conj"};
-    return ((unsigned)op < sizeof names / sizeof names[0]) ? names[op] : "unknown operator";
-}
-
 size_t cuperm_ctr_scalar_size(cupermDataType_t cdType)
 {
     switch (cdType) {

@@ -15,7 +15,6 @@ int cuperm_ctr_type_is_complex(cupermDataType_t t);
 int cuperm_ctr_type_is_float(cupermDataType_t t); /* a floating-point type contractions accept */
 const char* cuperm_ctr_type_name(cupermDataType_t t);
 const char* cuperm_ctr_compute_name(cupermComputeType_t c);
-const char* cuperm_ctr_operator_name(cupermOperator_t op);
 
 /* Bytes of the alpha/beta scalars for a D type: 4, 8 or 16. */
 size_t cuperm_ctr_scalar_size(cupermDataType_t cdType);
