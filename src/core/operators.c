@@ -6,8 +6,8 @@
 
 const char* cuperm_operator_name(cupermOperator_t op)
 {
-    static const char* const names[] = {"IDENTITY", "NEGATE", "ABS",  "RELU", "LEAKY_RELU", "ELU",
-                                        "SIGMOID",  "TANH",   "EXP",  "SQRT", "CONJ"};
+    static const char* const names[] = {"identity", "negate", "abs",  "relu", "leaky_relu", "elu",
+                                        "sigmoid",  "tanh",   "exp",  "sqrt", "conj"};
     return (unsigned)op <= CUPERM_OP_CONJ ? names[op] : "?";
 }
 
@@ -26,7 +26,7 @@ cupermStatus_t cuperm_check_operator(cupermDataType_t type, cupermOperator_t op,
     if (op == CUPERM_OP_IDENTITY) return CUPERM_STATUS_SUCCESS;
     if (!is_floating(type))
         return cuperm_fail(CUPERM_STATUS_NOT_SUPPORTED, "%s%s %s is not supported for integer types (only "
-                           "IDENTITY is)", prefix, name, cuperm_operator_name(op));
+                           "identity is)", prefix, name, cuperm_operator_name(op));
     if (is_complex(type) && op != CUPERM_OP_NEGATE && op != CUPERM_OP_CONJ)
         return cuperm_fail(CUPERM_STATUS_NOT_SUPPORTED, "%s%s %s is not supported for complex types (identity, "
                            "negate and conj are)", prefix, name, cuperm_operator_name(op));

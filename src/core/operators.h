@@ -12,7 +12,7 @@
 cupermStatus_t cuperm_check_operator(cupermDataType_t type, cupermOperator_t op, double param, const char* prefix,
                                      const char* name);
 
-/** "IDENTITY", "RELU", ... (static). */
+/** "identity", "relu", ... (static). */
 const char* cuperm_operator_name(cupermOperator_t op);
 
 #endif
