@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/reference.h"
+#include "support/reference.h"
 #include "plan/contraction/types.h"
 
 static int64_t volume(const cuperm_ctr_transpose_t* t)

@@ -82,7 +82,7 @@ static int parse_dtypes(const char* s, bench_options* opt)
     strcpy(buf, s);
     opt->num_dtypes = 0;
     for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        const bench_dtype* t = bench_dtype_find(tok);
+        const dtype_info* t = dtype_find(tok);
         if (!t || opt->num_dtypes == BENCH_MAX_DTYPES) return -1;
         opt->dtypes[opt->num_dtypes++] = t;
     }
@@ -164,7 +164,7 @@ static int apply_option(int c, const char* v, bench_options* opt, char* err, siz
     case OPT_DTYPE:
         if (parse_dtypes(v, opt))
             return fail(err, err_size, "--dtype \"%s\": expected a comma list of %s", v,
-                        bench_dtype_names());
+                        dtype_names());
         break;
     case OPT_MODE:
         if (!strcmp(v, "heuristic") || !strcmp(v, "model")) opt->mode = BENCH_MODE_HEURISTIC;
@@ -360,5 +360,5 @@ void bench_print_usage(const char* argv0)
         "  --version           print the cuperm library version and exit\n"
         "  -h, --help          this text\n"
         "Options with a value take it as --opt VALUE or --opt=VALUE.\n",
-        bench_dtype_names());
+        dtype_names());
 }

@@ -1,10 +1,11 @@
-#include "common/rng.h"
+#include "support/rng.h"
 
 #include <string.h>
 
-#include "common/reference.h"
+#include "support/dtype.h"
+#include "support/reference.h"
 
-uint64_t rng_next(test_rng_t* r)
+uint64_t rng_next(rng_t* r)
 {
     uint64_t z = (r->state += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -12,14 +13,16 @@ uint64_t rng_next(test_rng_t* r)
     return z ^ (z >> 31);
 }
 
-int64_t rng_range(test_rng_t* r, int64_t lo, int64_t hi)
+int64_t rng_range(rng_t* r, int64_t lo, int64_t hi)
 {
     return lo + (int64_t)(rng_next(r) % (uint64_t)(hi - lo + 1));
 }
 
-double rng_unit(test_rng_t* r) { return (double)(rng_next(r) >> 11) * 0x1p-52 - 1.0; }
+double rng_unit(rng_t* r) { return (double)(rng_next(r) >> 11) * 0x1p-52 - 1.0; }
 
-void rng_permutation(test_rng_t* r, int n, int* perm)
+double rng_uniform(rng_t* r) { return (double)(rng_next(r) >> 11) * 0x1p-53; }
+
+void rng_permutation(rng_t* r, int n, int* perm)
 {
     for (int i = 0; i < n; ++i) perm[i] = i;
     for (int i = n - 1; i > 0; --i) {
@@ -29,11 +32,11 @@ void rng_permutation(test_rng_t* r, int n, int* perm)
     }
 }
 
-void rng_fill(test_rng_t* r, cupermDataType_t type, int64_t n, void* buf)
+void rng_fill(rng_t* r, cupermDataType_t type, int64_t n, void* buf)
 {
-    size_t es = cupermDataTypeSize(type);
+    size_t es = dtype_size(type);
     unsigned char* b = buf;
-    if (!ref_is_float(type)) { /* random bits, eight bytes at a time */
+    if (!dtype_is_float(type)) { /* random bits, eight bytes at a time */
         int64_t bytes = n * (int64_t)es, i = 0;
         for (; i + 8 <= bytes; i += 8) {
             uint64_t x = rng_next(r);
@@ -49,7 +52,7 @@ void rng_fill(test_rng_t* r, cupermDataType_t type, int64_t n, void* buf)
     }
 }
 
-void rng_scalar(test_rng_t* r, cupermDataType_t type, void* s)
+void rng_scalar(rng_t* r, cupermDataType_t type, void* s)
 {
     double v[2] = {2 * rng_unit(r), 2 * rng_unit(r)};
     switch (type) {
@@ -61,7 +64,7 @@ void rng_scalar(test_rng_t* r, cupermDataType_t type, void* s)
     case CUPERM_C_64F: ((double*)s)[0] = v[0]; ((double*)s)[1] = v[1]; break;
     default: {
         uint64_t bits = rng_next(r);
-        memcpy(s, &bits, cupermDataTypeSize(type));
+        memcpy(s, &bits, dtype_size(type));
     }
     }
 }

@@ -1,23 +1,19 @@
 /* The CPU reference: a transpose straight from the definition (no fusion, no
  * tiling), element arithmetic in double, and a tolerant comparison. */
-#ifndef CUPERM_TEST_REFERENCE_H
-#define CUPERM_TEST_REFERENCE_H
+#ifndef CUPERM_SUPPORT_REFERENCE_H
+#define CUPERM_SUPPORT_REFERENCE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "cuperm.h"
+#include "support/dtype.h"
+#include "support/half.h"
 
-int ref_is_float(cupermDataType_t type);
 /** Element at p as doubles (v[1] is the imaginary part of complex types, else 0). */
 void ref_load(cupermDataType_t type, const void* p, double v[2]);
 /** Rounds v to the element type (round to nearest even) and stores it at p. */
 void ref_store(cupermDataType_t type, void* p, const double v[2]);
-
-uint16_t ref_float_to_half(float f);
-float ref_half_to_float(uint16_t h);
-uint16_t ref_float_to_bf16(float f);
-float ref_bf16_to_float(uint16_t h);
 
 /** Offset one past the last element a tensor reaches (dense if strides is NULL). */
 int64_t ref_span(int rank, const int64_t* extents, const int64_t* strides);

@@ -1,4 +1,4 @@
-#include "common/gpu_skip.h"
+#include "support/gpu_skip.h"
 
 #include <cuda_runtime_api.h>
 #include <stdio.h>

@@ -1,68 +1,11 @@
-#include "common/reference.h"
+#include "support/reference.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-int ref_is_float(cupermDataType_t type)
-{
-    switch (type) {
-    case CUPERM_R_16F:
-    case CUPERM_R_16BF:
-    case CUPERM_R_32F:
-    case CUPERM_R_64F:
-    case CUPERM_C_32F:
-    case CUPERM_C_64F: return 1;
-    default: return 0;
-    }
-}
-
-uint16_t ref_float_to_half(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint32_t sign = (x >> 16) & 0x8000u, exp = (x >> 23) & 0xffu, man = x & 0x7fffffu;
-    if (exp == 0xff) return (uint16_t)(sign | 0x7c00u | (man ? 0x200u : 0));
-    int e = (int)exp - 127 + 15;
-    if (e >= 31) return (uint16_t)(sign | 0x7c00u);
-    if (e <= 0) {
-        if (e < -10) return (uint16_t)sign;
-        man |= 0x800000u;
-        int shift = 14 - e;
-        uint32_t h = man >> shift, rem = man & ((1u << shift) - 1), mid = 1u << (shift - 1);
-        if (rem > mid || (rem == mid && (h & 1))) ++h;
-        return (uint16_t)(sign | h);
-    }
-    uint32_t h = sign | ((uint32_t)e << 10) | (man >> 13), rem = man & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1))) ++h; /* a carry rolls into the exponent */
-    return (uint16_t)h;
-}
-
-float ref_half_to_float(uint16_t h)
-{
-    int sign = h >> 15, exp = (h >> 10) & 0x1f, man = h & 0x3ff;
-    float v;
-    if (exp == 0) v = ldexpf((float)man, -24);
-    else if (exp == 31) v = man ? NAN : INFINITY;
-    else v = ldexpf((float)(1024 + man), exp - 25);
-    return sign ? -v : v;
-}
-
-uint16_t ref_float_to_bf16(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40u);
-    return (uint16_t)((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
-}
-
-float ref_bf16_to_float(uint16_t h)
-{
-    uint32_t x = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &x, 4);
-    return f;
-}
+#include "support/dtype.h"
+#include "support/half.h"
 
 void ref_load(cupermDataType_t type, const void* p, double v[2])
 {
@@ -121,19 +64,19 @@ static uint64_t load_bits(const void* p, size_t n)
 
 static int scalar_is(cupermDataType_t type, const void* s, double want)
 {
-    if (ref_is_float(type)) {
+    if (dtype_is_float(type)) {
         double v[2];
         load_scalar(type, s, v);
         return v[0] == want && v[1] == 0;
     }
-    return load_bits(s, cupermDataTypeSize(type)) == (uint64_t)want;
+    return load_bits(s, dtype_size(type)) == (uint64_t)want;
 }
 
 void ref_transpose(cupermDataType_t type, int rank, const int64_t* extents, const int* perm,
                    const int64_t* in_strides, const int64_t* out_strides, const void* alpha,
                    const void* in, const void* beta, void* out, double* mag)
 {
-    const size_t es = cupermDataTypeSize(type);
+    const size_t es = dtype_size(type);
     int64_t si[CUPERM_MAX_RANK], so[CUPERM_MAX_RANK], idx[CUPERM_MAX_RANK] = {0};
     int64_t dense_in = 1, dense_out = 1, volume = 1;
     for (int d = 0; d < rank; ++d) {
@@ -160,7 +103,7 @@ void ref_transpose(cupermDataType_t type, int rank, const int64_t* extents, cons
         void* y = dst + oo * es;
         if (plain) {
             memcpy(y, x, es);
-        } else if (ref_is_float(type)) {
+        } else if (dtype_is_float(type)) {
             double xv[2], yv[2] = {0, 0}, r[2];
             ref_load(type, x, xv);
             if (use_beta) ref_load(type, y, yv);
@@ -198,14 +141,14 @@ static void tolerance(cupermDataType_t type, double* rel, double* abs_floor)
 int64_t ref_check(cupermDataType_t type, int64_t n, const void* got, const void* want,
                   const double* mag, char* msg, size_t msglen)
 {
-    const size_t es = cupermDataTypeSize(type);
+    const size_t es = dtype_size(type);
     const unsigned char *g = got, *w = want;
     double rel, floor_;
     tolerance(type, &rel, &floor_);
     int64_t bad = 0;
     for (int64_t i = 0; i < n; ++i) {
         if (!memcmp(g + i * es, w + i * es, es)) continue;
-        if (mag && ref_is_float(type)) {
+        if (mag && dtype_is_float(type)) {
             double gv[2], wv[2];
             ref_load(type, g + i * es, gv);
             ref_load(type, w + i * es, wv);
