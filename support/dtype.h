@@ -8,6 +8,10 @@
 
 #include "cuperm.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum { DTYPE_INT, DTYPE_FLOAT, DTYPE_COMPLEX } dtype_kind;
 
 typedef struct {
@@ -43,5 +47,9 @@ int dtype_is_complex(cupermDataType_t type);
  * complex with zero imaginary part for complex types, the element type itself
  * otherwise, integers converted by C's rules) into buf. */
 void dtype_scalar(cupermDataType_t type, double value, unsigned char buf[16]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

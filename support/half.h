@@ -6,9 +6,17 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 uint16_t ref_float_to_half(float f);
 float ref_half_to_float(uint16_t h);
 uint16_t ref_float_to_bf16(float f);
 float ref_bf16_to_float(uint16_t h);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

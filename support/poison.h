@@ -9,6 +9,10 @@
 
 #include <cuda_runtime_api.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Every byte 0xff: a NaN in every floating type, -1 in every integer type. */
 #define POISON_BYTE 0xff
 
@@ -30,5 +34,9 @@ unsigned char* poison_element_mask(int rank, const int64_t* extents, const int64
  * Returns 1 and the first offending byte's offset relative to origin in *where. */
 int poison_changed_outside(const unsigned char* before, const unsigned char* after, size_t bytes, size_t origin,
                            size_t es, const unsigned char* mask, int64_t span, int64_t* where);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

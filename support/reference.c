@@ -127,6 +127,28 @@ void ref_transpose(cupermDataType_t type, int rank, const int64_t* extents, cons
     }
 }
 
+int ref_permute(int rank, const int* dims, const int* perm, size_t elem, const void* in, void* out)
+{
+    static const cupermDataType_t bits[] = {CUPERM_R_8U, CUPERM_R_16I, CUPERM_R_32U, CUPERM_R_64U, CUPERM_C_64F};
+    int64_t extents[CUPERM_MAX_RANK];
+    if (rank < 1 || rank > CUPERM_MAX_RANK) return -1;
+    for (int d = 0; d < rank; ++d) extents[d] = dims[d];
+    for (size_t i = 0; i < sizeof bits / sizeof bits[0]; ++i) {
+        if (dtype_size(bits[i]) != elem) continue;
+        const double one[2] = {1, 0}, zero[2] = {0, 0};
+        unsigned char alpha[16] = {0}, beta[16] = {0};
+        if (dtype_is_float(bits[i])) {
+            ref_store(bits[i], alpha, one);
+            ref_store(bits[i], beta, zero);
+        } else {
+            alpha[0] = 1;
+        }
+        ref_transpose(bits[i], rank, extents, perm, NULL, NULL, alpha, in, beta, out, NULL);
+        return 0;
+    }
+    return -1;
+}
+
 static void tolerance(cupermDataType_t type, double* rel, double* abs_floor)
 {
     switch (type) {

@@ -10,6 +10,10 @@
 #include "support/dtype.h"
 #include "support/half.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /** Element at p as doubles (v[1] is the imaginary part of complex types, else 0). */
 void ref_load(cupermDataType_t type, const void* p, double v[2]);
 /** Rounds v to the element type (round to nearest even) and stores it at p. */
@@ -29,11 +33,22 @@ void ref_transpose(cupermDataType_t type, int rank, const int64_t* extents, cons
                    const void* in, const void* beta, void* out, double* mag);
 
 /**
+ * out = perm(in) for dense column-major tensors of int extents (cuTT's convention:
+ * output dimension r is input dimension perm[r]), elements of elem bytes moved as
+ * bits. 0, or -1 for an element size no type has (1, 2, 4, 8 and 16 are).
+ */
+int ref_permute(int rank, const int* dims, const int* perm, size_t elem, const void* in, void* out);
+
+/**
  * Compares n elements: bit-identical, or (floating types with mag) within a
  * few rounding errors of mag. Returns the number of mismatches and describes
  * the first in msg.
  */
 int64_t ref_check(cupermDataType_t type, int64_t n, const void* got, const void* want,
                   const double* mag, char* msg, size_t msglen);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

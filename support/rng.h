@@ -8,6 +8,10 @@
 
 #include "cuperm.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct {
     uint64_t state;
 } rng_t;
@@ -24,5 +28,9 @@ void rng_permutation(rng_t* r, int n, int* perm);
 void rng_fill(rng_t* r, cupermDataType_t type, int64_t n, void* buf);
 /** Writes a random scalar of type's scalar type into s (floats in [-2, 2)). */
 void rng_scalar(rng_t* r, cupermDataType_t type, void* s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

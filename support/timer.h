@@ -6,6 +6,10 @@
 
 #include <cuda_runtime_api.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* One run of the timed work on stream s: 0, or nonzero on error (the timer stops). */
 typedef int (*timer_run_fn)(void* ctx, cudaStream_t s);
 
@@ -23,5 +27,9 @@ typedef struct {
 /* Median milliseconds of one run into *ms: 0, or -1 if an event call or a run failed
  * (*ms then -1). */
 int timer_median_ms(timer_run_fn run, void* ctx, cudaStream_t s, const timer_options* o, double* ms);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
