@@ -3,21 +3,25 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Short name, enum name (CUPERM_ dropped), bytes; floating types: kind and IEEE layout. */
+#define IEEE(name, e, size, kind, exp, man) {#name, #e, CUPERM_##e, size, kind, exp, man}
+#define INTEGER(name, e, size) {#name, #e, CUPERM_##e, size, DTYPE_INT, 0, 0}
+
 /* cuperm-bench lists and matches the types in this order. */
 static const dtype_info k_types[] = {
-    {"f64", "R_64F", CUPERM_R_64F, 8, DTYPE_FLOAT, 11, 52, 8},
-    {"f32", "R_32F", CUPERM_R_32F, 4, DTYPE_FLOAT, 8, 23, 4},
-    {"f16", "R_16F", CUPERM_R_16F, 2, DTYPE_FLOAT, 5, 10, 4},
-    {"bf16", "R_16BF", CUPERM_R_16BF, 2, DTYPE_FLOAT, 8, 7, 4},
-    {"c64", "C_64F", CUPERM_C_64F, 16, DTYPE_COMPLEX, 11, 52, 16},
-    {"c32", "C_32F", CUPERM_C_32F, 8, DTYPE_COMPLEX, 8, 23, 8},
-    {"i64", "R_64I", CUPERM_R_64I, 8, DTYPE_INT, 0, 0, 8},
-    {"u64", "R_64U", CUPERM_R_64U, 8, DTYPE_INT, 0, 0, 8},
-    {"i32", "R_32I", CUPERM_R_32I, 4, DTYPE_INT, 0, 0, 4},
-    {"u32", "R_32U", CUPERM_R_32U, 4, DTYPE_INT, 0, 0, 4},
-    {"i16", "R_16I", CUPERM_R_16I, 2, DTYPE_INT, 0, 0, 2},
-    {"i8", "R_8I", CUPERM_R_8I, 1, DTYPE_INT, 0, 0, 1},
-    {"u8", "R_8U", CUPERM_R_8U, 1, DTYPE_INT, 0, 0, 1},
+    IEEE(f64, R_64F, 8, DTYPE_FLOAT, 11, 52),
+    IEEE(f32, R_32F, 4, DTYPE_FLOAT, 8, 23),
+    IEEE(f16, R_16F, 2, DTYPE_FLOAT, 5, 10),
+    IEEE(bf16, R_16BF, 2, DTYPE_FLOAT, 8, 7),
+    IEEE(c64, C_64F, 16, DTYPE_COMPLEX, 11, 52),
+    IEEE(c32, C_32F, 8, DTYPE_COMPLEX, 8, 23),
+    INTEGER(i64, R_64I, 8),
+    INTEGER(u64, R_64U, 8),
+    INTEGER(i32, R_32I, 4),
+    INTEGER(u32, R_32U, 4),
+    INTEGER(i16, R_16I, 2),
+    INTEGER(i8, R_8I, 1),
+    INTEGER(u8, R_8U, 1),
 };
 #define NUM_TYPES ((int)(sizeof k_types / sizeof k_types[0]))
 
@@ -66,6 +70,13 @@ size_t dtype_size(cupermDataType_t type)
 {
     const dtype_info* t = dtype_of(type);
     return t ? t->size : 0;
+}
+
+size_t dtype_scalar_size(cupermDataType_t type)
+{
+    const dtype_info* t = dtype_of(type);
+    if (!t) return 0;
+    return t->kind == DTYPE_FLOAT && t->size == 2 ? 4 : t->size;
 }
 
 int dtype_is_float(cupermDataType_t type)

@@ -1,6 +1,6 @@
 /* The one table of cuperm's element types for tests and tools: short name (as
  * cuperm-bench's --dtype takes it), enum name, size, kind, IEEE layout and the
- * size of the alpha/beta scalars cupermExecute takes for the type. */
+ * size of the alpha/beta scalars cupermExecute takes for the type (dtype_scalar_size). */
 #ifndef CUPERM_SUPPORT_DTYPE_H
 #define CUPERM_SUPPORT_DTYPE_H
 
@@ -21,8 +21,7 @@ typedef struct {
     size_t size;           /* bytes per element */
     dtype_kind kind;
     int exponent_bits;     /* floating types: IEEE layout of one real component */
-    int mantissa_bits;
-    size_t scalar_size;    /* bytes of alpha and beta: float for f16/bf16, else the element */
+    int mantissa_bits;     /* (0 for integers) */
 } dtype_info;
 
 /* Every type, in the order tests iterate them (R_8I, R_8U, R_16I, ... C_64F). */
@@ -40,6 +39,8 @@ const char* dtype_names(void);
 
 /* Bytes per element (0 for an unknown value), without linking the library. */
 size_t dtype_size(cupermDataType_t type);
+/* Bytes of alpha and beta for type: 4 (float) for f16/bf16, else the element size. */
+size_t dtype_scalar_size(cupermDataType_t type);
 int dtype_is_float(cupermDataType_t type); /* real or complex floating point */
 int dtype_is_complex(cupermDataType_t type);
 
