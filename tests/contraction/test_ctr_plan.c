@@ -22,22 +22,11 @@
 
 /* ---- a cost model without a device --------------------------------------------- */
 
-typedef struct {
-    rng_t* random; /* non-NULL: price transposes randomly, to exercise every layout */
-} mock_ctx;
-
-static double mock_transpose_seconds(void* vctx, const cuperm_ctr_transpose_t* t)
-{
-    mock_ctx* ctx = vctx;
-    if (ctx->random) return 1e-6 * (double)rng_range(ctx->random, 1, 100);
-    double v = 1;
-    for (int r = 0; r < t->rank; ++r) v *= (double)t->extents[r];
-    return 5e-6 + 2.0 * v * (double)cupermDataTypeSize(t->type) / 2e12;
-}
+typedef ctr_mock_prices mock_ctx; /* ctr_cpu_exec.h */
 
 static cuperm_ctr_cost_model_t mock_model(mock_ctx* ctx)
 {
-    cuperm_ctr_cost_model_t m = {mock_transpose_seconds, ctx, 2e12, {50e12, 50e12, 400e12, 800e12}};
+    cuperm_ctr_cost_model_t m = {ctr_mock_transpose_seconds, ctx, 2e12, {50e12, 50e12, 400e12, 800e12}};
     return m;
 }
 

@@ -11,19 +11,6 @@
 #include "fuzz/fuzz.h"
 #include "support/poison.h"
 
-typedef struct {
-    rng_t* random; /* non-NULL: price transposes randomly, to reach every layout */
-} mock_ctx;
-
-static double mock_transpose_seconds(void* vctx, const cuperm_ctr_transpose_t* t)
-{
-    mock_ctx* ctx = vctx;
-    if (ctx->random) return 1e-6 * (double)rng_range(ctx->random, 1, 100);
-    double v = 1;
-    for (int r = 0; r < t->rank; ++r) v *= (double)t->extents[r];
-    return 5e-6 + 2.0 * v * (double)cupermDataTypeSize(t->type) / 2e12;
-}
-
 static void report(const fuzz_ctr_case* k, fuzz_stats* s, const char* what, const char* detail, const char* layout)
 {
     s->failed++;
@@ -52,8 +39,8 @@ void fuzz_cpu_contraction(const fuzz_ctr_case* k, fuzz_stats* s)
         goto done;
     }
     rng_t prices = {k->dataSeed ^ 0x9e3779b97f4a7c15ull};
-    mock_ctx ctx = {(k->index & 1) ? &prices : NULL};
-    cuperm_ctr_cost_model_t m = {mock_transpose_seconds, &ctx, 2e12, {50e12, 50e12, 400e12, 800e12}};
+    ctr_mock_prices ctx = {(k->index & 1) ? &prices : NULL};
+    cuperm_ctr_cost_model_t m = {ctr_mock_transpose_seconds, &ctx, 2e12, {50e12, 50e12, 400e12, 800e12}};
     const int n = cuperm_ctr_layout_rank(&p, &m, best, 8);
     if (n < 1) {
         s->fatal = 1;

@@ -5,15 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static int fail(char* err, size_t err_size, const char* fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (err_size) vsnprintf(err, err_size, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 void bench_gen_params_defaults(bench_gen_params* p)
 {
     if (p->num_ranks == 0)
@@ -191,13 +182,13 @@ int bench_gen_random_suite(const bench_gen_params* p, bench_case_list* out, char
             for (int k = 0, redraws = 0; k < p->count && redraws < max_redraws;) {
                 bench_case c = {.rank = p->ranks[ri]};
                 if (bench_gen_random_extents(&rng, c.rank, p->volume, p->ratios[xi], c.extents))
-                    return fail(err, err_size,
+                    return bench_fail(err, err_size,
                                 "random: cannot make rank %d, volume %lld, ratio %g (rank must be "
                                 "2..%d, volume >= 2, ratio >= 1)",
                                 c.rank, (long long)p->volume, p->ratios[xi], BENCH_MAX_RANK);
                 bench_gen_random_perm(&rng, c.rank, c.perm);
                 if (contains(out, group, &c)) { ++redraws; continue; }
-                if (bench_case_list_push(out, &c)) return fail(err, err_size, "out of memory");
+                if (bench_case_list_push(out, &c)) return bench_fail(err, err_size, "out of memory");
                 ++k;
             }
         }
@@ -230,7 +221,7 @@ int bench_gen_highrank_suite(const bench_gen_params* p, bench_case_list* out, ch
                 bench_gen_random_perm(&rng, rank, c.perm);
             }
             for (int i = 0; i < rank; ++i) c.extents[i] = is_large[i] ? large : 2;
-            if (bench_case_list_push(out, &c)) return fail(err, err_size, "out of memory");
+            if (bench_case_list_push(out, &c)) return bench_fail(err, err_size, "out of memory");
         }
     }
     return 0;
@@ -241,17 +232,17 @@ int bench_gen_small_suite(const bench_gen_params* p, size_t elem_size, bench_cas
 {
     static const int64_t kib[] = {64, 256, 1024, 4096, 16384};
     static const int ranks[] = {2, 3, 4, 6};
-    if (elem_size == 0) return fail(err, err_size, "small: element size must be positive");
+    if (elem_size == 0) return bench_fail(err, err_size, "small: element size must be positive");
     rng_t rng = {p->seed};
     for (size_t s = 0; s < sizeof kib / sizeof kib[0]; ++s)
         for (size_t r = 0; r < sizeof ranks / sizeof ranks[0]; ++r) {
             bench_case c = {.rank = ranks[r]};
             int64_t volume = kib[s] * 1024 / (int64_t)elem_size;
             if (bench_gen_random_extents(&rng, c.rank, volume, 2.0, c.extents))
-                return fail(err, err_size, "small: cannot make rank %d of %lld elements", c.rank,
+                return bench_fail(err, err_size, "small: cannot make rank %d of %lld elements", c.rank,
                             (long long)volume);
             bench_gen_random_perm(&rng, c.rank, c.perm);
-            if (bench_case_list_push(out, &c)) return fail(err, err_size, "out of memory");
+            if (bench_case_list_push(out, &c)) return bench_fail(err, err_size, "out of memory");
         }
     return 0;
 }
