@@ -9,7 +9,9 @@
 #include <cstring>
 #include <vector>
 
-#include "tt_reference.h"
+#include "support/gpu_skip.h"
+#include "support/reference.h"
+#include "support/rng.h"
 
 #define cuttCheck(stmt) do {                                                        \
     cuttResult err = stmt;                                                          \
@@ -39,9 +41,12 @@ static void run_case(std::vector<int> dim, std::vector<int> permutation, size_t 
   for (int d : dim) volume *= (size_t)d;
   const size_t bytes = volume * sizeofType;
   std::vector<unsigned char> idata(bytes), expected(bytes), odata(bytes);
-  unsigned long long seed = 12345 + volume;
-  tt_random_bytes(idata.data(), bytes, &seed);
-  tt_reference_transpose(rank, dim.data(), permutation.data(), sizeofType, idata.data(), expected.data());
+  rng_t rng = {12345 + volume};
+  rng_fill(&rng, CUPERM_R_8U, (int64_t)bytes, idata.data());
+  if (ref_permute(rank, dim.data(), permutation.data(), sizeofType, idata.data(), expected.data())) {
+    fprintf(stderr, "no reference for %zu-byte elements\n", sizeofType);
+    exit(1);
+  }
 
   void *d_idata, *d_odata;
   cudaCheck(cudaMalloc(&d_idata, bytes));
@@ -73,7 +78,7 @@ static void run_case(std::vector<int> dim, std::vector<int> permutation, size_t 
 
 int main()
 {
-  if (!tt_have_gpu()) return 77;
+  require_gpu_or_skip("test_cutt_program");
 
   // The example of cuTT's README: (31, 549, 2, 3) -> (3, 31, 2, 549), doubles, NULL stream.
   run_case({31, 549, 2, 3}, {3, 0, 2, 1}, sizeof(double), false, 0);

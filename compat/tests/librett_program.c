@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tt_reference.h"
+#include "support/gpu_skip.h"
+#include "support/reference.h"
+#include "support/rng.h"
 
 #define CHECK(stmt) do {                                                                       \
     int err_ = (int)(stmt);                                                                    \
@@ -23,9 +25,9 @@ static void run_case(int rank, int* dim, int* perm, size_t elem, int measure)
     unsigned char* in = malloc(bytes);
     unsigned char* want = malloc(bytes);
     unsigned char* got = malloc(bytes);
-    unsigned long long seed = 99 + volume;
-    tt_random_bytes(in, bytes, &seed);
-    tt_reference_transpose(rank, dim, perm, elem, in, want);
+    rng_t rng = {99 + volume};
+    rng_fill(&rng, CUPERM_R_8U, (int64_t)bytes, in);
+    CHECK(ref_permute(rank, dim, perm, elem, in, want));
 
     void *d_in, *d_out;
     CHECK(cudaMalloc(&d_in, bytes));
@@ -53,7 +55,7 @@ static void run_case(int rank, int* dim, int* perm, size_t elem, int measure)
 
 int main(void)
 {
-    if (!tt_have_gpu()) return 77;
+    require_gpu_or_skip("test_librett_program");
     librettInitialize();
     int d1[4] = {31, 549, 2, 3}, p1[4] = {3, 0, 2, 1};
     run_case(4, d1, p1, 8, 0);

@@ -84,7 +84,7 @@ contains
     stop 1
   end subroutine
 
-  !> As tests/common/gpu_skip.c: without a usable GPU, print "SKIPPED: ..." and
+  !> As support/gpu_skip.c: without a usable GPU, print "SKIPPED: ..." and
   !> exit 77, which ctest reports as skipped (SKIP_RETURN_CODE 77).
   subroutine require_gpu_or_skip(test_name)
     use, intrinsic :: iso_fortran_env, only: output_unit

@@ -13,7 +13,7 @@
 
 #include "bench_case.h"
 #include "case_parse.h"
-#include "dtype.h"
+#include "support/dtype.h"
 #include "gen.h"
 #include "reference.h"
 #include "results.h"
@@ -300,7 +300,7 @@ static void naive_transpose(const bench_case* c, const void* in, void* out, size
 
 static void check_reference(const char* dtype, bench_case c, int threads)
 {
-    const bench_dtype* t = bench_dtype_find(dtype);
+    const dtype_info* t = dtype_find(dtype);
     assert_non_null(t);
     size_t n = (size_t)bench_case_volume(&c);
     unsigned char* in = malloc(n * t->size);
@@ -341,9 +341,9 @@ static void test_reference_with_alpha_and_beta(void** state)
 {
     (void)state;
     bench_case c = {.rank = 2, .extents = {37, 29}, .perm = {1, 0}};
-    const bench_dtype* t = bench_dtype_find("f32");
+    const dtype_info* t = dtype_find("f32");
     assert_true(bench_verify_supports(t, 2, 0.5));
-    assert_false(bench_verify_supports(bench_dtype_find("f16"), 2, 0.5));
+    assert_false(bench_verify_supports(dtype_find("f16"), 2, 0.5));
     size_t n = 37 * 29;
     float *in = malloc(n * 4), *init = malloc(n * 4), *moved = malloc(n * 4), *out = malloc(n * 4);
     bench_fill_random(in, n, t, 1, 2);
@@ -365,7 +365,7 @@ static void test_random_fill_is_finite_and_thread_independent(void** state)
     (void)state;
     const char* names[] = {"f64", "f32", "c32", "i32"};
     for (size_t k = 0; k < 4; ++k) {
-        const bench_dtype* t = bench_dtype_find(names[k]);
+        const dtype_info* t = dtype_find(names[k]);
         size_t n = 600000; /* several fill chunks */
         unsigned char* a = malloc(n * t->size);
         unsigned char* b = malloc(n * t->size);

@@ -1,8 +1,8 @@
 #include "common/cases.h"
 
-#include "common/reference.h"
+#include "support/reference.h"
 
-void case_random_strides(test_rng_t* r, int rank, const int64_t* ext, int64_t pad, int64_t* strides)
+void case_random_strides(rng_t* r, int rank, const int64_t* ext, int64_t pad, int64_t* strides)
 {
     int order[CUPERM_MAX_RANK];
     rng_permutation(r, rank, order);
@@ -16,7 +16,7 @@ void case_random_strides(test_rng_t* r, int rank, const int64_t* ext, int64_t pa
     }
 }
 
-void case_random(test_rng_t* r, test_case_t* c, int min_rank, int max_rank, int64_t max_volume,
+void case_random(rng_t* r, test_case_t* c, int min_rank, int max_rank, int64_t max_volume,
                  int strided)
 {
     c->rank = (int)rng_range(r, min_rank, max_rank);

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "common/rng.h"
+#include "support/rng.h"
 
 typedef struct {
     int rank;
@@ -19,12 +19,12 @@ typedef struct {
  * A random problem of rank in [min_rank, max_rank] and volume at most
  * max_volume; with strides (padded, any memory order) when strided is set.
  */
-void case_random(test_rng_t* r, test_case_t* c, int min_rank, int max_rank, int64_t max_volume,
+void case_random(rng_t* r, test_case_t* c, int min_rank, int max_rank, int64_t max_volume,
                  int strided);
 
 /** Random strides for extents ext[0..rank): dimensions laid out in a random
  * memory order, each padded by up to pad elements. */
-void case_random_strides(test_rng_t* r, int rank, const int64_t* ext, int64_t pad, int64_t* strides);
+void case_random_strides(rng_t* r, int rank, const int64_t* ext, int64_t pad, int64_t* strides);
 
 /** A dense problem written out in a test's table: rank, extents, permutation. */
 typedef struct {

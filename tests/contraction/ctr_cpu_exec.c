@@ -3,8 +3,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/reference.h"
+#include "support/reference.h"
 #include "plan/contraction/types.h"
+
+double ctr_mock_transpose_seconds(void* prices, const cuperm_ctr_transpose_t* t)
+{
+    const ctr_mock_prices* p = prices;
+    if (p->random) return 1e-6 * (double)rng_range(p->random, 1, 100);
+    double v = 1;
+    for (int r = 0; r < t->rank; ++r) v *= (double)t->extents[r];
+    return 5e-6 + 2.0 * v * (double)cupermDataTypeSize(t->type) / 2e12;
+}
 
 static int64_t volume(const cuperm_ctr_transpose_t* t)
 {

@@ -9,6 +9,15 @@
 
 #include "plan/contraction/layout.h"
 #include "contraction/ctr_reference.h"
+#include "support/rng.h"
+
+/* A transpose cost without a device, for the planner on the CPU (the cost model's
+ * transposeSeconds with a ctr_mock_prices context): 5 us + the bytes at 2 TB/s, or
+ * with random set 1..100 us drawn from it, so that every layout gets to win. */
+typedef struct {
+    rng_t* random;
+} ctr_mock_prices;
+double ctr_mock_transpose_seconds(void* prices, const cuperm_ctr_transpose_t* t);
 
 /* d is read (beta != 0 with c == d) and written; c may equal d. */
 void ctr_cpu_execute(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const ctr_cplx* a, const ctr_cplx* b,

@@ -4,7 +4,7 @@
 #include <string.h>
 
 /* Strides for a tensor stored in a random dimension order, each with random padding. */
-static void draw_strides(test_rng_t* r, int rank, const int64_t* extents, int64_t* strides)
+static void draw_strides(rng_t* r, int rank, const int64_t* extents, int64_t* strides)
 {
     int order[CUPERM_MAX_RANK];
     for (int i = 0; i < rank; ++i) order[i] = i;
@@ -21,7 +21,7 @@ static void draw_strides(test_rng_t* r, int rank, const int64_t* extents, int64_
 
 /* A sub-tensor view: strides of a larger tensor (each extent grown by 0..3, random memory
  * order, padding), and the element offset of the view's origin inside it. */
-static int64_t draw_view(test_rng_t* r, int rank, const int64_t* extents, int64_t* strides)
+static int64_t draw_view(rng_t* r, int rank, const int64_t* extents, int64_t* strides)
 {
     int64_t big[CUPERM_MAX_RANK];
     for (int i = 0; i < rank; ++i) big[i] = extents[i] + (rng_range(r, 0, 1) ? rng_range(r, 1, 3) : 0);
@@ -32,7 +32,7 @@ static int64_t draw_view(test_rng_t* r, int rank, const int64_t* extents, int64_
 }
 
 /* Stride 0 on one or more random modes (a broadcast operand). */
-static void draw_broadcast(test_rng_t* r, int rank, int64_t* strides)
+static void draw_broadcast(rng_t* r, int rank, int64_t* strides)
 {
     if (rank == 0) return;
     const int n = (int)rng_range(r, 1, rank > 1 ? rank - 1 : 1);
@@ -40,7 +40,7 @@ static void draw_broadcast(test_rng_t* r, int rank, int64_t* strides)
 }
 
 /* 1, a small prime, 1..16, or (1 in 20) up to maxExtent. */
-static int64_t fuzz_extent(test_rng_t* r, int64_t maxExtent)
+static int64_t fuzz_extent(rng_t* r, int64_t maxExtent)
 {
     static const int64_t primes[] = {2, 3, 5, 7, 11, 13};
     const int64_t kind = rng_range(r, 0, 19);
@@ -52,7 +52,7 @@ static int64_t fuzz_extent(test_rng_t* r, int64_t maxExtent)
     return e < maxExtent ? e : maxExtent;
 }
 
-void ctr_random_draw(test_rng_t* r, const ctr_random_options* o, ctr_random_case* c)
+void ctr_random_draw(rng_t* r, const ctr_random_options* o, ctr_random_case* c)
 {
     const int minRank = o->minRank;
     int nM, nN, nK, nL;

@@ -3,7 +3,7 @@
 #ifndef CUPERM_TEST_CTR_RANDOM_H
 #define CUPERM_TEST_CTR_RANDOM_H
 
-#include "common/rng.h"
+#include "support/rng.h"
 #include "cuperm.h"
 
 typedef struct {
@@ -32,7 +32,7 @@ typedef struct {
                            tensor (random origin in offset[], strides of the larger one) */
 } ctr_random_options;
 
-void ctr_random_draw(test_rng_t* r, const ctr_random_options* o, ctr_random_case* c);
+void ctr_random_draw(rng_t* r, const ctr_random_options* o, ctr_random_case* c);
 
 /* "A[a,b] B[b,c] -> D[a,c] strides ..." for failure messages. */
 void ctr_random_print(const ctr_random_case* c, char* buf, size_t size);

@@ -3,6 +3,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "support/dtype.h"
+
 ctr_cplx ctr_ref_op(cupermOperator_t op, double param, int complexType, ctr_cplx x)
 {
     if (complexType) {
@@ -67,8 +69,6 @@ static int add_labels(label_table* t, const cupermTensorDescriptor_t* d, int whi
     return 0;
 }
 
-static int is_complex(cupermDataType_t t) { return t == CUPERM_C_32F || t == CUPERM_C_64F; }
-
 void ctr_ref_contract(const cupermTensorDescriptor_t* A, const cupermTensorDescriptor_t* B,
                       const cupermTensorDescriptor_t* C, const cupermTensorDescriptor_t* D,
                       const ctr_cplx* a, const ctr_cplx* b, const ctr_cplx* c, ctr_cplx alpha,
@@ -82,7 +82,7 @@ void ctr_ref_contract(const cupermTensorDescriptor_t* A, const cupermTensorDescr
     const int nFree = t.n;
     add_labels(&t, A, 0);
     add_labels(&t, B, 1);
-    const int cplxAB = is_complex(A->type), cplxCD = is_complex(D->type);
+    const int cplxAB = dtype_is_complex(A->type), cplxCD = dtype_is_complex(D->type);
     int64_t idx[MAXL] = {0};
     for (;;) {
         int64_t offC = 0, offD = 0;

@@ -15,14 +15,14 @@
 #include <cuda_runtime_api.h>
 #include <math.h>
 
-#include "common/gpu_skip.h"
-#include "common/reference.h"
-#include "common/rng.h"
+#include "support/gpu_skip.h"
+#include "support/poison.h"
+#include "support/reference.h"
+#include "support/rng.h"
 #include "contraction/ctr_random.h"
 #include "contraction/ctr_reference.h"
 
 #define CHECK_CUDA(x) assert_int_equal((x), cudaSuccess)
-#define POISON 0xff /* every byte: a NaN in every floating type */
 
 static cupermHandle_t handle;
 
@@ -48,15 +48,13 @@ static const type_case types[] = {
     {CUPERM_R_16F, CUPERM_R_16F, CUPERM_COMPUTE_16F, 2e-2, "16F compute-16F"},
 };
 
-static int is_complex(cupermDataType_t t) { return t == CUPERM_C_32F || t == CUPERM_C_64F; }
-
 /* forD: no sqrt or exp on the result; halfResult: no exp on the inputs either (sums
  * of exponentials overflow fp16). */
-static cupermOperator_t random_op(test_rng_t* r, cupermDataType_t t, int forD, int halfResult)
+static cupermOperator_t random_op(rng_t* r, cupermDataType_t t, int forD, int halfResult)
 {
     static const cupermOperator_t cplxOps[] = {CUPERM_OP_IDENTITY, CUPERM_OP_NEGATE, CUPERM_OP_CONJ};
     if (rng_range(r, 0, 2) > 0) return CUPERM_OP_IDENTITY;
-    if (is_complex(t)) return cplxOps[rng_range(r, 0, 2)];
+    if (dtype_is_complex(t)) return cplxOps[rng_range(r, 0, 2)];
     cupermOperator_t op;
     do op = (cupermOperator_t)rng_range(r, 0, CUPERM_OP_CONJ);
     while ((forD && (op == CUPERM_OP_SQRT || op == CUPERM_OP_EXP)) || (halfResult && op == CUPERM_OP_EXP));
@@ -89,7 +87,7 @@ static void host_alloc(host_tensor* t, const cupermTensorDescriptor_t* d)
     t->values = calloc((size_t)t->span, sizeof(ctr_cplx));
 }
 
-static void host_fill(test_rng_t* r, host_tensor* t, cupermDataType_t type, int positive)
+static void host_fill(rng_t* r, host_tensor* t, cupermDataType_t type, int positive)
 {
     rng_fill(r, type, t->span, t->bytes);
     for (int64_t i = 0; i < t->span; ++i) {
@@ -110,22 +108,6 @@ static void host_free(host_tensor* t)
     free(t->values);
 }
 
-/* 1 at every offset that is an element of d. */
-static unsigned char* element_mask(const cupermTensorDescriptor_t* d, int64_t span)
-{
-    unsigned char* mask = calloc((size_t)span, 1);
-    int64_t idx[CUPERM_MAX_RANK] = {0};
-    for (;;) {
-        int64_t off = 0;
-        for (int i = 0; i < d->rank; ++i) off += idx[i] * d->strides[i];
-        mask[off] = 1;
-        int i = 0;
-        while (i < d->rank && ++idx[i] == d->extents[i]) idx[i++] = 0;
-        if (i == d->rank) break;
-    }
-    return mask;
-}
-
 /* Runs one random contraction; returns its relative error (INFINITY on NaN or a write outside D). */
 /* How often each execution path ran, printed per type. */
 typedef struct {
@@ -135,7 +117,7 @@ typedef struct {
 /* The plan mode run_case plans with (test_random_measured switches it). */
 static cupermPlanMode_t planMode = CUPERM_PLAN_MODEL;
 
-static double run_case(test_rng_t* r, const type_case* tc, const ctr_random_options* o, int caseNo,
+static double run_case(rng_t* r, const type_case* tc, const ctr_random_options* o, int caseNo,
                        char* what, size_t whatSize, path_counts* paths)
 {
     ctr_random_case c;
@@ -167,16 +149,16 @@ static double run_case(test_rng_t* r, const type_case* tc, const ctr_random_opti
     }
     const int aliasCD = o->cAliasD && rng_range(r, 0, 1);
     const int betaZero = rng_range(r, 0, 3) == 0;
-    const int cplx = is_complex(tc->cd);
+    const int cplx = dtype_is_complex(tc->cd);
     ctr_cplx alpha = rng_unit(r) + (cplx ? I * rng_unit(r) : 0);
     ctr_cplx beta = betaZero ? 0 : rng_unit(r) + (cplx ? I * rng_unit(r) : 0);
     /* beta == 0 must never read C: make C all NaN then. */
-    if (betaZero) memset(h[2].bytes, POISON, (size_t)h[2].span * h[2].elem);
+    if (betaZero) memset(h[2].bytes, POISON_BYTE, (size_t)h[2].span * h[2].elem);
     if (aliasCD) {
         memcpy(h[3].bytes, h[2].bytes, (size_t)h[3].span * h[3].elem);
         memcpy(h[3].values, h[2].values, (size_t)h[3].span * sizeof(ctr_cplx));
     } else {
-        memset(h[3].bytes, POISON, (size_t)h[3].span * h[3].elem);
+        memset(h[3].bytes, POISON_BYTE, (size_t)h[3].span * h[3].elem);
     }
     ctr_cplx* want = calloc((size_t)h[3].span, sizeof(ctr_cplx));
     ctr_ref_contract(&c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3], h[0].values, h[1].values,
@@ -201,14 +183,14 @@ static double run_case(test_rng_t* r, const type_case* tc, const ctr_random_opti
     unsigned char* got = malloc((size_t)h[3].span * h[3].elem);
     CHECK_CUDA(cudaMemcpy(got, dev[3], (size_t)h[3].span * h[3].elem, cudaMemcpyDeviceToHost));
 
-    unsigned char* mask = element_mask(&c.desc[3], h[3].span);
+    unsigned char* mask = poison_element_mask(c.desc[3].rank, c.desc[3].extents, c.desc[3].strides, h[3].span);
     double num = 0, den = 0;
+    int64_t where;
+    if (poison_changed_outside(h[3].bytes, got, (size_t)h[3].span * h[3].elem, 0, h[3].elem, mask, h[3].span, &where))
+        num = INFINITY; /* padding: must be untouched */
     for (int64_t i = 0; i < h[3].span; ++i) {
         const unsigned char* g = got + i * h[3].elem;
-        if (!mask[i]) { /* padding: must be untouched */
-            if (memcmp(g, h[3].bytes + i * h[3].elem, h[3].elem) != 0) num = INFINITY;
-            continue;
-        }
+        if (!mask[i]) continue;
         double v[2];
         ref_load(tc->cd, g, v);
         if (isnan(v[0]) || isnan(v[1])) num = INFINITY;
@@ -236,7 +218,7 @@ static double run_case(test_rng_t* r, const type_case* tc, const ctr_random_opti
  * (the other types still run, so one report shows all of them). */
 static int run_type(const type_case* tc, int count, const ctr_random_options* o, uint64_t seed)
 {
-    test_rng_t r = {seed};
+    rng_t r = {seed};
     double worst = 0;
     int failures = 0;
     path_counts paths;

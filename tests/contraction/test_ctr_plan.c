@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "common/rng.h"
+#include "support/rng.h"
 #include "contraction/ctr_cpu_exec.h"
 #include "plan/contraction/layout.h"
 #include "contraction/ctr_random.h"
@@ -21,22 +21,11 @@
 
 /* ---- a cost model without a device --------------------------------------------- */
 
-typedef struct {
-    test_rng_t* random; /* non-NULL: price transposes randomly, to exercise every layout */
-} mock_ctx;
-
-static double mock_transpose_seconds(void* vctx, const cuperm_ctr_transpose_t* t)
-{
-    mock_ctx* ctx = vctx;
-    if (ctx->random) return 1e-6 * (double)rng_range(ctx->random, 1, 100);
-    double v = 1;
-    for (int r = 0; r < t->rank; ++r) v *= (double)t->extents[r];
-    return 5e-6 + 2.0 * v * (double)cupermDataTypeSize(t->type) / 2e12;
-}
+typedef ctr_mock_prices mock_ctx; /* ctr_cpu_exec.h */
 
 static cuperm_ctr_cost_model_t mock_model(mock_ctx* ctx)
 {
-    cuperm_ctr_cost_model_t m = {mock_transpose_seconds, ctx, 2e12, {50e12, 50e12, 400e12, 800e12}};
+    cuperm_ctr_cost_model_t m = {ctr_mock_transpose_seconds, ctx, 2e12, {50e12, 50e12, 400e12, 800e12}};
     return m;
 }
 
@@ -412,9 +401,9 @@ static void test_classification_and_unit_modes(void** state)
     assert_true(cuperm_ctr_problem_flops(&p) == 2.0 * 4 * 16 * 4);
 }
 
-/* ---- the operator kernel's dimension fusion ------------------------------------ */
+/* ---- random contractions through the CPU executor --------------------------------- */
 
-static void fill(test_rng_t* r, ctr_cplx* x, int64_t n, int complexType, int positive)
+static void fill(rng_t* r, ctr_cplx* x, int64_t n, int complexType, int positive)
 {
     for (int64_t i = 0; i < n; ++i) {
         double re = rng_unit(r), im = complexType ? rng_unit(r) : 0.0;
@@ -423,7 +412,7 @@ static void fill(test_rng_t* r, ctr_cplx* x, int64_t n, int complexType, int pos
     }
 }
 
-static cupermOperator_t random_op(test_rng_t* r, int complexType, int forD)
+static cupermOperator_t random_op(rng_t* r, int complexType, int forD)
 {
     static const cupermOperator_t cplxOps[] = {CUPERM_OP_IDENTITY, CUPERM_OP_NEGATE, CUPERM_OP_CONJ};
     if (rng_range(r, 0, 2) > 0) return CUPERM_OP_IDENTITY;
@@ -454,8 +443,8 @@ static double rel_error(const ctr_cplx* got, const ctr_cplx* want, const cupermT
 static void test_random_layouts_compute_the_contraction(void** state)
 {
     (void)state;
-    test_rng_t r = {20261121};
-    test_rng_t costs = {7};
+    rng_t r = {20261121};
+    rng_t costs = {7};
     int paths[3][3] = {{0}}, swapped = 0, outPaths[3] = {0}, looped = 0, freeBatched = 0;
     for (int it = 0; it < 400; ++it) {
         ctr_random_options o = {8, 4, 4096, (int)rng_range(&r, 0, 1)};
@@ -522,7 +511,7 @@ static void test_random_layouts_compute_the_contraction(void** state)
 static void test_ranked_layouts_are_distinct_sorted_and_correct(void** state)
 {
     (void)state;
-    test_rng_t r = {5};
+    rng_t r = {5};
     int several = 0;
     for (int it = 0; it < 80; ++it) {
         ctr_random_options o = {6, 4, 2048, 0};

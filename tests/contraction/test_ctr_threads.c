@@ -17,8 +17,8 @@
 #include <cmocka.h>
 #include <cuda_runtime_api.h>
 
-#include "common/gpu_skip.h"
-#include "common/rng.h"
+#include "support/gpu_skip.h"
+#include "support/rng.h"
 #include "contraction/ctr_random.h"
 #include "contraction/ctr_reference.h"
 
@@ -38,7 +38,7 @@ static void note(worker_t* w, const char* what)
 }
 
 /* One random R_64F contraction, run on stream s and compared element by element. */
-static void run_case(worker_t* w, test_rng_t* r, cudaStream_t s)
+static void run_case(worker_t* w, rng_t* r, cudaStream_t s)
 {
     ctr_random_case c;
     const ctr_random_options o = {6, 5, 1 << 14, 0};
@@ -96,7 +96,7 @@ static void run_case(worker_t* w, test_rng_t* r, cudaStream_t s)
 static void* work(void* arg)
 {
     worker_t* w = arg;
-    test_rng_t r = {7000 + (uint64_t)w->id};
+    rng_t r = {7000 + (uint64_t)w->id};
     cudaStream_t s;
     cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
     for (int i = 0; i < kCasesPerThread; ++i) run_case(w, &r, s);

@@ -7,12 +7,12 @@
 #include <cmocka.h>
 
 #include "core/index_math.h"
-#include "common/rng.h"
+#include "support/rng.h"
 
 static void divmod_matches_operators(void** state)
 {
     (void)state;
-    test_rng_t r = {11};
+    rng_t r = {11};
     for (int i = 0; i < 200000; ++i) {
         int64_t n = (int64_t)(rng_next(&r) >> (rng_next(&r) % 63 + 1));
         int64_t d = (int64_t)(rng_next(&r) >> (rng_next(&r) % 62 + 2)) + 1;

@@ -154,7 +154,7 @@ static void check_case(const test_case_t* c, int elem)
 static void random_dense_problems(void** state)
 {
     (void)state;
-    test_rng_t r = {1};
+    rng_t r = {1};
     static const int elems[] = {1, 2, 4, 8, 16};
     for (int i = 0; i < 600; ++i) {
         test_case_t c;
@@ -166,7 +166,7 @@ static void random_dense_problems(void** state)
 static void random_strided_problems(void** state)
 {
     (void)state;
-    test_rng_t r = {2};
+    rng_t r = {2};
     for (int i = 0; i < 600; ++i) {
         test_case_t c;
         case_random(&r, &c, 1, 8, 20000, 1);
@@ -177,7 +177,7 @@ static void random_strided_problems(void** state)
 static void high_rank_problems(void** state)
 {
     (void)state;
-    test_rng_t r = {3};
+    rng_t r = {3};
     for (int i = 0; i < 100; ++i) {
         test_case_t c;
         case_random(&r, &c, 13, 32, 50000, i % 2);
@@ -189,7 +189,7 @@ static void high_rank_problems(void** state)
 static void short_shared_rows(void** state)
 {
     (void)state;
-    test_rng_t r = {4};
+    rng_t r = {4};
     for (int i = 0; i < 300; ++i) {
         test_case_t c;
         case_random(&r, &c, 2, 7, 20000, i % 3 == 0);

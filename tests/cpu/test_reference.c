@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "common/reference.h"
+#include "support/reference.h"
 
 static void half_and_bf16_round_to_nearest_even(void** state)
 {

@@ -16,14 +16,13 @@
 #include <stdio.h>
 
 #include "common/cases.h"
-#include "common/rng.h"
+#include "support/rng.h"
 #include "contraction/ctr_random.h"
 #include "contraction/ctr_reference.h"
 #include "cuperm.h"
 
 /* Guard zone before the first and after the last element of every buffer (bytes, 256-aligned). */
 #define FUZZ_GUARD 512
-#define FUZZ_POISON 0xff /* every byte: a NaN in every floating type */
 
 /* ---- contraction cases ----------------------------------------------------------- */
 
@@ -55,7 +54,6 @@ void fuzz_ctr_regression(int i, fuzz_ctr_case* k);
 void fuzz_ctr_describe(FILE* f, const fuzz_ctr_case* k);
 /* Product of the contracted extents (1 if none). */
 double fuzz_ctr_k(const fuzz_ctr_case* k);
-const char* fuzz_type_name(cupermDataType_t t);
 const char* fuzz_op_name(cupermOperator_t op);
 const char* fuzz_compute_name(cupermComputeType_t c);
 
@@ -112,12 +110,7 @@ double fuzz_bound(const fuzz_precision* p, double K, double mag, double vref, do
 int64_t fuzz_check_values(const fuzz_ctr_case* k, const fuzz_ctr_data* d, const fuzz_precision* p,
                           const ctr_cplx* got, char* msg, size_t msglen);
 
-/* Bytes of an allocation that changed outside the element set. before/after are whole
- * allocations; origin is the byte offset of element 0; mask (span elements of size es) marks
- * the elements that may change (NULL: nothing may). Returns 1 and the first offending byte
- * offset relative to the origin in *where if any byte differs. */
-int fuzz_footprint(const unsigned char* before, const unsigned char* after, size_t bytes, size_t origin,
-                   size_t es, const unsigned char* mask, int64_t span, int64_t* where);
+/* Bytes outside the element set: poison_changed_outside (support/poison.h). */
 
 /* D's bytes as values at D offsets (relative to D's origin), from a whole allocation. */
 void fuzz_load_d(const fuzz_ctr_case* k, const fuzz_ctr_data* d, const unsigned char* alloc, ctr_cplx* got);

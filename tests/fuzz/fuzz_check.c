@@ -3,10 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/reference.h"
+#include "support/poison.h"
+#include "support/reference.h"
 #include "fuzz/fuzz.h"
-
-static int is_complex(cupermDataType_t t) { return t == CUPERM_C_32F || t == CUPERM_C_64F; }
 
 static int64_t stride_of(const cupermTensorDescriptor_t* t, int dim)
 {
@@ -16,9 +15,6 @@ static int64_t stride_of(const cupermTensorDescriptor_t* t, int dim)
     return s;
 }
 
-/* The byte pattern of D's allocation outside its elements (and of every guard zone). */
-static unsigned char pattern(size_t i) { return (unsigned char)(0x5a ^ (i * 0x9d + (i >> 8) * 0x31)); }
-
 static void buffer_init(fuzz_buffer* b, cupermDataType_t type, int64_t n)
 {
     b->type = type;
@@ -26,7 +22,7 @@ static void buffer_init(fuzz_buffer* b, cupermDataType_t type, int64_t n)
     b->n = n;
     b->bytes = ((2 * FUZZ_GUARD + (size_t)n * b->es) + 255) / 256 * 256;
     b->host = malloc(b->bytes);
-    for (size_t i = 0; i < b->bytes; ++i) b->host[i] = pattern(i);
+    poison_pattern(b->host, b->bytes); /* D's bytes outside its elements, and every guard zone */
     const int64_t ge = FUZZ_GUARD / (int64_t)sizeof(ctr_cplx);
     b->valuesAlloc = calloc((size_t)(n + 2 * ge), sizeof(ctr_cplx));
     b->values = b->valuesAlloc + ge;
@@ -50,9 +46,9 @@ static void reload(fuzz_buffer* b, int64_t i)
 
 /* Random values in [-1, 1) rounded to the type; positive (for sqrt) or the near-zero
  * negatives of the ELU cases on request. */
-static void fill_value(test_rng_t* r, fuzz_buffer* b, int64_t i, int positive, int nearZero)
+static void fill_value(rng_t* r, fuzz_buffer* b, int64_t i, int positive, int nearZero)
 {
-    double v[2] = {rng_unit(r), is_complex(b->type) ? rng_unit(r) : 0.0};
+    double v[2] = {rng_unit(r), dtype_is_complex(b->type) ? rng_unit(r) : 0.0};
     if (positive) v[0] = fabs(v[0]) + 0.01;
     if (nearZero == 1) v[0] = -(1e-4 + 1.9e-3 * fabs(v[0])); /* [-2e-3, -1e-4] */
     if (nearZero == 2) v[0] = 0.1 + 0.9 * fabs(v[0]);        /* [0.1, 1] */
@@ -74,24 +70,17 @@ static void for_each_offset(const cupermTensorDescriptor_t* d, void (*f)(int64_t
     }
 }
 
-static void set_mask(int64_t off, const int64_t* idx, void* ctx)
-{
-    (void)idx;
-    ((unsigned char*)ctx)[off] = 1;
-}
-
 int fuzz_ctr_prepare(const fuzz_ctr_case* k, fuzz_ctr_data* d)
 {
     memset(d, 0, sizeof *d);
-    test_rng_t r = {k->dataSeed};
+    rng_t r = {k->dataSeed};
     const cupermTensorDescriptor_t* desc = k->c.desc;
     for (int t = 0; t < 4; ++t) {
         if (t == 2 && k->aliasCD) continue;
         buffer_init(&d->buf[t], desc[t].type, k->base[t] + ctr_ref_span(&desc[t]));
     }
     d->spanD = ctr_ref_span(&desc[3]);
-    d->mask = calloc((size_t)d->spanD, 1);
-    for_each_offset(&desc[3], set_mask, d->mask);
+    d->mask = poison_element_mask(desc[3].rank, desc[3].extents, desc[3].strides, d->spanD);
     for (int t = 0; t < 2; ++t)
         for (int64_t i = 0; i < d->buf[t].n; ++i)
             fill_value(&r, &d->buf[t], i, desc[t].op == CUPERM_OP_SQRT, k->dataKind ? t + 1 : 0);
@@ -99,7 +88,7 @@ int fuzz_ctr_prepare(const fuzz_ctr_case* k, fuzz_ctr_data* d)
     if (!k->aliasCD) {
         fuzz_buffer* c = &d->buf[2];
         for (int64_t i = 0; i < c->n; ++i) {
-            if (k->betaZero) memset(elem(c, i), FUZZ_POISON, c->es); /* beta = 0 must not read C */
+            if (k->betaZero) memset(elem(c, i), POISON_BYTE, c->es); /* beta = 0 must not read C */
             else fill_value(&r, c, i, sqrtC, 0);
             reload(c, i);
         }
@@ -110,7 +99,7 @@ int fuzz_ctr_prepare(const fuzz_ctr_case* k, fuzz_ctr_data* d)
         if (!d->mask[off]) continue;
         const int64_t i = k->base[3] + off;
         if (k->aliasCD && !k->betaZero) fill_value(&r, D, i, sqrtC, 0);
-        else memset(elem(D, i), FUZZ_POISON, D->es);
+        else memset(elem(D, i), POISON_BYTE, D->es);
     }
     for (int64_t i = 0; i < D->n; ++i) reload(D, i);
 
@@ -123,7 +112,7 @@ int fuzz_ctr_prepare(const fuzz_ctr_case* k, fuzz_ctr_data* d)
     const ctr_cplx* c = k->aliasCD ? D->values + k->base[3] : d->buf[2].values + k->base[2];
     ctr_ref_contract(&desc[0], &desc[1], &desc[2], &Dv, d->buf[0].values + k->base[0],
                      d->buf[1].values + k->base[1], c, k->alpha, k->beta, d->vref, d->mag);
-    const int cplx = is_complex(desc[3].type);
+    const int cplx = dtype_is_complex(desc[3].type);
     for (int64_t off = 0; off < d->spanD; ++off)
         if (d->mask[off]) d->want[off] = ctr_ref_op(desc[3].op, desc[3].opParam, cplx, d->vref[off]);
     return 0;
@@ -294,17 +283,4 @@ int64_t fuzz_check_values(const fuzz_ctr_case* k, const fuzz_ctr_data* d, const 
     check_ctx c = {k, d, p, got, 0, msg, msglen};
     for_each_offset(&k->c.desc[3], check_one, &c);
     return c.bad;
-}
-
-int fuzz_footprint(const unsigned char* before, const unsigned char* after, size_t bytes, size_t origin,
-                   size_t es, const unsigned char* mask, int64_t span, int64_t* where)
-{
-    for (size_t i = 0; i < bytes; ++i) {
-        if (before[i] == after[i]) continue;
-        const int64_t rel = (int64_t)i - (int64_t)origin;
-        if (mask && rel >= 0 && rel / (int64_t)es < span && mask[rel / (int64_t)es]) continue;
-        *where = rel;
-        return 1;
-    }
-    return 0;
 }

@@ -9,19 +9,7 @@
 #include "contraction/ctr_cpu_exec.h"
 #include "plan/contraction/layout.h"
 #include "fuzz/fuzz.h"
-
-typedef struct {
-    test_rng_t* random; /* non-NULL: price transposes randomly, to reach every layout */
-} mock_ctx;
-
-static double mock_transpose_seconds(void* vctx, const cuperm_ctr_transpose_t* t)
-{
-    mock_ctx* ctx = vctx;
-    if (ctx->random) return 1e-6 * (double)rng_range(ctx->random, 1, 100);
-    double v = 1;
-    for (int r = 0; r < t->rank; ++r) v *= (double)t->extents[r];
-    return 5e-6 + 2.0 * v * (double)cupermDataTypeSize(t->type) / 2e12;
-}
+#include "support/poison.h"
 
 static void report(const fuzz_ctr_case* k, fuzz_stats* s, const char* what, const char* detail, const char* layout)
 {
@@ -50,9 +38,9 @@ void fuzz_cpu_contraction(const fuzz_ctr_case* k, fuzz_stats* s)
         report(k, s, "cuperm_ctr_problem_init rejected a valid problem", msg, NULL);
         goto done;
     }
-    test_rng_t prices = {k->dataSeed ^ 0x9e3779b97f4a7c15ull};
-    mock_ctx ctx = {(k->index & 1) ? &prices : NULL};
-    cuperm_ctr_cost_model_t m = {mock_transpose_seconds, &ctx, 2e12, {50e12, 50e12, 400e12, 800e12}};
+    rng_t prices = {k->dataSeed ^ 0x9e3779b97f4a7c15ull};
+    ctr_mock_prices ctx = {(k->index & 1) ? &prices : NULL};
+    cuperm_ctr_cost_model_t m = {ctr_mock_transpose_seconds, &ctx, 2e12, {50e12, 50e12, 400e12, 800e12}};
     const int n = cuperm_ctr_layout_rank(&p, &m, best, 8);
     if (n < 1) {
         s->fatal = 1;
@@ -77,7 +65,7 @@ void fuzz_cpu_contraction(const fuzz_ctr_case* k, fuzz_stats* s)
                         k->beta);
         cuperm_ctr_layout_describe(&p, &best[i], how, sizeof how);
         int64_t where;
-        if (fuzz_footprint((const unsigned char*)D->valuesAlloc, (const unsigned char*)work, allocBytes,
+        if (poison_changed_outside((const unsigned char*)D->valuesAlloc, (const unsigned char*)work, allocBytes,
                            (size_t)(ge + k->base[3]) * sizeof(ctr_cplx), sizeof(ctr_cplx), d.mask, d.spanD, &where)) {
             const int64_t e = where >= 0 ? where / 16 : -((-where + 15) / 16);
             snprintf(msg, sizeof msg, "candidate %d of %d wrote D offset %lld (%s)", i, n, (long long)e,

@@ -4,28 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/reference.h"
+#include "support/reference.h"
 #include "fuzz/fuzz.h"
-
-const char* fuzz_type_name(cupermDataType_t t)
-{
-    switch (t) {
-    case CUPERM_R_8I: return "R_8I";
-    case CUPERM_R_8U: return "R_8U";
-    case CUPERM_R_16I: return "R_16I";
-    case CUPERM_R_16F: return "R_16F";
-    case CUPERM_R_16BF: return "R_16BF";
-    case CUPERM_R_32F: return "R_32F";
-    case CUPERM_R_32I: return "R_32I";
-    case CUPERM_R_32U: return "R_32U";
-    case CUPERM_R_64F: return "R_64F";
-    case CUPERM_R_64I: return "R_64I";
-    case CUPERM_R_64U: return "R_64U";
-    case CUPERM_C_32F: return "C_32F";
-    case CUPERM_C_64F: return "C_64F";
-    }
-    return "?";
-}
 
 const char* fuzz_op_name(cupermOperator_t op)
 {
@@ -40,8 +20,6 @@ const char* fuzz_compute_name(cupermComputeType_t c)
                                   "32F_FAST_16BF"};
     return (unsigned)c <= CUPERM_COMPUTE_32F_FAST_16BF ? names[c] : "?";
 }
-
-static int is_complex(cupermDataType_t t) { return t == CUPERM_C_32F || t == CUPERM_C_64F; }
 
 /* Type combinations and compute types the header lists as supported. */
 typedef struct {
@@ -64,11 +42,11 @@ static const type_combo combos[] = {
 };
 
 /* forD: no sqrt or exp on the result; noExp: no exp on A or B (sums of exponentials overflow fp16). */
-static cupermOperator_t random_op(test_rng_t* r, cupermDataType_t t, int forD, int noExp)
+static cupermOperator_t random_op(rng_t* r, cupermDataType_t t, int forD, int noExp)
 {
     static const cupermOperator_t cplxOps[] = {CUPERM_OP_IDENTITY, CUPERM_OP_NEGATE, CUPERM_OP_CONJ};
     if (rng_range(r, 0, 1)) return CUPERM_OP_IDENTITY;
-    if (is_complex(t)) return cplxOps[rng_range(r, 0, 2)];
+    if (dtype_is_complex(t)) return cplxOps[rng_range(r, 0, 2)];
     cupermOperator_t op;
     do op = (cupermOperator_t)rng_range(r, 0, CUPERM_OP_CONJ);
     while ((forD && (op == CUPERM_OP_SQRT || op == CUPERM_OP_EXP)) || (noExp && op == CUPERM_OP_EXP));
@@ -86,10 +64,10 @@ static ctr_cplx round_scalar(cupermDataType_t cd, ctr_cplx v)
 
 /* Case `index` of base seed `seed` starts from hash(seed) + index: reproducible alone, and runs
  * with different base seeds share no cases (plain seed + index would overlap almost entirely). */
-static test_rng_t case_rng(uint64_t seed, int64_t index)
+static rng_t case_rng(uint64_t seed, int64_t index)
 {
-    test_rng_t h = {seed};
-    test_rng_t r = {rng_next(&h) + (uint64_t)index};
+    rng_t h = {seed};
+    rng_t r = {rng_next(&h) + (uint64_t)index};
     return r;
 }
 
@@ -109,7 +87,7 @@ double fuzz_ctr_k(const fuzz_ctr_case* k)
 void fuzz_ctr_draw(uint64_t seed, int64_t index, fuzz_ctr_case* k)
 {
     memset(k, 0, sizeof *k);
-    test_rng_t r = case_rng(seed, index);
+    rng_t r = case_rng(seed, index);
     k->seed = seed;
     k->index = index;
     const type_combo* tc = &combos[rng_range(&r, 0, (int64_t)(sizeof combos / sizeof combos[0]) - 1)];
@@ -134,7 +112,7 @@ void fuzz_ctr_draw(uint64_t seed, int64_t index, fuzz_ctr_case* k)
         d->op = random_op(&r, d->type, t == 3, t < 2 && tc->cd == CUPERM_R_16F);
         d->opParam = 0.05 + 1.45 * fabs(rng_unit(&r));
     }
-    const int cplx = is_complex(tc->cd);
+    const int cplx = dtype_is_complex(tc->cd);
     k->aliasCD = o.cAliasD && rng_range(&r, 0, 1);
     k->betaZero = rng_range(&r, 0, 3) == 0;
     k->alpha = round_scalar(tc->cd, 1.5 * rng_unit(&r) + (cplx ? I * 1.5 * rng_unit(&r) : 0));
@@ -263,7 +241,7 @@ void fuzz_ctr_regression(int i, fuzz_ctr_case* k)
 
 static void print_operand(FILE* f, char name, const cupermTensorDescriptor_t* d, int64_t base)
 {
-    fprintf(f, "    %c %-6s modes [", name, fuzz_type_name(d->type));
+    fprintf(f, "    %c %-6s modes [", name, dtype_enum_name(d->type));
     for (int i = 0; i < d->rank; ++i) {
         const int32_t m = d->modes[i];
         if (m >= 'a' && m <= 'z') fprintf(f, "%s%c", i ? " " : "", (char)m);
@@ -298,11 +276,7 @@ void fuzz_ctr_describe(FILE* f, const fuzz_ctr_case* k)
 
 /* ---- transposes ------------------------------------------------------------------------ */
 
-static const cupermDataType_t all_types[] = {CUPERM_R_8I,  CUPERM_R_8U,  CUPERM_R_16I, CUPERM_R_16F, CUPERM_R_16BF,
-                                             CUPERM_R_32F, CUPERM_R_32I, CUPERM_R_32U, CUPERM_R_64F, CUPERM_R_64I,
-                                             CUPERM_R_64U, CUPERM_C_32F, CUPERM_C_64F};
-
-static int64_t tr_extent(test_rng_t* r, int small)
+static int64_t tr_extent(rng_t* r, int small)
 {
     static const int64_t primes[] = {2, 3, 5, 7, 11, 13};
     if (small) return rng_range(r, 1, 3);
@@ -316,7 +290,7 @@ static int64_t tr_extent(test_rng_t* r, int small)
 void fuzz_tr_draw(uint64_t seed, int64_t index, fuzz_tr_case* t)
 {
     memset(t, 0, sizeof *t);
-    test_rng_t r = case_rng(seed, index);
+    rng_t r = case_rng(seed, index);
     t->seed = seed;
     t->index = index;
     test_case_t* c = &t->c;
@@ -358,12 +332,12 @@ void fuzz_tr_draw(uint64_t seed, int64_t index, fuzz_tr_case* t)
         c->has_out_strides = 1;
         case_random_strides(&r, c->rank, outExt, 3, c->out_strides);
     }
-    t->type = all_types[rng_range(&r, 0, (int64_t)(sizeof all_types / sizeof all_types[0]) - 1)];
+    t->type = dtype_all[rng_range(&r, 0, dtype_count - 1)];
     t->scalars = (fuzz_tr_scalars)rng_range(&r, 0, 2);
     const int half = t->type == CUPERM_R_16F || t->type == CUPERM_R_16BF;
     if (t->scalars == FUZZ_TR_PLAIN) {
         if (half) *(float*)t->alpha = 1.0f;
-        else if (ref_is_float(t->type)) ref_store(t->type, t->alpha, (double[2]){1, 0});
+        else if (dtype_is_float(t->type)) ref_store(t->type, t->alpha, (double[2]){1, 0});
         else t->alpha[0] = 1;
     } else {
         rng_scalar(&r, t->type, t->alpha);
@@ -378,7 +352,7 @@ void fuzz_tr_draw(uint64_t seed, int64_t index, fuzz_tr_case* t)
 
 void fuzz_tr_describe(FILE* f, const fuzz_tr_case* t)
 {
-    fprintf(f, "    type %s, ", fuzz_type_name(t->type));
+    fprintf(f, "    type %s, ", dtype_enum_name(t->type));
     case_print(f, &t->c);
     uint64_t a = 0, b = 0;
     const size_t es = cupermDataTypeSize(t->type);

@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/reference.h"
+#include "support/reference.h"
 #include "fuzz/fuzz.h"
+#include "support/poison.h"
 
 static cupermHandle_t handle;
 static cudaStream_t stream;
@@ -178,7 +179,7 @@ void fuzz_gpu_contraction(const fuzz_ctr_case* k, fuzz_stats* s)
         }
         const size_t origin = FUZZ_GUARD + (size_t)k->base[t] * d.buf[t].es;
         int64_t where;
-        if (fuzz_footprint(d.buf[t].host, back, d.buf[t].bytes, origin, d.buf[t].es, t == 3 ? d.mask : NULL,
+        if (poison_changed_outside(d.buf[t].host, back, d.buf[t].bytes, origin, d.buf[t].es, t == 3 ? d.mask : NULL,
                            t == 3 ? d.spanD : 0, &where)) {
             const int64_t es = (int64_t)d.buf[t].es;
             snprintf(msg, sizeof msg,
@@ -224,22 +225,6 @@ static void tr_report(const fuzz_tr_case* t, fuzz_stats* s, const char* what, co
     fflush(stdout);
 }
 
-static void mark(unsigned char* mask, int rank, const int64_t* extents, const int64_t* strides)
-{
-    int64_t idx[CUPERM_MAX_RANK] = {0};
-    for (;;) {
-        int64_t off = 0, dense = 1;
-        for (int i = 0; i < rank; ++i) {
-            off += idx[i] * (strides ? strides[i] : dense);
-            dense *= extents[i];
-        }
-        mask[off] = 1;
-        int i = 0;
-        while (i < rank && ++idx[i] == extents[i]) idx[i++] = 0;
-        if (i == rank) break;
-    }
-}
-
 static unsigned char tr_pattern(size_t i) { return (unsigned char)(0xa7 ^ (i * 0x3b + (i >> 8))); }
 
 void fuzz_gpu_transpose(const fuzz_tr_case* t, fuzz_stats* s)
@@ -252,18 +237,18 @@ void fuzz_gpu_transpose(const fuzz_tr_case* t, fuzz_stats* s)
     const size_t bytesOut = (2 * FUZZ_GUARD + (size_t)nOut * es + 255) / 256 * 256;
     unsigned char *hIn = malloc(bytesIn), *hOut = malloc(bytesOut), *want = malloc(bytesOut);
     unsigned char *backIn = malloc(bytesIn), *backOut = malloc(bytesOut);
-    unsigned char* mask = calloc((size_t)spanOut, 1);
+    unsigned char* mask = NULL;
     double* mag = NULL;
     unsigned char *dIn = NULL, *dOut = NULL;
     cupermPlan_t plan = NULL;
     char msg[512];
-    test_rng_t r = {t->dataSeed};
+    rng_t r = {t->dataSeed};
     const cudaStream_t st = t->useStream ? stream : 0;
     const int64_t* is = c->has_in_strides ? c->in_strides : NULL;
     const int64_t* os = c->has_out_strides ? c->out_strides : NULL;
     int64_t outExt[CUPERM_MAX_RANK];
     for (int k = 0; k < c->rank; ++k) outExt[k] = c->extents[c->perm[k]];
-    mark(mask, c->rank, outExt, os);
+    mask = poison_element_mask(c->rank, outExt, os, spanOut);
 
     for (size_t i = 0; i < bytesIn; ++i) hIn[i] = tr_pattern(i);
     for (size_t i = 0; i < bytesOut; ++i) hOut[i] = tr_pattern(i + 1);
@@ -272,7 +257,7 @@ void fuzz_gpu_transpose(const fuzz_tr_case* t, fuzz_stats* s)
     for (int64_t o = 0; o < spanOut; ++o) {
         if (!mask[o]) continue;
         if (t->scalars == FUZZ_TR_ALPHA_BETA) rng_fill(&r, t->type, 1, outBase + o * es);
-        else memset(outBase + o * es, FUZZ_POISON, es); /* beta = 0: NaN must not leak */
+        else memset(outBase + o * es, POISON_BYTE, es); /* beta = 0: NaN must not leak */
     }
     memcpy(want, hOut, bytesOut);
     if (t->scalars != FUZZ_TR_PLAIN) mag = calloc((size_t)nOut, sizeof(double));
@@ -328,12 +313,12 @@ void fuzz_gpu_transpose(const fuzz_tr_case* t, fuzz_stats* s)
         goto done;
     }
     int64_t where;
-    if (fuzz_footprint(hIn, backIn, bytesIn, FUZZ_GUARD + (size_t)t->baseIn * es, es, NULL, 0, &where)) {
+    if (poison_changed_outside(hIn, backIn, bytesIn, FUZZ_GUARD + (size_t)t->baseIn * es, es, NULL, 0, &where)) {
         snprintf(msg, sizeof msg, "the input's allocation changed at byte %lld relative to its base", (long long)where);
         tr_report(t, s, "write to the input", msg);
         goto done;
     }
-    if (fuzz_footprint(hOut, backOut, bytesOut, FUZZ_GUARD + (size_t)t->baseOut * es, es, mask, spanOut, &where)) {
+    if (poison_changed_outside(hOut, backOut, bytesOut, FUZZ_GUARD + (size_t)t->baseOut * es, es, mask, spanOut, &where)) {
         snprintf(msg, sizeof msg, "the output's allocation changed at byte %lld relative to its base (%s)",
                  (long long)where, where < 0 || where / (int64_t)es >= spanOut ? "outside its span" : "a hole in its span");
         tr_report(t, s, "write outside the output's elements", msg);

@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/reference.h"
+#include "support/reference.h"
 #include "fuzz/fuzz.h"
+#include "support/poison.h"
 
 static int failures;
 
@@ -72,7 +73,7 @@ static void random_cases(int n)
         int64_t nbad = fuzz_check_values(&k, &d, &p, got, msg, sizeof msg);
         EXPECT(nbad == 0, "case %d: the rounded reference is flagged: %s", i, msg);
         /* NaN */
-        const int64_t e = first_element(&d, rng_range(&(test_rng_t){(uint64_t)i}, 0, d.spanD - 1));
+        const int64_t e = first_element(&d, rng_range(&(rng_t){(uint64_t)i}, 0, d.spanD - 1));
         const int64_t e0 = e >= 0 ? e : first_element(&d, 0);
         memcpy(bad, got, (size_t)d.spanD * sizeof(ctr_cplx));
         bad[e0] = NAN;
@@ -154,22 +155,22 @@ static void random_cases(int n)
         int64_t where = 0;
         memcpy(after, B->host, B->bytes);
         after[origin + (size_t)e0 * B->es] ^= 0x10;
-        EXPECT(!fuzz_footprint(B->host, after, B->bytes, origin, B->es, d.mask, d.spanD, &where),
+        EXPECT(!poison_changed_outside(B->host, after, B->bytes, origin, B->es, d.mask, d.spanD, &where),
                "case %d: a write to an element is reported", i);
         memcpy(after, B->host, B->bytes);
         after[origin - 2 * B->es] ^= 1;
-        EXPECT(fuzz_footprint(B->host, after, B->bytes, origin, B->es, d.mask, d.spanD, &where) &&
+        EXPECT(poison_changed_outside(B->host, after, B->bytes, origin, B->es, d.mask, d.spanD, &where) &&
                    where == -2 * (int64_t)B->es,
                "case %d: a write 2 elements before D's base is not reported at -2 elements", i);
         memcpy(after, B->host, B->bytes);
         after[B->bytes - 1] ^= 1;
-        EXPECT(fuzz_footprint(B->host, after, B->bytes, origin, B->es, d.mask, d.spanD, &where),
+        EXPECT(poison_changed_outside(B->host, after, B->bytes, origin, B->es, d.mask, d.spanD, &where),
                "case %d: a write after D's span is not reported", i);
         for (int64_t o = 0; o < d.spanD; ++o) {
             if (d.mask[o]) continue;
             memcpy(after, B->host, B->bytes);
             after[origin + (size_t)o * B->es] ^= 1;
-            EXPECT(fuzz_footprint(B->host, after, B->bytes, origin, B->es, d.mask, d.spanD, &where) &&
+            EXPECT(poison_changed_outside(B->host, after, B->bytes, origin, B->es, d.mask, d.spanD, &where) &&
                        where == o * (int64_t)B->es,
                    "case %d: a write to a hole of D's span is not reported", i);
             break;

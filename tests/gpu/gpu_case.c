@@ -4,42 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/reference.h"
-
-const cupermDataType_t kAllTypes[] = {CUPERM_R_8I,  CUPERM_R_8U,  CUPERM_R_16I, CUPERM_R_16F, CUPERM_R_16BF,
-                                      CUPERM_R_32F, CUPERM_R_32I, CUPERM_R_32U, CUPERM_R_64F, CUPERM_R_64I,
-                                      CUPERM_R_64U, CUPERM_C_32F, CUPERM_C_64F};
-const int kNumTypes = sizeof kAllTypes / sizeof kAllTypes[0];
-
-const char* type_name(cupermDataType_t t)
-{
-    switch (t) {
-    case CUPERM_R_8I: return "R_8I";
-    case CUPERM_R_8U: return "R_8U";
-    case CUPERM_R_16I: return "R_16I";
-    case CUPERM_R_16F: return "R_16F";
-    case CUPERM_R_16BF: return "R_16BF";
-    case CUPERM_R_32F: return "R_32F";
-    case CUPERM_R_32I: return "R_32I";
-    case CUPERM_R_32U: return "R_32U";
-    case CUPERM_R_64F: return "R_64F";
-    case CUPERM_R_64I: return "R_64I";
-    case CUPERM_R_64U: return "R_64U";
-    case CUPERM_C_32F: return "C_32F";
-    case CUPERM_C_64F: return "C_64F";
-    }
-    return "?";
-}
+#include "support/poison.h"
+#include "support/reference.h"
 
 static int fail_case(const test_case_t* c, const run_opts_t* o, const char* what)
 {
-    fprintf(stderr, "FAILED (%s, scalars %d, misalign %d): %s\n  case: ", type_name(o->type), o->scalars,
+    fprintf(stderr, "FAILED (%s, scalars %d, misalign %d): %s\n  case: ", dtype_enum_name(o->type), o->scalars,
             o->misalign, what);
     case_print(stderr, c);
     return 1;
 }
 
-int gpu_run_case(cupermHandle_t h, const test_case_t* c, const run_opts_t* o, test_rng_t* r)
+int gpu_run_case(cupermHandle_t h, const test_case_t* c, const run_opts_t* o, rng_t* r)
 {
     const size_t es = cupermDataTypeSize(o->type);
     const int64_t in_n = case_in_span(c) + o->misalign, out_n = case_out_span(c) + o->misalign;
@@ -59,11 +35,11 @@ int gpu_run_case(cupermHandle_t h, const test_case_t* c, const run_opts_t* o, te
 
     rng_fill(r, o->type, in_n, h_in);
     if (o->scalars == SCALARS_ALPHA_BETA) rng_fill(r, o->type, out_n, h_out);
-    else memset(h_out, 0xff, out_n * es); /* NaN for every float type */
+    else memset(h_out, POISON_BYTE, out_n * es); /* NaN for every float type */
     if (o->scalars == SCALARS_PLAIN) {
         double one[2] = {1, 0};
-        if (ref_is_float(o->type) && o->type != CUPERM_R_16F && o->type != CUPERM_R_16BF) ref_store(o->type, alpha, one);
-        else if (ref_is_float(o->type)) *(float*)alpha = 1.0f;
+        if (dtype_is_float(o->type) && o->type != CUPERM_R_16F && o->type != CUPERM_R_16BF) ref_store(o->type, alpha, one);
+        else if (dtype_is_float(o->type)) *(float*)alpha = 1.0f;
         else alpha[0] = 1;
     } else {
         rng_scalar(r, o->type, alpha);

@@ -4,6 +4,7 @@
 #define CUPERM_TEST_GPU_CASE_H
 
 #include "common/cases.h"
+#include "support/dtype.h"
 
 typedef enum {
     SCALARS_PLAIN,      /* alpha = 1, beta = 0: bits move */
@@ -19,10 +20,8 @@ typedef struct {
 } run_opts_t;
 
 /** 0 on success; otherwise prints the case and the first mismatch to stderr. */
-int gpu_run_case(cupermHandle_t h, const test_case_t* c, const run_opts_t* o, test_rng_t* r);
+int gpu_run_case(cupermHandle_t h, const test_case_t* c, const run_opts_t* o, rng_t* r);
 
-const char* type_name(cupermDataType_t t);
-extern const cupermDataType_t kAllTypes[];
-extern const int kNumTypes;
+/* Types by name and the list of all types: support/dtype.h. */
 
 #endif

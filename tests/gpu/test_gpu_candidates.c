@@ -15,7 +15,8 @@
 #include <cuda_runtime_api.h>
 
 #include "common/cases.h"
-#include "common/gpu_skip.h"
+#include "support/gpu_skip.h"
+#include "support/poison.h"
 #include "plan/transpose/select.h"
 #include "exec/transpose/measure.h"
 
@@ -62,7 +63,7 @@ static int run_candidates(const test_case_t* c, int elem, int packed, int misali
     const size_t off = (size_t)misalign * (size_t)elem;
     int failures = 0;
     for (int k = 0; k < n; ++k) {
-        cudaMemset(d_out, 0xff, (size_t)out_bytes + off);
+        cudaMemset(d_out, POISON_BYTE, (size_t)out_bytes + off);
         cupermStatus_t st = cuperm_launch_plan(&cand[k], cuperm_bits_type(cand[k].elem_size), &kPlain,
                                                d_in + off, d_out + off, 0);
         cudaError_t err = cudaDeviceSynchronize();
@@ -86,7 +87,7 @@ static int run_candidates(const test_case_t* c, int elem, int packed, int misali
 }
 
 /* Random bytes in, each candidate's output against reference_move. */
-static int check_case(const test_case_t* c, int elem, test_rng_t* r)
+static int check_case(const test_case_t* c, int elem, rng_t* r)
 {
     const int misalign = 1;
     const int64_t in_n = case_in_span(c) + misalign, out_n = case_out_span(c);
@@ -102,7 +103,7 @@ static int check_case(const test_case_t* c, int elem, test_rng_t* r)
     assert_int_equal(cudaMalloc((void**)&d_in, (size_t)(in_n * elem)), cudaSuccess);
     assert_int_equal(cudaMalloc((void**)&d_out, (size_t)(out_bytes + misalign * elem)), cudaSuccess);
     for (int m = 0; m <= misalign; ++m) {
-        memset(h_want, 0xff, (size_t)out_bytes);
+        memset(h_want, POISON_BYTE, (size_t)out_bytes);
         reference_move(c, elem, h_in + m * elem, h_want);
         cudaMemcpy(d_in, h_in, (size_t)(in_n * elem), cudaMemcpyHostToDevice);
         failures += run_candidates(c, elem, 0, m, h_want, h_out, d_in, d_out, out_bytes);
@@ -119,7 +120,7 @@ static int check_case(const test_case_t* c, int elem, test_rng_t* r)
 static void random_problems_every_candidate(void** state)
 {
     (void)state;
-    test_rng_t r = {41};
+    rng_t r = {41};
     static const int elems[] = {1, 2, 4, 8, 16};
     int failures = 0;
     const int count = quick() ? 60 : 400;
@@ -141,7 +142,7 @@ static void vector_tile_shapes(void** state)
         {2, {46, 2002}, {1, 0}},   {3, {20, 30, 64}, {1, 2, 0}},  {3, {64, 7, 36}, {2, 1, 0}},
         {4, {46, 14, 10, 6}, {1, 2, 3, 0}}, {3, {122, 36, 18}, {1, 0, 2}},
     };
-    test_rng_t r = {42};
+    rng_t r = {42};
     int failures = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
         for (int elem = 1; elem <= 4; elem *= 2) {

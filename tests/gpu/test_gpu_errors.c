@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include <cuda_runtime_api.h>
 
-#include "common/gpu_skip.h"
+#include "support/gpu_skip.h"
 #include "cuperm.h"
 
 #define INVALID CUPERM_STATUS_INVALID_VALUE

@@ -10,7 +10,7 @@
 #include <cmocka.h>
 #include <cuda_runtime_api.h>
 
-#include "common/gpu_skip.h"
+#include "support/gpu_skip.h"
 #include "gpu/gpu_case.h"
 
 static void matrix_above_2_31_elements(void** state)
@@ -31,7 +31,7 @@ static void matrix_above_2_31_elements(void** state)
     c.extents[1] = n;
     c.perm[0] = 1;
     c.perm[1] = 0;
-    test_rng_t r = {900};
+    rng_t r = {900};
     run_opts_t o = {CUPERM_R_8U, SCALARS_PLAIN, 0, 0};
     assert_int_equal(gpu_run_case(h, &c, &o, &r), 0);
     cupermDestroy(h);
@@ -57,7 +57,7 @@ static void rows_above_2_31_elements(void** state)
     c.perm[0] = 0;
     c.perm[1] = 2;
     c.perm[2] = 1;
-    test_rng_t r = {901};
+    rng_t r = {901};
     run_opts_t o = {CUPERM_R_16I, SCALARS_PLAIN, 1, 0};
     assert_int_equal(gpu_run_case(h, &c, &o, &r), 0);
     cupermDestroy(h);

@@ -9,7 +9,7 @@
 #include <cmocka.h>
 #include <cuda_runtime_api.h>
 
-#include "common/gpu_skip.h"
+#include "support/gpu_skip.h"
 #include "gpu/gpu_case.h"
 
 enum { kThreads = 8, kPlansPerThread = 300, kChecksPerThread = 4 };
@@ -24,7 +24,7 @@ typedef struct {
 static void* work(void* arg)
 {
     worker_t* w = arg;
-    test_rng_t r = {1000 + (uint64_t)w->id};
+    rng_t r = {1000 + (uint64_t)w->id};
     /* Many plan/destroy pairs racing with the other threads... */
     for (int i = 0; i < kPlansPerThread; ++i) {
         test_case_t c;
@@ -42,7 +42,7 @@ static void* work(void* arg)
     for (int i = 0; i < kChecksPerThread; ++i) {
         test_case_t c;
         case_random(&r, &c, 2, 8, 200000, i % 2);
-        run_opts_t o = {kAllTypes[(w->id + i) % kNumTypes], (scalars_mode_t)(i % 3), i % 2, s};
+        run_opts_t o = {dtype_all[(w->id + i) % dtype_count], (scalars_mode_t)(i % 3), i % 2, s};
         w->failures += gpu_run_case(handle, &c, &o, &r);
     }
     cudaStreamDestroy(s);

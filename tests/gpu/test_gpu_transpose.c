@@ -10,7 +10,7 @@
 #include <cmocka.h>
 #include <cuda_runtime_api.h>
 
-#include "common/gpu_skip.h"
+#include "support/gpu_skip.h"
 #include "gpu/gpu_case.h"
 
 static cupermHandle_t handle;
@@ -34,7 +34,7 @@ static int quick(void) { return getenv("CUPERM_TEST_QUICK") != NULL; }
 static int run_random(uint64_t seed, int cases, int min_rank, int max_rank, int64_t max_volume, int strided,
                       cupermDataType_t type)
 {
-    test_rng_t r = {seed};
+    rng_t r = {seed};
     if (quick()) {
         cases = (cases + 3) / 4;
         max_volume /= 8;
@@ -54,9 +54,9 @@ static void every_type_random_shapes(void** state)
 {
     (void)state;
     int failures = 0;
-    for (int t = 0; t < kNumTypes; ++t) {
-        failures += run_random(100 + t, 24, 1, 12, 200000, 0, kAllTypes[t]);
-        failures += run_random(200 + t, 24, 1, 12, 200000, 1, kAllTypes[t]);
+    for (int t = 0; t < dtype_count; ++t) {
+        failures += run_random(100 + t, 24, 1, 12, 200000, 0, dtype_all[t]);
+        failures += run_random(200 + t, 24, 1, 12, 200000, 1, dtype_all[t]);
     }
     assert_int_equal(failures, 0);
 }
@@ -88,7 +88,7 @@ static int run_fixed(int rank, const int64_t* e, const int* p, cupermDataType_t 
     c.rank = rank;
     memcpy(c.extents, e, rank * sizeof *e);
     memcpy(c.perm, p, rank * sizeof *p);
-    test_rng_t r = {seed};
+    rng_t r = {seed};
     run_opts_t o = {type, s, misalign, 0};
     return gpu_run_case(handle, &c, &o, &r);
 }
@@ -119,9 +119,9 @@ static void edge_shapes(void** state)
     };
     int failures = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
-        for (int t = 0; t < kNumTypes; t += 3)
+        for (int t = 0; t < dtype_count; t += 3)
             for (int s = 0; s < 3; ++s)
-                failures += run_fixed(cases[i].rank, cases[i].e, cases[i].p, kAllTypes[t], (scalars_mode_t)s,
+                failures += run_fixed(cases[i].rank, cases[i].e, cases[i].p, dtype_all[t], (scalars_mode_t)s,
                                       (int)(i % 2), 500 + i);
     assert_int_equal(failures, 0);
 }
@@ -203,7 +203,7 @@ static void plan_reuse_across_streams(void** state)
     cudaStream_t streams[2];
     cudaStreamCreate(&streams[0]);
     cudaStreamCreate(&streams[1]);
-    test_rng_t r = {700};
+    rng_t r = {700};
     int failures = 0;
     for (int i = 0; i < 6; ++i) {
         test_case_t c;

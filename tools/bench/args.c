@@ -11,15 +11,6 @@
 #include "reference.h"
 #include "suites.h"
 
-static int fail(char* err, size_t err_size, const char* fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, err_size, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 static int parse_int64(const char* s, int64_t lo, int64_t hi, int64_t* out)
 {
     char* end;
@@ -82,7 +73,7 @@ static int parse_dtypes(const char* s, bench_options* opt)
     strcpy(buf, s);
     opt->num_dtypes = 0;
     for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        const bench_dtype* t = bench_dtype_find(tok);
+        const dtype_info* t = dtype_find(tok);
         if (!t || opt->num_dtypes == BENCH_MAX_DTYPES) return -1;
         opt->dtypes[opt->num_dtypes++] = t;
     }
@@ -163,83 +154,83 @@ static int apply_option(int c, const char* v, bench_options* opt, char* err, siz
     switch (c) {
     case OPT_DTYPE:
         if (parse_dtypes(v, opt))
-            return fail(err, err_size, "--dtype \"%s\": expected a comma list of %s", v,
-                        bench_dtype_names());
+            return bench_fail(err, err_size, "--dtype \"%s\": expected a comma list of %s", v,
+                        dtype_names());
         break;
     case OPT_MODE:
         if (!strcmp(v, "heuristic") || !strcmp(v, "model")) opt->mode = BENCH_MODE_HEURISTIC;
         else if (!strcmp(v, "measure")) opt->mode = BENCH_MODE_MEASURE;
         else if (!strcmp(v, "both")) opt->mode = BENCH_MODE_BOTH;
         else
-            return fail(err, err_size, "--mode \"%s\": expected heuristic (model), measure or both", v);
+            return bench_fail(err, err_size, "--mode \"%s\": expected heuristic (model), measure or both", v);
         break;
     case OPT_CASES: opt->cases_file = v; break;
     case OPT_CASE: opt->single_case = v; break;
     case OPT_EXTENT:
         if (parse_int64(v, 1, (int64_t)1 << 32, &n))
-            return fail(err, err_size, "--extent \"%s\": expected an integer in 1..2^32", v);
+            return bench_fail(err, err_size, "--extent \"%s\": expected an integer in 1..2^32", v);
         opt->gen.extent = n;
         break;
     case OPT_RANK:
         if (parse_ranks(v, opt->gen.ranks, &opt->gen.num_ranks))
-            return fail(err, err_size, "--rank \"%s\": expected ranks 1..%d like 2-12 or 4,8", v,
+            return bench_fail(err, err_size, "--rank \"%s\": expected ranks 1..%d like 2-12 or 4,8", v,
                         BENCH_MAX_RANK);
         break;
     case OPT_RATIO:
         if (parse_ratios(v, opt->gen.ratios, &opt->gen.num_ratios))
-            return fail(err, err_size, "--ratio \"%s\": expected ratios >= 1 like 1,5,15", v);
+            return bench_fail(err, err_size, "--ratio \"%s\": expected ratios >= 1 like 1,5,15", v);
         break;
     case OPT_COUNT:
         if (parse_int64(v, 1, 100000, &n))
-            return fail(err, err_size, "--count \"%s\": expected an integer in 1..100000", v);
+            return bench_fail(err, err_size, "--count \"%s\": expected an integer in 1..100000", v);
         opt->gen.count = (int)n;
         break;
     case OPT_VOLUME:
         if (parse_int64(v, 2, (int64_t)1 << 40, &n))
-            return fail(err, err_size, "--volume \"%s\": expected elements in 2..2^40", v);
+            return bench_fail(err, err_size, "--volume \"%s\": expected elements in 2..2^40", v);
         opt->gen.volume = n;
         break;
     case OPT_SEED:
         if (parse_int64(v, 1, INT64_MAX, &n))
-            return fail(err, err_size, "--seed \"%s\": expected a positive integer", v);
+            return bench_fail(err, err_size, "--seed \"%s\": expected a positive integer", v);
         opt->gen.seed = (uint64_t)n;
         break;
     case OPT_SKIP:
         if (parse_int64(v, 0, INT32_MAX, &n))
-            return fail(err, err_size, "--skip \"%s\": expected a count >= 0", v);
+            return bench_fail(err, err_size, "--skip \"%s\": expected a count >= 0", v);
         opt->skip = (long)n;
         break;
     case OPT_LIMIT:
         if (parse_int64(v, 1, INT32_MAX, &n))
-            return fail(err, err_size, "--limit \"%s\": expected a count >= 1", v);
+            return bench_fail(err, err_size, "--limit \"%s\": expected a count >= 1", v);
         opt->limit = (long)n;
         break;
     case OPT_OUT: opt->out_dir = v; break;
     case OPT_TAG:
         if (!*v || strpbrk(v, "/\\ "))
-            return fail(err, err_size, "--tag \"%s\": expected a file name stem without / or blanks",
+            return bench_fail(err, err_size, "--tag \"%s\": expected a file name stem without / or blanks",
                         v);
         opt->tag = v;
         break;
     case OPT_ALPHA:
-        if (parse_double(v, &x)) return fail(err, err_size, "--alpha \"%s\": expected a number", v);
+        if (parse_double(v, &x)) return bench_fail(err, err_size, "--alpha \"%s\": expected a number", v);
         opt->alpha = x;
         break;
     case OPT_BETA:
-        if (parse_double(v, &x)) return fail(err, err_size, "--beta \"%s\": expected a number", v);
+        if (parse_double(v, &x)) return bench_fail(err, err_size, "--beta \"%s\": expected a number", v);
         opt->beta = x;
         break;
     case OPT_PLAN_REPS:
         if (parse_int64(v, 1, 1000, &n))
-            return fail(err, err_size, "--plan-reps \"%s\": expected an integer in 1..1000", v);
+            return bench_fail(err, err_size, "--plan-reps \"%s\": expected an integer in 1..1000", v);
         opt->plan_reps = (int)n;
         break;
     case OPT_TARGET_MS:
         if (parse_double(v, &x) || !(x > 0 && x <= 60000))
-            return fail(err, err_size, "--target-ms \"%s\": expected milliseconds in (0, 60000]", v);
+            return bench_fail(err, err_size, "--target-ms \"%s\": expected milliseconds in (0, 60000]", v);
         opt->target_ms = x;
         break;
-    default: return fail(err, err_size, "internal error: option %d not handled", c);
+    default: return bench_fail(err, err_size, "internal error: option %d not handled", c);
     }
     return 0;
 }
@@ -247,12 +238,12 @@ static int apply_option(int c, const char* v, bench_options* opt, char* err, siz
 static int apply_suite(const char* a, bench_options* opt, char* err, size_t err_size)
 {
     if (opt->suite)
-        return fail(err, err_size, "unexpected argument \"%s\": the suite is already \"%s\"", a,
+        return bench_fail(err, err_size, "unexpected argument \"%s\": the suite is already \"%s\"", a,
                     opt->suite);
     if (!bench_suite_find(a)) {
         char names[256];
         bench_suite_names(names, sizeof names);
-        return fail(err, err_size, "unknown suite \"%s\"; suites: %s", a, names);
+        return bench_fail(err, err_size, "unknown suite \"%s\"; suites: %s", a, names);
     }
     opt->suite = a;
     return 0;
@@ -290,17 +281,17 @@ int bench_parse_args(int argc, char** argv, bench_options* opt, char* err, size_
         case OPT_NO_VERIFY: opt->verify = 0; break;
         case OPT_QUIET: opt->quiet = 1; break;
         case ':':
-            return fail(err, err_size, "option %s needs a value", option_text(current, name, sizeof name));
+            return bench_fail(err, err_size, "option %s needs a value", option_text(current, name, sizeof name));
         case '?':
             if (optopt && optopt != '?' && strncmp(current, "--", 2) == 0 && strchr(current, '='))
-                return fail(err, err_size, "option %s takes no value",
+                return bench_fail(err, err_size, "option %s takes no value",
                             option_text(current, name, sizeof name));
             if (optopt && strncmp(current, "--", 2) != 0)
-                return fail(err, err_size, "unknown option \"-%c\" (see --help)", optopt);
+                return bench_fail(err, err_size, "unknown option \"-%c\" (see --help)", optopt);
             option_text(current, name, sizeof name);
             if (strncmp(name, "--", 2) == 0 && count_prefix_matches(name + 2) > 1)
-                return fail(err, err_size, "ambiguous option \"%s\": write it out (see --help)", name);
-            return fail(err, err_size, "unknown option \"%s\" (see --help)", name);
+                return bench_fail(err, err_size, "ambiguous option \"%s\": write it out (see --help)", name);
+            return bench_fail(err, err_size, "unknown option \"%s\" (see --help)", name);
         default:
             if (apply_option(c, optarg, opt, err, err_size)) return -1;
         }
@@ -314,16 +305,16 @@ int bench_parse_args(int argc, char** argv, bench_options* opt, char* err, size_
     if (sources == 0) {
         char names[256];
         bench_suite_names(names, sizeof names);
-        return fail(err, err_size, "name a suite (%s), --cases FILE or --case \"EXTENTS PERM\"",
+        return bench_fail(err, err_size, "name a suite (%s), --cases FILE or --case \"EXTENTS PERM\"",
                     names);
     }
     if (sources > 1)
-        return fail(err, err_size, "give only one of a suite, --cases FILE and --case");
+        return bench_fail(err, err_size, "give only one of a suite, --cases FILE and --case");
     if (opt->cases_file) opt->suite = "cases";
     if (opt->single_case) opt->suite = "case";
     for (int k = 0; k < opt->num_dtypes; ++k)
         if (!bench_verify_supports(opt->dtypes[k], opt->alpha, opt->beta))
-            return fail(err, err_size,
+            return bench_fail(err, err_size,
                         "--alpha/--beta other than 1/0 are supported for f32 and f64 only (got %s)",
                         opt->dtypes[k]->name);
     return 0;
@@ -360,5 +351,5 @@ void bench_print_usage(const char* argv0)
         "  --version           print the cuperm library version and exit\n"
         "  -h, --help          this text\n"
         "Options with a value take it as --opt VALUE or --opt=VALUE.\n",
-        bench_dtype_names());
+        dtype_names());
 }

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dtype.h"
+#include "support/dtype.h"
 #include "gen.h"
 
 #define BENCH_MAX_DTYPES 16
@@ -16,7 +16,7 @@ typedef struct {
     const char* suite;        /* suite name, or NULL until resolved */
     const char* cases_file;   /* --cases FILE */
     const char* single_case;  /* --case "EXTENTS PERM" */
-    const bench_dtype* dtypes[BENCH_MAX_DTYPES];
+    const dtype_info* dtypes[BENCH_MAX_DTYPES];
     int num_dtypes;           /* 0: the suite's default */
     bench_mode mode;
     bench_gen_params gen;     /* --extent --rank --ratio --count --volume --seed */

@@ -26,6 +26,9 @@ void bench_case_list_free(bench_case_list* list);
 
 int64_t bench_case_volume(const bench_case* c);
 
+/* Writes the printf-style message into err (err_size bytes; nothing if 0) and returns -1. */
+int bench_fail(char* err, size_t err_size, const char* fmt, ...);
+
 /* 1 if perm is a permutation of 0..rank-1. */
 int bench_is_permutation(const int* perm, int rank);
 

@@ -1,5 +1,6 @@
 #include "bench_case.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -64,4 +65,13 @@ void bench_format_perm(const bench_case* c, char* buf, size_t size)
     int64_t p[BENCH_MAX_RANK];
     for (int i = 0; i < c->rank; ++i) p[i] = c->perm[i];
     join(p, c->rank, buf, size);
+}
+
+int bench_fail(char* err, size_t err_size, const char* fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (err_size) vsnprintf(err, err_size, fmt, ap);
+    va_end(ap);
+    return -1;
 }

@@ -10,15 +10,6 @@
 /* Extents above this cannot describe a tensor that fits in any GPU memory. */
 #define BENCH_MAX_EXTENT ((int64_t)1 << 40)
 
-static int fail(char* err, size_t err_size, const char* fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (err_size) vsnprintf(err, err_size, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 static const char* skip_blanks(const char* s)
 {
     while (*s == ' ' || *s == '\t' || *s == '\r') ++s;
@@ -33,16 +24,16 @@ static int read_list(const char** s, const char* what, int64_t* values, char* er
     int n = 0;
     for (;;) {
         if (!isdigit((unsigned char)*p))
-            return fail(err, err_size, "%s entry %d: expected a non-negative integer at \"%.20s\"",
+            return bench_fail(err, err_size, "%s entry %d: expected a non-negative integer at \"%.20s\"",
                         what, n, p);
         if (n == BENCH_MAX_RANK)
-            return fail(err, err_size, "%s has more than %d entries (the largest rank)", what,
+            return bench_fail(err, err_size, "%s has more than %d entries (the largest rank)", what,
                         BENCH_MAX_RANK);
         errno = 0;
         char* end;
         long long v = strtoll(p, &end, 10);
         if (errno == ERANGE || v > BENCH_MAX_EXTENT)
-            return fail(err, err_size, "%s entry %d is too large (at most 2^40)", what, n);
+            return bench_fail(err, err_size, "%s entry %d is too large (at most 2^40)", what, n);
         values[n++] = v;
         p = end;
         if (*p != ',') break;
@@ -60,33 +51,33 @@ int bench_parse_case(const char* line, bench_case* out, char* err, size_t err_si
     int rank = read_list(&p, "extents", ext, err, err_size);
     if (rank < 0) return -1;
     if (*p != ' ' && *p != '\t')
-        return fail(err, err_size, "expected a blank between extents and permutation at \"%.20s\"",
+        return bench_fail(err, err_size, "expected a blank between extents and permutation at \"%.20s\"",
                     p);
     p = skip_blanks(p);
     int prank = read_list(&p, "permutation", perm, err, err_size);
     if (prank < 0) return -1;
     p = skip_blanks(p);
     if (*p != '\0' && *p != '\n')
-        return fail(err, err_size, "unexpected text after the permutation: \"%.20s\"", p);
+        return bench_fail(err, err_size, "unexpected text after the permutation: \"%.20s\"", p);
     if (prank != rank)
-        return fail(err, err_size, "permutation has %d entries but there are %d extents", prank,
+        return bench_fail(err, err_size, "permutation has %d entries but there are %d extents", prank,
                     rank);
 
     bench_case c = {.rank = rank};
     for (int i = 0; i < rank; ++i) {
         if (ext[i] < 1)
-            return fail(err, err_size, "extent %d is %lld; extents must be >= 1", i,
+            return bench_fail(err, err_size, "extent %d is %lld; extents must be >= 1", i,
                         (long long)ext[i]);
         c.extents[i] = ext[i];
         c.perm[i] = perm[i] < rank ? (int)perm[i] : -1;
     }
     if (!bench_is_permutation(c.perm, rank))
-        return fail(err, err_size, "the permutation must list each of 0..%d exactly once",
+        return bench_fail(err, err_size, "the permutation must list each of 0..%d exactly once",
                     rank - 1);
     int64_t vol = 1;
     for (int i = 0; i < rank; ++i) {
         if (vol > BENCH_MAX_EXTENT / c.extents[i])
-            return fail(err, err_size, "the volume exceeds 2^40 elements");
+            return bench_fail(err, err_size, "the volume exceeds 2^40 elements");
         vol *= c.extents[i];
     }
     *out = c;
@@ -104,7 +95,7 @@ int bench_parse_cases(const char* text, const char* source, bench_case_list* lis
         size_t len = eol ? (size_t)(eol - p) : strlen(p);
         ++line_no;
         if (len >= sizeof line)
-            return fail(err, err_size, "%s:%d: line longer than %zu characters", source, line_no,
+            return bench_fail(err, err_size, "%s:%d: line longer than %zu characters", source, line_no,
                         sizeof line - 1);
         memcpy(line, p, len);
         line[len] = '\0';
@@ -114,9 +105,9 @@ int bench_parse_cases(const char* text, const char* source, bench_case_list* lis
             bench_case c;
             char why[256];
             if (bench_parse_case(line, &c, why, sizeof why) != 0)
-                return fail(err, err_size, "%s:%d: %s", source, line_no, why);
+                return bench_fail(err, err_size, "%s:%d: %s", source, line_no, why);
             if (bench_case_list_push(list, &c) != 0)
-                return fail(err, err_size, "%s:%d: out of memory", source, line_no);
+                return bench_fail(err, err_size, "%s:%d: out of memory", source, line_no);
         }
         p += len + (eol ? 1 : 0);
     }
@@ -126,7 +117,7 @@ int bench_parse_cases(const char* text, const char* source, bench_case_list* lis
 int bench_read_case_file(const char* path, bench_case_list* list, char* err, size_t err_size)
 {
     FILE* f = fopen(path, "rb");
-    if (!f) return fail(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+    if (!f) return bench_fail(err, err_size, "%s: cannot open: %s", path, strerror(errno));
     size_t cap = 1 << 16, len = 0;
     char* text = malloc(cap);
     size_t n;
@@ -140,12 +131,12 @@ int bench_read_case_file(const char* path, bench_case_list* list, char* err, siz
     }
     int read_error = ferror(f);
     fclose(f);
-    if (!text) return fail(err, err_size, "%s: out of memory", path);
-    if (read_error) { free(text); return fail(err, err_size, "%s: read error", path); }
+    if (!text) return bench_fail(err, err_size, "%s: out of memory", path);
+    if (read_error) { free(text); return bench_fail(err, err_size, "%s: read error", path); }
     text[len] = '\0';
     if (memchr(text, '\0', len)) {
         free(text);
-        return fail(err, err_size, "%s: not a text file", path);
+        return bench_fail(err, err_size, "%s: not a text file", path);
     }
     int rc = bench_parse_cases(text, path, list, err, err_size);
     free(text);

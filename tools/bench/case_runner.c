@@ -86,7 +86,7 @@ static void set_error(bench_result* r, const char* what, cupermStatus_t s)
 
 /* Heuristic plans: plan_reps creations, each on a fresh handle so that the handle's
  * plan cache never answers; the median is reported and the last plan kept. */
-static int plan_heuristic(const bench_case* c, const bench_dtype* t, int reps, owned_plan* out,
+static int plan_heuristic(const bench_case* c, const dtype_info* t, int reps, owned_plan* out,
                           bench_result* r)
 {
     double times[1000];
@@ -109,7 +109,7 @@ static int plan_heuristic(const bench_case* c, const bench_dtype* t, int reps, o
 }
 
 /* A measured plan, created once (it runs candidates on the device) on a fresh handle. */
-static int plan_measured(const bench_case* c, const bench_dtype* t, bench_buffers* b,
+static int plan_measured(const bench_case* c, const dtype_info* t, bench_buffers* b,
                          owned_plan* out, bench_result* r)
 {
     release(out);
@@ -129,13 +129,13 @@ static int plan_measured(const bench_case* c, const bench_dtype* t, bench_buffer
 
 /* Runs the plan once on a poisoned (or, with beta != 0, initialized) output and
  * compares every element with the CPU reference. Returns -1 on a CUDA error. */
-static int verify(const owned_plan* p, const bench_case* c, const bench_dtype* t,
+static int verify(const owned_plan* p, const bench_case* c, const dtype_info* t,
                   const bench_options* opt, const unsigned char* alpha, const unsigned char* beta,
                   bench_buffers* b, size_t bytes, bench_result* r)
 {
     cudaError_t e = opt->beta != 0
                         ? cudaMemcpy(b->d_out, b->h_init, bytes, cudaMemcpyHostToDevice)
-                        : cudaMemsetAsync(b->d_out, BENCH_POISON_BYTE, bytes, b->stream);
+                        : cudaMemsetAsync(b->d_out, POISON_BYTE, bytes, b->stream);
     if (e != cudaSuccess) goto cuda_fail;
     cupermStatus_t s = cupermExecute(p->plan, alpha, b->d_in, beta, b->d_out, b->stream);
     if (s != CUPERM_STATUS_SUCCESS) {
@@ -164,7 +164,7 @@ cuda_fail:
  * the idle stream before planning to one after the execution. It includes the
  * host's planning and launch latency, which the back-to-back batches of
  * exec_ms hide; the kernel is already loaded (the checked run came first). */
-static void time_single_use(const bench_case* c, const bench_dtype* t, const unsigned char* alpha,
+static void time_single_use(const bench_case* c, const dtype_info* t, const unsigned char* alpha,
                             const unsigned char* beta, bench_buffers* b, bench_result* r)
 {
     enum { REPS = 11 };
@@ -196,12 +196,12 @@ out:
     if (ev[1]) cudaEventDestroy(ev[1]);
 }
 
-static int measure(const owned_plan* p, const bench_case* c, const bench_dtype* t,
+static int measure(const owned_plan* p, const bench_case* c, const dtype_info* t,
                    const bench_options* opt, bench_buffers* b, bench_result* r)
 {
     unsigned char alpha[16], beta[16];
-    bench_dtype_scalar(t, opt->alpha, alpha);
-    bench_dtype_scalar(t, opt->beta, beta);
+    dtype_scalar(t->type, opt->alpha, alpha);
+    dtype_scalar(t->type, opt->beta, beta);
     size_t bytes = (size_t)bench_case_volume(c) * t->size;
 
     cupermPlanInfo_t info;
@@ -233,7 +233,7 @@ static int measure(const owned_plan* p, const bench_case* c, const bench_dtype* 
     return 0;
 }
 
-static bench_result new_result(const bench_suite* suite, const bench_dtype* t, const char* mode,
+static bench_result new_result(const bench_suite* suite, const dtype_info* t, const char* mode,
                                long index, const bench_case* c)
 {
     bench_result r;
@@ -254,7 +254,7 @@ static bench_result new_result(const bench_suite* suite, const bench_dtype* t, c
     return r;
 }
 
-int bench_run_case(const bench_suite* suite, const bench_options* opt, const bench_dtype* t,
+int bench_run_case(const bench_suite* suite, const bench_options* opt, const dtype_info* t,
                    long index, const bench_case* c, bench_buffers* b, bench_result* out, int* n_out)
 {
     size_t bytes = (size_t)bench_case_volume(c) * t->size;

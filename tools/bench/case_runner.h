@@ -9,7 +9,7 @@
 
 #include "args.h"
 #include "bench_case.h"
-#include "dtype.h"
+#include "support/dtype.h"
 #include "results.h"
 #include "suites.h"
 
@@ -28,7 +28,7 @@ void bench_buffers_free(bench_buffers* b);
 /* Runs case c (index in its suite) with type t in opt's modes, appending one result
  * per mode to out (*n_out advances). Returns -1 when the CUDA context is no longer
  * usable; failures of one case are recorded in its results instead. */
-int bench_run_case(const bench_suite* suite, const bench_options* opt, const bench_dtype* t,
+int bench_run_case(const bench_suite* suite, const bench_options* opt, const dtype_info* t,
                    long index, const bench_case* c, bench_buffers* b, bench_result* out,
                    int* n_out);
 

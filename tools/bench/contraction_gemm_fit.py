@@ -15,6 +15,7 @@ prints the weights and the fit quality, and writes them as a C header
 that src/exec/contraction/plan.c derives for that device.
 """
 import csv
+import gzip
 import math
 import sys
 
@@ -74,7 +75,8 @@ def features(op_first, op_second, m, n, k, batch, shared, pointers):
 
 
 def load(path):
-    with open(path) as f:
+    """The sweep's rows; path may be gzip-compressed (.gz, as stored in bench/results)."""
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
         rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
     return [r for r in rows if float(r["ms"]) > 0]
 

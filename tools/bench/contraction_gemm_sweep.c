@@ -15,13 +15,8 @@
 #include <string.h>
 
 #include "contraction_suites.h"
-
-typedef struct {
-    const char* name;
-    cupermDataType_t type;
-    cudaDataType_t blasType;
-    size_t size;
-} sweep_type;
+#include "support/dtype.h"
+#include "support/timer.h"
 
 typedef struct {
     char opA, opB;
@@ -32,7 +27,7 @@ typedef struct {
 
 typedef struct {
     cublasHandle_t blas;
-    const sweep_type* t;
+    const dtype_info* t; /* f16 or f32; its cuBLAS type has the same value */
     void *a, *b, *c;
     void** arrays; /* device: batch A, batch B, batch C pointers */
     cudaStream_t s;
@@ -44,7 +39,7 @@ static int run(const sweep_ctx* x, const sweep_gemm* g)
     const cublasOperation_t oa = g->opA == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T;
     const cublasOperation_t ob = g->opB == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T;
     const int64_t lda = g->opA == 'N' ? g->m : g->k, ldb = g->opB == 'N' ? g->k : g->n;
-    const cudaDataType_t T = x->t->blasType;
+    const cudaDataType_t T = (cudaDataType_t)x->t->type;
     cublasStatus_t st;
     if (g->pointers)
         st = cublasGemmBatchedEx_64(x->blas, oa, ob, g->m, g->n, g->k, &one, (const void* const*)x->arrays, T, lda,
@@ -59,10 +54,16 @@ static int run(const sweep_ctx* x, const sweep_gemm* g)
     return st == CUBLAS_STATUS_SUCCESS ? 0 : -1;
 }
 
-static int cmp_float(const void* a, const void* b)
+typedef struct {
+    const sweep_ctx* x;
+    const sweep_gemm* g;
+} timed_gemm;
+
+static int run_timed(void* ctx, cudaStream_t s)
 {
-    const float x = *(const float*)a, y = *(const float*)b;
-    return (x > y) - (x < y);
+    (void)s; /* x->s, which cuBLAS is bound to */
+    const timed_gemm* tg = ctx;
+    return run(tg->x, tg->g);
 }
 
 /* Median milliseconds over 7 samples, each a run of enough calls to last >= 0.2 ms. */
@@ -79,32 +80,11 @@ static double time_gemm(sweep_ctx* x, const sweep_gemm* g)
         cudaMemcpy(x->arrays, host, sizeof(void*) * 3 * (size_t)g->batch, cudaMemcpyHostToDevice);
         free(host);
     }
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    double result = -1;
-    float one = 0, t[7];
-    if (run(x, g) || run(x, g)) goto out;
-    cudaEventRecord(e0, x->s);
-    run(x, g);
-    cudaEventRecord(e1, x->s);
-    cudaEventSynchronize(e1);
-    cudaEventElapsedTime(&one, e0, e1);
-    const int inner = one >= 0.2f ? 1 : (int)(0.2f / (one > 1e-3f ? one : 1e-3f)) + 1;
-    for (int r = 0; r < 7; ++r) {
-        cudaEventRecord(e0, x->s);
-        for (int i = 0; i < inner; ++i) run(x, g);
-        cudaEventRecord(e1, x->s);
-        cudaEventSynchronize(e1);
-        cudaEventElapsedTime(&t[r], e0, e1);
-        t[r] /= (float)inner;
-    }
-    qsort(t, 7, sizeof t[0], cmp_float);
-    result = t[3];
-out:
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    return result;
+    timed_gemm tg = {x, g};
+    const timer_options o = {2, 0.2, 0, 7, 7, NULL};
+    double ms;
+    timer_median_ms(run_timed, &tg, x->s, &o, &ms);
+    return ms;
 }
 
 /* Elements in each of the three buffers (sweep's allocation). */
@@ -167,7 +147,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "usage: %s OUT.csv [f16,f32]\n", argv[0]);
         return 2;
     }
-    static const sweep_type types[2] = {{"f16", CUPERM_R_16F, CUDA_R_16F, 2}, {"f32", CUPERM_R_32F, CUDA_R_32F, 4}};
+    const dtype_info* types[2] = {dtype_find("f16"), dtype_find("f32")};
     const char* which = argc > 2 ? argv[2] : "f16,f32";
     FILE* f = fopen(argv[1], "w");
     if (!f) {
@@ -187,8 +167,8 @@ int main(int argc, char** argv)
     cublasSetStream(x.blas, x.s);
     const int64_t elems = SWEEP_ELEMS;
     for (int ti = 0; ti < 2; ++ti) {
-        if (!strstr(which, types[ti].name)) continue;
-        x.t = &types[ti];
+        if (!strstr(which, types[ti]->name)) continue;
+        x.t = types[ti];
         if (cudaMalloc(&x.a, (size_t)elems * x.t->size) || cudaMalloc(&x.b, (size_t)elems * x.t->size) ||
             cudaMalloc(&x.c, (size_t)elems * x.t->size) ||
             cudaMalloc((void**)&x.arrays, sizeof(void*) * 3 * 4096)) {

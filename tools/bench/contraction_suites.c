@@ -22,19 +22,20 @@
 
 #include "contraction_cases.h"
 #include "device.h"
-#include "dtype.h"
-
-#define POISON 0xff
+#include "support/dtype.h"
+#include "support/poison.h"
+#include "support/reference.h"
+#include "support/timer.h"
 
 typedef struct {
-    const bench_dtype* dt;
+    const dtype_info* dt;
     cupermDataType_t ab, cd;
     cudaDataType_t blasType;
     cublasComputeType_t blasCompute;
     double accEps, outEps; /* accumulation and output rounding, for the sampled check */
 } ctr_type;
 
-static int type_for(const bench_dtype* dt, ctr_type* t)
+static int type_for(const dtype_info* dt, ctr_type* t)
 {
     memset(t, 0, sizeof *t);
     t->dt = dt;
@@ -51,52 +52,16 @@ static int type_for(const bench_dtype* dt, ctr_type* t)
 
 /* ---- timing ------------------------------------------------------------------------ */
 
-typedef int (*run_fn)(void* ctx, cudaStream_t s);
-
-static int cmp_double(const void* a, const void* b)
+/* Median milliseconds of one run (support/timer.h): two warm-up runs, then 7..101 batches
+ * of runs lasting >= 1 ms within about targetMs, `poison` (may be NULL) called before each
+ * batch outside the timed region; -1 on error. */
+static double time_median(timer_run_fn run, void* ctx, void (*poison)(void*, cudaStream_t), cudaStream_t s,
+                          double targetMs)
 {
-    const double x = *(const double*)a, y = *(const double*)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Median milliseconds of one run: warm-up, then batches of `inner` runs (a batch >= 1 ms),
- * `poison` (may be NULL) called before each batch outside the timed region. */
-static double time_median(run_fn run, void* ctx, void (*poison)(void*, cudaStream_t), cudaStream_t s,
-                           double targetMs)
-{
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    for (int i = 0; i < 2; ++i)
-        if (run(ctx, s)) return -1;
-    cudaEventRecord(e0, s);
-    if (run(ctx, s)) return -1;
-    cudaEventRecord(e1, s);
-    cudaEventSynchronize(e1);
-    float one = 0;
-    cudaEventElapsedTime(&one, e0, e1);
-    int inner = one >= 1.0f ? 1 : (int)(1.0f / (one > 1e-3f ? one : 1e-3f)) + 1;
-    int batches = (int)(targetMs / (one * inner + 1e-3));
-    if (batches < 7) batches = 7;
-    if (batches > 101) batches = 101;
-    double* t = malloc(sizeof(double) * (size_t)batches);
-    for (int b = 0; b < batches; ++b) {
-        if (poison) poison(ctx, s);
-        cudaEventRecord(e0, s);
-        for (int i = 0; i < inner; ++i)
-            if (run(ctx, s)) { free(t); return -1; }
-        cudaEventRecord(e1, s);
-        cudaEventSynchronize(e1);
-        float ms = 0;
-        cudaEventElapsedTime(&ms, e0, e1);
-        t[b] = ms / inner;
-    }
-    qsort(t, (size_t)batches, sizeof(double), cmp_double);
-    const double median = t[batches / 2];
-    free(t);
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    return median;
+    const timer_options o = {2, 1.0, targetMs, 7, 101, poison};
+    double ms;
+    timer_median_ms(run, ctx, s, &o, &ms);
+    return ms;
 }
 
 /* ---- runs -------------------------------------------------------------------------- */
@@ -156,7 +121,7 @@ static int run_contract(void* vctx, cudaStream_t s)
 static void poison_d(void* vctx, cudaStream_t s)
 {
     contract_run* r = vctx;
-    cudaMemsetAsync(r->d, POISON, r->dBytes, s);
+    poison_device(r->d, r->dBytes, s);
 }
 
 typedef struct {
@@ -205,25 +170,12 @@ static int measure_roofline(cublasHandle_t blas, const ctr_type* t, cudaStream_t
 
 /* ---- checking ------------------------------------------------------------------------ */
 
+/* Element i of a real array of type t (f64, f32, f16, bf16) as a double. */
 static double load(cupermDataType_t t, const void* base, int64_t i)
 {
-    switch (t) {
-    case CUPERM_R_64F: return ((const double*)base)[i];
-    case CUPERM_R_32F: return ((const float*)base)[i];
-    case CUPERM_R_16F: {
-        uint16_t h = ((const uint16_t*)base)[i];
-        const int e = (h >> 10) & 31, m = h & 1023;
-        double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(1024 + m, e - 25);
-        return (h & 0x8000) ? -v : v;
-    }
-    case CUPERM_R_16BF: {
-        uint32_t bits = (uint32_t)((const uint16_t*)base)[i] << 16;
-        float f;
-        memcpy(&f, &bits, 4);
-        return f;
-    }
-    default: return NAN;
-    }
+    double v[2];
+    ref_load(t, (const unsigned char*)base + (size_t)i * cupermDataTypeSize(t), v);
+    return v[0];
 }
 
 static int64_t dense_stride(const bench_ctr_modes* md, int t, int32_t label, int64_t* extent)
@@ -363,8 +315,8 @@ static int run_mode(cupermHandle_t h, cublasHandle_t blas, const ctr_type* t, co
     run.b = cd->buf[1];
     run.d = cd->buf[2];
     run.dBytes = (size_t)vol[2] * t->dt->size;
-    bench_dtype_scalar(t->dt, 1.0, run.alpha);
-    bench_dtype_scalar(t->dt, 0.0, run.beta);
+    dtype_scalar(t->dt->type, 1.0, run.alpha);
+    dtype_scalar(t->dt->type, 0.0, run.beta);
     int status = 0;
     r->check = -1;
     if (opt->verify) {
@@ -508,7 +460,7 @@ int bench_run_contraction_suite(const bench_suite* suite, const bench_options* o
         fprintf(stderr, "cuperm-bench: cannot create the cuperm/cuBLAS handles or a stream\n");
         return 3;
     }
-    const bench_dtype* f32 = bench_dtype_find("f32");
+    const dtype_info* f32 = dtype_find("f32");
     const int ndt = opt->num_dtypes ? opt->num_dtypes : 1;
     int status = 0;
     for (int di = 0; di < ndt; ++di) {

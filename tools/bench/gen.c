@@ -5,15 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static int fail(char* err, size_t err_size, const char* fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (err_size) vsnprintf(err, err_size, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 void bench_gen_params_defaults(bench_gen_params* p)
 {
     if (p->num_ranks == 0)
@@ -117,13 +108,13 @@ static double extents_for_min(int64_t lo, int rank, double ratio, double log_tar
     return fabs(log_volume(ext, rank) - log_target);
 }
 
-int bench_gen_random_extents(bench_rng* rng, int rank, int64_t volume, double ratio,
+int bench_gen_random_extents(rng_t* rng, int rank, int64_t volume, double ratio,
                              int64_t* extents)
 {
     if (rank < 2 || rank > BENCH_MAX_RANK || volume < 2 || !(ratio >= 1) || ratio > 1e6)
         return -1;
     double u[BENCH_MAX_RANK], usum = 0;
-    for (int i = 0; i < rank - 2; ++i) usum += (u[i] = bench_rng_uniform(rng));
+    for (int i = 0; i < rank - 2; ++i) usum += (u[i] = rng_uniform(rng));
     double log_target = log((double)volume);
 
     /* The continuous solution for the smallest extent, then the better of its
@@ -142,19 +133,19 @@ int bench_gen_random_extents(bench_rng* rng, int rank, int64_t volume, double ra
     }
     /* Shuffle so the smallest and largest land anywhere. */
     for (int i = rank - 1; i > 0; --i) {
-        int j = (int)bench_rng_below(rng, (uint64_t)i + 1);
+        int j = (int)rng_range(rng, 0, i);
         int64_t t = best[i]; best[i] = best[j]; best[j] = t;
     }
     memcpy(extents, best, sizeof(int64_t) * rank);
     return 0;
 }
 
-void bench_gen_random_perm(bench_rng* rng, int rank, int* perm)
+void bench_gen_random_perm(rng_t* rng, int rank, int* perm)
 {
     for (;;) {
         for (int i = 0; i < rank; ++i) perm[i] = i;
         for (int i = rank - 1; i > 0; --i) {
-            int j = (int)bench_rng_below(rng, (uint64_t)i + 1);
+            int j = (int)rng_range(rng, 0, i);
             int t = perm[i]; perm[i] = perm[j]; perm[j] = t;
         }
         int identity = 1;
@@ -184,20 +175,20 @@ int bench_gen_random_suite(const bench_gen_params* p, bench_case_list* out, char
     /* Distinct cases per (rank, ratio); small ranks may have fewer than count
      * (rank 2 at ratio 1 has exactly one), so give up on a group after some redraws. */
     enum { max_redraws = 32 };
-    bench_rng rng = bench_rng_seed(p->seed);
+    rng_t rng = {p->seed};
     for (int ri = 0; ri < p->num_ranks; ++ri)
         for (int xi = 0; xi < p->num_ratios; ++xi) {
             size_t group = out->count;
             for (int k = 0, redraws = 0; k < p->count && redraws < max_redraws;) {
                 bench_case c = {.rank = p->ranks[ri]};
                 if (bench_gen_random_extents(&rng, c.rank, p->volume, p->ratios[xi], c.extents))
-                    return fail(err, err_size,
+                    return bench_fail(err, err_size,
                                 "random: cannot make rank %d, volume %lld, ratio %g (rank must be "
                                 "2..%d, volume >= 2, ratio >= 1)",
                                 c.rank, (long long)p->volume, p->ratios[xi], BENCH_MAX_RANK);
                 bench_gen_random_perm(&rng, c.rank, c.perm);
                 if (contains(out, group, &c)) { ++redraws; continue; }
-                if (bench_case_list_push(out, &c)) return fail(err, err_size, "out of memory");
+                if (bench_case_list_push(out, &c)) return bench_fail(err, err_size, "out of memory");
                 ++k;
             }
         }
@@ -208,7 +199,7 @@ int bench_gen_highrank_suite(const bench_gen_params* p, bench_case_list* out, ch
                              size_t err_size)
 {
     static const int ranks[2] = {8, 12};
-    bench_rng rng = bench_rng_seed(p->seed);
+    rng_t rng = {p->seed};
     for (int ri = 0; ri < 2; ++ri) {
         int rank = ranks[ri];
         /* Four large extents L with L^4 * 2^(rank-4) closest to the volume. */
@@ -224,13 +215,13 @@ int bench_gen_highrank_suite(const bench_gen_params* p, bench_case_list* out, ch
                 for (int i = 0; i < rank; ++i) c.perm[i] = rank - 1 - i;
             } else {
                 for (int placed = 0; placed < 4;) {
-                    int i = (int)bench_rng_below(&rng, (uint64_t)rank);
+                    int i = (int)rng_range(&rng, 0, rank - 1);
                     if (!is_large[i]) { is_large[i] = 1; ++placed; }
                 }
                 bench_gen_random_perm(&rng, rank, c.perm);
             }
             for (int i = 0; i < rank; ++i) c.extents[i] = is_large[i] ? large : 2;
-            if (bench_case_list_push(out, &c)) return fail(err, err_size, "out of memory");
+            if (bench_case_list_push(out, &c)) return bench_fail(err, err_size, "out of memory");
         }
     }
     return 0;
@@ -241,17 +232,17 @@ int bench_gen_small_suite(const bench_gen_params* p, size_t elem_size, bench_cas
 {
     static const int64_t kib[] = {64, 256, 1024, 4096, 16384};
     static const int ranks[] = {2, 3, 4, 6};
-    if (elem_size == 0) return fail(err, err_size, "small: element size must be positive");
-    bench_rng rng = bench_rng_seed(p->seed);
+    if (elem_size == 0) return bench_fail(err, err_size, "small: element size must be positive");
+    rng_t rng = {p->seed};
     for (size_t s = 0; s < sizeof kib / sizeof kib[0]; ++s)
         for (size_t r = 0; r < sizeof ranks / sizeof ranks[0]; ++r) {
             bench_case c = {.rank = ranks[r]};
             int64_t volume = kib[s] * 1024 / (int64_t)elem_size;
             if (bench_gen_random_extents(&rng, c.rank, volume, 2.0, c.extents))
-                return fail(err, err_size, "small: cannot make rank %d of %lld elements", c.rank,
+                return bench_fail(err, err_size, "small: cannot make rank %d of %lld elements", c.rank,
                             (long long)volume);
             bench_gen_random_perm(&rng, c.rank, c.perm);
-            if (bench_case_list_push(out, &c)) return fail(err, err_size, "out of memory");
+            if (bench_case_list_push(out, &c)) return bench_fail(err, err_size, "out of memory");
         }
     return 0;
 }

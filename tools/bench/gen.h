@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "bench_case.h"
-#include "rng.h"
+#include "support/rng.h"
 
 #define BENCH_MAX_CHOICES 32
 
@@ -36,11 +36,11 @@ int bench_gen_all_perms(int rank, int64_t extent, bench_case_list* out);
  * ratio is round(ratio * min)/min (exactly ratio when ratio is an integer) and whose
  * product is as close to volume as those constraints allow. The smallest and
  * largest sit at random positions. Returns 0, or -1 if rank/volume/ratio are unusable. */
-int bench_gen_random_extents(bench_rng* rng, int rank, int64_t volume, double ratio,
+int bench_gen_random_extents(rng_t* rng, int rank, int64_t volume, double ratio,
                              int64_t* extents);
 
 /* A uniformly random permutation of 0..rank-1 other than the identity (rank >= 2). */
-void bench_gen_random_perm(bench_rng* rng, int rank, int* perm);
+void bench_gen_random_perm(rng_t* rng, int rank, int* perm);
 
 /* cuTT set-1 style: for each rank and ratio, count distinct cases of random extents and
  * permutation (fewer where fewer exist: rank 2 at ratio 1 has one). */

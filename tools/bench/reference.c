@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "parallel.h"
-#include "rng.h"
+#include "support/rng.h"
 
 /* ---- random fill ---------------------------------------------------------- */
 
@@ -16,14 +16,14 @@
 typedef struct {
     unsigned char* data;
     size_t count;
-    const bench_dtype* t;
+    const dtype_info* t;
     uint64_t seed;
 } fill_ctx;
 
 /* One real floating component as raw bits: exponent within 8 of the bias. */
-static uint64_t random_float_bits(bench_rng* rng, int exponent_bits, int mantissa_bits)
+static uint64_t random_float_bits(rng_t* rng, int exponent_bits, int mantissa_bits)
 {
-    uint64_t r = bench_rng_next(rng);
+    uint64_t r = rng_next(rng);
     uint64_t bias = ((uint64_t)1 << (exponent_bits - 1)) - 1;
     uint64_t exponent = bias - 8 + (r % 17);
     uint64_t mantissa = (r >> 8) & (((uint64_t)1 << mantissa_bits) - 1);
@@ -43,23 +43,23 @@ static void fill_range(size_t chunk_begin, size_t chunk_end, int worker, void* a
     fill_ctx* f = arg;
     size_t size = f->t->size;
     for (size_t chunk = chunk_begin; chunk < chunk_end; ++chunk) {
-        bench_rng rng = bench_rng_seed(f->seed * 0x100000001B3ull + chunk);
+        rng_t rng = {f->seed * 0x100000001B3ull + chunk};
         size_t end = (chunk + 1) * FILL_CHUNK;
         if (end > f->count) end = f->count;
         for (size_t i = chunk * FILL_CHUNK; i < end; ++i) {
             unsigned char* dst = f->data + i * size;
             switch (f->t->kind) {
-            case BENCH_KIND_INT:
+            case DTYPE_INT:
                 for (size_t b = 0; b < size; b += 8) {
-                    uint64_t r = bench_rng_next(&rng);
+                    uint64_t r = rng_next(&rng);
                     memcpy(dst + b, &r, size - b < 8 ? size - b : 8);
                 }
                 break;
-            case BENCH_KIND_FLOAT:
+            case DTYPE_FLOAT:
                 store_bits(dst, random_float_bits(&rng, f->t->exponent_bits, f->t->mantissa_bits),
                            size);
                 break;
-            case BENCH_KIND_COMPLEX: {
+            case DTYPE_COMPLEX: {
                 size_t half = size / 2;
                 store_bits(dst, random_float_bits(&rng, f->t->exponent_bits, f->t->mantissa_bits),
                            half);
@@ -72,7 +72,7 @@ static void fill_range(size_t chunk_begin, size_t chunk_end, int worker, void* a
     }
 }
 
-void bench_fill_random(void* data, size_t count, const bench_dtype* t, uint64_t seed, int threads)
+void bench_fill_random(void* data, size_t count, const dtype_info* t, uint64_t seed, int threads)
 {
     fill_ctx f = {data, count, t, seed};
     size_t chunks = (count + FILL_CHUNK - 1) / FILL_CHUNK;
@@ -83,7 +83,7 @@ void bench_fill_random(void* data, size_t count, const bench_dtype* t, uint64_t 
 
 typedef struct {
     const bench_case* c;
-    const bench_dtype* t;
+    const dtype_info* t;
     const unsigned char* in;
     const unsigned char* out;
     const unsigned char* out_init;
@@ -150,10 +150,10 @@ static void verify_range(size_t begin, size_t end, int worker, void* arg)
     v->first[worker] = first;
 }
 
-int bench_verify_supports(const bench_dtype* t, double alpha, double beta)
+int bench_verify_supports(const dtype_info* t, double alpha, double beta)
 {
     if (alpha == 1 && beta == 0) return 1;
-    return t->kind == BENCH_KIND_FLOAT && (t->size == 4 || t->size == 8);
+    return t->kind == DTYPE_FLOAT && (t->size == 4 || t->size == 8);
 }
 
 /* Input linear index of output element j, for the mismatch message. */
@@ -172,7 +172,7 @@ static void hex(const unsigned char* p, size_t size, char* buf)
     for (size_t b = 0; b < size; ++b) sprintf(buf + 2 * b, "%02x", p[size - 1 - b]);
 }
 
-int64_t bench_verify_transpose(const bench_case* c, const bench_dtype* t, const void* in,
+int64_t bench_verify_transpose(const bench_case* c, const dtype_info* t, const void* in,
                                const void* out, const void* out_init, double alpha, double beta,
                                int threads, bench_verify_report* report)
 {

@@ -62,7 +62,7 @@ static void write_header(FILE* f, const bench_options* opt, const bench_device* 
 }
 
 /* The cases of one element type, with --skip/--limit applied. */
-static int cases_for(const bench_suite* suite, const bench_options* opt, const bench_dtype* t,
+static int cases_for(const bench_suite* suite, const bench_options* opt, const dtype_info* t,
                      bench_case_list* list)
 {
     char err[512];
@@ -100,7 +100,7 @@ int bench_run_transpose_suite(const bench_suite* suite, const bench_options* opt
 {
     bench_options opt = *opt_in;
     if (opt.num_dtypes == 0) {
-        opt.dtypes[0] = bench_dtype_find(suite->default_dtype);
+        opt.dtypes[0] = dtype_find(suite->default_dtype);
         opt.num_dtypes = 1;
     }
     if (opt.list_only) return list_cases(suite, &opt);
@@ -155,7 +155,7 @@ int bench_run_transpose_suite(const bench_suite* suite, const bench_options* opt
     if (table) bench_table_header(stdout);
 
     for (int k = 0; k < opt.num_dtypes && status != 3; ++k) {
-        const bench_dtype* t = opt.dtypes[k];
+        const dtype_info* t = opt.dtypes[k];
         for (size_t i = 0; i < lists[k].count; ++i) {
             const bench_case* c = &lists[k].items[i];
             int first = n;

@@ -95,7 +95,7 @@ int bench_time_plan(cupermPlan_t plan, const void* alpha, const void* beta, cons
     for (int b = 0; b < batches; ++b) {
         /* Alternate which goes first so neither always inherits the other's cache state. */
         int exec_first = b % 2 == 0;
-        CUDA_TRY(cudaMemsetAsync(out, BENCH_POISON_BYTE, bytes, stream));
+        CUDA_TRY(cudaMemsetAsync(out, POISON_BYTE, bytes, stream));
         for (int k = 0; k < 2; ++k) {
             cudaEvent_t start = ev[2 * k], stop = ev[2 * k + 1];
             CUDA_TRY(cudaEventRecord(start, stream));

@@ -9,6 +9,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cuperm.h"
+#include "support/poison.h"
 
 typedef struct {
     double exec_ms;  /* median time of one execution */
@@ -23,8 +24,7 @@ int bench_time_plan(cupermPlan_t plan, const void* alpha, const void* beta, cons
                     void* out, size_t bytes, cudaStream_t stream, double target_ms,
                     bench_timing* result, char* err, size_t err_size);
 
-/* Byte pattern written over outputs before checks and timed batches (NaN for
- * every floating type, -1 for integers): a kernel that skips an element shows. */
-#define BENCH_POISON_BYTE 0xFF
+/* Outputs are poisoned with POISON_BYTE (support/poison.h) before checks and
+ * timed batches: a kernel that skips an element shows. */
 
 #endif

@@ -9,32 +9,29 @@
 #include <stdlib.h>
 
 #include "case_line.h"
+#include "support/timer.h"
 #include "exec/transpose/measure.h"
 
-static int cmp_float(const void* a, const void* b)
+typedef struct {
+    void* dst;
+    const void* src;
+    size_t bytes;
+} copy_run;
+
+static int run_copy(void* ctx, cudaStream_t s)
 {
-    float x = *(const float*)a, y = *(const float*)b;
-    return (x > y) - (x < y);
+    const copy_run* c = ctx;
+    return cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice, s) != cudaSuccess;
 }
 
+/* Median seconds of one copy over `repeats` (one warm-up copy first); -1e-3 on error. */
 static double copy_seconds(void* dst, const void* src, size_t bytes, int repeats)
 {
-    cudaEvent_t ev[2];
-    float t[64];
-    cudaEventCreate(&ev[0]);
-    cudaEventCreate(&ev[1]);
-    cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, 0);
-    for (int r = 0; r < repeats; ++r) {
-        cudaEventRecord(ev[0], 0);
-        cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, 0);
-        cudaEventRecord(ev[1], 0);
-        cudaEventSynchronize(ev[1]);
-        cudaEventElapsedTime(&t[r], ev[0], ev[1]);
-    }
-    cudaEventDestroy(ev[0]);
-    cudaEventDestroy(ev[1]);
-    qsort(t, (size_t)repeats, sizeof t[0], cmp_float);
-    return t[repeats / 2] * 1e-3;
+    copy_run c = {dst, src, bytes};
+    const timer_options o = {1, 0, 0, repeats, repeats, NULL};
+    double ms;
+    timer_median_ms(run_copy, &c, 0, &o, &ms);
+    return ms * 1e-3;
 }
 
 int main(int argc, char** argv)

@@ -11,8 +11,8 @@ short run costs a fixed overhead, and the write side's is larger (partial DRAM
 bursts on writes); fill counts the idle slots of partial tiles; a_l2 (< 0)
 the speed-up of tensors that stay in the 50 MB L2.
 
-Input: a directory with cases-TAG.txt and times-TAG.csv pairs from
-tools/model/collect_candidates.sh (a GPU run), and cuperm-plan-features for each
+Input: a directory with cases-TAG.txt and times-TAG.csv (or times-TAG.csv.gz, as stored
+in bench/results) pairs from tools/model/collect_candidates.sh (a GPU run), and cuperm-plan-features for each
 candidate's features (host only). For each t0 and R on a grid the rest is a
 linear least-squares fit of (t - t0) * peak / bytes, weighted for relative
 error; the t0 whose model picks, per case, a candidate within 5% of the fastest
@@ -27,6 +27,7 @@ import argparse
 import collections
 import csv
 import glob
+import gzip
 import math
 import os
 import subprocess
@@ -41,8 +42,9 @@ TILE = 16384.0
 def load(directory, tool):
     """Rows: (tag, case, cand, cls, bytes, in, out, tile, fill, seconds)."""
     rows = []
-    for times_path in sorted(glob.glob(os.path.join(directory, "times-*.csv"))):
-        tag = os.path.basename(times_path)[len("times-"):-len(".csv")]
+    times_paths = glob.glob(os.path.join(directory, "times-*.csv")) + glob.glob(os.path.join(directory, "times-*.csv.gz"))
+    for times_path in sorted(times_paths):
+        tag = os.path.basename(times_path)[len("times-"):].removesuffix(".gz")[:-len(".csv")]
         cases_path = os.path.join(directory, f"cases-{tag}.txt")
         with open(cases_path) as f:
             feats = subprocess.run([tool, "--candidates"], stdin=f, capture_output=True, text=True,
@@ -52,7 +54,8 @@ def load(directory, tool):
             case, cand, cls, nbytes, rin, rout, tile, fill, _tiles = line.split(",")
             fmap[(int(case), int(cand))] = (int(cls), float(nbytes), float(rin), float(rout), float(tile),
                                             float(fill))
-        with open(times_path, newline="") as f:
+        opener = gzip.open if times_path.endswith(".gz") else open
+        with opener(times_path, "rt", newline="") as f:
             for r in csv.DictReader(f):
                 key = (int(r["case"]), int(r["candidate"]))
                 if key not in fmap:

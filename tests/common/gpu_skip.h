@@ -1,8 +1,0 @@
-/* GPU tests call this first: without a usable GPU it prints a SKIPPED line
- * and exits 77, which ctest reports as "Skipped". */
-#ifndef CUPERM_TEST_GPU_SKIP_H
-#define CUPERM_TEST_GPU_SKIP_H
-
-void require_gpu_or_skip(const char* test_name);
-
-#endif
