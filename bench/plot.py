@@ -69,7 +69,7 @@ def size_label(nbytes):
 def group_key(rows):
     """What the x axis groups by: rank, or for the small suite the size in bytes
     (there the question is how the time scales next to a copy's)."""
-    if rows[0]["suite"] == "small":
+    if rows[0]["suite"] in ("small", "l2", "l2-heldout"):
         def log2_size(r):
             return round(math.log2(int(r["bytes"])))
         return "tensor size", log2_size, lambda rs: size_label(1 << log2_size(rs[0]))

@@ -3,9 +3,12 @@
 # (with the exact command line and GPU) and SUITE.log (the per-case table), then
 # prints the summaries and plots them if matplotlib is importable.
 #
-# usage: bench/run-suites.sh BUILD_DIR OUT_DIR [SUITE...]
-#   SUITE: ttc57 ttc57-narrow perm720 random highrank square small (default: all)
-# All of them take about 6 minutes on an H100.
+# usage: bench/run-suites.sh BUILD_DIR OUT_DIR [SUITE|GROUP...]
+#   SUITE: ttc57 ttc57-narrow perm720 random highrank square small, the untuned
+#          shapes permn15 permn17 permn-f32 primes mixed l2, and the held-out ones
+#          permn-heldout primes-heldout mixed-heldout l2-heldout
+#   GROUP: tuned (default: the first seven, ~6 min on an H100), tuning (the
+#          untuned shapes tuned on from now), heldout (measured only at the end)
 set -uo pipefail
 
 if [ $# -lt 2 ]; then
@@ -18,7 +21,17 @@ shift 2
 bench="$build/tools/bench/cuperm-bench"
 [ -x "$bench" ] || { echo "run-suites.sh: $bench is not built" >&2; exit 2; }
 suites=("$@")
-[ ${#suites[@]} -gt 0 ] || suites=(ttc57 ttc57-narrow perm720 random highrank square small)
+[ ${#suites[@]} -gt 0 ] || suites=(tuned)
+expanded=()
+for s in "${suites[@]}"; do
+  case $s in
+    tuned)   expanded+=(ttc57 ttc57-narrow perm720 random highrank square small) ;;
+    tuning)  expanded+=(permn15 permn17 permn-f32 primes mixed l2) ;;
+    heldout) expanded+=(permn-heldout primes-heldout mixed-heldout l2-heldout) ;;
+    *)       expanded+=("$s") ;;
+  esac
+done
+suites=("${expanded[@]}")
 mkdir -p "$out"
 
 status=0
@@ -31,6 +44,16 @@ for suite in "${suites[@]}"; do
     highrank)     args=(highrank) ;;
     square)       args=(square) ;;
     small)        args=(small --dtype f64,f32) ;;
+    permn15)      args=(permn --extent 15 --target-ms 40 --tag permn15-f64) ;;
+    permn17)      args=(permn --extent 17 --target-ms 40 --tag permn17-f64) ;;
+    permn-f32)    args=(permn --extent 20 --dtype f32 --target-ms 40 --tag permn20-f32) ;;
+    primes)       args=(primes) ;;
+    mixed)        args=(mixed) ;;
+    l2)           args=(l2 --dtype f32) ;;
+    permn-heldout)  args=(permn-heldout --target-ms 40) ;;
+    primes-heldout) args=(primes-heldout) ;;
+    mixed-heldout)  args=(mixed-heldout) ;;
+    l2-heldout)     args=(l2-heldout --dtype f32) ;;
     *) echo "run-suites.sh: unknown suite $suite" >&2; exit 2 ;;
   esac
   start=$(date +%s)

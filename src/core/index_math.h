@@ -43,13 +43,22 @@ CUPERM_HD void cuperm_group_offsets(const cuperm_dim_t* dim, int begin, int end,
 }
 
 /* Where tile number t starts: its first A and B indices and the offsets of its
- * outer-dimension combination. */
+ * outer-dimension combination (walk order: cuperm_tile_params_t). */
 CUPERM_HD void cuperm_tile_origin(const cuperm_tile_params_t* p, int64_t t, int64_t* a0,
                                   int64_t* b0, int64_t* in_base, int64_t* out_base)
 {
     int64_t ta, tb;
-    cuperm_divmod(t, p->a_tiles, &t, &ta);
-    cuperm_divmod(t, p->b_tiles, &t, &tb);
+    if (p->band_tiles > 0 && p->band_tiles < p->a_tiles) {
+        int64_t r, band, within;
+        cuperm_divmod(t, p->a_tiles * p->b_tiles, &t, &r);
+        cuperm_divmod(r, p->band_tiles * p->b_tiles, &band, &within);
+        const int64_t a_first = band * p->band_tiles, left = p->a_tiles - a_first;
+        cuperm_divmod(within, left < p->band_tiles ? left : p->band_tiles, &tb, &ta);
+        ta += a_first;
+    } else {
+        cuperm_divmod(t, p->a_tiles, &t, &ta);
+        cuperm_divmod(t, p->b_tiles, &t, &tb);
+    }
     *a0 = ta << p->tile_a_log2;
     *b0 = tb << p->tile_b_log2;
     cuperm_group_offsets(p->dim, p->b_end, p->rank, t, in_base, out_base);

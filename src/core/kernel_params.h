@@ -25,7 +25,13 @@ typedef struct {
  *   dim[a_end, b_end)  group B: the tile's y axis, linearised in output order
  *   dim[b_end, rank)   outer dimensions, one tile origin per combination.
  * A tile covers (1 << tile_a_log2) consecutive A indices by (1 << tile_b_log2)
- * consecutive B indices. Tiles are numbered A-fastest, then B, then outer. */
+ * consecutive B indices. Tiles are numbered A-fastest, then B, then outer;
+ * with 0 < band_tiles < a_tiles, each (A, B) plane is walked in bands of
+ * band_tiles A tiles: within a band A-fastest, then B, then the next band (the
+ * last band may be narrower). Tiles that neighbour along B, which share output
+ * sectors when B's rows are not sector-aligned, then run band_tiles apart instead
+ * of a_tiles. band_tiles = 1 walks B fastest. Either way a bijection
+ * (cuperm_tile_origin; tests/cpu/test_index_math.c). */
 typedef struct {
     int rank, a_end, b_end;
     int tile_a_log2, tile_b_log2;
@@ -34,6 +40,7 @@ typedef struct {
     int64_t a_volume, b_volume;
     int64_t a_tiles, b_tiles;
     int64_t num_tiles;
+    int64_t band_tiles;  /* 0 (or >= a_tiles): A-fastest walk; else the band width, in A tiles */
     cuperm_dim_t dim[CUPERM_MAX_RANK];
 } cuperm_tile_params_t;
 

@@ -194,6 +194,107 @@ static void test_small_suite_sizes(void** state)
     }
 }
 
+
+/* ---- suites outside the tuned shapes, and their held-out twins ------------- */
+
+static int lists_share_a_case(const bench_case_list* a, const bench_case_list* b)
+{
+    for (size_t i = 0; i < a->count; ++i)
+        for (size_t j = 0; j < b->count; ++j)
+            if (same_case(&a->items[i], &b->items[j])) return 1;
+    return 0;
+}
+
+static void test_primes_suite(void** state)
+{
+    (void)state;
+    bench_gen_params p = {.count = 20};
+    bench_gen_params_defaults(&p);
+    bench_case_list l = {0}, h = {0}, again = {0};
+    char err[256];
+    assert_int_equal(bench_gen_primes_suite(&p, &l, err, sizeof err), 0);
+    assert_int_equal(l.count, 80);
+    for (size_t i = 0; i < l.count; ++i) {
+        const bench_case* c = &l.items[i];
+        assert_int_equal(c->rank, 3 + (int)(i / 20));
+        assert_true(bench_is_permutation(c->perm, c->rank));
+        for (int d = 0; d < c->rank; ++d) assert_true(bench_is_prime(c->extents[d]));
+        double volume = (double)bench_case_volume(c);
+        assert_true(volume > 0.7 * 2e8 && volume < 1.4 * 2e8);
+    }
+    assert_int_equal(bench_gen_primes_suite(&p, &again, err, sizeof err), 0);
+    assert_int_equal(again.count, l.count);
+    for (size_t i = 0; i < l.count; ++i) assert_true(same_case(&l.items[i], &again.items[i]));
+    bench_gen_params q = p;
+    q.seed = bench_heldout_seed(p.seed);
+    assert_true(q.seed != p.seed);
+    assert_int_equal(bench_gen_primes_suite(&q, &h, err, sizeof err), 0);
+    assert_int_equal(h.count, 80);
+    assert_false(lists_share_a_case(&l, &h));
+    bench_case_list_free(&l);
+    bench_case_list_free(&h);
+    bench_case_list_free(&again);
+}
+
+static void test_mixed_suite(void** state)
+{
+    (void)state;
+    bench_gen_params p = {.count = 10};
+    bench_gen_params_defaults(&p);
+    bench_case_list l = {0}, h = {0};
+    char err[256];
+    assert_int_equal(bench_gen_mixed_suite(&p, &l, err, sizeof err), 0);
+    assert_int_equal(l.count, 20);
+    for (size_t i = 0; i < l.count; ++i) {
+        const bench_case* c = &l.items[i];
+        assert_int_equal(c->rank, i < 10 ? 8 : 12);
+        assert_true(bench_is_permutation(c->perm, c->rank));
+        int small = 0, large = 0;
+        for (int d = 0; d < c->rank; ++d) {
+            small += c->extents[d] >= 2 && c->extents[d] <= 5;
+            large += c->extents[d] >= 18 && c->extents[d] <= 40;
+        }
+        assert_int_equal(small + large, c->rank);
+        assert_true(small >= 1 && large >= 2);
+        double volume = (double)bench_case_volume(c);
+        assert_true(volume >= 0.1 * 2e8 && volume <= 1.25 * 2e8);
+    }
+    bench_gen_params q = p;
+    q.seed = bench_heldout_seed(p.seed);
+    assert_int_equal(bench_gen_mixed_suite(&q, &h, err, sizeof err), 0);
+    assert_false(lists_share_a_case(&l, &h));
+    bench_case_list_free(&l);
+    bench_case_list_free(&h);
+}
+
+static void test_l2_suite_sizes(void** state)
+{
+    (void)state;
+    bench_gen_params p = {.count = 6};
+    bench_gen_params_defaults(&p);
+    for (size_t elem = 2; elem <= 8; elem *= 2) {
+        bench_case_list l = {0};
+        char err[256];
+        assert_int_equal(bench_gen_l2_suite(&p, elem, &l, err, sizeof err), 0);
+        assert_int_equal(l.count, 30);
+        for (size_t i = 0; i < l.count; ++i) {
+            double bytes = (double)bench_case_volume(&l.items[i]) * (double)elem;
+            double want = (double)(1 << (i / 6)) * 1048576.0;
+            assert_int_equal(l.items[i].rank, 6);
+            assert_true(bytes > 0.8 * want && bytes < 1.2 * want);
+            assert_true(bench_is_permutation(l.items[i].perm, 6));
+        }
+        bench_case_list_free(&l);
+    }
+}
+
+static void test_permn_heldout_extents(void** state)
+{
+    (void)state;
+    for (int64_t n = 12; n <= 24; ++n)
+        assert_int_equal(bench_permn_extent_is_heldout(n), n == 13 || n == 19 || n == 21 || n == 23);
+}
+
 /* ---- case files ----------------------------------------------------------- */
 
 static void test_ttc57_reads_57_cases(void** state)
@@ -478,6 +579,10 @@ int main(void)
         cmocka_unit_test(test_random_suite_rejects_impossible_parameters),
         cmocka_unit_test(test_highrank_has_four_large_dimensions),
         cmocka_unit_test(test_small_suite_sizes),
+        cmocka_unit_test(test_primes_suite),
+        cmocka_unit_test(test_mixed_suite),
+        cmocka_unit_test(test_l2_suite_sizes),
+        cmocka_unit_test(test_permn_heldout_extents),
         cmocka_unit_test(test_ttc57_reads_57_cases),
         cmocka_unit_test(test_case_file_skips_comments_and_blanks),
         cmocka_unit_test(test_malformed_lines_are_rejected_with_a_reason),

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <cmocka.h>
 
@@ -74,12 +75,64 @@ static void tile_origin_walks_a_then_b_then_outer(void** state)
     }
 }
 
+/* Banded walks visit every tile exactly once, for random grids and band widths;
+ * within a band A runs fastest, and B neighbours run band_tiles apart. */
+static void banded_tile_walk_is_a_bijection(void** state)
+{
+    (void)state;
+    uint64_t x = 12345;
+    for (int iter = 0; iter < 400; ++iter) {
+        cuperm_tile_params_t p = {0};
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        p.a_tiles = 1 + (int64_t)((x >> 33) % 40);
+        p.b_tiles = 1 + (int64_t)((x >> 13) % 30);
+        const int64_t outer = 1 + (int64_t)((x >> 45) % 4);
+        p.band_tiles = (int64_t)((x >> 50) % (uint64_t)(p.a_tiles + 3)); /* 0, inside, and >= a_tiles */
+        p.tile_a_log2 = 2;
+        p.tile_b_log2 = 3;
+        p.a_volume = p.a_tiles << 2;
+        p.b_volume = p.b_tiles << 3;
+        p.rank = 3;
+        p.a_end = 1;
+        p.b_end = 2;
+        p.dim[0] = (cuperm_dim_t){p.a_volume, 1, p.b_volume};
+        p.dim[1] = (cuperm_dim_t){p.b_volume, p.a_volume, 1};
+        p.dim[2] = (cuperm_dim_t){outer, p.a_volume * p.b_volume, p.a_volume * p.b_volume};
+        p.num_tiles = p.a_tiles * p.b_tiles * outer;
+        char* seen = calloc((size_t)p.num_tiles, 1);
+        const int banded = p.band_tiles > 0 && p.band_tiles < p.a_tiles;
+        for (int64_t t = 0; t < p.num_tiles; ++t) {
+            int64_t a0, b0, ib, ob;
+            cuperm_tile_origin(&p, t, &a0, &b0, &ib, &ob);
+            assert_int_equal(a0 & 3, 0);
+            assert_int_equal(b0 & 7, 0);
+            const int64_t ta = a0 >> 2, tb = b0 >> 3, o = ib / (p.a_volume * p.b_volume);
+            assert_true(ta >= 0 && ta < p.a_tiles && tb >= 0 && tb < p.b_tiles && o >= 0 && o < outer);
+            assert_int_equal(o, t / (p.a_tiles * p.b_tiles)); /* outer stays slowest */
+            const int64_t id = (o * p.b_tiles + tb) * p.a_tiles + ta;
+            assert_int_equal(seen[id], 0);
+            seen[id] = 1;
+            if (!banded) {
+                assert_int_equal(id, t);
+            } else if (tb + 1 < p.b_tiles && (ta / p.band_tiles + 1) * p.band_tiles <= p.a_tiles) {
+                /* a full band: the next B tile of the same A tile comes band_tiles later */
+                int64_t a1, b1, i1, o1;
+                cuperm_tile_origin(&p, t + p.band_tiles, &a1, &b1, &i1, &o1);
+                assert_int_equal(a1, a0);
+                assert_int_equal(b1, b0 + 8);
+            }
+        }
+        free(seen);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(divmod_matches_operators),
         cmocka_unit_test(group_offsets_decompose_first_fastest),
         cmocka_unit_test(tile_origin_walks_a_then_b_then_outer),
+        cmocka_unit_test(banded_tile_walk_is_a_bijection),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,7 @@
 #include "core/layout.h"
 
 static int packed_cases; /* how many problems the packed path saw: must not be 0 */
+static int banded_walks; /* candidates with a banded tile walk checked: must not be 0 */
 static int vector_tiles[2]; /* TILED launches with 8- and 16-byte vectors checked: neither may be 0 */
 static const cuperm_device_info_t kDevice = {0, 9, 0, 132, 50 << 20, 48 << 10, 3.35e12};
 
@@ -127,6 +128,8 @@ static void check_case(const test_case_t* c, int elem)
     expected_sources(c, src_of, span);
     for (int k = 0; k < n; ++k) {
         check_vector_launch(&cand[k]);
+        banded_walks += cand[k].kind != CUPERM_LAUNCH_COPY && cand[k].tile.band_tiles > 0 &&
+                        cand[k].tile.band_tiles < cand[k].tile.a_tiles;
         if (emulate(&cand[k], 1, src_of, span, hits)) {
             fprintf(stderr, "mapping wrong for candidate %d (kind %d, elem %d): ", k, cand[k].kind, elem);
             case_print(stderr, c);
@@ -240,6 +243,11 @@ int main(void)
         fprintf(stderr, "no problem exercised the %d-byte vector tiles\n", vector_tiles[0] ? 16 : 8);
         return 1;
     }
+    if (banded_walks == 0) {
+        fprintf(stderr, "no candidate exercised the banded tile walk\n");
+        return 1;
+    }
+    printf("banded tile walks checked: %d\n", banded_walks);
     printf("packed launches checked: %d; vector tiles: %d of 8 bytes, %d of 16\n", packed_cases,
            vector_tiles[0], vector_tiles[1]);
     return failed;

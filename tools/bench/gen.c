@@ -246,3 +246,133 @@ int bench_gen_small_suite(const bench_gen_params* p, size_t elem_size, bench_cas
         }
     return 0;
 }
+
+/* ---- suites outside the tuned shapes (permn, primes, mixed, l2) ------------ */
+
+/* Extents of permn that only permn-heldout may run: measured at the end, never tuned on. */
+const int64_t bench_permn_heldout_extents[BENCH_PERMN_HELDOUT_COUNT] = {13, 19, 21, 23};
+
+int bench_permn_extent_is_heldout(int64_t extent)
+{
+    for (int i = 0; i < BENCH_PERMN_HELDOUT_COUNT; ++i)
+        if (bench_permn_heldout_extents[i] == extent) return 1;
+    return 0;
+}
+
+uint64_t bench_heldout_seed(uint64_t seed)
+{
+    /* Any fixed bijection of the seed that no tuning seed reaches by accident. */
+    return (seed ^ 0x5DEECE66Dull) * 0x2545F4914F6CDD1Dull + 0x1000003ull;
+}
+
+int bench_is_prime(int64_t n)
+{
+    if (n < 2) return 0;
+    for (int64_t d = 2; d * d <= n; ++d)
+        if (n % d == 0) return 0;
+    return 1;
+}
+
+/* The prime nearest to x (>= 2; the smaller one on a tie). */
+static int64_t nearest_prime(double x)
+{
+    int64_t c = x < 2 ? 2 : (int64_t)llround(x);
+    for (int64_t k = 0;; ++k) {
+        if (c - k >= 2 && bench_is_prime(c - k)) return c - k;
+        if (bench_is_prime(c + k)) return c + k;
+    }
+}
+
+int bench_gen_primes_suite(const bench_gen_params* p, bench_case_list* out, char* err, size_t err_size)
+{
+    static const int ranks[] = {3, 4, 5, 6};
+    bench_rng rng = bench_rng_seed(p->seed);
+    for (size_t ri = 0; ri < sizeof ranks / sizeof ranks[0]; ++ri) {
+        const int rank = ranks[ri];
+        size_t group = out->count;
+        for (int k = 0, redraws = 0; k < p->count && redraws < 64;) {
+            bench_case c = {.rank = rank};
+            /* Log-spread extents around volume^(1/rank) (largest/smallest up to ~8),
+             * each rounded to a prime; the last one makes up the volume. */
+            double log_left = log((double)p->volume);
+            for (int d = 0; d < rank; ++d) {
+                double mean = log_left / (rank - d);
+                double x = d + 1 < rank ? exp(mean + (bench_rng_uniform(&rng) - 0.5) * 1.4) : exp(log_left);
+                c.extents[d] = nearest_prime(x);
+                log_left -= log((double)c.extents[d]);
+            }
+            for (int i = rank - 1; i > 0; --i) { /* the last extent anywhere */
+                int j = (int)bench_rng_below(&rng, (uint64_t)i + 1);
+                int64_t t = c.extents[i]; c.extents[i] = c.extents[j]; c.extents[j] = t;
+            }
+            bench_gen_random_perm(&rng, rank, c.perm);
+            if (contains(out, group, &c)) { ++redraws; continue; }
+            if (bench_case_list_push(out, &c)) return fail(err, err_size, "out of memory");
+            ++k;
+        }
+    }
+    return 0;
+}
+
+int bench_gen_mixed_suite(const bench_gen_params* p, bench_case_list* out, char* err, size_t err_size)
+{
+    static const int ranks[] = {8, 12};
+    bench_rng rng = bench_rng_seed(p->seed);
+    const double vmax = 1.25 * (double)p->volume, vmin = 0.1 * (double)p->volume;
+    for (size_t ri = 0; ri < sizeof ranks / sizeof ranks[0]; ++ri) {
+        const int rank = ranks[ri];
+        size_t group = out->count;
+        for (int k = 0, tries = 0; k < p->count;) {
+            if (++tries > 100000)
+                return fail(err, err_size, "mixed: cannot make rank %d near %lld elements", rank,
+                            (long long)p->volume);
+            bench_case c = {.rank = rank};
+            /* 2-5 large extents (18-40), the others small (2-5), at random positions */
+            int large = 2 + (int)bench_rng_below(&rng, 4);
+            double volume = 1;
+            for (int d = 0; d < rank; ++d) {
+                c.extents[d] = d < large ? 18 + (int64_t)bench_rng_below(&rng, 23) : 2 + (int64_t)bench_rng_below(&rng, 4);
+                volume *= (double)c.extents[d];
+            }
+            /* shrink at random (each extent stays in its range) until the volume fits */
+            for (int guard = 0; volume > vmax && guard < 1000; ++guard) {
+                int d = (int)bench_rng_below(&rng, (uint64_t)rank);
+                int64_t lo = d < large ? 18 : 2;
+                if (c.extents[d] <= lo) continue;
+                volume = volume / (double)c.extents[d] * (double)(c.extents[d] - 1);
+                --c.extents[d];
+            }
+            if (volume > vmax || volume < vmin) continue;
+            for (int i = rank - 1; i > 0; --i) {
+                int j = (int)bench_rng_below(&rng, (uint64_t)i + 1);
+                int64_t t = c.extents[i]; c.extents[i] = c.extents[j]; c.extents[j] = t;
+            }
+            bench_gen_random_perm(&rng, rank, c.perm);
+            if (contains(out, group, &c)) continue;
+            if (bench_case_list_push(out, &c)) return fail(err, err_size, "out of memory");
+            ++k;
+        }
+    }
+    return 0;
+}
+
+int bench_gen_l2_suite(const bench_gen_params* p, size_t elem_size, bench_case_list* out, char* err,
+                       size_t err_size)
+{
+    static const int64_t mib[] = {1, 2, 4, 8, 16};
+    if (elem_size == 0) return fail(err, err_size, "l2: element size must be positive");
+    bench_rng rng = bench_rng_seed(p->seed);
+    for (size_t s = 0; s < sizeof mib / sizeof mib[0]; ++s)
+        for (int k = 0; k < p->count; ++k) {
+            bench_case c = {.rank = 6};
+            /* a jittered size, so extents differ between cases of one size */
+            double jitter = 0.85 + 0.3 * bench_rng_uniform(&rng);
+            int64_t volume = (int64_t)((double)(mib[s] << 20) * jitter / (double)elem_size);
+            double ratio = 1.5 + 3.5 * bench_rng_uniform(&rng);
+            if (bench_gen_random_extents(&rng, c.rank, volume, ratio, c.extents))
+                return fail(err, err_size, "l2: cannot make %lld elements", (long long)volume);
+            bench_gen_random_perm(&rng, c.rank, c.perm);
+            if (bench_case_list_push(out, &c)) return fail(err, err_size, "out of memory");
+        }
+    return 0;
+}

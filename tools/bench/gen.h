@@ -58,4 +58,31 @@ int bench_gen_highrank_suite(const bench_gen_params* p, bench_case_list* out, ch
 int bench_gen_small_suite(const bench_gen_params* p, size_t elem_size, bench_case_list* out,
                           char* err, size_t err_size);
 
+/* ---- suites outside the tuned shapes ---------------------------------------
+ * Each has a held-out twin (SUITE-heldout in cuperm-bench) drawn with
+ * bench_heldout_seed(seed) or, for permn, from bench_permn_heldout_extents:
+ * measured only at the end, never tuned on (bench/README.md). */
+
+#define BENCH_PERMN_HELDOUT_COUNT 4
+extern const int64_t bench_permn_heldout_extents[BENCH_PERMN_HELDOUT_COUNT];
+int bench_permn_extent_is_heldout(int64_t extent);
+
+/* The seed a held-out suite uses in place of seed. */
+uint64_t bench_heldout_seed(uint64_t seed);
+
+int bench_is_prime(int64_t n);
+
+/* Ranks 3, 4, 5 and 6, count cases each: every extent prime, the product near
+ * p->volume, a random non-identity permutation. */
+int bench_gen_primes_suite(const bench_gen_params* p, bench_case_list* out, char* err, size_t err_size);
+
+/* Ranks 8 and 12, count cases each: 2-5 extents of 18-40, the others 2-5, at random
+ * positions, volume between 0.1 and 1.25 x p->volume; random permutation. */
+int bench_gen_mixed_suite(const bench_gen_params* p, bench_case_list* out, char* err, size_t err_size);
+
+/* Rank-6 tensors of about 1, 2, 4, 8 and 16 MiB (+-15%) at elem_size bytes, count
+ * per size, extent ratios 1.5-5, random permutation: they live in L2. */
+int bench_gen_l2_suite(const bench_gen_params* p, size_t elem_size, bench_case_list* out, char* err,
+                       size_t err_size);
+
 #endif

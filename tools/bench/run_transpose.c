@@ -181,12 +181,12 @@ int bench_run_transpose_suite(const bench_suite* suite, const bench_options* opt
         }
     }
     if (show_progress) bench_progress_finish(&progress, stderr);
-    if (below_l2 && strcmp(suite->name, "small") != 0)
+    if (below_l2 && !suite->in_l2)
         fprintf(stderr,
                 "note: %ld case(s) fit in the %.0f MB L2 cache; their bandwidth is not DRAM's\n",
                 below_l2, (double)dev.l2_bytes / 1e6);
 
-    bench_grouping by = strcmp(suite->name, "small") ? BENCH_GROUP_BY_RANK : BENCH_GROUP_BY_SIZE;
+    bench_grouping by = suite->in_l2 ? BENCH_GROUP_BY_SIZE : BENCH_GROUP_BY_RANK;
     write_header(stdout, &opt, &dev);
     bench_write_summary(stdout, results, (size_t)n, by);
     if (opt.out_dir) {

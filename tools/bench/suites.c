@@ -71,6 +71,97 @@ static int gen_small(const bench_options* opt, size_t elem_size, bench_case_list
     return bench_gen_small_suite(&p, elem_size, out, err, err_size);
 }
 
+/* permn: all 720 permutations of n^6 for n = --extent (15); the held-out extents
+ * (13, 19, 21, 23) belong to permn-heldout only. */
+static int gen_permn(const bench_options* opt, size_t elem_size, bench_case_list* out, char* err,
+                     size_t err_size)
+{
+    (void)elem_size;
+    int64_t extent = opt->gen.extent ? opt->gen.extent : 15;
+    if (bench_permn_extent_is_heldout(extent)) {
+        snprintf(err, err_size, "permn: extent %lld is held out (permn-heldout; measured only at the end)",
+                 (long long)extent);
+        return -1;
+    }
+    if (bench_gen_all_perms(6, extent, out) != 0) {
+        snprintf(err, err_size, "permn: cannot make the permutations of extent %lld", (long long)extent);
+        return -1;
+    }
+    return 0;
+}
+
+static int gen_permn_heldout(const bench_options* opt, size_t elem_size, bench_case_list* out,
+                             char* err, size_t err_size)
+{
+    (void)elem_size;
+    for (int i = 0; i < BENCH_PERMN_HELDOUT_COUNT; ++i) {
+        int64_t extent = bench_permn_heldout_extents[i];
+        if (opt->gen.extent && opt->gen.extent != extent) continue;
+        if (bench_gen_all_perms(6, extent, out) != 0) {
+            snprintf(err, err_size, "permn-heldout: out of memory");
+            return -1;
+        }
+    }
+    if (out->count == 0) {
+        snprintf(err, err_size, "permn-heldout: --extent %lld is not a held-out extent (13, 19, 21, 23)",
+                 (long long)opt->gen.extent);
+        return -1;
+    }
+    return 0;
+}
+
+static bench_gen_params heldout(bench_gen_params p)
+{
+    p.seed = bench_heldout_seed(p.seed);
+    return p;
+}
+
+static int gen_primes(const bench_options* opt, size_t elem_size, bench_case_list* out, char* err,
+                      size_t err_size)
+{
+    (void)elem_size;
+    bench_gen_params p = params(opt, 20);
+    return bench_gen_primes_suite(&p, out, err, err_size);
+}
+
+static int gen_primes_heldout(const bench_options* opt, size_t elem_size, bench_case_list* out,
+                              char* err, size_t err_size)
+{
+    (void)elem_size;
+    bench_gen_params p = heldout(params(opt, 20));
+    return bench_gen_primes_suite(&p, out, err, err_size);
+}
+
+static int gen_mixed(const bench_options* opt, size_t elem_size, bench_case_list* out, char* err,
+                     size_t err_size)
+{
+    (void)elem_size;
+    bench_gen_params p = params(opt, 10);
+    return bench_gen_mixed_suite(&p, out, err, err_size);
+}
+
+static int gen_mixed_heldout(const bench_options* opt, size_t elem_size, bench_case_list* out,
+                             char* err, size_t err_size)
+{
+    (void)elem_size;
+    bench_gen_params p = heldout(params(opt, 10));
+    return bench_gen_mixed_suite(&p, out, err, err_size);
+}
+
+static int gen_l2(const bench_options* opt, size_t elem_size, bench_case_list* out, char* err,
+                  size_t err_size)
+{
+    bench_gen_params p = params(opt, 6);
+    return bench_gen_l2_suite(&p, elem_size, out, err, err_size);
+}
+
+static int gen_l2_heldout(const bench_options* opt, size_t elem_size, bench_case_list* out,
+                          char* err, size_t err_size)
+{
+    bench_gen_params p = heldout(params(opt, 6));
+    return bench_gen_l2_suite(&p, elem_size, out, err, err_size);
+}
+
 static int gen_cases_file(const bench_options* opt, size_t elem_size, bench_case_list* out,
                           char* err, size_t err_size)
 {
@@ -97,25 +188,41 @@ static int gen_single_case(const bench_options* opt, size_t elem_size, bench_cas
 
 static const bench_suite k_suites[] = {
     {"ttc57", "the TTC benchmark's 57 transposes, ranks 2-6, 400-490 MB at 8 bytes", "f64",
-     gen_ttc57, bench_run_transpose_suite},
+     gen_ttc57, bench_run_transpose_suite, 0},
     {"perm720", "all 720 permutations of a rank-6 tensor, every extent --extent (16)", "f64",
-     gen_perm720, bench_run_transpose_suite},
+     gen_perm720, bench_run_transpose_suite, 0},
     {"random", "random extents and permutations (cuTT set 1): --rank, --ratio, --count, --volume",
-     "f64", gen_random, bench_run_transpose_suite},
+     "f64", gen_random, bench_run_transpose_suite, 0},
     {"highrank", "ranks 8 and 12: four large extents, the others 2; --count per rank, --volume",
-     "f64", gen_highrank, bench_run_transpose_suite},
+     "f64", gen_highrank, bench_run_transpose_suite, 0},
     {"square", "one --extent x --extent (32768) matrix transpose", "f32", gen_square,
-     bench_run_transpose_suite},
+     bench_run_transpose_suite, 0},
     {"small", "64 KB - 16 MB tensors, ranks 2, 3, 4, 6 (in L2): time vs. a copy", "f64",
-     gen_small, bench_run_transpose_suite},
+     gen_small, bench_run_transpose_suite, 1},
+    {"permn", "all 720 permutations of n^6, n = --extent (15; 13, 19, 21, 23 are held out)", "f64",
+     gen_permn, bench_run_transpose_suite, 0},
+    {"primes", "ranks 3-6, prime extents, --volume (200M) elements, --count (20) per rank, --seed",
+     "f64", gen_primes, bench_run_transpose_suite, 0},
+    {"mixed", "ranks 8 and 12 mixing extents 2-5 with 18-40, --count (10) per rank, --seed", "f64",
+     gen_mixed, bench_run_transpose_suite, 0},
+    {"l2", "rank-6 tensors of 1-16 MiB (in L2), --count (6) per size: time vs. a copy", "f32",
+     gen_l2, bench_run_transpose_suite, 1},
+    {"permn-heldout", "HELD OUT: permn for n = 13, 19, 21, 23 (or --extent one of them)", "f64",
+     gen_permn_heldout, bench_run_transpose_suite, 0},
+    {"primes-heldout", "HELD OUT: primes drawn from another seed", "f64", gen_primes_heldout,
+     bench_run_transpose_suite, 0},
+    {"mixed-heldout", "HELD OUT: mixed drawn from another seed", "f64", gen_mixed_heldout,
+     bench_run_transpose_suite, 0},
+    {"l2-heldout", "HELD OUT: l2 drawn from another seed", "f32", gen_l2_heldout,
+     bench_run_transpose_suite, 1},
     {"tccg48", "contractions: the TCCG benchmark's 48 (cupermContract vs. same-shape cuBLAS GEMM)",
-     "f32", NULL, bench_run_contraction_suite},
+     "f32", NULL, bench_run_contraction_suite, 0},
     {"random-contractions", "contractions as in cuTT's TAL-SH study: ranks <= 8, <= 4 large extents, "
      "largest tensor ~150M elements (75M at 8 bytes); --count (24), --seed", "f32", NULL,
-     bench_run_contraction_suite},
-    {"cases", "the cases of --cases FILE", "f64", gen_cases_file, bench_run_transpose_suite},
+     bench_run_contraction_suite, 0},
+    {"cases", "the cases of --cases FILE", "f64", gen_cases_file, bench_run_transpose_suite, 0},
     {"case", "the one case of --case \"EXTENTS PERM\"", "f64", gen_single_case,
-     bench_run_transpose_suite},
+     bench_run_transpose_suite, 0},
 };
 
 #define NUM_SUITES (sizeof k_suites / sizeof k_suites[0])
@@ -141,6 +248,6 @@ void bench_suite_names(char* buf, size_t size)
 void bench_suite_print_help(FILE* f)
 {
     for (size_t i = 0; i < NUM_SUITES; ++i)
-        fprintf(f, "  %-10s %s (default --dtype %s)\n", k_suites[i].name, k_suites[i].help,
+        fprintf(f, "  %-14s %s (default --dtype %s)\n", k_suites[i].name, k_suites[i].help,
                 k_suites[i].default_dtype);
 }

@@ -25,6 +25,7 @@ struct bench_suite {
     const char* default_dtype; /* used when --dtype is not given */
     bench_generate_fn generate;
     bench_run_fn run;
+    int in_l2; /* tensors fit in L2: summarise per size, metric is time vs. the copy */
 };
 
 const bench_suite* bench_suite_find(const char* name);

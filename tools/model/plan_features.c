@@ -3,6 +3,9 @@
  *   default:       "class,bytes,run_bytes" of the planned launch
  *   --candidates:  "case,candidate,class,bytes,in_run_bytes,out_run_bytes,tile_bytes,fill,tiles"
  *                  for every candidate, in the order cuperm-candidate-times times them
+ *   --describe:    "ELEM EXTENTS PERM | kind la lb vec band | A-group | B-group | outer |
+ *                  in_sector_eff out_sector_eff fill" of the planned launch, groups as
+ *                  extent:in_stride:out_stride lists (to compare plans between trees)
  * (see src/plan/transpose/model.h). Host only: no GPU. tools/model/fit_model.py reads both. */
 #include <stdio.h>
 #include <string.h>
@@ -13,14 +16,30 @@
 int main(int argc, char** argv)
 {
     const int all = argc > 1 && strcmp(argv[1], "--candidates") == 0;
-    if (argc > 1 && !all) {
-        fprintf(stderr, "usage: %s [--candidates] < cases\n", argv[0]);
+    const int describe = argc > 1 && strcmp(argv[1], "--describe") == 0;
+    if (argc > 1 && !all && !describe) {
+        fprintf(stderr, "usage: %s [--candidates|--describe] < cases\n", argv[0]);
         return 2;
     }
     model_case c;
     int r, index = 0;
     while ((r = model_read_case(stdin, &c)) == 1) {
         cuperm_model_features_t f;
+        if (describe) {
+            const cuperm_launch_t* l = c.plan.has_packed ? &c.plan.packed : &c.plan.launch;
+            const cuperm_tile_params_t* t = &l->tile;
+            static const char* kinds[] = {"copy", "tiled", "rows"};
+            cuperm_model_features(l, &f);
+            printf("%s | %s%s %d %d %d %lld |", c.text, kinds[l->kind == CUPERM_LAUNCH_COPY ? 0 : l->kind == CUPERM_LAUNCH_TILED ? 1 : 2],
+                   c.plan.has_packed ? "(packed)" : "", t->tile_a_log2, t->tile_b_log2, t->vec_log2,
+                   (long long)t->band_tiles);
+            for (int d = 0; l->kind != CUPERM_LAUNCH_COPY && d < t->rank; ++d)
+                printf("%s%lld:%lld:%lld", d == t->a_end || d == t->b_end ? " | " : " ", (long long)t->dim[d].extent,
+                       (long long)t->dim[d].in_stride, (long long)t->dim[d].out_stride);
+            if (l->kind != CUPERM_LAUNCH_COPY && t->b_end == t->rank) printf(" |");
+            printf(" | %.4f %.4f %.4f\n", f.in_sector_eff, f.out_sector_eff, f.fill);
+            continue;
+        }
         if (!all) {
             cuperm_model_features(c.plan.has_packed ? &c.plan.packed : &c.plan.launch, &f);
             printf("%d,%.0f,%.0f\n", (int)f.cls, f.bytes, f.run_bytes);

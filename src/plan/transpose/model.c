@@ -18,8 +18,106 @@ static int64_t contiguous_run(const cuperm_tile_params_t* t, int begin, int end,
     return run < tile ? run : tile;
 }
 
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    if (a < 0) a = -a;
+    if (b < 0) b = -b;
+    while (b) {
+        int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+/* Mean number of 32-byte sectors that `bytes` consecutive bytes touch when they
+ * start at a multiple of g bytes, every start modulo 32 equally likely. */
+static double run_sectors(int64_t bytes, int64_t g)
+{
+    if (bytes <= 0) return 0;
+    g = gcd64(g, 32);
+    if (g == 0) g = 32;
+    double s = 0;
+    int n = 0;
+    for (int64_t start = 0; start < 32; start += g, ++n) s += (double)((start + bytes - 1) / 32 + 1);
+    return s / n;
+}
+
+/* One side's sector efficiency: the contiguous run of dims [begin, end) on that
+ * side, cut every tile_side elements, starting on multiples of the other strides.
+ * When the run covers the whole group and the tile holds all of it, the run goes
+ * on into the other group's dims [obegin, oend) (the tile's rows lie back to
+ * back), cut every volume * other_tile elements. */
+static double side_efficiency(const cuperm_tile_params_t* t, int begin, int end, int obegin, int oend,
+                              int output_side, int64_t tile_side, int64_t other_tile, int elem)
+{
+    int64_t run = 1, cut = tile_side;
+    char in_run[CUPERM_MAX_RANK] = {0};
+    int k = begin;
+    for (; k < end; ++k) {
+        const int64_t stride = output_side ? t->dim[k].out_stride : t->dim[k].in_stride;
+        if (stride != run) break;
+        run *= t->dim[k].extent;
+        in_run[k] = 1;
+    }
+    if (k == begin) { /* not even the first dimension is contiguous: runs of one element */
+        in_run[begin] = 1;
+    } else if (k == end && run <= tile_side) {
+        const int64_t group = run;
+        for (int d = obegin; d < oend; ++d) {
+            const int64_t stride = output_side ? t->dim[d].out_stride : t->dim[d].in_stride;
+            if (stride != run) break;
+            run *= t->dim[d].extent;
+            in_run[d] = 1;
+        }
+        cut = group * other_tile;
+    }
+    int64_t g = 0;
+    for (int d = 0; d < t->rank; ++d)
+        if (!in_run[d]) g = gcd64(g, output_side ? t->dim[d].out_stride : t->dim[d].in_stride);
+    int64_t pieces = 1, piece = run, tail = 0;
+    if (run > cut) {
+        g = gcd64(g, cut);
+        pieces = run / cut;
+        piece = cut;
+        tail = run % cut;
+    }
+    const int64_t gb = g ? g * elem : 32;
+    const double sectors = (double)pieces * run_sectors(piece * elem, gb) + run_sectors(tail * elem, gb);
+    return (double)(run * elem) / (32.0 * sectors);
+}
+
+void cuperm_sector_efficiency(const cuperm_launch_t* l, double* in_eff, double* out_eff)
+{
+    const cuperm_tile_params_t* t = &l->tile;
+    const int64_t ta = (int64_t)1 << t->tile_a_log2, tb = (int64_t)1 << t->tile_b_log2;
+    *in_eff = *out_eff = 1;
+    if (l->kind == CUPERM_LAUNCH_COPY) return;
+    if (l->kind == CUPERM_LAUNCH_ROWS) { /* dim 0 on both sides, then the rows (B) when a tile holds whole rows */
+        *in_eff = side_efficiency(t, 0, t->a_end, t->a_end, t->b_end, 0, ta, tb, l->elem_size);
+        *out_eff = side_efficiency(t, 0, t->a_end, t->a_end, t->b_end, 1, ta, tb, l->elem_size);
+        return;
+    }
+    *in_eff = side_efficiency(t, 0, t->a_end, t->a_end, t->b_end, 0, ta, tb, l->elem_size);
+    *out_eff = side_efficiency(t, t->a_end, t->b_end, 0, t->a_end, 1, tb, ta, l->elem_size);
+}
+
+double cuperm_sector_cost(const cuperm_launch_t* l)
+{
+    double in_eff, out_eff;
+    cuperm_sector_efficiency(l, &in_eff, &out_eff);
+    double fill = 1;
+    if (l->kind != CUPERM_LAUNCH_COPY) {
+        const double slots = (double)l->tile.num_tiles * (double)((int64_t)1 << l->tile.tile_a_log2) *
+                             (double)((int64_t)1 << l->tile.tile_b_log2);
+        fill = (double)l->volume / slots;
+    }
+    return (1.0 / in_eff + 1.5 / out_eff) / 2.5 / pow(fill, 0.25);
+}
+
 void cuperm_model_features(const cuperm_launch_t* l, cuperm_model_features_t* f)
 {
+    cuperm_sector_efficiency(l, &f->in_sector_eff, &f->out_sector_eff);
     f->bytes = 2.0 * (double)l->volume * l->elem_size;
     const cuperm_tile_params_t* t = &l->tile;
     const int64_t ta = (int64_t)1 << t->tile_a_log2, tb = (int64_t)1 << t->tile_b_log2;

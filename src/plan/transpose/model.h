@@ -29,9 +29,29 @@ typedef struct {
     double tile_bytes;    /* a tile's bytes (copy: 0) */
     double fill;          /* moved elements / tile slots launched (1 for copy) */
     double tiles;         /* tiles launched (copy: 0) */
+    double in_sector_eff; /* bytes read / bytes of the 32-byte sectors they touch (cuperm_sector_efficiency) */
+    double out_sector_eff; /* the same for the writes; not in the fitted model yet (needs H100 data) */
 } cuperm_model_features_t;
 
 void cuperm_model_features(const cuperm_launch_t* launch, cuperm_model_features_t* f);
+
+/**
+ * How well a launch's accesses fill 32-byte sectors, per side: the bytes a tile
+ * row moves over the bytes of the sectors it touches (1: every sector whole).
+ * A row on a side is the contiguous run of the tile's axis on that side (A for
+ * reads, B for writes; ROWS: dimension 0, and the rows after it when a tile holds
+ * whole rows that lie contiguously), cut at tile boundaries; its start lies on a
+ * multiple of the gcd of every other stride on that side (and of the tile side
+ * where the tile cuts the run), uniformly spread modulo 32 bytes. Sectors that
+ * a row shares with another tile's row count in both: that is the L2 traffic the
+ * kernel adds over a copy, and DRAM's when the two run far apart in time.
+ */
+void cuperm_sector_efficiency(const cuperm_launch_t* launch, double* in_eff, double* out_eff);
+
+/** The planner's alignment cost of a launch, relative to a perfect copy (>= 1):
+ * reads and writes weighted 1 : 1.5 (a partly written sector costs L2 a merge and
+ * DRAM a read), each over its sector efficiency, over fill^(1/4). */
+double cuperm_sector_cost(const cuperm_launch_t* launch);
 
 /** t = t0 + bytes / (peak * efficiency[class] * min(1, run / 128 B) ^ gamma). */
 double cuperm_model_seconds(const cuperm_model_features_t* f, double peak_bytes_per_second);

@@ -142,21 +142,22 @@ static void plan_copy(cuperm_launch_t* L)
     L->blocks = ceil_div(L->volume, (int64_t)CUPERM_THREADS * 4 * (L->elem_size < 16 ? 16 / L->elem_size : 1));
 }
 
-/* Same fastest dimension on both sides: rows of dim 0, one per B index. */
-static void plan_rows(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
+/* Rows of dim 0, one per B index, dims[1..) in the order given. */
+static void rows_launch(const cuperm_dim_t* dims, int rank, int elem, cuperm_launch_t* L)
 {
     int la, lb;
-    int64_t rows = cuperm_problem_volume(p) / p->dim[0].extent;
+    int64_t rows = L->volume / dims[0].extent;
     L->kind = CUPERM_LAUNCH_ROWS;
     /* 16-byte vectors only: with 8-byte ones a 6 x 4-byte row case ran at 76%
      * of copy instead of the scalar rows' 100% (H100). */
     const int lv = vec_log2_for(elem, 16);
-    if (lv && vectors_fit(p->dim, p->rank, 0, 0, 1 << lv)) {
+    if (lv && vectors_fit(dims, rank, 0, 0, 1 << lv)) {
         /* 16 KB a tile: rows of up to 32 vectors, 64 bytes a thread */
-        la = imin(log2_ceil(p->dim[0].extent), lv + 5);
+        la = imin(log2_ceil(dims[0].extent), lv + 5);
         lb = vec_tile_log2(elem) - la;
-        cuperm_tile_params_init(&L->tile, p->dim, p->rank, 1, p->rank, la, lb, elem);
+        cuperm_tile_params_init(&L->tile, dims, rank, 1, rank, la, lb, elem);
         L->tile.vec_log2 = lv;
+        finish_tile_launch(L);
         return;
     }
     /* Both sides run along dim 0, so a tile spans as much of a row as a block
@@ -164,11 +165,40 @@ static void plan_rows(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
      * choose_tile by up to 17% whenever rows were long (measure mode, random
      * and perm720 suites), and B takes what the tile has left. */
     const int total = tile_elems_log2(elem), side_max = log2_ceil(CUPERM_THREADS);
-    const int ca = log2_ceil(p->dim[0].extent);
+    const int ca = log2_ceil(dims[0].extent);
     la = imin(ca, side_max);
     lb = imin(total - la, log2_ceil(rows));
     if (la + lb < total) la = imin(imin(total - lb, side_max + 1), ca);
-    cuperm_tile_params_init(&L->tile, p->dim, p->rank, 1, p->rank, la, lb, elem);
+    cuperm_tile_params_init(&L->tile, dims, rank, 1, rank, la, lb, elem);
+    finish_tile_launch(L);
+}
+
+/* A plan's alignment cost must beat the rules' plan by this fraction to replace
+ * it: where both align equally (every power-of-two shape) the rules stand. */
+#define CUPERM_ALIGN_MARGIN 0.02
+
+/* Same fastest dimension on both sides. The row dimensions (B) are ordered by
+ * input stride, so a tile's rows lie together in the input; when the rows are
+ * not whole sectors, rows that neighbour in the output then land in tiles far
+ * apart and their shared sectors are written twice, far apart in time. The
+ * other order (by output stride) is taken when the alignment cost
+ * (cuperm_sector_cost) says the output side loses more. */
+static void plan_rows(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
+{
+    rows_launch(p->dim, p->rank, elem, L);
+    if (p->rank < 3) return;
+    cuperm_dim_t dims[CUPERM_MAX_RANK];
+    memcpy(dims, p->dim, (size_t)p->rank * sizeof *dims);
+    for (int i = 2; i < p->rank; ++i) { /* insertion sort of dims[1..) by output stride */
+        cuperm_dim_t x = dims[i];
+        int j = i;
+        for (; j > 1 && x.out_stride < dims[j - 1].out_stride; --j) dims[j] = dims[j - 1];
+        dims[j] = x;
+    }
+    if (!memcmp(dims, p->dim, (size_t)p->rank * sizeof *dims)) return;
+    cuperm_launch_t alt = *L;
+    rows_launch(dims, p->rank, elem, &alt);
+    if (cuperm_sector_cost(&alt) < cuperm_sector_cost(L) * (1 - CUPERM_ALIGN_MARGIN)) *L = alt;
 }
 
 /* Next dimension for a group: the unused one with the smallest stride on the
@@ -224,11 +254,16 @@ static void group_add(dim_group_t* g, const cuperm_problem_t* p, int* used, int 
  * group may take a dimension that is not contiguous with it: reads (or
  * writes) then come in runs of the group's contiguous part, which beats a
  * tile too small to fill a warp. The rest are outer dimensions. */
-static void plan_tiled(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
+/* Groups p's dimensions by the rules above into dims: A = dims[0, *na), B =
+ * dims[*na, *na + *nb), then the outer ones in input order. At the i-th
+ * dimension that is next on both sides (a tie), the rules' choice is reversed
+ * where bit i of flip is set. Returns the number of ties met. */
+static int group_dims(const cuperm_problem_t* p, int elem, unsigned flip, cuperm_dim_t* dims, int* na,
+                      int* nb, int64_t* va, int64_t* vb)
 {
     const int n = p->rank;
     const int64_t grow_until = 1024;
-    int used[CUPERM_MAX_RANK] = {0};
+    int used[CUPERM_MAX_RANK] = {0}, ties = 0;
     dim_group_t A = {.volume = 1, .run = 1, .output_side = 0}, B = {.volume = 1, .run = 1, .output_side = 1};
     group_add(&A, p, used, 0); /* dimensions are sorted by input stride */
     group_add(&B, p, used, cuperm_problem_out_fastest(p));
@@ -245,23 +280,34 @@ static void plan_tiled(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
         } else {
             take_b = da < 0 || (db >= 0 && b_turn);
         }
+        if (da >= 0 && da == db) {
+            if (ties < 32 && (flip >> ties & 1u)) take_b = !take_b;
+            ++ties;
+        }
         if (take_b) group_add(&B, p, used, db);
         else group_add(&A, p, used, da);
         b_turn = !take_b; /* the other group's turn next */
     }
-    const int na = A.n, nb = B.n;
-    const int64_t va = A.volume, vb = B.volume;
-
-    cuperm_dim_t dims[CUPERM_MAX_RANK];
     int k = 0;
-    for (int i = 0; i < na; ++i) dims[k++] = p->dim[A.dims[i]];
-    for (int i = 0; i < nb; ++i) dims[k++] = p->dim[B.dims[i]];
+    for (int i = 0; i < A.n; ++i) dims[k++] = p->dim[A.dims[i]];
+    for (int i = 0; i < B.n; ++i) dims[k++] = p->dim[B.dims[i]];
     for (int d = 0; d < n; ++d)
         if (!used[d]) dims[k++] = p->dim[d];
+    *na = A.n;
+    *nb = B.n;
+    *va = A.volume;
+    *vb = B.volume;
+    return ties;
+}
 
+/* The tile launch of a grouping: tile shape, vector path, walk order. */
+static void tiled_launch(const cuperm_dim_t* dims, int n, int na, int nb, int64_t va, int64_t vb, int elem,
+                         cuperm_launch_t* L)
+{
     int la, lb;
     L->kind = CUPERM_LAUNCH_TILED;
     choose_tile(va, vb, elem, &la, &lb);
+    cuperm_tile_params_init(&L->tile, dims, n, na, na + nb, la, lb, elem);
     /* 16-byte vectors where the extents allow, else 8-byte ones: on the H100
      * the latter lifted 4-byte tensors of even extents by 6-19 points of copy.
      * Vector tiles have a fixed size, so they may fill worse than the scalar
@@ -275,9 +321,53 @@ static void plan_tiled(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
         if (tile_fill(va, vla) * tile_fill(vb, vlb) < CUPERM_VEC_MIN_RELATIVE_FILL * scalar_fill) continue;
         cuperm_tile_params_init(&L->tile, dims, n, na, na + nb, vla, vlb, elem);
         L->tile.vec_log2 = lv;
-        return;
+        break;
     }
-    cuperm_tile_params_init(&L->tile, dims, n, na, na + nb, la, lb, elem);
+    /* Outer dimensions are walked in input order (tiles that continue each
+     * other's reads run one after the other) unless the writes are the side that
+     * wastes more of its sectors: then in output order. */
+    double in_eff, out_eff;
+    finish_tile_launch(L);
+    cuperm_sector_efficiency(L, &in_eff, &out_eff);
+    if (out_eff + 0.005 < in_eff) {
+        cuperm_dim_t* o = L->tile.dim;
+        for (int i = na + nb + 1; i < n; ++i) {
+            cuperm_dim_t x = o[i];
+            int j = i;
+            for (; j > na + nb && x.out_stride < o[j - 1].out_stride; --j) o[j] = o[j - 1];
+            o[j] = x;
+        }
+    }
+}
+
+/* Alignment-aware grouping: a dimension next on both sides goes where the rules
+ * give it (ties and runs of 128 bytes or more: to A) unless giving it to the
+ * other side lowers the alignment cost (cuperm_sector_cost: both sides' sector
+ * waste, writes weighted more, and the tile fill) by CUPERM_ALIGN_MARGIN. So a
+ * 17-element (136-byte) output run that starts anywhere in a sector takes the
+ * shared 17-element dimension when the input run is as long: 289 elements
+ * waste 1% of their sectors where 17 waste 15%. The first two ties are tried
+ * both ways (at most four groupings; planning stays in microseconds). */
+static void plan_tiled(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
+{
+    cuperm_dim_t dims[CUPERM_MAX_RANK];
+    int na, nb;
+    int64_t va, vb;
+    const int ties = group_dims(p, elem, 0, dims, &na, &nb, &va, &vb);
+    tiled_launch(dims, p->rank, na, nb, va, vb, elem, L);
+    if (!ties) return;
+    double best = cuperm_sector_cost(L) * (1 - CUPERM_ALIGN_MARGIN);
+    const unsigned variants = 1u << (ties < 2 ? ties : 2);
+    for (unsigned flip = 1; flip < variants; ++flip) {
+        cuperm_launch_t alt = *L;
+        group_dims(p, elem, flip, dims, &na, &nb, &va, &vb);
+        tiled_launch(dims, p->rank, na, nb, va, vb, elem, &alt);
+        const double cost = cuperm_sector_cost(&alt);
+        if (cost < best) {
+            best = cost;
+            *L = alt;
+        }
+    }
 }
 
 void cuperm_select_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
@@ -306,9 +396,30 @@ double cuperm_predict_seconds(const cuperm_launch_t* L, const cuperm_device_info
     return cuperm_model_seconds(&f, dev->dram_bytes_per_second);
 }
 
+/* Band width (A tiles) of the output-aware walk (cuperm_tile_params_t). */
+#define CUPERM_WALK_BAND 8
+
+/* The tile walk: A-fastest (tiles that continue each other's reads run back to
+ * back), unless the writes waste more of their sectors than the reads and B's
+ * contiguous output run spans several tiles, so that B-neighbour tiles share
+ * output sectors: then bands of CUPERM_WALK_BAND A tiles, which brings those
+ * neighbours from a_tiles apart to CUPERM_WALK_BAND apart. */
+static int64_t choose_band(const cuperm_launch_t* L)
+{
+    const cuperm_tile_params_t* t = &L->tile;
+    if (L->kind != CUPERM_LAUNCH_TILED || t->a_tiles <= CUPERM_WALK_BAND) return 0;
+    double in_eff, out_eff;
+    cuperm_sector_efficiency(L, &in_eff, &out_eff);
+    if (out_eff >= 0.995 || out_eff + 0.005 >= in_eff) return 0;
+    int64_t run = 1;
+    for (int d = t->a_end; d < t->b_end && t->dim[d].out_stride == run; ++d) run *= t->dim[d].extent;
+    return run > ((int64_t)1 << t->tile_b_log2) ? CUPERM_WALK_BAND : 0;
+}
+
 /* Finishes a tile launch whose tile params are set. */
 static void finish_tile_launch(cuperm_launch_t* L)
 {
+    L->tile.band_tiles = choose_band(L);
     const int64_t max_grid = 0x7fffffff;
     L->blocks = L->tile.num_tiles < max_grid ? L->tile.num_tiles : max_grid;
     L->smem_bytes = cuperm_tile_smem_bytes(L->kind, &L->tile, L->elem_size);
@@ -357,6 +468,12 @@ int cuperm_candidate_launches(const cuperm_launch_t* h, cuperm_launch_t* out, in
         cuperm_tile_params_init(&c.tile, t->dim, t->rank, t->a_end, t->b_end, la, lb, h->elem_size);
         finish_tile_launch(&c);
         if (c.smem_bytes > 48 * 1024) continue;
+        out[n++] = c;
+    }
+    /* The rules' launch with the other tile walk (banded or A-fastest). */
+    if (h->kind == CUPERM_LAUNCH_TILED && n < max && (h->tile.band_tiles || h->tile.a_tiles > CUPERM_WALK_BAND)) {
+        cuperm_launch_t c = *h;
+        c.tile.band_tiles = h->tile.band_tiles ? 0 : CUPERM_WALK_BAND;
         out[n++] = c;
     }
     return n;

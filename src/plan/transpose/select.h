@@ -40,10 +40,10 @@ void cuperm_tile_params_init(cuperm_tile_params_t* t, const cuperm_dim_t* dims, 
 double cuperm_predict_seconds(const cuperm_launch_t* launch, const cuperm_device_info_t* dev);
 
 /** Most candidates a problem has. */
-#define CUPERM_MAX_CANDIDATES 11
+#define CUPERM_MAX_CANDIDATES 12
 
 /** The rule-based launch's alternatives: the launch itself first, then
- * variants of its tile shape. Returns how many were written (at most max). */
+ * variants of its tile shape, then (TILED) the launch with the other tile walk. Returns how many were written (at most max). */
 int cuperm_candidate_launches(const cuperm_launch_t* heuristic, cuperm_launch_t* out, int max);
 
 /** The candidates for a transpose (validated arguments) that the planner
