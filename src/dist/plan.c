@@ -184,7 +184,8 @@ static local_cost_t local_costs(const cuperm_dist_plan_t* p)
  * exposed; in between the link and the local kernels (which share the memory) overlap. */
 static double model_seconds(const local_cost_t* c, size_t sent, size_t received, int k, double bw, double lat)
 {
-    const double moves = c->pack + c->unpack + LAUNCH_SECONDS * k * (c->n_pack + c->n_unpack);
+    /* c: the pieces of the k-chunk build (their predictions already reflect the chunks' shapes) */
+    const double moves = c->pack + c->unpack + LAUNCH_SECONDS * (c->n_pack + c->n_unpack);
     const size_t bytes = sent > received ? sent : received;
     const double link = bytes ? (double)bytes / bw + k * lat : 0.0;
     const double local = c->local + (c->local > 0 ? LAUNCH_SECONDS : 0);
@@ -345,14 +346,19 @@ cupermStatus_t cuperm_dist_plan_transpose(cuperm_handle_t* h, cupermStatus_t han
                 for (int ki = 0; ki < N_CHOICES; ++ki) v[4 + vi * N_CHOICES + ki] = INT64_MAX / 4;
                 continue;
             }
-            st = build(h, &c, variant, 1, p);
-            if (st) break;
-            const local_cost_t lc = local_costs(p);
-            for (int ki = 0; ki < N_CHOICES; ++ki) {
+            /* Built for every chunk count: a chunk's shape changes its transposes' cost. */
+            for (int ki = 0; ki < N_CHOICES && !st; ++ki) {
                 const int k = force_k ? force_k : chunk_choices[ki];
                 const int avail = !force_k || ki == 0;
+                if (!avail) {
+                    v[4 + vi * N_CHOICES + ki] = INT64_MAX / 4;
+                    continue;
+                }
+                st = build(h, &c, variant, k, p);
+                if (st) break;
+                const local_cost_t lc = local_costs(p);
                 const double s = model_seconds(&lc, p->send_bytes, p->recv_bytes, k, bw, lat);
-                v[4 + vi * N_CHOICES + ki] = avail ? (int64_t)(s * 1e9) + 1 : INT64_MAX / 4;
+                v[4 + vi * N_CHOICES + ki] = (int64_t)(s * 1e9) + 1;
             }
         }
         int64_t hsh = mix64(cuperm_dist_layout_hash(&li, 1), cuperm_dist_layout_hash(&lo, 2));
