@@ -159,6 +159,26 @@ static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int variant, int
     return CUPERM_STATUS_SUCCESS;
 }
 
+cupermStatus_t cuperm_dist_build_pieces(cuperm_handle_t* h, const cuperm_dist_layout_t* in,
+                                        const cuperm_dist_layout_t* out, const int* perm, int me, int variant, int k,
+                                        cuperm_dist_plan_t* p)
+{
+    ctx_t c;
+    c.in = in;
+    c.out = out;
+    c.perm = perm;
+    c.me = me;
+    p->in_volume = cuperm_dist_owned(in, me, &c.own_in);
+    p->out_volume = cuperm_dist_owned(out, me, &c.own_out);
+    cuperm_dist_local_strides(in, me, c.in_str);
+    cuperm_dist_local_strides(out, me, c.out_str);
+    p->comm_size = in->comm_size;
+    p->comm_rank = me;
+    p->type = in->type;
+    p->elem_size = in->elem_size;
+    return build(h, &c, variant, k, p);
+}
+
 /* ---- the cost model ----------------------------------------------------- */
 
 #define LAUNCH_SECONDS 3e-6

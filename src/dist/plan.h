@@ -59,4 +59,9 @@ cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, c
 
 void cuperm_dist_plan_free(cuperm_dist_plan_t* p);
 
+/** The pieces rank me runs for variant and k chunks (no device, no NCCL; for tests). */
+cupermStatus_t cuperm_dist_build_pieces(cuperm_handle_t* h, const cuperm_dist_layout_t* in,
+                                        const cuperm_dist_layout_t* out, const int* perm, int me, int variant, int k,
+                                        cuperm_dist_plan_t* p);
+
 #endif
