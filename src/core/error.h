@@ -9,6 +9,14 @@
 extern "C" {
 #endif
 
+/* Internal functions that libcuperm.so exports for libcuperm_dist.so (src/dist/), so that
+ * both share one error state, one registry and one plan cache. Not public API. */
+#if defined(__GNUC__)
+#  define CUPERM_INTERNAL_API __attribute__((visibility("default")))
+#else
+#  define CUPERM_INTERNAL_API
+#endif
+
 #if defined(__GNUC__)
 #  define CUPERM_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
@@ -16,7 +24,7 @@ extern "C" {
 #endif
 
 /** Records the formatted message for this thread and returns status. */
-cupermStatus_t cuperm_fail(cupermStatus_t status, const char* fmt, ...) CUPERM_PRINTF(2, 3);
+CUPERM_INTERNAL_API cupermStatus_t cuperm_fail(cupermStatus_t status, const char* fmt, ...) CUPERM_PRINTF(2, 3);
 
 #ifdef __cplusplus
 }

@@ -6,9 +6,9 @@
 
 #include "core/error.h"
 
-/* Token bits: [63:32] generation, [31:2] slot + 1, [1:0] kind. */
-#define KIND_BITS 2u
-#define SLOT_BITS 30u
+/* Token bits: [63:32] generation, [31:3] slot + 1, [2:0] kind. */
+#define KIND_BITS 3u
+#define SLOT_BITS 29u
 #define CHUNK_SLOTS 256u
 #define MAX_CHUNKS 65536u /* 16 M live objects */
 

@@ -19,22 +19,24 @@
 
 #include <stdint.h>
 
+#include "core/error.h"
 #include "cuperm.h"
 
 typedef enum {
     CUPERM_OBJ_HANDLE = 1,
     CUPERM_OBJ_TRANSPOSE_PLAN = 2,
-    CUPERM_OBJ_CONTRACTION_PLAN = 3
+    CUPERM_OBJ_CONTRACTION_PLAN = 3,
+    CUPERM_OBJ_DIST_PLAN = 4 /* src/dist: a distributed transpose or contraction plan */
 } cuperm_obj_kind_t;
 
 /** Registers obj; *token receives its public value. ALLOC_FAILED when the table is full. */
-cupermStatus_t cuperm_registry_add(cuperm_obj_kind_t kind, void* obj, uintptr_t* token);
+CUPERM_INTERNAL_API cupermStatus_t cuperm_registry_add(cuperm_obj_kind_t kind, void* obj, uintptr_t* token);
 
 /** The object a token names if it is live and of this kind, else NULL. */
-void* cuperm_registry_get(cuperm_obj_kind_t kind, uintptr_t token);
+CUPERM_INTERNAL_API void* cuperm_registry_get(cuperm_obj_kind_t kind, uintptr_t token);
 
 /** Unregisters a token and returns its object (NULL if it was not live and of this kind):
  *  the caller frees it. After this, the token resolves to nothing, forever. */
-void* cuperm_registry_remove(cuperm_obj_kind_t kind, uintptr_t token);
+CUPERM_INTERNAL_API void* cuperm_registry_remove(cuperm_obj_kind_t kind, uintptr_t token);
 
 #endif

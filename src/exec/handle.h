@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 
 #include "core/device_info.h"
+#include "core/error.h"
 #include "core/tuning.h"
 #include "cuperm.h"
 #include "exec/transpose/plan_cache.h"
@@ -36,13 +37,13 @@ typedef struct cuperm_handle {
 cupermStatus_t cuperm_handle_create(cuperm_handle_t** out);
 
 /** The live handle a token names, or NULL. */
-cuperm_handle_t* cuperm_handle_resolve(cupermHandle_t token);
+CUPERM_INTERNAL_API cuperm_handle_t* cuperm_handle_resolve(cupermHandle_t token);
 /** Resolves a token or fails with INVALID_VALUE ("handle is NULL" / "... not a live cuperm handle"). */
-cupermStatus_t cuperm_handle_get(cupermHandle_t token, cuperm_handle_t** out);
+CUPERM_INTERNAL_API cupermStatus_t cuperm_handle_get(cupermHandle_t token, cuperm_handle_t** out);
 
 /** References that keep a handle's state alive after cupermDestroy. */
-void cuperm_handle_retain(cuperm_handle_t* h);
-void cuperm_handle_release(cuperm_handle_t* h);
+CUPERM_INTERNAL_API void cuperm_handle_retain(cuperm_handle_t* h);
+CUPERM_INTERNAL_API void cuperm_handle_release(cuperm_handle_t* h);
 
 /**
  * An engine's per-handle state, made by make() on first use; thread-safe (two

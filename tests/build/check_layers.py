@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The layer rule of src/ (docs/architecture.md): core < plan < backend < exec < api.
+"""The layer rule of src/ (docs/architecture.md): core < plan < backend < exec < dist < api.
 
 A file may include headers of its own layer and of layers before it, never one
 after it, and the include graph of src/ has no cycle. Fails with the offending
@@ -9,7 +9,7 @@ import os
 import re
 import sys
 
-LAYERS = ["core", "plan", "backend", "exec", "api"]
+LAYERS = ["core", "plan", "backend", "exec", "dist", "api"]
 
 
 def layer_of(path):

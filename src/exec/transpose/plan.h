@@ -6,6 +6,7 @@
 #ifndef CUPERM_EXEC_TRANSPOSE_PLAN_H
 #define CUPERM_EXEC_TRANSPOSE_PLAN_H
 
+#include "core/error.h"
 #include "cuperm.h"
 #include "exec/handle.h"
 #include "core/scalar_values.h"
@@ -26,12 +27,12 @@ cupermStatus_t cuperm_transpose_plan_make(cuperm_handle_t* h, cuperm_transpose_p
                                           const int64_t* in_strides, const int64_t* out_strides);
 
 /** Validates and plans heuristically (a measured plan for the same arguments wins). */
-cupermStatus_t cuperm_transpose_plan_init(cuperm_handle_t* h, cuperm_transpose_plan_t* plan, int rank,
+CUPERM_INTERNAL_API cupermStatus_t cuperm_transpose_plan_init(cuperm_handle_t* h, cuperm_transpose_plan_t* plan, int rank,
                                           const int64_t* extents, const int* perm, cupermDataType_t type,
                                           const int64_t* in_strides, const int64_t* out_strides);
 
 /** The model's time of the plan cuperm_transpose_plan_init would make; negative if invalid. */
-double cuperm_transpose_predict(cuperm_handle_t* h, int rank, const int64_t* extents, const int* perm,
+CUPERM_INTERNAL_API double cuperm_transpose_predict(cuperm_handle_t* h, int rank, const int64_t* extents, const int* perm,
                                 cupermDataType_t type, const int64_t* in_strides, const int64_t* out_strides);
 
 /** Replaces plan's launch by the fastest candidate timed on (in, out) (plan made by
@@ -42,7 +43,7 @@ cupermStatus_t cuperm_transpose_plan_measure(cuperm_handle_t* h, cuperm_transpos
                                              void* out, cudaStream_t stream);
 
 /** Enqueues the plan: alpha and beta are host scalars of the plan type's scalar type. */
-cupermStatus_t cuperm_transpose_run(const cuperm_transpose_plan_t* plan, const void* alpha, const void* in,
+CUPERM_INTERNAL_API cupermStatus_t cuperm_transpose_run(const cuperm_transpose_plan_t* plan, const void* alpha, const void* in,
                                     const void* beta, void* out, cudaStream_t stream);
 
 #endif

@@ -1,0 +1,159 @@
+/*
+ * cuperm_dist — distributed transposes (redistributions) over NCCL.
+ *
+ * Library libcuperm_dist (built when NCCL is found), on top of libcuperm. One GPU
+ * per rank of a caller-supplied ncclComm_t: the library never creates processes or
+ * communicators; the caller brings the communicator and a stream. See
+ * docs/distributed.md for the algorithm and the cost model.
+ *
+ * A distributed tensor has global extents and is block-distributed along one or
+ * more of its modes over a process grid whose size is the communicator's size:
+ *
+ *   - distModes[g] is the tensor mode distributed over grid dimension g;
+ *     gridDims[g] ranks share it, in blocks of blockSizes[g] indices: the rank at
+ *     grid coordinate c owns global indices [c*b, min((c+1)*b, extent)) of that
+ *     mode, which may be empty (b*gridDims[g] >= extent; b = ceil(extent/gridDims[g])
+ *     when blockSizes is NULL).
+ *   - Communicator rank r has grid coordinate (r / prod(gridDims[0..g-1])) % gridDims[g]
+ *     along grid dimension g (the first grid dimension varies fastest).
+ *   - Each rank holds its block as a local tensor of local extents (the owned range's
+ *     length along distributed modes, the global extent elsewhere), dense
+ *     column-major unless localStrides are given.
+ *
+ * Collective calls: cupermDistPlanTranspose and cupermDistExecute are collective
+ * over the communicator: every rank calls them, with the same global arguments
+ * (its own local strides and pointers). In a process that drives several GPUs,
+ * call them from one host thread per GPU (or group them, see docs/distributed.md).
+ *
+ * Errors at plan time are agreed: every rank validates its arguments locally, then
+ * the ranks exchange a few integers (one ncclAllReduce) before anything else moves,
+ * so a bad descriptor on any rank makes every rank return the same status with a
+ * message (its own, or one naming the rank that failed) and no rank hangs.
+ */
+#ifndef CUPERM_DIST_H
+#define CUPERM_DIST_H
+
+#include "cuperm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A block-distributed tensor, as one rank sees it. */
+typedef struct {
+    int rank;                     /**< tensor rank, 1 .. CUPERM_MAX_RANK */
+    const int64_t* extents;       /**< rank global extents, each >= 1; equal on every rank */
+    cupermDataType_t type;        /**< element type; equal on every rank */
+    int gridRank;                 /**< distributed modes (process grid dimensions), 1 .. rank */
+    const int* distModes;         /**< gridRank distinct tensor modes, 0 .. rank-1 */
+    const int* gridDims;          /**< gridRank process counts, each >= 1; their product is the
+                                       communicator's size */
+    const int64_t* blockSizes;    /**< gridRank block sizes, each >= 1 with blockSizes[g] *
+                                       gridDims[g] >= extents[distModes[g]]; NULL: ceil(extent / gridDim) */
+    const int64_t* localStrides;  /**< rank strides (elements) of this rank's local block, or NULL for
+                                       dense column-major of the local extents; may differ per rank */
+} cupermDistTensorDescriptor_t;
+
+/**
+ * This rank's block: localExtents[m] and globalOffsets[m] (first global index held)
+ * for every mode m, for a communicator of commSize ranks of which this is commRank.
+ * A local extent may be 0 (an empty block). Checks the descriptor (INVALID_VALUE
+ * with a message otherwise); needs no device and no communicator.
+ */
+CUPERM_API cupermStatus_t cupermDistGetLocalBlock(const cupermDistTensorDescriptor_t* desc, int commRank,
+                                                  int commSize, int64_t* localExtents,
+                                                  int64_t* globalOffsets);
+
+/** Ways a redistribution plan lays out the data it sends (see docs/distributed.md). */
+typedef enum {
+    CUPERM_DIST_VARIANT_AUTO = 0,           /**< chosen by the cost model */
+    CUPERM_DIST_VARIANT_PERMUTE_ON_PACK = 1, /**< the sender permutes; the receiver copies */
+    CUPERM_DIST_VARIANT_PERMUTE_ON_UNPACK = 2 /**< the sender copies; the receiver permutes */
+} cupermDistVariant_t;
+
+/** Planning options; pass NULL for the defaults (all fields 0). Equal on every rank. */
+typedef struct {
+    double linkBytesPerSecond; /**< per-GPU send bandwidth the cost model assumes (0: 300e9, an
+                                    NVLink-class link; ~40e9 suits 400 Gb/s InfiniBand) */
+    double stageLatencySeconds;/**< fixed cost of one grouped send/receive (0: 20e-6) */
+    int chunks;                /**< pipeline stages 1 .. 16 (0: chosen by the cost model among 1, 2, 4, 8) */
+    cupermDistVariant_t variant;
+} cupermDistOptions_t;
+
+typedef struct cupermDistPlan* cupermDistPlan_t;
+
+/** What a redistribution plan decided, for this rank. */
+typedef struct {
+    cupermDistVariant_t variant;  /**< PERMUTE_ON_PACK or PERMUTE_ON_UNPACK */
+    int chunks;                   /**< pipeline stages */
+    int commSize, commRank;
+    int sendPeers, recvPeers;     /**< other ranks this rank sends to / receives from */
+    size_t bytesSent;             /**< bytes this rank sends to other ranks per execute */
+    size_t bytesReceived;         /**< bytes it receives from other ranks */
+    size_t bytesLocal;            /**< bytes it moves from its own input to its own output */
+    size_t workspaceBytes;        /**< cupermDistGetWorkspaceSize */
+    int transposes;               /**< local transpose launches per execute */
+    double predictedSeconds;      /**< the cost model's time (the slowest rank's) */
+} cupermDistPlanInfo_t;
+
+/** Device workspace, in bytes, that cupermDistExecute needs for this plan (may be 0). */
+CUPERM_API cupermStatus_t cupermDistGetWorkspaceSize(cupermDistPlan_t plan, size_t* bytes);
+
+CUPERM_API cupermStatus_t cupermDistPlanGetInfo(cupermDistPlan_t plan, cupermDistPlanInfo_t* info);
+
+/** Destroys a plan (local: no communication). */
+CUPERM_API cupermStatus_t cupermDistPlanDestroy(cupermDistPlan_t plan);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* The NCCL entry points. CUPERM_DIST_NO_NCCL leaves them out, for code that only
+ * needs the descriptor arithmetic above. */
+#ifndef CUPERM_DIST_NO_NCCL
+#include <nccl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Plans out = alpha * perm(in) + beta * out for distributed tensors: output mode r
+ * is input mode perm[r] (out->extents[r] == in->extents[perm[r]]), and in and out
+ * may be distributed along any modes (Shard(i) -> Shard(j), several at once, with
+ * any permutation). Collective (see above); handle's device must be the current
+ * device and comm's device. stream carries the one small ncclAllReduce that
+ * agrees on validity and on the plan's choices, and is synchronized.
+ *
+ * Fails on every rank alike with INVALID_VALUE when any rank's arguments break a
+ * rule (or the global arguments differ between ranks), naming the rule; with
+ * LIBRARY_ERROR when NCCL fails (then ranks may disagree: NCCL's own failure).
+ */
+CUPERM_API cupermStatus_t cupermDistPlanTranspose(cupermHandle_t handle, cupermDistPlan_t* plan,
+                                                  const int* perm, const cupermDistTensorDescriptor_t* in,
+                                                  const cupermDistTensorDescriptor_t* out,
+                                                  const cupermDistOptions_t* options, ncclComm_t comm,
+                                                  cudaStream_t stream);
+
+/**
+ * Runs a plan asynchronously on stream: out = alpha * perm(in) + beta * out on this
+ * rank's blocks. Collective: every rank of the plan's communicator calls it.
+ * alpha, beta: host scalars as for cupermExecute (beta == 0 never reads out).
+ * in, out: this rank's local blocks (device memory, element-aligned; may be NULL
+ * where the local block is empty). workspace: at least cupermDistGetWorkspaceSize
+ * bytes, 256-byte aligned, or NULL to take it stream-ordered from the device's
+ * memory pool. A plan's executions must not run concurrently with each other
+ * (they share the plan's internal streams and the communicator).
+ * Checks are local: if one rank's call fails its checks, the others' transfers
+ * wait for it (as with NCCL's own calls); pass the same plan on every rank.
+ */
+CUPERM_API cupermStatus_t cupermDistExecute(cupermDistPlan_t plan, const void* alpha, const void* in,
+                                            const void* beta, void* out, void* workspace,
+                                            size_t workspaceBytes, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CUPERM_DIST_NO_NCCL */
+
+#endif /* CUPERM_DIST_H */

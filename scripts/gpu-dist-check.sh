@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Distributed transposes on every visible GPU (2 x H200 expected): builds libcuperm_dist
+# for sm_90 against NCCL, runs the CPU block-arithmetic test, the GPU correctness and
+# error-agreement program, and the benchmark (1 GB and 4 GB per GPU, small messages);
+# prints a summary table last. Run from the repository root on the GPU machine:
+#   scripts/gpu-dist-check.sh [--cases N] [--gb "1 4"] [--iters N]
+# Logs go to $OUT (or ./gpu-dist-logs). NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
+# NCCL: $NCCL_ROOT, the nvidia-nccl-cu13 wheel's nvidia/nccl folder (python3 or ./.venv),
+# /usr/local/cuda, or /usr: the first that has both nccl.h and libnccl.so*.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export NCCL_NVLS_ENABLE=0
+export NCCL_DEBUG=${NCCL_DEBUG:-WARN}
+cases=60 gbs="1 4" iters=10
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --cases) cases=$2; shift ;;
+    --gb) gbs=$2; shift ;;
+    --iters) iters=$2; shift ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+logs="${OUT:-$PWD/gpu-dist-logs}"
+mkdir -p "$logs"
+build=build-dist
+summary=()
+add() { summary+=("$(printf '%-34s %s' "$1" "$2")"); }
+finish() {
+  echo
+  echo "==== gpu-dist-check summary ($(head -1 "$logs/gpu.txt" 2>/dev/null), $(wc -l <"$logs/gpu.txt" 2>/dev/null) GPUs) ===="
+  printf '%s\n' "${summary[@]}"
+  exit "${1:-0}"
+}
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$logs/gpu.txt"
+export PATH="$PATH:/usr/local/cuda/bin"
+source scripts/lib/deps.sh
+cuperm_find_cmocka
+
+# --- NCCL -------------------------------------------------------------------------------
+wheel_dirs() {
+  local py
+  for py in python3 .venv/bin/python3 "${CUPERM_VENV:-}/bin/python3"; do
+    command -v "$py" >/dev/null 2>&1 || [ -x "$py" ] || continue
+    # nvidia.nccl may be a namespace package (no __file__): take its __path__ then
+    "$py" -c 'import nvidia.nccl as m, os
+f = getattr(m, "__file__", None)
+print(os.path.dirname(f) if f else list(m.__path__)[0])' 2>/dev/null
+  done
+}
+nccl_inc="" nccl_lib=""
+for root in ${NCCL_ROOT:-} $(wheel_dirs) /usr/local/cuda /usr; do
+  [ -d "$root" ] || continue
+  inc="" lib=""
+  for d in "$root/include"; do [ -f "$d/nccl.h" ] && inc=$d; done
+  for d in "$root/lib" "$root/lib64" "$root/lib/x86_64-linux-gnu" "$root/targets/x86_64-linux/lib"; do
+    for f in "$d/libnccl.so" "$d/libnccl.so.2"; do [ -z "$lib" ] && [ -e "$f" ] && lib=$f; done
+  done
+  # a wheel without headers: keep its library, take the header from the next root that has one
+  [ -z "$nccl_lib" ] && [ -n "$lib" ] && nccl_lib=$lib
+  [ -z "$nccl_inc" ] && [ -n "$inc" ] && nccl_inc=$inc
+  [ -n "$nccl_inc" ] && [ -n "$nccl_lib" ] && break
+done
+echo "NCCL: header $nccl_inc/nccl.h, library $nccl_lib" | tee "$logs/nccl.txt"
+if [ -z "$nccl_inc" ] || [ -z "$nccl_lib" ]; then add "NCCL" "NOT FOUND"; finish 1; fi
+grep -E '#define NCCL_(MAJOR|MINOR|PATCH) ' "$nccl_inc/nccl.h" | tr '\n' ' ' >>"$logs/nccl.txt"
+export LD_LIBRARY_PATH="$(dirname "$nccl_lib")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+add "NCCL" "$(basename "$nccl_lib") from $(dirname "$nccl_lib")"
+
+# --- build --------------------------------------------------------------------------------
+start=$(date +%s)
+if cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCUPERM_BUILD_FORTRAN=OFF \
+     -DCUPERM_NCCL_INCLUDE_DIR="$nccl_inc" -DCUPERM_NCCL_LIBRARY="$nccl_lib" >"$logs/build.log" 2>&1 &&
+   cmake --build "$build" -j"$(nproc)" --target cuperm cuperm_dist test_dist_layout cuperm-dist-test \
+     >>"$logs/build.log" 2>&1; then
+  add build "ok ($(( $(date +%s) - start )) s)"
+else
+  tail -30 "$logs/build.log"; add build FAILED; finish 1
+fi
+ldd "$build/tests/cuperm-dist-test" | grep -E 'nccl|cuperm' | tee -a "$logs/nccl.txt"
+
+# --- tests ----------------------------------------------------------------------------------
+timeout 60 "$build/tests/test_dist_layout" >"$logs/test_dist_layout.log" 2>&1
+add "test_dist_layout (CPU)" "rc=$? $(grep -E 'PASSED|FAILED' "$logs/test_dist_layout.log" | tail -1)"
+
+start=$(date +%s)
+timeout 300 "$build/tests/cuperm-dist-test" --cases "$cases" >"$logs/dist-test.log" 2>&1
+rc=$?
+grep -E '^(FAIL|FAILED)' "$logs/dist-test.log" | head -20
+tail -3 "$logs/dist-test.log"
+add "cuperm-dist-test ($cases cases)" "rc=$rc $(grep -E '^dist:' "$logs/dist-test.log" | tail -1) ($(( $(date +%s) - start )) s)"
+add "  error agreement" "$(grep -cE '^ok +error' "$logs/dist-test.log") ok, $(grep -cE '^FAIL +error' "$logs/dist-test.log") failed"
+
+# --- benchmark --------------------------------------------------------------------------------
+for gb in $gbs; do
+  log="$logs/dist-bench-${gb}GB.log"
+  timeout 240 "$build/tests/cuperm-dist-test" --bench --gb "$gb" --iters "$iters" >"$log" 2>&1
+  rc=$?
+  cat "$log"
+  add "bench ${gb} GB/GPU" "rc=$rc"
+  while read -r line; do
+    case "$line" in
+      6-D*) add "  $(echo "$line" | cut -c1-34)" "$(echo "$line" | awk '{print "dist", $(NF-4), "ms  a2a", $(NF-3), "ms  ratio", $(NF-1), $NF}')";;
+    esac
+  done < <(grep -E '^6-D' "$log")
+done
+finish 0

@@ -1,0 +1,209 @@
+/* Block arithmetic of distributed tensors (see layout.h). */
+#include "dist/layout.h"
+
+#include <string.h>
+
+#include "core/error.h"
+
+#define INVALID CUPERM_STATUS_INVALID_VALUE
+
+cupermStatus_t cuperm_dist_layout_init(cuperm_dist_layout_t* l, const cupermDistTensorDescriptor_t* d,
+                                       int comm_size, const char* name)
+{
+    if (!d) return cuperm_fail(INVALID, "%s is NULL (it must point to a cupermDistTensorDescriptor_t)", name);
+    memset(l, 0, sizeof *l);
+    if (comm_size < 1) return cuperm_fail(INVALID, "%s: the communicator size %d is not >= 1", name, comm_size);
+    if (d->rank < 1 || d->rank > CUPERM_MAX_RANK)
+        return cuperm_fail(INVALID, "%s->rank = %d is not in 1..%d", name, d->rank, CUPERM_MAX_RANK);
+    if (!d->extents) return cuperm_fail(INVALID, "%s->extents is NULL", name);
+    l->rank = d->rank;
+    for (int m = 0; m < d->rank; ++m) {
+        if (d->extents[m] < 1)
+            return cuperm_fail(INVALID, "%s->extents[%d] = %lld is not >= 1", name, m, (long long)d->extents[m]);
+        l->extents[m] = d->extents[m];
+        l->grid_of_mode[m] = -1;
+    }
+    l->type = d->type;
+    l->elem_size = (int)cupermDataTypeSize(d->type);
+    if (!l->elem_size) return cuperm_fail(INVALID, "%s->type = %d is not a cupermDataType_t", name, (int)d->type);
+    if (d->gridRank < 1 || d->gridRank > d->rank)
+        return cuperm_fail(INVALID, "%s->gridRank = %d is not in 1..rank (%d): name the distributed modes "
+                           "(a tensor on one rank has gridRank 1 and gridDims {1})", name, d->gridRank, d->rank);
+    if (!d->distModes) return cuperm_fail(INVALID, "%s->distModes is NULL", name);
+    if (!d->gridDims) return cuperm_fail(INVALID, "%s->gridDims is NULL", name);
+    l->grid_rank = d->gridRank;
+    int64_t procs = 1;
+    for (int g = 0; g < d->gridRank; ++g) {
+        const int m = d->distModes[g];
+        if (m < 0 || m >= d->rank)
+            return cuperm_fail(INVALID, "%s->distModes[%d] = %d is not a mode (0..%d)", name, g, m, d->rank - 1);
+        if (l->grid_of_mode[m] >= 0)
+            return cuperm_fail(INVALID, "%s->distModes[%d] = %d repeats distModes[%d]: modes must be distinct",
+                               name, g, m, l->grid_of_mode[m]);
+        l->grid_of_mode[m] = g;
+        l->modes[g] = m;
+        if (d->gridDims[g] < 1)
+            return cuperm_fail(INVALID, "%s->gridDims[%d] = %d is not >= 1", name, g, d->gridDims[g]);
+        l->grid[g] = d->gridDims[g];
+        procs *= d->gridDims[g];
+        if (procs > comm_size) break;
+    }
+    if (procs != comm_size)
+        return cuperm_fail(INVALID, "%s->gridDims: the process grid has %s%lld ranks but the communicator has %d "
+                           "(their product must equal ncclCommCount)", name, procs > comm_size ? "more than " : "",
+                           (long long)procs, comm_size);
+    for (int g = 0; g < d->gridRank; ++g) {
+        const int64_t n = l->extents[l->modes[g]], p = l->grid[g];
+        const int64_t least = (n + p - 1) / p;
+        if (!d->blockSizes) {
+            l->block[g] = least;
+            continue;
+        }
+        const int64_t b = d->blockSizes[g];
+        if (b < 1) return cuperm_fail(INVALID, "%s->blockSizes[%d] = %lld is not >= 1", name, g, (long long)b);
+        if (b < least)
+            return cuperm_fail(INVALID, "%s->blockSizes[%d] = %lld is too small: %d ranks of blocks of %lld do not "
+                               "cover extent %lld of mode %d (the rule: blockSizes[g] * gridDims[g] >= extent, "
+                               "so at least %lld)", name, g, (long long)b, (int)p, (long long)b, (long long)n,
+                               l->modes[g], (long long)least);
+        l->block[g] = b;
+    }
+    l->comm_size = comm_size;
+    if (d->localStrides) {
+        l->has_strides = 1;
+        for (int m = 0; m < d->rank; ++m) {
+            if (d->localStrides[m] < 1)
+                return cuperm_fail(INVALID, "%s->localStrides[%d] = %lld is not >= 1", name, m,
+                                   (long long)d->localStrides[m]);
+            l->strides[m] = d->localStrides[m];
+        }
+    }
+    return CUPERM_STATUS_SUCCESS;
+}
+
+int cuperm_dist_coord(const cuperm_dist_layout_t* l, int r, int g)
+{
+    int below = 1;
+    for (int i = 0; i < g; ++i) below *= l->grid[i];
+    return (r / below) % l->grid[g];
+}
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+int64_t cuperm_dist_owned(const cuperm_dist_layout_t* l, int r, cuperm_dist_box_t* box)
+{
+    int64_t vol = 1;
+    for (int m = 0; m < l->rank; ++m) {
+        const int g = l->grid_of_mode[m];
+        if (g < 0) {
+            box->lo[m] = 0;
+            box->hi[m] = l->extents[m];
+        } else {
+            const int64_t c = cuperm_dist_coord(l, r, g);
+            box->lo[m] = min64(c * l->block[g], l->extents[m]);
+            box->hi[m] = min64((c + 1) * l->block[g], l->extents[m]);
+        }
+        vol *= box->hi[m] - box->lo[m];
+    }
+    return vol;
+}
+
+void cuperm_dist_local_strides(const cuperm_dist_layout_t* l, int r, int64_t* strides)
+{
+    if (l->has_strides) {
+        memcpy(strides, l->strides, sizeof(int64_t) * (size_t)l->rank);
+        return;
+    }
+    cuperm_dist_box_t own;
+    cuperm_dist_owned(l, r, &own);
+    int64_t s = 1;
+    for (int m = 0; m < l->rank; ++m) {
+        strides[m] = s;
+        s *= max64(own.hi[m] - own.lo[m], 1);
+    }
+}
+
+int64_t cuperm_dist_local_span(const cuperm_dist_layout_t* l, int r)
+{
+    cuperm_dist_box_t own;
+    if (!cuperm_dist_owned(l, r, &own)) return 0;
+    int64_t strides[CUPERM_MAX_RANK], span = 1;
+    cuperm_dist_local_strides(l, r, strides);
+    for (int m = 0; m < l->rank; ++m) span += (own.hi[m] - own.lo[m] - 1) * strides[m];
+    return span;
+}
+
+int64_t cuperm_dist_exchange_box(const cuperm_dist_layout_t* in, int s, const cuperm_dist_layout_t* out, int d,
+                                 const int* perm, cuperm_dist_box_t* box)
+{
+    cuperm_dist_box_t a, b;
+    cuperm_dist_owned(in, s, &a);
+    cuperm_dist_owned(out, d, &b);
+    int64_t vol = 1;
+    for (int r = 0; r < out->rank; ++r) {
+        const int m = perm[r];
+        box->lo[m] = max64(a.lo[m], b.lo[r]);
+        box->hi[m] = max64(box->lo[m], min64(a.hi[m], b.hi[r]));
+    }
+    for (int m = 0; m < in->rank; ++m) vol *= box->hi[m] - box->lo[m];
+    return vol;
+}
+
+static int64_t mix(int64_t h, int64_t v)
+{
+    uint64_t x = (uint64_t)h ^ (uint64_t)v;
+    x *= 0x100000001b3ull;
+    x ^= x >> 29;
+    return (int64_t)x;
+}
+
+int64_t cuperm_dist_layout_hash(const cuperm_dist_layout_t* l, int64_t seed)
+{
+    int64_t h = mix((int64_t)0xcbf29ce484222325ull, seed);
+    h = mix(h, l->rank);
+    h = mix(h, (int64_t)l->type);
+    h = mix(h, l->grid_rank);
+    for (int m = 0; m < l->rank; ++m) h = mix(h, l->extents[m]);
+    for (int g = 0; g < l->grid_rank; ++g) {
+        h = mix(h, l->modes[g]);
+        h = mix(h, l->grid[g]);
+        h = mix(h, l->block[g]);
+    }
+    return (int64_t)((uint64_t)h & ((1ull << 62) - 1));
+}
+
+int cuperm_dist_split(const cuperm_dist_box_t* box, int rank, const int* order, int k, cuperm_dist_box_t* chunks)
+{
+    int j = -1;
+    for (int i = rank - 1; i >= 0 && j < 0; --i)
+        if (box->hi[order[i]] - box->lo[order[i]] > 1) j = order[i];
+    const int64_t e = j < 0 ? 1 : box->hi[j] - box->lo[j];
+    const int n = j < 0 || k < 1 ? 1 : (int)min64(k, e);
+    for (int c = 0; c < n; ++c) {
+        chunks[c] = *box;
+        if (n > 1) {
+            chunks[c].lo[j] = box->lo[j] + e * c / n;
+            chunks[c].hi[j] = box->lo[j] + e * (c + 1) / n;
+        }
+    }
+    return n;
+}
+
+cupermStatus_t cupermDistGetLocalBlock(const cupermDistTensorDescriptor_t* desc, int commRank, int commSize,
+                                       int64_t* localExtents, int64_t* globalOffsets)
+{
+    cuperm_dist_layout_t l;
+    cupermStatus_t st = cuperm_dist_layout_init(&l, desc, commSize, "desc");
+    if (st) return st;
+    if (commRank < 0 || commRank >= commSize)
+        return cuperm_fail(INVALID, "commRank = %d is not in 0..commSize-1 (%d)", commRank, commSize - 1);
+    if (!localExtents) return cuperm_fail(INVALID, "localExtents is NULL");
+    cuperm_dist_box_t own;
+    cuperm_dist_owned(&l, commRank, &own);
+    for (int m = 0; m < l.rank; ++m) {
+        localExtents[m] = own.hi[m] - own.lo[m];
+        if (globalOffsets) globalOffsets[m] = own.lo[m];
+    }
+    return CUPERM_STATUS_SUCCESS;
+}

@@ -1,0 +1,70 @@
+/*
+ * Block arithmetic of distributed tensors: plain C, no device, no NCCL (CPU-tested
+ * by tests/dist/test_dist_layout.c). A layout is a validated copy of a
+ * cupermDistTensorDescriptor_t; boxes are products of global index ranges.
+ */
+#ifndef CUPERM_DIST_LAYOUT_H
+#define CUPERM_DIST_LAYOUT_H
+
+#include <stdint.h>
+
+#define CUPERM_DIST_NO_NCCL
+#include "cuperm_dist.h"
+
+typedef struct {
+    int rank;
+    int64_t extents[CUPERM_MAX_RANK];
+    cupermDataType_t type;
+    int elem_size;
+    int grid_rank;
+    int modes[CUPERM_MAX_RANK];      /* grid dimension g distributes mode modes[g] */
+    int grid[CUPERM_MAX_RANK];
+    int64_t block[CUPERM_MAX_RANK];
+    int grid_of_mode[CUPERM_MAX_RANK]; /* g for a distributed mode, -1 otherwise */
+    int has_strides;
+    int64_t strides[CUPERM_MAX_RANK];  /* the caller's local strides when has_strides */
+    int comm_size;
+} cuperm_dist_layout_t;
+
+/** A box of global indices: [lo[m], hi[m]) along each mode m. */
+typedef struct {
+    int64_t lo[CUPERM_MAX_RANK], hi[CUPERM_MAX_RANK];
+} cuperm_dist_box_t;
+
+/**
+ * Validates desc for a communicator of comm_size ranks and copies it into *out.
+ * name ("in", "out", "desc") prefixes messages. INVALID_VALUE naming the rule.
+ */
+cupermStatus_t cuperm_dist_layout_init(cuperm_dist_layout_t* out, const cupermDistTensorDescriptor_t* desc,
+                                       int comm_size, const char* name);
+
+/** Grid coordinate of communicator rank r along grid dimension g. */
+int cuperm_dist_coord(const cuperm_dist_layout_t* l, int r, int g);
+
+/** The global box rank r owns. Returns its volume (0: empty). */
+int64_t cuperm_dist_owned(const cuperm_dist_layout_t* l, int r, cuperm_dist_box_t* box);
+
+/** Rank r's local strides: the caller's, or dense column-major of its local extents. */
+void cuperm_dist_local_strides(const cuperm_dist_layout_t* l, int r, int64_t* strides);
+
+/** Largest element offset + 1 of rank r's local block (0 if empty). */
+int64_t cuperm_dist_local_span(const cuperm_dist_layout_t* l, int r);
+
+/**
+ * The part of the global input that rank s holds (in) and rank d must hold (out), in
+ * input-mode coordinates, for out mode r = input mode perm[r]. Returns its volume.
+ */
+int64_t cuperm_dist_exchange_box(const cuperm_dist_layout_t* in, int s, const cuperm_dist_layout_t* out, int d,
+                                 const int* perm, cuperm_dist_box_t* box);
+
+/** A hash of the global part of a layout (not the local strides): equal on every rank
+ *  when the ranks agree. 62 bits, non-negative. */
+int64_t cuperm_dist_layout_hash(const cuperm_dist_layout_t* l, int64_t seed);
+
+/** Splits box (input-mode coordinates) into at most k chunks along the slowest mode of
+ *  the packed order (order[0] fastest .. order[rank-1] slowest) whose extent exceeds 1,
+ *  each a contiguous range of the box packed densely in that order. Returns the number
+ *  of chunks written to chunks (1 when nothing splits). */
+int cuperm_dist_split(const cuperm_dist_box_t* box, int rank, const int* order, int k, cuperm_dist_box_t* chunks);
+
+#endif

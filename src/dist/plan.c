@@ -1,0 +1,517 @@
+/* Distributed redistribution plans: validation, agreement, the cost model, building
+ * the pieces, and running them (see plan.h and docs/distributed.md). */
+#include "dist/plan.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+
+#define INVALID CUPERM_STATUS_INVALID_VALUE
+#define FN "cupermDistPlanTranspose"
+
+static cupermStatus_t nccl_fail(ncclResult_t r, const char* what)
+{
+    return cuperm_fail(CUPERM_STATUS_LIBRARY_ERROR, "%s failed: %s", what, ncclGetErrorString(r));
+}
+
+static cupermStatus_t cuda_fail(cudaError_t e, const char* what)
+{
+    return cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "%s failed: %s", what, cudaGetErrorString(e));
+}
+
+/* Elementwise max of n int64 values over the communicator, on stream, synchronized. */
+static cupermStatus_t agree(ncclComm_t comm, cudaStream_t stream, int64_t* vals, int n)
+{
+    int64_t* d = NULL;
+    cudaError_t e = cudaMallocAsync((void**)&d, sizeof(int64_t) * (size_t)n, stream);
+    if (e) return cuda_fail(e, FN ": cudaMallocAsync (agreement buffer)");
+    e = cudaMemcpyAsync(d, vals, sizeof(int64_t) * (size_t)n, cudaMemcpyHostToDevice, stream);
+    if (e) return cuda_fail(e, FN ": cudaMemcpyAsync");
+    ncclResult_t r = ncclAllReduce(d, d, (size_t)n, ncclInt64, ncclMax, comm, stream);
+    if (r != ncclSuccess) return nccl_fail(r, FN ": ncclAllReduce (agreeing on the arguments)");
+    e = cudaMemcpyAsync(vals, d, sizeof(int64_t) * (size_t)n, cudaMemcpyDeviceToHost, stream);
+    if (!e) e = cudaFreeAsync(d, stream);
+    if (!e) e = cudaStreamSynchronize(stream);
+    if (e) return cuda_fail(e, FN ": agreement (cudaStreamSynchronize)");
+    return CUPERM_STATUS_SUCCESS;
+}
+
+/* ---- building pieces ---------------------------------------------------- */
+
+typedef struct {
+    const cuperm_dist_layout_t *in, *out;
+    const int* perm;
+    int me;
+    cuperm_dist_box_t own_in, own_out;
+    int64_t in_str[CUPERM_MAX_RANK], out_str[CUPERM_MAX_RANK];
+} ctx_t;
+
+static int cmp_piece(const void* a, const void* b)
+{
+    const cuperm_dist_piece_t *x = a, *y = b;
+    if (x->stage != y->stage) return x->stage < y->stage ? -1 : 1;
+    return x->peer < y->peer ? -1 : x->peer > y->peer;
+}
+
+static void free_pieces(cuperm_dist_plan_t* p)
+{
+    free(p->pack);
+    free(p->unpack);
+    p->pack = p->unpack = NULL;
+    p->n_pack = p->n_unpack = p->has_local = 0;
+}
+
+/* Builds every piece for variant and k chunks; sizes and counts into p. */
+static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int variant, int k, cuperm_dist_plan_t* p)
+{
+    const int n = c->in->rank, P = c->in->comm_size, me = c->me;
+    const cupermDataType_t type = c->in->type;
+    const size_t elem = (size_t)c->in->elem_size;
+    int ident[CUPERM_MAX_RANK], order[CUPERM_MAX_RANK];
+    for (int i = 0; i < n; ++i) {
+        ident[i] = i;
+        order[i] = variant == CUPERM_DIST_VARIANT_PERMUTE_ON_PACK ? c->perm[i] : i;
+    }
+    free_pieces(p);
+    p->variant = variant;
+    p->chunks = k;
+    p->send_bytes = p->recv_bytes = p->local_bytes = 0;
+    p->send_peers = p->recv_peers = 0;
+    const size_t cap = (size_t)P * (size_t)k;
+    p->pack = malloc(sizeof(cuperm_dist_piece_t) * cap);
+    p->unpack = malloc(sizeof(cuperm_dist_piece_t) * cap);
+    cuperm_dist_box_t* ch = malloc(sizeof(cuperm_dist_box_t) * (size_t)k);
+    if (!p->pack || !p->unpack || !ch) {
+        free(ch);
+        free_pieces(p);
+        return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, FN ": out of host memory (%d peers x %d chunks)", P, k);
+    }
+    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
+    int64_t ext[CUPERM_MAX_RANK], ext_o[CUPERM_MAX_RANK];
+    for (int q = 0; q < P && !st; ++q) {
+        for (int dir = 0; dir < 2 && !st; ++dir) { /* 0: send to q (pack), 1: receive from q (unpack) */
+            cuperm_dist_box_t box;
+            const int64_t vol = dir == 0 ? cuperm_dist_exchange_box(c->in, me, c->out, q, c->perm, &box)
+                                         : cuperm_dist_exchange_box(c->in, q, c->out, me, c->perm, &box);
+            if (!vol) continue;
+            if (q == me) {
+                if (dir == 1) continue;
+                cuperm_dist_piece_t* s = &p->local;
+                memset(s, 0, sizeof *s);
+                s->peer = me;
+                s->bytes = (size_t)vol * elem;
+                s->local_offset = s->local_offset2 = 0;
+                for (int m = 0; m < n; ++m) {
+                    ext[m] = box.hi[m] - box.lo[m];
+                    s->local_offset += (box.lo[m] - c->own_in.lo[m]) * c->in_str[m];
+                }
+                for (int r = 0; r < n; ++r)
+                    s->local_offset2 += (box.lo[c->perm[r]] - c->own_out.lo[r]) * c->out_str[r];
+                st = cuperm_transpose_plan_init(h, &s->tp, n, ext, c->perm, type, c->in_str, c->out_str);
+                p->has_local = !st;
+                p->local_bytes = s->bytes;
+                continue;
+            }
+            if (dir == 0) ++p->send_peers; else ++p->recv_peers;
+            const int nc = cuperm_dist_split(&box, n, order, k, ch);
+            for (int j = 0; j < nc && !st; ++j) {
+                cuperm_dist_piece_t* s = dir == 0 ? &p->pack[p->n_pack++] : &p->unpack[p->n_unpack++];
+                memset(s, 0, sizeof *s);
+                int64_t v = 1;
+                for (int m = 0; m < n; ++m) {
+                    ext[m] = ch[j].hi[m] - ch[j].lo[m];
+                    v *= ext[m];
+                }
+                for (int r = 0; r < n; ++r) ext_o[r] = ext[c->perm[r]];
+                s->peer = q;
+                s->stage = j;
+                s->bytes = (size_t)v * elem;
+                size_t* total = dir == 0 ? &p->send_bytes : &p->recv_bytes;
+                s->buf_offset = *total;
+                *total = (*total + s->bytes + 255) / 256 * 256; /* each piece 256-byte aligned */
+                if (dir == 0) {
+                    for (int m = 0; m < n; ++m) s->local_offset += (ch[j].lo[m] - c->own_in.lo[m]) * c->in_str[m];
+                    st = variant == CUPERM_DIST_VARIANT_PERMUTE_ON_PACK
+                             ? cuperm_transpose_plan_init(h, &s->tp, n, ext, c->perm, type, c->in_str, NULL)
+                             : cuperm_transpose_plan_init(h, &s->tp, n, ext, ident, type, c->in_str, NULL);
+                } else {
+                    for (int r = 0; r < n; ++r)
+                        s->local_offset += (ch[j].lo[c->perm[r]] - c->own_out.lo[r]) * c->out_str[r];
+                    st = variant == CUPERM_DIST_VARIANT_PERMUTE_ON_PACK
+                             ? cuperm_transpose_plan_init(h, &s->tp, n, ext_o, ident, type, NULL, c->out_str)
+                             : cuperm_transpose_plan_init(h, &s->tp, n, ext, c->perm, type, NULL, c->out_str);
+                }
+            }
+        }
+    }
+    free(ch);
+    if (st) {
+        free_pieces(p);
+        return st;
+    }
+    qsort(p->pack, (size_t)p->n_pack, sizeof *p->pack, cmp_piece);
+    qsort(p->unpack, (size_t)p->n_unpack, sizeof *p->unpack, cmp_piece);
+    p->recv_base = (p->send_bytes + 255) / 256 * 256;
+    p->workspace_bytes = p->recv_bytes ? p->recv_base + p->recv_bytes : p->send_bytes;
+    return CUPERM_STATUS_SUCCESS;
+}
+
+cupermStatus_t cuperm_dist_build_pieces(cuperm_handle_t* h, const cuperm_dist_layout_t* in,
+                                        const cuperm_dist_layout_t* out, const int* perm, int me, int variant, int k,
+                                        cuperm_dist_plan_t* p)
+{
+    ctx_t c;
+    c.in = in;
+    c.out = out;
+    c.perm = perm;
+    c.me = me;
+    p->in_volume = cuperm_dist_owned(in, me, &c.own_in);
+    p->out_volume = cuperm_dist_owned(out, me, &c.own_out);
+    cuperm_dist_local_strides(in, me, c.in_str);
+    cuperm_dist_local_strides(out, me, c.out_str);
+    p->comm_size = in->comm_size;
+    p->comm_rank = me;
+    p->type = in->type;
+    p->elem_size = in->elem_size;
+    return build(h, &c, variant, k, p);
+}
+
+/* ---- the cost model ----------------------------------------------------- */
+
+#define LAUNCH_SECONDS 3e-6
+static const int chunk_choices[] = {1, 2, 4, 8};
+#define N_CHOICES 4
+#define N_CANDIDATES (2 * N_CHOICES)
+
+typedef struct {
+    double pack, unpack, local;
+    int n_pack, n_unpack;
+} local_cost_t;
+
+static local_cost_t local_costs(const cuperm_dist_plan_t* p)
+{
+    local_cost_t c = {0, 0, 0, p->n_pack, p->n_unpack};
+    for (int i = 0; i < p->n_pack; ++i) c.pack += p->pack[i].tp.host.predicted_seconds;
+    for (int i = 0; i < p->n_unpack; ++i) c.unpack += p->unpack[i].tp.host.predicted_seconds;
+    if (p->has_local) c.local = p->local.tp.host.predicted_seconds;
+    return c;
+}
+
+/* This rank's time for k pipeline stages: the first pack and last unpack stage are
+ * exposed; in between the link and the local kernels (which share the memory) overlap. */
+static double model_seconds(const local_cost_t* c, size_t sent, size_t received, int k, double bw, double lat)
+{
+    /* c: the pieces of the k-chunk build (their predictions already reflect the chunks' shapes) */
+    const double moves = c->pack + c->unpack + LAUNCH_SECONDS * (c->n_pack + c->n_unpack);
+    const size_t bytes = sent > received ? sent : received;
+    const double link = bytes ? (double)bytes / bw + k * lat : 0.0;
+    const double local = c->local + (c->local > 0 ? LAUNCH_SECONDS : 0);
+    const double steady = moves * (k - 1) / k + local;
+    return moves / k + (link > steady ? link : steady);
+}
+
+/* ---- planning ----------------------------------------------------------- */
+
+static int64_t mix64(int64_t h, int64_t v)
+{
+    uint64_t x = ((uint64_t)h ^ (uint64_t)v) * 0x100000001b3ull;
+    return (int64_t)((x ^ (x >> 31)) & ((1ull << 62) - 1));
+}
+
+static int64_t bits_of(double d)
+{
+    int64_t v;
+    memcpy(&v, &d, sizeof v);
+    return v;
+}
+
+static cupermStatus_t check_local(cuperm_handle_t* h, const int* perm, const cupermDistTensorDescriptor_t* in,
+                                  const cupermDistTensorDescriptor_t* out, const cupermDistOptions_t* opt,
+                                  int P, int cdev, int cur, cuperm_dist_layout_t* li, cuperm_dist_layout_t* lo)
+{
+    if (h->dev.ordinal != cdev)
+        return cuperm_fail(INVALID, FN ": handle's device %d is not comm's device %d (ncclCommCuDevice)",
+                           h->dev.ordinal, cdev);
+    if (cur != cdev)
+        return cuperm_fail(INVALID, FN ": the current device %d is not comm's device %d", cur, cdev);
+    if (opt) {
+        if (opt->chunks < 0 || opt->chunks > CUPERM_DIST_MAX_CHUNKS)
+            return cuperm_fail(INVALID, FN ": options->chunks = %d is not in 0..%d", opt->chunks,
+                               CUPERM_DIST_MAX_CHUNKS);
+        if ((int)opt->variant < 0 || (int)opt->variant > 2)
+            return cuperm_fail(INVALID, FN ": options->variant = %d is not a cupermDistVariant_t", (int)opt->variant);
+        if (!(opt->linkBytesPerSecond >= 0) || !(opt->stageLatencySeconds >= 0))
+            return cuperm_fail(INVALID, FN ": options->linkBytesPerSecond and stageLatencySeconds must be >= 0");
+    }
+    cupermStatus_t st = cuperm_dist_layout_init(li, in, P, "in");
+    if (!st) st = cuperm_dist_layout_init(lo, out, P, "out");
+    if (st) return st;
+    if (!perm) return cuperm_fail(INVALID, FN ": perm is NULL");
+    if (lo->rank != li->rank)
+        return cuperm_fail(INVALID, FN ": out->rank = %d differs from in->rank = %d", lo->rank, li->rank);
+    int seen[CUPERM_MAX_RANK] = {0};
+    for (int r = 0; r < li->rank; ++r) {
+        if (perm[r] < 0 || perm[r] >= li->rank || seen[perm[r]]++)
+            return cuperm_fail(INVALID, FN ": perm is not a permutation of 0..%d (perm[%d] = %d)", li->rank - 1, r,
+                               perm[r]);
+    }
+    for (int r = 0; r < li->rank; ++r)
+        if (lo->extents[r] != li->extents[perm[r]])
+            return cuperm_fail(INVALID, FN ": out->extents[%d] = %lld is not in->extents[perm[%d] = %d] = %lld", r,
+                               (long long)lo->extents[r], r, perm[r], (long long)li->extents[perm[r]]);
+    if (lo->type != li->type)
+        return cuperm_fail(INVALID, FN ": out->type (%d) differs from in->type (%d)", (int)lo->type, (int)li->type);
+    return CUPERM_STATUS_SUCCESS;
+}
+
+static cupermStatus_t make_streams(cuperm_dist_plan_t* p)
+{
+    int lo = 0, hi = 0;
+    cudaError_t e = cudaDeviceGetStreamPriorityRange(&lo, &hi);
+    /* The link's stream first: transfers must not wait behind local kernels. */
+    if (!e) e = cudaStreamCreateWithPriority(&p->comm_stream, cudaStreamNonBlocking, hi);
+    if (!e) e = cudaStreamCreateWithFlags(&p->unpack_stream, cudaStreamNonBlocking);
+    const unsigned f = cudaEventDisableTiming;
+    if (!e) e = cudaEventCreateWithFlags(&p->ev_start, f);
+    if (!e) e = cudaEventCreateWithFlags(&p->ev_comm_done, f);
+    if (!e) e = cudaEventCreateWithFlags(&p->ev_unpack_done, f);
+    for (int i = 0; i < CUPERM_DIST_MAX_CHUNKS && !e; ++i) {
+        e = cudaEventCreateWithFlags(&p->ev_pack[i], f);
+        if (!e) e = cudaEventCreateWithFlags(&p->ev_comm[i], f);
+    }
+    return e ? cuda_fail(e, FN ": creating the plan's streams and events") : CUPERM_STATUS_SUCCESS;
+}
+
+void cuperm_dist_plan_free(cuperm_dist_plan_t* p)
+{
+    if (!p) return;
+    free_pieces(p);
+    if (p->comm_stream) cudaStreamDestroy(p->comm_stream);
+    if (p->unpack_stream) cudaStreamDestroy(p->unpack_stream);
+    cudaEvent_t* evs[] = {&p->ev_start, &p->ev_comm_done, &p->ev_unpack_done};
+    for (int i = 0; i < 3; ++i)
+        if (*evs[i]) cudaEventDestroy(*evs[i]);
+    for (int i = 0; i < CUPERM_DIST_MAX_CHUNKS; ++i) {
+        if (p->ev_pack[i]) cudaEventDestroy(p->ev_pack[i]);
+        if (p->ev_comm[i]) cudaEventDestroy(p->ev_comm[i]);
+    }
+    free(p);
+}
+
+/* After an agreement: the status every rank returns, with a message. */
+static cupermStatus_t agreed_failure(const int64_t* v, int me, cupermStatus_t mine, const char* my_msg)
+{
+    const cupermStatus_t st = (cupermStatus_t)v[0];
+    if (mine) return cuperm_fail(st, "%s (rank %d; every rank returns %s, nothing was moved)", my_msg, me,
+                                 cupermGetErrorString(st));
+    return cuperm_fail(st, FN ": rank %d reported %s for its arguments (its own call returns the message naming "
+                       "the rule); every rank returns it, nothing was moved", (int)v[1] - 1, cupermGetErrorString(st));
+}
+
+cupermStatus_t cuperm_dist_plan_transpose(cuperm_handle_t* h, cupermStatus_t handle_status, const int* perm,
+                                          const cupermDistTensorDescriptor_t* in,
+                                          const cupermDistTensorDescriptor_t* out, const cupermDistOptions_t* opt,
+                                          ncclComm_t comm, cudaStream_t stream, cuperm_dist_plan_t** plan)
+{
+    *plan = NULL;
+    if (!comm) return cuperm_fail(INVALID, FN ": comm is NULL (no rank can be told: the others wait in NCCL)");
+    int P = 0, me = 0, cdev = 0, cur = 0;
+    ncclResult_t r = ncclCommCount(comm, &P);
+    if (r == ncclSuccess) r = ncclCommUserRank(comm, &me);
+    if (r == ncclSuccess) r = ncclCommCuDevice(comm, &cdev);
+    if (r != ncclSuccess) return nccl_fail(r, FN ": querying comm (ncclCommCount, ncclCommUserRank, ncclCommCuDevice)");
+    cudaError_t e = cudaGetDevice(&cur);
+    if (e) return cuda_fail(e, FN ": cudaGetDevice");
+    /* The agreement runs on comm's device whatever else is wrong. */
+    if (cur != cdev && (e = cudaSetDevice(cdev))) return cuda_fail(e, FN ": cudaSetDevice(comm's device)");
+
+    cuperm_dist_layout_t li, lo;
+    cuperm_dist_plan_t* p = calloc(1, sizeof *p);
+    cupermStatus_t st = p ? handle_status : cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, FN ": out of host memory");
+    if (!st) st = check_local(h, perm, in, out, opt, P, cdev, cur, &li, &lo);
+    ctx_t c;
+    const double bw = opt && opt->linkBytesPerSecond > 0 ? opt->linkBytesPerSecond : 300e9;
+    const double lat = opt && opt->stageLatencySeconds > 0 ? opt->stageLatencySeconds : 20e-6;
+    const int force_k = opt ? opt->chunks : 0;
+    const int force_v = opt ? (int)opt->variant : 0;
+    int64_t v[4 + N_CANDIDATES];
+    for (int i = 0; i < 4 + N_CANDIDATES; ++i) v[i] = 0;
+    if (!st) {
+        c.in = &li;
+        c.out = &lo;
+        c.perm = perm;
+        c.me = me;
+        cuperm_dist_owned(&li, me, &c.own_in);
+        cuperm_dist_owned(&lo, me, &c.own_out);
+        cuperm_dist_local_strides(&li, me, c.in_str);
+        cuperm_dist_local_strides(&lo, me, c.out_str);
+        p->device = cdev;
+        p->comm = comm;
+        p->comm_size = P;
+        p->comm_rank = me;
+        p->type = li.type;
+        p->elem_size = li.elem_size;
+        p->in_volume = cuperm_dist_owned(&li, me, &c.own_in);
+        p->out_volume = cuperm_dist_owned(&lo, me, &c.own_out);
+        p->in_span = cuperm_dist_local_span(&li, me);
+        p->out_span = cuperm_dist_local_span(&lo, me);
+        /* The model's time of every candidate on this rank (unavailable ones: huge). */
+        for (int vi = 0; vi < 2 && !st; ++vi) {
+            const int variant = vi + 1;
+            const int avail_v = !force_v || force_v == variant;
+            if (!avail_v) {
+                for (int ki = 0; ki < N_CHOICES; ++ki) v[4 + vi * N_CHOICES + ki] = INT64_MAX / 4;
+                continue;
+            }
+            /* Built for every chunk count: a chunk's shape changes its transposes' cost. */
+            for (int ki = 0; ki < N_CHOICES && !st; ++ki) {
+                const int k = force_k ? force_k : chunk_choices[ki];
+                const int avail = !force_k || ki == 0;
+                if (!avail) {
+                    v[4 + vi * N_CHOICES + ki] = INT64_MAX / 4;
+                    continue;
+                }
+                st = build(h, &c, variant, k, p);
+                if (st) break;
+                const local_cost_t lc = local_costs(p);
+                const double s = model_seconds(&lc, p->send_bytes, p->recv_bytes, k, bw, lat);
+                v[4 + vi * N_CHOICES + ki] = (int64_t)(s * 1e9) + 1;
+            }
+        }
+        int64_t hsh = mix64(cuperm_dist_layout_hash(&li, 1), cuperm_dist_layout_hash(&lo, 2));
+        for (int i = 0; !st && i < li.rank; ++i) hsh = mix64(hsh, perm[i]);
+        hsh = mix64(mix64(mix64(mix64(hsh, force_k), force_v), bits_of(bw)), bits_of(lat));
+        v[2] = hsh;
+        v[3] = -hsh;
+    }
+    char msg[1024] = "";
+    if (st) {
+        snprintf(msg, sizeof msg, "%s", cupermGetLastErrorMessage());
+        v[0] = st;
+        v[1] = me + 1;
+    }
+    cupermStatus_t ast = agree(comm, stream, v, 4 + N_CANDIDATES);
+    if (!ast && v[0]) ast = agreed_failure(v, me, st, msg);
+    if (!ast && v[2] != -v[3])
+        ast = cuperm_fail(INVALID, FN ": the global arguments (extents, type, distribution, perm, options) differ "
+                          "between ranks; every rank must pass the same (only localStrides may differ); nothing "
+                          "was moved");
+    if (!ast) {
+        /* Every rank chooses the candidate whose slowest rank is fastest. */
+        int best = 0;
+        for (int i = 1; i < N_CANDIDATES; ++i)
+            if (v[4 + i] < v[4 + best]) best = i;
+        const int variant = best / N_CHOICES + 1;
+        const int k = force_k ? force_k : chunk_choices[best % N_CHOICES];
+        if (p->variant != variant || p->chunks != k) st = build(h, &c, variant, k, p);
+        if (!st) st = make_streams(p);
+        p->predicted_seconds = (double)v[4 + best] * 1e-9;
+        /* Agree again: a rank that could not build (out of memory) must not leave the others waiting. */
+        int64_t w[2] = {st, st ? me + 1 : 0};
+        if (st) snprintf(msg, sizeof msg, "%s", cupermGetLastErrorMessage());
+        ast = agree(comm, stream, w, 2);
+        if (!ast && w[0]) ast = agreed_failure(w, me, st, msg);
+    }
+    if (cur != cdev) cudaSetDevice(cur);
+    if (ast) {
+        cuperm_dist_plan_free(p);
+        return ast;
+    }
+    *plan = p;
+    return CUPERM_STATUS_SUCCESS;
+}
+
+/* ---- running ------------------------------------------------------------ */
+
+static cupermStatus_t run_piece(const cuperm_dist_piece_t* s, const void* alpha, const void* in, const void* beta,
+                                void* out, cudaStream_t stream)
+{
+    return cuperm_transpose_run(&s->tp, alpha, in, beta, out, stream);
+}
+
+cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, const void* in, const void* beta,
+                               void* out, void* workspace, cudaStream_t stream)
+{
+    /* Pack and unpack move bits: scalars 1 and 0 of the plan type's scalar type. */
+    unsigned char one[16] = {0}, zero[16] = {0};
+    switch (p->type) {
+    case CUPERM_R_16F: case CUPERM_R_16BF: case CUPERM_R_32F: case CUPERM_C_32F: {
+        const float f = 1.0f;
+        memcpy(one, &f, sizeof f);
+        break;
+    }
+    case CUPERM_R_64F: case CUPERM_C_64F: {
+        const double d = 1.0;
+        memcpy(one, &d, sizeof d);
+        break;
+    }
+    default: one[0] = 1; /* integers, little-endian */
+    }
+    const size_t elem = (size_t)p->elem_size;
+    const char* src = in;
+    char* dst = out;
+    char* send = workspace;
+    char* recv = (char*)workspace + p->recv_base;
+    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
+    cudaError_t e = cudaEventRecord(p->ev_start, stream);
+    const int comm = p->n_pack || p->n_unpack;
+    if (!e && comm) e = cudaStreamWaitEvent(p->comm_stream, p->ev_start, 0);
+    if (!e && comm) e = cudaStreamWaitEvent(p->unpack_stream, p->ev_start, 0);
+    if (e) return cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
+    /* Pack, stage by stage, on the caller's stream; the local piece after them, so that it
+     * runs while the link is busy. */
+    int i = 0;
+    for (int c = 0; c < p->chunks && comm && !st; ++c) {
+        for (; i < p->n_pack && p->pack[i].stage == c && !st; ++i)
+            st = run_piece(&p->pack[i], one, src + (size_t)p->pack[i].local_offset * elem, zero,
+                           send + p->pack[i].buf_offset, stream);
+        if (!st && (e = cudaEventRecord(p->ev_pack[c], stream))) st = cuda_fail(e, "cupermDistExecute: event");
+    }
+    if (!st && p->has_local)
+        st = run_piece(&p->local, alpha, src + (size_t)p->local.local_offset * elem, beta,
+                       dst + (size_t)p->local.local_offset2 * elem, stream);
+    /* One grouped send/receive per stage on the link's stream. */
+    int a = 0, b = 0;
+    for (int c = 0; c < p->chunks && comm && !st; ++c) {
+        if ((e = cudaStreamWaitEvent(p->comm_stream, p->ev_pack[c], 0))) {
+            st = cuda_fail(e, "cupermDistExecute: cudaStreamWaitEvent");
+            break;
+        }
+        ncclResult_t r = ncclGroupStart();
+        for (; r == ncclSuccess && a < p->n_pack && p->pack[a].stage == c; ++a)
+            r = ncclSend(send + p->pack[a].buf_offset, p->pack[a].bytes, ncclInt8, p->pack[a].peer, p->comm,
+                         p->comm_stream);
+        for (; r == ncclSuccess && b < p->n_unpack && p->unpack[b].stage == c; ++b)
+            r = ncclRecv(recv + p->unpack[b].buf_offset, p->unpack[b].bytes, ncclInt8, p->unpack[b].peer, p->comm,
+                         p->comm_stream);
+        const ncclResult_t r2 = ncclGroupEnd();
+        if (r == ncclSuccess) r = r2;
+        if (r != ncclSuccess) st = nccl_fail(r, "cupermDistExecute: ncclSend/ncclRecv");
+        if (!st && (e = cudaEventRecord(p->ev_comm[c], p->comm_stream)))
+            st = cuda_fail(e, "cupermDistExecute: event");
+    }
+    /* Unpack each stage as it arrives, on the unpack stream. */
+    i = 0;
+    for (int c = 0; c < p->chunks && comm && !st; ++c) {
+        if ((e = cudaStreamWaitEvent(p->unpack_stream, p->ev_comm[c], 0))) {
+            st = cuda_fail(e, "cupermDistExecute: cudaStreamWaitEvent");
+            break;
+        }
+        for (; i < p->n_unpack && p->unpack[i].stage == c && !st; ++i)
+            st = run_piece(&p->unpack[i], alpha, recv + p->unpack[i].buf_offset, beta,
+                           dst + (size_t)p->unpack[i].local_offset * elem, p->unpack_stream);
+    }
+    /* Join: the caller's stream waits for both side streams (also after a failure, so that
+     * nothing the plan enqueued outlives the caller's view of the stream). */
+    if (comm) {
+        e = cudaEventRecord(p->ev_comm_done, p->comm_stream);
+        if (!e) e = cudaEventRecord(p->ev_unpack_done, p->unpack_stream);
+        if (!e) e = cudaStreamWaitEvent(stream, p->ev_comm_done, 0);
+        if (!e) e = cudaStreamWaitEvent(stream, p->ev_unpack_done, 0);
+        if (e && !st) st = cuda_fail(e, "cupermDistExecute: joining the plan's streams");
+    }
+    return st;
+}

@@ -1,0 +1,717 @@
+/*
+ * cuperm-dist-test: distributed transposes over NCCL on every visible GPU, one
+ * communicator per GPU made with ncclCommInitAll in this one process, one host thread
+ * per GPU for each collective call. Prints SKIPPED and exits 77 with fewer than 2 GPUs.
+ *
+ *   cuperm-dist-test [--quick] [--cases N] [--seed S]     correctness and error agreement
+ *   cuperm-dist-test --bench [--gb G] [--iters N]         timings vs grouped send/recv
+ *
+ * Correctness: random rank 2-6 tensors, uneven and empty blocks, random permutations,
+ * every combination of source and destination distributed modes (random grids along
+ * one or two modes), alpha and beta != 0, several dtypes, forced and model-chosen
+ * variants and chunk counts; each rank's block is compared exactly (integer-valued data)
+ * with the gathered single-GPU cupermExecute result. Errors: a bad descriptor on one
+ * rank (mismatched extents, wrong grid size, bad block size, bad perm) must make every
+ * rank return CUPERM_STATUS_INVALID_VALUE without hanging (a watchdog exits otherwise).
+ * NCCL_NVLS_ENABLE=0 is set before NCCL starts (no NVLink multicast).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cuperm_dist.h"
+
+#define MAXG 16
+#define CK(x)                                                                                     \
+    do {                                                                                          \
+        cudaError_t e_ = (x);                                                                     \
+        if (e_ != cudaSuccess) {                                                                  \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));    \
+            exit(1);                                                                              \
+        }                                                                                         \
+    } while (0)
+
+typedef struct {
+    int dev;
+    ncclComm_t comm;
+    cudaStream_t stream;
+    cupermHandle_t handle;
+} rank_t;
+
+static int G;
+static rank_t R[MAXG];
+
+/* ---- one host thread per GPU ------------------------------------------------ */
+typedef void (*rank_fn)(int r, void* arg);
+typedef struct { rank_fn fn; void* arg; int r; } job_t;
+static void* job_main(void* p)
+{
+    job_t* j = p;
+    CK(cudaSetDevice(R[j->r].dev));
+    j->fn(j->r, j->arg);
+    return NULL;
+}
+static void on_all_ranks(rank_fn fn, void* arg)
+{
+    pthread_t t[MAXG];
+    job_t j[MAXG];
+    for (int r = 0; r < G; ++r) {
+        j[r] = (job_t){fn, arg, r};
+        pthread_create(&t[r], NULL, job_main, &j[r]);
+    }
+    for (int r = 0; r < G; ++r) pthread_join(t[r], NULL);
+}
+
+static void watchdog(int sig)
+{
+    (void)sig;
+    static const char m[] = "FAILED: watchdog: a collective call hung (ranks disagreed?)\n";
+    if (write(2, m, sizeof m - 1) < 0) _exit(124);
+    _exit(124);
+}
+
+static uint64_t rng_state = 1;
+static uint64_t rnd(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static int64_t rr(int64_t lo, int64_t hi) { return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1)); }
+
+/* ---- element access for the tested types (values are small integers: exact) --- */
+static uint16_t f2h(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    const uint32_t sign = (x >> 16) & 0x8000u;
+    const int exp = (int)((x >> 23) & 0xff) - 127 + 15;
+    if ((x & 0x7fffffffu) == 0) return (uint16_t)sign;
+    return (uint16_t)(sign | (uint32_t)exp << 10 | ((x >> 13) & 0x3ffu));
+}
+static float h2f(uint16_t h)
+{
+    const uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    const int exp = (h >> 10) & 0x1f;
+    uint32_t x = sign;
+    if (exp || (h & 0x3ff)) x |= (uint32_t)(exp - 15 + 127) << 23 | (uint32_t)(h & 0x3ffu) << 13;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+static void put(cupermDataType_t t, void* b, int64_t i, double v)
+{
+    switch (t) {
+    case CUPERM_R_32F: ((float*)b)[i] = (float)v; break;
+    case CUPERM_R_64F: ((double*)b)[i] = v; break;
+    case CUPERM_C_32F: ((float*)b)[2 * i] = (float)v; ((float*)b)[2 * i + 1] = (float)(-v); break;
+    case CUPERM_R_16F: ((uint16_t*)b)[i] = f2h((float)v); break;
+    case CUPERM_R_8I: ((int8_t*)b)[i] = (int8_t)v; break;
+    case CUPERM_R_64I: ((int64_t*)b)[i] = (int64_t)v; break;
+    default: abort();
+    }
+}
+static double get(cupermDataType_t t, const void* b, int64_t i, double* im)
+{
+    *im = 0;
+    switch (t) {
+    case CUPERM_R_32F: return ((const float*)b)[i];
+    case CUPERM_R_64F: return ((const double*)b)[i];
+    case CUPERM_C_32F: *im = ((const float*)b)[2 * i + 1]; return ((const float*)b)[2 * i];
+    case CUPERM_R_16F: return h2f(((const uint16_t*)b)[i]);
+    case CUPERM_R_8I: return ((const int8_t*)b)[i];
+    case CUPERM_R_64I: return (double)((const int64_t*)b)[i];
+    default: abort();
+    }
+}
+/* alpha = 2, beta = -1 (or 0) in the type's scalar type */
+static void scalar(cupermDataType_t t, double v, void* s)
+{
+    memset(s, 0, 16);
+    switch (t) {
+    case CUPERM_R_32F: case CUPERM_R_16F: case CUPERM_C_32F: { float f = (float)v; memcpy(s, &f, 4); break; }
+    case CUPERM_R_64F: memcpy(s, &v, 8); break;
+    case CUPERM_R_8I: { int8_t x = (int8_t)v; memcpy(s, &x, 1); break; }
+    case CUPERM_R_64I: { int64_t x = (int64_t)v; memcpy(s, &x, 8); break; }
+    default: abort();
+    }
+}
+static const cupermDataType_t kTypes[] = {CUPERM_R_32F, CUPERM_R_64F, CUPERM_C_32F, CUPERM_R_16F, CUPERM_R_8I,
+                                          CUPERM_R_64I};
+static const char* type_name(cupermDataType_t t)
+{
+    switch (t) {
+    case CUPERM_R_32F: return "f32";
+    case CUPERM_R_64F: return "f64";
+    case CUPERM_C_32F: return "c32";
+    case CUPERM_R_16F: return "f16";
+    case CUPERM_R_8I: return "i8";
+    case CUPERM_R_64I: return "i64";
+    default: return "?";
+    }
+}
+
+/* ---- a distribution ------------------------------------------------------------ */
+typedef struct {
+    int64_t ext[6];
+    int modes[6], grid[6];
+    int64_t block[6];
+    int use_blocks;
+    cupermDistTensorDescriptor_t d;
+} dist_t;
+
+static void random_dist(int rank, const int64_t* ext, dist_t* o)
+{
+    memcpy(o->ext, ext, sizeof(int64_t) * (size_t)rank);
+    int gr = (int)rr(1, rank < 2 ? 1 : 2), left = G;
+    int used[6] = {0};
+    for (int g = 0; g < gr; ++g) {
+        int m;
+        do m = (int)rr(0, rank - 1); while (used[m]);
+        used[m] = 1;
+        o->modes[g] = m;
+        int f = left;
+        if (g < gr - 1) {
+            f = 1;
+            for (int t = (int)rr(1, left); t >= 1; --t)
+                if (left % t == 0) { f = t; break; }
+        }
+        o->grid[g] = f;
+        left /= f;
+        o->block[g] = (ext[m] + f - 1) / f + (rr(0, 3) == 0 ? rr(0, 2) : 0);
+    }
+    o->use_blocks = (int)rr(0, 1);
+    o->d = (cupermDistTensorDescriptor_t){rank, o->ext, CUPERM_R_32F, gr, o->modes, o->grid,
+                                          o->use_blocks ? o->block : NULL, NULL};
+}
+
+static void describe(const dist_t* d, char* s, size_t n)
+{
+    int k = snprintf(s, n, "Shard(");
+    for (int g = 0; g < d->d.gridRank; ++g)
+        k += snprintf(s + k, n - (size_t)k, "%s%d:%dx%lld", g ? "," : "", d->modes[g], d->grid[g],
+                      (long long)(d->use_blocks ? d->block[g] : (d->ext[d->modes[g]] + d->grid[g] - 1) / d->grid[g]));
+    snprintf(s + k, n - (size_t)k, ")");
+}
+
+/* ---- a correctness case ----------------------------------------------------------- */
+typedef struct {
+    int rank;
+    int perm[6];
+    cupermDataType_t type;
+    dist_t in, out;
+    int64_t in_strides[MAXG][6]; /* padded local input strides (pad != 0) */
+    int pad;
+    cupermDistOptions_t opt;
+    double alpha, beta;
+    /* per rank */
+    int64_t le_in[MAXG][6], off_in[MAXG][6], le_out[MAXG][6], off_out[MAXG][6];
+    void* h_in[MAXG];
+    void* h_out[MAXG];
+    size_t in_bytes[MAXG], out_bytes[MAXG];
+    cupermStatus_t st[MAXG];
+    char msg[MAXG][512];
+    cupermDistPlanInfo_t info[MAXG];
+} case_t;
+
+static int64_t span(const int64_t* le, const int64_t* str, int rank)
+{
+    int64_t s = 1;
+    for (int m = 0; m < rank; ++m) {
+        if (!le[m]) return 0;
+        s += (le[m] - 1) * str[m];
+    }
+    return s;
+}
+
+static void dense(const int64_t* le, int rank, int64_t* str, int pad)
+{
+    int64_t s = 1;
+    for (int m = 0; m < rank; ++m) {
+        str[m] = s;
+        s *= (le[m] ? le[m] : 1) + (m == 0 ? pad : 0);
+    }
+}
+
+static void run_case_rank(int r, void* arg)
+{
+    case_t* c = arg;
+    rank_t* k = &R[r];
+    const size_t es = cupermDataTypeSize(c->type);
+    cupermDistTensorDescriptor_t din = c->in.d, dout = c->out.d;
+    din.type = dout.type = c->type;
+    if (c->pad) din.localStrides = c->in_strides[r];
+    cupermDistPlan_t plan = NULL;
+    c->st[r] = cupermDistPlanTranspose(k->handle, &plan, c->perm, &din, &dout, &c->opt, k->comm, k->stream);
+    if (c->st[r]) {
+        snprintf(c->msg[r], sizeof c->msg[r], "%s", cupermGetLastErrorMessage());
+        return;
+    }
+    cupermDistPlanGetInfo(plan, &c->info[r]);
+    void *din_d = NULL, *dout_d = NULL;
+    CK(cudaMalloc(&din_d, c->in_bytes[r] + es));
+    CK(cudaMalloc(&dout_d, c->out_bytes[r] + es));
+    CK(cudaMemcpy(din_d, c->h_in[r], c->in_bytes[r], cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dout_d, c->h_out[r], c->out_bytes[r], cudaMemcpyHostToDevice));
+    unsigned char a[16], b[16];
+    scalar(c->type, c->alpha, a);
+    scalar(c->type, c->beta, b);
+    /* twice: plan once, execute many times (the second run starts from the first's output) */
+    for (int it = 0; it < 2 && !c->st[r]; ++it) {
+        if (it == 1) CK(cudaMemcpy(dout_d, c->h_out[r], c->out_bytes[r], cudaMemcpyHostToDevice));
+        c->st[r] = cupermDistExecute(plan, a, din_d, b, dout_d, NULL, 0, k->stream);
+        CK(cudaStreamSynchronize(k->stream));
+    }
+    if (c->st[r]) snprintf(c->msg[r], sizeof c->msg[r], "%s", cupermGetLastErrorMessage());
+    CK(cudaMemcpy(c->h_out[r], dout_d, c->out_bytes[r], cudaMemcpyDeviceToHost));
+    CK(cudaFree(din_d));
+    CK(cudaFree(dout_d));
+    cupermDistPlanDestroy(plan);
+}
+
+static int next_idx(int64_t* idx, const int64_t* ext, int rank)
+{
+    for (int m = 0; m < rank; ++m) {
+        if (++idx[m] < ext[m]) return 1;
+        idx[m] = 0;
+    }
+    return 0;
+}
+
+/* One random case: returns 0 if it passed. */
+static int correctness_case(int id, int quick)
+{
+    case_t* c = calloc(1, sizeof *c);
+    c->rank = (int)rr(2, 6);
+    const int64_t target = quick ? 3000 : 40000;
+    int64_t ext[6], vol = 1, ext_o[6];
+    for (int m = 0; m < c->rank; ++m) ext[m] = 1;
+    /* random extents up to ~target elements, often not divisible by the rank count */
+    for (int guard = 0; guard < 100; ++guard) {
+        const int m = (int)rr(0, c->rank - 1);
+        if (vol / ext[m] * (ext[m] + 1) > target) break;
+        vol = vol / ext[m] * (ext[m] + 1);
+        ext[m]++;
+    }
+    for (int i = 0; i < c->rank; ++i) c->perm[i] = i;
+    for (int i = c->rank - 1; i > 0; --i) {
+        const int j = (int)rr(0, i), t = c->perm[i];
+        c->perm[i] = c->perm[j];
+        c->perm[j] = t;
+    }
+    for (int r = 0; r < c->rank; ++r) ext_o[r] = ext[c->perm[r]];
+    c->type = kTypes[rr(0, (int)(sizeof kTypes / sizeof kTypes[0]) - 1)];
+    random_dist(c->rank, ext, &c->in);
+    random_dist(c->rank, ext_o, &c->out);
+    c->alpha = 2;
+    c->beta = rr(0, 4) ? -1 : 0;
+    c->opt.variant = (cupermDistVariant_t)rr(0, 2);
+    c->opt.chunks = rr(0, 1) ? 0 : (int)rr(1, 5);
+    c->pad = (int)rr(0, 3) == 0;
+    const size_t es = cupermDataTypeSize(c->type);
+    /* host global tensors and the reference on GPU 0 */
+    void* gin = malloc((size_t)vol * es);
+    void* gout = malloc((size_t)vol * es);
+    void* gref = malloc((size_t)vol * es);
+    int64_t idx[6] = {0};
+    for (int64_t i = 0; i < vol; ++i) {
+        put(c->type, gin, i, (double)(i % 13) - 6);
+        put(c->type, gout, i, (double)(i % 7) - 3);
+    }
+    {
+        CK(cudaSetDevice(R[0].dev));
+        cupermPlan_t p;
+        if (cupermPlanTranspose(R[0].handle, &p, c->rank, ext, c->perm, c->type, NULL, NULL)) {
+            printf("FAILED: reference plan: %s\n", cupermGetLastErrorMessage());
+            return 1;
+        }
+        void *a_d, *b_d;
+        CK(cudaMalloc(&a_d, (size_t)vol * es));
+        CK(cudaMalloc(&b_d, (size_t)vol * es));
+        CK(cudaMemcpy(a_d, gin, (size_t)vol * es, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(b_d, gout, (size_t)vol * es, cudaMemcpyHostToDevice));
+        unsigned char a[16], b[16];
+        scalar(c->type, c->alpha, a);
+        scalar(c->type, c->beta, b);
+        if (cupermExecute(p, a, a_d, b, b_d, 0)) printf("FAILED: reference: %s\n", cupermGetLastErrorMessage());
+        CK(cudaMemcpy(gref, b_d, (size_t)vol * es, cudaMemcpyDeviceToHost));
+        cudaFree(a_d);
+        cudaFree(b_d);
+        cupermPlanDestroy(p);
+    }
+    /* scatter */
+    for (int r = 0; r < G; ++r) {
+        cupermDistGetLocalBlock(&c->in.d, r, G, c->le_in[r], c->off_in[r]);
+        cupermDistGetLocalBlock(&c->out.d, r, G, c->le_out[r], c->off_out[r]);
+        int64_t sin[6], sout[6];
+        dense(c->le_in[r], c->rank, sin, c->pad ? 3 : 0);
+        memcpy(c->in_strides[r], sin, sizeof sin);
+        dense(c->le_out[r], c->rank, sout, 0);
+        c->in_bytes[r] = (size_t)span(c->le_in[r], sin, c->rank) * es;
+        c->out_bytes[r] = (size_t)span(c->le_out[r], sout, c->rank) * es;
+        c->h_in[r] = calloc(1, c->in_bytes[r] + es);
+        c->h_out[r] = calloc(1, c->out_bytes[r] + es);
+        int64_t li[6] = {0};
+        if (c->in_bytes[r]) do {
+                int64_t g = 0, s = 1, o = 0;
+                for (int m = 0; m < c->rank; ++m) {
+                    g += (li[m] + c->off_in[r][m]) * s;
+                    s *= ext[m];
+                    o += li[m] * sin[m];
+                }
+                double im;
+                put(c->type, c->h_in[r], o, get(c->type, gin, g, &im));
+            } while (next_idx(li, c->le_in[r], c->rank));
+        memset(li, 0, sizeof li);
+        if (c->out_bytes[r]) do {
+                int64_t g = 0, s = 1, o = 0;
+                for (int m = 0; m < c->rank; ++m) {
+                    g += (li[m] + c->off_out[r][m]) * s;
+                    s *= ext_o[m];
+                    o += li[m] * sout[m];
+                }
+                double im;
+                put(c->type, c->h_out[r], o, get(c->type, gout, g, &im));
+            } while (next_idx(li, c->le_out[r], c->rank));
+    }
+    on_all_ranks(run_case_rank, c);
+    int bad = 0;
+    char si[128], so[128];
+    describe(&c->in, si, sizeof si);
+    describe(&c->out, so, sizeof so);
+    for (int r = 0; r < G && !bad; ++r) {
+        if (c->st[r]) {
+            printf("FAILED case %d rank %d: %s: %s\n", id, r, cupermGetErrorString(c->st[r]), c->msg[r]);
+            bad = 1;
+            break;
+        }
+        int64_t sout[6], li[6] = {0};
+        dense(c->le_out[r], c->rank, sout, 0);
+        if (!c->out_bytes[r]) continue;
+        do {
+            int64_t g = 0, s = 1, o = 0;
+            for (int m = 0; m < c->rank; ++m) {
+                g += (li[m] + c->off_out[r][m]) * s;
+                s *= ext_o[m];
+                o += li[m] * sout[m];
+            }
+            double im1, im2;
+            const double want = get(c->type, gref, g, &im1), got = get(c->type, c->h_out[r], o, &im2);
+            if (want != got || im1 != im2) {
+                printf("FAILED case %d rank %d: out element %lld (global %lld): %g, want %g\n", id, r, (long long)o,
+                       (long long)g, got, want);
+                bad = 1;
+                break;
+            }
+        } while (next_idx(li, c->le_out[r], c->rank));
+    }
+    printf("%s case %3d: %s rank %d extents", bad ? "FAIL" : "ok  ", id, type_name(c->type), c->rank);
+    for (int m = 0; m < c->rank; ++m) printf("%s%lld", m ? "x" : " ", (long long)ext[m]);
+    printf(" perm");
+    for (int m = 0; m < c->rank; ++m) printf("%s%d", m ? "," : " ", c->perm[m]);
+    printf(" %s -> %s%s beta %g variant %d chunks %d sent %zu B\n", si, so, c->pad ? " padded-in" : "", c->beta,
+           (int)c->info[0].variant, c->info[0].chunks, c->info[0].bytesSent);
+    for (int r = 0; r < G; ++r) {
+        free(c->h_in[r]);
+        free(c->h_out[r]);
+    }
+    free(gin);
+    free(gout);
+    free(gref);
+    free(c);
+    return bad;
+}
+
+/* ---- error agreement -------------------------------------------------------------- */
+typedef struct {
+    int kind, victim;
+    cupermStatus_t st[MAXG];
+    char msg[MAXG][512];
+    int got_plan[MAXG];
+} err_case_t;
+
+static void err_rank(int r, void* arg)
+{
+    err_case_t* e = arg;
+    int64_t ext[3] = {10, 7, 5}, ext_o[3] = {5, 10, 7};
+    int perm[3] = {2, 0, 1};
+    int mi[1] = {0}, mo[1] = {1}, gi[1] = {G}, go[1] = {G};
+    int64_t bi[1] = {(10 + G - 1) / G}, bo[1] = {(10 + G - 1) / G};
+    cupermDistTensorDescriptor_t in = {3, ext, CUPERM_R_64F, 1, mi, gi, bi, NULL};
+    cupermDistTensorDescriptor_t out = {3, ext_o, CUPERM_R_64F, 1, mo, go, bo, NULL};
+    if (r == e->victim) switch (e->kind) {
+        case 0: ext[1] = 8; ext_o[2] = 8; break;  /* mismatched extents, valid by themselves */
+        case 1: gi[0] = G + 1; break;             /* wrong grid size */
+        case 2: bi[0] = 1; break;                 /* blocks too small to cover the extent */
+        case 3: perm[1] = 2; break;               /* not a permutation */
+        case 4: in.type = CUPERM_R_32F; out.type = CUPERM_R_32F; break; /* another dtype */
+        }
+    cupermDistPlan_t plan = NULL;
+    e->st[r] = cupermDistPlanTranspose(R[r].handle, &plan, perm, &in, &out, NULL, R[r].comm, R[r].stream);
+    snprintf(e->msg[r], sizeof e->msg[r], "%s", cupermGetLastErrorMessage());
+    e->got_plan[r] = plan != NULL;
+    if (plan) cupermDistPlanDestroy(plan);
+}
+
+static int error_cases(void)
+{
+    static const char* names[] = {"mismatched extents on one rank", "wrong grid size on one rank",
+                                  "bad block size on one rank", "bad perm on one rank", "other dtype on one rank"};
+    int bad = 0;
+    for (int kind = 0; kind < 5; ++kind)
+        for (int victim = 0; victim < G; victim += G - 1) {
+            err_case_t e;
+            memset(&e, 0, sizeof e);
+            e.kind = kind;
+            e.victim = victim;
+            alarm(60);
+            on_all_ranks(err_rank, &e);
+            alarm(0);
+            int ok = 1;
+            for (int r = 0; r < G; ++r)
+                if (e.st[r] != CUPERM_STATUS_INVALID_VALUE || e.got_plan[r]) ok = 0;
+            printf("%s error: %s (rank %d): every rank returned %s\n", ok ? "ok  " : "FAIL", names[kind], victim,
+                   ok ? "CUPERM_STATUS_INVALID_VALUE" : "different statuses");
+            for (int r = 0; r < G; ++r) printf("       rank %d: %s: %s\n", r, cupermGetErrorString(e.st[r]), e.msg[r]);
+            bad |= !ok;
+        }
+    return bad;
+}
+
+/* ---- benchmark ------------------------------------------------------------------------ */
+typedef struct {
+    const char* name;
+    cupermDataType_t type;
+    int rank;
+    int64_t ext[6];
+    int perm[6];
+    int in_mode, out_mode; /* Shard(in_mode) -> Shard(out_mode) (output mode numbering) */
+    int chunks;            /* 0: the model's choice */
+    int iters;
+    /* results */
+    double t_dist[MAXG], t_a2a[MAXG];
+    cupermDistPlanInfo_t info[MAXG];
+    cupermStatus_t st[MAXG];
+    char msg[MAXG][256];
+} bench_t;
+
+static void bench_rank(int r, void* arg)
+{
+    bench_t* b = arg;
+    rank_t* k = &R[r];
+    int mi[1] = {b->in_mode}, mo[1] = {b->out_mode}, gi[1] = {G}, go[1] = {G};
+    int64_t ext_o[6];
+    for (int i = 0; i < b->rank; ++i) ext_o[i] = b->ext[b->perm[i]];
+    cupermDistTensorDescriptor_t in = {b->rank, b->ext, b->type, 1, mi, gi, NULL, NULL};
+    cupermDistTensorDescriptor_t out = {b->rank, ext_o, b->type, 1, mo, go, NULL, NULL};
+    cupermDistOptions_t opt = {0};
+    opt.chunks = b->chunks;
+    cupermDistPlan_t plan;
+    b->st[r] = cupermDistPlanTranspose(k->handle, &plan, b->perm, &in, &out, &opt, k->comm, k->stream);
+    if (b->st[r]) {
+        snprintf(b->msg[r], sizeof b->msg[r], "%s", cupermGetLastErrorMessage());
+        return;
+    }
+    cupermDistPlanGetInfo(plan, &b->info[r]);
+    const size_t es = cupermDataTypeSize(b->type);
+    int64_t le[6], off[6], vin = 1, vout = 1;
+    cupermDistGetLocalBlock(&in, r, G, le, off);
+    for (int i = 0; i < b->rank; ++i) vin *= le[i];
+    cupermDistGetLocalBlock(&out, r, G, le, off);
+    for (int i = 0; i < b->rank; ++i) vout *= le[i];
+    void *x, *y, *ws = NULL, *s2, *r2;
+    size_t wsb = b->info[r].workspaceBytes;
+    CK(cudaMalloc(&x, (size_t)vin * es + 256));
+    CK(cudaMalloc(&y, (size_t)vout * es + 256));
+    if (wsb) CK(cudaMalloc(&ws, wsb));
+    CK(cudaMemset(x, 0, (size_t)vin * es));
+    CK(cudaMemset(y, 0, (size_t)vout * es));
+    /* the all-to-all of the same bytes: grouped ncclSend/ncclRecv of bytesSent / peers to every peer */
+    const size_t per_peer = b->info[r].sendPeers ? b->info[r].bytesSent / (size_t)b->info[r].sendPeers : 0;
+    CK(cudaMalloc(&s2, per_peer * (size_t)G + 256));
+    CK(cudaMalloc(&r2, per_peer * (size_t)G + 256));
+    unsigned char one[16], zero[16];
+    scalar(b->type, 1, one);
+    scalar(b->type, 0, zero);
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int it = -2; it < b->iters; ++it) { /* two warm-ups */
+            if (it == 0) CK(cudaEventRecord(e0, k->stream));
+            if (pass == 0) {
+                cupermStatus_t st = cupermDistExecute(plan, one, x, zero, y, ws, wsb, k->stream);
+                if (st) {
+                    b->st[r] = st;
+                    snprintf(b->msg[r], sizeof b->msg[r], "%s", cupermGetLastErrorMessage());
+                }
+            } else {
+                ncclGroupStart();
+                for (int p = 0; p < G; ++p) {
+                    if (p == r || !per_peer) continue;
+                    ncclSend((char*)s2 + per_peer * (size_t)p, per_peer, ncclInt8, p, k->comm, k->stream);
+                    ncclRecv((char*)r2 + per_peer * (size_t)p, per_peer, ncclInt8, p, k->comm, k->stream);
+                }
+                ncclGroupEnd();
+            }
+        }
+        CK(cudaEventRecord(e1, k->stream));
+        CK(cudaEventSynchronize(e1));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        (pass == 0 ? b->t_dist : b->t_a2a)[r] = ms / b->iters;
+    }
+    cudaFree(x);
+    cudaFree(y);
+    if (ws) cudaFree(ws);
+    cudaFree(s2);
+    cudaFree(r2);
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    cupermDistPlanDestroy(plan);
+}
+
+static int bench(double gb, int iters)
+{
+    const double bytes_per_gpu = gb * 1e9;
+    int bad = 0;
+    printf("%-34s %-4s %-26s %9s %11s %4s %9s %9s %9s %6s\n", "case", "type", "global extents", "GB/GPU",
+           "sent B/GPU", "v/k", "dist ms", "a2a ms", "model ms", "ratio");
+    for (int ci = 0; ci < 8; ++ci) {
+        bench_t* b = calloc(1, sizeof *b);
+        b->type = CUPERM_R_32F;
+        b->rank = 6;
+        b->iters = iters;
+        const int big = ci < 4;
+        const double target = big ? bytes_per_gpu : (ci < 6 ? 1 << 20 : 64 << 10); /* bytes per GPU */
+        int64_t base[6] = {16, 24, 32, 12, 16, 0};
+        if (!big) { base[0] = 8; base[1] = 6; base[2] = 4; base[3] = 4; base[4] = 2; }
+        int64_t other = 1;
+        for (int i = 0; i < 5; ++i) other *= base[i];
+        int64_t last = (int64_t)(target * G / 4.0 / (double)other);
+        last = last / G * G;
+        if (last < G) last = G;
+        base[5] = last;
+        memcpy(b->ext, base, sizeof base);
+        static const int rev[6] = {5, 4, 3, 2, 1, 0}, swap01[6] = {1, 0, 2, 3, 4, 5}, mix[6] = {2, 0, 5, 1, 4, 3};
+        switch (ci % 4) {
+        case 0: b->name = "6-D reverse, Shard(5)->Shard(5), model"; memcpy(b->perm, rev, sizeof rev);
+                b->in_mode = 5; b->out_mode = 5; break; /* out mode 5 = input mode 0 */
+        case 1: b->name = "6-D reverse, Shard(5)->Shard(5), 1 chunk"; memcpy(b->perm, rev, sizeof rev);
+                b->in_mode = 5; b->out_mode = 5; b->chunks = 1; break;
+        case 2: b->name = "6-D swap01, Shard(5)->Shard(1)"; memcpy(b->perm, swap01, sizeof swap01);
+                b->in_mode = 5; b->out_mode = 1; break;
+        case 3: b->name = "6-D mixed, Shard(5)->Shard(0)"; memcpy(b->perm, mix, sizeof mix);
+                b->in_mode = 5; b->out_mode = 0; break;
+        }
+        if (!big) b->iters = iters * 20;
+        if (!big && ci % 4 == 1) { free(b); continue; }
+        on_all_ranks(bench_rank, b);
+        double td = 0, ta = 0, gpub = 0;
+        for (int r = 0; r < G; ++r) {
+            if (b->st[r]) {
+                printf("FAILED bench %s rank %d: %s\n", b->name, r, b->msg[r]);
+                bad = 1;
+            }
+            td = b->t_dist[r] > td ? b->t_dist[r] : td;
+            ta = b->t_a2a[r] > ta ? b->t_a2a[r] : ta;
+        }
+        int64_t vol = 1;
+        for (int i = 0; i < 6; ++i) vol *= b->ext[i];
+        gpub = (double)vol * 4 / G / 1e9;
+        char ex[64];
+        snprintf(ex, sizeof ex, "%lldx%lldx%lldx%lldx%lldx%lld", (long long)b->ext[0], (long long)b->ext[1],
+                 (long long)b->ext[2], (long long)b->ext[3], (long long)b->ext[4], (long long)b->ext[5]);
+        printf("%-34s %-4s %-26s %9.4f %11zu %d/%-2d %9.4f %9.4f %9.4f %6.3f %s\n", b->name, type_name(b->type), ex,
+               gpub, b->info[0].bytesSent, (int)b->info[0].variant, b->info[0].chunks, td, ta,
+               b->info[0].predictedSeconds * 1e3, ta > 0 ? td / ta : 0, big ? "large" : "small");
+        fflush(stdout);
+        free(b);
+    }
+    return bad;
+}
+
+/* ---- main ---------------------------------------------------------------------------- */
+static void init_rank(int r, void* arg)
+{
+    (void)arg;
+    CK(cudaStreamCreateWithFlags(&R[r].stream, cudaStreamNonBlocking));
+    if (cupermCreate(&R[r].handle)) {
+        printf("FAILED: cupermCreate on GPU %d: %s\n", r, cupermGetLastErrorMessage());
+        exit(1);
+    }
+}
+
+int main(int argc, char** argv)
+{
+    setenv("NCCL_NVLS_ENABLE", "0", 1); /* never NVLink multicast */
+    int quick = 0, do_bench = 0, cases = 60, iters = 10;
+    double gb = 1.0;
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--bench")) do_bench = 1;
+        else if (!strcmp(argv[i], "--gb") && i + 1 < argc) gb = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--cases") && i + 1 < argc) cases = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc) rng_state = strtoull(argv[++i], NULL, 10);
+        else {
+            fprintf(stderr, "usage: %s [--quick] [--cases N] [--seed S] | --bench [--gb G] [--iters N]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (quick) cases = cases < 20 ? cases : 20;
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n < 2) {
+        printf("SKIPPED: cuperm-dist-test needs at least 2 CUDA GPUs (%s)\n",
+               e != cudaSuccess ? cudaGetErrorString(e) : n == 1 ? "1 device" : "no devices");
+        return 77;
+    }
+    G = n < MAXG ? n : MAXG;
+    signal(SIGALRM, watchdog);
+    alarm(120);
+    int devs[MAXG];
+    ncclComm_t comms[MAXG];
+    for (int r = 0; r < G; ++r) devs[r] = R[r].dev = r;
+    ncclResult_t nr = ncclCommInitAll(comms, G, devs);
+    if (nr != ncclSuccess) {
+        printf("FAILED: ncclCommInitAll: %s\n", ncclGetErrorString(nr));
+        return 1;
+    }
+    for (int r = 0; r < G; ++r) R[r].comm = comms[r];
+    on_all_ranks(init_rank, NULL);
+    alarm(0);
+    printf("cuperm-dist-test: %d GPUs, NCCL %d, NCCL_NVLS_ENABLE=%s\n", G, NCCL_VERSION_CODE, getenv("NCCL_NVLS_ENABLE"));
+    int bad = 0;
+    if (do_bench) {
+        alarm(540);
+        bad = bench(gb, iters);
+    } else {
+        bad |= error_cases();
+        int failed = 0;
+        for (int i = 0; i < cases; ++i) {
+            alarm(60);
+            failed += correctness_case(i, quick);
+        }
+        alarm(60);
+        bad |= error_cases(); /* the communicators still work after everything */
+        alarm(0);
+        printf("dist: %d of %d random redistributions correct; error agreement %s\n", cases - failed, cases,
+               bad ? "FAILED" : "ok");
+        bad |= failed != 0;
+    }
+    for (int r = 0; r < G; ++r) {
+        cudaSetDevice(R[r].dev);
+        cupermDestroy(R[r].handle);
+        ncclCommDestroy(R[r].comm);
+    }
+    printf("%s\n", bad ? "FAILED" : "PASSED");
+    return bad ? 1 : 0;
+}

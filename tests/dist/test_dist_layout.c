@@ -1,0 +1,431 @@
+/* Distributed tensors on the CPU (no GPU, no NCCL): descriptor validation, the block
+ * arithmetic (owned ranges, uneven and empty blocks, grid coordinates), the exchange
+ * boxes between every pair of ranks against a brute-force count over all elements, the
+ * pipeline split, and a whole redistribution simulated with the same boxes, offsets and
+ * packed orders that src/dist/plan.c uses. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "common/rng.h"
+#include "dist/layout.h"
+
+static void expect(cupermStatus_t st, const char* word)
+{
+    assert_int_equal(st, CUPERM_STATUS_INVALID_VALUE);
+    if (!strstr(cupermGetLastErrorMessage(), word))
+        fail_msg("message \"%s\" lacks \"%s\"", cupermGetLastErrorMessage(), word);
+}
+
+static void validation_rules(void** state)
+{
+    (void)state;
+    const int64_t ext[3] = {10, 5, 7};
+    const int modes[2] = {0, 2}, grid[2] = {2, 3};
+    const int64_t blocks[2] = {5, 3};
+    cupermDistTensorDescriptor_t d = {3, ext, CUPERM_R_32F, 2, modes, grid, blocks, NULL};
+    cuperm_dist_layout_t l;
+    assert_int_equal(cuperm_dist_layout_init(&l, &d, 6, "in"), 0);
+    expect(cuperm_dist_layout_init(&l, NULL, 6, "in"), "in is NULL");
+    expect(cuperm_dist_layout_init(&l, &d, 4, "in"), "gridDims"); /* wrong grid size */
+    expect(cuperm_dist_layout_init(&l, &d, 12, "in"), "ncclCommCount");
+    cupermDistTensorDescriptor_t b = d;
+    b.rank = 0;
+    expect(cuperm_dist_layout_init(&l, &b, 6, "in"), "in->rank");
+    b = d;
+    const int64_t zero[3] = {10, 0, 7};
+    b.extents = zero;
+    expect(cuperm_dist_layout_init(&l, &b, 6, "out"), "out->extents[1]");
+    b = d;
+    b.type = (cupermDataType_t)99;
+    expect(cuperm_dist_layout_init(&l, &b, 6, "in"), "type");
+    b = d;
+    b.gridRank = 0;
+    expect(cuperm_dist_layout_init(&l, &b, 6, "in"), "gridRank");
+    b = d;
+    const int rep[2] = {2, 2}, bad[2] = {0, 3};
+    b.distModes = rep;
+    expect(cuperm_dist_layout_init(&l, &b, 6, "in"), "distinct");
+    b.distModes = bad;
+    expect(cuperm_dist_layout_init(&l, &b, 6, "in"), "distModes[1]");
+    b = d;
+    const int g0[2] = {0, 6};
+    b.gridDims = g0;
+    expect(cuperm_dist_layout_init(&l, &b, 6, "in"), "gridDims[0]");
+    b = d;
+    const int64_t small[2] = {4, 3}, neg[2] = {5, 0};
+    b.blockSizes = small; /* 2 blocks of 4 do not cover 10 */
+    expect(cuperm_dist_layout_init(&l, &b, 6, "in"), "blockSizes[0]");
+    b.blockSizes = neg;
+    expect(cuperm_dist_layout_init(&l, &b, 6, "in"), "blockSizes[1]");
+    b = d;
+    const int64_t str[3] = {1, 0, 50};
+    b.localStrides = str;
+    expect(cuperm_dist_layout_init(&l, &b, 6, "in"), "localStrides[1]");
+    /* larger blocks than needed are fine: trailing ranks own nothing */
+    const int64_t big[2] = {10, 7};
+    b = d;
+    b.blockSizes = big;
+    assert_int_equal(cuperm_dist_layout_init(&l, &b, 6, "in"), 0);
+    int64_t le[3], off[3];
+    assert_int_equal(cupermDistGetLocalBlock(&b, 1, 6, le, off), 0);
+    assert_int_equal(le[0], 0); /* coordinate 1 along mode 0: [10, 10) */
+    expect(cupermDistGetLocalBlock(&b, 6, 6, le, off), "commRank");
+}
+
+static void uneven_blocks(void** state)
+{
+    (void)state;
+    const int64_t ext[1] = {10};
+    const int modes[1] = {0}, grid[1] = {4};
+    cupermDistTensorDescriptor_t d = {1, ext, CUPERM_R_64F, 1, modes, grid, NULL, NULL};
+    const int64_t want[4][2] = {{0, 3}, {3, 6}, {6, 9}, {9, 10}};
+    for (int r = 0; r < 4; ++r) {
+        int64_t le, off;
+        assert_int_equal(cupermDistGetLocalBlock(&d, r, 4, &le, &off), 0);
+        assert_int_equal(off, want[r][0]);
+        assert_int_equal(le, want[r][1] - want[r][0]);
+    }
+    const int64_t five[1] = {5}; /* blocks of 2: 2, 2, 1, 0 */
+    d.extents = five;
+    const int64_t lens[4] = {2, 2, 1, 0};
+    for (int r = 0; r < 4; ++r) {
+        int64_t le, off;
+        assert_int_equal(cupermDistGetLocalBlock(&d, r, 4, &le, &off), 0);
+        assert_int_equal(le, lens[r]);
+    }
+    /* a 2 x 3 grid: the first grid dimension varies fastest */
+    const int64_t e2[2] = {4, 9};
+    const int m2[2] = {1, 0}, g2[2] = {3, 2};
+    cupermDistTensorDescriptor_t d2 = {2, e2, CUPERM_R_32F, 2, m2, g2, NULL, NULL};
+    cuperm_dist_layout_t l;
+    assert_int_equal(cuperm_dist_layout_init(&l, &d2, 6, "in"), 0);
+    for (int r = 0; r < 6; ++r) {
+        assert_int_equal(cuperm_dist_coord(&l, r, 0), r % 3);
+        assert_int_equal(cuperm_dist_coord(&l, r, 1), r / 3);
+        cuperm_dist_box_t b;
+        assert_int_equal(cuperm_dist_owned(&l, r, &b), 2 * 3);
+        assert_int_equal(b.lo[1], 3 * (r % 3));
+        assert_int_equal(b.lo[0], 2 * (r / 3));
+    }
+}
+
+/* ---- random cases --------------------------------------------------------- */
+
+typedef struct {
+    int64_t ext[CUPERM_MAX_RANK];
+    int modes[CUPERM_MAX_RANK], grid[CUPERM_MAX_RANK];
+    int64_t block[CUPERM_MAX_RANK];
+    cupermDistTensorDescriptor_t d;
+} rdesc_t;
+
+/* A random distribution of extents ext over P ranks along 1..3 modes. */
+static void random_desc(test_rng_t* g, int rank, const int64_t* ext, int P, rdesc_t* o)
+{
+    memcpy(o->ext, ext, sizeof(int64_t) * (size_t)rank);
+    int perm[CUPERM_MAX_RANK];
+    rng_permutation(g, rank, perm);
+    int gr = (int)rng_range(g, 1, rank < 3 ? rank : 3);
+    int left = P;
+    for (int i = 0; i < gr; ++i) {
+        o->modes[i] = perm[i];
+        int f = 1;
+        if (i == gr - 1) f = left;
+        else
+            for (int t = (int)rng_range(g, 1, left); t >= 1; --t)
+                if (left % t == 0) { f = t; break; }
+        o->grid[i] = f;
+        left /= f;
+        const int64_t least = (ext[perm[i]] + f - 1) / f;
+        o->block[i] = least + (rng_range(g, 0, 3) == 0 ? rng_range(g, 0, 2) : 0);
+    }
+    o->d = (cupermDistTensorDescriptor_t){rank, o->ext, CUPERM_R_64F, gr, o->modes, o->grid,
+                                          rng_range(g, 0, 1) ? o->block : NULL, NULL};
+}
+
+static int64_t linear(const int64_t* idx, const int64_t* ext, int rank)
+{
+    int64_t l = 0, s = 1;
+    for (int m = 0; m < rank; ++m) {
+        l += idx[m] * s;
+        s *= ext[m];
+    }
+    return l;
+}
+
+/* Owner of a global index under a layout. */
+static int owner(const cuperm_dist_layout_t* l, const int64_t* idx)
+{
+    int r = 0, below = 1;
+    for (int g = 0; g < l->grid_rank; ++g) {
+        r += (int)(idx[l->modes[g]] / l->block[g]) * below;
+        below *= l->grid[g];
+    }
+    return r;
+}
+
+static int in_box(const cuperm_dist_box_t* b, const int64_t* idx, int rank)
+{
+    for (int m = 0; m < rank; ++m)
+        if (idx[m] < b->lo[m] || idx[m] >= b->hi[m]) return 0;
+    return 1;
+}
+
+static int next_index(int64_t* idx, const int64_t* lo, const int64_t* hi, int rank)
+{
+    for (int m = 0; m < rank; ++m) {
+        if (++idx[m] < hi[m]) return 1;
+        idx[m] = lo[m];
+    }
+    return 0;
+}
+
+static void brute_force_exchange(void** state)
+{
+    (void)state;
+    test_rng_t g = {12345};
+    for (int trial = 0; trial < 400; ++trial) {
+        const int rank = (int)rng_range(&g, 1, 4);
+        const int P = (int)rng_range(&g, 1, 6);
+        int64_t ext[CUPERM_MAX_RANK], ext_o[CUPERM_MAX_RANK];
+        int64_t vol = 1;
+        for (int m = 0; m < rank; ++m) vol *= ext[m] = rng_range(&g, 1, 7);
+        int perm[CUPERM_MAX_RANK];
+        rng_permutation(&g, rank, perm);
+        for (int r = 0; r < rank; ++r) ext_o[r] = ext[perm[r]];
+        rdesc_t di, dout;
+        random_desc(&g, rank, ext, P, &di);
+        random_desc(&g, rank, ext_o, P, &dout);
+        cuperm_dist_layout_t li, lo;
+        assert_int_equal(cuperm_dist_layout_init(&li, &di.d, P, "in"), 0);
+        assert_int_equal(cuperm_dist_layout_init(&lo, &dout.d, P, "out"), 0);
+        /* Count, element by element, which (source, destination) pair moves it. */
+        int64_t* count = calloc((size_t)(P * P), sizeof(int64_t));
+        int64_t idx[CUPERM_MAX_RANK] = {0}, zero[CUPERM_MAX_RANK] = {0}, oidx[CUPERM_MAX_RANK];
+        do {
+            for (int r = 0; r < rank; ++r) oidx[r] = idx[perm[r]];
+            const int s = owner(&li, idx), d = owner(&lo, oidx);
+            assert_true(s < P && d < P);
+            cuperm_dist_box_t bs, bd;
+            cuperm_dist_owned(&li, s, &bs);
+            cuperm_dist_owned(&lo, d, &bd);
+            assert_true(in_box(&bs, idx, rank));
+            assert_true(in_box(&bd, oidx, rank));
+            count[s * P + d]++;
+        } while (next_index(idx, zero, ext, rank));
+        int64_t total_in = 0, total_out = 0;
+        for (int s = 0; s < P; ++s) {
+            cuperm_dist_box_t b;
+            total_in += cuperm_dist_owned(&li, s, &b);
+            total_out += cuperm_dist_owned(&lo, s, &b);
+            for (int d = 0; d < P; ++d) {
+                const int64_t v = cuperm_dist_exchange_box(&li, s, &lo, d, perm, &b);
+                if (v != count[s * P + d])
+                    fail_msg("trial %d: ranks %d -> %d: box volume %lld, brute force %lld", trial, s, d,
+                             (long long)v, (long long)count[s * P + d]);
+            }
+        }
+        assert_int_equal(total_in, vol);
+        assert_int_equal(total_out, vol);
+        free(count);
+    }
+}
+
+static void split_is_contiguous(void** state)
+{
+    (void)state;
+    test_rng_t g = {99};
+    for (int trial = 0; trial < 300; ++trial) {
+        const int rank = (int)rng_range(&g, 1, 4);
+        cuperm_dist_box_t box;
+        int64_t ext[CUPERM_MAX_RANK];
+        int order[CUPERM_MAX_RANK];
+        rng_permutation(&g, rank, order);
+        for (int m = 0; m < rank; ++m) {
+            box.lo[m] = rng_range(&g, 0, 3);
+            box.hi[m] = box.lo[m] + (rng_range(&g, 0, 2) ? 1 : rng_range(&g, 1, 6));
+            ext[m] = box.hi[m] - box.lo[m];
+        }
+        const int k = (int)rng_range(&g, 1, 9);
+        cuperm_dist_box_t ch[16];
+        const int n = cuperm_dist_split(&box, rank, order, k, ch);
+        assert_true(n >= 1 && n <= k);
+        /* packed offsets (dense in order) of chunk c are exactly [start, start + volume) */
+        int64_t start = 0;
+        for (int c = 0; c < n; ++c) {
+            int64_t v = 1, lo = INT64_MAX, hi = -1;
+            for (int m = 0; m < rank; ++m) v *= ch[c].hi[m] - ch[c].lo[m];
+            int64_t idx[CUPERM_MAX_RANK];
+            memcpy(idx, ch[c].lo, sizeof idx);
+            do {
+                int64_t off = 0, s = 1;
+                for (int i = 0; i < rank; ++i) {
+                    off += (idx[order[i]] - box.lo[order[i]]) * s;
+                    s *= ext[order[i]];
+                }
+                lo = off < lo ? off : lo;
+                hi = off > hi ? off : hi;
+            } while (next_index(idx, ch[c].lo, ch[c].hi, rank));
+            assert_true(v >= 1);
+            assert_int_equal(lo, start);
+            assert_int_equal(hi, start + v - 1);
+            start += v;
+        }
+        int64_t vol = 1;
+        for (int m = 0; m < rank; ++m) vol *= ext[m];
+        assert_int_equal(start, vol);
+    }
+}
+
+/* A whole redistribution on the CPU, as plan.c does it: per (source, destination,
+ * chunk) pack the box from the source's local block into a buffer dense in the packed
+ * order, then unpack it into the destination's local block with alpha and beta; the
+ * local piece goes straight. Gathered, out must be alpha * perm(in) + beta * out. */
+static void simulated_redistribution(void** state)
+{
+    (void)state;
+    test_rng_t g = {2024};
+    for (int trial = 0; trial < 300; ++trial) {
+        const int rank = (int)rng_range(&g, 1, 4), P = (int)rng_range(&g, 1, 6);
+        const int variant = (int)rng_range(&g, 1, 2), k = (int)rng_range(&g, 1, 4);
+        int64_t ext[CUPERM_MAX_RANK], ext_o[CUPERM_MAX_RANK], vol = 1;
+        for (int m = 0; m < rank; ++m) vol *= ext[m] = rng_range(&g, 1, 6);
+        int perm[CUPERM_MAX_RANK], order[CUPERM_MAX_RANK];
+        rng_permutation(&g, rank, perm);
+        for (int r = 0; r < rank; ++r) {
+            ext_o[r] = ext[perm[r]];
+            order[r] = variant == 1 ? perm[r] : r;
+        }
+        rdesc_t di, dout;
+        random_desc(&g, rank, ext, P, &di);
+        random_desc(&g, rank, ext_o, P, &dout);
+        cuperm_dist_layout_t li, lo;
+        assert_int_equal(cuperm_dist_layout_init(&li, &di.d, P, "in"), 0);
+        assert_int_equal(cuperm_dist_layout_init(&lo, &dout.d, P, "out"), 0);
+        const double alpha = 2.0, beta = -0.5;
+        /* local blocks: in holds its global linear index + 1, out holds -(out linear index) */
+        double **lin = calloc((size_t)P, sizeof(double*)), **lout = calloc((size_t)P, sizeof(double*));
+        cuperm_dist_box_t oin[8], oout[8];
+        int64_t sin[8][CUPERM_MAX_RANK], sout[8][CUPERM_MAX_RANK];
+        for (int r = 0; r < P; ++r) {
+            cuperm_dist_owned(&li, r, &oin[r]);
+            cuperm_dist_owned(&lo, r, &oout[r]);
+            cuperm_dist_local_strides(&li, r, sin[r]);
+            cuperm_dist_local_strides(&lo, r, sout[r]);
+            lin[r] = calloc((size_t)cuperm_dist_local_span(&li, r) + 1, sizeof(double));
+            lout[r] = calloc((size_t)cuperm_dist_local_span(&lo, r) + 1, sizeof(double));
+            int64_t idx[CUPERM_MAX_RANK];
+            if (cuperm_dist_owned(&li, r, &oin[r])) {
+                memcpy(idx, oin[r].lo, sizeof idx);
+                do {
+                    int64_t off = 0;
+                    for (int m = 0; m < rank; ++m) off += (idx[m] - oin[r].lo[m]) * sin[r][m];
+                    lin[r][off] = (double)linear(idx, ext, rank) + 1;
+                } while (next_index(idx, oin[r].lo, oin[r].hi, rank));
+            }
+            if (cuperm_dist_owned(&lo, r, &oout[r])) {
+                memcpy(idx, oout[r].lo, sizeof idx);
+                do {
+                    int64_t off = 0;
+                    for (int m = 0; m < rank; ++m) off += (idx[m] - oout[r].lo[m]) * sout[r][m];
+                    lout[r][off] = -(double)linear(idx, ext_o, rank);
+                } while (next_index(idx, oout[r].lo, oout[r].hi, rank));
+            }
+        }
+        double* buf = malloc(sizeof(double) * (size_t)vol);
+        for (int s = 0; s < P; ++s)
+            for (int d = 0; d < P; ++d) {
+                cuperm_dist_box_t box, ch[16];
+                if (!cuperm_dist_exchange_box(&li, s, &lo, d, perm, &box)) continue;
+                const int n = s == d ? 1 : cuperm_dist_split(&box, rank, order, k, ch);
+                if (s == d) ch[0] = box;
+                for (int c = 0; c < n; ++c) {
+                    int64_t cext[CUPERM_MAX_RANK], idx[CUPERM_MAX_RANK];
+                    for (int m = 0; m < rank; ++m) cext[m] = ch[c].hi[m] - ch[c].lo[m];
+                    /* pack: dense in order */
+                    memcpy(idx, ch[c].lo, sizeof idx);
+                    do {
+                        int64_t src = 0, dst = 0, st = 1;
+                        for (int m = 0; m < rank; ++m) src += (idx[m] - oin[s].lo[m]) * sin[s][m];
+                        for (int i = 0; i < rank; ++i) {
+                            dst += (idx[order[i]] - ch[c].lo[order[i]]) * st;
+                            st *= cext[order[i]];
+                        }
+                        buf[dst] = lin[s][src];
+                    } while (next_index(idx, ch[c].lo, ch[c].hi, rank));
+                    /* unpack into d's out block (output mode r = input mode perm[r]) */
+                    memcpy(idx, ch[c].lo, sizeof idx);
+                    do {
+                        int64_t src = 0, dst = 0, st = 1;
+                        for (int i = 0; i < rank; ++i) {
+                            src += (idx[order[i]] - ch[c].lo[order[i]]) * st;
+                            st *= cext[order[i]];
+                        }
+                        for (int r = 0; r < rank; ++r) dst += (idx[perm[r]] - oout[d].lo[r]) * sout[d][r];
+                        lout[d][dst] = alpha * buf[src] + beta * lout[d][dst];
+                    } while (next_index(idx, ch[c].lo, ch[c].hi, rank));
+                }
+            }
+        /* gather and compare */
+        for (int d = 0; d < P; ++d) {
+            if (!cuperm_dist_owned(&lo, d, &oout[d])) continue;
+            int64_t idx[CUPERM_MAX_RANK], iidx[CUPERM_MAX_RANK];
+            memcpy(idx, oout[d].lo, sizeof idx);
+            do {
+                int64_t off = 0;
+                for (int r = 0; r < rank; ++r) {
+                    off += (idx[r] - oout[d].lo[r]) * sout[d][r];
+                    iidx[perm[r]] = idx[r];
+                }
+                const double want = alpha * ((double)linear(iidx, ext, rank) + 1) + beta * -(double)linear(idx, ext_o, rank);
+                if (lout[d][off] != want)
+                    fail_msg("trial %d (rank %d, %d ranks, variant %d, %d chunks): rank %d offset %lld: %g, want %g",
+                             trial, rank, P, variant, k, d, (long long)off, lout[d][off], want);
+            } while (next_index(idx, oout[d].lo, oout[d].hi, rank));
+        }
+        for (int r = 0; r < P; ++r) {
+            free(lin[r]);
+            free(lout[r]);
+        }
+        free(lin);
+        free(lout);
+        free(buf);
+    }
+}
+
+static void hash_sees_global_changes(void** state)
+{
+    (void)state;
+    const int64_t ext[2] = {8, 6}, ext2[2] = {8, 7};
+    const int modes[1] = {0}, grid[1] = {2};
+    const int64_t strides[2] = {1, 100};
+    cupermDistTensorDescriptor_t d = {2, ext, CUPERM_R_32F, 1, modes, grid, NULL, NULL};
+    cuperm_dist_layout_t a, b;
+    assert_int_equal(cuperm_dist_layout_init(&a, &d, 2, "in"), 0);
+    d.localStrides = strides; /* local: not part of the hash */
+    assert_int_equal(cuperm_dist_layout_init(&b, &d, 2, "in"), 0);
+    assert_true(cuperm_dist_layout_hash(&a, 1) == cuperm_dist_layout_hash(&b, 1));
+    d.extents = ext2;
+    assert_int_equal(cuperm_dist_layout_init(&b, &d, 2, "in"), 0);
+    assert_true(cuperm_dist_layout_hash(&a, 1) != cuperm_dist_layout_hash(&b, 1));
+    d.extents = ext;
+    d.type = CUPERM_R_64F;
+    assert_int_equal(cuperm_dist_layout_init(&b, &d, 2, "in"), 0);
+    assert_true(cuperm_dist_layout_hash(&a, 1) != cuperm_dist_layout_hash(&b, 1));
+    assert_true(cuperm_dist_layout_hash(&a, 1) >= 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(validation_rules),   cmocka_unit_test(uneven_blocks),
+        cmocka_unit_test(brute_force_exchange), cmocka_unit_test(split_is_contiguous),
+        cmocka_unit_test(simulated_redistribution), cmocka_unit_test(hash_sees_global_changes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,223 @@
+/* The pieces src/dist/plan.c builds (no GPU, no NCCL calls): for random redistributions,
+ * every rank's pack, local and unpack transposes are emulated on the host through the
+ * planned launches' own index mapping (core/index_math.h, as the kernels do), the stage-
+ * by-stage exchange is matched send to receive (same peer, same stage, same bytes), and
+ * the gathered result must be alpha * perm(in) + beta * out exactly. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "core/index_math.h"
+#include "dist/plan.h"
+
+static const cuperm_device_info_t kDevice = {0, 9, 0, 132, 50 << 20, 48 << 10, 3.35e12};
+
+/* out = alpha * (moved in) + beta * out for one planned launch, doubles. */
+static void emulate(const cuperm_launch_t* l, double alpha, const double* in, double beta, double* out)
+{
+    if (l->kind == CUPERM_LAUNCH_COPY) {
+        for (int64_t i = 0; i < l->volume; ++i) out[i] = alpha * in[i] + beta * out[i];
+        return;
+    }
+    const cuperm_tile_params_t* p = &l->tile;
+    const int64_t ta = (int64_t)1 << p->tile_a_log2, tb = (int64_t)1 << p->tile_b_log2;
+    for (int64_t t = 0; t < p->num_tiles; ++t) {
+        int64_t a0, b0, ib, ob;
+        cuperm_tile_origin(p, t, &a0, &b0, &ib, &ob);
+        for (int64_t y = 0; y < tb && b0 + y < p->b_volume; ++y) {
+            int64_t bi, bo;
+            cuperm_group_offsets(p->dim, p->a_end, p->b_end, b0 + y, &bi, &bo);
+            for (int64_t x = 0; x < ta && a0 + x < p->a_volume; ++x) {
+                int64_t ai, ao;
+                cuperm_group_offsets(p->dim, 0, p->a_end, a0 + x, &ai, &ao);
+                double* o = &out[ob + ao + bo];
+                *o = alpha * in[ib + ai + bi] + beta * *o;
+            }
+        }
+    }
+}
+
+static uint64_t st = 7;
+static int64_t rr(int64_t lo, int64_t hi)
+{
+    st = st * 6364136223846793005ull + 1442695040888963407ull;
+    return lo + (int64_t)((st >> 33) % (uint64_t)(hi - lo + 1));
+}
+
+static void random_dist(int rank, const int64_t* ext, int P, int64_t* e, int* modes, int* grid, int64_t* block,
+                        cupermDistTensorDescriptor_t* d)
+{
+    memcpy(e, ext, sizeof(int64_t) * (size_t)rank);
+    const int gr = (int)rr(1, rank < 2 ? 1 : 2);
+    int used[8] = {0}, left = P;
+    for (int g = 0; g < gr; ++g) {
+        int m;
+        do m = (int)rr(0, rank - 1); while (used[m]);
+        used[m] = 1;
+        modes[g] = m;
+        int f = left;
+        if (g < gr - 1)
+            for (f = (int)rr(1, left); left % f; --f) {}
+        grid[g] = f;
+        left /= f;
+        block[g] = (ext[m] + f - 1) / f + (rr(0, 3) == 0);
+    }
+    *d = (cupermDistTensorDescriptor_t){rank, e, CUPERM_R_64F, gr, modes, grid, rr(0, 1) ? block : NULL, NULL};
+}
+
+static int next_idx(int64_t* idx, const int64_t* lo, const int64_t* hi, int rank)
+{
+    for (int m = 0; m < rank; ++m) {
+        if (++idx[m] < hi[m]) return 1;
+        idx[m] = lo[m];
+    }
+    return 0;
+}
+
+static void pieces_redistribute(void** state)
+{
+    (void)state;
+    cuperm_handle_t h;
+    memset(&h, 0, sizeof h);
+    h.dev = kDevice;
+    h.plan_cache = cuperm_plan_cache_create();
+    for (int trial = 0; trial < 300; ++trial) {
+        const int rank = (int)rr(1, 5), P = (int)rr(1, 6), variant = (int)rr(1, 2), k = (int)rr(1, 5);
+        int64_t ext[8], ext_o[8], ei[8], eo[8], bi[8], bo[8];
+        int perm[8], mi[8], mo[8], gi[8], go[8];
+        for (int m = 0; m < rank; ++m) ext[m] = rr(1, rank > 3 ? 5 : 9);
+        for (int i = 0; i < rank; ++i) perm[i] = i;
+        for (int i = rank - 1; i > 0; --i) {
+            const int j = (int)rr(0, i), t = perm[i];
+            perm[i] = perm[j];
+            perm[j] = t;
+        }
+        for (int r = 0; r < rank; ++r) ext_o[r] = ext[perm[r]];
+        cupermDistTensorDescriptor_t di, dout;
+        random_dist(rank, ext, P, ei, mi, gi, bi, &di);
+        random_dist(rank, ext_o, P, eo, mo, go, bo, &dout);
+        cuperm_dist_layout_t li, lo;
+        assert_int_equal(cuperm_dist_layout_init(&li, &di, P, "in"), 0);
+        assert_int_equal(cuperm_dist_layout_init(&lo, &dout, P, "out"), 0);
+        cuperm_dist_plan_t plans[6];
+        double *lin[6], *lout[6], *ws[6];
+        cuperm_dist_box_t oin[6], oout[6];
+        int64_t sin[6][CUPERM_MAX_RANK], sout[6][CUPERM_MAX_RANK];
+        const double alpha = 3, beta = -2;
+        for (int r = 0; r < P; ++r) {
+            memset(&plans[r], 0, sizeof plans[r]);
+            assert_int_equal(cuperm_dist_build_pieces(&h, &li, &lo, perm, r, variant, k, &plans[r]), 0);
+            cuperm_dist_local_strides(&li, r, sin[r]);
+            cuperm_dist_local_strides(&lo, r, sout[r]);
+            lin[r] = calloc((size_t)cuperm_dist_local_span(&li, r) + 1, sizeof(double));
+            lout[r] = calloc((size_t)cuperm_dist_local_span(&lo, r) + 1, sizeof(double));
+            ws[r] = calloc(plans[r].workspace_bytes / 8 + 1, sizeof(double));
+            int64_t idx[CUPERM_MAX_RANK];
+            if (cuperm_dist_owned(&li, r, &oin[r])) {
+                memcpy(idx, oin[r].lo, sizeof idx);
+                do {
+                    int64_t off = 0, g = 0, s = 1;
+                    for (int m = 0; m < rank; ++m) {
+                        off += (idx[m] - oin[r].lo[m]) * sin[r][m];
+                        g += idx[m] * s;
+                        s *= ext[m];
+                    }
+                    lin[r][off] = (double)g + 1;
+                } while (next_idx(idx, oin[r].lo, oin[r].hi, rank));
+            }
+            if (cuperm_dist_owned(&lo, r, &oout[r])) {
+                memcpy(idx, oout[r].lo, sizeof idx);
+                do {
+                    int64_t off = 0, g = 0, s = 1;
+                    for (int m = 0; m < rank; ++m) {
+                        off += (idx[m] - oout[r].lo[m]) * sout[r][m];
+                        g += idx[m] * s;
+                        s *= ext_o[m];
+                    }
+                    lout[r][off] = -(double)g;
+                } while (next_idx(idx, oout[r].lo, oout[r].hi, rank));
+            }
+        }
+        /* pack and local pieces */
+        for (int r = 0; r < P; ++r) {
+            const cuperm_dist_plan_t* p = &plans[r];
+            for (int i = 0; i < p->n_pack; ++i)
+                emulate(&p->pack[i].tp.host.launch, 1, lin[r] + p->pack[i].local_offset, 0,
+                        ws[r] + p->pack[i].buf_offset / 8);
+            if (p->has_local)
+                emulate(&p->local.tp.host.launch, alpha, lin[r] + p->local.local_offset, beta,
+                        lout[r] + p->local.local_offset2);
+        }
+        /* exchange: every send has exactly one receive of the same stage and bytes */
+        for (int s = 0; s < P; ++s)
+            for (int i = 0; i < plans[s].n_pack; ++i) {
+                const cuperm_dist_piece_t* a = &plans[s].pack[i];
+                const cuperm_dist_plan_t* d = &plans[a->peer];
+                int found = 0;
+                for (int j = 0; j < d->n_unpack; ++j) {
+                    const cuperm_dist_piece_t* b = &d->unpack[j];
+                    if (b->peer != s || b->stage != a->stage) continue;
+                    assert_int_equal(b->bytes, a->bytes);
+                    assert_true(b->buf_offset % 256 == 0 && a->buf_offset % 256 == 0);
+                    memcpy((char*)ws[a->peer] + d->recv_base + b->buf_offset, (char*)ws[s] + a->buf_offset, a->bytes);
+                    ++found;
+                }
+                assert_int_equal(found, 1);
+            }
+        int recvs = 0, sends = 0;
+        for (int r = 0; r < P; ++r) {
+            recvs += plans[r].n_unpack;
+            sends += plans[r].n_pack;
+        }
+        assert_int_equal(recvs, sends);
+        for (int r = 0; r < P; ++r) {
+            const cuperm_dist_plan_t* p = &plans[r];
+            for (int i = 0; i < p->n_unpack; ++i)
+                emulate(&p->unpack[i].tp.host.launch, alpha, ws[r] + (p->recv_base + p->unpack[i].buf_offset) / 8,
+                        beta, lout[r] + p->unpack[i].local_offset);
+        }
+        /* check */
+        for (int r = 0; r < P; ++r) {
+            int64_t idx[CUPERM_MAX_RANK], iidx[CUPERM_MAX_RANK];
+            if (cuperm_dist_owned(&lo, r, &oout[r])) {
+                memcpy(idx, oout[r].lo, sizeof idx);
+                do {
+                    int64_t off = 0, g = 0, s = 1, gi = 0, si = 1;
+                    for (int m = 0; m < rank; ++m) {
+                        off += (idx[m] - oout[r].lo[m]) * sout[r][m];
+                        g += idx[m] * s;
+                        s *= ext_o[m];
+                        iidx[perm[m]] = idx[m];
+                    }
+                    for (int m = 0; m < rank; ++m) {
+                        gi += iidx[m] * si;
+                        si *= ext[m];
+                    }
+                    const double want = alpha * ((double)gi + 1) + beta * -(double)g;
+                    if (lout[r][off] != want)
+                        fail_msg("trial %d (rank %d, %d ranks, variant %d, k %d): rank %d out offset %lld = %g, want %g",
+                                 trial, rank, P, variant, k, r, (long long)off, lout[r][off], want);
+                } while (next_idx(idx, oout[r].lo, oout[r].hi, rank));
+            }
+        }
+        for (int r = 0; r < P; ++r) {
+            free(plans[r].pack);
+            free(plans[r].unpack);
+            free(lin[r]);
+            free(lout[r]);
+            free(ws[r]);
+        }
+    }
+    cuperm_plan_cache_destroy(h.plan_cache);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(pieces_redistribute)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
