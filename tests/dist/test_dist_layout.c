@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "common/rng.h"
+#include "support/rng.h"
 #include "dist/layout.h"
 
 static void expect(cupermStatus_t st, const char* word)
@@ -125,7 +125,7 @@ typedef struct {
 } rdesc_t;
 
 /* A random distribution of extents ext over P ranks along 1..3 modes. */
-static void random_desc(test_rng_t* g, int rank, const int64_t* ext, int P, rdesc_t* o)
+static void random_desc(rng_t* g, int rank, const int64_t* ext, int P, rdesc_t* o)
 {
     memcpy(o->ext, ext, sizeof(int64_t) * (size_t)rank);
     int perm[CUPERM_MAX_RANK];
@@ -188,7 +188,7 @@ static int next_index(int64_t* idx, const int64_t* lo, const int64_t* hi, int ra
 static void brute_force_exchange(void** state)
 {
     (void)state;
-    test_rng_t g = {12345};
+    rng_t g = {12345};
     for (int trial = 0; trial < 400; ++trial) {
         const int rank = (int)rng_range(&g, 1, 4);
         const int P = (int)rng_range(&g, 1, 6);
@@ -239,7 +239,7 @@ static void brute_force_exchange(void** state)
 static void split_is_contiguous(void** state)
 {
     (void)state;
-    test_rng_t g = {99};
+    rng_t g = {99};
     for (int trial = 0; trial < 300; ++trial) {
         const int rank = (int)rng_range(&g, 1, 4);
         cuperm_dist_box_t box;
@@ -289,7 +289,7 @@ static void split_is_contiguous(void** state)
 static void simulated_redistribution(void** state)
 {
     (void)state;
-    test_rng_t g = {2024};
+    rng_t g = {2024};
     for (int trial = 0; trial < 300; ++trial) {
         const int rank = (int)rng_range(&g, 1, 4), P = (int)rng_range(&g, 1, 6);
         const int variant = (int)rng_range(&g, 1, 2), k = (int)rng_range(&g, 1, 4);

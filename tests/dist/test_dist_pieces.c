@@ -85,6 +85,7 @@ static void pieces_redistribute(void** state)
     cuperm_handle_t h;
     memset(&h, 0, sizeof h);
     h.dev = kDevice;
+    h.tuning = cuperm_tuning_for(&h.dev);
     h.plan_cache = cuperm_plan_cache_create();
     for (int trial = 0; trial < 300; ++trial) {
         const int rank = (int)rr(1, 5), P = (int)rr(1, 6), variant = (int)rr(1, 2), k = (int)rr(1, 5);

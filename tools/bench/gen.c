@@ -286,7 +286,7 @@ static int64_t nearest_prime(double x)
 int bench_gen_primes_suite(const bench_gen_params* p, bench_case_list* out, char* err, size_t err_size)
 {
     static const int ranks[] = {3, 4, 5, 6};
-    bench_rng rng = bench_rng_seed(p->seed);
+    rng_t rng = {p->seed};
     for (size_t ri = 0; ri < sizeof ranks / sizeof ranks[0]; ++ri) {
         const int rank = ranks[ri];
         size_t group = out->count;
@@ -297,17 +297,17 @@ int bench_gen_primes_suite(const bench_gen_params* p, bench_case_list* out, char
             double log_left = log((double)p->volume);
             for (int d = 0; d < rank; ++d) {
                 double mean = log_left / (rank - d);
-                double x = d + 1 < rank ? exp(mean + (bench_rng_uniform(&rng) - 0.5) * 1.4) : exp(log_left);
+                double x = d + 1 < rank ? exp(mean + (rng_uniform(&rng) - 0.5) * 1.4) : exp(log_left);
                 c.extents[d] = nearest_prime(x);
                 log_left -= log((double)c.extents[d]);
             }
             for (int i = rank - 1; i > 0; --i) { /* the last extent anywhere */
-                int j = (int)bench_rng_below(&rng, (uint64_t)i + 1);
+                int j = (int)rng_range(&rng, 0, i);
                 int64_t t = c.extents[i]; c.extents[i] = c.extents[j]; c.extents[j] = t;
             }
             bench_gen_random_perm(&rng, rank, c.perm);
             if (contains(out, group, &c)) { ++redraws; continue; }
-            if (bench_case_list_push(out, &c)) return fail(err, err_size, "out of memory");
+            if (bench_case_list_push(out, &c)) return bench_fail(err, err_size, "out of memory");
             ++k;
         }
     }
@@ -317,26 +317,26 @@ int bench_gen_primes_suite(const bench_gen_params* p, bench_case_list* out, char
 int bench_gen_mixed_suite(const bench_gen_params* p, bench_case_list* out, char* err, size_t err_size)
 {
     static const int ranks[] = {8, 12};
-    bench_rng rng = bench_rng_seed(p->seed);
+    rng_t rng = {p->seed};
     const double vmax = 1.25 * (double)p->volume, vmin = 0.1 * (double)p->volume;
     for (size_t ri = 0; ri < sizeof ranks / sizeof ranks[0]; ++ri) {
         const int rank = ranks[ri];
         size_t group = out->count;
         for (int k = 0, tries = 0; k < p->count;) {
             if (++tries > 100000)
-                return fail(err, err_size, "mixed: cannot make rank %d near %lld elements", rank,
+                return bench_fail(err, err_size, "mixed: cannot make rank %d near %lld elements", rank,
                             (long long)p->volume);
             bench_case c = {.rank = rank};
             /* 2-5 large extents (18-40), the others small (2-5), at random positions */
-            int large = 2 + (int)bench_rng_below(&rng, 4);
+            int large = 2 + (int)rng_range(&rng, 0, 3);
             double volume = 1;
             for (int d = 0; d < rank; ++d) {
-                c.extents[d] = d < large ? 18 + (int64_t)bench_rng_below(&rng, 23) : 2 + (int64_t)bench_rng_below(&rng, 4);
+                c.extents[d] = d < large ? 18 + rng_range(&rng, 0, 22) : 2 + rng_range(&rng, 0, 3);
                 volume *= (double)c.extents[d];
             }
             /* shrink at random (each extent stays in its range) until the volume fits */
             for (int guard = 0; volume > vmax && guard < 1000; ++guard) {
-                int d = (int)bench_rng_below(&rng, (uint64_t)rank);
+                int d = (int)rng_range(&rng, 0, rank - 1);
                 int64_t lo = d < large ? 18 : 2;
                 if (c.extents[d] <= lo) continue;
                 volume = volume / (double)c.extents[d] * (double)(c.extents[d] - 1);
@@ -344,12 +344,12 @@ int bench_gen_mixed_suite(const bench_gen_params* p, bench_case_list* out, char*
             }
             if (volume > vmax || volume < vmin) continue;
             for (int i = rank - 1; i > 0; --i) {
-                int j = (int)bench_rng_below(&rng, (uint64_t)i + 1);
+                int j = (int)rng_range(&rng, 0, i);
                 int64_t t = c.extents[i]; c.extents[i] = c.extents[j]; c.extents[j] = t;
             }
             bench_gen_random_perm(&rng, rank, c.perm);
             if (contains(out, group, &c)) continue;
-            if (bench_case_list_push(out, &c)) return fail(err, err_size, "out of memory");
+            if (bench_case_list_push(out, &c)) return bench_fail(err, err_size, "out of memory");
             ++k;
         }
     }
@@ -360,19 +360,19 @@ int bench_gen_l2_suite(const bench_gen_params* p, size_t elem_size, bench_case_l
                        size_t err_size)
 {
     static const int64_t mib[] = {1, 2, 4, 8, 16};
-    if (elem_size == 0) return fail(err, err_size, "l2: element size must be positive");
-    bench_rng rng = bench_rng_seed(p->seed);
+    if (elem_size == 0) return bench_fail(err, err_size, "l2: element size must be positive");
+    rng_t rng = {p->seed};
     for (size_t s = 0; s < sizeof mib / sizeof mib[0]; ++s)
         for (int k = 0; k < p->count; ++k) {
             bench_case c = {.rank = 6};
             /* a jittered size, so extents differ between cases of one size */
-            double jitter = 0.85 + 0.3 * bench_rng_uniform(&rng);
+            double jitter = 0.85 + 0.3 * rng_uniform(&rng);
             int64_t volume = (int64_t)((double)(mib[s] << 20) * jitter / (double)elem_size);
-            double ratio = 1.5 + 3.5 * bench_rng_uniform(&rng);
+            double ratio = 1.5 + 3.5 * rng_uniform(&rng);
             if (bench_gen_random_extents(&rng, c.rank, volume, ratio, c.extents))
-                return fail(err, err_size, "l2: cannot make %lld elements", (long long)volume);
+                return bench_fail(err, err_size, "l2: cannot make %lld elements", (long long)volume);
             bench_gen_random_perm(&rng, c.rank, c.perm);
-            if (bench_case_list_push(out, &c)) return fail(err, err_size, "out of memory");
+            if (bench_case_list_push(out, &c)) return bench_fail(err, err_size, "out of memory");
         }
     return 0;
 }
