@@ -35,11 +35,12 @@ base_dir=/tmp/cuperm-base-tree
 rm -rf "$base_dir"; mkdir -p "$base_dir"
 tar --exclude=./.git --exclude='./build*' --exclude=./.venv --exclude=./.deps -cf - . | tar -xf - -C "$base_dir"
 rm -rf "$base_dir/src"
-# The merge-base this branch was made from (main at 3c74a35); git may not work on the
-# GPU machine (a worktree's .git points outside the copy), hence the saved patch.
-base_rev=${BASE_REV:-3c74a3590c3a73f95d08f1e56fe3b547355fbaf5}
+# The base is this tree's src/ without the planner changes of issue 14 (the saved patch
+# reverts exactly them: git diff <merge of h-suites> <its first parent> -- src), so the
+# comparison isolates the planner. BASE_REV=<commit> takes src/ of a commit instead.
+base_rev=${BASE_REV:-}
 patch_file=$PWD/scripts/gpu-transpose-suites-base.patch
-if git archive "$base_rev" src 2>/dev/null | tar -xf - -C "$base_dir" 2>/dev/null && [ -f "$base_dir/src/CMakeLists.txt" ]; then
+if [ -n "$base_rev" ] && git archive "$base_rev" src 2>/dev/null | tar -xf - -C "$base_dir" 2>/dev/null && [ -f "$base_dir/src/CMakeLists.txt" ]; then
   note "base: src/ of $base_rev (git archive)"
 else
   # No usable .git: src/ of this tree with the saved reverse patch (this tree -> base) applied.
