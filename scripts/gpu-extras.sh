@@ -29,6 +29,7 @@ if cmake -S . -B $build -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
 else
   tail -20 "$work/build.log"; add build FAILED
 fi
+mkdir -p "$work/bench"
 for b in "${benches[@]}"; do
   tag=$(echo "$b" | awk '{print $1}')-$(echo "$b" | sed -n 's/.*--dtype \([^ ]*\).*/\1/p' | tr , _)
   timeout 300 "$build/tools/bench/cuperm-bench" $b --quiet --out "$work/bench" --tag "$tag" >"$work/bench-$tag.log" 2>&1
