@@ -36,22 +36,8 @@ static cupermStatus_t publish(const cuperm_transpose_plan_t* local, cupermPlan_t
     return CUPERM_STATUS_SUCCESS;
 }
 
-cupermStatus_t cupermPlanTranspose(cupermHandle_t handle, cupermPlan_t* plan, int rank,
-                                   const int64_t* extents, const int* perm, cupermDataType_t type,
-                                   const int64_t* inStrides, const int64_t* outStrides)
-{
-    if (!plan) return cuperm_fail(INVALID, "plan is NULL (it must point to a cupermPlan_t)");
-    *plan = NULL;
-    cuperm_handle_t* h;
-    cupermStatus_t st = cuperm_handle_get(handle, &h);
-    if (st) return st;
-    cuperm_transpose_plan_t local;
-    st = cuperm_transpose_plan_init(h, &local, rank, extents, perm, type, inStrides, outStrides);
-    if (st) return st;
-    return publish(&local, plan);
-}
-
-cupermStatus_t cupermPlanTransposeOp(cupermHandle_t handle, cupermPlan_t* plan, int rank, const int64_t* extents,
+/* Both planning entry points: a plain transpose is one with the identity on its input. */
+static cupermStatus_t plan_transpose(cupermHandle_t handle, cupermPlan_t* plan, int rank, const int64_t* extents,
                                      const int* perm, cupermDataType_t type, const int64_t* inStrides,
                                      const int64_t* outStrides, cupermOperator_t opIn, double opParam)
 {
@@ -67,6 +53,20 @@ cupermStatus_t cupermPlanTransposeOp(cupermHandle_t handle, cupermPlan_t* plan, 
     local.ops.in = opIn;
     local.ops.param_in = opParam;
     return publish(&local, plan);
+}
+
+cupermStatus_t cupermPlanTranspose(cupermHandle_t handle, cupermPlan_t* plan, int rank,
+                                   const int64_t* extents, const int* perm, cupermDataType_t type,
+                                   const int64_t* inStrides, const int64_t* outStrides)
+{
+    return plan_transpose(handle, plan, rank, extents, perm, type, inStrides, outStrides, CUPERM_OP_IDENTITY, 0.0);
+}
+
+cupermStatus_t cupermPlanTransposeOp(cupermHandle_t handle, cupermPlan_t* plan, int rank, const int64_t* extents,
+                                     const int* perm, cupermDataType_t type, const int64_t* inStrides,
+                                     const int64_t* outStrides, cupermOperator_t opIn, double opParam)
+{
+    return plan_transpose(handle, plan, rank, extents, perm, type, inStrides, outStrides, opIn, opParam);
 }
 
 cupermStatus_t cupermPredictTransposeTime(cupermHandle_t handle, int rank, const int64_t* extents,
