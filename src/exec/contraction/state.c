@@ -3,13 +3,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cache.h"
 #include "core/error.h"
 #include "exec/handle.h"
+
+/* Measured and model plans are cached apart; keys are compared as bytes (the problem is
+ * zeroed before it is filled, so its padding is too). */
+typedef struct {
+    cuperm_ctr_problem_t problem;
+    int measured;
+} decision_key;
+
+typedef struct {
+    cuperm_ctr_layout_t layout;
+    double seconds; /* measured: the chosen layout's median time */
+} decision;
+
+static void make_key(decision_key* k, const cuperm_ctr_problem_t* p, int measured)
+{
+    memset(k, 0, sizeof *k);
+    memcpy(&k->problem, p, sizeof *p); /* the bytes, padding included */
+    k->measured = measured;
+}
 
 static cupermStatus_t state_make(void** out)
 {
     cuperm_ctr_state_t* s = calloc(1, sizeof *s);
-    if (!s) return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "contraction state: out of host memory");
+    if (s) s->decisions = cuperm_cache_create(sizeof(decision_key), sizeof(decision), CTR_CACHE_ENTRIES);
+    if (!s || !s->decisions) {
+        free(s);
+        return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "contraction state: out of host memory");
+    }
     pthread_mutex_init(&s->lock, NULL);
     *out = s;
     return CUPERM_STATUS_SUCCESS;
@@ -20,6 +44,7 @@ static void state_destroy(void* state)
     cuperm_ctr_state_t* s = state;
     if (!s) return;
     for (int i = 0; i < s->idleCount; ++i) cublasDestroy(s->idle[i]);
+    cuperm_cache_destroy(s->decisions);
     pthread_mutex_destroy(&s->lock);
     free(s);
 }
@@ -54,31 +79,26 @@ void cuperm_ctr_blas_release(cuperm_ctr_state_t* s, cublasHandle_t blas)
     if (blas) cublasDestroy(blas);
 }
 
-int cuperm_ctr_state_lookup(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* key, int measured, cuperm_ctr_layout_t* layout, double* seconds)
+int cuperm_ctr_state_lookup(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* key, int measured, cuperm_ctr_layout_t* layout,
+                            double* seconds)
 {
-    int found = 0;
-    pthread_mutex_lock(&s->lock);
-    for (int i = 0; i < CTR_CACHE_ENTRIES && !found; ++i)
-        if (s->cache[i].used && s->cache[i].measured == measured &&
-            memcmp(&s->cache[i].key, key, sizeof *key) == 0) {
-            *layout = s->cache[i].layout;
-            *seconds = s->cache[i].seconds;
-            found = 1;
-        }
-    pthread_mutex_unlock(&s->lock);
-    return found;
+    decision_key k;
+    make_key(&k, key, measured);
+    decision d;
+    if (!cuperm_cache_get(s->decisions, &k, &d)) return 0;
+    *layout = d.layout;
+    *seconds = d.seconds;
+    return 1;
 }
 
-void cuperm_ctr_state_insert(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* key, int measured, const cuperm_ctr_layout_t* layout,
-                      double seconds)
+void cuperm_ctr_state_insert(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* key, int measured,
+                             const cuperm_ctr_layout_t* layout, double seconds)
 {
-    pthread_mutex_lock(&s->lock);
-    cuperm_ctr_cache_entry_t* e = &s->cache[s->nextVictim];
-    s->nextVictim = (s->nextVictim + 1) % CTR_CACHE_ENTRIES; /* round robin: oldest goes first */
-    e->used = 1;
-    e->measured = measured;
-    e->seconds = seconds;
-    e->key = *key;
-    e->layout = *layout;
-    pthread_mutex_unlock(&s->lock);
+    decision_key k;
+    make_key(&k, key, measured);
+    decision d;
+    memset(&d, 0, sizeof d);
+    d.layout = *layout;
+    d.seconds = seconds;
+    cuperm_cache_put(s->decisions, &k, &d, NULL);
 }

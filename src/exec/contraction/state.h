@@ -1,10 +1,9 @@
 /*
  * What contractions keep in a cuperm handle: a pool of cuBLAS handles and a
- * cache of layout decisions keyed by the validated problem. A cuBLAS handle
+ * cache of layout decisions keyed by the validated problem (core/cache.h). A cuBLAS handle
  * holds one stream and one workspace at a time, so each GEMM takes a handle of
  * its own from the pool (created on demand) and gives it back: threads sharing a
- * cuperm handle never wait for each other's GEMMs. One mutex guards the pool and
- * the cache; no work is submitted under it.
+ * cuperm handle never wait for each other's GEMMs. No work is submitted under a lock.
  */
 #ifndef CUPERM_CTR_STATE_H
 #define CUPERM_CTR_STATE_H
@@ -19,20 +18,11 @@ struct cuperm_handle;
 #define CTR_CACHE_ENTRIES 32
 #define CTR_BLAS_POOL 16 /* idle cuBLAS handles kept; more are created (and destroyed) as needed */
 
-typedef struct {
-    int used;
-    int measured;          /* part of the key: measured and model plans are cached apart */
-    double seconds;        /* measured: the chosen layout's median time */
-    cuperm_ctr_problem_t key;
-    cuperm_ctr_layout_t layout;
-} cuperm_ctr_cache_entry_t;
-
 typedef struct cuperm_ctr_state {
-    pthread_mutex_t lock;
+    pthread_mutex_t lock;                  /* guards the pool */
     cublasHandle_t idle[CTR_BLAS_POOL];
     int idleCount;
-    cuperm_ctr_cache_entry_t cache[CTR_CACHE_ENTRIES];
-    int nextVictim;
+    struct cuperm_cache* decisions;        /* core/cache.h: (problem, mode) -> (layout, seconds) */
 } cuperm_ctr_state_t;
 
 /* The handle's state, created on first use (thread-safe). */

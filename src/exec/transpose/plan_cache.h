@@ -5,8 +5,6 @@
 #ifndef CUPERM_RUNTIME_PLAN_CACHE_H
 #define CUPERM_RUNTIME_PLAN_CACHE_H
 
-#include <pthread.h>
-
 #include "cuperm.h"
 
 struct cuperm_transpose_plan;
@@ -23,7 +21,7 @@ typedef struct {
 
 #define CUPERM_PLAN_CACHE_SIZE 64
 
-typedef struct cuperm_plan_cache cuperm_plan_cache_t;
+typedef struct cuperm_cache cuperm_plan_cache_t; /* core/cache.h: plans keyed by their arguments */
 
 /** Builds a key from validated planning arguments (unused entries zeroed). */
 void cuperm_plan_key_init(cuperm_plan_key_t* key, int rank, const int64_t* extents, const int* perm,
