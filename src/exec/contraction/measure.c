@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/cuda/timer.h"
 #include "plan/contraction/error.h"
 #include "core/error.h"
 
@@ -14,10 +15,16 @@ enum { kSamples = 5 };
 
 typedef struct {
     cudaStream_t stream;
-    cudaEvent_t ev[2];
+    cuperm_timer_t timer;
+    int timerOpen;
     char* operand[3]; /* A, B, D scratch */
     char* ws;
 } measure_env;
+
+typedef struct {
+    const cuperm_contraction_plan_t* plan;
+    const measure_env* env;
+} measure_run;
 
 static cupermStatus_t cuda_fail(cudaError_t e, const char* what)
 {
@@ -25,43 +32,20 @@ static cupermStatus_t cuda_fail(cudaError_t e, const char* what)
     return cuperm_ctr_fail(CUPERM_STATUS_CUDA_ERROR, "measuring layouts: %s failed: %s", what, cudaGetErrorString(e));
 }
 
-static int cmp_float(const void* a, const void* b)
+/* One run of a candidate on the scratch operands. */
+static cupermStatus_t run_candidate(void* ctx, cudaStream_t stream)
 {
-    const float x = *(const float*)a, y = *(const float*)b;
-    return (x > y) - (x < y);
-}
-
-/* Runs the candidate `inner` times between the events; returns its milliseconds per run. */
-static cupermStatus_t timed(cuperm_contraction_plan_t* c, measure_env* env, int inner, float* ms)
-{
+    const measure_run* r = ctx;
     const double one[2] = {1.0, 0.0}, zero[2] = {0.0, 0.0};
-    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
-    cudaEventRecord(env->ev[0], env->stream);
-    for (int i = 0; i < inner && !st; ++i)
-        st = cuperm_ctr_plan_run(c, one, env->operand[0], env->operand[1], zero, NULL, env->operand[2], env->ws,
-                           env->stream);
-    cudaEventRecord(env->ev[1], env->stream);
-    const cudaError_t e = cudaEventSynchronize(env->ev[1]);
-    if (st) return st;
-    if (e != cudaSuccess) return cuda_fail(e, "cudaEventSynchronize");
-    cudaEventElapsedTime(ms, env->ev[0], env->ev[1]);
-    *ms /= (float)inner;
-    return CUPERM_STATUS_SUCCESS;
+    return cuperm_ctr_plan_run(r->plan, one, r->env->operand[0], r->env->operand[1], zero, NULL, r->env->operand[2],
+                               r->env->ws, stream);
 }
 
 /* Median of kSamples after a warm-up run (which also sizes the samples). */
 static cupermStatus_t time_candidate(cuperm_contraction_plan_t* c, measure_env* env, double* seconds)
 {
-    float first = 0, t[kSamples];
-    cupermStatus_t st = timed(c, env, 1, &first);
-    if (st) return st;
-    int inner = first >= SAMPLE_MS ? 1 : (int)(SAMPLE_MS / (first > 1e-4f ? first : 1e-4f)) + 1;
-    if (inner > MAX_INNER) inner = MAX_INNER;
-    for (int s = 0; s < kSamples; ++s)
-        if ((st = timed(c, env, inner, &t[s]))) return st;
-    qsort(t, kSamples, sizeof t[0], cmp_float);
-    *seconds = 1e-3 * t[kSamples / 2];
-    return CUPERM_STATUS_SUCCESS;
+    measure_run r = {c, env};
+    return cuperm_timer_median(&env->timer, run_candidate, &r, env->stream, kSamples, SAMPLE_MS, MAX_INNER, seconds);
 }
 
 static cupermStatus_t env_open(measure_env* env, const cuperm_contraction_plan_t* c, size_t wsBytes)
@@ -69,8 +53,9 @@ static cupermStatus_t env_open(measure_env* env, const cuperm_contraction_plan_t
     memset(env, 0, sizeof *env);
     cudaError_t e = cudaStreamCreateWithFlags(&env->stream, cudaStreamNonBlocking);
     if (e != cudaSuccess) return cuda_fail(e, "cudaStreamCreateWithFlags");
-    if ((e = cudaEventCreate(&env->ev[0])) != cudaSuccess || (e = cudaEventCreate(&env->ev[1])) != cudaSuccess)
-        return cuda_fail(e, "cudaEventCreate");
+    cupermStatus_t st = cuperm_timer_open(&env->timer, "cudaEventCreate (measuring contraction layouts)");
+    if (st) return st;
+    env->timerOpen = 1;
     static const int which[3] = {CTR_A, CTR_B, CTR_D};
     for (int i = 0; i < 3; ++i) {
         const size_t bytes = (size_t)c->spanBytes[which[i]];
@@ -101,8 +86,7 @@ static cupermStatus_t env_close(measure_env* env)
         e = cudaStreamSynchronize(env->stream);
         cudaStreamDestroy(env->stream);
     }
-    for (int i = 0; i < 2; ++i)
-        if (env->ev[i]) cudaEventDestroy(env->ev[i]);
+    if (env->timerOpen) cuperm_timer_close(&env->timer);
     return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_fail(e, "cudaStreamSynchronize");
 }
 

@@ -1,22 +1,11 @@
 #include "exec/transpose/measure.h"
 
-#include <stdlib.h>
 
+#include "backend/cuda/timer.h"
 #include "core/error.h"
 #include "plan/transpose/select.h"
 
-enum { kRepeats = 5, kMaxRepeats = 64 };
-
-static int cmp_float(const void* a, const void* b)
-{
-    float x = *(const float*)a, y = *(const float*)b;
-    return (x > y) - (x < y);
-}
-
-static cupermStatus_t cuda_fail(cudaError_t err, const char* what)
-{
-    return cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "measure: %s failed (%s)", what, cudaGetErrorString(err));
-}
+enum { kRepeats = 5 };
 
 cupermDataType_t cuperm_bits_type(int bytes)
 {
@@ -29,71 +18,49 @@ cupermDataType_t cuperm_bits_type(int bytes)
     }
 }
 
-static cupermStatus_t time_with(const cuperm_launch_t* l, cupermDataType_t type, const void* in, void* out,
-                                cudaStream_t stream, cudaEvent_t ev[2], int repeats, double* seconds)
-{
-    cuperm_scalars_t s = {.plain = 1};
-    float t[kMaxRepeats];
-    if (repeats > kMaxRepeats) repeats = kMaxRepeats;
-    cupermStatus_t st = cuperm_launch_plan(l, type, &s, in, out, stream);
-    for (int r = 0; r < repeats && !st; ++r) {
-        cudaEventRecord(ev[0], stream);
-        st = cuperm_launch_plan(l, type, &s, in, out, stream);
-        cudaEventRecord(ev[1], stream);
-        cudaError_t err = cudaEventSynchronize(ev[1]);
-        if (err != cudaSuccess) return cuda_fail(err, "cudaEventSynchronize");
-        cudaEventElapsedTime(&t[r], ev[0], ev[1]);
-    }
-    if (st) return st;
-    qsort(t, (size_t)repeats, sizeof t[0], cmp_float);
-    *seconds = t[repeats / 2] * 1e-3;
-    return CUPERM_STATUS_SUCCESS;
-}
+typedef struct {
+    const cuperm_launch_t* launch;
+    cupermDataType_t type;
+    const void* in;
+    void* out;
+} plain_move;
 
-static cupermStatus_t events_create(cudaEvent_t ev[2])
+/* One plain move (scalars 1 and 0: bits move, whatever the type). */
+static cupermStatus_t run_move(void* ctx, cudaStream_t stream)
 {
-    cudaError_t err = cudaEventCreate(&ev[0]);
-    if (err != cudaSuccess) return cuda_fail(err, "cudaEventCreate");
-    err = cudaEventCreate(&ev[1]);
-    if (err != cudaSuccess) {
-        cudaEventDestroy(ev[0]);
-        return cuda_fail(err, "cudaEventCreate");
-    }
-    return CUPERM_STATUS_SUCCESS;
-}
-
-static void events_destroy(cudaEvent_t ev[2])
-{
-    cudaEventDestroy(ev[0]);
-    cudaEventDestroy(ev[1]);
+    const plain_move* m = ctx;
+    const cuperm_scalars_t s = {.plain = 1};
+    return cuperm_launch_plan(m->launch, m->type, &s, m->in, m->out, stream);
 }
 
 cupermStatus_t cuperm_time_launch(const cuperm_launch_t* l, cupermDataType_t type, const void* in, void* out,
                                   cudaStream_t stream, int repeats, double* seconds)
 {
-    cudaEvent_t ev[2];
-    cupermStatus_t st = events_create(ev);
+    cuperm_timer_t t;
+    cupermStatus_t st = cuperm_timer_open(&t, "cudaEventCreate (timing a transpose)");
     if (st) return st;
-    st = time_with(l, type, in, out, stream, ev, repeats, seconds);
-    events_destroy(ev);
+    plain_move m = {l, type, in, out};
+    st = cuperm_timer_median(&t, run_move, &m, stream, repeats, 0.0f, 1, seconds);
+    cuperm_timer_close(&t);
     return st;
 }
 
 cupermStatus_t cuperm_measure_best(const cuperm_launch_t* cand, int n, cupermDataType_t type, const void* in,
                                    void* out, cudaStream_t stream, int* best, double* seconds)
 {
-    cudaEvent_t ev[2];
-    cupermStatus_t st = events_create(ev);
+    cuperm_timer_t t;
+    cupermStatus_t st = cuperm_timer_open(&t, "cudaEventCreate (measuring transposes)");
     if (st) return st;
     *best = -1;
     for (int i = 0; i < n && !st; ++i) {
-        double t = 0;
-        st = time_with(&cand[i], type, in, out, stream, ev, kRepeats, &t);
-        if (!st && (*best < 0 || t < *seconds)) {
+        plain_move m = {&cand[i], type, in, out};
+        double s = 0;
+        st = cuperm_timer_median(&t, run_move, &m, stream, kRepeats, 0.0f, 1, &s);
+        if (!st && (*best < 0 || s < *seconds)) {
             *best = i;
-            *seconds = t;
+            *seconds = s;
         }
     }
-    events_destroy(ev);
+    cuperm_timer_close(&t);
     return st;
 }
