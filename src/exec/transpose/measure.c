@@ -1,6 +1,5 @@
 #include "exec/transpose/measure.h"
 
-
 #include "backend/cuda/timer.h"
 #include "core/error.h"
 #include "plan/transpose/select.h"
