@@ -9,7 +9,6 @@
 #include "core/error.h"
 #include "core/registry.h"
 #include "exec/contraction/plan.h"
-#include "plan/contraction/error.h"
 
 #define INVALID CUPERM_STATUS_INVALID_VALUE
 #define WS_ALIGN 256
@@ -29,13 +28,13 @@ cupermStatus_t cupermPlanContraction(cupermHandle_t handle, cupermContractionPla
                                      const cupermTensorDescriptor_t* C, const cupermTensorDescriptor_t* D,
                                      cupermComputeType_t compute, cupermPlanMode_t mode)
 {
-    if (!plan) return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "plan is NULL");
+    if (!plan) return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "plan is NULL");
     *plan = NULL;
-    if (!handle) return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "handle is NULL");
+    if (!handle) return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "handle is NULL");
     cuperm_handle_t* h = cuperm_handle_resolve(handle);
-    if (!h) return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "handle is not a live cuperm handle (destroyed or foreign)");
+    if (!h) return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "handle is not a live cuperm handle (destroyed or foreign)");
     cuperm_contraction_plan_t* c = calloc(1, sizeof *c);
-    if (!c) return cuperm_ctr_fail(CUPERM_STATUS_ALLOC_FAILED, "out of host memory");
+    if (!c) return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_ALLOC_FAILED, "out of host memory");
     cupermStatus_t st = cuperm_ctr_plan_make(h, A, B, C, D, compute, mode, c);
     if (st) {
         free(c);

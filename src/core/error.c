@@ -15,6 +15,17 @@ cupermStatus_t cuperm_fail(cupermStatus_t status, const char* fmt, ...)
     return status;
 }
 
+cupermStatus_t cuperm_fail_in(const char* fn, cupermStatus_t status, const char* fmt, ...)
+{
+    char msg[sizeof last_message - 64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(last_message, sizeof last_message, "%s: %s", fn, msg);
+    return status;
+}
+
 const char* cupermGetLastErrorMessage(void) { return last_message; }
 
 const char* cupermGetErrorString(cupermStatus_t status)

@@ -26,6 +26,10 @@ extern "C" {
 /** Records the formatted message for this thread and returns status. */
 CUPERM_INTERNAL_API cupermStatus_t cuperm_fail(cupermStatus_t status, const char* fmt, ...) CUPERM_PRINTF(2, 3);
 
+/** The same, the message prefixed with the entry point: "fn: ...". */
+CUPERM_INTERNAL_API cupermStatus_t cuperm_fail_in(const char* fn, cupermStatus_t status, const char* fmt, ...)
+    CUPERM_PRINTF(3, 4);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "backend/cuda/timer.h"
-#include "plan/contraction/error.h"
 #include "core/error.h"
 
 enum { kSamples = 5 };
@@ -29,7 +28,7 @@ typedef struct {
 static cupermStatus_t cuda_fail(cudaError_t e, const char* what)
 {
     cudaGetLastError();
-    return cuperm_ctr_fail(CUPERM_STATUS_CUDA_ERROR, "measuring layouts: %s failed: %s", what, cudaGetErrorString(e));
+    return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_CUDA_ERROR, "measuring layouts: %s failed: %s", what, cudaGetErrorString(e));
 }
 
 /* One run of a candidate on the scratch operands. */
@@ -61,7 +60,7 @@ static cupermStatus_t env_open(measure_env* env, const cuperm_contraction_plan_t
         const size_t bytes = (size_t)c->spanBytes[which[i]];
         if ((e = cudaMallocAsync((void**)&env->operand[i], bytes, env->stream)) != cudaSuccess) {
             cudaGetLastError();
-            return cuperm_ctr_fail(CUPERM_STATUS_ALLOC_FAILED, "measuring layouts: cudaMallocAsync of %zu bytes for "
+            return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_ALLOC_FAILED, "measuring layouts: cudaMallocAsync of %zu bytes for "
                             "scratch %s failed: %s", bytes, cuperm_ctr_operand_name(which[i]), cudaGetErrorString(e));
         }
         /* Bytes of 0x3c: finite, non-zero values in every supported type (1.06 in fp16). */
@@ -70,7 +69,7 @@ static cupermStatus_t env_open(measure_env* env, const cuperm_contraction_plan_t
     }
     if ((e = cudaMallocAsync((void**)&env->ws, wsBytes, env->stream)) != cudaSuccess) {
         cudaGetLastError();
-        return cuperm_ctr_fail(CUPERM_STATUS_ALLOC_FAILED, "measuring layouts: cudaMallocAsync of the %zu-byte "
+        return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_ALLOC_FAILED, "measuring layouts: cudaMallocAsync of the %zu-byte "
                         "workspace failed: %s", wsBytes, cudaGetErrorString(e));
     }
     return CUPERM_STATUS_SUCCESS;
@@ -95,7 +94,7 @@ cupermStatus_t cuperm_ctr_measure_choose(cuperm_contraction_plan_t* c, const cup
     int device = -1;
     if (cudaGetDevice(&device) != cudaSuccess || device != c->device) {
         cudaGetLastError();
-        return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "CUPERM_PLAN_MEASURE: the current device (%d) is not the "
+        return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "CUPERM_PLAN_MEASURE: the current device (%d) is not the "
                         "handle's (%d)", device, c->device);
     }
     cuperm_ctr_layout_t* layouts = malloc(sizeof *layouts * CTR_MEASURE_CANDIDATES);
@@ -103,7 +102,7 @@ cupermStatus_t cuperm_ctr_measure_choose(cuperm_contraction_plan_t* c, const cup
     if (!layouts || !cand) {
         free(layouts);
         free(cand);
-        return cuperm_ctr_fail(CUPERM_STATUS_ALLOC_FAILED, "out of host memory");
+        return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_ALLOC_FAILED, "out of host memory");
     }
     const int n = cuperm_ctr_layout_rank(&c->problem, model, layouts, CTR_MEASURE_CANDIDATES);
     cupermStatus_t st = CUPERM_STATUS_SUCCESS;
@@ -121,7 +120,7 @@ cupermStatus_t cuperm_ctr_measure_choose(cuperm_contraction_plan_t* c, const cup
         }
     }
     if (built == 0) {
-        st = cuperm_ctr_fail(CUPERM_STATUS_INTERNAL_ERROR, "CUPERM_PLAN_MEASURE: none of the model's %d cheapest "
+        st = cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INTERNAL_ERROR, "CUPERM_PLAN_MEASURE: none of the model's %d cheapest "
                       "layouts could be planned", n);
     } else {
         measure_env env;

@@ -1,7 +1,7 @@
 /* Planning a contraction (problem, layout by model or measurement, steps) and running its steps. */
 #include "exec/contraction/measure.h"
 #include "exec/contraction/plan.h"
-#include "plan/contraction/error.h"
+#include "core/error.h"
 
 /* ---- the cost model on a real device ----------------------------------------- */
 
@@ -30,7 +30,7 @@ cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, const cupermTensorDescri
                                     cupermPlanMode_t mode, cuperm_contraction_plan_t* c)
 {
     if (mode != CUPERM_PLAN_MODEL && mode != CUPERM_PLAN_MEASURE)
-        return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "mode %d is not a cupermPlanMode_t (MODEL or MEASURE)",
+        return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "mode %d is not a cupermPlanMode_t (MODEL or MEASURE)",
                         (int)mode);
     cupermStatus_t st = cuperm_ctr_problem_init(&c->problem, A, B, C, D, compute);
     if (!st) st = cuperm_ctr_state_get(h, &c->state);

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "plan/contraction/error.h"
+#include "core/error.h"
 #include "plan/contraction/roles.h"
 #include "plan/contraction/types.h"
 
@@ -496,7 +496,7 @@ int cuperm_ctr_layout_rank(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
 cupermStatus_t cuperm_ctr_layout_choose(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* out)
 {
     if (cuperm_ctr_layout_rank(p, model, out, 1) == 0)
-        return cuperm_ctr_fail(CUPERM_STATUS_INTERNAL_ERROR, "no GEMM layout could be priced (the transpose "
+        return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INTERNAL_ERROR, "no GEMM layout could be priced (the transpose "
                         "cost model rejected every candidate)");
     return CUPERM_STATUS_SUCCESS;
 }

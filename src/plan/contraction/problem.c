@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/operators.h"
-#include "plan/contraction/error.h"
+#include "core/error.h"
 #include "plan/contraction/types.h"
 
 static const char* const operand_names[CTR_OPERANDS] = {"A", "B", "C", "D"};
@@ -24,12 +24,12 @@ const char* cuperm_ctr_group_name(cuperm_ctr_group_t g)
 static cupermStatus_t copy_operand(cuperm_ctr_operand_t* t, const cupermTensorDescriptor_t* d, int which)
 {
     const char* name = operand_names[which];
-    if (!d) return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "descriptor %s is NULL", name);
+    if (!d) return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "descriptor %s is NULL", name);
     if (d->rank < 0 || d->rank > CUPERM_MAX_RANK)
-        return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.rank is %d; it must be in 0..%d", name,
+        return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "%s.rank is %d; it must be in 0..%d", name,
                         d->rank, CUPERM_MAX_RANK);
     if (d->rank > 0 && (!d->modes || !d->extents))
-        return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.modes and %s.extents must not be NULL "
+        return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "%s.modes and %s.extents must not be NULL "
                         "when %s.rank > 0", name, name, name);
     memset(t, 0, sizeof *t);
     t->rank = d->rank;
@@ -41,20 +41,20 @@ static cupermStatus_t copy_operand(cuperm_ctr_operand_t* t, const cupermTensorDe
         t->modes[i] = d->modes[i];
         t->extents[i] = d->extents[i];
         if (d->extents[i] < 1)
-            return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.extents[%d] is %lld; extents must be >= 1",
+            return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "%s.extents[%d] is %lld; extents must be >= 1",
                             name, i, (long long)d->extents[i]);
         if (volume > CTR_MAX_VOLUME / d->extents[i])
-            return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s has more than 2^52 elements", name);
+            return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "%s has more than 2^52 elements", name);
         t->strides[i] = d->strides ? d->strides[i] : volume;
         volume *= d->extents[i];
         int64_t minStride = which == CTR_D ? 1 : 0;
         if (t->strides[i] < minStride || t->strides[i] > CTR_MAX_VOLUME)
-            return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.strides[%d] is %lld; %s strides must be "
+            return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "%s.strides[%d] is %lld; %s strides must be "
                             "in %lld..2^52", name, i, (long long)t->strides[i], name,
                             (long long)minStride);
         for (int j = 0; j < i; ++j)
             if (d->modes[j] == d->modes[i])
-                return cuperm_ctr_fail(CUPERM_STATUS_NOT_SUPPORTED, "mode %d appears twice in %s "
+                return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_NOT_SUPPORTED, "mode %d appears twice in %s "
                                 "(dimensions %d and %d); diagonals and traces are not supported",
                                 (int)d->modes[i], name, j, i);
     }
@@ -82,7 +82,7 @@ static cupermStatus_t check_no_overlap(const cuperm_ctr_operand_t* t, const char
     for (int i = 0; i < n; ++i) {
         const int d = idx[i];
         if (t->strides[d] <= reach)
-            return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.strides[%d] = %lld makes elements of %s "
+            return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "%s.strides[%d] = %lld makes elements of %s "
                             "overlap (offsets up to %lld are reachable with smaller strides)",
                             name, d, (long long)t->strides[d], name, (long long)reach);
         reach += (t->extents[d] - 1) * t->strides[d];
@@ -111,7 +111,7 @@ static cupermStatus_t note_mode(cuperm_ctr_problem_t* p, int32_t label, int64_t 
     for (int i = 0; i < *nseen; ++i) {
         if (seen[i] != label) continue;
         if (seenExtent[i] != extent)
-            return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "mode %d has extent %lld in %s but %lld in "
+            return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "mode %d has extent %lld in %s but %lld in "
                             "%s (dimension %d)", (int)label, (long long)seenExtent[i],
                             operand_names[seenFrom[i]], (long long)extent, operand_names[which], dim);
         return CUPERM_STATUS_SUCCESS;
@@ -150,7 +150,7 @@ static cupermStatus_t classify(cuperm_ctr_problem_t* p)
         else if (a >= 0 && b >= 0 && d < 0) g = CTR_GROUP_K;
         else if (a >= 0 && b >= 0 && d >= 0) g = CTR_GROUP_L;
         else
-            return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "mode %d appears only in %s; every mode must "
+            return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "mode %d appears only in %s; every mode must "
                             "appear in at least two of A, B and D (summing or broadcasting a mode "
                             "of one operand is not supported)", (int)label,
                             a >= 0 ? "A" : b >= 0 ? "B" : "D (and C)");
@@ -166,7 +166,7 @@ static cupermStatus_t classify(cuperm_ctr_problem_t* p)
         p->groupCount[g]++;
         p->groupSize[g] *= m->extent;
         if (p->groupSize[g] > CTR_MAX_VOLUME)
-            return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "the %s modes span more than 2^52 elements",
+            return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "the %s modes span more than 2^52 elements",
                             cuperm_ctr_group_name(g));
     }
     return CUPERM_STATUS_SUCCESS;
@@ -184,19 +184,19 @@ cupermStatus_t cuperm_ctr_problem_init(cuperm_ctr_problem_t* p, const cupermTens
         if ((s = copy_operand(&p->op[w], in[w], w)) != CUPERM_STATUS_SUCCESS) return s;
     for (int w = 0; w < CTR_OPERANDS; ++w)
         if (cupermDataTypeSize(p->op[w].type) == 0)
-            return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "%s.type is %d, not a cupermDataType_t",
+            return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "%s.type is %d, not a cupermDataType_t",
                             operand_names[w], (int)p->op[w].type);
     for (int w = 0; w < CTR_OPERANDS; ++w)
         if (!cuperm_ctr_type_is_float(p->op[w].type))
-            return cuperm_ctr_fail(CUPERM_STATUS_NOT_SUPPORTED, "%s.type %s is not supported by contractions "
+            return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_NOT_SUPPORTED, "%s.type %s is not supported by contractions "
                             "(floating-point types only)", operand_names[w],
                             cuperm_ctr_type_name(p->op[w].type));
     if (p->op[CTR_A].type != p->op[CTR_B].type)
-        return cuperm_ctr_fail(CUPERM_STATUS_NOT_SUPPORTED, "A.type %s differs from B.type %s; A and B must "
+        return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_NOT_SUPPORTED, "A.type %s differs from B.type %s; A and B must "
                         "share one type", cuperm_ctr_type_name(p->op[CTR_A].type),
                         cuperm_ctr_type_name(p->op[CTR_B].type));
     if (p->op[CTR_C].type != p->op[CTR_D].type)
-        return cuperm_ctr_fail(CUPERM_STATUS_NOT_SUPPORTED, "C.type %s differs from D.type %s; C and D must "
+        return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_NOT_SUPPORTED, "C.type %s differs from D.type %s; C and D must "
                         "share one type", cuperm_ctr_type_name(p->op[CTR_C].type),
                         cuperm_ctr_type_name(p->op[CTR_D].type));
     if ((s = cuperm_ctr_types_resolve(p->op[CTR_A].type, p->op[CTR_D].type, compute, &p->compute)) !=
@@ -207,15 +207,15 @@ cupermStatus_t cuperm_ctr_problem_init(cuperm_ctr_problem_t* p, const cupermTens
 
     const cuperm_ctr_operand_t *Cop = &p->op[CTR_C], *Dop = &p->op[CTR_D];
     if (Cop->rank != Dop->rank)
-        return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "C.rank %d differs from D.rank %d; C and D must "
+        return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "C.rank %d differs from D.rank %d; C and D must "
                         "have the same modes in the same order", Cop->rank, Dop->rank);
     for (int i = 0; i < Dop->rank; ++i) {
         if (Cop->modes[i] != Dop->modes[i])
-            return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "C.modes[%d] = %d differs from D.modes[%d] = "
+            return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "C.modes[%d] = %d differs from D.modes[%d] = "
                             "%d; C and D must have the same modes in the same order", i,
                             (int)Cop->modes[i], i, (int)Dop->modes[i]);
         if (Cop->extents[i] != Dop->extents[i])
-            return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "C.extents[%d] = %lld differs from "
+            return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "C.extents[%d] = %lld differs from "
                             "D.extents[%d] = %lld", i, (long long)Cop->extents[i], i,
                             (long long)Dop->extents[i]);
     }

@@ -1,5 +1,5 @@
 #include "plan/contraction/types.h"
-#include "plan/contraction/error.h"
+#include "core/error.h"
 
 int cuperm_ctr_type_is_complex(cupermDataType_t t) { return t == CUPERM_C_32F || t == CUPERM_C_64F; }
 
@@ -83,19 +83,19 @@ cupermStatus_t cuperm_ctr_types_resolve(cupermDataType_t abType, cupermDataType_
                                  cupermComputeType_t requested, cupermComputeType_t* resolved)
 {
     if ((unsigned)requested > CUPERM_COMPUTE_32F_FAST_16BF)
-        return cuperm_ctr_fail(CUPERM_STATUS_INVALID_VALUE, "compute type %d is not a cupermComputeType_t",
+        return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "compute type %d is not a cupermComputeType_t",
                         (int)requested);
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; ++i) {
         if (rules[i].ab != abType || rules[i].cd != cdType) continue;
         cupermComputeType_t c = requested == CUPERM_COMPUTE_DEFAULT ? rules[i].strict : requested;
         if (!(rules[i].allowed & (1u << c)))
-            return cuperm_ctr_fail(CUPERM_STATUS_NOT_SUPPORTED,
+            return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_NOT_SUPPORTED,
                             "compute type %s is not supported for A/B type %s with C/D type %s",
                             cuperm_ctr_compute_name(requested), cuperm_ctr_type_name(abType), cuperm_ctr_type_name(cdType));
         *resolved = c;
         return CUPERM_STATUS_SUCCESS;
     }
-    return cuperm_ctr_fail(CUPERM_STATUS_NOT_SUPPORTED,
+    return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_NOT_SUPPORTED,
                     "the type pair A/B %s, C/D %s is not supported (supported: 32F/32F, C32F/C32F, "
                     "64F/64F, C64F/C64F, 16F/16F, 16F/32F, 16BF/16BF, 16BF/32F)",
                     cuperm_ctr_type_name(abType), cuperm_ctr_type_name(cdType));
