@@ -118,16 +118,10 @@ template <> inline cuDoubleComplex host_param(double) { return make_cuDoubleComp
 
 // Values in the arithmetic the operators use: float for the 16-bit floats and float, double for
 // double, complex pairs for the complex types.
-template <typename T> struct OpValue;
-template <> struct OpValue<float> {
-    using R = float;
-    __device__ static float load(float x) { return x; }
-    __device__ static float store(float x) { return x; }
-};
-template <> struct OpValue<double> {
-    using R = double;
-    __device__ static double load(double x) { return x; }
-    __device__ static double store(double x) { return x; }
+template <typename T> struct OpValue { // float, double and the complex types compute as they are
+    using R = T;
+    __device__ static T load(T x) { return x; }
+    __device__ static T store(T x) { return x; }
 };
 template <> struct OpValue<__half> {
     using R = float;
@@ -139,17 +133,6 @@ template <> struct OpValue<__nv_bfloat16> {
     __device__ static float load(__nv_bfloat16 x) { return __bfloat162float(x); }
     __device__ static __nv_bfloat16 store(float x) { return __float2bfloat16_rn(x); }
 };
-template <> struct OpValue<cuFloatComplex> {
-    using R = cuFloatComplex;
-    __device__ static R load(R x) { return x; }
-    __device__ static R store(R x) { return x; }
-};
-template <> struct OpValue<cuDoubleComplex> {
-    using R = cuDoubleComplex;
-    __device__ static R load(R x) { return x; }
-    __device__ static R store(R x) { return x; }
-};
-
 template <typename R>
 __device__ __forceinline__ R apply_op(cupermOperator_t op, R p, R x)
 {
