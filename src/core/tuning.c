@@ -2,17 +2,60 @@
 
 #include <stddef.h>
 
+#include "core/tuning_model_sm90.h"
+
+/* The transpose planner's numbers, all set or fitted on the H100 (sm_90), the only
+ * part transposes were measured on. Where each came from: */
+#define CUPERM_TRANSPOSE_TUNING_SM90                                                                         \
+    {                                                                                                        \
+        /* 128 bytes: one L2 line. A run shorter than that picking its next dimension out of turn lifted  \
+         * a rank-8 case (extents 59 and 2) from 41% to 95% of copy; long runs doing so lost 30 points. */ \
+        .short_run_bytes = 128,                                                                              \
+        /* Groups span 1024 elements: tiles fill and waste little at the edges (first planner). */         \
+        .group_grow_until = 1024,                                                                            \
+        /* A scalar tile's A side: a 128-byte line, at least 32 elements (first planner). */               \
+        .tile_a_min_bytes = 128, .tile_a_min_elems = 32,                                                     \
+        /* Tile sides up to 2048 elements: a whole 8-byte tile (256 threads x 8 items) on one side. */     \
+        .tile_side_max_log2 = 11,                                                                            \
+        /* 8-byte vectors where 16-byte ones do not fit lifted 4-byte tensors of even extents by 6-19    \
+         * points of copy (small 4-byte median 88.8 -> 95.4%). The rows kernel has 16-byte vectors only: \
+         * 8-byte ones ran a 6 x 4-byte row case at 76% of copy instead of the scalar rows' 100%. */       \
+        .tiled_min_vec_bytes = 8,                                                                            \
+        /* Vector tiles of 256-byte rows (128 for 1-byte elements) beat the 128 x 128-byte tiles. */      \
+        .vec_row_bytes = 256, .vec_row_bytes_1byte = 128,                                                    \
+        /* Vector rows tiles: rows of up to 32 vectors, 64 bytes a thread. */                              \
+        .rows_vec_max_log2 = 5,                                                                              \
+        /* Vectors cut per-element work by their width, which outweighs some idle slots: 46 x 4-byte    \
+         * input rows fill 72% with 64-element vector tiles, as with the scalar ones. */                   \
+        .vec_min_relative_fill = 0.75,                                                                       \
+        /* Sector cost (set from the alignment profiles in the issue, not fitted): a margin of 2% keeps   \
+         * the rules' plan wherever both align equally (every power-of-two shape); a partly written      \
+         * sector costs L2 a merge and DRAM a read, hence writes x1.5; fill^(1/4) charges idle slots. */   \
+        .align_margin = 0.02, .sector_write_weight = 1.5, .sector_fill_exponent = 0.25,                      \
+        .sector_eff_tolerance = 0.005,                                                                       \
+        /* Bands of 8 A tiles bring B-neighbour tiles, which share output sectors, close in time. */       \
+        .walk_band_tiles = 8,                                                                                \
+        /* Fitted by tools/model/fit_model.py to 1066 H100 cases (docs/model.md); 128 bytes: a line. */    \
+        .model_t0 = CUPERM_SM90_MODEL_T0, .model_gamma = CUPERM_SM90_MODEL_GAMMA, .model_run_bytes = 128,   \
+        .model_efficiency = CUPERM_SM90_MODEL_EFFICIENCY,                                                    \
+    }
+
 /* Per SM: the reference part's dense peak divided by its SM count (H100 SXM: 132 SMs,
  * A100: 108). fp64 GEMMs run on the fp64 tensor cores of both. */
 static const cuperm_tuning_t tables[] = {
-    {"sm_90 (H100 measurements)", 1, 9, {67e12 / 132, 67e12 / 132, 495e12 / 132, 989e12 / 132}, 0.90},
-    {"sm_80 (A100 datasheet rates)", 1, 8, {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90},
+    {"sm_90 (H100 measurements)", 1, 9, {67e12 / 132, 67e12 / 132, 495e12 / 132, 989e12 / 132}, 0.90,
+     CUPERM_TRANSPOSE_TUNING_SM90},
+    /* Transposes were never measured on an A100: they plan with the H100's numbers. */
+    {"sm_80 (A100 datasheet rates; transposes: sm_90 values)", 1, 8,
+     {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90},
 };
 
-/* Anything else (sm_75, sm_89, sm_100, ...): Ampere's per-SM rates, the most conservative
- * family measured, so the model never promises GEMM speed a device may not have. */
-static const cuperm_tuning_t fallback = {"defaults (untuned architecture: A100 per-SM rates)", 0, 0,
-                                         {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90};
+/* Anything else (sm_75, sm_89, sm_100, sm_120, ...): Ampere's per-SM GEMM rates, the most
+ * conservative family measured, so the model never promises GEMM speed a device may not
+ * have; and the H100's transpose numbers, the only ones measured. */
+static const cuperm_tuning_t fallback = {
+    "defaults (untuned architecture: A100 per-SM GEMM rates, sm_90 transpose values)", 0, 0,
+    {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90};
 
 const cuperm_tuning_t* cuperm_tuning_for(const cuperm_device_info_t* dev)
 {

@@ -5,6 +5,11 @@
  * device's own SM count and memory bandwidth where they apply; an architecture
  * with no entry gets the documented defaults and says so (name, tuned = 0), and
  * plan infos report which table planned them.
+ *
+ * What is not here: hardware limits the device reports (shared memory per block:
+ * cuperm_device_info_t) and contracts with the kernels (threads per block, items
+ * per thread, 16 KB vector tiles, the swizzle's minimum tile sides:
+ * core/kernel_params.h and plan/transpose/select.c), which no table may change.
  */
 #ifndef CUPERM_CORE_TUNING_H
 #define CUPERM_CORE_TUNING_H
@@ -14,12 +19,44 @@
 /* GEMM units, as the contraction cost model indexes them. */
 enum { CUPERM_RATE_FP64 = 0, CUPERM_RATE_FP32 = 1, CUPERM_RATE_TF32 = 2, CUPERM_RATE_FP16 = 3, CUPERM_RATES = 4 };
 
+/* The transpose time model's classes (plan/transpose/model.h: cuperm_model_class_t). */
+enum { CUPERM_TRANSPOSE_MODEL_CLASSES = 5 };
+
+/* The transpose planner's rules (plan/transpose/select.c) and its time and
+ * alignment models (plan/transpose/model.c). */
+typedef struct {
+    /* Grouping and tile shape */
+    int short_run_bytes;             /* a group whose contiguous run is shorter picks its next dimension first */
+    int group_grow_until;            /* groups A and B grow until they span this many elements */
+    int tile_a_min_bytes;            /* a scalar tile's A side spans at least this many bytes ... */
+    int tile_a_min_elems;            /* ... and at least this many elements (where the group is that long) */
+    int tile_side_max_log2;          /* candidates' tile sides stay within 2^this elements */
+    /* Vector paths */
+    int tiled_min_vec_bytes;         /* tiled: 16-byte vectors, else 8-byte ones if this is 8 (the kernels have no others) */
+    int vec_row_bytes;               /* a vector tile's A side, in bytes (elements of 2 bytes and more) */
+    int vec_row_bytes_1byte;         /* the same for 1-byte elements */
+    int rows_vec_max_log2;           /* a vector rows tile spans up to 2^this vectors of a row */
+    double vec_min_relative_fill;    /* a vector tile must fill this fraction of what the scalar tile fills */
+    /* Alignment (sector) cost and the tile walk */
+    double align_margin;             /* an alternative must cost this fraction less to replace the rules' plan */
+    double sector_write_weight;      /* writes' weight against reads' 1 in the sector cost */
+    double sector_fill_exponent;     /* the sector cost is divided by fill^this */
+    double sector_eff_tolerance;     /* sector efficiencies this close count as equal */
+    int walk_band_tiles;             /* band width (A tiles) of the output-aware tile walk */
+    /* Time model: t = t0 + bytes / (peak * efficiency[class] * min(1, run / model_run_bytes)^gamma) */
+    double model_t0;                 /* seconds */
+    double model_gamma;
+    double model_run_bytes;
+    double model_efficiency[CUPERM_TRANSPOSE_MODEL_CLASSES]; /* fraction of the DRAM peak, per class */
+} cuperm_transpose_tuning_t;
+
 typedef struct {
     const char* name;                       /* e.g. "sm_90 (H100 measurements)" */
     int tuned;                              /* 0: defaults for an architecture nobody measured */
     int cc_major;                           /* the family (compute capability major) it was made for */
     double gemm_flops_per_sm[CUPERM_RATES]; /* dense GEMM peak per SM, FLOP/s */
     double copy_efficiency;                 /* fraction of the theoretical DRAM bandwidth a copy reaches */
+    cuperm_transpose_tuning_t transpose;    /* the transpose planner's */
 } cuperm_tuning_t;
 
 /** The table for a device (never NULL: unknown families get the defaults). */

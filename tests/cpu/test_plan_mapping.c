@@ -116,10 +116,10 @@ static void check_case(const test_case_t* c, int elem)
                         c->has_out_strides ? c->out_strides : NULL);
     cuperm_problem_canonicalize(&p);
     cuperm_launch_t heuristic, cand[16];
-    cuperm_select_launch(&p, elem, &kDevice, &heuristic);
+    cuperm_select_launch(&p, elem, cuperm_tuning_for(&kDevice), &heuristic);
     assert_int_equal(heuristic.volume, case_volume(c));
     assert_true(heuristic.smem_bytes <= 48 * 1024);
-    int n = cuperm_candidate_launches(&heuristic, cand, 16);
+    int n = cuperm_candidate_launches(&heuristic, &kDevice, cuperm_tuning_for(&kDevice), cand, 16);
     assert_true(n >= 1);
 
     int64_t span = case_out_span(c);
@@ -140,7 +140,7 @@ static void check_case(const test_case_t* c, int elem)
     int wide;
     if (cuperm_problem_pack(&p, elem, &packed, &wide)) {
         cuperm_launch_t l;
-        cuperm_select_launch(&packed, wide, &kDevice, &l);
+        cuperm_select_launch(&packed, wide, cuperm_tuning_for(&kDevice), &l);
         check_vector_launch(&l);
         assert_int_equal(l.volume * (wide / elem), case_volume(c));
         if (emulate(&l, wide / elem, src_of, span, hits)) {

@@ -20,7 +20,8 @@
 #include "plan/transpose/select.h"
 #include "exec/transpose/measure.h"
 
-static const cuperm_device_info_t kDevice = {.sm_count = 132, .dram_bytes_per_second = 3.35e12};
+static const cuperm_device_info_t kDevice = {
+    .cc_major = 9, .sm_count = 132, .smem_per_block = 48 << 10, .dram_bytes_per_second = 3.35e12};
 static const cuperm_scalars_t kPlain = {.plain = 1};
 
 static int quick(void) { return getenv("CUPERM_TEST_QUICK") != NULL; }
@@ -58,8 +59,8 @@ static int run_candidates(const test_case_t* c, int elem, int packed, int misali
     cuperm_launch_t cand[CUPERM_MAX_CANDIDATES];
     const int64_t* is = c->has_in_strides ? c->in_strides : NULL;
     const int64_t* os = c->has_out_strides ? c->out_strides : NULL;
-    const int n = cuperm_plan_candidates(c->rank, c->extents, c->perm, elem, is, os, &kDevice, packed, cand,
-                                         CUPERM_MAX_CANDIDATES);
+    const int n = cuperm_plan_candidates(c->rank, c->extents, c->perm, elem, is, os, &kDevice,
+                                         cuperm_tuning_for(&kDevice), packed, cand, CUPERM_MAX_CANDIDATES);
     const size_t off = (size_t)misalign * (size_t)elem;
     int failures = 0;
     for (int k = 0; k < n; ++k) {

@@ -7,6 +7,8 @@
 
 const cuperm_device_info_t model_device = {0, 9, 0, 132, 50 << 20, 48 << 10, 3.352e12};
 
+const cuperm_tuning_t* model_tuning(void) { return cuperm_tuning_for(&model_device); }
+
 static int parse_list(char* s, int64_t* v, int max)
 {
     int n = 0;
@@ -43,7 +45,7 @@ int model_read_case(FILE* in, model_case* c)
         fprintf(stderr, "model tools: %s: %s\n", c->text, cupermGetLastErrorMessage());
         return -1;
     }
-    cuperm_plan_host(c->rank, c->extents, c->perm, c->elem, NULL, NULL, &model_device, &c->plan);
+    cuperm_plan_host(c->rank, c->extents, c->perm, c->elem, NULL, NULL, &model_device, model_tuning(), &c->plan);
     c->base = c->plan.has_packed ? &c->plan.packed : &c->plan.launch; /* benchmarks move bits */
     return 1;
 }

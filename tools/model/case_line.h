@@ -19,8 +19,10 @@ typedef struct {
     const cuperm_launch_t* base; /* the launch a plain aligned execute runs (packed if any) */
 } model_case;
 
-/** The device the features are computed for (an H100: only the DRAM peak matters). */
+/** The device the features are computed for (an H100: the DRAM peak and shared memory
+ * per block matter), and its tuning table (sm_90's). */
 extern const cuperm_device_info_t model_device;
+const cuperm_tuning_t* model_tuning(void);
 
 /** Reads and plans the next case. 1: a case; 0: end of input; -1: a bad line (message on stderr). */
 int model_read_case(FILE* in, model_case* c);

@@ -6,6 +6,8 @@
  *   --describe:    "ELEM EXTENTS PERM | kind la lb vec band | A-group | B-group | outer |
  *                  in_sector_eff out_sector_eff fill" of the planned launch, groups as
  *                  extent:in_stride:out_stride lists (to compare plans between trees)
+ *   --predict:     the model's predicted seconds of the planned launch, then of every candidate,
+ *                  as exact hex floats on one line (to compare tuning tables between trees)
  * (see src/plan/transpose/model.h). Host only: no GPU. tools/model/fit_model.py reads both. */
 #include <stdio.h>
 #include <string.h>
@@ -17,8 +19,9 @@ int main(int argc, char** argv)
 {
     const int all = argc > 1 && strcmp(argv[1], "--candidates") == 0;
     const int describe = argc > 1 && strcmp(argv[1], "--describe") == 0;
-    if (argc > 1 && !all && !describe) {
-        fprintf(stderr, "usage: %s [--candidates|--describe] < cases\n", argv[0]);
+    const int predict = argc > 1 && strcmp(argv[1], "--predict") == 0;
+    if (argc > 1 && !all && !describe && !predict) {
+        fprintf(stderr, "usage: %s [--candidates|--describe|--predict] < cases\n", argv[0]);
         return 2;
     }
     model_case c;
@@ -40,14 +43,20 @@ int main(int argc, char** argv)
             printf(" | %.4f %.4f %.4f\n", f.in_sector_eff, f.out_sector_eff, f.fill);
             continue;
         }
-        if (!all) {
+        if (!all && !predict) {
             cuperm_model_features(c.plan.has_packed ? &c.plan.packed : &c.plan.launch, &f);
             printf("%d,%.0f,%.0f\n", (int)f.cls, f.bytes, f.run_bytes);
             continue;
         }
         cuperm_launch_t cand[MODEL_MAX_CANDIDATES];
-        int n = cuperm_plan_candidates(c.rank, c.extents, c.perm, c.elem, NULL, NULL, &model_device,
+        int n = cuperm_plan_candidates(c.rank, c.extents, c.perm, c.elem, NULL, NULL, &model_device, model_tuning(),
                                        c.plan.has_packed, cand, MODEL_MAX_CANDIDATES);
+        if (predict) {
+            printf("%a", c.plan.predicted_seconds);
+            for (int i = 0; i < n; ++i) printf(" %a", cuperm_predict_seconds(&cand[i], &model_device, model_tuning()));
+            printf("\n");
+            continue;
+        }
         for (int i = 0; i < n; ++i) {
             cuperm_model_features(&cand[i], &f);
             printf("%d,%d,%d,%.0f,%.0f,%.0f,%.0f,%.6f,%.0f\n", index, i, (int)f.cls, f.bytes, f.in_run_bytes,

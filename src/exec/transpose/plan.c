@@ -23,7 +23,7 @@ cupermStatus_t cuperm_transpose_plan_make(cuperm_handle_t* h, cuperm_transpose_p
     plan->type = type;
     plan->tuning = h->tuning->name;
     cuperm_plan_host(rank, extents, perm, (int)cupermDataTypeSize(type), in_strides, out_strides, &h->dev,
-                     &plan->host);
+                     h->tuning, &plan->host);
     return CUPERM_STATUS_SUCCESS;
 }
 
@@ -67,7 +67,8 @@ cupermStatus_t cuperm_transpose_plan_measure(cuperm_handle_t* h, cuperm_transpos
     const int packed = wide && (uintptr_t)in % (uintptr_t)wide == 0 && (uintptr_t)out % (uintptr_t)wide == 0;
     cuperm_launch_t cand[CUPERM_MAX_CANDIDATES];
     const int n = cuperm_plan_candidates(rank, extents, perm, (int)cupermDataTypeSize(type), in_strides,
-                                         out_strides, &h->dev, packed, cand, CUPERM_MAX_CANDIDATES);
+                                         out_strides, &h->dev, h->tuning, packed, cand,
+                                         CUPERM_MAX_CANDIDATES);
     int best = 0;
     cupermStatus_t st = cuperm_measure_best(cand, n, packed ? cuperm_bits_type(wide) : type, in, out, stream, &best,
                                             &plan->host.predicted_seconds);

@@ -2,7 +2,8 @@
 
 #include <math.h>
 
-#include "plan/transpose/model_params.h"
+_Static_assert((int)CUPERM_MODEL_CLASSES == (int)CUPERM_TRANSPOSE_MODEL_CLASSES,
+               "the tuning tables hold one efficiency per model class");
 
 /* Elements of group [begin, end) that lie contiguously on one side, from the
  * group's first dimension on, but no more than the tile covers. */
@@ -102,7 +103,7 @@ void cuperm_sector_efficiency(const cuperm_launch_t* l, double* in_eff, double* 
     *out_eff = side_efficiency(t, t->a_end, t->b_end, 0, t->a_end, 1, tb, ta, l->elem_size);
 }
 
-double cuperm_sector_cost(const cuperm_launch_t* l)
+double cuperm_sector_cost(const cuperm_launch_t* l, const cuperm_transpose_tuning_t* tuning)
 {
     double in_eff, out_eff;
     cuperm_sector_efficiency(l, &in_eff, &out_eff);
@@ -112,7 +113,8 @@ double cuperm_sector_cost(const cuperm_launch_t* l)
                              (double)((int64_t)1 << l->tile.tile_b_log2);
         fill = (double)l->volume / slots;
     }
-    return (1.0 / in_eff + 1.5 / out_eff) / 2.5 / pow(fill, 0.25);
+    const double w = tuning->sector_write_weight;
+    return (1.0 / in_eff + w / out_eff) / (1.0 + w) / pow(fill, tuning->sector_fill_exponent);
 }
 
 void cuperm_model_features(const cuperm_launch_t* l, cuperm_model_features_t* f)
@@ -148,9 +150,9 @@ void cuperm_model_features(const cuperm_launch_t* l, cuperm_model_features_t* f)
     f->fill = (double)l->volume / ((double)t->num_tiles * (double)(ta * tb));
 }
 
-double cuperm_model_seconds(const cuperm_model_features_t* f, double peak)
+double cuperm_model_seconds(const cuperm_model_features_t* f, double peak, const cuperm_transpose_tuning_t* tuning)
 {
-    double run = f->run_bytes / 128.0;
-    double shape = run >= 1.0 ? 1.0 : pow(run, CUPERM_MODEL_GAMMA);
-    return CUPERM_MODEL_T0 + f->bytes / (peak * cuperm_model_efficiency[f->cls] * shape);
+    double run = f->run_bytes / tuning->model_run_bytes;
+    double shape = run >= 1.0 ? 1.0 : pow(run, tuning->model_gamma);
+    return tuning->model_t0 + f->bytes / (peak * tuning->model_efficiency[f->cls] * shape);
 }

@@ -1,11 +1,13 @@
 /* The performance model: what a launch's time depends on, and the estimate.
- * Its parameters (model_params.h) were fitted to H100 measurements by
- * tools/model/fit_model.py; docs/model.md says how and how well. */
+ * Its parameters come from the handle's tuning table (core/tuning.h); sm_90's
+ * were fitted to H100 measurements by tools/model/fit_model.py, which writes
+ * core/tuning_model_sm90.h; docs/model.md says how and how well. */
 #ifndef CUPERM_HOST_MODEL_H
 #define CUPERM_HOST_MODEL_H
 
 #include "core/kernel_params.h"
 #include "core/device_info.h"
+#include "core/tuning.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -49,12 +51,15 @@ void cuperm_model_features(const cuperm_launch_t* launch, cuperm_model_features_
 void cuperm_sector_efficiency(const cuperm_launch_t* launch, double* in_eff, double* out_eff);
 
 /** The planner's alignment cost of a launch, relative to a perfect copy (>= 1):
- * reads and writes weighted 1 : 1.5 (a partly written sector costs L2 a merge and
- * DRAM a read), each over its sector efficiency, over fill^(1/4). */
-double cuperm_sector_cost(const cuperm_launch_t* launch);
+ * reads and writes weighted 1 : tuning->sector_write_weight (sm_90: 1.5; a partly
+ * written sector costs L2 a merge and DRAM a read), each over its sector
+ * efficiency, over fill^sector_fill_exponent (sm_90: 1/4). */
+double cuperm_sector_cost(const cuperm_launch_t* launch, const cuperm_transpose_tuning_t* tuning);
 
-/** t = t0 + bytes / (peak * efficiency[class] * min(1, run / 128 B) ^ gamma). */
-double cuperm_model_seconds(const cuperm_model_features_t* f, double peak_bytes_per_second);
+/** t = t0 + bytes / (peak * efficiency[class] * min(1, run / model_run_bytes) ^ gamma),
+ * the coefficients from tuning (sm_90: model_run_bytes = 128). */
+double cuperm_model_seconds(const cuperm_model_features_t* f, double peak_bytes_per_second,
+                            const cuperm_transpose_tuning_t* tuning);
 
 #ifdef __cplusplus
 }

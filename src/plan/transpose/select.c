@@ -4,13 +4,12 @@
 
 #include <string.h>
 
-static void finish_tile_launch(cuperm_launch_t* L);
+/* The numbers the rules below use come from the handle's tuning table
+ * (core/tuning.h, tt here; core/tuning.c says where each came from); what stays
+ * here are the kernels' contracts (threads, items per thread, 16 KB vector tiles,
+ * the swizzle's minimum sides). */
 
-/* A vector tile is chosen unless it fills less than this fraction of what the
- * scalar tile fills: vectors cut the per-element work by their width, which
- * outweighs some idle slots (46 x 4-byte input rows: 64-element vector tiles
- * fill 72%, as the scalar ones do). */
-#define CUPERM_VEC_MIN_RELATIVE_FILL 0.75
+static void finish_tile_launch(cuperm_launch_t* L, const cuperm_transpose_tuning_t* tt);
 
 static int log2_ceil(int64_t v)
 {
@@ -58,16 +57,18 @@ int cuperm_tile_smem_bytes(cuperm_launch_kind_t kind, const cuperm_tile_params_t
 
 static int tile_elems_log2(int elem) { return log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS(elem)); }
 
-/* Tile extents (log2) along groups of va and vb elements. A gets at least 128
- * bytes of consecutive elements when the group is that long; then B takes
+/* Tile extents (log2) along groups of va and vb elements. A gets at least
+ * tt->tile_a_min_bytes (sm_90: 128) of consecutive elements, and at least
+ * tt->tile_a_min_elems (32), when the group is that long; then B takes
  * what the tile has left, and A grows again if B's group is short. A side
  * stays within one block width, so the kernels' fast path applies, unless a
  * group is too short for the tile to fill otherwise. */
-static void choose_tile(int64_t va, int64_t vb, int elem, int* la, int* lb)
+static void choose_tile(int64_t va, int64_t vb, int elem, const cuperm_transpose_tuning_t* tt, int* la, int* lb)
 {
     const int total = tile_elems_log2(elem), side_max = log2_ceil(CUPERM_THREADS);
     const int ca = log2_ceil(va), cb = log2_ceil(vb);
-    int a = imin(log2_ceil(128 / elem < 32 ? 32 : 128 / elem), ca);
+    const int a_bytes = tt->tile_a_min_bytes / elem;
+    int a = imin(log2_ceil(a_bytes < tt->tile_a_min_elems ? tt->tile_a_min_elems : a_bytes), ca);
     int b = imin(imin(total - a, side_max), cb);
     a = imin(imin(total - b, side_max), ca);
     /* One group is short: widen the other past a block (at most 512, which
@@ -107,7 +108,8 @@ static double tile_fill(int64_t volume, int log2_tile)
     return (double)volume / (double)(ceil_div(volume, t) * t);
 }
 
-/* Vector tiles hold 16 KB: log2 of their elements. */
+/* Vector tiles hold 16 KB (the kernels' contract: CUPERM_THREADS x 64 bytes, tile_vec.cuh):
+ * log2 of their elements. */
 static int vec_tile_log2(int elem) { return 14 - log2_ceil(elem); }
 
 /* The kernel's swizzle needs at least S = 128 / vec_bytes vectors along each
@@ -119,15 +121,16 @@ static void vec_tile_range(int elem, int vec_bytes, int* la_min, int* la_max)
     *la_max = vec_tile_log2(elem) - side_min;
 }
 
-/* Rows of 256 bytes (128 for 1-byte elements) unless a group is shorter: then
- * that side shrinks to the group, as far as the swizzle allows, and the other
- * side takes the rest. */
-static void vec_tile(int64_t va, int64_t vb, int elem, int vec_bytes, int* la, int* lb)
+/* Rows of tt->vec_row_bytes (sm_90: 256; 128 for 1-byte elements) unless a
+ * group is shorter: then that side shrinks to the group, as far as the swizzle
+ * allows, and the other side takes the rest. */
+static void vec_tile(int64_t va, int64_t vb, int elem, int vec_bytes, const cuperm_transpose_tuning_t* tt, int* la,
+                     int* lb)
 {
     const int total = vec_tile_log2(elem);
     int lo, hi;
     vec_tile_range(elem, vec_bytes, &lo, &hi);
-    int a = log2_ceil((elem == 1 ? 128 : 256) / elem);
+    int a = log2_ceil((elem == 1 ? tt->vec_row_bytes_1byte : tt->vec_row_bytes) / elem);
     if (log2_ceil(va) < a) a = log2_ceil(va) > lo ? log2_ceil(va) : lo;
     if (log2_ceil(vb) < total - a) a = total - (log2_ceil(vb) > lo ? log2_ceil(vb) : lo);
     *la = a;
@@ -143,21 +146,22 @@ static void plan_copy(cuperm_launch_t* L)
 }
 
 /* Rows of dim 0, one per B index, dims[1..) in the order given. */
-static void rows_launch(const cuperm_dim_t* dims, int rank, int elem, cuperm_launch_t* L)
+static void rows_launch(const cuperm_dim_t* dims, int rank, int elem, const cuperm_transpose_tuning_t* tt,
+                        cuperm_launch_t* L)
 {
     int la, lb;
     int64_t rows = L->volume / dims[0].extent;
     L->kind = CUPERM_LAUNCH_ROWS;
-    /* 16-byte vectors only: with 8-byte ones a 6 x 4-byte row case ran at 76%
-     * of copy instead of the scalar rows' 100% (H100). */
+    /* 16-byte vectors only (the rows kernel has no others; 8-byte ones ran a
+     * 6 x 4-byte row case at 76% of copy instead of the scalar rows' 100%, H100). */
     const int lv = vec_log2_for(elem, 16);
     if (lv && vectors_fit(dims, rank, 0, 0, 1 << lv)) {
-        /* 16 KB a tile: rows of up to 32 vectors, 64 bytes a thread */
-        la = imin(log2_ceil(dims[0].extent), lv + 5);
+        /* 16 KB a tile: rows of up to 2^rows_vec_max_log2 vectors (sm_90: 32) */
+        la = imin(log2_ceil(dims[0].extent), lv + tt->rows_vec_max_log2);
         lb = vec_tile_log2(elem) - la;
         cuperm_tile_params_init(&L->tile, dims, rank, 1, rank, la, lb, elem);
         L->tile.vec_log2 = lv;
-        finish_tile_launch(L);
+        finish_tile_launch(L, tt);
         return;
     }
     /* Both sides run along dim 0, so a tile spans as much of a row as a block
@@ -170,12 +174,11 @@ static void rows_launch(const cuperm_dim_t* dims, int rank, int elem, cuperm_lau
     lb = imin(total - la, log2_ceil(rows));
     if (la + lb < total) la = imin(imin(total - lb, side_max + 1), ca);
     cuperm_tile_params_init(&L->tile, dims, rank, 1, rank, la, lb, elem);
-    finish_tile_launch(L);
+    finish_tile_launch(L, tt);
 }
 
-/* A plan's alignment cost must beat the rules' plan by this fraction to replace
- * it: where both align equally (every power-of-two shape) the rules stand. */
-#define CUPERM_ALIGN_MARGIN 0.02
+/* A plan's alignment cost must beat the rules' plan by tt->align_margin (sm_90: 2%)
+ * to replace it: where both align equally (every power-of-two shape) the rules stand. */
 
 /* Same fastest dimension on both sides. The row dimensions (B) are ordered by
  * input stride, so a tile's rows lie together in the input; when the rows are
@@ -183,9 +186,9 @@ static void rows_launch(const cuperm_dim_t* dims, int rank, int elem, cuperm_lau
  * apart and their shared sectors are written twice, far apart in time. The
  * other order (by output stride) is taken when the alignment cost
  * (cuperm_sector_cost) says the output side loses more. */
-static void plan_rows(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
+static void plan_rows(const cuperm_problem_t* p, int elem, const cuperm_transpose_tuning_t* tt, cuperm_launch_t* L)
 {
-    rows_launch(p->dim, p->rank, elem, L);
+    rows_launch(p->dim, p->rank, elem, tt, L);
     if (p->rank < 3) return;
     cuperm_dim_t dims[CUPERM_MAX_RANK];
     memcpy(dims, p->dim, (size_t)p->rank * sizeof *dims);
@@ -197,8 +200,8 @@ static void plan_rows(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
     }
     if (!memcmp(dims, p->dim, (size_t)p->rank * sizeof *dims)) return;
     cuperm_launch_t alt = *L;
-    rows_launch(dims, p->rank, elem, &alt);
-    if (cuperm_sector_cost(&alt) < cuperm_sector_cost(L) * (1 - CUPERM_ALIGN_MARGIN)) *L = alt;
+    rows_launch(dims, p->rank, elem, tt, &alt);
+    if (cuperm_sector_cost(&alt, tt) < cuperm_sector_cost(L, tt) * (1 - tt->align_margin)) *L = alt;
 }
 
 /* Next dimension for a group: the unused one with the smallest stride on the
@@ -244,8 +247,9 @@ static void group_add(dim_group_t* g, const cuperm_problem_t* p, int* used, int 
 /* Different fastest dimensions: group A starts at the input's fastest
  * dimension, B at the output's; they grow one dimension at a time, each with
  * the next dimension on its own side, until each spans enough elements that
- * tiles fill up and waste little at the edges. The groups take turns, except
- * that a group whose contiguous run is shorter than 128 bytes picks out of turn
+ * tiles fill up and waste little at the edges (tt->group_grow_until elements,
+ * sm_90: 1024). The groups take turns, except that a group whose contiguous run
+ * is shorter than tt->short_run_bytes (sm_90: 128) picks out of turn
  * when its next dimension lengthens that run (of two such, the shorter): so a
  * short dimension next on both sides goes to the run that needs it. On the
  * H100 that lifted a rank-8 case of extents 59 and 2 whose 2-element output
@@ -258,16 +262,16 @@ static void group_add(dim_group_t* g, const cuperm_problem_t* p, int* used, int 
  * dims[*na, *na + *nb), then the outer ones in input order. At the i-th
  * dimension that is next on both sides (a tie), the rules' choice is reversed
  * where bit i of flip is set. Returns the number of ties met. */
-static int group_dims(const cuperm_problem_t* p, int elem, unsigned flip, cuperm_dim_t* dims, int* na,
-                      int* nb, int64_t* va, int64_t* vb)
+static int group_dims(const cuperm_problem_t* p, int elem, const cuperm_transpose_tuning_t* tt, unsigned flip,
+                      cuperm_dim_t* dims, int* na, int* nb, int64_t* va, int64_t* vb)
 {
     const int n = p->rank;
-    const int64_t grow_until = 1024;
+    const int64_t grow_until = tt->group_grow_until;
     int used[CUPERM_MAX_RANK] = {0}, ties = 0;
     dim_group_t A = {.volume = 1, .run = 1, .output_side = 0}, B = {.volume = 1, .run = 1, .output_side = 1};
     group_add(&A, p, used, 0); /* dimensions are sorted by input stride */
     group_add(&B, p, used, cuperm_problem_out_fastest(p));
-    const int64_t short_run = (128 + elem - 1) / elem;
+    const int64_t short_run = (tt->short_run_bytes + elem - 1) / elem;
     for (int b_turn = 0;;) {
         const int da = A.volume < grow_until ? next_dim(p, used, 0) : -1;
         const int db = B.volume < grow_until ? next_dim(p, used, 1) : -1;
@@ -302,23 +306,24 @@ static int group_dims(const cuperm_problem_t* p, int elem, unsigned flip, cuperm
 
 /* The tile launch of a grouping: tile shape, vector path, walk order. */
 static void tiled_launch(const cuperm_dim_t* dims, int n, int na, int nb, int64_t va, int64_t vb, int elem,
-                         cuperm_launch_t* L)
+                         const cuperm_transpose_tuning_t* tt, cuperm_launch_t* L)
 {
     int la, lb;
     L->kind = CUPERM_LAUNCH_TILED;
-    choose_tile(va, vb, elem, &la, &lb);
+    choose_tile(va, vb, elem, tt, &la, &lb);
     cuperm_tile_params_init(&L->tile, dims, n, na, na + nb, la, lb, elem);
-    /* 16-byte vectors where the extents allow, else 8-byte ones: on the H100
-     * the latter lifted 4-byte tensors of even extents by 6-19 points of copy.
-     * Vector tiles have a fixed size, so they may fill worse than the scalar
-     * tile; they still win unless they fill much worse. */
+    /* 16-byte vectors where the extents allow, else (tiled_min_vec_bytes = 8)
+     * 8-byte ones: on the H100 the latter lifted 4-byte tensors of even extents
+     * by 6-19 points of copy. Vector tiles have a fixed size, so they may fill
+     * worse than the scalar tile; they still win unless they fill less than
+     * tt->vec_min_relative_fill of it. */
     const double scalar_fill = tile_fill(va, la) * tile_fill(vb, lb);
-    for (int vec_bytes = 16; vec_bytes >= 8; vec_bytes /= 2) {
+    for (int vec_bytes = 16; vec_bytes >= 8 && vec_bytes >= tt->tiled_min_vec_bytes; vec_bytes /= 2) {
         const int lv = vec_log2_for(elem, vec_bytes);
         if (!lv || !vectors_fit(dims, n, 0, na, 1 << lv)) continue;
         int vla, vlb;
-        vec_tile(va, vb, elem, vec_bytes, &vla, &vlb);
-        if (tile_fill(va, vla) * tile_fill(vb, vlb) < CUPERM_VEC_MIN_RELATIVE_FILL * scalar_fill) continue;
+        vec_tile(va, vb, elem, vec_bytes, tt, &vla, &vlb);
+        if (tile_fill(va, vla) * tile_fill(vb, vlb) < tt->vec_min_relative_fill * scalar_fill) continue;
         cuperm_tile_params_init(&L->tile, dims, n, na, na + nb, vla, vlb, elem);
         L->tile.vec_log2 = lv;
         break;
@@ -327,9 +332,9 @@ static void tiled_launch(const cuperm_dim_t* dims, int n, int na, int nb, int64_
      * other's reads run one after the other) unless the writes are the side that
      * wastes more of its sectors: then in output order. */
     double in_eff, out_eff;
-    finish_tile_launch(L);
+    finish_tile_launch(L, tt);
     cuperm_sector_efficiency(L, &in_eff, &out_eff);
-    if (out_eff + 0.005 < in_eff) {
+    if (out_eff + tt->sector_eff_tolerance < in_eff) {
         cuperm_dim_t* o = L->tile.dim;
         for (int i = na + nb + 1; i < n; ++i) {
             cuperm_dim_t x = o[i];
@@ -341,28 +346,28 @@ static void tiled_launch(const cuperm_dim_t* dims, int n, int na, int nb, int64_
 }
 
 /* Alignment-aware grouping: a dimension next on both sides goes where the rules
- * give it (ties and runs of 128 bytes or more: to A) unless giving it to the
+ * give it (ties and runs of tt->short_run_bytes or more: to A) unless giving it to the
  * other side lowers the alignment cost (cuperm_sector_cost: both sides' sector
- * waste, writes weighted more, and the tile fill) by CUPERM_ALIGN_MARGIN. So a
+ * waste, writes weighted more, and the tile fill) by tt->align_margin. So a
  * 17-element (136-byte) output run that starts anywhere in a sector takes the
  * shared 17-element dimension when the input run is as long: 289 elements
  * waste 1% of their sectors where 17 waste 15%. The first two ties are tried
  * both ways (at most four groupings; planning stays in microseconds). */
-static void plan_tiled(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
+static void plan_tiled(const cuperm_problem_t* p, int elem, const cuperm_transpose_tuning_t* tt, cuperm_launch_t* L)
 {
     cuperm_dim_t dims[CUPERM_MAX_RANK];
     int na, nb;
     int64_t va, vb;
-    const int ties = group_dims(p, elem, 0, dims, &na, &nb, &va, &vb);
-    tiled_launch(dims, p->rank, na, nb, va, vb, elem, L);
+    const int ties = group_dims(p, elem, tt, 0, dims, &na, &nb, &va, &vb);
+    tiled_launch(dims, p->rank, na, nb, va, vb, elem, tt, L);
     if (!ties) return;
-    double best = cuperm_sector_cost(L) * (1 - CUPERM_ALIGN_MARGIN);
+    double best = cuperm_sector_cost(L, tt) * (1 - tt->align_margin);
     const unsigned variants = 1u << (ties < 2 ? ties : 2);
     for (unsigned flip = 1; flip < variants; ++flip) {
         cuperm_launch_t alt = *L;
-        group_dims(p, elem, flip, dims, &na, &nb, &va, &vb);
-        tiled_launch(dims, p->rank, na, nb, va, vb, elem, &alt);
-        const double cost = cuperm_sector_cost(&alt);
+        group_dims(p, elem, tt, flip, dims, &na, &nb, &va, &vb);
+        tiled_launch(dims, p->rank, na, nb, va, vb, elem, tt, &alt);
+        const double cost = cuperm_sector_cost(&alt, tt);
         if (cost < best) {
             best = cost;
             *L = alt;
@@ -370,10 +375,9 @@ static void plan_tiled(const cuperm_problem_t* p, int elem, cuperm_launch_t* L)
     }
 }
 
-void cuperm_select_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
-                          cuperm_launch_t* L)
+void cuperm_select_launch(const cuperm_problem_t* p, int elem, const cuperm_tuning_t* tuning, cuperm_launch_t* L)
 {
-    (void)dev;
+    const cuperm_transpose_tuning_t* tt = &tuning->transpose;
     memset(L, 0, sizeof *L);
     L->elem_size = elem;
     L->volume = cuperm_problem_volume(p);
@@ -383,50 +387,50 @@ void cuperm_select_launch(const cuperm_problem_t* p, int elem, const cuperm_devi
         return;
     }
     if (cuperm_problem_out_fastest(p) == 0)
-        plan_rows(p, elem, L);
+        plan_rows(p, elem, tt, L);
     else
-        plan_tiled(p, elem, L);
-    finish_tile_launch(L);
+        plan_tiled(p, elem, tt, L);
+    finish_tile_launch(L, tt);
 }
 
-double cuperm_predict_seconds(const cuperm_launch_t* L, const cuperm_device_info_t* dev)
+double cuperm_predict_seconds(const cuperm_launch_t* L, const cuperm_device_info_t* dev, const cuperm_tuning_t* tuning)
 {
     cuperm_model_features_t f;
     cuperm_model_features(L, &f);
-    return cuperm_model_seconds(&f, dev->dram_bytes_per_second);
+    return cuperm_model_seconds(&f, dev->dram_bytes_per_second, &tuning->transpose);
 }
-
-/* Band width (A tiles) of the output-aware walk (cuperm_tile_params_t). */
-#define CUPERM_WALK_BAND 8
 
 /* The tile walk: A-fastest (tiles that continue each other's reads run back to
  * back), unless the writes waste more of their sectors than the reads and B's
  * contiguous output run spans several tiles, so that B-neighbour tiles share
- * output sectors: then bands of CUPERM_WALK_BAND A tiles, which brings those
- * neighbours from a_tiles apart to CUPERM_WALK_BAND apart. */
-static int64_t choose_band(const cuperm_launch_t* L)
+ * output sectors: then bands of tt->walk_band_tiles A tiles (sm_90: 8), which
+ * brings those neighbours from a_tiles apart to the band width apart. */
+static int64_t choose_band(const cuperm_launch_t* L, const cuperm_transpose_tuning_t* tt)
 {
     const cuperm_tile_params_t* t = &L->tile;
-    if (L->kind != CUPERM_LAUNCH_TILED || t->a_tiles <= CUPERM_WALK_BAND) return 0;
+    const int64_t band = tt->walk_band_tiles;
+    if (L->kind != CUPERM_LAUNCH_TILED || t->a_tiles <= band) return 0;
     double in_eff, out_eff;
     cuperm_sector_efficiency(L, &in_eff, &out_eff);
-    if (out_eff >= 0.995 || out_eff + 0.005 >= in_eff) return 0;
+    if (out_eff >= 1 - tt->sector_eff_tolerance || out_eff + tt->sector_eff_tolerance >= in_eff) return 0;
     int64_t run = 1;
     for (int d = t->a_end; d < t->b_end && t->dim[d].out_stride == run; ++d) run *= t->dim[d].extent;
-    return run > ((int64_t)1 << t->tile_b_log2) ? CUPERM_WALK_BAND : 0;
+    return run > ((int64_t)1 << t->tile_b_log2) ? band : 0;
 }
 
 /* Finishes a tile launch whose tile params are set. */
-static void finish_tile_launch(cuperm_launch_t* L)
+static void finish_tile_launch(cuperm_launch_t* L, const cuperm_transpose_tuning_t* tt)
 {
-    L->tile.band_tiles = choose_band(L);
+    L->tile.band_tiles = choose_band(L, tt);
     const int64_t max_grid = 0x7fffffff;
     L->blocks = L->tile.num_tiles < max_grid ? L->tile.num_tiles : max_grid;
     L->smem_bytes = cuperm_tile_smem_bytes(L->kind, &L->tile, L->elem_size);
 }
 
-int cuperm_candidate_launches(const cuperm_launch_t* h, cuperm_launch_t* out, int max)
+int cuperm_candidate_launches(const cuperm_launch_t* h, const cuperm_device_info_t* dev, const cuperm_tuning_t* tuning,
+                              cuperm_launch_t* out, int max)
 {
+    const cuperm_transpose_tuning_t* tt = &tuning->transpose;
     int n = 0;
     if (max < 1) return 0;
     out[n++] = *h;
@@ -442,38 +446,40 @@ int cuperm_candidate_launches(const cuperm_launch_t* h, cuperm_launch_t* out, in
             cuperm_tile_params_init(&c.tile, scalar.dim, scalar.rank, scalar.a_end, scalar.b_end, la,
                                     vec_tile_log2(h->elem_size) - la, h->elem_size);
             c.tile.vec_log2 = scalar.vec_log2;
-            finish_tile_launch(&c);
+            finish_tile_launch(&c, tt);
             out[n++] = c;
         }
     }
     if (scalar.vec_log2) { /* also try the scalar paths, in the scalar planner's tile shape */
         int la, lb;
-        choose_tile(scalar.a_volume, scalar.b_volume, h->elem_size, &la, &lb);
+        choose_tile(scalar.a_volume, scalar.b_volume, h->elem_size, tt, &la, &lb);
         cuperm_launch_t c = *h;
         cuperm_tile_params_init(&c.tile, scalar.dim, scalar.rank, scalar.a_end, scalar.b_end, la, lb,
                                 h->elem_size);
-        finish_tile_launch(&c);
+        finish_tile_launch(&c, tt);
         if (n < max) out[n++] = c;
         scalar = c.tile;
     }
     const cuperm_tile_params_t* t = &scalar;
     const int la_max = log2_ceil(t->a_volume), lb_max = log2_ceil(t->b_volume);
-    /* Reshape the tile, keeping its size (and so the kernels' fast path). */
+    /* Reshape the tile, keeping its size (and so the kernels' fast path), its sides
+     * within 2^tile_side_max_log2 and its shared memory within the device's per-block
+     * limit without opt-in. */
     static const int delta[][2] = {{1, -1}, {-1, 1}, {2, -2}, {-2, 2}, {3, -3}, {-3, 3}};
     for (size_t i = 0; i < sizeof delta / sizeof delta[0] && n < max; ++i) {
         int la = t->tile_a_log2 + delta[i][0], lb = t->tile_b_log2 + delta[i][1];
-        if (la < 0 || lb < 0 || la > 11 || lb > 11) continue;
+        if (la < 0 || lb < 0 || la > tt->tile_side_max_log2 || lb > tt->tile_side_max_log2) continue;
         if (la > la_max || lb > lb_max) continue;
         cuperm_launch_t c = *h;
         cuperm_tile_params_init(&c.tile, t->dim, t->rank, t->a_end, t->b_end, la, lb, h->elem_size);
-        finish_tile_launch(&c);
-        if (c.smem_bytes > 48 * 1024) continue;
+        finish_tile_launch(&c, tt);
+        if (c.smem_bytes > dev->smem_per_block) continue;
         out[n++] = c;
     }
     /* The rules' launch with the other tile walk (banded or A-fastest). */
-    if (h->kind == CUPERM_LAUNCH_TILED && n < max && (h->tile.band_tiles || h->tile.a_tiles > CUPERM_WALK_BAND)) {
+    if (h->kind == CUPERM_LAUNCH_TILED && n < max && (h->tile.band_tiles || h->tile.a_tiles > tt->walk_band_tiles)) {
         cuperm_launch_t c = *h;
-        c.tile.band_tiles = h->tile.band_tiles ? 0 : CUPERM_WALK_BAND;
+        c.tile.band_tiles = h->tile.band_tiles ? 0 : tt->walk_band_tiles;
         out[n++] = c;
     }
     return n;
@@ -495,22 +501,23 @@ static int canonical_problem(int rank, const int64_t* extents, const int* perm, 
 }
 
 int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, int elem, const int64_t* in_strides,
-                           const int64_t* out_strides, const cuperm_device_info_t* dev, int packed,
-                           cuperm_launch_t* out, int max)
+                           const int64_t* out_strides, const cuperm_device_info_t* dev,
+                           const cuperm_tuning_t* tuning, int packed, cuperm_launch_t* out, int max)
 {
     cuperm_problem_t p;
     int p_elem;
     if (!canonical_problem(rank, extents, perm, elem, in_strides, out_strides, packed, &p, &p_elem)) return 0;
     cuperm_launch_t heuristic;
-    cuperm_select_launch(&p, p_elem, dev, &heuristic);
-    return cuperm_candidate_launches(&heuristic, out, max);
+    cuperm_select_launch(&p, p_elem, tuning, &heuristic);
+    return cuperm_candidate_launches(&heuristic, dev, tuning, out, max);
 }
 
 /* The rules, not the model, choose among the candidates: on every candidate's
  * H100 time they pick one within 5% of the fastest more often than the fitted
  * models do (docs/model.md). */
 void cuperm_plan_host(int rank, const int64_t* extents, const int* perm, int elem, const int64_t* in_strides,
-                      const int64_t* out_strides, const cuperm_device_info_t* dev, cuperm_host_plan_t* plan)
+                      const int64_t* out_strides, const cuperm_device_info_t* dev, const cuperm_tuning_t* tuning,
+                      cuperm_host_plan_t* plan)
 {
     cuperm_problem_t p, packed;
     int packed_elem;
@@ -520,11 +527,11 @@ void cuperm_plan_host(int rank, const int64_t* extents, const int* perm, int ele
     plan->out_span_bytes = (cuperm_problem_max_out_offset(&p) + 1) * elem;
     cuperm_problem_canonicalize(&p);
     plan->fused_rank = p.rank;
-    cuperm_select_launch(&p, elem, dev, &plan->launch);
-    plan->predicted_seconds = cuperm_predict_seconds(&plan->launch, dev);
+    cuperm_select_launch(&p, elem, tuning, &plan->launch);
+    plan->predicted_seconds = cuperm_predict_seconds(&plan->launch, dev, tuning);
     if (cuperm_problem_pack(&p, elem, &packed, &packed_elem)) {
         plan->has_packed = 1;
-        cuperm_select_launch(&packed, packed_elem, dev, &plan->packed);
-        plan->predicted_seconds = cuperm_predict_seconds(&plan->packed, dev);
+        cuperm_select_launch(&packed, packed_elem, tuning, &plan->packed);
+        plan->predicted_seconds = cuperm_predict_seconds(&plan->packed, dev, tuning);
     }
 }
