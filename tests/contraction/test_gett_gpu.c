@@ -9,6 +9,7 @@
  * (guards, padding, A, B, C) must be unchanged. CUPERM_GETT_TEST_CASES sets the number of
  * random cases (default 200). Exits 77 without a GPU.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -206,10 +207,10 @@ static int run_case(rng_t* r, cupermTensorDescriptor_t desc[4], const type_pair*
     free(want);
     free(mag);
     for (int t = 0; t < 4; ++t) buffer_free(&b[t]);
-    assert_int_equal(cupermContractionPlanDestroy(plan), CUPERM_STATUS_SUCCESS);
-    if (bad)
+    if (bad) /* before the destroy: the description lives with the plan */
         printf("FAILED %s [%s beta=%s off=%d]: %s\n    plan: %s\n", label, tp->name,
                betaMode == BETA_ZERO ? "0" : alias ? "C==D" : "C!=D", off, why, info.description);
+    assert_int_equal(cupermContractionPlanDestroy(plan), CUPERM_STATUS_SUCCESS);
     failures_total += bad;
     return bad;
 }
