@@ -33,14 +33,14 @@ fi
 "$build/tests/contraction/test_gett_tables" >"$logs/test_gett_tables.log" 2>&1
 add test_gett_tables "rc=$? $(grep -E 'PASSED|FAILED' "$logs/test_gett_tables.log" | tail -1)"
 start=$(date +%s)
-timeout 240 "$build/tests/contraction/test_gett_gpu" >"$logs/test_gett_gpu.log" 2>&1
+timeout 150 "$build/tests/contraction/test_gett_gpu" >"$logs/test_gett_gpu.log" 2>&1
 rc=$?
 grep -E '^(FAILED|    )|\[  (FAILED|PASSED) |GETT plan' "$logs/test_gett_gpu.log" | head -40
 add test_gett_gpu "rc=$rc $(grep -E '\[  (PASSED|FAILED)' "$logs/test_gett_gpu.log" | tr '\n' ' ') ($(( $(date +%s) - start )) s)"
 
 # 2. The fuzz test with GETT forced on eligible cases.
 start=$(date +%s)
-CUPERM_GETT=1 timeout 150 "$build/tests/fuzz/cuperm-fuzz" --contractions 3000 --seed 5 --quiet >"$logs/fuzz-gett.log" 2>&1
+CUPERM_GETT=1 timeout 120 "$build/tests/fuzz/cuperm-fuzz" --contractions 3000 --seed 5 --quiet >"$logs/fuzz-gett.log" 2>&1
 rc=$?
 grep -E '^(REPRO|  FAILED)' "$logs/fuzz-gett.log" | head -20
 tail -6 "$logs/fuzz-gett.log"
@@ -51,7 +51,7 @@ add "fuzz GETT plans" "$(grep -oE 'GETT plans [0-9]+' "$logs/fuzz-gett.log" | ta
 cs=compute-sanitizer
 command -v $cs >/dev/null || cs=/usr/local/cuda/bin/compute-sanitizer
 start=$(date +%s)
-CUPERM_GETT_TEST_CASES=12 timeout 150 $cs --tool memcheck --error-exitcode 99 "$build/tests/contraction/test_gett_gpu" \
+CUPERM_GETT_TEST_CASES=12 timeout 120 $cs --tool memcheck --error-exitcode 99 "$build/tests/contraction/test_gett_gpu" \
   >"$logs/memcheck-test_gett_gpu.log" 2>&1
 rc=$?
 add "memcheck test_gett_gpu (12 random)" "$(grep -E 'ERROR SUMMARY' "$logs/memcheck-test_gett_gpu.log" | tail -1) rc=$rc ($(( $(date +%s) - start )) s)"
@@ -61,7 +61,7 @@ for variant in ttgt gett; do
   mkdir -p "$logs/bench-$variant"
   start=$(date +%s)
   if [ $variant = gett ]; then env=(env CUPERM_GETT=1); else env=(env -u CUPERM_GETT); fi
-  "${env[@]}" timeout 120 "$build/tools/bench/cuperm-bench" tccg48 --dtype f16 --mode model --out "$logs/bench-$variant" \
+  "${env[@]}" timeout 90 "$build/tools/bench/cuperm-bench" tccg48 --dtype f16 --mode model --out "$logs/bench-$variant" \
     >"$logs/bench-$variant.log" 2>&1
   rc=$?
   add "bench tccg48 f16 model $variant" "rc=$rc ($(( $(date +%s) - start )) s) $(grep -E 'geomean roofline efficiency' "$logs/bench-$variant.log" | tail -1)"
