@@ -42,6 +42,7 @@ cupermStatus_t cupermPlanContraction(cupermHandle_t handle, cupermContractionPla
     }
     uintptr_t token;
     if ((st = cuperm_registry_add(CUPERM_OBJ_CONTRACTION_PLAN, c, &token))) {
+        cuperm_ctr_plan_release(c);
         cuperm_handle_release(h);
         free(c);
         return st;
@@ -148,7 +149,8 @@ cupermStatus_t cupermContract(cupermContractionPlan_t token, const void* alpha, 
         b[i] = betaZero ? 0.0 : b[i] * plan->layout.ops.betaSign;
     }
     char* ws = workspace;
-    if (!ws) {
+    const int ownWorkspace = !ws && plan->workspaceBytes > 0; /* GETT plans need none */
+    if (ownWorkspace) {
         cudaError_t e = cudaMallocAsync((void**)&ws, plan->workspaceBytes, stream);
         if (e != cudaSuccess) {
             cudaGetLastError();
@@ -157,7 +159,7 @@ cupermStatus_t cupermContract(cupermContractionPlan_t token, const void* alpha, 
         }
     }
     st = cuperm_ctr_plan_run(plan, a, A, B, b, betaZero ? NULL : C, D, ws, stream);
-    if (!workspace) {
+    if (ownWorkspace) {
         cudaError_t e = cudaFreeAsync(ws, stream);
         if (!st && e != cudaSuccess)
             st = cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "cupermContract: cudaFreeAsync of the workspace failed: %s",
@@ -183,6 +185,7 @@ cupermStatus_t cupermContractionPlanDestroy(cupermContractionPlan_t token)
     if (!plan)
         return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermContractionPlanDestroy: plan is not a live "
                            "contraction plan (destroyed or foreign)");
+    cuperm_ctr_plan_release(plan);
     cuperm_handle_release(plan->handle);
     free(plan);
     return CUPERM_STATUS_SUCCESS;
@@ -205,6 +208,7 @@ cupermStatus_t cupermContractionPlanGetInfo(cupermContractionPlan_t token, cuper
     info->swapped = l->swapped;
     info->opFirst = l->in[first].cublasOp;
     info->opSecond = l->in[second].cublasOp;
+    if (l->kind == CTR_KIND_GETT) info->opFirst = info->opSecond = 'N'; /* no cuBLAS: A and B as they are */
     info->transposedA = l->in[CTR_A].path != CTR_IN_DIRECT;
     info->transposedB = l->in[CTR_B].path != CTR_IN_DIRECT;
     info->transposedD = l->out != CTR_OUT_DIRECT;

@@ -1,6 +1,7 @@
 #include "exec/handle.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/error.h"
 #include "core/registry.h"
@@ -54,6 +55,9 @@ cupermStatus_t cuperm_handle_create(cuperm_handle_t** out)
     double bus_bytes = attribute(cudaDevAttrGlobalMemoryBusWidth, device) / 8.0;
     d->dram_bytes_per_second = clock_hz * bus_bytes > 0 ? 2.0 * clock_hz * bus_bytes : 2e12;
     h->tuning = cuperm_tuning_for(d);
+    /* Read once per handle: a plan's choice never depends on when it was made. */
+    const char* gett = getenv("CUPERM_GETT");
+    h->gettForced = gett && strcmp(gett, "1") == 0;
     *out = h;
     return CUPERM_STATUS_SUCCESS;
 }

@@ -109,6 +109,7 @@ void fuzz_gpu_contraction(const fuzz_ctr_case* k, fuzz_stats* s)
     s->transposedB += info.transposedB;
     s->transposedD += info.transposedD;
     s->measured += info.measured;
+    s->gett += info.description && strncmp(info.description, "GETT", 4) == 0;
     s->streams += k->useStream;
     if (cuda_failed(cudaGetLastError(), "after planning", msg, sizeof msg)) {
         s->fatal = 1;

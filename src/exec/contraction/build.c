@@ -2,6 +2,8 @@
 #include <string.h>
 
 #include "exec/contraction/plan.h"
+#include "core/error.h"
+#include "plan/contraction/gett.h"
 #include "plan/contraction/types.h"
 
 /* ---- sub-plans ---------------------------------------------------------------- */
@@ -128,16 +130,106 @@ static cupermStatus_t build_steps(cuperm_contraction_plan_t* c)
     return CUPERM_STATUS_SUCCESS;
 }
 
+/* ---- GETT ------------------------------------------------------------------------ */
+
+int cuperm_ctr_gett_usable(const cuperm_handle_t* h, const cuperm_ctr_problem_t* p)
+{
+    return h->dev.cc_major >= 8 && cuperm_ctr_gett_eligible(p, NULL, 0) && cuperm_gett_available();
+}
+
+static cupermStatus_t gett_cuda_fail(cudaError_t e, const char* what)
+{
+    cudaGetLastError();
+    return cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "GETT plan: %s failed: %s", what, cudaGetErrorString(e));
+}
+
+/* One step: the GETT kernel reading A, B (and C) in place and writing D. Its offset tables go
+ * to plan-owned device memory on the plan's device now, once. */
+static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
+{
+    const cuperm_ctr_problem_t* p = &c->problem;
+    cuperm_ctr_gett_tables_t t;
+    cupermStatus_t st = cuperm_ctr_gett_tables_build(p, &t);
+    if (st) return st;
+    int previous = -1;
+    cudaError_t e = cudaGetDevice(&previous);
+    if (e == cudaSuccess && previous != c->device) e = cudaSetDevice(c->device);
+    int64_t* dev = NULL;
+    const size_t bytes = sizeof(int64_t) * (size_t)t.entries;
+    if (e != cudaSuccess) {
+        st = gett_cuda_fail(e, "selecting the plan's device");
+    } else if ((e = cudaMalloc((void**)&dev, bytes)) != cudaSuccess) {
+        cudaGetLastError();
+        dev = NULL;
+        st = cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "GETT plan: cudaMalloc of %zu bytes of offset tables failed: %s",
+                         bytes, cudaGetErrorString(e));
+    } else if ((e = cudaMemcpy(dev, t.table, bytes, cudaMemcpyHostToDevice)) != cudaSuccess) {
+        st = gett_cuda_fail(e, "uploading the offset tables");
+        cudaFree(dev);
+        dev = NULL;
+    }
+    if (previous >= 0 && previous != c->device) cudaSetDevice(previous);
+    if (st) {
+        cuperm_ctr_gett_tables_free(&t);
+        return st;
+    }
+    cuperm_ctr_gett_step_t* g = &c->gett;
+    g->tables = dev;
+    cuperm_gett_params_t* q = &g->params;
+    memset(q, 0, sizeof *q);
+#define GETT_TABLE(grp, w) (dev + t.at[grp][w])
+    q->aM = GETT_TABLE(CTR_GROUP_M, CTR_A);
+    q->aK = GETT_TABLE(CTR_GROUP_K, CTR_A);
+    q->aL = GETT_TABLE(CTR_GROUP_L, CTR_A);
+    q->bK = GETT_TABLE(CTR_GROUP_K, CTR_B);
+    q->bN = GETT_TABLE(CTR_GROUP_N, CTR_B);
+    q->bL = GETT_TABLE(CTR_GROUP_L, CTR_B);
+    q->cM = GETT_TABLE(CTR_GROUP_M, CTR_C);
+    q->cN = GETT_TABLE(CTR_GROUP_N, CTR_C);
+    q->cL = GETT_TABLE(CTR_GROUP_L, CTR_C);
+    q->dM = GETT_TABLE(CTR_GROUP_M, CTR_D);
+    q->dN = GETT_TABLE(CTR_GROUP_N, CTR_D);
+    q->dL = GETT_TABLE(CTR_GROUP_L, CTR_D);
+#undef GETT_TABLE
+    q->m = (int)t.size[CTR_GROUP_M];
+    q->n = (int)t.size[CTR_GROUP_N];
+    q->k = (int)t.size[CTR_GROUP_K];
+    q->batch = (int)t.size[CTR_GROUP_L];
+    q->mTiles = (q->m + CUPERM_GETT_BM - 1) / CUPERM_GETT_BM;
+    q->nTiles = (q->n + CUPERM_GETT_BN - 1) / CUPERM_GETT_BN;
+    q->aKFast = t.aKFast;
+    q->bKFast = t.bKFast;
+    q->abType = p->op[CTR_A].type;
+    q->cdType = p->op[CTR_D].type;
+    cuperm_ctr_gett_tables_free(&t);
+    c->stepCount = 0;
+    add_step(c, "GETT", cuperm_ctr_step_gett, g, operand_buffer(CTR_A), operand_buffer(CTR_B), operand_buffer(CTR_D));
+    return CUPERM_STATUS_SUCCESS;
+}
+
+void cuperm_ctr_plan_release(cuperm_contraction_plan_t* c)
+{
+    if (!c->gett.tables) return;
+    int previous = -1;
+    if (cudaGetDevice(&previous) == cudaSuccess && previous != c->device) cudaSetDevice(c->device);
+    cudaFree(c->gett.tables); /* the caller must not destroy a plan with runs in flight */
+    if (previous >= 0 && previous != c->device) cudaSetDevice(previous);
+    cudaGetLastError();
+    c->gett.tables = NULL;
+}
+
 cupermStatus_t cuperm_ctr_plan_build(cuperm_contraction_plan_t* c)
 {
-    const cupermStatus_t st = build_steps(c);
+    c->gett.tables = NULL; /* a copy of another plan never owns its tables */
+    const cupermStatus_t st = c->layout.kind == CTR_KIND_GETT ? build_gett_steps(c) : build_steps(c);
     if (st) return st;
     const cuperm_ctr_problem_t* p = &c->problem;
     c->cdSameLayout = memcmp(p->op[CTR_C].strides, p->op[CTR_D].strides,
                              sizeof(int64_t) * (size_t)p->op[CTR_D].rank) == 0;
     for (int w = 0; w < CTR_OPERANDS; ++w)
         c->spanBytes[w] = (cuperm_ctr_operand_max_offset(&p->op[w]) + 1) * (int64_t)cupermDataTypeSize(p->op[w].type);
-    c->workspaceBytes = c->layout.workspaceBytes + CTR_CUBLAS_WORKSPACE;
+    /* GETT needs no workspace (and no cuBLAS). */
+    c->workspaceBytes = c->layout.kind == CTR_KIND_GETT ? 0 : c->layout.workspaceBytes + CTR_CUBLAS_WORKSPACE;
     cuperm_ctr_layout_describe(p, &c->layout, c->description, sizeof c->description);
     return CUPERM_STATUS_SUCCESS;
 }

@@ -5,6 +5,7 @@
 
 #include "backend/cuda/timer.h"
 #include "core/error.h"
+#include "plan/contraction/gett.h"
 
 enum { kSamples = 5 };
 
@@ -97,17 +98,19 @@ cupermStatus_t cuperm_ctr_measure_choose(cuperm_contraction_plan_t* c, const cup
         return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "CUPERM_PLAN_MEASURE: the current device (%d) is not the "
                         "handle's (%d)", device, c->device);
     }
-    cuperm_ctr_layout_t* layouts = malloc(sizeof *layouts * CTR_MEASURE_CANDIDATES);
-    cuperm_contraction_plan_t* cand = calloc(CTR_MEASURE_CANDIDATES, sizeof *cand);
+    /* The model's cheapest TTGT layouts, plus GETT when it can run the problem. */
+    cuperm_ctr_layout_t* layouts = malloc(sizeof *layouts * (CTR_MEASURE_CANDIDATES + 1));
+    cuperm_contraction_plan_t* cand = calloc(CTR_MEASURE_CANDIDATES + 1, sizeof *cand);
     if (!layouts || !cand) {
         free(layouts);
         free(cand);
         return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_ALLOC_FAILED, "out of host memory");
     }
-    const int n = cuperm_ctr_layout_rank(&c->problem, model, layouts, CTR_MEASURE_CANDIDATES);
+    int n = cuperm_ctr_layout_rank(&c->problem, model, layouts, CTR_MEASURE_CANDIDATES);
+    if (cuperm_ctr_gett_usable(c->handle, &c->problem)) cuperm_ctr_gett_layout(&c->problem, &layouts[n++]);
     cupermStatus_t st = CUPERM_STATUS_SUCCESS;
     int built = 0, firstBuilt = -1;
-    int ok[CTR_MEASURE_CANDIDATES] = {0};
+    int ok[CTR_MEASURE_CANDIDATES + 1] = {0};
     size_t wsBytes = 0;
     for (int i = 0; i < n; ++i) {
         cand[i] = *c;
@@ -139,6 +142,8 @@ cupermStatus_t cuperm_ctr_measure_choose(cuperm_contraction_plan_t* c, const cup
         const cupermStatus_t closed = env_close(&env);
         if (!st) st = closed;
     }
+    for (int i = 0; i < n; ++i)
+        if (ok[i]) cuperm_ctr_plan_release(&cand[i]); /* the caller builds the winner again */
     free(layouts);
     free(cand);
     return st;

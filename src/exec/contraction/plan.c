@@ -2,6 +2,7 @@
 #include "exec/contraction/measure.h"
 #include "exec/contraction/plan.h"
 #include "core/error.h"
+#include "plan/contraction/gett.h"
 
 /* ---- the cost model on a real device ----------------------------------------- */
 
@@ -40,7 +41,12 @@ cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, const cupermTensorDescri
     c->measured = mode == CUPERM_PLAN_MEASURE;
     if (!cuperm_ctr_state_lookup(c->state, &c->problem, c->measured, &c->layout, &c->measuredSeconds)) {
         const cuperm_ctr_cost_model_t model = device_model(h);
-        st = c->measured ? cuperm_ctr_measure_choose(c, &model) : cuperm_ctr_layout_choose(&c->problem, &model, &c->layout);
+        if (c->measured)
+            st = cuperm_ctr_measure_choose(c, &model);
+        else if (h->gettForced && cuperm_ctr_gett_usable(h, &c->problem))
+            cuperm_ctr_gett_layout(&c->problem, &c->layout); /* CUPERM_GETT=1: GETT whenever eligible */
+        else
+            st = cuperm_ctr_layout_choose(&c->problem, &model, &c->layout);
         if (st) return st;
         cuperm_ctr_state_insert(c->state, &c->problem, c->measured, &c->layout, c->measuredSeconds);
     }

@@ -8,6 +8,7 @@
 #define CUPERM_EXEC_CONTRACTION_PLAN_H
 
 #include "backend/cuda/gemm_pointers.h"
+#include "backend/cuda/gett/gett.h"
 #include "exec/contraction/state.h"
 #include "exec/step.h"
 #include "exec/transpose/plan.h"
@@ -31,6 +32,14 @@ typedef struct {
     int pointersAligned;     /* every entry's offset from its base is a multiple of CTR_PTR_ALIGN bytes */
 } cuperm_ctr_gemm_step_t;
 
+/* The GETT step: the kernel's parameter block and the offset tables it points into, uploaded
+ * once when the plan is built (cudaMalloc on the plan's device) and freed by
+ * cuperm_ctr_plan_release (cupermContractionPlanDestroy). */
+typedef struct {
+    cuperm_gett_params_t params;
+    int64_t* tables; /* device memory, owned */
+} cuperm_ctr_gett_step_t;
+
 typedef struct cuperm_contraction_plan {
     cuperm_handle_t* handle;        /* referenced: its cuBLAS handles and caches outlive cupermDestroy */
     cuperm_ctr_state_t* state;
@@ -42,6 +51,7 @@ typedef struct cuperm_contraction_plan {
     cuperm_ctr_transpose_step_t transposes[5]; /* parameter blocks the steps point at: A, B, C into D,
                                                   W into D, opD in place */
     cuperm_ctr_gemm_step_t gemm;
+    cuperm_ctr_gett_step_t gett;    /* layout.kind == CTR_KIND_GETT */
     int cdSameLayout;               /* C and D strides equal: C may alias D */
     int64_t spanBytes[CTR_OPERANDS];
     size_t workspaceBytes;          /* layout's plus cuBLAS's */
@@ -57,8 +67,16 @@ cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, const cupermTensorDescri
                                     const cupermTensorDescriptor_t* D, cupermComputeType_t compute,
                                     cupermPlanMode_t mode, cuperm_contraction_plan_t* c);
 
-/* Builds c->layout's steps, the workspace size, the operand spans and the description. */
+/* Builds c->layout's steps, the workspace size, the operand spans and the description (a
+ * GETT layout also uploads its offset tables: release them with cuperm_ctr_plan_release). */
 cupermStatus_t cuperm_ctr_plan_build(cuperm_contraction_plan_t* c);
+
+/* Frees what cuperm_ctr_plan_build allocated on the device (GETT tables); idempotent. */
+void cuperm_ctr_plan_release(cuperm_contraction_plan_t* c);
+
+/* Whether the GETT kernel can run this problem on the handle's device (plan/contraction/gett.h's
+ * rules, an sm_80+ device and kernel). */
+int cuperm_ctr_gett_usable(const cuperm_handle_t* h, const cuperm_ctr_problem_t* p);
 
 /* Enqueues the plan's steps: alpha, beta as {re, im} with the folded signs applied; C is
  * NULL when beta is zero; ws holds the plan's workspace. */
@@ -69,5 +87,6 @@ cupermStatus_t cuperm_ctr_plan_run(const cuperm_contraction_plan_t* plan, const 
 /* The step kinds (exec/contraction/steps.c). */
 cupermStatus_t cuperm_ctr_step_transpose(const cuperm_step_t* s, const void* plan, const cuperm_run_args_t* a);
 cupermStatus_t cuperm_ctr_step_gemm(const cuperm_step_t* s, const void* plan, const cuperm_run_args_t* a);
+cupermStatus_t cuperm_ctr_step_gett(const cuperm_step_t* s, const void* plan, const cuperm_run_args_t* a);
 
 #endif

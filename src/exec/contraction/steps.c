@@ -79,3 +79,15 @@ cupermStatus_t cuperm_ctr_step_gemm(const cuperm_step_t* s, const void* vplan, c
     cuperm_ctr_blas_release(plan->state, blas);
     return st;
 }
+
+/* The GETT kernel: D = alpha A x B + beta C through the offset tables (no workspace, no cuBLAS). */
+cupermStatus_t cuperm_ctr_step_gett(const cuperm_step_t* s, const void* vplan, const cuperm_run_args_t* a)
+{
+    (void)vplan;
+    const cuperm_ctr_gett_step_t* g = s->params;
+    const cudaError_t e = cuperm_gett_launch(&g->params, cuperm_buffer_address(s->in, a), cuperm_buffer_address(s->in2, a),
+                                             a->beta_zero ? NULL : a->operand[CUPERM_BUF_C],
+                                             cuperm_buffer_address(s->out, a), (float)a->alpha[0], (float)a->beta[0],
+                                             !a->beta_zero, a->stream);
+    return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the GETT kernel launch");
+}

@@ -92,7 +92,12 @@ typedef struct {
     double alphaSign, betaSign;
 } cuperm_ctr_folded_ops_t;
 
+/* What runs the contraction: cuBLAS between transposes, or a GETT kernel (plan/contraction/gett.h). */
+typedef enum { CTR_KIND_TTGT = 0, CTR_KIND_GETT = 1 } cuperm_ctr_kind_t;
+
 typedef struct {
+    cuperm_ctr_kind_t kind;               /* TTGT (every field below) or GETT (kind, role, count, size,
+                                             order, m, n, k, batch, calls = 1, ops; no workspace) */
     int swapped;                          /* cuBLAS's first operand is B; rows are the N-role modes */
     int role[CTR_MAX_MODES];              /* per mode-table entry: a cuperm_ctr_group_t or CTR_ROLE_O */
     int count[CTR_ROLES];

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The GETT kernels on a GPU (issue "Contractions, part 2"): build for sm_90, run test_gett_gpu,
+# the differential fuzz test with CUPERM_GETT=1 (every eligible fuzz case then runs GETT),
+# compute-sanitizer memcheck on a short test_gett_gpu, and the TCCG48 f16 benchmark with and
+# without CUPERM_GETT=1 (both against the same-shape cuBLAS GEMM). About 5 minutes on an H100.
+# From the repository root on the device machine:
+#   scripts/gpu-gett-check.sh
+# Logs go to $OUT (or ./gpu-gett-logs); the summary is printed last.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/usr/local/cuda/bin"
+logs="${OUT:-$PWD/gpu-gett-logs}"
+mkdir -p "$logs"
+build=build-gett
+summary=()
+add() { summary+=("$(printf '%-34s %s' "$1" "$2")"); }
+finish() { echo; echo "==== summary (logs in $logs) ===="; printf '%s\n' "${summary[@]}"; }
+
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$logs/gpu.txt"
+source scripts/lib/deps.sh
+cuperm_find_cmocka
+
+start=$(date +%s)
+if cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$logs/build.log" 2>&1 &&
+   cmake --build "$build" -j"$(nproc)" --target test_gett_gpu test_gett_tables cuperm-fuzz cuperm-bench \
+     >>"$logs/build.log" 2>&1; then
+  add build "ok ($(( $(date +%s) - start )) s)"
+else
+  tail -40 "$logs/build.log"; add build FAILED; finish; exit 1
+fi
+
+# 1. The CPU table test, then the GPU test (it sets CUPERM_GETT=1 itself).
+"$build/tests/contraction/test_gett_tables" >"$logs/test_gett_tables.log" 2>&1
+add test_gett_tables "rc=$? $(grep -E 'PASSED|FAILED' "$logs/test_gett_tables.log" | tail -1)"
+start=$(date +%s)
+timeout 150 "$build/tests/contraction/test_gett_gpu" >"$logs/test_gett_gpu.log" 2>&1
+rc=$?
+grep -E '^(FAILED|    )|\[  (FAILED|PASSED) |GETT plan' "$logs/test_gett_gpu.log" | head -40
+add test_gett_gpu "rc=$rc $(grep -E '\[  (PASSED|FAILED)' "$logs/test_gett_gpu.log" | tr '\n' ' ') ($(( $(date +%s) - start )) s)"
+
+# 2. The fuzz test with GETT forced on eligible cases.
+start=$(date +%s)
+CUPERM_GETT=1 timeout 120 "$build/tests/fuzz/cuperm-fuzz" --contractions 3000 --seed 5 --quiet >"$logs/fuzz-gett.log" 2>&1
+rc=$?
+grep -E '^(REPRO|  FAILED)' "$logs/fuzz-gett.log" | head -20
+tail -6 "$logs/fuzz-gett.log"
+add "fuzz CUPERM_GETT=1 (3000 ctr)" "$(grep -E '^fuzz:' "$logs/fuzz-gett.log" | tail -1) rc=$rc ($(( $(date +%s) - start )) s)"
+add "fuzz GETT plans" "$(grep -oE 'GETT plans [0-9]+' "$logs/fuzz-gett.log" | tail -1)"
+
+# 3. memcheck on a short GPU test.
+cs=compute-sanitizer
+command -v $cs >/dev/null || cs=/usr/local/cuda/bin/compute-sanitizer
+start=$(date +%s)
+CUPERM_GETT_TEST_CASES=12 timeout 120 $cs --tool memcheck --error-exitcode 99 "$build/tests/contraction/test_gett_gpu" \
+  >"$logs/memcheck-test_gett_gpu.log" 2>&1
+rc=$?
+add "memcheck test_gett_gpu (12 random)" "$(grep -E 'ERROR SUMMARY' "$logs/memcheck-test_gett_gpu.log" | tail -1) rc=$rc ($(( $(date +%s) - start )) s)"
+
+# 4. TCCG48 f16, model plans: TTGT (default) and GETT (CUPERM_GETT=1).
+for variant in ttgt gett; do
+  mkdir -p "$logs/bench-$variant"
+  start=$(date +%s)
+  if [ $variant = gett ]; then env=(env CUPERM_GETT=1); else env=(env -u CUPERM_GETT); fi
+  "${env[@]}" timeout 90 "$build/tools/bench/cuperm-bench" tccg48 --dtype f16 --mode model --out "$logs/bench-$variant" \
+    >"$logs/bench-$variant.log" 2>&1
+  rc=$?
+  add "bench tccg48 f16 model $variant" "rc=$rc ($(( $(date +%s) - start )) s) $(grep -E 'geomean roofline efficiency' "$logs/bench-$variant.log" | tail -1)"
+done
+finish

@@ -1,0 +1,50 @@
+/*
+ * GETT (tensor-contraction GEMM without transposed copies): which problems it
+ * takes and its block-scatter offset tables. A GETT kernel views the
+ * contraction as D[m,n,l] = alpha sum_k A[m,k,l] B[k,n,l] + beta C[m,n,l] where
+ * m, n, k, l are linear indices over the free-in-A (M), free-in-B (N),
+ * contracted (K) and batched (L) mode groups, and finds every element through
+ * per-group offset tables:
+ *   A(m,k,l) = A + offA_m[m] + offA_k[k] + offA_l[l]
+ *   B(k,n,l) = B + offB_k[k] + offB_n[n] + offB_l[l]
+ *   C(m,n,l) = C + offC_m[m] + offC_n[n] + offC_l[l]   (D likewise)
+ * (the block-scatter idea of TBLIS and the GETT paper). Plain C, CPU-tested.
+ */
+#ifndef CUPERM_CTR_GETT_H
+#define CUPERM_CTR_GETT_H
+
+#include "plan/contraction/layout.h"
+
+/* At most this many table entries (8 bytes each): 512 MiB of tables. */
+#define CTR_GETT_MAX_ENTRIES ((int64_t)1 << 26)
+
+typedef struct {
+    int64_t size[CTR_GROUPS];              /* M, N, K, L: products of the groups' extents (1 if empty) */
+    int count[CTR_GROUPS];
+    int order[CTR_GROUPS][CTR_MAX_MODES];  /* mode-table indices of each group, fastest first */
+    int aKFast, bKFast;                    /* the operand's smallest stride is in a K mode (load mapping) */
+    int64_t at[CTR_GROUPS][CTR_OPERANDS];  /* where each (group, operand) table starts in table[], -1 if none */
+    int64_t entries;                       /* length of table[] */
+    int64_t* table;                        /* host memory, malloc'd by cuperm_ctr_gett_tables_build */
+} cuperm_ctr_gett_tables_t;
+
+/*
+ * Whether the GETT kernel can run problem p: A/B R_16F or R_16BF, compute 32F (DEFAULT
+ * resolves to it), C/D R_32F or the A/B type, every operator the identity after folding
+ * (negations fold into alpha and beta), tables within CTR_GETT_MAX_ENTRIES. Returns 1 or 0;
+ * on 0 writes the reason into why (if non-NULL).
+ */
+int cuperm_ctr_gett_eligible(const cuperm_ctr_problem_t* p, char* why, size_t whySize);
+
+/* Fills a layout record for a GETT plan (kind, sizes, folded operators; no workspace). */
+void cuperm_ctr_gett_layout(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l);
+
+/* The mode orders and the offset tables (t->table malloc'd); ALLOC_FAILED or INVALID_VALUE
+ * (too large) with the error message set. */
+cupermStatus_t cuperm_ctr_gett_tables_build(const cuperm_ctr_problem_t* p, cuperm_ctr_gett_tables_t* t);
+void cuperm_ctr_gett_tables_free(cuperm_ctr_gett_tables_t* t);
+
+/* Whether group g has a table for operand w (M: A C D, N: B C D, K: A B, L: all). */
+int cuperm_ctr_gett_has_table(int g, int w);
+
+#endif

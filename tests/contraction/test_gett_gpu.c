@@ -1,0 +1,410 @@
+/*
+ * GPU test of the GETT kernel (backend/cuda/gett): CUPERM_GETT=1 is set before cupermCreate,
+ * so model plans of eligible problems are GETT plans (asserted through the plan info). Fixed
+ * shapes (extents 1, 3, 17, 31, 127 and more, several modes per group, batched modes, D
+ * interleaving A's and B's free modes, empty groups, more than 65535 batches) and random
+ * contractions, fp16/bf16 into fp32 or the input type, beta = 0 / C != D / C == D, base
+ * pointers aligned or one element off. Every element of D is checked against a double
+ * reference with an fp32-accumulation error bound, and every byte outside D's elements
+ * (guards, padding, A, B, C) must be unchanged. CUPERM_GETT_TEST_CASES sets the number of
+ * random cases (default 200). Exits 77 without a GPU.
+ */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cuda_runtime_api.h>
+#include <math.h>
+
+#include "contraction/ctr_random.h"
+#include "contraction/ctr_reference.h"
+#include "support/gpu_skip.h"
+#include "support/poison.h"
+#include "support/reference.h"
+#include "support/rng.h"
+
+#define CHECK_CUDA(x) assert_int_equal((x), cudaSuccess)
+#define GUARD 64 /* elements of guard zone before and after every operand */
+
+static cupermHandle_t handle;
+
+typedef struct {
+    cupermDataType_t ab, cd;
+    const char* name;
+} type_pair;
+
+static const type_pair pairs[] = {
+    {CUPERM_R_16F, CUPERM_R_32F, "16F->32F"},
+    {CUPERM_R_16F, CUPERM_R_16F, "16F->16F"},
+    {CUPERM_R_16BF, CUPERM_R_32F, "16BF->32F"},
+    {CUPERM_R_16BF, CUPERM_R_16BF, "16BF->16BF"},
+};
+
+enum { BETA_ZERO = 0, BETA_C_NOT_D = 1, BETA_C_IS_D = 2 };
+
+static double unit_roundoff(cupermDataType_t t)
+{
+    return t == CUPERM_R_16F ? 0x1p-11 : t == CUPERM_R_16BF ? 0x1p-8 : 0x1p-24;
+}
+
+static double subnormal(cupermDataType_t t)
+{
+    return t == CUPERM_R_16F ? 0x1p-24 : t == CUPERM_R_16BF ? 0x1p-133 : 0x1p-149;
+}
+
+/* Product of the contracted extents (labels of A that D lacks). */
+static double contracted(const cupermTensorDescriptor_t* A, const cupermTensorDescriptor_t* D)
+{
+    double k = 1;
+    for (int i = 0; i < A->rank; ++i) {
+        int inD = 0;
+        for (int j = 0; j < D->rank; ++j) inD |= A->modes[i] == D->modes[j];
+        if (!inD) k *= (double)A->extents[i];
+    }
+    return k;
+}
+
+typedef struct {
+    size_t es, bytes, origin; /* element size, allocation bytes, byte offset of element 0 */
+    int64_t span;
+    unsigned char* host;      /* the allocation as uploaded */
+    unsigned char* back;      /* the allocation after the run */
+    ctr_cplx* values;         /* span values from element 0 */
+    unsigned char* dev;
+} buffer;
+
+static void buffer_make(buffer* b, const cupermTensorDescriptor_t* d, int off)
+{
+    b->es = cupermDataTypeSize(d->type);
+    b->span = ctr_ref_span(d);
+    b->origin = (size_t)(GUARD + off) * b->es;
+    b->bytes = (size_t)(GUARD + off + b->span + GUARD) * b->es;
+    b->host = malloc(b->bytes);
+    b->back = malloc(b->bytes);
+    b->values = calloc((size_t)b->span, sizeof(ctr_cplx));
+    b->dev = NULL;
+    assert_non_null(b->host);
+    assert_non_null(b->back);
+    assert_non_null(b->values);
+}
+
+static void buffer_values(buffer* b, cupermDataType_t type)
+{
+    for (int64_t i = 0; i < b->span; ++i) {
+        double v[2];
+        ref_load(type, b->host + b->origin + (size_t)i * b->es, v);
+        b->values[i] = v[0];
+    }
+}
+
+static void buffer_free(buffer* b)
+{
+    free(b->host);
+    free(b->back);
+    free(b->values);
+    if (b->dev) cudaFree(b->dev);
+}
+
+/* Whether the plan for these descriptors is a GETT plan (and what it says). */
+static int plan_is_gett(cupermContractionPlan_t plan, cupermContractionInfo_t* info)
+{
+    assert_int_equal(cupermContractionPlanGetInfo(plan, info), CUPERM_STATUS_SUCCESS);
+    return strncmp(info->description, "GETT", 4) == 0;
+}
+
+static int failures_total = 0;
+
+/*
+ * Plans and runs one contraction (desc's types are set here), checks it; returns the
+ * number of failures (0 or 1). expectGett: assert the plan is GETT.
+ */
+static int run_case(rng_t* r, cupermTensorDescriptor_t desc[4], const type_pair* tp, int betaMode, int off,
+                    cupermPlanMode_t mode, int expectGett, const char* label)
+{
+    for (int t = 0; t < 4; ++t) desc[t].type = t < 2 ? tp->ab : tp->cd;
+    cupermContractionPlan_t plan;
+    cupermStatus_t st = cupermPlanContraction(handle, &plan, &desc[0], &desc[1], &desc[2], &desc[3],
+                                              CUPERM_COMPUTE_DEFAULT, mode);
+    if (st != CUPERM_STATUS_SUCCESS) fail_msg("%s: plan failed: %s", label, cupermGetLastErrorMessage());
+    cupermContractionInfo_t info;
+    const int gett = plan_is_gett(plan, &info);
+    if (expectGett && !gett) fail_msg("%s: expected a GETT plan, got: %s", label, info.description);
+    if (gett) assert_int_equal(info.workspaceBytes, 0);
+
+    const int alias = betaMode == BETA_C_IS_D;
+    buffer b[4];
+    for (int t = 0; t < 4; ++t) buffer_make(&b[t], &desc[t], off);
+    for (int t = 0; t < 3; ++t) rng_fill(r, desc[t].type, (int64_t)(b[t].bytes / b[t].es), b[t].host);
+    if (alias) {
+        rng_fill(r, desc[3].type, (int64_t)(b[3].bytes / b[3].es), b[3].host);
+    } else {
+        /* Guards and holes: a byte pattern; D's elements: NaN (every one must be written). */
+        poison_pattern(b[3].host, b[3].bytes);
+        unsigned char* mask = poison_element_mask(desc[3].rank, desc[3].extents, desc[3].strides, b[3].span);
+        for (int64_t i = 0; i < b[3].span; ++i)
+            if (mask[i]) memset(b[3].host + b[3].origin + (size_t)i * b[3].es, POISON_BYTE, b[3].es);
+        free(mask);
+    }
+    for (int t = 0; t < 4; ++t) buffer_values(&b[t], desc[t].type);
+    const double alpha = (double)(float)(0.5 + rng_uniform(r));
+    const double beta = betaMode == BETA_ZERO ? 0.0 : (double)(float)(rng_unit(r));
+    const int64_t spanD = b[3].span;
+    ctr_cplx* want = calloc((size_t)spanD, sizeof(ctr_cplx));
+    double* mag = calloc((size_t)spanD, sizeof(double));
+    ctr_ref_contract(&desc[0], &desc[1], &desc[2], &desc[3], b[0].values, b[1].values,
+                     alias ? b[3].values : b[2].values, alpha, beta, want, mag);
+
+    for (int t = 0; t < 4; ++t) {
+        CHECK_CUDA(cudaMalloc((void**)&b[t].dev, b[t].bytes));
+        CHECK_CUDA(cudaMemcpy(b[t].dev, b[t].host, b[t].bytes, cudaMemcpyHostToDevice));
+    }
+    const float fa = (float)alpha, fb = (float)beta;
+    void* C = betaMode == BETA_ZERO ? NULL : alias ? b[3].dev + b[3].origin : b[2].dev + b[2].origin;
+    st = cupermContract(plan, &fa, b[0].dev + b[0].origin, b[1].dev + b[1].origin, &fb, C, b[3].dev + b[3].origin,
+                        NULL, 0, 0);
+    if (st != CUPERM_STATUS_SUCCESS) fail_msg("%s: contract failed: %s", label, cupermGetLastErrorMessage());
+    CHECK_CUDA(cudaDeviceSynchronize());
+    for (int t = 0; t < 4; ++t) CHECK_CUDA(cudaMemcpy(b[t].back, b[t].dev, b[t].bytes, cudaMemcpyDeviceToHost));
+
+    int bad = 0;
+    char why[512] = "";
+    for (int t = 0; t < 3 && !bad; ++t)
+        if (memcmp(b[t].host, b[t].back, b[t].bytes)) {
+            bad = 1;
+            snprintf(why, sizeof why, "operand %c changed", "ABC"[t]);
+        }
+    unsigned char* mask = poison_element_mask(desc[3].rank, desc[3].extents, desc[3].strides, spanD);
+    int64_t where;
+    if (!bad && poison_changed_outside(b[3].host, b[3].back, b[3].bytes, b[3].origin, b[3].es, mask, spanD, &where)) {
+        bad = 1;
+        snprintf(why, sizeof why, "D's allocation changed outside its elements at byte %lld", (long long)where);
+    }
+    const double K = contracted(&desc[0], &desc[3]);
+    const double u = unit_roundoff(tp->cd), sub = subnormal(tp->cd);
+    double worst = 0;
+    for (int64_t i = 0; i < spanD && !bad; ++i) {
+        if (!mask[i]) continue;
+        double v[2];
+        ref_load(tp->cd, b[3].back + b[3].origin + (size_t)i * b[3].es, v);
+        const double w = creal(want[i]);
+        /* fp32 accumulation of exact products (K + 2 roundings, doubled for the tensor cores'
+         * accumulation order), the rounding to D's type, a subnormal floor. */
+        const double bound = (2 * (K + 2) * 0x1p-24 + 2 * u) * mag[i] + (K + 2) * 0x1p-149 + sub;
+        const double err = fabs(v[0] - w);
+        if (!(err <= bound)) {
+            bad = 1;
+            snprintf(why, sizeof why, "D element at offset %lld: got %.9g, want %.9g, |diff| %.3g > bound %.3g",
+                     (long long)i, v[0], w, err, bound);
+        }
+        if (bound > 0 && err / bound > worst) worst = err / bound;
+    }
+    free(mask);
+    free(want);
+    free(mag);
+    for (int t = 0; t < 4; ++t) buffer_free(&b[t]);
+    if (bad) /* before the destroy: the description lives with the plan */
+        printf("FAILED %s [%s beta=%s off=%d]: %s\n    plan: %s\n", label, tp->name,
+               betaMode == BETA_ZERO ? "0" : alias ? "C==D" : "C!=D", off, why, info.description);
+    assert_int_equal(cupermContractionPlanDestroy(plan), CUPERM_STATUS_SUCCESS);
+    failures_total += bad;
+    return bad;
+}
+
+/* ---- fixed shapes ------------------------------------------------------------- */
+
+typedef struct {
+    const char *a, *b, *d; /* one letter per mode */
+    int64_t ext[26];       /* by letter */
+    int padded;            /* random memory orders and padding instead of column-major */
+} shape;
+
+typedef struct {
+    int32_t modes[4][16];
+    int64_t extents[4][16];
+    int64_t strides[4][16];
+    cupermTensorDescriptor_t d[4];
+} built;
+
+static void strides_for(rng_t* r, int rank, const int64_t* e, int64_t* s, int padded)
+{
+    int order[16];
+    for (int i = 0; i < rank; ++i) order[i] = i;
+    if (padded) rng_permutation(r, rank, order);
+    int64_t next = 1;
+    for (int i = 0; i < rank; ++i) {
+        s[order[i]] = next;
+        next *= e[order[i]] + (padded && rng_range(r, 0, 1) ? 1 : 0);
+    }
+}
+
+static void build_shape(rng_t* r, const shape* sh, built* o)
+{
+    const char* str[4] = {sh->a, sh->b, sh->d, sh->d};
+    memset(o, 0, sizeof *o);
+    for (int t = 0; t < 4; ++t) {
+        const int rank = (int)strlen(str[t]);
+        for (int i = 0; i < rank; ++i) {
+            o->modes[t][i] = str[t][i];
+            o->extents[t][i] = sh->ext[str[t][i] - 'a'];
+        }
+        if (t == 3) memcpy(o->strides[3], o->strides[2], sizeof o->strides[3]); /* C and D alike */
+        else strides_for(r, rank, o->extents[t], o->strides[t], sh->padded);
+        o->d[t] = (cupermTensorDescriptor_t){rank, o->modes[t], o->extents[t], o->strides[t], CUPERM_R_16F,
+                                             CUPERM_OP_IDENTITY, 0};
+    }
+}
+
+#define E(...) {__VA_ARGS__}
+static void test_fixed_shapes(void** state)
+{
+    (void)state;
+    /* ext[] by letter: a b c d e f g h i j k l m n o p q r s t u v w x y z */
+    static const shape shapes[] = {
+        {"mk", "kn", "mn", E(['m' - 'a'] = 127, ['n' - 'a'] = 31, ['k' - 'a'] = 17), 0},
+        {"mk", "kn", "mn", E(['m' - 'a'] = 1, ['n' - 'a'] = 1, ['k' - 'a'] = 1), 0},
+        {"mk", "kn", "mn", E(['m' - 'a'] = 3, ['n' - 'a'] = 129, ['k' - 'a'] = 300), 0},
+        {"km", "nk", "nm", E(['m' - 'a'] = 257, ['n' - 'a'] = 130, ['k' - 'a'] = 127), 0},
+        {"mk", "kn", "mn", E(['m' - 'a'] = 200, ['n' - 'a'] = 140, ['k' - 'a'] = 65), 1},
+        /* several modes per group, D interleaving A's and B's free modes (TCCG style) */
+        {"aebf", "dfce", "acbd", E(['a' - 'a'] = 17, ['b' - 'a'] = 3, ['c' - 'a'] = 31, ['d' - 'a'] = 5,
+                                   ['e' - 'a'] = 7, ['f' - 'a'] = 9), 0},
+        {"aebf", "dfce", "dbca", E(['a' - 'a'] = 17, ['b' - 'a'] = 3, ['c' - 'a'] = 31, ['d' - 'a'] = 5,
+                                   ['e' - 'a'] = 7, ['f' - 'a'] = 9), 1},
+        {"eafb", "cedf", "cadb", E(['a' - 'a'] = 24, ['b' - 'a'] = 6, ['c' - 'a'] = 12, ['d' - 'a'] = 11,
+                                   ['e' - 'a'] = 8, ['f' - 'a'] = 5), 1},
+        /* batched modes, in different places */
+        {"akl", "kbl", "abl", E(['a' - 'a'] = 31, ['b' - 'a'] = 17, ['k' - 'a'] = 33, ['l' - 'a'] = 3), 0},
+        {"lak", "bkl", "bla", E(['a' - 'a'] = 130, ['b' - 'a'] = 3, ['k' - 'a'] = 40, ['l' - 'a'] = 5), 1},
+        {"akl", "kbl", "abl", E(['a' - 'a'] = 2, ['b' - 'a'] = 3, ['k' - 'a'] = 2, ['l' - 'a'] = 66000), 0},
+        /* empty groups: outer product (no K), no M, no N */
+        {"m", "n", "mn", E(['m' - 'a'] = 31, ['n' - 'a'] = 17), 0},
+        {"k", "kn", "n", E(['k' - 'a'] = 127, ['n' - 'a'] = 3), 0},
+        {"mk", "k", "m", E(['m' - 'a'] = 129, ['k' - 'a'] = 31), 0},
+        /* unit modes among the others */
+        {"ajk", "kbj", "ab", E(['a' - 'a'] = 17, ['b' - 'a'] = 1, ['j' - 'a'] = 1, ['k' - 'a'] = 3), 1},
+    };
+    rng_t r = {77};
+    int failures = 0, runs = 0;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s)
+        for (int variant = 0; variant < 6; ++variant) {
+            built b;
+            build_shape(&r, &shapes[s], &b);
+            char label[96];
+            snprintf(label, sizeof label, "shape %zu (%s,%s->%s) variant %d", s, shapes[s].a, shapes[s].b,
+                     shapes[s].d, variant);
+            failures += run_case(&r, b.d, &pairs[(s + (size_t)variant) % 4], variant % 3, variant / 3,
+                                 CUPERM_PLAN_MODEL, 1, label);
+            ++runs;
+        }
+    printf("    fixed shapes: %d runs, %d failed\n", runs, failures);
+    assert_int_equal(failures, 0);
+}
+
+/* ---- random contractions ---------------------------------------------------------- */
+
+static int case_count(void)
+{
+    const char* s = getenv("CUPERM_GETT_TEST_CASES");
+    const int n = s ? atoi(s) : 200;
+    return n > 0 ? n : 200;
+}
+
+static void test_random(void** state)
+{
+    (void)state;
+    rng_t r = {4242};
+    const int count = case_count();
+    int failures = 0;
+    for (int i = 0; i < count; ++i) {
+        ctr_random_case c;
+        const int aliasable = i % 2;
+        ctr_random_options o = {6, i % 5 == 0 ? 200 : 40, i % 5 == 0 ? 1 << 22 : 1 << 18, aliasable, 0, 1, 15, 20};
+        ctr_random_draw(&r, &o, &c);
+        /* Negations fold into alpha and beta: still GETT. */
+        for (int t = 0; t < 4; ++t) {
+            c.desc[t].op = rng_range(&r, 0, 5) == 0 ? CUPERM_OP_NEGATE : CUPERM_OP_IDENTITY;
+            c.desc[t].opParam = 0;
+        }
+        const int betaMode = aliasable ? (int)rng_range(&r, 0, 2) : (int)rng_range(&r, 0, 1);
+        char label[1100], text[1000];
+        ctr_random_print(&c, text, sizeof text);
+        snprintf(label, sizeof label, "random %d: %s", i, text);
+        failures += run_case(&r, c.desc, &pairs[i % 4], betaMode, (int)rng_range(&r, 0, 1), CUPERM_PLAN_MODEL, 1,
+                             label);
+    }
+    printf("    random: %d cases, %d failed\n", count, failures);
+    assert_int_equal(failures, 0);
+}
+
+/* Measured plans time GETT against the TTGT candidates: whichever wins must be right. */
+static void test_measured(void** state)
+{
+    (void)state;
+    rng_t r = {99};
+    const shape sh = {"aebf", "dfce", "acbd", E(['a' - 'a'] = 48, ['b' - 'a'] = 24, ['c' - 'a'] = 40,
+                                                ['d' - 'a'] = 16, ['e' - 'a'] = 24, ['f' - 'a'] = 16), 0};
+    int failures = 0;
+    for (int i = 0; i < 4; ++i) {
+        built b;
+        build_shape(&r, &sh, &b);
+        failures += run_case(&r, b.d, &pairs[i], i % 3, 0, CUPERM_PLAN_MEASURE, 0, "measured");
+    }
+    assert_int_equal(failures, 0);
+}
+
+/* Ineligible problems keep TTGT plans under CUPERM_GETT=1. */
+static void test_not_eligible(void** state)
+{
+    (void)state;
+    const int32_t mA[2] = {'a', 'k'}, mB[2] = {'k', 'b'}, mD[2] = {'a', 'b'};
+    const int64_t e[2] = {32, 32};
+    cupermTensorDescriptor_t A = {2, mA, e, NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
+    cupermTensorDescriptor_t B = {2, mB, e, NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
+    cupermTensorDescriptor_t D = {2, mD, e, NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
+    cupermContractionPlan_t plan;
+    cupermContractionInfo_t info;
+    assert_int_equal(cupermPlanContraction(handle, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL), 0);
+    assert_false(plan_is_gett(plan, &info));
+    assert_int_equal(cupermContractionPlanDestroy(plan), 0);
+    A.type = B.type = D.type = CUPERM_R_16F;
+    A.op = CUPERM_OP_RELU;
+    assert_int_equal(cupermPlanContraction(handle, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL), 0);
+    assert_false(plan_is_gett(plan, &info));
+    assert_int_equal(cupermContractionPlanDestroy(plan), 0);
+    A.op = CUPERM_OP_IDENTITY;
+    assert_int_equal(cupermPlanContraction(handle, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL), 0);
+    assert_true(plan_is_gett(plan, &info));
+    printf("    GETT plan: %s\n", info.description);
+    assert_int_equal(cupermContractionPlanDestroy(plan), 0);
+}
+
+static int setup(void** state)
+{
+    (void)state;
+    return cupermCreate(&handle) == CUPERM_STATUS_SUCCESS ? 0 : -1;
+}
+
+static int teardown(void** state)
+{
+    (void)state;
+    return cupermDestroy(handle) == CUPERM_STATUS_SUCCESS ? 0 : -1;
+}
+
+int main(void)
+{
+    require_gpu_or_skip("test_gett_gpu");
+    /* Before cupermCreate: the handle reads it once. */
+    setenv("CUPERM_GETT", "1", 1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_not_eligible),
+        cmocka_unit_test(test_fixed_shapes),
+        cmocka_unit_test(test_random),
+        cmocka_unit_test(test_measured),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
