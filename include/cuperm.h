@@ -276,10 +276,13 @@ CUPERM_API cupermStatus_t cupermPlanGetInfo(cupermPlan_t plan, cupermPlanInfo_t*
  * and B), batched (in A, B and D). A mode in only one of A, B, D is rejected.
  * A label repeated within one tensor (a diagonal or trace) is not supported.
  *
- * Executed as transpose-transpose-GEMM-transpose: operands that cuBLAS cannot
- * read in place are transposed into the workspace with cuperm's own transposes,
- * the GEMM (strided-batched over the batched modes) runs on cuBLAS, and the
- * result is transposed into D unless cuBLAS can write D directly.
+ * Executed as transpose-transpose-GEMM-transpose (TTGT): operands that cuBLAS
+ * cannot read in place are transposed into the workspace with cuperm's own
+ * transposes (operators applied inside them), the GEMM (strided-batched over the
+ * batched modes) runs on cuBLAS, and the result is transposed into D unless cuBLAS
+ * can write D directly. fp16/bf16 contractions may instead run as one GETT kernel
+ * that reads A and B and writes D in place (CUPERM_PLAN_MEASURE times it beside
+ * the TTGT layouts; see cupermPlanMode_t).
  */
 
 /**
@@ -299,7 +302,10 @@ typedef enum {
 
 /** How a contraction plan is chosen. */
 typedef enum {
-    CUPERM_PLAN_MODEL = 0,  /**< by the cost model (transpose predictions + a GEMM model); nothing runs */
+    CUPERM_PLAN_MODEL = 0,  /**< by the cost model (transpose predictions + a GEMM model); nothing runs.
+                                 With the environment variable CUPERM_GETT=1 at cupermCreate, eligible
+                                 fp16/bf16 contractions take the GETT kernel instead, whose plan copies
+                                 its offset tables to the device (cudaMalloc + cudaMemcpy) */
     CUPERM_PLAN_MEASURE = 1 /**< the model's 8 cheapest layouts timed on the device, the fastest kept.
                                  Needs no user data: it allocates, stream-ordered from the current
                                  device's memory pool, scratch A, B and D (their spans) plus the
