@@ -303,7 +303,7 @@ typedef enum {
 /** How a contraction plan is chosen. */
 typedef enum {
     CUPERM_PLAN_MODEL = 0,  /**< by the cost model (transpose predictions + a GEMM model); nothing runs.
-                                 With the environment variable CUPERM_GETT=1 at cupermCreate, eligible
+                                 With the environment variable CUPERM_GETT set to 1 at cupermCreate, eligible
                                  fp16/bf16 contractions take the GETT kernel instead, whose plan copies
                                  its offset tables to the device (cudaMalloc + cudaMemcpy) */
     CUPERM_PLAN_MEASURE = 1 /**< the model's 8 cheapest layouts timed on the device, the fastest kept.
