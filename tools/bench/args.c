@@ -97,7 +97,7 @@ static void record_command_line(int argc, char** argv, bench_options* opt)
 enum {
     OPT_DTYPE = 256, OPT_MODE, OPT_CASES, OPT_CASE, OPT_EXTENT, OPT_RANK, OPT_RATIO, OPT_COUNT,
     OPT_VOLUME, OPT_SEED, OPT_SKIP, OPT_LIMIT, OPT_OUT, OPT_TAG, OPT_ALPHA, OPT_BETA,
-    OPT_PLAN_REPS, OPT_TARGET_MS, OPT_LIST, OPT_NO_VERIFY, OPT_QUIET, OPT_VERSION
+    OPT_PLAN_REPS, OPT_TARGET_MS, OPT_LIST, OPT_NO_VERIFY, OPT_QUIET, OPT_VERSION, OPT_OPS
 };
 
 static const struct option long_options[] = {
@@ -124,6 +124,7 @@ static const struct option long_options[] = {
     {"beta", required_argument, NULL, OPT_BETA},
     {"plan-reps", required_argument, NULL, OPT_PLAN_REPS},
     {"target-ms", required_argument, NULL, OPT_TARGET_MS},
+    {"ops", required_argument, NULL, OPT_OPS},
     {NULL, 0, NULL, 0},
 };
 
@@ -230,6 +231,24 @@ static int apply_option(int c, const char* v, bench_options* opt, char* err, siz
             return bench_fail(err, err_size, "--target-ms \"%s\": expected milliseconds in (0, 60000]", v);
         opt->target_ms = x;
         break;
+    case OPT_OPS: {
+        /* three operator names, for A, B and the result D */
+        static const char* const names[] = {"identity", "negate", "abs",  "relu", "leaky_relu", "elu",
+                                            "sigmoid",  "tanh",   "exp",  "sqrt", "conj"};
+        const char* q = v;
+        for (int i = 0; i < 3; ++i) {
+            const size_t len = strcspn(q, ",");
+            int found = -1;
+            for (int k = 0; k < (int)(sizeof names / sizeof names[0]); ++k)
+                if (strlen(names[k]) == len && !strncmp(names[k], q, len)) found = k;
+            if (found < 0 || (i < 2 && q[len] != ',') || (i == 2 && q[len] != '\0'))
+                return bench_fail(err, err_size, "--ops \"%s\": expected three operator names A,B,D (identity, "
+                                  "negate, abs, relu, leaky_relu, elu, sigmoid, tanh, exp, sqrt, conj)", v);
+            opt->ops[i] = (cupermOperator_t)found;
+            q += len + (i < 2);
+        }
+        break;
+    }
     default: return bench_fail(err, err_size, "internal error: option %d not handled", c);
     }
     return 0;
@@ -347,6 +366,9 @@ void bench_print_usage(const char* argv0)
         "  --no-verify         skip the element-by-element check of the first execution\n"
         "  --plan-reps N       plan creations timed per case, fresh handle each (5)\n"
         "  --target-ms MS      timing budget per case and mode (100)\n"
+        "  --ops A,B,D         contractions: operators on A, B and the result, e.g. relu,relu,relu\n"
+        "                      (identity, negate, abs, relu, leaky_relu, elu, sigmoid, tanh, exp, sqrt, conj;\n"
+        "                      leaky_relu and elu with parameter 0.1)\n"
         "  --list              print the cases (case-file notation) and exit; no GPU needed\n"
         "  --quiet             no per-case lines on stdout (CSV and summary still written)\n"
         "  --version           print the cuperm library version and exit\n"

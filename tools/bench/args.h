@@ -25,6 +25,7 @@ typedef struct {
     const char* tag;          /* --tag: file name stem */
     int verify;               /* --no-verify clears it */
     double alpha, beta;
+    cupermOperator_t ops[3];  /* --ops A,B,D: contraction operators on A, B and the result (identity) */
     int plan_reps;            /* heuristic plan creations timed per case */
     double target_ms;         /* timing budget per case and mode */
     int list_only;            /* --list */
