@@ -3,6 +3,7 @@
 !> is not part of libcuperm_fortran.
 module cuda_runtime_f
   use, intrinsic :: iso_c_binding
+  use cuperm_f, only: cuperm_c_string
   implicit none
   private
   public :: cudaMalloc, cudaFree, cudaMemcpy, cudaDeviceSynchronize, cudaGetDeviceCount
@@ -48,39 +49,16 @@ module cuda_runtime_f
       import :: c_int
       integer(c_int), value :: status
     end subroutine
-    function c_strlen(s) bind(c, name='strlen') result(n)
-      import :: c_ptr, c_size_t
-      type(c_ptr), value :: s
-      integer(c_size_t) :: n
-    end function
   end interface
 
 contains
-
-  function c_to_f(p) result(s)
-    type(c_ptr), intent(in) :: p
-    character(len=:), allocatable :: s
-    character(kind=c_char), pointer :: chars(:)
-    integer :: i, n
-    if (.not. c_associated(p)) then
-      s = ''
-      return
-    end if
-    n = int(c_strlen(p))
-    allocate(character(len=n) :: s)
-    if (n == 0) return
-    call c_f_pointer(p, chars, [n])
-    do i = 1, n
-      s(i:i) = chars(i)
-    end do
-  end function
 
   !> Stops with a message when a CUDA runtime call failed.
   subroutine cuda_check(err, what)
     integer(c_int), intent(in) :: err
     character(len=*), intent(in) :: what
     if (err == cudaSuccess) return
-    print '(a)', 'FAILED: ' // what // ': ' // c_to_f(cudaGetErrorString(err))
+    print '(a)', 'FAILED: ' // what // ': ' // cuperm_c_string(cudaGetErrorString(err))
     stop 1
   end subroutine
 
@@ -95,7 +73,7 @@ contains
     if (err /= cudaSuccess .or. n == 0) then
       if (err /= cudaSuccess) then
         print '(a)', 'SKIPPED: ' // test_name // ' needs a CUDA GPU (' // &
-            c_to_f(cudaGetErrorString(err)) // ')'
+            cuperm_c_string(cudaGetErrorString(err)) // ')'
       else
         print '(a)', 'SKIPPED: ' // test_name // ' needs a CUDA GPU (no devices)'
       end if
