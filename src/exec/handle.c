@@ -99,8 +99,10 @@ cupermStatus_t cuperm_handle_engine(cuperm_handle_t* h, cuperm_engine_t engine, 
         cupermStatus_t st = make(&fresh);
         if (st) return st;
         void* expected = NULL;
-        slot->destroy = destroy; /* the same function from every racer */
         if (atomic_compare_exchange_strong(&slot->state, &expected, fresh)) {
+            /* Only the winner writes it; it is read when the last reference goes, which the
+             * reference count orders after this. */
+            slot->destroy = destroy;
             s = fresh;
         } else {
             destroy(fresh);
