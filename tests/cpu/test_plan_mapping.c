@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "common/launch_walk.h"
 #include "common/cases.h"
 #include "core/index_math.h"
 #include "plan/transpose/select.h"
@@ -54,31 +55,25 @@ static int moved(int64_t o, int64_t i, int64_t w, const int64_t* src_of, int64_t
     return 0;
 }
 
+typedef struct {
+    int64_t w, out_span;
+    const int64_t* src_of;
+    int* hits;
+} moved_ctx;
+
+static int moved_one(int64_t o, int64_t i, void* vctx)
+{
+    const moved_ctx* c = vctx;
+    return moved(o, i, c->w, c->src_of, c->out_span, c->hits);
+}
+
 /* Emulates one launch whose elements are w of the problem's wide; returns 0 if
  * the mapping is exact. */
 static int emulate(const cuperm_launch_t* l, int64_t w, const int64_t* src_of, int64_t out_span, int* hits)
 {
     memset(hits, 0, (size_t)out_span * sizeof *hits);
-    if (l->kind == CUPERM_LAUNCH_COPY) {
-        for (int64_t i = 0; i < l->volume; ++i)
-            if (moved(i, i, w, src_of, out_span, hits)) return 1;
-    } else {
-        const cuperm_tile_params_t* p = &l->tile;
-        const int64_t ta = (int64_t)1 << p->tile_a_log2, tb = (int64_t)1 << p->tile_b_log2;
-        for (int64_t t = 0; t < p->num_tiles; ++t) {
-            int64_t a0, b0, ib, ob;
-            cuperm_tile_origin(p, t, &a0, &b0, &ib, &ob);
-            for (int64_t y = 0; y < tb && b0 + y < p->b_volume; ++y) {
-                int64_t bi, bo;
-                cuperm_group_offsets(p->dim, p->a_end, p->b_end, b0 + y, &bi, &bo);
-                for (int64_t x = 0; x < ta && a0 + x < p->a_volume; ++x) {
-                    int64_t ai, ao;
-                    cuperm_group_offsets(p->dim, 0, p->a_end, a0 + x, &ai, &ao);
-                    if (moved(ob + ao + bo, ib + ai + bi, w, src_of, out_span, hits)) return 1;
-                }
-            }
-        }
-    }
+    moved_ctx c = {w, out_span, src_of, hits};
+    if (launch_walk(l, moved_one, &c)) return 1;
     for (int64_t o = 0; o < out_span; ++o)
         if (hits[o] != (src_of[o] >= 0)) return 1;
     return 0;

@@ -12,34 +12,30 @@
 
 #include <cmocka.h>
 
+#include "common/launch_walk.h"
 #include "core/index_math.h"
 #include "dist/plan.h"
 
 static const cuperm_device_info_t kDevice = {0, 9, 0, 132, 50 << 20, 48 << 10, 3.35e12};
 
+typedef struct {
+    double alpha, beta;
+    const double* in;
+    double* out;
+} axpby_ctx;
+
+static int axpby_one(int64_t o, int64_t i, void* vctx)
+{
+    axpby_ctx* c = vctx;
+    c->out[o] = c->alpha * c->in[i] + c->beta * c->out[o];
+    return 0;
+}
+
 /* out = alpha * (moved in) + beta * out for one planned launch, doubles. */
 static void emulate(const cuperm_launch_t* l, double alpha, const double* in, double beta, double* out)
 {
-    if (l->kind == CUPERM_LAUNCH_COPY) {
-        for (int64_t i = 0; i < l->volume; ++i) out[i] = alpha * in[i] + beta * out[i];
-        return;
-    }
-    const cuperm_tile_params_t* p = &l->tile;
-    const int64_t ta = (int64_t)1 << p->tile_a_log2, tb = (int64_t)1 << p->tile_b_log2;
-    for (int64_t t = 0; t < p->num_tiles; ++t) {
-        int64_t a0, b0, ib, ob;
-        cuperm_tile_origin(p, t, &a0, &b0, &ib, &ob);
-        for (int64_t y = 0; y < tb && b0 + y < p->b_volume; ++y) {
-            int64_t bi, bo;
-            cuperm_group_offsets(p->dim, p->a_end, p->b_end, b0 + y, &bi, &bo);
-            for (int64_t x = 0; x < ta && a0 + x < p->a_volume; ++x) {
-                int64_t ai, ao;
-                cuperm_group_offsets(p->dim, 0, p->a_end, a0 + x, &ai, &ao);
-                double* o = &out[ob + ao + bo];
-                *o = alpha * in[ib + ai + bi] + beta * *o;
-            }
-        }
-    }
+    axpby_ctx c = {alpha, beta, in, out};
+    launch_walk(l, axpby_one, &c);
 }
 
 static uint64_t st = 7;
