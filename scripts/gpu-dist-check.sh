@@ -3,7 +3,9 @@
 # for sm_90 against NCCL, runs the CPU block-arithmetic test, the GPU correctness and
 # error-agreement program, and the benchmark (1 GB and 4 GB per GPU, small messages);
 # prints a summary table last. Run from the repository root on the GPU machine:
-#   scripts/gpu-dist-check.sh [--cases N] [--gb "1 4"] [--iters N]
+#   scripts/gpu-dist-check.sh [--cases N] [--gb "1 4"] [--iters N] [--nsys]
+# --nsys: also trace one 1 GB benchmark run with Nsight Systems (when nsys is found) and keep
+# its kernel/NCCL timeline as CSV (dist-trace.csv.gz), to see what overlaps.
 # Logs go to $OUT (or ./gpu-dist-logs). NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
 # NCCL: $NCCL_ROOT, the nvidia-nccl-cu13 wheel's nvidia/nccl folder (python3 or ./.venv),
 # /usr/local/cuda, or /usr: the first that has both nccl.h and libnccl.so*.
@@ -11,12 +13,13 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export NCCL_NVLS_ENABLE=0
 export NCCL_DEBUG=${NCCL_DEBUG:-WARN}
-cases=60 gbs="1 4" iters=10
+cases=60 gbs="1 4" iters=10 nsys=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --cases) cases=$2; shift ;;
     --gb) gbs=$2; shift ;;
     --iters) iters=$2; shift ;;
+    --nsys) nsys=1 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -104,4 +107,20 @@ for gb in $gbs; do
     esac
   done < <(grep -E '^6-D' "$log")
 done
+
+# --- timeline -------------------------------------------------------------------------------
+if [ "$nsys" = 1 ]; then
+  nsys_bin=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys \
+             /usr/local/cuda/nsight-systems-*/bin/nsys 2>/dev/null | head -1)
+  if [ -z "$nsys_bin" ]; then
+    add "nsys timeline" "SKIPPED (no nsys)"
+  else
+    timeout 240 "$nsys_bin" profile -o /tmp/dist-trace --force-overwrite true --trace=cuda \
+      "$build/tests/cuperm-dist-test" --bench --gb 1 --iters 2 >"$logs/nsys.log" 2>&1
+    "$nsys_bin" stats --report cuda_gpu_trace --format csv --output /tmp/dist-trace /tmp/dist-trace.nsys-rep \
+      >>"$logs/nsys.log" 2>&1
+    gzip -c /tmp/dist-trace_cuda_gpu_trace.csv >"$logs/dist-trace.csv.gz" 2>/dev/null
+    add "nsys timeline" "$( [ -s "$logs/dist-trace.csv.gz" ] && echo "dist-trace.csv.gz" || echo "FAILED (nsys.log)")"
+  fi
+fi
 finish 0
