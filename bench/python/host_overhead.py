@@ -7,6 +7,12 @@ cache is hot), with one synchronize at the end, in --rounds rounds; the best and
 reported in microseconds per call. Writes overhead.csv to --out ($OUT, else ./overhead-logs) and
 prints a table last. Also called by einsum_bench.py (einsum-check.sh) for its overhead section.
 
+cuperm's calls are measured with each replay of its fast paths (cuperm._fast): the compiled one
+(cuperm._native, when the package has it) and the pure-Python one. The reference rows split a call's
+cost: PyTorch's allocations (the result, the contraction's workspace), and the C library's pointer
+check (cudaPointerGetAttributes, which cupermExecute makes twice and cupermContract four times) over
+a trivial CUDA runtime call, both through ctypes.
+
     python3 bench/python/host_overhead.py [--calls 20000] [--rounds 5] [--out DIR]
 """
 
@@ -35,8 +41,41 @@ def _timer(fn, calls, rounds, sync):
     return min(times), statistics.median(times)
 
 
+def _replays():
+    """The fast paths' replays to measure cuperm's calls with: ('native', module) when the package
+    has cuperm._native, and ('python', None)."""
+    from cuperm import _fast
+    native = _fast._native
+    if native is None:
+        try:
+            from cuperm import _native as native  # present but switched off by CUPERM_NO_NATIVE
+        except ImportError:
+            pass
+    return ([("native", native)] if native is not None else []) + [("python", None)]
+
+
+def _c_pointer_check_cases(x, tsync):
+    """cudaPointerGetAttributes on a PyTorch pointer and cudaGetDevice (the ctypes floor), through
+    the CUDA runtime libcuperm links; [] where cuperm cannot bind them."""
+    import ctypes
+
+    from cuperm import _cudart
+    try:
+        attrs = _cudart._PointerAttributes()
+        get_attrs = _cudart._fn("cudaPointerGetAttributes", [ctypes.POINTER(_cudart._PointerAttributes),
+                                                             ctypes.c_void_p])
+        get_device = _cudart._fn("cudaGetDevice", [ctypes.POINTER(ctypes.c_int)])
+    except Exception:
+        return []
+    ref, ptr, dev = ctypes.byref(attrs), x.data_ptr(), ctypes.c_int()
+    dref = ctypes.byref(dev)
+    return [("reference", "cudaPointerGetAttributes (ctypes)", "cuda", lambda: get_attrs(ref, ptr), tsync),
+            ("reference", "cudaGetDevice (ctypes: the floor)", "cuda", lambda: get_device(dref), tsync)]
+
+
 def cases():
-    """(group, name, framework, fn, sync) for every call measured; CuPy's when CuPy is there."""
+    """(group, name, framework, fn, sync[, replay]) for every call measured; CuPy's when CuPy is
+    there. replay: (name, module) for cuperm's PyTorch calls, one row per replay of _fast."""
     import torch
 
     import cuperm
@@ -46,19 +85,30 @@ def cases():
     xo = torch.empty(8, 4, device="cuda")
     a, b = torch.randn(8, 8, device="cuda"), torch.randn(8, 8, device="cuda")
     plan = cuperm.ContractionPlan("ij,jk->ik", a, b)
+    for replay in _replays():
+        out += [
+            ("transpose 4x8", "cuperm.transpose(x, (1, 0))", "torch", lambda: cuperm.transpose(x, (1, 0)), tsync,
+             replay),
+            ("transpose 4x8", "cuperm.transpose(x, (1, 0), out=o)", "torch",
+             lambda: cuperm.transpose(x, (1, 0), out=xo), tsync, replay),
+            ("einsum 8x8x8", "cuperm.einsum('ij,jk->ik', a, b)", "torch", lambda: cuperm.einsum("ij,jk->ik", a, b),
+             tsync, replay),
+            ("einsum 8x8x8", "cuperm.ContractionPlan(...)(a, b)", "torch", lambda: plan(a, b), tsync, replay),
+        ]
+    nbytes = plan.workspace_bytes
     out += [
-        ("transpose 4x8", "cuperm.transpose(x, (1, 0))", "torch", lambda: cuperm.transpose(x, (1, 0)), tsync),
-        ("transpose 4x8", "cuperm.transpose(x, (1, 0), out=o)", "torch",
-         lambda: cuperm.transpose(x, (1, 0), out=xo), tsync),
         ("transpose 4x8", "x.permute(1, 0).contiguous()", "torch", lambda: x.permute(1, 0).contiguous(), tsync),
-        ("einsum 8x8x8", "cuperm.einsum('ij,jk->ik', a, b)", "torch", lambda: cuperm.einsum("ij,jk->ik", a, b),
-         tsync),
-        ("einsum 8x8x8", "cuperm.ContractionPlan(...)(a, b)", "torch", lambda: plan(a, b), tsync),
         ("einsum 8x8x8", "torch.einsum('ij,jk->ik', a, b)", "torch", lambda: torch.einsum("ij,jk->ik", a, b), tsync),
         ("reference", "torch.empty(8, 4) (allocation alone)", "torch",
          lambda: torch.empty(8, 4, device="cuda"), tsync),
+        ("reference", "torch.empty((8, 4), dtype=, device=) as the replay calls it", "torch",
+         lambda: torch.empty((8, 4), dtype=x.dtype, device=x.device), tsync),
+        ("reference", "x.new_empty((8, 4))", "torch", lambda: x.new_empty((8, 4)), tsync),
+        ("reference", "torch.empty(%d, uint8) (einsum's workspace)" % nbytes, "torch",
+         lambda: torch.empty(nbytes, dtype=torch.uint8, device=x.device), tsync),
         ("reference", "torch.mm(a, b)", "torch", lambda: torch.mm(a, b), tsync),
     ]
+    out += _c_pointer_check_cases(x, tsync)
     try:
         import cupy
     except ImportError:
@@ -86,12 +136,19 @@ def measure(out_dir, calls=20000, rounds=5, quiet=False):
     import cuperm
     from cuperm import _fast
     rows = []
-    for group, name, framework, fn, sync in cases():
-        best, median = _timer(fn, calls, rounds, sync)
-        rows.append({"group": group, "call": name, "framework": framework, "us_best": round(best, 3),
-                     "us_median": round(median, 3)})
-        if not quiet:
-            print("  %-16s %-42s %8.2f us" % (group, name, best), flush=True)
+    initial = _fast._native
+    try:
+        for group, name, framework, fn, sync, *replay in cases():
+            replay_name = ""
+            if replay:
+                replay_name, _fast._native = replay[0]
+            best, median = _timer(fn, calls, rounds, sync)
+            rows.append({"group": group, "call": name, "framework": framework, "replay": replay_name,
+                         "us_best": round(best, 3), "us_median": round(median, 3)})
+            if not quiet:
+                print("  %-16s %-48s %-7s %8.2f us" % (group, name, replay_name, best), flush=True)
+    finally:
+        _fast._native = initial
     fast = {"transpose": len(_fast.transposes), "einsum": len(_fast.contractions)}
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, "overhead.csv"), "w", newline="") as f:
@@ -100,22 +157,29 @@ def measure(out_dir, calls=20000, rounds=5, quiet=False):
         w.writerows(rows)
     info = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
             "cuperm library": cuperm.library_path(), "fast-path entries": fast,
-            "native extension": "none (pure Python + ctypes)"}
+            "native extension": ("cuperm._native (%s)" % getattr(_native_module(), "__file__", "?")
+                                 if _native_module() else "none: the Python replay only")}
     return rows, info
+
+
+def _native_module():
+    replays = dict(_replays())
+    return replays.get("native")
 
 
 def print_table(rows, info):
     print("\n==== host overhead per cached call (%s; torch %s) ====" % (info["device"], info["torch"]))
     print("cuperm: %s; fast-path entries %s; %s" % (info["cuperm library"], info["fast-path entries"],
                                                    info["native extension"]))
-    print("| group | call | framework | best us/call | median us/call | target |")
-    print("| --- | --- | --- | ---: | ---: | --- |")
+    print("| group | call | framework | replay | best us/call | median us/call | target |")
+    print("| --- | --- | --- | --- | ---: | ---: | --- |")
     for r in rows:
         target = ""
-        if r["call"] in ("cuperm.transpose(x, (1, 0))", "cuperm.einsum('ij,jk->ik', a, b)"):
+        if r["call"] in ("cuperm.transpose(x, (1, 0))", "cuperm.einsum('ij,jk->ik', a, b)",
+                         "cuperm.ContractionPlan(...)(a, b)"):
             target = "<= %g: %s" % (TARGET_US, "met" if r["us_best"] <= TARGET_US else "MISSED")
-        print("| %s | %s | %s | %.2f | %.2f | %s |" % (r["group"], r["call"], r["framework"], r["us_best"],
-                                                    r["us_median"], target))
+        print("| %s | %s | %s | %s | %.2f | %.2f | %s |" % (r["group"], r["call"], r["framework"], r["replay"],
+                                                         r["us_best"], r["us_median"], target))
 
 
 def main():

@@ -99,17 +99,25 @@ def make_fake_torch():
     Tensor.__module__ = "torch"
     torch.Tensor = Tensor
     counter = [0x7a0000000000]
+    pool = {}
 
     def empty(shape, dtype=None, device=None):
-        counter[0] += 0x100000
-        return Tensor(tuple(shape), ptr=counter[0], dtype=dtype or torch.float32, device=cuda0)
+        # Like PyTorch's caching allocator handing back a freed block: one stand-in tensor per
+        # (shape, dtype), so that the stand-in costs little next to the code measured.
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        t = pool.get((shape, dtype))
+        if t is None:
+            counter[0] += 0x100000
+            t = pool[shape, dtype] = Tensor(shape, ptr=counter[0], dtype=dtype or torch.float32, device=cuda0)
+        return t
 
     torch.empty = empty
     torch.ones = lambda shape, dtype=None, device=None: Tensor(tuple(shape), dtype=dtype or torch.float32)
-    torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda device: 0, _cuda_getDevice=lambda: 0)
-    torch.cuda = types.SimpleNamespace(current_device=lambda: 0)
-    torch.compiler = types.SimpleNamespace(is_compiling=lambda: False)
-    torch.is_grad_enabled = lambda: True
+    # C callables, as PyTorch's are (a Python lambda would cost more than the real call).
+    torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream={0: 0}.get, _cuda_getDevice=repeat(0).__next__)
+    torch.cuda = types.SimpleNamespace(current_device=repeat(0).__next__)
+    torch.compiler = types.SimpleNamespace(is_compiling=repeat(False).__next__)
+    torch.is_grad_enabled = repeat(True).__next__
 
     class _Op:  # torch.library.custom_op's result, enough for cuperm._torch_ops to import
         def __init__(self, fn):

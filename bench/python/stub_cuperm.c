@@ -21,8 +21,16 @@ int cupermPlanTransposeMeasure(void* h, void** p, int rank, const int64_t* e, co
                                const int64_t* is, const int64_t* os, void* a, void* b, void* s) {
   (void)a; (void)b; (void)s; return cupermPlanTranspose(h, p, rank, e, perm, type, is, os);
 }
+/* What the last cupermExecute / cupermContract got, and the status both return: the tests read and
+ * set these through ctypes, to check the C calls cuperm._native makes through the functions' addresses. */
+uintptr_t stub_last_execute[6];
+uintptr_t stub_last_contract[10];
+int stub_status;
+
 int cupermExecute(void* p, const void* alpha, const void* in, const void* beta, void* out, void* stream) {
-  (void)p; (void)alpha; (void)in; (void)beta; (void)out; (void)stream; return 0;
+  const void* args[6] = {p, alpha, in, beta, out, stream};
+  for (int i = 0; i < 6; ++i) stub_last_execute[i] = (uintptr_t)args[i];
+  return stub_status;
 }
 int cupermPlanDestroy(void* p) { (void)p; return 0; }
 int cupermPlanGetInfo(void* p, void* info) { (void)p; memset(info, 0, 64); return 0; }
@@ -35,11 +43,13 @@ int cupermPlanContraction(void* h, void** p, const void* a, const void* b, const
   (void)h; (void)a; (void)b; (void)c; (void)d; (void)ct; (void)pref;
   *p = (void*)(uintptr_t)(0x3000 + 16 * ++plans); return 0;
 }
-int cupermContractionGetWorkspaceSize(void* p, size_t* n) { (void)p; *n = 0; return 0; }
+size_t stub_workspace_bytes; /* what plans made from now on need (tests set it) */
+int cupermContractionGetWorkspaceSize(void* p, size_t* n) { (void)p; *n = stub_workspace_bytes; return 0; }
 int cupermContract(void* p, const void* alpha, const void* a, const void* b, const void* beta, const void* c,
                    void* d, void* ws, size_t wsb, void* stream) {
-  (void)p; (void)alpha; (void)a; (void)b; (void)beta; (void)c; (void)d; (void)ws; (void)wsb; (void)stream;
-  return 0;
+  const void* args[10] = {p, alpha, a, b, beta, c, d, ws, (void*)(uintptr_t)wsb, stream};
+  for (int i = 0; i < 10; ++i) stub_last_contract[i] = (uintptr_t)args[i];
+  return stub_status;
 }
 int cupermContractionPlanDestroy(void* p) { (void)p; return 0; }
 int cupermContractionPlanGetInfo(void* p, void* info) { (void)p; memset(info, 0, 128); return 0; }

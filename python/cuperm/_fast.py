@@ -1,13 +1,19 @@
 """Per-call fast paths: a repeated call on PyTorch tensors in one dictionary lookup and one C call.
 
 `cuperm.transpose(x, axes[, out=])`, `cuperm.einsum(subscripts, a, b)` and ContractionPlan calls on
-plain `torch.Tensor`s, with no `stream=` (einsum: no `out=`, `beta` or operators either), look the call up by what the tensors' own attributes say
-(`shape`, `stride()`, `dtype`, `get_device()`: an int, cheaper than `device`) plus the axes or
-subscripts, alpha and compute type. An entry holds everything the general path worked out for that
-description the first time: the bound C function, the C plan's address, the packed alpha/beta
-scalars' addresses, the result's shape, the device and the workspace size. A hit then costs the key, a few guards (torch.compile, autograd, lazy
-conjugate/negative bits, the current device), `torch.empty` for the result, PyTorch's current
-stream, and one ctypes call with plain ints. No DLPack, no argument parsing, no layout work.
+plain `torch.Tensor`s, with no `stream=` (einsum: no `out=`, `beta` or operators either), look the
+call up by what the tensors' own attributes say (`shape`, `stride()`, `dtype`, `get_device()`: an
+int, cheaper than `device`) plus the axes or subscripts, alpha and compute type. An entry holds
+everything the general path worked out for that description the first time: the bound C function,
+the C plan's address, the packed alpha/beta scalars' addresses, the device, and the arguments of the
+`torch.empty` calls for the result (and the workspace). A hit then costs the key, a few guards
+(torch.compile, autograd, lazy conjugate/negative bits, the current device), `torch.empty`,
+PyTorch's current stream, and one C call with plain ints. No DLPack, no argument parsing, no layout work.
+
+The replay runs in the compiled module cuperm._native (python/native/_native.c) when the package
+has it, else in Python here (`_py_*`): same tables, keys, entries and guards, so either serves any
+entry. CUPERM_NO_NATIVE=1 (read at import) forces the Python replay. The torch.compile guard stays in
+Python: under a trace it must be seen by Dynamo, which cannot look inside a native call.
 
 Anything else (a first call, other arrays, other keywords) takes the general path, which fills the
 tables (`remember_*`). The tables are bounded and emptied by `cuperm.clear_cache()`. The entries
@@ -19,12 +25,27 @@ against the new tensors' pointers and the current stream.
 """
 
 import ctypes
+import os
 import sys
 
 from . import _lib
 
+try:
+    from . import _native
+except ImportError:  # not built (a source checkout, or a build without Python headers): the Python replay
+    _native = None
+if os.environ.get("CUPERM_NO_NATIVE"):
+    _native = None
+
 MAX_ENTRIES = 1024
 
+# Every entry starts (run, plan, alpha, beta, device): the ctypes function, the C plan's address, the
+# packed scalars' addresses and the device the plan runs on. Then, per table (python/native/_native.c
+# reads them by these positions):
+#   transpose:       + (empty_args, empty_kwargs, keep)       torch.empty(*args, **kwargs): the result
+#   transpose, out=: + ((x_lo, x_hi, out_lo, out_hi), keep)   byte spans for the overlap check
+#   einsum:          + (empty_args, empty_kwargs, workspace_bytes, ws_args, ws_kwargs, keep)
+# keep: the Python objects the addresses point into.
 transposes = {}     # (shape, stride, dtype, device, axes, alpha[, beta, out's shape...]) -> entry
 contractions = {}   # (subscripts, a..., b..., alpha, compute code, internal) -> entry
 tensor_type = None  # torch.Tensor, once a call on one has been remembered
@@ -37,6 +58,10 @@ _compute_codes = {None: 0}
 def clear():
     transposes.clear()
     contractions.clear()
+
+
+def _address(fn):
+    return ctypes.cast(fn, ctypes.c_void_p).value
 
 
 def _bind():
@@ -53,9 +78,13 @@ def _bind():
             raw = lambda device: current_stream(device).cuda_stream  # noqa: E731
         _empty, _get_device, _raw_stream = torch.empty, get_device, raw
         _is_compiling, _grad_enabled, _uint8 = torch.compiler.is_compiling, torch.is_grad_enabled, torch.uint8
-        tensor_type = torch.Tensor
     except AttributeError:  # an unusual PyTorch (or a stand-in): the general path serves every call
         return False
+    if _native is not None:
+        lib = _lib.load()
+        _native.bind(_empty, _get_device, _raw_stream, _grad_enabled, _lib.check, lib.cupermExecute,
+                     _address(lib.cupermExecute), lib.cupermContract, _address(lib.cupermContract))
+    tensor_type = torch.Tensor
     return True
 
 
@@ -66,6 +95,11 @@ def _store(table, key, entry):
         table[key] = entry
     except TypeError:  # an unhashable piece (e.g. an exotic alpha): just no fast path
         pass
+
+
+def _failed(status):
+    if status:
+        _lib.check(status)
 
 
 # --- transpose --------------------------------------------------------------------------------------
@@ -83,9 +117,8 @@ def remember_transpose(x, axes, alpha, cplan, alpha_c, beta_c, out_shape):
         return
     if type(axes) is list:
         axes = tuple(axes)
-    run = _lib.load().cupermExecute
-    entry = (run, cplan.ptr, ctypes.addressof(alpha_c), ctypes.addressof(beta_c), tuple(out_shape),
-             cplan.device, x.device, (cplan, alpha_c, beta_c))
+    entry = (_lib.load().cupermExecute, cplan.ptr, ctypes.addressof(alpha_c), ctypes.addressof(beta_c),
+             cplan.device, (tuple(out_shape),), {"dtype": x.dtype, "device": x.device}, (cplan, alpha_c, beta_c))
     _store(transposes, (x.shape, x.stride(), x.dtype, x.get_device(), axes, alpha), entry)
 
 
@@ -93,6 +126,12 @@ def transpose(x, axes, alpha):
     """x.transpose(axes) * alpha as a new tensor, or None when the general path must take the call."""
     if _is_compiling():
         return None
+    if _native is not None:
+        return _native.transpose(transposes, x, axes, alpha)
+    return _py_transpose(x, axes, alpha)
+
+
+def _py_transpose(x, axes, alpha):
     if type(axes) is list:
         axes = tuple(axes)
     try:
@@ -101,13 +140,11 @@ def transpose(x, axes, alpha):
         return None
     if hit is None:
         return None
-    run, plan, alpha_p, beta_p, shape, device, dev, _ = hit
+    run, plan, alpha_p, beta_p, device, args, kwargs, _ = hit
     if (x.requires_grad and _grad_enabled()) or x.is_conj() or x.is_neg() or _get_device() != device:
         return None
-    out = _empty(shape, dtype=x.dtype, device=dev)
-    status = run(plan, alpha_p, x.data_ptr(), beta_p, out.data_ptr(), _raw_stream(device))
-    if status:
-        _lib.check(status)
+    out = _empty(*args, **kwargs)
+    _failed(run(plan, alpha_p, x.data_ptr(), beta_p, out.data_ptr(), _raw_stream(device)))
     return out
 
 
@@ -122,7 +159,7 @@ def remember_transpose_into(x, axes, alpha, beta, out, cplan, alpha_c, beta_c, l
         axes = tuple(axes)
     (x_lo, x_hi), (o_lo, o_hi) = layout.x_span, layout.out_span
     entry = (_lib.load().cupermExecute, cplan.ptr, ctypes.addressof(alpha_c), ctypes.addressof(beta_c),
-             (x_lo, x_hi, o_lo, o_hi), cplan.device, (cplan, alpha_c, beta_c))
+             cplan.device, (x_lo, x_hi, o_lo, o_hi), (cplan, alpha_c, beta_c))
     _store(transposes, (x.shape, x.stride(), x.dtype, x.get_device(), axes, alpha, beta, out.shape, out.stride(),
                         out.dtype, out.get_device()), entry)
 
@@ -131,6 +168,12 @@ def transpose_into(x, axes, alpha, beta, out):
     """out = alpha * x.transpose(axes) + beta * out, returning out; None for the general path."""
     if _is_compiling():
         return None
+    if _native is not None:
+        return _native.transpose_into(transposes, x, axes, alpha, beta, out)
+    return _py_transpose_into(x, axes, alpha, beta, out)
+
+
+def _py_transpose_into(x, axes, alpha, beta, out):
     if type(axes) is list:
         axes = tuple(axes)
     try:
@@ -140,16 +183,14 @@ def transpose_into(x, axes, alpha, beta, out):
         return None
     if hit is None:
         return None
-    run, plan, alpha_p, beta_p, (x_lo, x_hi, o_lo, o_hi), device, _ = hit
+    run, plan, alpha_p, beta_p, device, (x_lo, x_hi, o_lo, o_hi), _ = hit
     if ((x.requires_grad and _grad_enabled()) or x.is_conj() or x.is_neg() or out.is_conj() or out.is_neg()
             or _get_device() != device):
         return None
     xp, op = x.data_ptr(), out.data_ptr()
     if xp + x_lo < op + o_hi and op + o_lo < xp + x_hi:
         return None  # overlapping: the general path says so
-    status = run(plan, alpha_p, xp, beta_p, op, _raw_stream(device))
-    if status:
-        _lib.check(status)
+    _failed(run(plan, alpha_p, xp, beta_p, op, _raw_stream(device)))
     return out
 
 
@@ -175,10 +216,13 @@ def remember_einsum(subscripts, a, b, alpha, compute_code, internal, res, table=
         return
     plan = res.plan
     alpha_c, beta_c = res.cd.pack_scalar(alpha, "alpha"), res.cd.pack_scalar(0, "beta")
-    entry = (plan._run, plan.ptr, ctypes.addressof(alpha_c), ctypes.addressof(beta_c), tuple(res.layout.out_shape),
-             res.device, a.device, plan.workspace_bytes, (plan, alpha_c, beta_c))
-    _store(contractions if table is None else table, (subscripts, a.shape, a.stride(), a.dtype, a.get_device(), b.shape, b.stride(),
-                          b.dtype, b.get_device(), alpha, compute_code, internal), entry)
+    nbytes = plan.workspace_bytes
+    entry = (plan._run, plan.ptr, ctypes.addressof(alpha_c), ctypes.addressof(beta_c), res.device,
+             (tuple(res.layout.out_shape),), {"dtype": a.dtype, "device": a.device},
+             nbytes, (nbytes,), {"dtype": _uint8, "device": a.device}, (plan, alpha_c, beta_c))
+    _store(contractions if table is None else table, (subscripts, a.shape, a.stride(), a.dtype, a.get_device(),
+                                                      b.shape, b.stride(), b.dtype, b.get_device(), alpha,
+                                                      compute_code, internal), entry)
 
 
 def einsum(subscripts, a, b, alpha, compute, internal=False, table=None):
@@ -188,25 +232,36 @@ def einsum(subscripts, a, b, alpha, compute, internal=False, table=None):
     if _is_compiling():
         return None
     try:
-        hit = (contractions if table is None else table).get((subscripts, a.shape, a.stride(), a.dtype, a.get_device(), b.shape, b.stride(),
-                                b.dtype, b.get_device(), alpha, _compute_code(compute), internal))
-    except (TypeError, ValueError, AttributeError):  # unhashable, bad compute (the general path says why)
+        code = _compute_codes.get(compute)
+        if code is None:
+            code = _compute_code(compute)
+    except (TypeError, ValueError):  # an unhashable or bad compute: the general path says why
+        return None
+    if _native is not None:
+        return _native.einsum(contractions if table is None else table, subscripts, a, b, alpha, code, internal)
+    return _py_einsum(contractions if table is None else table, subscripts, a, b, alpha, code, internal)
+
+
+def _py_einsum(table, subscripts, a, b, alpha, code, internal):
+    try:
+        hit = table.get((subscripts, a.shape, a.stride(), a.dtype, a.get_device(), b.shape, b.stride(), b.dtype,
+                         b.get_device(), alpha, code, internal))
+    except (TypeError, ValueError, AttributeError):  # unhashable
         return None
     if hit is None:
         return None
-    run, plan, alpha_p, beta_p, shape, device, dev, nbytes, _ = hit
+    run, plan, alpha_p, beta_p, device, args, kwargs, nbytes, ws_args, ws_kwargs, _ = hit
     if ((not internal and (a.requires_grad or b.requires_grad) and _grad_enabled()) or a.is_conj() or a.is_neg()
             or b.is_conj() or b.is_neg() or _get_device() != device):
         return None
-    d = _empty(shape, dtype=a.dtype, device=dev)
+    d = _empty(*args, **kwargs)
     dp = d.data_ptr()
     if nbytes:
-        w = _empty(nbytes, dtype=_uint8, device=dev)
+        w = _empty(*ws_args, **ws_kwargs)
         status = run(plan, alpha_p, a.data_ptr(), b.data_ptr(), beta_p, dp, dp, w.data_ptr(), nbytes,
                      _raw_stream(device))
         del w  # PyTorch's allocator reuses it only after the work queued on this stream
     else:
         status = run(plan, alpha_p, a.data_ptr(), b.data_ptr(), beta_p, dp, dp, 0, 0, _raw_stream(device))
-    if status:
-        _lib.check(status)
+    _failed(status)
     return d

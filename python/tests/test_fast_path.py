@@ -20,6 +20,8 @@ import pytest
 import cuperm
 from cuperm import _context, _cudart, _fast, _lib
 
+from native_build import load_native
+
 STUB = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "bench", "python",
                     "stub_cuperm.c")
 
@@ -58,8 +60,22 @@ def _contiguous(shape):
     return contiguous_strides(shape)
 
 
+@pytest.fixture(scope="module")
+def native_module(tmp_path_factory):
+    """cuperm._native: the package's own, else compiled here (skips without a compiler or Python.h)."""
+    return load_native(tmp_path_factory.mktemp("native"))
+
+
+@pytest.fixture(params=["python", "native"])
+def replay(request, monkeypatch):
+    """Runs a test with each replay of _fast: the pure-Python one and cuperm._native."""
+    monkeypatch.setattr(_fast, "_native", request.getfixturevalue("native_module") if request.param == "native"
+                        else None)
+    return request.param
+
+
 @pytest.fixture
-def torch_env(monkeypatch, stub_library):
+def torch_env(monkeypatch, stub_library, replay):
     """Stand-in torch + stub library; restores the package's global state afterwards."""
     torch = types.ModuleType("torch")
     torch.strided = object()

@@ -1,0 +1,422 @@
+/* cuperm._native: the replay half of cuperm._fast as one native call per cuperm call.
+ *
+ * Same tables, keys, entries and guards as the pure-Python replay in _fast.py (the fallback when this
+ * module is absent or CUPERM_NO_NATIVE is set); _fast.py says what an entry holds and why each guard
+ * exists. What goes is the interpreter's share of a repeated call: building the key tuple, unpacking
+ * the entry, and the ctypes call (the C function is called through its address when the entry holds
+ * the bound ctypes function; any other callable, e.g. a test's recorder, is called with the same ints).
+ * PyTorch is called through the functions _fast bound (bind()), so both paths see the same torch.
+ *
+ * Limited API (abi3) for CPython >= 3.9: one build serves every CPython 3, like the rest of the wheel.
+ * This file knows no CUDA: it calls libcuperm through the addresses bind() hands it, so that it works
+ * with whichever libcuperm the package loaded ($CUPERM_LIBRARY, the wheel's, a test's stub).
+ */
+#define Py_LIMITED_API 0x03090000
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef int (*execute_fn)(void*, const void*, const void*, const void*, void*, void*);
+typedef int (*contract_fn)(void*, const void*, const void*, const void*, const void*, const void*, void*, void*,
+                           size_t, void*);
+
+/* An entry's leading fields, common to every table (_fast.py: ENTRY_*). */
+enum { E_RUN, E_PLAN, E_ALPHA, E_BETA, E_DEVICE };
+enum { T_EMPTY_ARGS = 5, T_EMPTY_KWARGS };                            /* transpose, new result */
+enum { I_SPANS = 5 };                                                 /* transpose into out= */
+enum { C_EMPTY_ARGS = 5, C_EMPTY_KWARGS, C_NBYTES, C_WS_ARGS, C_WS_KWARGS }; /* einsum */
+
+/* What bind() was given; strong references, replaced by the next bind(). */
+static PyObject *empty, *get_device, *raw_stream, *grad_enabled, *check, *execute_obj, *contract_obj;
+static execute_fn execute_c;
+static contract_fn contract_c;
+
+static PyObject *s_shape, *s_stride, *s_dtype, *s_get_device, *s_requires_grad, *s_is_conj, *s_is_neg,
+    *s_data_ptr;
+
+static void replace(PyObject** slot, PyObject* value)
+{
+    PyObject* old = *slot;
+    Py_XINCREF(value);
+    *slot = value;
+    Py_XDECREF(old);
+}
+
+static PyObject* native_bind(PyObject* self, PyObject* args)
+{
+    PyObject *e, *gd, *rs, *ge, *ck, *ex, *ct;
+    unsigned long long ex_addr, ct_addr;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOOOOKOK", &e, &gd, &rs, &ge, &ck, &ex, &ex_addr, &ct, &ct_addr)) return NULL;
+    replace(&empty, e);
+    replace(&get_device, gd);
+    replace(&raw_stream, rs);
+    replace(&grad_enabled, ge);
+    replace(&check, ck);
+    replace(&execute_obj, ex);
+    replace(&contract_obj, ct);
+    execute_c = (execute_fn)(uintptr_t)ex_addr;
+    contract_c = (contract_fn)(uintptr_t)ct_addr;
+    Py_RETURN_NONE;
+}
+
+static PyObject* method0(PyObject* obj, PyObject* name) { return PyObject_CallMethodObjArgs(obj, name, NULL); }
+
+/* Appends a tensor's (shape, stride(), dtype, get_device()) to key at i..i+3; -1 on error. */
+static int put_tensor(PyObject* key, Py_ssize_t i, PyObject* t)
+{
+    PyObject* parts[4] = {PyObject_GetAttr(t, s_shape), NULL, NULL, NULL};
+    if (parts[0]) parts[1] = method0(t, s_stride);
+    if (parts[1]) parts[2] = PyObject_GetAttr(t, s_dtype);
+    if (parts[2]) parts[3] = method0(t, s_get_device);
+    if (!parts[3]) {
+        for (int k = 0; k < 3; ++k) Py_XDECREF(parts[k]);
+        return -1;
+    }
+    for (int k = 0; k < 4; ++k) PyTuple_SetItem(key, i + k, parts[k]); /* steals */
+    return 0;
+}
+
+/* key[i] = value (a new reference to it). */
+static void put(PyObject* key, Py_ssize_t i, PyObject* value)
+{
+    Py_INCREF(value);
+    PyTuple_SetItem(key, i, value);
+}
+
+/* axes as the key holds them: a list becomes a tuple (as _fast does). New reference. */
+static PyObject* axes_key(PyObject* axes)
+{
+    if (PyList_CheckExact(axes)) return PyList_AsTuple(axes);
+    Py_INCREF(axes);
+    return axes;
+}
+
+/* The entry for key (borrowed), or NULL: with no error set for a miss or for an error the Python path
+ * also answers with "general path" (one of the classes in `quiet`), else with the error set. Consumes key. */
+static PyObject* lookup(PyObject* table, PyObject* key, PyObject* const* quiet)
+{
+    PyObject* hit = key ? PyDict_GetItemWithError(table, key) : NULL;
+    Py_XDECREF(key);
+    if (hit && PyTuple_Check(hit)) return hit;
+    if (PyErr_Occurred()) {
+        for (; *quiet; ++quiet)
+            if (PyErr_ExceptionMatches(*quiet)) {
+                PyErr_Clear();
+                break;
+            }
+    }
+    return NULL;
+}
+
+/* 1 when t is a conjugate or negative view whose memory does not hold its values; -1 on error. */
+static int lazy_bits(PyObject* t)
+{
+    PyObject* r = method0(t, s_is_conj);
+    int on = r ? PyObject_IsTrue(r) : -1;
+    Py_XDECREF(r);
+    if (on) return on;
+    r = method0(t, s_is_neg);
+    on = r ? PyObject_IsTrue(r) : -1;
+    Py_XDECREF(r);
+    return on;
+}
+
+static int requires_grad(PyObject* t)
+{
+    PyObject* r = PyObject_GetAttr(t, s_requires_grad);
+    int on = r ? PyObject_IsTrue(r) : -1;
+    Py_XDECREF(r);
+    return on;
+}
+
+static int call_is_true(PyObject* fn)
+{
+    PyObject* r = PyObject_CallObject(fn, NULL);
+    int on = r ? PyObject_IsTrue(r) : -1;
+    Py_XDECREF(r);
+    return on;
+}
+
+/* 1 when the current device is not the entry's (the general path switches devices); -1 on error. */
+static int other_device(PyObject* entry)
+{
+    PyObject* current = PyObject_CallObject(get_device, NULL);
+    if (!current) return -1;
+    int differs = PyObject_RichCompareBool(current, PyTuple_GetItem(entry, E_DEVICE), Py_NE);
+    Py_DECREF(current);
+    return differs;
+}
+
+static PyObject* stream_of(PyObject* entry)
+{
+    return PyObject_CallFunctionObjArgs(raw_stream, PyTuple_GetItem(entry, E_DEVICE), NULL);
+}
+
+/* Raises the C library's error for a failed status (through _lib.check); 0, or -1 with it set. */
+static int report(int status)
+{
+    if (!status) return 0;
+    PyObject* s = PyLong_FromLong(status);
+    PyObject* r = s ? PyObject_CallFunctionObjArgs(check, s, NULL) : NULL;
+    Py_XDECREF(s);
+    Py_XDECREF(r);
+    return r ? 0 : -1;
+}
+
+/* Calls a non-ctypes run (a test's recorder) with the ints ctypes would have been given. */
+static int run_python(PyObject* run, PyObject* const* args, Py_ssize_t n, int* status)
+{
+    PyObject* tuple = PyTuple_New(n);
+    if (!tuple) return -1;
+    for (Py_ssize_t i = 0; i < n; ++i) put(tuple, i, args[i]);
+    PyObject* r = PyObject_CallObject(run, tuple);
+    Py_DECREF(tuple);
+    if (!r) return -1;
+    *status = (int)PyLong_AsLong(r);
+    Py_DECREF(r);
+    return *status == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* As ctypes converts an int for a c_void_p / c_size_t parameter. */
+static int to_ptrs(PyObject* const* args, Py_ssize_t n, void** out)
+{
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        out[i] = PyLong_AsVoidPtr(args[i]);
+        if (!out[i] && PyErr_Occurred()) return -1;
+    }
+    return 0;
+}
+
+/* cupermExecute(plan, alpha, in, beta, out, stream); args: six ints. */
+static int run_execute(PyObject* run, PyObject* const* args, int* status)
+{
+    void* p[6];
+    if (run != execute_obj || !execute_c) return run_python(run, args, 6, status);
+    if (to_ptrs(args, 6, p)) return -1;
+    Py_BEGIN_ALLOW_THREADS /* as ctypes does: other threads run during the launch */
+    *status = execute_c(p[0], p[1], p[2], p[3], p[4], p[5]);
+    Py_END_ALLOW_THREADS
+    return 0;
+}
+
+/* cupermContract(plan, alpha, A, B, beta, C, D, workspace, bytes, stream); args: ten ints. */
+static int run_contract(PyObject* run, PyObject* const* args, int* status)
+{
+    void* p[10];
+    if (run != contract_obj || !contract_c) return run_python(run, args, 10, status);
+    if (to_ptrs(args, 10, p)) return -1;
+    size_t bytes = PyLong_AsSize_t(args[8]);
+    if (bytes == (size_t)-1 && PyErr_Occurred()) return -1;
+    Py_BEGIN_ALLOW_THREADS
+    *status = contract_c(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], bytes, p[9]);
+    Py_END_ALLOW_THREADS
+    return 0;
+}
+
+static PyObject* allocate(PyObject* entry, Py_ssize_t args_at)
+{
+    return PyObject_Call(empty, PyTuple_GetItem(entry, args_at), PyTuple_GetItem(entry, args_at + 1));
+}
+
+#define DECREF_ALL(arr, n)                                                                                         \
+    do {                                                                                                           \
+        for (int k_ = 0; k_ < (n); ++k_) Py_XDECREF((arr)[k_]);                                                    \
+    } while (0)
+
+/* transpose(table, x, axes, alpha): a new tensor, or None for the general path (_fast.transpose). */
+static PyObject* native_transpose(PyObject* self, PyObject* args)
+{
+    PyObject *table, *x, *axes, *alpha;
+    (void)self;
+    if (!PyArg_UnpackTuple(args, "transpose", 4, 4, &table, &x, &axes, &alpha)) return NULL;
+    PyObject* const quiet[] = {PyExc_TypeError, NULL};
+    PyObject* key = PyTuple_New(6);
+    PyObject* ax = key ? axes_key(axes) : NULL;
+    if (ax) PyTuple_SetItem(key, 4, ax);
+    if (!ax || put_tensor(key, 0, x)) Py_CLEAR(key);
+    else put(key, 5, alpha);
+    PyObject* hit = lookup(table, key, quiet);
+    if (!hit) {
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_NONE;
+    }
+    Py_INCREF(hit); /* the table may change under the calls below */
+    int no = requires_grad(x);
+    if (no > 0) no = call_is_true(grad_enabled);
+    if (!no) no = lazy_bits(x);
+    if (!no) no = other_device(hit);
+    if (no) {
+        Py_DECREF(hit);
+        if (no < 0) return NULL;
+        Py_RETURN_NONE;
+    }
+    PyObject* out = allocate(hit, T_EMPTY_ARGS);
+    PyObject* a[6] = {NULL};
+    int status = 0, failed = !out;
+    if (!failed) {
+        a[0] = PyTuple_GetItem(hit, E_PLAN), a[1] = PyTuple_GetItem(hit, E_ALPHA), a[3] = PyTuple_GetItem(hit, E_BETA);
+        Py_INCREF(a[0]), Py_INCREF(a[1]), Py_INCREF(a[3]);
+        failed = !(a[2] = method0(x, s_data_ptr)) || !(a[4] = method0(out, s_data_ptr)) || !(a[5] = stream_of(hit)) ||
+                 run_execute(PyTuple_GetItem(hit, E_RUN), a, &status) || report(status);
+    }
+    DECREF_ALL(a, 6);
+    Py_DECREF(hit);
+    if (failed) Py_CLEAR(out);
+    return out;
+}
+
+static int as_ll(PyObject* v, long long* out)
+{
+    *out = PyLong_AsLongLong(v);
+    return *out == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* 1 when [xp + x_lo, xp + x_hi) and [op + o_lo, op + o_hi) overlap (spans: (x_lo, x_hi, o_lo, o_hi)). */
+static int overlapping(PyObject* spans, PyObject* xp, PyObject* op)
+{
+    long long s[4], x, o;
+    if (!PyTuple_Check(spans) || PyTuple_Size(spans) != 4) {
+        PyErr_SetString(PyExc_TypeError, "cuperm._native: a transpose-into entry's spans must be 4 ints");
+        return -1;
+    }
+    for (int i = 0; i < 4; ++i)
+        if (as_ll(PyTuple_GetItem(spans, i), &s[i])) return -1;
+    if (as_ll(xp, &x) || as_ll(op, &o)) return -1;
+    return x + s[0] < o + s[3] && o + s[2] < x + s[1];
+}
+
+/* transpose_into(table, x, axes, alpha, beta, out): out, or None (_fast.transpose_into). */
+static PyObject* native_transpose_into(PyObject* self, PyObject* args)
+{
+    PyObject *table, *x, *axes, *alpha, *beta, *out;
+    (void)self;
+    if (!PyArg_UnpackTuple(args, "transpose_into", 6, 6, &table, &x, &axes, &alpha, &beta, &out)) return NULL;
+    PyObject* const quiet[] = {PyExc_TypeError, PyExc_AttributeError, NULL};
+    PyObject* key = PyTuple_New(11);
+    PyObject* ax = key ? axes_key(axes) : NULL;
+    if (ax) PyTuple_SetItem(key, 4, ax);
+    if (!ax || put_tensor(key, 0, x) || put_tensor(key, 7, out)) Py_CLEAR(key);
+    else put(key, 5, alpha), put(key, 6, beta);
+    PyObject* hit = lookup(table, key, quiet);
+    if (!hit) {
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_NONE;
+    }
+    Py_INCREF(hit);
+    int no = requires_grad(x);
+    if (no > 0) no = call_is_true(grad_enabled);
+    if (!no) no = lazy_bits(x);
+    if (!no) no = lazy_bits(out);
+    if (!no) no = other_device(hit);
+    PyObject* a[6] = {NULL};
+    if (!no) {
+        a[2] = method0(x, s_data_ptr);
+        a[4] = a[2] ? method0(out, s_data_ptr) : NULL;
+        no = a[4] ? overlapping(PyTuple_GetItem(hit, I_SPANS), a[2], a[4]) : -1; /* overlap: the general path says so */
+    }
+    int status = 0, failed = no < 0;
+    if (!no) {
+        a[0] = PyTuple_GetItem(hit, E_PLAN), a[1] = PyTuple_GetItem(hit, E_ALPHA), a[3] = PyTuple_GetItem(hit, E_BETA);
+        Py_INCREF(a[0]), Py_INCREF(a[1]), Py_INCREF(a[3]);
+        failed = !(a[5] = stream_of(hit)) || run_execute(PyTuple_GetItem(hit, E_RUN), a, &status) || report(status);
+    }
+    DECREF_ALL(a, 6);
+    Py_DECREF(hit);
+    if (failed) return NULL;
+    if (no) Py_RETURN_NONE;
+    Py_INCREF(out);
+    return out;
+}
+
+/* einsum(table, subscripts, a, b, alpha, compute_code, internal): a new tensor, or None (_fast.einsum). */
+static PyObject* native_einsum(PyObject* self, PyObject* args)
+{
+    PyObject *table, *subscripts, *A, *B, *alpha, *code, *internal;
+    (void)self;
+    if (!PyArg_UnpackTuple(args, "einsum", 7, 7, &table, &subscripts, &A, &B, &alpha, &code, &internal))
+        return NULL;
+    PyObject* const quiet[] = {PyExc_TypeError, PyExc_ValueError, PyExc_AttributeError, NULL};
+    PyObject* key = PyTuple_New(12);
+    if (key && (put_tensor(key, 1, A) || put_tensor(key, 5, B))) Py_CLEAR(key);
+    if (key) put(key, 0, subscripts), put(key, 9, alpha), put(key, 10, code), put(key, 11, internal);
+    PyObject* hit = lookup(table, key, quiet);
+    if (!hit) {
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_NONE;
+    }
+    Py_INCREF(hit);
+    int no = PyObject_IsTrue(internal);
+    if (!no) { /* the custom op's own calls (internal) may require gradients: its formula covers them */
+        no = requires_grad(A);
+        if (!no) no = requires_grad(B);
+        if (no > 0) no = call_is_true(grad_enabled);
+    } else if (no > 0) {
+        no = 0;
+    }
+    if (!no) no = lazy_bits(A);
+    if (!no) no = lazy_bits(B);
+    if (!no) no = other_device(hit);
+    if (no) {
+        Py_DECREF(hit);
+        if (no < 0) return NULL;
+        Py_RETURN_NONE;
+    }
+    PyObject *d = allocate(hit, C_EMPTY_ARGS), *w = NULL;
+    PyObject* a[10] = {NULL};
+    int status = 0, failed = !d;
+    if (!failed) {
+        a[0] = PyTuple_GetItem(hit, E_PLAN), a[1] = PyTuple_GetItem(hit, E_ALPHA), a[4] = PyTuple_GetItem(hit, E_BETA);
+        a[8] = PyTuple_GetItem(hit, C_NBYTES);
+        Py_INCREF(a[0]), Py_INCREF(a[1]), Py_INCREF(a[4]), Py_INCREF(a[8]);
+        int nbytes = PyObject_IsTrue(a[8]);
+        failed = nbytes < 0 || !(a[2] = method0(A, s_data_ptr)) || !(a[3] = method0(B, s_data_ptr)) ||
+                 !(a[6] = method0(d, s_data_ptr));
+        if (!failed) {
+            a[5] = a[6], Py_INCREF(a[5]); /* C = D: beta is 0, C is not read */
+            if (nbytes) /* PyTorch's allocator reuses it only after the work queued on this stream */
+                failed = !(w = allocate(hit, C_WS_ARGS)) || !(a[7] = method0(w, s_data_ptr));
+            else
+                a[7] = PyLong_FromLong(0), failed = !a[7];
+        }
+        failed = failed || !(a[9] = stream_of(hit)) || run_contract(PyTuple_GetItem(hit, E_RUN), a, &status) ||
+                 report(status);
+    }
+    DECREF_ALL(a, 10);
+    Py_XDECREF(w);
+    Py_DECREF(hit);
+    if (failed) Py_CLEAR(d);
+    return d;
+}
+
+static PyMethodDef methods[] = {
+    {"bind", native_bind, METH_VARARGS,
+     "bind(empty, get_device, raw_stream, grad_enabled, check, execute, execute_address, contract, "
+     "contract_address): the functions every replay calls (see cuperm._fast._bind)."},
+    {"transpose", native_transpose, METH_VARARGS, "transpose(table, x, axes, alpha) -> tensor or None"},
+    {"transpose_into", native_transpose_into, METH_VARARGS,
+     "transpose_into(table, x, axes, alpha, beta, out) -> out or None"},
+    {"einsum", native_einsum, METH_VARARGS,
+     "einsum(table, subscripts, a, b, alpha, compute_code, internal) -> tensor or None"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "cuperm._native",
+    "Native replay of cuperm's per-call fast paths (see cuperm._fast).", -1, methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__native(void)
+{
+    struct {
+        PyObject** slot;
+        const char* name;
+    } names[] = {{&s_shape, "shape"},     {&s_stride, "stride"},   {&s_dtype, "dtype"},
+                 {&s_get_device, "get_device"}, {&s_requires_grad, "requires_grad"},
+                 {&s_is_conj, "is_conj"}, {&s_is_neg, "is_neg"}, {&s_data_ptr, "data_ptr"}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
+        if (!*names[i].slot && !(*names[i].slot = PyUnicode_InternFromString(names[i].name))) return NULL;
+    return PyModule_Create(&module);
+}
