@@ -46,6 +46,24 @@ static void random_records(rng_t* r, int n, int views, int64_t* rec)
     }
 }
 
+/* View 0 of records as the two arrays of a one-tensor group. */
+static void split_records(const int64_t* rec, int n, int64_t* extents, int64_t* strides)
+{
+    for (int d = 0; d < n; ++d) {
+        extents[d] = rec[d * PITCH];
+        strides[d] = rec[d * PITCH + 1];
+    }
+}
+
+/* A random one-tensor group of lo..MAXD dimensions, as records and as arrays; returns n. */
+static int random_group(rng_t* r, int lo, int64_t* rec, int64_t* extents, int64_t* strides)
+{
+    const int n = (int)rng_range(r, lo, MAXD);
+    random_records(r, n, 1, rec);
+    split_records(rec, n, extents, strides);
+    return n;
+}
+
 static void decode_matches_reference(void** state)
 {
     (void)state;
@@ -150,13 +168,8 @@ static void offset_table_matches_reference(void** state)
     (void)state;
     rng_t r = {8};
     for (int iter = 0; iter < 2000; ++iter) {
-        const int n = (int)rng_range(&r, 0, MAXD);
         int64_t rec[MAXD * PITCH], extents[MAXD], strides[MAXD], table[78125 + 1];
-        random_records(&r, n, 1, rec);
-        for (int d = 0; d < n; ++d) {
-            extents[d] = rec[d * PITCH];
-            strides[d] = rec[d * PITCH + 1];
-        }
+        const int n = random_group(&r, 0, rec, extents, strides);
         const int64_t vol = volume(rec, PITCH, n);
         table[vol] = -12345; /* the table ends at the volume */
         cuperm_offset_table(n, extents, strides, table);
@@ -209,13 +222,8 @@ static void fused_prefix_matches_reference(void** state)
     (void)state;
     rng_t r = {10};
     for (int iter = 0; iter < 5000; ++iter) {
-        const int n = (int)rng_range(&r, 1, MAXD);
         int64_t rec[MAXD * PITCH], extents[MAXD], strides[MAXD];
-        random_records(&r, n, 1, rec);
-        for (int d = 0; d < n; ++d) {
-            extents[d] = rec[d * PITCH];
-            strides[d] = rec[d * PITCH + 1];
-        }
+        const int n = random_group(&r, 1, rec, extents, strides);
         const int k = cuperm_fused_prefix(n, extents, strides);
         /* The prefix is one dimension: its offsets are stride[0] * (index). */
         int64_t vol = 1;
