@@ -5,6 +5,7 @@
 #ifndef CUPERM_HOST_PROBLEM_H
 #define CUPERM_HOST_PROBLEM_H
 
+#include "core/error.h"
 #include "core/kernel_params.h"
 #include "cuperm.h"
 
@@ -17,8 +18,10 @@ typedef struct {
     cuperm_dim_t dim[CUPERM_MAX_RANK];
 } cuperm_problem_t;
 
+/* CUPERM_INTERNAL_API: libcuperm_dist.so (src/dist/layout.c) calls these two too. */
+
 /** Dense column-major strides of extents[0..rank). */
-void cuperm_dense_strides(int rank, const int64_t* extents, int64_t* strides);
+CUPERM_INTERNAL_API void cuperm_dense_strides(int rank, const int64_t* extents, int64_t* strides);
 
 /* ---- dimensions with strides, in any number of tensors ----------------------------
  * A group of n dimensions is either two arrays (extents[], strides[]: one tensor) or n
@@ -26,7 +29,7 @@ void cuperm_dense_strides(int rank, const int64_t* extents, int64_t* strides);
  * (cuperm_dim_t, cuperm_dim3_t: core/kernel_params.h), the form cuperm_decode reads. */
 
 /** Largest element offset of a group in one tensor (0 for n = 0). */
-int64_t cuperm_max_offset(int n, const int64_t* extents, const int64_t* strides);
+CUPERM_INTERNAL_API int64_t cuperm_max_offset(int n, const int64_t* extents, const int64_t* strides);
 
 /** How many leading dimensions fuse with dimension 0 into one: the longest prefix whose
  *  strides each equal the previous stride times the previous extent (n >= 1 gives >= 1). */
