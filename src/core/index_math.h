@@ -4,64 +4,83 @@
 
 #include <stdint.h>
 
+#include "core/fastdiv.h"
 #include "core/hd.h"
 #include "core/kernel_params.h"
 
-/* q = n / d and r = n % d, in 32 bits when both fit (far cheaper on the GPU). */
-CUPERM_HD void cuperm_divmod(int64_t n, int64_t d, int64_t* q, int64_t* r)
+/*
+ * The library's one linear-index decoder: offsets, in `views` tensors, of linear index
+ * idx over n dimensions, the first varying fastest. Dimension d is the record
+ * rec[d * pitch ...] = {extent, stride in view 0, stride in view 1, ...} (cuperm_dim_t:
+ * pitch 3, views input and output; cuperm_dim3_t: pitch 4, three views), div[d] its
+ * extent's cuperm_fastdiv_make. idx must be below the volume: the last dimension takes
+ * what is left, without a division.
+ */
+CUPERM_HD void cuperm_decode(const int64_t* rec, int pitch, int views, const cuperm_fastdiv_t* div, int n,
+                             int64_t idx, int64_t* off)
 {
-    if (((uint64_t)n | (uint64_t)d) >> 32 == 0) {
-        uint32_t q32 = (uint32_t)n / (uint32_t)d;
-        *q = q32;
-        *r = (int64_t)((uint32_t)n - q32 * (uint32_t)d);
-    } else {
-        *q = n / d;
-        *r = n - *q * d;
+    for (int v = 0; v < views; ++v) off[v] = 0;
+    for (int d = 0; d < n; ++d) {
+        int64_t q = 0, r = idx;
+        if (d + 1 < n) cuperm_divmod_fast(idx, rec[d * pitch], div[d], &q, &r);
+        for (int v = 0; v < views; ++v) off[v] += r * rec[d * pitch + 1 + v];
+        idx = q;
     }
 }
 
-/* Input and output offsets of linear index idx over dim[begin, end), the first
- * dimension varying fastest. idx must be below the group's volume. */
-CUPERM_HD void cuperm_group_offsets(const cuperm_dim_t* dim, int begin, int end, int64_t idx,
-                                    int64_t* in_off, int64_t* out_off)
+/* Input and output offsets of linear index idx over dim[begin, end) (div: the extents'
+ * magic numbers, indexed like dim). */
+CUPERM_HD void cuperm_group_offsets(const cuperm_dim_t* dim, const cuperm_fastdiv_t* div, int begin, int end,
+                                    int64_t idx, int64_t* in_off, int64_t* out_off)
 {
-    int64_t oi = 0, oo = 0;
-    for (int d = begin; d < end; ++d) {
-        int64_t q, r;
-        if (d + 1 == end) {
-            q = 0;
-            r = idx;
-        } else {
-            cuperm_divmod(idx, dim[d].extent, &q, &r);
-        }
-        oi += r * dim[d].in_stride;
-        oo += r * dim[d].out_stride;
-        idx = q;
-    }
-    *in_off = oi;
-    *out_off = oo;
+    int64_t off[2];
+    cuperm_decode((const int64_t*)(dim + begin), CUPERM_DIM_PITCH, 2, div + begin, end - begin, idx, off);
+    *in_off = off[0];
+    *out_off = off[1];
+}
+
+/* Element offsets of pointer-array entry i in first, second and output (kernel and host). */
+CUPERM_HD void cuperm_ctr_ptr_offsets(const cuperm_ctr_ptr_params_t* p, int64_t i, int64_t off[3])
+{
+    cuperm_decode((const int64_t*)p->dim, CUPERM_DIM3_PITCH, 3, p->div, p->rank, i, off);
+}
+
+/* The magic numbers of every divisor of p's tile walk (host, at launch). */
+CUPERM_HD void cuperm_tile_divisors(const cuperm_tile_params_t* p, cuperm_tile_divs_t* dv)
+{
+    for (int d = 0; d < CUPERM_MAX_RANK; ++d) dv->dim[d] = cuperm_fastdiv_make(d < p->rank ? p->dim[d].extent : 0);
+    dv->a_tiles = cuperm_fastdiv_make(p->a_tiles);
+    dv->b_tiles = cuperm_fastdiv_make(p->b_tiles);
+    dv->plane = cuperm_fastdiv_make(p->a_tiles * p->b_tiles);
+    dv->band_plane = cuperm_fastdiv_make(p->band_tiles * p->b_tiles);
+    dv->band = cuperm_fastdiv_make(p->band_tiles);
+    dv->last_band = cuperm_fastdiv_make(p->band_tiles > 0 ? p->a_tiles % p->band_tiles : 0);
 }
 
 /* Where tile number t starts: its first A and B indices and the offsets of its
- * outer-dimension combination (walk order: cuperm_tile_params_t). */
-CUPERM_HD void cuperm_tile_origin(const cuperm_tile_params_t* p, int64_t t, int64_t* a0,
-                                  int64_t* b0, int64_t* in_base, int64_t* out_base)
+ * outer-dimension combination (walk order: cuperm_tile_params_t; dv: cuperm_tile_divisors). */
+CUPERM_HD void cuperm_tile_origin(const cuperm_tile_params_t* p, const cuperm_tile_divs_t* dv, int64_t t,
+                                  int64_t* a0, int64_t* b0, int64_t* in_base, int64_t* out_base)
 {
     int64_t ta, tb;
     if (p->band_tiles > 0 && p->band_tiles < p->a_tiles) {
         int64_t r, band, within;
-        cuperm_divmod(t, p->a_tiles * p->b_tiles, &t, &r);
-        cuperm_divmod(r, p->band_tiles * p->b_tiles, &band, &within);
+        cuperm_divmod_fast(t, p->a_tiles * p->b_tiles, dv->plane, &t, &r);
+        cuperm_divmod_fast(r, p->band_tiles * p->b_tiles, dv->band_plane, &band, &within);
         const int64_t a_first = band * p->band_tiles, left = p->a_tiles - a_first;
-        cuperm_divmod(within, left < p->band_tiles ? left : p->band_tiles, &tb, &ta);
+        /* Only the last band can be narrower: a_tiles % band_tiles wide. */
+        if (left < p->band_tiles)
+            cuperm_divmod_fast(within, left, dv->last_band, &tb, &ta);
+        else
+            cuperm_divmod_fast(within, p->band_tiles, dv->band, &tb, &ta);
         ta += a_first;
     } else {
-        cuperm_divmod(t, p->a_tiles, &t, &ta);
-        cuperm_divmod(t, p->b_tiles, &t, &tb);
+        cuperm_divmod_fast(t, p->a_tiles, dv->a_tiles, &t, &ta);
+        cuperm_divmod_fast(t, p->b_tiles, dv->b_tiles, &t, &tb);
     }
     *a0 = ta << p->tile_a_log2;
     *b0 = tb << p->tile_b_log2;
-    cuperm_group_offsets(p->dim, p->b_end, p->rank, t, in_base, out_base);
+    cuperm_group_offsets(p->dim, dv->dim, p->b_end, p->rank, t, in_base, out_base);
 }
 
 #endif

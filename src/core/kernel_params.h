@@ -3,8 +3,10 @@
 #ifndef CUPERM_COMMON_KERNEL_PARAMS_H
 #define CUPERM_COMMON_KERNEL_PARAMS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
+#include "core/fastdiv.h"
 #include "cuperm.h"
 
 /* Threads per block of the tile kernels (the planner sizes tiles to match). */
@@ -14,11 +16,33 @@
  * Tiles hold CUPERM_THREADS * CUPERM_TILE_ITEMS(elem) elements. */
 #define CUPERM_TILE_ITEMS(elem) ((elem) >= 8 ? 64 / (elem) : 8)
 
+/* A dimension shared by a transpose's input and output. Like cuperm_dim3_t, a record of
+ * int64_t (the extent, then a stride per view) that cuperm_decode reads. */
 typedef struct {
     int64_t extent;
     int64_t in_stride;  /* elements */
     int64_t out_stride; /* elements */
 } cuperm_dim_t;
+
+/* A dimension shared by three tensors (a GEMM batch's two inputs and its output). */
+typedef struct {
+    int64_t extent;
+    int64_t stride[3]; /* elements */
+} cuperm_dim3_t;
+
+#define CUPERM_DIM_PITCH 3
+#define CUPERM_DIM3_PITCH 4
+#ifdef __cplusplus
+#  define CUPERM_STATIC_ASSERT static_assert
+#else
+#  define CUPERM_STATIC_ASSERT _Static_assert
+#endif
+CUPERM_STATIC_ASSERT(sizeof(cuperm_dim_t) == CUPERM_DIM_PITCH * sizeof(int64_t) &&
+                         offsetof(cuperm_dim_t, in_stride) == sizeof(int64_t) &&
+                         offsetof(cuperm_dim_t, out_stride) == 2 * sizeof(int64_t),
+                     "cuperm_decode reads cuperm_dim_t as {extent, in_stride, out_stride}");
+CUPERM_STATIC_ASSERT(sizeof(cuperm_dim3_t) == CUPERM_DIM3_PITCH * sizeof(int64_t),
+                     "cuperm_decode reads cuperm_dim3_t as {extent, stride[3]}");
 
 /* A tile walk over a problem whose dimensions are split into three groups:
  *   dim[0, a_end)      group A: the tile's x axis, linearised in input order
@@ -44,6 +68,14 @@ typedef struct {
     cuperm_dim_t dim[CUPERM_MAX_RANK];
 } cuperm_tile_params_t;
 
+/* The tile walk's divisors as magic numbers (cuperm_tile_divisors, at launch), passed to
+ * the kernels beside cuperm_tile_params_t: the extents, a_tiles, b_tiles, a_tiles * b_tiles,
+ * band_tiles * b_tiles, band_tiles and the last band's width. */
+typedef struct {
+    cuperm_fastdiv_t dim[CUPERM_MAX_RANK];
+    cuperm_fastdiv_t a_tiles, b_tiles, plane, band_plane, band, last_band;
+} cuperm_tile_divs_t;
+
 typedef enum {
     CUPERM_LAUNCH_COPY = CUPERM_KERNEL_COPY,
     CUPERM_LAUNCH_TILED = CUPERM_KERNEL_TILED,
@@ -64,8 +96,10 @@ typedef struct {
 
 /* ---- contractions' own kernels ------------------------------------------------- */
 
-/* The pointer-array builder for cuBLAS batched GEMMs (backend/cuda/gemm_pointers.cu). */
-#define CTR_PTR_MAX_LOOPED 64
+/* The pointer-array builder for cuBLAS batched GEMMs (backend/cuda/gemm_pointers.cu):
+ * dim[0] is the strided batch, the rest the looped modes (free modes of D, so at most
+ * CUPERM_MAX_RANK of them; unit extents dropped and contiguous ones fused). */
+#define CTR_PTR_MAX_DIMS (CUPERM_MAX_RANK + 1)
 
 /*
  * cuBLAS cannot see the matrix pointers of a pointer-array batch (they live on the
@@ -79,13 +113,11 @@ typedef struct {
 #define CTR_PTR_ALIGN 16
 
 typedef struct {
-    int nLooped;
-    int64_t extents[CTR_PTR_MAX_LOOPED];
-    int64_t strides[3][CTR_PTR_MAX_LOOPED]; /* elements, in first, second, output */
-    int64_t batch;                          /* strided batch inside each looped index */
-    int64_t batchStride[3];
-    int64_t elemBytes[3];
-    int64_t count;                          /* entries: batch * product of looped extents */
+    int rank;                               /* dimensions in dim[] (at least 1: the batch) */
+    int64_t count;                          /* entries: the volume of dim[] (< 2^22) */
+    int64_t elemBytes[3];                   /* first, second, output */
+    cuperm_dim3_t dim[CTR_PTR_MAX_DIMS];    /* strides in first, second, output (elements) */
+    cuperm_fastdiv_t div[CTR_PTR_MAX_DIMS]; /* the extents' magic numbers */
 } cuperm_ctr_ptr_params_t;
 
 #endif

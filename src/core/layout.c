@@ -30,43 +30,25 @@ void cuperm_problem_init(cuperm_problem_t* p, int rank, const int64_t* extents, 
     for (int r = 0; r < rank; ++r) p->dim[perm[r]].out_stride = out_strides[r];
 }
 
-static int dim_before(const cuperm_dim_t* a, const cuperm_dim_t* b)
-{
-    if (a->in_stride != b->in_stride) return a->in_stride < b->in_stride;
-    return a->out_stride < b->out_stride;
-}
-
 void cuperm_problem_canonicalize(cuperm_problem_t* p)
 {
-    /* Unit extents contribute no offset: drop them. */
-    int n = 0;
-    for (int d = 0; d < p->rank; ++d)
-        if (p->dim[d].extent != 1) p->dim[n++] = p->dim[d];
-    if (n == 0) {
+    /* Order by input stride, then output stride (then original position), then drop unit
+     * extents (they contribute no offset) and fuse neighbours contiguous on both sides. */
+    int64_t in[CUPERM_MAX_RANK] = {0}, out[CUPERM_MAX_RANK] = {0};
+    int order[CUPERM_MAX_RANK];
+    cuperm_problem_t src = *p;
+    for (int d = 0; d < p->rank; ++d) {
+        in[d] = p->dim[d].in_stride;
+        out[d] = p->dim[d].out_stride;
+        order[d] = d;
+    }
+    cuperm_sort_by_key(order, p->rank, in, out);
+    for (int d = 0; d < p->rank; ++d) p->dim[d] = src.dim[order[d]];
+    p->rank = cuperm_dims_fuse((int64_t*)p->dim, CUPERM_DIM_PITCH, 2, p->rank);
+    if (p->rank == 0) {
         p->rank = 1;
         p->dim[0] = (cuperm_dim_t){1, 1, 1};
-        return;
     }
-
-    /* Insertion sort: stable, and ranks are small. */
-    for (int i = 1; i < n; ++i) {
-        cuperm_dim_t x = p->dim[i];
-        int j = i;
-        for (; j > 0 && dim_before(&x, &p->dim[j - 1]); --j) p->dim[j] = p->dim[j - 1];
-        p->dim[j] = x;
-    }
-
-    /* Fuse d+1 into d when stepping off the end of d lands on d+1 on both sides. */
-    int m = 0;
-    for (int d = 1; d < n; ++d) {
-        cuperm_dim_t* f = &p->dim[m];
-        const cuperm_dim_t* g = &p->dim[d];
-        if (g->in_stride == f->in_stride * f->extent && g->out_stride == f->out_stride * f->extent)
-            f->extent *= g->extent;
-        else
-            p->dim[++m] = *g;
-    }
-    p->rank = m + 1;
 }
 
 int64_t cuperm_problem_volume(const cuperm_problem_t* p)
@@ -82,6 +64,73 @@ int cuperm_problem_out_fastest(const cuperm_problem_t* p)
     for (int d = 1; d < p->rank; ++d)
         if (p->dim[d].out_stride < p->dim[best].out_stride) best = d;
     return best;
+}
+
+int64_t cuperm_max_offset(int n, const int64_t* extents, const int64_t* strides)
+{
+    int64_t m = 0;
+    for (int d = 0; d < n; ++d) m += (extents[d] - 1) * strides[d];
+    return m;
+}
+
+int cuperm_fused_prefix(int n, const int64_t* extents, const int64_t* strides)
+{
+    int k = 1;
+    while (k < n && strides[k] == strides[k - 1] * extents[k - 1]) ++k;
+    return n < 1 ? 0 : k;
+}
+
+int cuperm_dims_fuse(int64_t* rec, int pitch, int views, int n)
+{
+    int m = -1;
+    for (int d = 0; d < n; ++d) {
+        const int64_t* g = rec + (size_t)d * (size_t)pitch;
+        if (g[0] == 1) continue;
+        int64_t* f = rec + (size_t)(m < 0 ? 0 : m) * (size_t)pitch;
+        int fuses = m >= 0;
+        for (int v = 1; v <= views && fuses; ++v) fuses = g[v] == f[v] * f[0];
+        if (fuses) {
+            f[0] *= g[0];
+        } else {
+            ++m;
+            memmove(rec + (size_t)m * (size_t)pitch, g, sizeof(int64_t) * (size_t)pitch);
+        }
+    }
+    return m + 1;
+}
+
+void cuperm_offset_table(int n, const int64_t* extents, const int64_t* strides, int64_t* table)
+{
+    int64_t idx[CUPERM_MAX_RANK * 2] = {0}, off = 0, volume = 1;
+    for (int d = 0; d < n; ++d) volume *= extents[d];
+    for (int64_t i = 0; i < volume; ++i) {
+        table[i] = off;
+        for (int d = 0; d < n; ++d) { /* odometer step, the first dimension fastest */
+            if (++idx[d] < extents[d]) {
+                off += strides[d];
+                break;
+            }
+            off -= strides[d] * (extents[d] - 1);
+            idx[d] = 0;
+        }
+    }
+}
+
+void cuperm_sort_by_key(int* order, int n, const int64_t* key, const int64_t* tie)
+{
+    for (int i = 1; i < n; ++i) { /* insertion sort: groups are small */
+        const int x = order[i];
+        int j = i;
+        for (; j > 0; --j) {
+            const int y = order[j - 1];
+            const int before = key[x] != key[y]                  ? key[x] < key[y]
+                               : tie && tie[x] != tie[y]         ? tie[x] < tie[y]
+                                                                 : x < y;
+            if (!before) break;
+            order[j] = y;
+        }
+        order[j] = x;
+    }
 }
 
 int64_t cuperm_problem_max_in_offset(const cuperm_problem_t* p)

@@ -5,6 +5,7 @@
 #ifndef CUPERM_HOST_PROBLEM_H
 #define CUPERM_HOST_PROBLEM_H
 
+#include "core/error.h"
 #include "core/kernel_params.h"
 #include "cuperm.h"
 
@@ -17,8 +18,36 @@ typedef struct {
     cuperm_dim_t dim[CUPERM_MAX_RANK];
 } cuperm_problem_t;
 
+/* CUPERM_INTERNAL_API: libcuperm_dist.so (src/dist/layout.c) calls these two too. */
+
 /** Dense column-major strides of extents[0..rank). */
-void cuperm_dense_strides(int rank, const int64_t* extents, int64_t* strides);
+CUPERM_INTERNAL_API void cuperm_dense_strides(int rank, const int64_t* extents, int64_t* strides);
+
+/* ---- dimensions with strides, in any number of tensors ----------------------------
+ * A group of n dimensions is either two arrays (extents[], strides[]: one tensor) or n
+ * records of `pitch` int64_t, {extent, stride in view 0, stride in view 1, ...}
+ * (cuperm_dim_t, cuperm_dim3_t: core/kernel_params.h), the form cuperm_decode reads. */
+
+/** Largest element offset of a group in one tensor (0 for n = 0). */
+CUPERM_INTERNAL_API int64_t cuperm_max_offset(int n, const int64_t* extents, const int64_t* strides);
+
+/** How many leading dimensions fuse with dimension 0 into one: the longest prefix whose
+ *  strides each equal the previous stride times the previous extent (n >= 1 gives >= 1). */
+int cuperm_fused_prefix(int n, const int64_t* extents, const int64_t* strides);
+
+/** Drops unit extents and fuses record d + 1 into record d wherever, in every view,
+ *  stepping off the end of d lands on d + 1; returns the new count (0: all were unit).
+ *  Leaves the element-to-offsets map unchanged. */
+int cuperm_dims_fuse(int64_t* rec, int pitch, int views, int n);
+
+/** table[i] = offset of linear index i over the group, the first dimension fastest (an
+ *  odometer: no division); table has the group's volume of entries. */
+void cuperm_offset_table(int n, const int64_t* extents, const int64_t* strides, int64_t* table);
+
+/** Sorts order[0..n) by key[order[i]] ascending, ties by tie[order[i]] (tie may be NULL),
+ *  then by order[i] itself: a total order, so the result does not depend on the input's
+ *  arrangement of tied entries beyond their values. */
+void cuperm_sort_by_key(int* order, int n, const int64_t* key, const int64_t* tie);
 
 /** Pairs strides dimension by dimension (input labels); arguments must be valid. */
 void cuperm_problem_init(cuperm_problem_t* p, int rank, const int64_t* extents, const int* perm,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/layout.h"
 
 #define INVALID CUPERM_STATUS_INVALID_VALUE
 
@@ -117,21 +118,19 @@ void cuperm_dist_local_strides(const cuperm_dist_layout_t* l, int r, int64_t* st
     }
     cuperm_dist_box_t own;
     cuperm_dist_owned(l, r, &own);
-    int64_t s = 1;
-    for (int m = 0; m < l->rank; ++m) {
-        strides[m] = s;
-        s *= max64(own.hi[m] - own.lo[m], 1);
-    }
+    int64_t extents[CUPERM_MAX_RANK];
+    for (int m = 0; m < l->rank; ++m) extents[m] = max64(own.hi[m] - own.lo[m], 1); /* empty: strides stay positive */
+    cuperm_dense_strides(l->rank, extents, strides);
 }
 
 int64_t cuperm_dist_local_span(const cuperm_dist_layout_t* l, int r)
 {
     cuperm_dist_box_t own;
     if (!cuperm_dist_owned(l, r, &own)) return 0;
-    int64_t strides[CUPERM_MAX_RANK], span = 1;
+    int64_t strides[CUPERM_MAX_RANK], extents[CUPERM_MAX_RANK];
     cuperm_dist_local_strides(l, r, strides);
-    for (int m = 0; m < l->rank; ++m) span += (own.hi[m] - own.lo[m] - 1) * strides[m];
-    return span;
+    for (int m = 0; m < l->rank; ++m) extents[m] = own.hi[m] - own.lo[m];
+    return 1 + cuperm_max_offset(l->rank, extents, strides);
 }
 
 int64_t cuperm_dist_exchange_box(const cuperm_dist_layout_t* in, int s, const cuperm_dist_layout_t* out, int d,

@@ -64,6 +64,15 @@ static void free_pieces(cuperm_dist_plan_t* p)
     p->n_pack = p->n_unpack = p->has_local = 0;
 }
 
+/* Element offset of box corner lo in a local block whose own box starts at origin, strides str
+ * over the block's modes (block mode r is input mode perm[r]; perm NULL: the identity). */
+static int64_t corner_offset(const int64_t* lo, const int64_t* origin, const int64_t* str, const int* perm, int n)
+{
+    int64_t off = 0;
+    for (int r = 0; r < n; ++r) off += (lo[perm ? perm[r] : r] - origin[r]) * str[r];
+    return off;
+}
+
 /* Builds every piece for variant and k chunks; sizes and counts into p. */
 static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int variant, int k, cuperm_dist_plan_t* p)
 {
@@ -103,13 +112,9 @@ static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int variant, int
                 memset(s, 0, sizeof *s);
                 s->peer = me;
                 s->bytes = (size_t)vol * elem;
-                s->local_offset = s->local_offset2 = 0;
-                for (int m = 0; m < n; ++m) {
-                    ext[m] = box.hi[m] - box.lo[m];
-                    s->local_offset += (box.lo[m] - c->own_in.lo[m]) * c->in_str[m];
-                }
-                for (int r = 0; r < n; ++r)
-                    s->local_offset2 += (box.lo[c->perm[r]] - c->own_out.lo[r]) * c->out_str[r];
+                for (int m = 0; m < n; ++m) ext[m] = box.hi[m] - box.lo[m];
+                s->local_offset = corner_offset(box.lo, c->own_in.lo, c->in_str, NULL, n);
+                s->local_offset2 = corner_offset(box.lo, c->own_out.lo, c->out_str, c->perm, n);
                 st = cuperm_transpose_plan_init(h, &s->tp, n, ext, c->perm, type, c->in_str, c->out_str);
                 p->has_local = !st;
                 p->local_bytes = s->bytes;
@@ -133,13 +138,12 @@ static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int variant, int
                 s->buf_offset = *total;
                 *total = (*total + s->bytes + 255) / 256 * 256; /* each piece 256-byte aligned */
                 if (dir == 0) {
-                    for (int m = 0; m < n; ++m) s->local_offset += (ch[j].lo[m] - c->own_in.lo[m]) * c->in_str[m];
+                    s->local_offset = corner_offset(ch[j].lo, c->own_in.lo, c->in_str, NULL, n);
                     st = variant == CUPERM_DIST_VARIANT_PERMUTE_ON_PACK
                              ? cuperm_transpose_plan_init(h, &s->tp, n, ext, c->perm, type, c->in_str, NULL)
                              : cuperm_transpose_plan_init(h, &s->tp, n, ext, ident, type, c->in_str, NULL);
                 } else {
-                    for (int r = 0; r < n; ++r)
-                        s->local_offset += (ch[j].lo[c->perm[r]] - c->own_out.lo[r]) * c->out_str[r];
+                    s->local_offset = corner_offset(ch[j].lo, c->own_out.lo, c->out_str, c->perm, n);
                     st = variant == CUPERM_DIST_VARIANT_PERMUTE_ON_PACK
                              ? cuperm_transpose_plan_init(h, &s->tp, n, ext_o, ident, type, NULL, c->out_str)
                              : cuperm_transpose_plan_init(h, &s->tp, n, ext, c->perm, type, NULL, c->out_str);

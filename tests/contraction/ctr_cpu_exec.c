@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/index_math.h"
 #include "support/reference.h"
 #include "plan/contraction/types.h"
 
@@ -103,9 +104,11 @@ void ctr_cpu_execute(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l
     }
     const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
     const cuperm_ctr_input_layout_t *P = &l->in[first], *Q = &l->in[second];
+    cuperm_ctr_ptr_params_t ptr; /* the pointer kernel's decode, as the library's steps use it */
+    cuperm_ctr_layout_pointers(p, l, &ptr);
     for (int64_t call = 0; call < l->calls; ++call) {
         int64_t off[3];
-        cuperm_ctr_layout_call_offsets(p, l, call, off);
+        cuperm_ctr_ptr_offsets(&ptr, call * l->batch, off);
         for (int64_t bt = 0; bt < l->batch; ++bt)
             for (int64_t j = 0; j < l->n; ++j)
                 for (int64_t i = 0; i < l->m; ++i) {

@@ -10,6 +10,7 @@
 #include "core/index_math.h"
 #include "support/rng.h"
 
+/* Both paths of cuperm_divmod_fast: the multiply for 32-bit operands, the division above. */
 static void divmod_matches_operators(void** state)
 {
     (void)state;
@@ -18,32 +19,42 @@ static void divmod_matches_operators(void** state)
         int64_t n = (int64_t)(rng_next(&r) >> (rng_next(&r) % 63 + 1));
         int64_t d = (int64_t)(rng_next(&r) >> (rng_next(&r) % 62 + 2)) + 1;
         int64_t q, m;
-        cuperm_divmod(n, d, &q, &m);
+        cuperm_divmod_fast(n, d, cuperm_fastdiv_make(d), &q, &m);
         assert_int_equal(q, n / d);
         assert_int_equal(m, n % d);
     }
     int64_t q, m;
-    cuperm_divmod(0xffffffffll, 1, &q, &m);
+    cuperm_divmod_fast(0xffffffffll, 1, cuperm_fastdiv_make(1), &q, &m);
     assert_int_equal(q, 0xffffffffll);
-    cuperm_divmod((int64_t)1 << 32, 3, &q, &m);
+    cuperm_divmod_fast((int64_t)1 << 32, 3, cuperm_fastdiv_make(3), &q, &m);
     assert_int_equal(q, ((int64_t)1 << 32) / 3);
+    cuperm_divmod_fast(5, (int64_t)1 << 33, cuperm_fastdiv_make((int64_t)1 << 33), &q, &m);
+    assert_int_equal(q, 0);
+    assert_int_equal(m, 5);
+}
+
+static void group_divisors(const cuperm_dim_t* dims, int n, cuperm_fastdiv_t* div)
+{
+    for (int d = 0; d < n; ++d) div[d] = cuperm_fastdiv_make(dims[d].extent);
 }
 
 static void group_offsets_decompose_first_fastest(void** state)
 {
     (void)state;
     const cuperm_dim_t dims[3] = {{3, 1, 100}, {4, 3, 10}, {5, 12, 1}};
+    cuperm_fastdiv_t div[3];
+    group_divisors(dims, 3, div);
     int64_t idx = 0;
     for (int64_t k = 0; k < 5; ++k)
         for (int64_t j = 0; j < 4; ++j)
             for (int64_t i = 0; i < 3; ++i, ++idx) {
                 int64_t in, out;
-                cuperm_group_offsets(dims, 0, 3, idx, &in, &out);
+                cuperm_group_offsets(dims, div, 0, 3, idx, &in, &out);
                 assert_int_equal(in, i + 3 * j + 12 * k);
                 assert_int_equal(out, 100 * i + 10 * j + k);
             }
     int64_t in = -1, out = -1;
-    cuperm_group_offsets(dims, 1, 1, 0, &in, &out); /* empty group */
+    cuperm_group_offsets(dims, div, 1, 1, 0, &in, &out); /* empty group */
     assert_int_equal(in, 0);
     assert_int_equal(out, 0);
 }
@@ -65,9 +76,11 @@ static void tile_origin_walks_a_then_b_then_outer(void** state)
     p.a_tiles = 3;
     p.b_tiles = 3;
     p.num_tiles = 27;
+    cuperm_tile_divs_t dv;
+    cuperm_tile_divisors(&p, &dv);
     for (int64_t t = 0; t < p.num_tiles; ++t) {
         int64_t a0, b0, ib, ob;
-        cuperm_tile_origin(&p, t, &a0, &b0, &ib, &ob);
+        cuperm_tile_origin(&p, &dv, t, &a0, &b0, &ib, &ob);
         assert_int_equal(a0, 32 * (t % 3));
         assert_int_equal(b0, 16 * ((t / 3) % 3));
         assert_int_equal(ib, 2800 * (t / 9));
@@ -99,11 +112,13 @@ static void banded_tile_walk_is_a_bijection(void** state)
         p.dim[1] = (cuperm_dim_t){p.b_volume, p.a_volume, 1};
         p.dim[2] = (cuperm_dim_t){outer, p.a_volume * p.b_volume, p.a_volume * p.b_volume};
         p.num_tiles = p.a_tiles * p.b_tiles * outer;
+        cuperm_tile_divs_t dv;
+        cuperm_tile_divisors(&p, &dv);
         char* seen = calloc((size_t)p.num_tiles, 1);
         const int banded = p.band_tiles > 0 && p.band_tiles < p.a_tiles;
         for (int64_t t = 0; t < p.num_tiles; ++t) {
             int64_t a0, b0, ib, ob;
-            cuperm_tile_origin(&p, t, &a0, &b0, &ib, &ob);
+            cuperm_tile_origin(&p, &dv, t, &a0, &b0, &ib, &ob);
             assert_int_equal(a0 & 3, 0);
             assert_int_equal(b0 & 7, 0);
             const int64_t ta = a0 >> 2, tb = b0 >> 3, o = ib / (p.a_volume * p.b_volume);
@@ -117,7 +132,7 @@ static void banded_tile_walk_is_a_bijection(void** state)
             } else if (tb + 1 < p.b_tiles && (ta / p.band_tiles + 1) * p.band_tiles <= p.a_tiles) {
                 /* a full band: the next B tile of the same A tile comes band_tiles later */
                 int64_t a1, b1, i1, o1;
-                cuperm_tile_origin(&p, t + p.band_tiles, &a1, &b1, &i1, &o1);
+                cuperm_tile_origin(&p, &dv, t + p.band_tiles, &a1, &b1, &i1, &o1);
                 assert_int_equal(a1, a0);
                 assert_int_equal(b1, b0 + 8);
             }

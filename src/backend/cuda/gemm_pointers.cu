@@ -1,20 +1,15 @@
 #include "backend/cuda/gemm_pointers.h"
+#include "core/index_math.h"
 
 namespace cuperm {
-
 
 /* static: no external stub symbol for the kernel */
 static __global__ void build(const cuperm_ctr_ptr_params_t p, const char* first, const char* second, char* out, void** arrays)
 {
     const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= p.count) return;
-    int64_t b = i % p.batch, rest = i / p.batch;
-    int64_t off[3] = {b * p.batchStride[0], b * p.batchStride[1], b * p.batchStride[2]};
-    for (int d = 0; d < p.nLooped; ++d) {
-        const int64_t x = rest % p.extents[d];
-        rest /= p.extents[d];
-        for (int j = 0; j < 3; ++j) off[j] += x * p.strides[j][d];
-    }
+    int64_t off[3];
+    cuperm_ctr_ptr_offsets(&p, i, off);
     arrays[i] = (void*)(first + off[0] * p.elemBytes[0]);
     arrays[p.count + i] = (void*)(second + off[1] * p.elemBytes[1]);
     arrays[2 * p.count + i] = (void*)(out + off[2] * p.elemBytes[2]);

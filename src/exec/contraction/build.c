@@ -14,14 +14,13 @@ static cupermStatus_t plan_transpose(cuperm_handle_t* h, const cuperm_ctr_transp
 }
 
 /* Whether every entry of the pointer-array batch lies a multiple of CTR_PTR_ALIGN bytes from
- * its operand's base: then aligned bases make every pointer aligned. */
+ * its operand's base: then aligned bases make every pointer aligned. (Fused dimensions:
+ * the strides fused away are multiples of the one kept.) */
 static int pointers_aligned(const cuperm_ctr_ptr_params_t* q)
 {
-    for (int j = 0; j < 3; ++j) {
-        if (q->batch > 1 && q->batchStride[j] * q->elemBytes[j] % CTR_PTR_ALIGN) return 0;
-        for (int i = 0; i < q->nLooped; ++i)
-            if (q->extents[i] > 1 && q->strides[j][i] * q->elemBytes[j] % CTR_PTR_ALIGN) return 0;
-    }
+    for (int j = 0; j < 3; ++j)
+        for (int d = 0; d < q->rank; ++d)
+            if (q->dim[d].extent > 1 && q->dim[d].stride[j] * q->elemBytes[j] % CTR_PTR_ALIGN) return 0;
     return 1;
 }
 
@@ -53,23 +52,8 @@ static cupermStatus_t add_transpose(cuperm_contraction_plan_t* c, int slot, cons
 
 static void fill_pointers(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, cuperm_ctr_gemm_step_t* g)
 {
-    const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
-    cuperm_ctr_ptr_params_t* q = &g->pointers;
-    q->nLooped = l->count[CTR_ROLE_O];
-    for (int i = 0; i < q->nLooped; ++i) {
-        q->extents[i] = p->modes[l->order[CTR_ROLE_O][i]].extent;
-        q->strides[0][i] = l->in[first].outerStride[i];
-        q->strides[1][i] = l->in[second].outerStride[i];
-        q->strides[2][i] = l->outerStrideD[i];
-    }
-    q->batch = l->batch;
-    q->batchStride[0] = l->in[first].batchStride;
-    q->batchStride[1] = l->in[second].batchStride;
-    q->batchStride[2] = l->batchStrideD;
-    q->elemBytes[0] = q->elemBytes[1] = (int64_t)cupermDataTypeSize(p->op[CTR_A].type);
-    q->elemBytes[2] = (int64_t)cupermDataTypeSize(p->op[CTR_D].type);
-    q->count = l->calls * l->batch;
-    g->pointersAligned = pointers_aligned(q);
+    cuperm_ctr_layout_pointers(p, l, &g->pointers);
+    g->pointersAligned = pointers_aligned(&g->pointers);
 }
 
 /* The layout's steps, in order: operands into the workspace (opA, opB inside), C into D, the

@@ -4,6 +4,7 @@
 
 #include "backend/cuda/cublas_gemm.h"
 #include "core/error.h"
+#include "core/index_math.h"
 #include "exec/contraction/plan.h"
 #include "plan/contraction/types.h"
 
@@ -68,8 +69,8 @@ cupermStatus_t cuperm_ctr_step_gemm(const cuperm_step_t* s, const void* vplan, c
          * batch per looped index instead, each of whose pointers cuBLAS sees and checks. */
         const int64_t* eb = g->pointers.elemBytes;
         for (int64_t call = 0; call < l->calls && !st; ++call) {
-            int64_t off[3];
-            cuperm_ctr_layout_call_offsets(p, l, call, off);
+            int64_t off[3]; /* entry call * batch: the call's first batch entry */
+            cuperm_ctr_ptr_offsets(&g->pointers, call * l->batch, off);
             st = cuperm_ctr_gemm_run(blas, p, l, first + off[0] * eb[0], second + off[1] * eb[1], out + off[2] * eb[2],
                               a->alpha, beta);
         }

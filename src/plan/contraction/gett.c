@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/layout.h"
 #include "plan/contraction/types.h"
 
 int cuperm_ctr_gett_has_table(int g, int w)
@@ -59,15 +60,9 @@ int cuperm_ctr_gett_eligible(const cuperm_ctr_problem_t* p, char* why, size_t wh
 /* Sorts a group's modes by their stride in operand w (ties: mode-table order). */
 static void sort_by_stride(const cuperm_ctr_problem_t* p, int* order, int n, int w)
 {
-    for (int i = 1; i < n; ++i)
-        for (int j = i; j > 0; --j) {
-            const cuperm_ctr_mode_t *x = &p->modes[order[j]], *y = &p->modes[order[j - 1]];
-            const int64_t sx = p->op[w].strides[x->pos[w]], sy = p->op[w].strides[y->pos[w]];
-            if (sx > sy || (sx == sy && order[j] > order[j - 1])) break;
-            const int s = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = s;
-        }
+    int64_t stride[CTR_MAX_MODES];
+    cuperm_ctr_mode_keys(p, w, stride, NULL);
+    cuperm_sort_by_key(order, n, stride, NULL);
 }
 
 /* Smallest stride operand w has in group g (INT64_MAX if the group is empty). */
@@ -121,22 +116,9 @@ void cuperm_ctr_gett_layout(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* 
 /* table[i] = offset of linear index i of the group (modes in order, the first fastest) in w. */
 static void fill_table(const cuperm_ctr_problem_t* p, const cuperm_ctr_gett_tables_t* t, int g, int w, int64_t* table)
 {
-    int64_t idx[CTR_MAX_MODES] = {0}, off = 0;
-    const int n = t->count[g];
-    for (int64_t i = 0; i < t->size[g]; ++i) {
-        table[i] = off;
-        /* Odometer step: the first mode fastest. */
-        for (int d = 0; d < n; ++d) {
-            const cuperm_ctr_mode_t* m = &p->modes[t->order[g][d]];
-            const int64_t s = p->op[w].strides[m->pos[w]];
-            if (++idx[d] < m->extent) {
-                off += s;
-                break;
-            }
-            off -= s * (m->extent - 1);
-            idx[d] = 0;
-        }
-    }
+    int64_t extents[CTR_MAX_MODES], strides[CTR_MAX_MODES];
+    cuperm_ctr_gather(p, w, t->order[g], t->count[g], extents, strides);
+    cuperm_offset_table(t->count[g], extents, strides, table);
 }
 
 cupermStatus_t cuperm_ctr_gett_tables_build(const cuperm_ctr_problem_t* p, cuperm_ctr_gett_tables_t* t)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/layout.h"
 #include "plan/contraction/roles.h"
 #include "plan/contraction/types.h"
 
@@ -49,14 +50,9 @@ static int role_order_from(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l
     int* order = l->order[r];
     const int n = l->count[r];
     if (role_present(p, l, r, which) != n) return 0;
-    const cuperm_ctr_operand_t* t = &p->op[which];
-    for (int i = 1; i < n; ++i)
-        for (int j = i; j > 0; --j) {
-            const cuperm_ctr_mode_t *x = &p->modes[order[j]], *y = &p->modes[order[j - 1]];
-            const int64_t sx = t->strides[x->pos[which]], sy = t->strides[y->pos[which]];
-            if (sx > sy || (sx == sy && x->pos[which] > y->pos[which])) break;
-            const int s = order[j]; order[j] = order[j - 1]; order[j - 1] = s;
-        }
+    int64_t stride[CTR_MAX_MODES], pos[CTR_MAX_MODES];
+    cuperm_ctr_mode_keys(p, which, stride, pos);
+    cuperm_sort_by_key(order, n, stride, pos);
     return 1;
 }
 
@@ -72,16 +68,10 @@ static int role_fuses(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* 
     *present = have > 0;
     if (have == 0) return 1;
     if (have != n) return 0;
-    const cuperm_ctr_operand_t* t = &p->op[which];
-    int64_t expect = t->strides[p->modes[l->order[r][0]].pos[which]];
-    *base = expect;
-    for (int i = 0; i < n; ++i) {
-        const cuperm_ctr_mode_t* m = &p->modes[l->order[r][i]];
-        const int64_t s = t->strides[m->pos[which]];
-        if (s != expect) return 0;
-        expect = s * m->extent;
-    }
-    return 1;
+    int64_t extents[CTR_MAX_MODES], strides[CTR_MAX_MODES];
+    cuperm_ctr_gather(p, which, l->order[r], n, extents, strides);
+    *base = strides[0];
+    return cuperm_fused_prefix(n, extents, strides) == n;
 }
 
 /* Can cuBLAS read (or write) `which` in place with `fast` as its stride-1 role? */
@@ -247,18 +237,20 @@ void cuperm_ctr_copy_c_to_d(const cuperm_ctr_problem_t* p, cuperm_ctr_transpose_
     }
 }
 
-void cuperm_ctr_layout_call_offsets(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int64_t call, int64_t offsets[3])
+void cuperm_ctr_layout_pointers(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, cuperm_ctr_ptr_params_t* q)
 {
     const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
-    offsets[0] = offsets[1] = offsets[2] = 0;
-    for (int i = 0; i < l->count[CTR_ROLE_O]; ++i) {
-        const int64_t e = p->modes[l->order[CTR_ROLE_O][i]].extent;
-        const int64_t x = call % e;
-        call /= e;
-        offsets[0] += x * l->in[first].outerStride[i];
-        offsets[1] += x * l->in[second].outerStride[i];
-        offsets[2] += x * l->outerStrideD[i];
-    }
+    memset(q, 0, sizeof *q);
+    q->dim[0] = (cuperm_dim3_t){l->batch, {l->in[first].batchStride, l->in[second].batchStride, l->batchStrideD}};
+    for (int i = 0; i < l->count[CTR_ROLE_O]; ++i)
+        q->dim[1 + i] = (cuperm_dim3_t){p->modes[l->order[CTR_ROLE_O][i]].extent,
+                                        {l->in[first].outerStride[i], l->in[second].outerStride[i], l->outerStrideD[i]}};
+    q->rank = cuperm_dims_fuse((int64_t*)q->dim, CUPERM_DIM3_PITCH, 3, 1 + l->count[CTR_ROLE_O]);
+    if (q->rank == 0) q->dim[q->rank++] = (cuperm_dim3_t){1, {0, 0, 0}};
+    for (int d = 0; d < q->rank; ++d) q->div[d] = cuperm_fastdiv_make(q->dim[d].extent);
+    q->elemBytes[0] = q->elemBytes[1] = (int64_t)cupermDataTypeSize(p->op[CTR_A].type);
+    q->elemBytes[2] = (int64_t)cupermDataTypeSize(p->op[CTR_D].type);
+    q->count = l->calls * l->batch;
 }
 
 /* ---- pricing ----------------------------------------------------------------- */

@@ -8,6 +8,7 @@
 #ifndef CUPERM_CTR_LAYOUT_H
 #define CUPERM_CTR_LAYOUT_H
 
+#include "core/kernel_params.h"
 #include "plan/contraction/problem.h"
 
 /* A transpose in cupermPlanTranspose's convention (output dimension r is input dimension perm[r]). */
@@ -116,8 +117,9 @@ typedef struct {
     size_t workspaceBytes;                /* total, without cuBLAS's own workspace */
 } cuperm_ctr_layout_t;
 
-/* Element offsets of GEMM call number `call` in the first operand, the second and the output. */
-void cuperm_ctr_layout_call_offsets(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int64_t call, int64_t offsets[3]);
+/* The pointer-array batch of a layout with looped modes (l->calls > 1): the strided batch as
+ * dimension 0, then the looped modes, unit extents dropped and contiguous ones fused. */
+void cuperm_ctr_layout_pointers(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, cuperm_ctr_ptr_params_t* q);
 
 void cuperm_ctr_fold_operators(const cuperm_ctr_problem_t* p, cuperm_ctr_folded_ops_t* f);
 

@@ -1,11 +1,13 @@
 #include "plan/contraction/problem.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/operators.h"
 #include "core/error.h"
+#include "core/layout.h"
 #include "plan/contraction/types.h"
 
 static const char* const operand_names[CTR_OPERANDS] = {"A", "B", "C", "D"};
@@ -63,9 +65,25 @@ static cupermStatus_t copy_operand(cuperm_ctr_operand_t* t, const cupermTensorDe
 
 int64_t cuperm_ctr_operand_max_offset(const cuperm_ctr_operand_t* t)
 {
-    int64_t off = 0;
-    for (int i = 0; i < t->rank; ++i) off += (t->extents[i] - 1) * t->strides[i];
-    return off;
+    return cuperm_max_offset(t->rank, t->extents, t->strides);
+}
+
+void cuperm_ctr_gather(const cuperm_ctr_problem_t* p, int w, const int* order, int n, int64_t* extents, int64_t* strides)
+{
+    for (int i = 0; i < n; ++i) {
+        const cuperm_ctr_mode_t* m = &p->modes[order[i]];
+        extents[i] = m->extent;
+        strides[i] = p->op[w].strides[m->pos[w]];
+    }
+}
+
+void cuperm_ctr_mode_keys(const cuperm_ctr_problem_t* p, int w, int64_t* stride, int64_t* pos)
+{
+    for (int i = 0; i < p->nmodes; ++i) {
+        const int d = p->modes[i].pos[w];
+        stride[i] = d >= 0 ? p->op[w].strides[d] : INT64_MAX;
+        if (pos) pos[i] = d;
+    }
 }
 
 /* D's elements must not overlap: sorted by stride, each stride exceeds the offsets below it. */
@@ -74,10 +92,7 @@ static cupermStatus_t check_no_overlap(const cuperm_ctr_operand_t* t, const char
     int idx[CUPERM_MAX_RANK], n = 0;
     for (int i = 0; i < t->rank; ++i)
         if (t->extents[i] > 1) idx[n++] = i;
-    for (int i = 1; i < n; ++i) /* insertion sort by stride */
-        for (int j = i; j > 0 && t->strides[idx[j]] < t->strides[idx[j - 1]]; --j) {
-            int s = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = s;
-        }
+    cuperm_sort_by_key(idx, n, t->strides, NULL);
     int64_t reach = 0;
     for (int i = 0; i < n; ++i) {
         const int d = idx[i];

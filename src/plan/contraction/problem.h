@@ -57,6 +57,14 @@ cupermStatus_t cuperm_ctr_problem_init(cuperm_ctr_problem_t* p, const cupermTens
                                 const cupermTensorDescriptor_t* C,
                                 const cupermTensorDescriptor_t* D, cupermComputeType_t compute);
 
+/* Mode groups as core/layout.h's dimensions: the extents and strides in operand w of modes
+ * order[0..n) (each held by w). */
+void cuperm_ctr_gather(const cuperm_ctr_problem_t* p, int w, const int* order, int n, int64_t* extents, int64_t* strides);
+
+/* For every mode i: its stride in operand w and, when pos is non-NULL, its dimension index
+ * there (modes w lacks: INT64_MAX and -1). Sort keys for cuperm_sort_by_key. */
+void cuperm_ctr_mode_keys(const cuperm_ctr_problem_t* p, int w, int64_t* stride, int64_t* pos);
+
 /* Element offset span [0, maxOffset] of an operand (0 for rank 0). */
 int64_t cuperm_ctr_operand_max_offset(const cuperm_ctr_operand_t* t);
 

@@ -1,5 +1,7 @@
 #include "plan/contraction/roles.h"
 
+#include "core/layout.h"
+
 /* At most this many entries in a pointer-array batch (3 pointers each in the workspace). */
 #define CTR_MAX_CALLS ((int64_t)1 << 22)
 
@@ -12,6 +14,16 @@ static int operand_has_class(int which, cuperm_ctr_group_t g)
     return g != CTR_GROUP_K;
 }
 
+/* Length of the run at seq[a..len): modes of class c, fused (contiguous) in operand which. */
+static int fused_run(const cuperm_ctr_problem_t* p, int which, const int* seq, int a, int len, cuperm_ctr_group_t c)
+{
+    int n = 0;
+    while (a + n < len && p->modes[seq[a + n]].group == c) ++n;
+    int64_t extents[CTR_MAX_MODES], strides[CTR_MAX_MODES];
+    cuperm_ctr_gather(p, which, seq + a, n, extents, strides);
+    return cuperm_fused_prefix(n, extents, strides);
+}
+
 /*
  * D's stride-1 run of one free class as rows, the largest fused run of the other
  * free class anywhere in D as columns, every other free mode in the pointer-array
@@ -19,32 +31,19 @@ static int operand_has_class(int which, cuperm_ctr_group_t g)
  */
 static int wide_roles(const cuperm_ctr_problem_t* p, const int* seq, int len, int* role)
 {
-    const cuperm_ctr_operand_t* D = &p->op[CTR_D];
     const cuperm_ctr_group_t c1 = p->modes[seq[0]].group;
     const cuperm_ctr_group_t c2 = c1 == CTR_GROUP_M ? CTR_GROUP_N : CTR_GROUP_M;
     int inRun[CTR_MAX_MODES] = {0};
-    int i = 0;
-    int64_t expect = -1;
-    while (i < len && p->modes[seq[i]].group == c1) {
-        const int64_t s = D->strides[p->modes[seq[i]].pos[CTR_D]];
-        if (expect >= 0 && s != expect) break;
-        expect = s * p->modes[seq[i]].extent;
-        inRun[seq[i++]] = 1;
-    }
+    const int i = fused_run(p, CTR_D, seq, 0, len, c1);
+    for (int k = 0; k < i; ++k) inRun[seq[k]] = 1;
     /* Fused runs of class c2 in D's stride order: keep the largest. */
     int bestStart = -1, bestEnd = -1;
     int64_t bestSize = 1;
     for (int a = i; a < len;) {
         if (p->modes[seq[a]].group != c2) { ++a; continue; }
-        int b = a;
-        int64_t size = 1, next = -1;
-        while (b < len && p->modes[seq[b]].group == c2) {
-            const int64_t s = D->strides[p->modes[seq[b]].pos[CTR_D]];
-            if (next >= 0 && s != next) break;
-            next = s * p->modes[seq[b]].extent;
-            size *= p->modes[seq[b]].extent;
-            ++b;
-        }
+        const int b = a + fused_run(p, CTR_D, seq, a, len, c2);
+        int64_t size = 1;
+        for (int k = a; k < b; ++k) size *= p->modes[seq[k]].extent;
         if (size > bestSize) { bestSize = size; bestStart = a; bestEnd = b; }
         a = b;
     }
@@ -78,11 +77,9 @@ static int driven_roles(const cuperm_ctr_problem_t* p, int which, int v, int* ro
     int seq[CTR_MAX_MODES], len = 0;
     for (int i = 0; i < p->nmodes; ++i)
         if (p->modes[i].pos[which] >= 0) seq[len++] = i;
-    for (int i = 1; i < len; ++i)
-        for (int j = i; j > 0 && X->strides[p->modes[seq[j]].pos[which]] < X->strides[p->modes[seq[j - 1]].pos[which]];
-             --j) {
-            const int s = seq[j]; seq[j] = seq[j - 1]; seq[j - 1] = s;
-        }
+    int64_t stride[CTR_MAX_MODES];
+    cuperm_ctr_mode_keys(p, which, stride, NULL);
+    cuperm_sort_by_key(seq, len, stride, NULL);
     if (len < 3) return 0;
     const cuperm_ctr_group_t c1 = p->modes[seq[0]].group;
     if (c1 == CTR_GROUP_L || X->strides[p->modes[seq[0]].pos[which]] != 1) return 0;
@@ -97,14 +94,8 @@ static int driven_roles(const cuperm_ctr_problem_t* p, int which, int v, int* ro
             c2 = p->modes[seq[i]].group;
             if (c2 == c1 || c2 == CTR_GROUP_L) return 0;
         }
-        int64_t expect = -1;
-        while (i < len && p->modes[seq[i]].group == (run ? c2 : c1)) {
-            const int64_t s = X->strides[p->modes[seq[i]].pos[which]];
-            if (expect >= 0 && s != expect) break;
-            expect = s * p->modes[seq[i]].extent;
-            inRun[seq[i]] = 1;
-            ++i;
-        }
+        i += fused_run(p, which, seq, i, len, run ? c2 : c1);
+        for (int k = start; k < i; ++k) inRun[seq[k]] = 1;
         if (i == start) return 0;
     }
     /* Leftover free modes of X (its K modes stay contracted). */

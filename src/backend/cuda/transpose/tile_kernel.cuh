@@ -158,7 +158,7 @@ __device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const t
 
 template <bool kStaged, TilePath kPath, typename Op>
 __global__ void __launch_bounds__(kTileThreads, tile_min_blocks<kPath>())
-tile_kernel(const cuperm_tile_params_t p, const typename Op::value_type* __restrict__ in,
+tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const typename Op::value_type* __restrict__ in,
             typename Op::value_type* __restrict__ out, Op op)
 {
     using T = typename Op::value_type;
@@ -172,14 +172,14 @@ tile_kernel(const cuperm_tile_params_t p, const typename Op::value_type* __restr
 
     for (int64_t t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
         int64_t a0, b0, in_base, out_base;
-        cuperm_tile_origin(&p, t, &a0, &b0, &in_base, &out_base);
+        cuperm_tile_origin(&p, &dv, t, &a0, &b0, &in_base, &out_base);
         const int na = (int)min((int64_t)ta, p.a_volume - a0);
         const int nb = (int)min((int64_t)tb, p.b_volume - b0);
         for (int i = threadIdx.x; i < ta + tb; i += kTileThreads) {
             if (i < na)
-                cuperm_group_offsets(p.dim, 0, p.a_end, a0 + i, &a_in[i], &a_out[i]);
+                cuperm_group_offsets(p.dim, dv.dim, 0, p.a_end, a0 + i, &a_in[i], &a_out[i]);
             else if (i >= ta && i - ta < nb)
-                cuperm_group_offsets(p.dim, p.a_end, p.b_end, b0 + (i - ta), &b_in[i - ta], &b_out[i - ta]);
+                cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.b_end, b0 + (i - ta), &b_in[i - ta], &b_out[i - ta]);
         }
         __syncthreads();
         move_tile<kStaged, kPath>(p, in + in_base, out + out_base, na, nb, a_in, a_out, b_in, b_out, tile, op);
@@ -197,8 +197,10 @@ cudaError_t launch_tile_kernel(const cuperm_launch_t* l, const void* in, void* o
         cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, l->smem_bytes);
         if (err != cudaSuccess) return err;
     }
+    cuperm_tile_divs_t dv;
+    cuperm_tile_divisors(&l->tile, &dv); // a few divisions per launch instead of one per index per thread
     kernel<<<(unsigned)l->blocks, kTileThreads, (size_t)l->smem_bytes, stream>>>(
-        l->tile, static_cast<const T*>(in), static_cast<T*>(out), op);
+        l->tile, dv, static_cast<const T*>(in), static_cast<T*>(out), op);
     return cudaGetLastError();
 }
 
