@@ -9,9 +9,10 @@ prints a table last. Also called by einsum_bench.py (einsum-check.sh) for its ov
 
 cuperm's calls are measured with each replay of its fast paths (cuperm._fast): the compiled one
 (cuperm._native, when the package has it) and the pure-Python one. The reference rows split a call's
-cost: PyTorch's allocations (the result, the contraction's workspace), and the C library's pointer
-check (cudaPointerGetAttributes, which cupermExecute makes twice and cupermContract four times) over
-a trivial CUDA runtime call, both through ctypes.
+cost: PyTorch's allocations (the result; the contraction's workspace, which cuperm now takes from a
+per-stream cache instead), the capture check that cache makes per call (and the public wrapper of it),
+and the C library's pointer check (cudaPointerGetAttributes, which cupermExecute makes twice and
+cupermContract four times) over a trivial CUDA runtime call, both through ctypes.
 
     python3 bench/python/host_overhead.py [--calls 20000] [--rounds 5] [--out DIR]
 """
@@ -108,6 +109,11 @@ def cases():
          lambda: torch.empty(nbytes, dtype=torch.uint8, device=x.device), tsync),
         ("reference", "torch.mm(a, b)", "torch", lambda: torch.mm(a, b), tsync),
     ]
+    capturing = getattr(torch._C, "_cuda_isCurrentStreamCapturing", None)
+    if capturing is not None:  # the workspace cache's check (cuperm._fast.workspace), and the public wrapper
+        out.append(("reference", "torch._C._cuda_isCurrentStreamCapturing()", "torch", capturing, tsync))
+    out.append(("reference", "torch.cuda.is_current_stream_capturing()", "torch",
+                torch.cuda.is_current_stream_capturing, tsync))
     out += _c_pointer_check_cases(x, tsync)
     try:
         import cupy

@@ -11,7 +11,11 @@ So the numbers are the Python + ctypes part of a call only: on a GPU add the C l
 (pointer checks, kernel launch) and PyTorch's torch.empty (its caching allocator). The lead's GPU
 run (bench/python/einsum_bench.py / host_overhead.py) measures the whole. --profile prints cProfile.
 
-    python3 bench/python/overhead_stub.py [--calls 200000] [--profile]
+--workspace BYTES makes the contraction plans need that much workspace (fp32 plans on a GPU: 32 MiB),
+which cuperm takes from the stream's cached one (cuperm._fast.workspace); --capturing has every call
+see a capturing stream, which bypasses that cache (a torch.empty per call, as before the cache).
+
+    python3 bench/python/overhead_stub.py [--calls 200000] [--profile] [--workspace 33554432] [--capturing]
 """
 
 import argparse
@@ -70,7 +74,7 @@ def contiguous(shape):
     return tuple(reversed(strides))
 
 
-def make_fake_torch():
+def make_fake_torch(capturing=False):
     torch = types.ModuleType("torch")
     torch.strided = object()
     torch.float32 = Dtype("float32", 4)
@@ -114,7 +118,8 @@ def make_fake_torch():
     torch.empty = empty
     torch.ones = lambda shape, dtype=None, device=None: Tensor(tuple(shape), dtype=dtype or torch.float32)
     # C callables, as PyTorch's are (a Python lambda would cost more than the real call).
-    torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream={0: 0}.get, _cuda_getDevice=repeat(0).__next__)
+    torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream={0: 0}.get, _cuda_getDevice=repeat(0).__next__,
+                                     _cuda_isCurrentStreamCapturing=repeat(capturing).__next__)
     torch.cuda = types.SimpleNamespace(current_device=repeat(0).__next__)
     torch.compiler = types.SimpleNamespace(is_compiling=repeat(False).__next__)
     torch.is_grad_enabled = repeat(True).__next__
@@ -155,13 +160,17 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--calls", type=int, default=100000)
     p.add_argument("--profile", action="store_true")
+    p.add_argument("--workspace", type=int, default=0, help="bytes of workspace the contraction plans need")
+    p.add_argument("--capturing", action="store_true", help="every call sees a capturing stream")
     p.add_argument("--package-dir", default=os.path.join(HERE, os.pardir, os.pardir, "python"),
                    help="the folder holding the cuperm package to measure (e.g. an older checkout's python/)")
     args = p.parse_args()
     os.environ["CUPERM_LIBRARY"] = build_stub()
-    torch = sys.modules["torch"] = make_fake_torch()
+    torch = sys.modules["torch"] = make_fake_torch(args.capturing)
     sys.path.insert(0, args.package_dir)
+    import ctypes
     import cuperm
+    ctypes.c_size_t.in_dll(ctypes.CDLL(os.environ["CUPERM_LIBRARY"]), "stub_workspace_bytes").value = args.workspace
     x = torch.Tensor((4, 8))
     xo = torch.empty((8, 4))
     a, b = torch.Tensor((8, 8), ptr=0x7f1000000000), torch.Tensor((8, 8), ptr=0x7f2000000000)

@@ -32,14 +32,21 @@ from ._transpose import transpose
 __version__ = "0.1.0"
 
 __all__ = ["transpose", "Plan", "einsum", "tensordot", "ContractionPlan", "TensorSpec", "CupermError", "InvalidValueError", "NotSupportedError",
-           "LibraryNotFoundError", "DType", "dtype", "clear_cache", "cached_plans", "library_path",
-           "library_version"]
+           "LibraryNotFoundError", "DType", "dtype", "clear_cache", "cached_plans", "clear_workspace_cache",
+           "library_path", "library_version"]
 
 
 def clear_cache() -> None:
     """Drops every plan cached by transpose() and einsum()."""
     _default_context.clear()
     _fast.clear()
+
+
+def clear_workspace_cache() -> None:
+    """Gives back the contraction workspaces kept for PyTorch streams (one per device and stream; see
+    docs/python.md), as torch._C._cuda_clearCublasWorkspaces() does PyTorch's own. The next contraction
+    on a stream makes its workspace again."""
+    _fast.clear_workspaces()
 
 
 def cached_plans() -> int:

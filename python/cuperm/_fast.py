@@ -19,6 +19,15 @@ Anything else (a first call, other arrays, other keywords) takes the general pat
 tables (`remember_*`). The tables are bounded and emptied by `cuperm.clear_cache()`. The entries
 keep their C plans alive, so a plan evicted from the Context's LRU cache stays valid here.
 
+A contraction's workspace (fp32 plans use cuBLAS's 32 MiB) is not allocated per call: as PyTorch
+does for its own cuBLAS workspaces, one uint8 tensor per (device, raw stream) is kept in `workspaces`
+and reused by every contraction queued on that stream (stream order makes the reuse safe), replaced
+by a bigger one when a plan needs more. While the current stream captures a CUDA graph, the cache is
+bypassed (a new tensor per call, as before), so that a graph owns its workspace. At most
+MAX_WORKSPACES streams are kept (the oldest goes first); `cuperm.clear_workspace_cache()` empties it.
+The general path (_frameworks.Torch.workspace) and both replays share the cache and its decisions
+(`workspace`; the native replay does the hit in C and calls `_new_workspace` on a miss).
+
 The general path is what the tests check on the GPU for every feature; this module only replays,
 for the same description, exactly the C call the general path made (same plan, same scalars),
 against the new tensors' pointers and the current stream.
@@ -49,9 +58,11 @@ MAX_ENTRIES = 1024
 transposes = {}     # (shape, stride, dtype, device, axes, alpha[, beta, out's shape...]) -> entry
 contractions = {}   # (subscripts, a..., b..., alpha, compute code, internal) -> entry
 tensor_type = None  # torch.Tensor, once a call on one has been remembered
+MAX_WORKSPACES = 8
+workspaces = {}     # (device, raw stream) -> (bytes, pointer, uint8 tensor): that stream's workspace
 
 # PyTorch's functions, bound once (by _bind) when the first entry is made.
-_empty = _get_device = _raw_stream = _is_compiling = _grad_enabled = _uint8 = None
+_empty = _get_device = _raw_stream = _is_compiling = _grad_enabled = _uint8 = _capturing = None
 _compute_codes = {None: 0}
 
 
@@ -60,13 +71,17 @@ def clear():
     contractions.clear()
 
 
+def clear_workspaces():
+    workspaces.clear()
+
+
 def _address(fn):
     return ctypes.cast(fn, ctypes.c_void_p).value
 
 
 def _bind():
     """Binds the PyTorch functions the fast paths call; False (no fast path) if any is missing."""
-    global tensor_type, _empty, _get_device, _raw_stream, _is_compiling, _grad_enabled, _uint8
+    global tensor_type, _empty, _get_device, _raw_stream, _is_compiling, _grad_enabled, _uint8, _capturing
     if tensor_type is not None:
         return True
     torch = sys.modules.get("torch")
@@ -76,15 +91,24 @@ def _bind():
         if raw is None:
             current_stream = torch.cuda.current_stream
             raw = lambda device: current_stream(device).cuda_stream  # noqa: E731
-        _empty, _get_device, _raw_stream = torch.empty, get_device, raw
+        # The builtin, not torch.cuda.is_current_stream_capturing (a Python function calling it). A
+        # PyTorch with neither cannot say: then every workspace is allocated per call.
+        capturing = (getattr(torch._C, "_cuda_isCurrentStreamCapturing", None)
+                     or getattr(getattr(torch, "cuda", None), "is_current_stream_capturing", None) or _always)
+        _empty, _get_device, _raw_stream, _capturing = torch.empty, get_device, raw, capturing
         _is_compiling, _grad_enabled, _uint8 = torch.compiler.is_compiling, torch.is_grad_enabled, torch.uint8
     except AttributeError:  # an unusual PyTorch (or a stand-in): the general path serves every call
         return False
     if _native is not None:
         lib = _lib.load()
         _native.bind(_empty, _get_device, _raw_stream, _grad_enabled, _lib.check, lib.cupermExecute,
-                     _address(lib.cupermExecute), lib.cupermContract, _address(lib.cupermContract))
+                     _address(lib.cupermExecute), lib.cupermContract, _address(lib.cupermContract),
+                     _capturing, workspaces, _new_workspace)
     tensor_type = torch.Tensor
+    return True
+
+
+def _always():
     return True
 
 
@@ -255,13 +279,39 @@ def _py_einsum(table, subscripts, a, b, alpha, code, internal):
             or b.is_conj() or b.is_neg() or _get_device() != device):
         return None
     d = _empty(*args, **kwargs)
-    dp = d.data_ptr()
+    dp, stream = d.data_ptr(), _raw_stream(device)
     if nbytes:
-        w = _empty(*ws_args, **ws_kwargs)
-        status = run(plan, alpha_p, a.data_ptr(), b.data_ptr(), beta_p, dp, dp, w.data_ptr(), nbytes,
-                     _raw_stream(device))
-        del w  # PyTorch's allocator reuses it only after the work queued on this stream
+        w, wp = workspace(device, stream, nbytes, ws_args, ws_kwargs)
+        status = run(plan, alpha_p, a.data_ptr(), b.data_ptr(), beta_p, dp, dp, wp, nbytes, stream)
+        del w  # uncached (capture): PyTorch's allocator reuses it only after the work queued on this stream
     else:
-        status = run(plan, alpha_p, a.data_ptr(), b.data_ptr(), beta_p, dp, dp, 0, 0, _raw_stream(device))
+        status = run(plan, alpha_p, a.data_ptr(), b.data_ptr(), beta_p, dp, dp, 0, 0, stream)
     _failed(status)
     return d
+
+
+# --- workspaces ---------------------------------------------------------------------------------------
+
+def workspace(device, stream, nbytes, args, kwargs):
+    """(keepalive, pointer) of at least nbytes of workspace for work queued on `stream`, the current
+    stream of `device`, the current device; torch.empty(*args, **kwargs) makes nbytes of it. Reused per
+    stream (module docstring) unless the stream is capturing a graph. python/native/_native.c
+    (workspace) makes the same decisions."""
+    if _capturing():
+        w = _empty(*args, **kwargs)
+        return w, w.data_ptr()
+    key = (device, stream)
+    hit = workspaces.get(key)
+    if hit is None or hit[0] < nbytes:
+        hit = _new_workspace(key, nbytes, args, kwargs)
+    return hit[2], hit[1]
+
+
+def _new_workspace(key, nbytes, args, kwargs):
+    """A miss: the stream's workspace made or grown (the smaller one dropped first), the oldest
+    stream's dropped when MAX_WORKSPACES are kept. Returns the cache's new entry."""
+    if workspaces.pop(key, None) is None and len(workspaces) >= MAX_WORKSPACES:
+        workspaces.pop(next(iter(workspaces), None), None)  # the oldest (safe against another thread)
+    w = _empty(*args, **kwargs)
+    hit = workspaces[key] = (nbytes, w.data_ptr(), w)
+    return hit

@@ -9,7 +9,7 @@ Frameworks are reached through sys.modules: cuperm imports none itself.
 
 import sys
 
-from . import _dtypes, _protocols
+from . import _dtypes, _fast, _protocols
 
 
 def name_of(obj):
@@ -62,9 +62,10 @@ class Generic:
         """(target, finish): a new C-contiguous array to write, and finish(target) -> what to return."""
         raise TypeError("cuperm cannot allocate an output like %s; pass out=" % type(like).__qualname__)
 
-    def workspace(self, like, nbytes, device):
+    def workspace(self, like, nbytes, device, stream=None):
         """(keepalive, pointer) of nbytes of scratch device memory from the framework's allocator,
-        or (None, 0): cuperm then takes it stream-ordered from the device's memory pool."""
+        or (None, 0): cuperm then takes it stream-ordered from the device's memory pool. stream: the
+        framework's current stream for device, when the work runs there (None otherwise)."""
         return None, 0
 
     def zero(self, target):
@@ -116,9 +117,12 @@ class Torch(Generic):
         torch = sys.modules["torch"]
         return torch.empty(shape, dtype=like.dtype, device=like.device), None
 
-    def workspace(self, like, nbytes, device):
+    def workspace(self, like, nbytes, device, stream=None):
         torch = sys.modules["torch"]
-        w = torch.empty(nbytes, dtype=torch.uint8, device=like.device)
+        args, kwargs = (nbytes,), {"dtype": torch.uint8, "device": like.device}
+        if stream is not None and _fast._bind() and _fast._get_device() == device:
+            return _fast.workspace(device, stream, nbytes, args, kwargs)  # the stream's, shared with the replays
+        w = torch.empty(*args, **kwargs)
         return w, w.data_ptr()
 
     def zero(self, target):
@@ -166,7 +170,7 @@ class CuPy(Generic):
         with cupy.cuda.Device(device):
             return cupy.empty(shape, dtype=like.dtype), None
 
-    def workspace(self, like, nbytes, device):
+    def workspace(self, like, nbytes, device, stream=None):
         cupy = sys.modules["cupy"]
         with cupy.cuda.Device(device):
             w = cupy.empty(nbytes, dtype=cupy.uint8)

@@ -29,7 +29,8 @@ enum { I_SPANS = 5 };                                                 /* transpo
 enum { C_EMPTY_ARGS = 5, C_EMPTY_KWARGS, C_NBYTES, C_WS_ARGS, C_WS_KWARGS }; /* einsum */
 
 /* What bind() was given; strong references, replaced by the next bind(). */
-static PyObject *empty, *get_device, *raw_stream, *grad_enabled, *check, *execute_obj, *contract_obj;
+static PyObject *empty, *get_device, *raw_stream, *grad_enabled, *check, *execute_obj, *contract_obj, *capturing,
+    *workspaces, *new_workspace;
 static execute_fn execute_c;
 static contract_fn contract_c;
 
@@ -46,10 +47,12 @@ static void replace(PyObject** slot, PyObject* value)
 
 static PyObject* native_bind(PyObject* self, PyObject* args)
 {
-    PyObject *e, *gd, *rs, *ge, *ck, *ex, *ct;
+    PyObject *e, *gd, *rs, *ge, *ck, *ex, *ct, *cap, *ws, *nw;
     unsigned long long ex_addr, ct_addr;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOOOKOK", &e, &gd, &rs, &ge, &ck, &ex, &ex_addr, &ct, &ct_addr)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOOOOKOKOO!O", &e, &gd, &rs, &ge, &ck, &ex, &ex_addr, &ct, &ct_addr, &cap,
+                          &PyDict_Type, &ws, &nw))
+        return NULL;
     replace(&empty, e);
     replace(&get_device, gd);
     replace(&raw_stream, rs);
@@ -57,6 +60,9 @@ static PyObject* native_bind(PyObject* self, PyObject* args)
     replace(&check, ck);
     replace(&execute_obj, ex);
     replace(&contract_obj, ct);
+    replace(&capturing, cap);
+    replace(&workspaces, ws);
+    replace(&new_workspace, nw);
     execute_c = (execute_fn)(uintptr_t)ex_addr;
     contract_c = (contract_fn)(uintptr_t)ct_addr;
     Py_RETURN_NONE;
@@ -221,6 +227,42 @@ static PyObject* allocate(PyObject* entry, Py_ssize_t args_at)
     return PyObject_Call(empty, PyTuple_GetItem(entry, args_at), PyTuple_GetItem(entry, args_at + 1));
 }
 
+/* The workspace of einsum entry `entry` (nbytes > 0) for work queued on `stream`: *keep gets what holds
+ * it (a strong reference), *ptr its address (new reference); -1 on error. The same decisions as
+ * _fast.workspace: a new tensor per call while the current stream captures a graph, else the stream's
+ * cached one when big enough, else _fast._new_workspace's. */
+static int workspace(PyObject* entry, PyObject* stream, PyObject** keep, PyObject** ptr)
+{
+    int capture = call_is_true(capturing);
+    if (capture) {
+        *keep = capture > 0 ? allocate(entry, C_WS_ARGS) : NULL;
+        *ptr = *keep ? method0(*keep, s_data_ptr) : NULL;
+        return *ptr ? 0 : -1;
+    }
+    PyObject* nbytes = PyTuple_GetItem(entry, C_NBYTES);
+    PyObject* key = PyTuple_Pack(2, PyTuple_GetItem(entry, E_DEVICE), stream);
+    PyObject* hit = key ? PyDict_GetItemWithError(workspaces, key) : NULL; /* borrowed */
+    int fits = hit && PyTuple_Check(hit) && PyTuple_Size(hit) == 3 ?
+                   PyObject_RichCompareBool(PyTuple_GetItem(hit, 0), nbytes, Py_GE) : 0;
+    if (fits > 0)
+        Py_INCREF(hit); /* kept across the call: another thread may replace it meanwhile */
+    else if (!fits && key && !PyErr_Occurred())
+        hit = PyObject_CallFunctionObjArgs(new_workspace, key, nbytes, PyTuple_GetItem(entry, C_WS_ARGS),
+                                           PyTuple_GetItem(entry, C_WS_KWARGS), NULL);
+    else
+        hit = NULL;
+    Py_XDECREF(key);
+    if (hit && (!PyTuple_Check(hit) || PyTuple_Size(hit) != 3)) {
+        PyErr_SetString(PyExc_TypeError, "cuperm._native: a workspace entry must be (bytes, pointer, tensor)");
+        Py_CLEAR(hit);
+    }
+    if (!hit) return -1;
+    *keep = hit;
+    *ptr = PyTuple_GetItem(hit, 1);
+    Py_INCREF(*ptr);
+    return 0;
+}
+
 #define DECREF_ALL(arr, n)                                                                                         \
     do {                                                                                                           \
         for (int k_ = 0; k_ < (n); ++k_) Py_XDECREF((arr)[k_]);                                                    \
@@ -373,16 +415,15 @@ static PyObject* native_einsum(PyObject* self, PyObject* args)
         Py_INCREF(a[0]), Py_INCREF(a[1]), Py_INCREF(a[4]), Py_INCREF(a[8]);
         int nbytes = PyObject_IsTrue(a[8]);
         failed = nbytes < 0 || !(a[2] = method0(A, s_data_ptr)) || !(a[3] = method0(B, s_data_ptr)) ||
-                 !(a[6] = method0(d, s_data_ptr));
+                 !(a[6] = method0(d, s_data_ptr)) || !(a[9] = stream_of(hit));
         if (!failed) {
             a[5] = a[6], Py_INCREF(a[5]); /* C = D: beta is 0, C is not read */
-            if (nbytes) /* PyTorch's allocator reuses it only after the work queued on this stream */
-                failed = !(w = allocate(hit, C_WS_ARGS)) || !(a[7] = method0(w, s_data_ptr));
+            if (nbytes) /* uncached (capture): reused by PyTorch only after the work queued on this stream */
+                failed = workspace(hit, a[9], &w, &a[7]);
             else
                 a[7] = PyLong_FromLong(0), failed = !a[7];
         }
-        failed = failed || !(a[9] = stream_of(hit)) || run_contract(PyTuple_GetItem(hit, E_RUN), a, &status) ||
-                 report(status);
+        failed = failed || run_contract(PyTuple_GetItem(hit, E_RUN), a, &status) || report(status);
     }
     DECREF_ALL(a, 10);
     Py_XDECREF(w);
@@ -394,7 +435,8 @@ static PyObject* native_einsum(PyObject* self, PyObject* args)
 static PyMethodDef methods[] = {
     {"bind", native_bind, METH_VARARGS,
      "bind(empty, get_device, raw_stream, grad_enabled, check, execute, execute_address, contract, "
-     "contract_address): the functions every replay calls (see cuperm._fast._bind)."},
+     "contract_address, capturing, workspaces, new_workspace): the functions every replay calls and the "
+     "workspace cache (see cuperm._fast._bind)."},
     {"transpose", native_transpose, METH_VARARGS, "transpose(table, x, axes, alpha) -> tensor or None"},
     {"transpose_into", native_transpose_into, METH_VARARGS,
      "transpose_into(table, x, axes, alpha, beta, out) -> out or None"},

@@ -80,7 +80,8 @@ def torch_env(monkeypatch, stub_library, replay):
     torch = types.ModuleType("torch")
     torch.strided = object()
     torch.float32, torch.uint8 = Dtype("float32", 4), Dtype("uint8", 1)
-    state = types.SimpleNamespace(device=0, grad=True, compiling=False, next_ptr=0x7a0000000000, stream=0xBEEF)
+    state = types.SimpleNamespace(device=0, grad=True, compiling=False, next_ptr=0x7a0000000000, stream=0xBEEF,
+                                  capturing=False)
 
     class Tensor:
         def __init__(self, shape, strides=None, ptr=0x7f0000000000, dtype=torch.float32, device=0,
@@ -117,7 +118,8 @@ def torch_env(monkeypatch, stub_library, replay):
 
     torch.Tensor, torch.empty = Tensor, empty
     torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda device: state.stream,
-                                     _cuda_getDevice=lambda: state.device)
+                                     _cuda_getDevice=lambda: state.device,
+                                     _cuda_isCurrentStreamCapturing=lambda: state.capturing)
     torch.compiler = types.SimpleNamespace(is_compiling=lambda: state.compiling)
     torch.is_grad_enabled = lambda: state.grad
     monkeypatch.setitem(sys.modules, "torch", torch)
@@ -130,12 +132,15 @@ def torch_env(monkeypatch, stub_library, replay):
     monkeypatch.setattr(_lib, "_loaded", [lib])
     monkeypatch.setattr(_cudart, "_fns", {})
     _reset_context()
-    for name in ("tensor_type", "_empty", "_get_device", "_raw_stream", "_is_compiling", "_grad_enabled", "_uint8"):
+    for name in ("tensor_type", "_empty", "_get_device", "_raw_stream", "_is_compiling", "_grad_enabled", "_uint8",
+                 "_capturing"):
         monkeypatch.setattr(_fast, name, None)
     monkeypatch.setattr(_fast, "transposes", {})
     monkeypatch.setattr(_fast, "contractions", {})
+    cuperm.clear_workspace_cache()
     yield torch, Tensor, state
     _reset_context()  # no stub handle or plan may outlive the stub library
+    cuperm.clear_workspace_cache()
 
 
 def _reset_context():
@@ -277,3 +282,120 @@ def test_contraction_plan_replays_its_own_plan(torch_env):
     assert len(calls) == 1 and calls[0][5] == d.data_ptr()
     with pytest.raises(ValueError, match="do not match the plan"):
         plan(Tensor((8, 4)), b)
+
+
+# --- the contraction workspace, cached per stream ----------------------------------------------------
+
+@pytest.fixture
+def ws_bytes(torch_env):
+    """The workspace the stub's contraction plans need (those made from now on); 0 again afterwards."""
+    ws = ctypes.c_size_t.in_dll(_lib.load(), "stub_workspace_bytes")
+    yield ws
+    ws.value = 0
+
+
+def _last_workspace():
+    """(pointer, bytes) the last cupermContract call got (the stub records it)."""
+    last = (ctypes.c_uint64 * 10).in_dll(_lib.load(), "stub_last_contract")
+    return last[7], last[8]
+
+
+def _cached(stream, device=0):
+    nbytes, ptr, w = _fast.workspaces[device, stream]
+    assert w.data_ptr() == ptr and w.shape == (nbytes,) and w.dtype.name == "uint8"
+    return nbytes, ptr
+
+
+def test_workspace_is_reused_on_its_stream(torch_env, ws_bytes):
+    torch, Tensor, state = torch_env
+    ws_bytes.value = 4096
+    a, b = Tensor((8, 8), ptr=0x7f1000000000), Tensor((8, 8), ptr=0x7f2000000000)
+    cuperm.einsum("ij,jk->ik", a, b)                    # the general path makes the stream's workspace
+    plan = cuperm.ContractionPlan("ij,jk->ik", a, b)
+    plan(a, b)
+    _, ptr = _cached(0xBEEF)
+    assert list(_fast.workspaces) == [(0, 0xBEEF)] and _last_workspace() == (ptr, 4096)
+    for call in (lambda: cuperm.einsum("ij,jk->ik", a, b), lambda: plan(a, b)):   # the replays
+        before = state.next_ptr
+        d = call()
+        assert state.next_ptr == before + 0x100000 == d.data_ptr()   # the result: the only allocation
+        assert _last_workspace() == (ptr, 4096)
+    state.stream = 0xCAFE                                # another stream: its own workspace
+    cuperm.einsum("ij,jk->ik", a, b)
+    _, other = _cached(0xCAFE)
+    assert other != ptr and _last_workspace() == (other, 4096) and len(_fast.workspaces) == 2
+    state.stream = 0xBEEF
+    plan(a, b)
+    assert _last_workspace() == (ptr, 4096)
+
+
+def test_workspace_grows_for_a_plan_that_needs_more(torch_env, ws_bytes):
+    torch, Tensor, state = torch_env
+    ws_bytes.value = 4096
+    a, b = Tensor((8, 8), ptr=0x7f1000000000), Tensor((8, 8), ptr=0x7f2000000000)
+    cuperm.einsum("ij,jk->ik", a, b)
+    _, small = _cached(0xBEEF)
+    ws_bytes.value = 8192
+    c = Tensor((8, 16), ptr=0x7f3000000000)
+    cuperm.einsum("ij,jk->ik", a, c)                    # a new plan needing more: replaces it
+    nbytes, big = _cached(0xBEEF)
+    assert nbytes == 8192 and big != small and len(_fast.workspaces) == 1
+    assert _last_workspace() == (big, 8192)
+    cuperm.einsum("ij,jk->ik", a, c)                    # replay
+    cuperm.einsum("ij,jk->ik", a, b)                    # the smaller plan uses the bigger workspace
+    assert _last_workspace() == (big, 4096) and _cached(0xBEEF) == (8192, big)
+
+
+def test_workspace_is_not_cached_while_capturing(torch_env, ws_bytes):
+    torch, Tensor, state = torch_env
+    ws_bytes.value = 4096
+    a, b = Tensor((8, 8), ptr=0x7f1000000000), Tensor((8, 8), ptr=0x7f2000000000)
+    cuperm.einsum("ij,jk->ik", a, b)
+    cached = _fast.workspaces[0, 0xBEEF]
+    state.capturing = True                               # a CUDA graph owns what it uses: one per call
+    seen = set()
+    for call in (lambda: cuperm.einsum("ij,jk->ik", a, b), lambda: cuperm.einsum("ij,jk->ik", a, b),
+                 lambda: cuperm.einsum("ij,jk->ik", a, b, alpha=2.0)):   # two replays, the general path
+        before = state.next_ptr
+        call()
+        assert state.next_ptr == before + 0x200000 and _last_workspace() == (state.next_ptr, 4096)
+        seen.add(state.next_ptr)
+    assert len(seen) == 3 and list(_fast.workspaces.values()) == [cached]
+    state.capturing = False
+    cuperm.einsum("ij,jk->ik", a, b)
+    assert _last_workspace() == (cached[1], 4096)
+
+
+def test_workspace_cache_is_bounded_and_cleared(torch_env, ws_bytes):
+    torch, Tensor, state = torch_env
+    ws_bytes.value = 4096
+    a, b = Tensor((8, 8), ptr=0x7f1000000000), Tensor((8, 8), ptr=0x7f2000000000)
+    for stream in range(1, _fast.MAX_WORKSPACES + 3):
+        state.stream = stream
+        cuperm.einsum("ij,jk->ik", a, b)
+    assert list(_fast.workspaces) == [(0, s) for s in range(3, _fast.MAX_WORKSPACES + 3)]   # the oldest went
+    cuperm.clear_workspace_cache()
+    assert not _fast.workspaces
+    cuperm.einsum("ij,jk->ik", a, b)
+    assert _last_workspace() == (_cached(state.stream)[1], 4096)
+
+
+def test_workspace_of_another_stream_or_device_is_not_cached(torch_env, ws_bytes):
+    torch, Tensor, state = torch_env
+    ws_bytes.value = 4096
+    a, b = Tensor((8, 8), ptr=0x7f1000000000), Tensor((8, 8), ptr=0x7f2000000000)
+    cuperm.einsum("ij,jk->ik", a, b, stream=0xBEEF)     # stream=: per call, as before
+    assert not _fast.workspaces and _last_workspace() == (state.next_ptr, 4096)
+    a1, b1 = Tensor((8, 8), device=1), Tensor((8, 8), ptr=0x7f2000000000, device=1)
+    cuperm.einsum("ij,jk->ik", a1, b1)                  # device 1, while 0 is current
+    assert not _fast.workspaces and _last_workspace() == (state.next_ptr, 4096)
+
+
+def test_workspace_without_a_capture_query_is_never_cached(torch_env, ws_bytes):
+    torch, Tensor, state = torch_env
+    del torch._C._cuda_isCurrentStreamCapturing          # a PyTorch that cannot say: per call
+    ws_bytes.value = 4096
+    a, b = Tensor((8, 8), ptr=0x7f1000000000), Tensor((8, 8), ptr=0x7f2000000000)
+    cuperm.einsum("ij,jk->ik", a, b)
+    cuperm.einsum("ij,jk->ik", a, b)
+    assert len(_fast.contractions) == 1 and not _fast.workspaces and _last_workspace() == (state.next_ptr, 4096)

@@ -222,3 +222,46 @@ def test_cuda_graph_capture():
     torch.cuda.synchronize()
     close(out, reference("ij,jk->ik", a, b).float(), torch.float32)
     torch.testing.assert_close(tout, x.t())
+
+
+def test_workspace_cached_per_stream_and_bypassed_under_capture():
+    from cuperm import _fast
+    gen = torch.Generator(device="cuda").manual_seed(12)
+    a, b = randn((256, 128), torch.float32, gen), randn((128, 192), torch.float32, gen)
+    plan = cuperm.ContractionPlan("ij,jk->ik", a, b)
+    if not plan.workspace_bytes:
+        pytest.skip("this fp32 plan needs no workspace")
+    cuperm.clear_workspace_cache()
+    main, side = torch.cuda.current_stream(), torch.cuda.Stream()
+    key, side_key = (a.device.index, main.cuda_stream), (a.device.index, side.cuda_stream)
+    ref = reference("ij,jk->ik", a, b)
+    for _ in range(3):  # the general path, then the replays: one workspace for the stream
+        close(cuperm.einsum("ij,jk->ik", a, b), ref, torch.float32)
+        close(plan(a, b), ref, torch.float32)
+    assert list(_fast.workspaces) == [key] and _fast.workspaces[key][0] >= plan.workspace_bytes
+    cached = _fast.workspaces[key]
+    side.wait_stream(main)
+    with torch.cuda.stream(side):  # another stream, concurrently: its own
+        d_side = [cuperm.einsum("ij,jk->ik", a, b) for _ in range(4)]
+    d_main = [plan(a, b) for _ in range(4)]
+    main.wait_stream(side)
+    for d in d_side + d_main:
+        close(d, ref, torch.float32)
+    assert set(_fast.workspaces) == {key, side_key} and _fast.workspaces[key] is cached
+    out = torch.empty(256, 192, device="cuda")
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):  # the capture allocates its own workspaces: the cache is untouched
+        d = cuperm.einsum("ij,jk->ik", a, b)
+        plan(a, b, out=out)
+    assert set(_fast.workspaces) == {key, side_key} and _fast.workspaces[key] is cached
+    cuperm.clear_workspace_cache()
+    assert not _fast.workspaces
+    torch.cuda.empty_cache()
+    junk = torch.full((1 << 24,), float("nan"), device="cuda")  # memory the cache gave back, reused
+    a.copy_(randn((256, 128), torch.float32, gen))
+    graph.replay()
+    torch.cuda.synchronize()
+    ref = reference("ij,jk->ik", a, b)
+    close(d, ref, torch.float32)
+    close(out, ref, torch.float32)
+    assert torch.isnan(junk).all()
