@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# The GETT kernels on a GPU (issue "Contractions, part 2"): build for sm_90, run test_gett_gpu,
-# the differential fuzz test with CUPERM_GETT=1 (every eligible fuzz case then runs GETT),
-# compute-sanitizer memcheck on a short test_gett_gpu, and the TCCG48 f16 benchmark with and
-# without CUPERM_GETT=1 (both against the same-shape cuBLAS GEMM). About 5 minutes on an H100.
+# The GETT kernels on a GPU (issue "Contractions, part 2"): build for sm_90, report the GETT
+# kernels' registers / spills (cuobjdump -res-usage), run the CPU GETT tests and test_gett_gpu
+# (fixed shapes, the vector / fallback load and store paths at base offsets 0, 1, 2, 4
+# elements, random contractions), the differential fuzz test with CUPERM_GETT=1 (every
+# eligible fuzz case then runs GETT), compute-sanitizer memcheck on a short test_gett_gpu,
+# and the TCCG48 f16 and bf16 benchmarks with and without CUPERM_GETT=1 (against the
+# same-shape cuBLAS GEMM). About 8 minutes on an H100.
 # From the repository root on the device machine:
 #   scripts/gpu-gett-check.sh
 # Logs go to $OUT (or ./gpu-gett-logs); the summary is printed last.
@@ -22,18 +25,28 @@ cuperm_find_cmocka
 
 start=$(date +%s)
 if cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$logs/build.log" 2>&1 &&
-   cmake --build "$build" -j"$(nproc)" --target test_gett_gpu test_gett_tables cuperm-fuzz cuperm-bench \
+   cmake --build "$build" -j"$(nproc)" --target test_gett_gpu test_gett_tables test_gett_index cuperm-fuzz cuperm-bench \
      >>"$logs/build.log" 2>&1; then
   add build "ok ($(( $(date +%s) - start )) s)"
 else
   tail -40 "$logs/build.log"; add build FAILED; finish; exit 1
 fi
 
-# 1. The CPU table test, then the GPU test (it sets CUPERM_GETT=1 itself).
-"$build/tests/contraction/test_gett_tables" >"$logs/test_gett_tables.log" 2>&1
-add test_gett_tables "rc=$? $(grep -E 'PASSED|FAILED' "$logs/test_gett_tables.log" | tail -1)"
+# 0. Registers and spills of the GETT kernels for sm_90 (ptxas -v of the kernel's source; the
+#    16 instantiations: fp16/bf16 x A, B tile layouts x 32/64-bit offsets).
+nvcc -std=c++17 -O3 -DNDEBUG -gencode arch=compute_90,code=sm_90 -Isrc -Iinclude -Xptxas -v \
+  -c src/backend/cuda/gett/gett_mma.cu -o "$build/gett_mma_ptxas.o" >"$logs/gett-ptxas.txt" 2>&1
+grep -E 'spill|Used' "$logs/gett-ptxas.txt" | sed -E 's/.*(Used [0-9]+ registers).*/\1/; s/^ +//' | sort | uniq -c \
+  | tee "$logs/gett-regs-summary.txt"
+add "GETT kernels sm_90 (ptxas -v)" "$(tr -s ' \n' ' ' <"$logs/gett-regs-summary.txt")"
+
+# 1. The CPU GETT tests, then the GPU test (it sets CUPERM_GETT=1 itself).
+for t in test_gett_tables test_gett_index; do
+  "$build/tests/contraction/$t" >"$logs/$t.log" 2>&1
+  add $t "rc=$? $(grep -E 'PASSED|FAILED' "$logs/$t.log" | tail -1)"
+done
 start=$(date +%s)
-timeout 150 "$build/tests/contraction/test_gett_gpu" >"$logs/test_gett_gpu.log" 2>&1
+timeout 240 "$build/tests/contraction/test_gett_gpu" >"$logs/test_gett_gpu.log" 2>&1
 rc=$?
 grep -E '^(FAILED|    )|\[  (FAILED|PASSED) |GETT plan' "$logs/test_gett_gpu.log" | head -40
 add test_gett_gpu "rc=$rc $(grep -E '\[  (PASSED|FAILED)' "$logs/test_gett_gpu.log" | tr '\n' ' ') ($(( $(date +%s) - start )) s)"
@@ -51,19 +64,22 @@ add "fuzz GETT plans" "$(grep -oE 'GETT plans [0-9]+' "$logs/fuzz-gett.log" | ta
 cs=compute-sanitizer
 command -v $cs >/dev/null || cs=/usr/local/cuda/bin/compute-sanitizer
 start=$(date +%s)
-CUPERM_GETT_TEST_CASES=12 timeout 120 $cs --tool memcheck --error-exitcode 99 "$build/tests/contraction/test_gett_gpu" \
+CUPERM_GETT_TEST_CASES=12 timeout 300 $cs --tool memcheck --error-exitcode 99 "$build/tests/contraction/test_gett_gpu" \
   >"$logs/memcheck-test_gett_gpu.log" 2>&1
 rc=$?
 add "memcheck test_gett_gpu (12 random)" "$(grep -E 'ERROR SUMMARY' "$logs/memcheck-test_gett_gpu.log" | tail -1) rc=$rc ($(( $(date +%s) - start )) s)"
 
-# 4. TCCG48 f16, model plans: TTGT (default) and GETT (CUPERM_GETT=1).
-for variant in ttgt gett; do
-  mkdir -p "$logs/bench-$variant"
-  start=$(date +%s)
-  if [ $variant = gett ]; then env=(env CUPERM_GETT=1); else env=(env -u CUPERM_GETT); fi
-  "${env[@]}" timeout 90 "$build/tools/bench/cuperm-bench" tccg48 --dtype f16 --mode model --out "$logs/bench-$variant" \
-    >"$logs/bench-$variant.log" 2>&1
-  rc=$?
-  add "bench tccg48 f16 model $variant" "rc=$rc ($(( $(date +%s) - start )) s) $(grep -E 'geomean roofline efficiency' "$logs/bench-$variant.log" | tail -1)"
+# 4. TCCG48 f16 and bf16, model plans: TTGT (default) and GETT (CUPERM_GETT=1). Each line:
+#    geomean roofline efficiency, the plain same-shape cuBLAS GEMM's, and their ratio.
+for dt in f16 bf16; do
+  for variant in ttgt gett; do
+    mkdir -p "$logs/bench-$dt-$variant"
+    start=$(date +%s)
+    if [ $variant = gett ]; then env=(env CUPERM_GETT=1); else env=(env -u CUPERM_GETT); fi
+    "${env[@]}" timeout 120 "$build/tools/bench/cuperm-bench" tccg48 --dtype $dt --mode model \
+      --out "$logs/bench-$dt-$variant" >"$logs/bench-$dt-$variant.log" 2>&1
+    rc=$?
+    add "bench tccg48 $dt model $variant" "rc=$rc ($(( $(date +%s) - start )) s) $(grep -E 'geomean roofline efficiency' "$logs/bench-$dt-$variant.log" | tail -1)"
+  done
 done
 finish

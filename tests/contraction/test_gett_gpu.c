@@ -123,6 +123,8 @@ static int failures_total = 0;
  * Plans and runs one contraction (desc's types are set here), checks it; returns the
  * number of failures (0 or 1). expectGett: assert the plan is GETT.
  */
+static const char* expect_in_description = NULL; /* run_case asserts it is in the plan's description */
+
 static int run_case(rng_t* r, cupermTensorDescriptor_t desc[4], const type_pair* tp, int betaMode, int off,
                     cupermPlanMode_t mode, int expectGett, const char* label)
 {
@@ -135,6 +137,8 @@ static int run_case(rng_t* r, cupermTensorDescriptor_t desc[4], const type_pair*
     const int gett = plan_is_gett(plan, &info);
     if (expectGett && !gett) fail_msg("%s: expected a GETT plan, got: %s", label, info.description);
     if (gett) assert_int_equal(info.workspaceBytes, 0);
+    if (expect_in_description && !strstr(info.description, expect_in_description))
+        fail_msg("%s: expected \"%s\" in the plan description: %s", label, expect_in_description, info.description);
 
     const int alias = betaMode == BETA_C_IS_D;
     buffer b[4];
@@ -220,7 +224,8 @@ static int run_case(rng_t* r, cupermTensorDescriptor_t desc[4], const type_pair*
 typedef struct {
     const char *a, *b, *d; /* one letter per mode */
     int64_t ext[26];       /* by letter */
-    int padded;            /* random memory orders and padding instead of column-major */
+    int padded;            /* 1: random memory orders and padding instead of column-major;
+                              2: column-major with each stride a multiple of 8 (runs of 8, short last ones) */
 } shape;
 
 typedef struct {
@@ -234,11 +239,12 @@ static void strides_for(rng_t* r, int rank, const int64_t* e, int64_t* s, int pa
 {
     int order[16];
     for (int i = 0; i < rank; ++i) order[i] = i;
-    if (padded) rng_permutation(r, rank, order);
+    if (padded == 1) rng_permutation(r, rank, order);
     int64_t next = 1;
     for (int i = 0; i < rank; ++i) {
         s[order[i]] = next;
-        next *= e[order[i]] + (padded && rng_range(r, 0, 1) ? 1 : 0);
+        next *= e[order[i]] + (padded == 1 && rng_range(r, 0, 1) ? 1 : 0);
+        if (padded == 2) next = (next + 7) / 8 * 8;
     }
 }
 
@@ -302,6 +308,73 @@ static void test_fixed_shapes(void** state)
             ++runs;
         }
     printf("    fixed shapes: %d runs, %d failed\n", runs, failures);
+    assert_int_equal(failures, 0);
+}
+
+/*
+ * The kernel's load and store paths: unit-stride fastest modes with extents divisible by 8
+ * (16-byte runs) and not (runs of 4, 2, or 2-byte loads), all four tile layouts of A and B,
+ * D's runs along M or N, leading dimensions padded to multiples of 8 (runs of 8 whose last
+ * one is short), batch modes; every shape at base offsets of 0, 1, 2 and 4 elements (the
+ * launch drops to the widths the pointers allow: 2-byte, 4-byte, 8-byte, 16-byte copies),
+ * with beta = 0, C != D and C == D. Expected path names are checked in the plan description.
+ */
+static void test_vector_paths(void** state)
+{
+    (void)state;
+    typedef struct {
+        shape sh;
+        const char* expect; /* in the description (widths before the pointer check) */
+    } vshape;
+    static const vshape shapes[] = {
+        /* A m-major, B k-major, D along M; 11 k-tiles (more than the 4 stages) */
+        {{"mk", "kn", "mn", E(['m' - 'a'] = 200, ['n' - 'a'] = 136, ['k' - 'a'] = 344), 0},
+         "tiles A m-major x8, B k-major x8; D runs along M x8"},
+        /* A k-major, B n-major, D along N */
+        {{"km", "nk", "nm", E(['m' - 'a'] = 136, ['n' - 'a'] = 264, ['k' - 'a'] = 72), 0},
+         "tiles A k-major x8, B n-major x8; D runs along N x8"},
+        /* both k-major */
+        {{"km", "kn", "mn", E(['m' - 'a'] = 130, ['n' - 'a'] = 129, ['k' - 'a'] = 160), 0}, "A k-major x8, B k-major x8"},
+        /* both m/n-major */
+        {{"mk", "nk", "mn", E(['m' - 'a'] = 256, ['n' - 'a'] = 40, ['k' - 'a'] = 96), 0}, "A m-major x8, B n-major x8"},
+        /* extents 4 mod 8, 2 mod 4, odd: runs of 4, 2, none */
+        {{"mk", "kn", "mn", E(['m' - 'a'] = 132, ['n' - 'a'] = 60, ['k' - 'a'] = 44), 0}, "A m-major x4, B k-major x4"},
+        {{"mk", "kn", "mn", E(['m' - 'a'] = 130, ['n' - 'a'] = 70, ['k' - 'a'] = 38), 0}, "A m-major x2, B k-major x2"},
+        {{"mk", "kn", "mn", E(['m' - 'a'] = 131, ['n' - 'a'] = 67, ['k' - 'a'] = 37), 0}, "A m-major x1, B k-major x1"},
+        /* padded leading dimensions: runs of 8 with a short last one (m = 8q + 3 etc.) */
+        {{"mk", "kn", "mn", E(['m' - 'a'] = 139, ['n' - 'a'] = 75, ['k' - 'a'] = 45), 2},
+         "tiles A m-major x8, B k-major x8; D runs along M x8"},
+        /* TCCG style: fused fastest modes (a, e / c, d), several modes per group */
+        {{"aebf", "dfce", "abcd", E(['a' - 'a'] = 24, ['b' - 'a'] = 5, ['c' - 'a'] = 16, ['d' - 'a'] = 8,
+                                    ['e' - 'a'] = 16, ['f' - 'a'] = 3), 0}, "A m-major x8"},
+        {{"abc", "cd", "abd", E(['a' - 'a'] = 8, ['b' - 'a'] = 9, ['c' - 'a'] = 40, ['d' - 'a'] = 33), 0},
+         "A m-major x8, B k-major x8; D runs along M x8"},
+        /* batch modes: runs continue through them when the batch strides are multiples of 8 */
+        {{"mkl", "knl", "mnl", E(['m' - 'a'] = 64, ['n' - 'a'] = 48, ['k' - 'a'] = 40, ['l' - 'a'] = 3), 0},
+         "A m-major x8, B k-major x8; D runs along M x8"},
+        {{"lmk", "knl", "lmn", E(['m' - 'a'] = 16, ['n' - 'a'] = 24, ['k' - 'a'] = 40, ['l' - 'a'] = 5), 0}, NULL},
+        /* extents 1 and primes around the vectors */
+        {{"mk", "kn", "mn", E(['m' - 'a'] = 1, ['n' - 'a'] = 8, ['k' - 'a'] = 8), 0}, NULL},
+        {{"mk", "kn", "mn", E(['m' - 'a'] = 8, ['n' - 'a'] = 1, ['k' - 'a'] = 13), 0}, NULL},
+    };
+    static const int offsets[] = {0, 1, 2, 4};
+    rng_t r = {31337};
+    int failures = 0, runs = 0;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s)
+        for (int o = 0; o < 4; ++o)
+            for (int betaMode = 0; betaMode < 3; ++betaMode) {
+                built b;
+                build_shape(&r, &shapes[s].sh, &b);
+                char label[128];
+                snprintf(label, sizeof label, "vector shape %zu (%s,%s->%s) off %d", s, shapes[s].sh.a, shapes[s].sh.b,
+                         shapes[s].sh.d, offsets[o]);
+                expect_in_description = shapes[s].expect;
+                failures += run_case(&r, b.d, &pairs[(s + (size_t)o + (size_t)betaMode) % 4], betaMode, offsets[o],
+                                     CUPERM_PLAN_MODEL, 1, label);
+                expect_in_description = NULL;
+                ++runs;
+            }
+    printf("    vector paths: %d runs, %d failed\n", runs, failures);
     assert_int_equal(failures, 0);
 }
 
@@ -403,6 +476,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_not_eligible),
         cmocka_unit_test(test_fixed_shapes),
+        cmocka_unit_test(test_vector_paths),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_measured),
     };

@@ -83,6 +83,69 @@ static int64_t check_case(const ctr_random_case* c, const cuperm_ctr_problem_t* 
     return total;
 }
 
+/* Mode indices (per mode-table entry) of linear index lin of group g (the tables' order). */
+static void unlinear(const cuperm_ctr_problem_t* p, const cuperm_ctr_gett_tables_t* t, int g, int64_t lin, int64_t* idx)
+{
+    for (int i = 0; i < t->count[g]; ++i) {
+        const int m = t->order[g][i];
+        idx[m] = lin % p->modes[m].extent;
+        lin /= p->modes[m].extent;
+    }
+}
+
+/*
+ * The kernel's vector runs against the descriptors: operand w (descriptor d) read in runs of
+ * `width` along group fast, for every index of its other group `other` and of L: each run
+ * starting at a multiple of width holds consecutive elements (as far as the group goes) and
+ * starts at a multiple of width. Brute force over every element.
+ */
+static void check_runs(const ctr_random_case* c, const cuperm_ctr_problem_t* p, const cuperm_ctr_gett_tables_t* t,
+                       int w, int fast, int other, int width)
+{
+    const cupermTensorDescriptor_t* d = &c->desc[w];
+    for (int64_t l = 0; l < t->size[CTR_GROUP_L]; ++l)
+        for (int64_t o = 0; o < t->size[other]; ++o)
+            for (int64_t i = 0; i < t->size[fast]; i += width) {
+                int64_t idx[CTR_MAX_MODES] = {0};
+                unlinear(p, t, CTR_GROUP_L, l, idx);
+                unlinear(p, t, other, o, idx);
+                unlinear(p, t, fast, i, idx);
+                const int64_t first = descriptor_offset(d, p, idx);
+                if (first % width) fail_msg("operand %d: run at %lld starts at offset %lld, not a multiple of %d", w,
+                                            (long long)i, (long long)first, width);
+                for (int64_t j = 1; j < width && i + j < t->size[fast]; ++j) {
+                    unlinear(p, t, fast, i + j, idx);
+                    if (descriptor_offset(d, p, idx) != first + j)
+                        fail_msg("operand %d: run at %lld of width %d is not contiguous", w, (long long)i, width);
+                }
+            }
+}
+
+/* Every operand's plan width, checked by brute force; returns the widths' sum (coverage). */
+static int check_vectors(const ctr_random_case* c, const cuperm_ctr_problem_t* p)
+{
+    cuperm_ctr_gett_tables_t t;
+    assert_int_equal(cuperm_ctr_gett_tables_build(p, &t), CUPERM_STATUS_SUCCESS);
+    enum { M = CTR_GROUP_M, N = CTR_GROUP_N, K = CTR_GROUP_K };
+    for (int w = 0; w < CTR_OPERANDS; ++w) {
+        const int v = t.vec[w];
+        assert_true(v == 1 || v == 2 || v == 4 || v == 8);
+    }
+    check_runs(c, p, &t, CTR_A, t.aKFast ? K : M, t.aKFast ? M : K, t.vec[CTR_A]);
+    check_runs(c, p, &t, CTR_B, t.bKFast ? K : N, t.bKFast ? N : K, t.vec[CTR_B]);
+    check_runs(c, p, &t, CTR_C, t.dMFast ? M : N, t.dMFast ? N : M, t.vec[CTR_C]);
+    check_runs(c, p, &t, CTR_D, t.dMFast ? M : N, t.dMFast ? N : M, t.vec[CTR_D]);
+    int64_t most = 0;
+    for (int w = 0; w < CTR_OPERANDS; ++w) {
+        const int64_t o = cuperm_ctr_operand_max_offset(&p->op[w]);
+        most = o > most ? o : most;
+    }
+    assert_int_equal(t.off32, most <= INT32_MAX);
+    const int sum = t.vec[0] + t.vec[1] + t.vec[2] + t.vec[3];
+    cuperm_ctr_gett_tables_free(&t);
+    return sum;
+}
+
 static void set_types(ctr_random_case* c, cupermDataType_t ab, cupermDataType_t cd)
 {
     for (int w = 0; w < 4; ++w) {
@@ -96,7 +159,7 @@ static void test_tables_random(void** state)
 {
     (void)state;
     rng_t r = {20240917};
-    int64_t elements = 0;
+    int64_t elements = 0, widths = 0;
     for (int i = 0; i < 400; ++i) {
         ctr_random_case c;
         ctr_random_options o = {6, 7, 1 << 14, i % 2, 0, 1, 20, 20};
@@ -111,6 +174,7 @@ static void test_tables_random(void** state)
         char why[128] = "";
         if (!cuperm_ctr_gett_eligible(&p, why, sizeof why)) fail_msg("not eligible: %s", why);
         elements += check_case(&c, &p);
+        widths += check_vectors(&c, &p);
         /* The layout record matches the tables' orders and sizes. */
         cuperm_ctr_layout_t l;
         cuperm_ctr_gett_layout(&p, &l);
@@ -122,7 +186,9 @@ static void test_tables_random(void** state)
         assert_int_equal(l.calls, 1);
         assert_int_equal(l.workspaceBytes, 0);
     }
-    printf("    400 random problems, %lld index tuples checked\n", (long long)elements);
+    printf("    400 random problems, %lld index tuples checked, vector widths sum %lld (1600 = all scalar)\n",
+           (long long)elements, (long long)widths);
+    assert_true(widths > 1600); /* some vector paths among them */
 }
 
 /* A hand-made case: D[a,b,l] = sum_k A[k,a,l] B[b,k,l] with padded strides. */
@@ -148,6 +214,57 @@ static void test_tables_known(void** state)
     assert_int_equal(t.table[t.at[CTR_GROUP_L][CTR_B] + 1], 20);
     assert_int_equal(t.at[CTR_GROUP_K][CTR_D], -1);
     cuperm_ctr_gett_tables_free(&t);
+}
+
+/* Widths on hand-made cases: dense column-major GEMMs, odd extents, padding, misalignment. */
+static void test_vector_widths(void** state)
+{
+    (void)state;
+    const int32_t mA[2] = {'m', 'k'}, mB[2] = {'k', 'n'}, mD[2] = {'m', 'n'};
+    struct {
+        int64_t m, n, k, ldA; /* extents, A's second stride (0: dense) */
+        int aKFast, vecA, bKFast, vecB, dMFast, vecD;
+    } cases[] = {
+        {64, 40, 48, 0, 0, 8, 1, 8, 1, 8},  /* everything divisible by 8 */
+        {63, 40, 48, 0, 0, 1, 1, 8, 1, 1},  /* m odd: A's k stride 63, D's n stride 63 */
+        {66, 40, 48, 0, 0, 2, 1, 8, 1, 2},  /* m = 2 mod 4 */
+        {60, 40, 48, 0, 0, 4, 1, 8, 1, 4},  /* m = 4 mod 8 */
+        {63, 40, 48, 64, 0, 8, 1, 8, 1, 1}, /* A padded to 64: runs of 8 along m (the last one short) */
+        {64, 41, 43, 0, 0, 8, 1, 1, 1, 8},  /* k odd: B's n stride 43, no runs either way: k-major by stride */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const int64_t eA[2] = {cases[i].m, cases[i].k}, eB[2] = {cases[i].k, cases[i].n}, eD[2] = {cases[i].m, cases[i].n};
+        const int64_t sA[2] = {1, cases[i].ldA ? cases[i].ldA : cases[i].m};
+        cupermTensorDescriptor_t A = {2, mA, eA, sA, CUPERM_R_16F, CUPERM_OP_IDENTITY, 0};
+        cupermTensorDescriptor_t B = {2, mB, eB, NULL, CUPERM_R_16F, CUPERM_OP_IDENTITY, 0};
+        cupermTensorDescriptor_t D = {2, mD, eD, NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
+        cuperm_ctr_problem_t p;
+        assert_int_equal(cuperm_ctr_problem_init(&p, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT), 0);
+        cuperm_ctr_gett_tables_t t;
+        assert_int_equal(cuperm_ctr_gett_tables_build(&p, &t), CUPERM_STATUS_SUCCESS);
+        printf("    case %zu: A %d x%d, B %d x%d, D %d x%d\n", i, t.aKFast, t.vec[CTR_A], t.bKFast, t.vec[CTR_B],
+               t.dMFast, t.vec[CTR_D]);
+        assert_int_equal(t.aKFast, cases[i].aKFast);
+        assert_int_equal(t.vec[CTR_A], cases[i].vecA);
+        assert_int_equal(t.bKFast, cases[i].bKFast);
+        assert_int_equal(t.vec[CTR_B], cases[i].vecB);
+        assert_int_equal(t.dMFast, cases[i].dMFast);
+        assert_int_equal(t.vec[CTR_D], cases[i].vecD);
+        assert_int_equal(t.vec[CTR_C], cases[i].vecD); /* C is D here */
+        assert_true(t.off32);
+        cuperm_ctr_gett_tables_free(&t);
+    }
+    /* The width function itself. */
+    const int64_t run8[16] = {0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23};
+    const int64_t zero[1] = {0}, eights[2] = {0, 8}, fours[2] = {0, 4}, odd[2] = {0, 3};
+    assert_int_equal(cuperm_ctr_gett_run_width(run8, 16, eights, 2, zero, 1), 8);
+    assert_int_equal(cuperm_ctr_gett_run_width(run8, 16, fours, 2, zero, 1), 4);
+    assert_int_equal(cuperm_ctr_gett_run_width(run8, 16, eights, 2, odd, 2), 1);
+    assert_int_equal(cuperm_ctr_gett_run_width(run8, 12, eights, 2, zero, 1), 8); /* a short last run */
+    assert_int_equal(cuperm_ctr_gett_run_width(run8 + 2, 8, zero, 1, zero, 1), 2); /* starts at 2 */
+    const int64_t bcast[4] = {0, 0, 0, 0};
+    assert_int_equal(cuperm_ctr_gett_run_width(bcast, 4, zero, 1, zero, 1), 1); /* stride 0 */
+    assert_int_equal(cuperm_ctr_gett_run_width(bcast, 1, zero, 1, zero, 1), 8); /* one element */
 }
 
 static void test_eligible(void** state)
@@ -187,6 +304,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tables_known),
         cmocka_unit_test(test_tables_random),
+        cmocka_unit_test(test_vector_widths),
         cmocka_unit_test(test_eligible),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,4 +1,7 @@
 /* A contraction plan's steps for its layout: transpose sub-plans (operators inside), the GEMM, buffers. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "exec/contraction/plan.h"
@@ -135,11 +138,24 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     cuperm_ctr_gett_tables_t t;
     cupermStatus_t st = cuperm_ctr_gett_tables_build(p, &t);
     if (st) return st;
+    /* 32-bit entries when every offset of every operand fits (the plan's proof: offsets are
+     * non-negative and at most the operand's largest offset). */
+    const size_t entryBytes = t.off32 ? sizeof(int32_t) : sizeof(int64_t);
+    const size_t bytes = entryBytes * (size_t)t.entries;
+    void* host = t.table;
+    if (t.off32) {
+        int32_t* narrow = malloc(bytes ? bytes : 1);
+        if (!narrow) {
+            cuperm_ctr_gett_tables_free(&t);
+            return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "GETT plan: out of host memory for offset tables");
+        }
+        for (int64_t i = 0; i < t.entries; ++i) narrow[i] = (int32_t)t.table[i];
+        host = narrow;
+    }
     int previous = -1;
     cudaError_t e = cudaGetDevice(&previous);
     if (e == cudaSuccess && previous != c->device) e = cudaSetDevice(c->device);
-    int64_t* dev = NULL;
-    const size_t bytes = sizeof(int64_t) * (size_t)t.entries;
+    char* dev = NULL;
     if (e != cudaSuccess) {
         st = gett_cuda_fail(e, "selecting the plan's device");
     } else if ((e = cudaMalloc((void**)&dev, bytes)) != cudaSuccess) {
@@ -147,12 +163,13 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
         dev = NULL;
         st = cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "GETT plan: cudaMalloc of %zu bytes of offset tables failed: %s",
                          bytes, cudaGetErrorString(e));
-    } else if ((e = cudaMemcpy(dev, t.table, bytes, cudaMemcpyHostToDevice)) != cudaSuccess) {
+    } else if ((e = cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice)) != cudaSuccess) {
         st = gett_cuda_fail(e, "uploading the offset tables");
         cudaFree(dev);
         dev = NULL;
     }
     if (previous >= 0 && previous != c->device) cudaSetDevice(previous);
+    if (host != t.table) free(host);
     if (st) {
         cuperm_ctr_gett_tables_free(&t);
         return st;
@@ -161,7 +178,7 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     g->tables = dev;
     cuperm_gett_params_t* q = &g->params;
     memset(q, 0, sizeof *q);
-#define GETT_TABLE(grp, w) (dev + t.at[grp][w])
+#define GETT_TABLE(grp, w) ((const void*)(dev + (size_t)t.at[grp][w] * entryBytes))
     q->aM = GETT_TABLE(CTR_GROUP_M, CTR_A);
     q->aK = GETT_TABLE(CTR_GROUP_K, CTR_A);
     q->aL = GETT_TABLE(CTR_GROUP_L, CTR_A);
@@ -175,6 +192,12 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     q->dN = GETT_TABLE(CTR_GROUP_N, CTR_D);
     q->dL = GETT_TABLE(CTR_GROUP_L, CTR_D);
 #undef GETT_TABLE
+    q->off32 = t.off32;
+    q->vecA = t.vec[CTR_A];
+    q->vecB = t.vec[CTR_B];
+    q->vecC = t.vec[CTR_C];
+    q->vecD = t.vec[CTR_D];
+    q->dMFast = t.dMFast;
     q->m = (int)t.size[CTR_GROUP_M];
     q->n = (int)t.size[CTR_GROUP_N];
     q->k = (int)t.size[CTR_GROUP_K];
@@ -214,6 +237,14 @@ cupermStatus_t cuperm_ctr_plan_build(cuperm_contraction_plan_t* c)
         c->spanBytes[w] = (cuperm_ctr_operand_max_offset(&p->op[w]) + 1) * (int64_t)cupermDataTypeSize(p->op[w].type);
     /* GETT needs no workspace (and no cuBLAS). */
     c->workspaceBytes = c->layout.kind == CTR_KIND_GETT ? 0 : c->layout.workspaceBytes + CTR_CUBLAS_WORKSPACE;
-    cuperm_ctr_layout_describe(p, &c->layout, c->description, sizeof c->description);
+    const int n = cuperm_ctr_layout_describe(p, &c->layout, c->description, sizeof c->description);
+    if (c->layout.kind == CTR_KIND_GETT && n > 0 && (size_t)n < sizeof c->description) {
+        /* The kernel's load and store paths (widths before the execute-time pointer check). */
+        const cuperm_gett_params_t* q = &c->gett.params;
+        snprintf(c->description + n, sizeof c->description - (size_t)n,
+                 "; tiles A %s x%d, B %s x%d; D runs along %s x%d (C x%d); %d-bit offsets",
+                 q->aKFast ? "k-major" : "m-major", q->vecA, q->bKFast ? "k-major" : "n-major", q->vecB,
+                 q->dMFast ? "M" : "N", q->vecD, q->vecC, q->off32 ? 32 : 64);
+    }
     return CUPERM_STATUS_SUCCESS;
 }

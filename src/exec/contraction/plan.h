@@ -37,7 +37,7 @@ typedef struct {
  * cuperm_ctr_plan_release (cupermContractionPlanDestroy). */
 typedef struct {
     cuperm_gett_params_t params;
-    int64_t* tables; /* device memory, owned */
+    void* tables; /* device memory, owned: int32_t entries when params.off32, else int64_t */
 } cuperm_ctr_gett_step_t;
 
 typedef struct cuperm_contraction_plan {

@@ -121,6 +121,65 @@ static void fill_table(const cuperm_ctr_problem_t* p, const cuperm_ctr_gett_tabl
     cuperm_offset_table(t->count[g], extents, strides, table);
 }
 
+static int multiples_of(const int64_t* t, int64_t n, int w)
+{
+    for (int64_t i = 0; i < n; ++i)
+        if (t[i] % w) return 0;
+    return 1;
+}
+
+int cuperm_ctr_gett_run_width(const int64_t* fast, int64_t n, const int64_t* other, int64_t nOther, const int64_t* l,
+                              int64_t nL)
+{
+    for (int w = 8; w > 1; w /= 2) {
+        int ok = multiples_of(other, nOther, w) && multiples_of(l, nL, w);
+        for (int64_t i = 0; ok && i < n; i += w) {
+            if (fast[i] % w) ok = 0;
+            for (int64_t j = 1; ok && j < w && i + j < n; ++j)
+                if (fast[i + j] != fast[i] + j) ok = 0;
+        }
+        if (ok) return w;
+    }
+    return 1;
+}
+
+static const int64_t* group_table(const cuperm_ctr_gett_tables_t* t, int g, int w) { return t->table + t->at[g][w]; }
+
+/* Run width of operand w along group fast, its other free/contracted group being other. */
+static int width_along(const cuperm_ctr_gett_tables_t* t, int w, int fast, int other)
+{
+    return cuperm_ctr_gett_run_width(group_table(t, fast, w), t->size[fast], group_table(t, other, w), t->size[other],
+                                     group_table(t, CTR_GROUP_L, w), t->size[CTR_GROUP_L]);
+}
+
+/* Picks the direction (1: along group "first", 0: along "second") with the wider runs; a run
+ * longer than its group counts only as long as the group. Ties keep preferFirst. */
+static int pick(const cuperm_ctr_gett_tables_t* t, int wFirst, int first, int wSecond, int second, int preferFirst)
+{
+    const int64_t a = wFirst < t->size[first] ? wFirst : t->size[first];
+    const int64_t b = wSecond < t->size[second] ? wSecond : t->size[second];
+    return a != b ? a > b : preferFirst;
+}
+
+/* Shared-tile layouts, vector widths, the epilogue direction and the offset width. */
+static void gett_vectors(const cuperm_ctr_problem_t* p, cuperm_ctr_gett_tables_t* t)
+{
+    enum { M = CTR_GROUP_M, N = CTR_GROUP_N, K = CTR_GROUP_K };
+    const int aK = width_along(t, CTR_A, K, M), aM = width_along(t, CTR_A, M, K);
+    t->aKFast = pick(t, aK, K, aM, M, t->aKFast);
+    t->vec[CTR_A] = t->aKFast ? aK : aM;
+    const int bK = width_along(t, CTR_B, K, N), bN = width_along(t, CTR_B, N, K);
+    t->bKFast = pick(t, bK, K, bN, N, t->bKFast);
+    t->vec[CTR_B] = t->bKFast ? bK : bN;
+    const int dM = width_along(t, CTR_D, M, N), dN = width_along(t, CTR_D, N, M);
+    t->dMFast = pick(t, dM, M, dN, N, min_stride(p, M, CTR_D) <= min_stride(p, N, CTR_D));
+    t->vec[CTR_D] = t->dMFast ? dM : dN;
+    t->vec[CTR_C] = t->dMFast ? width_along(t, CTR_C, M, N) : width_along(t, CTR_C, N, M);
+    t->off32 = 1;
+    for (int w = 0; w < CTR_OPERANDS; ++w)
+        if (cuperm_ctr_operand_max_offset(&p->op[w]) > INT32_MAX) t->off32 = 0;
+}
+
 cupermStatus_t cuperm_ctr_gett_tables_build(const cuperm_ctr_problem_t* p, cuperm_ctr_gett_tables_t* t)
 {
     memset(t, 0, sizeof *t);
@@ -141,6 +200,7 @@ cupermStatus_t cuperm_ctr_gett_tables_build(const cuperm_ctr_problem_t* p, cuper
             fill_table(p, t, g, w, t->table + at);
             at += t->size[g];
         }
+    gett_vectors(p, t);
     return CUPERM_STATUS_SUCCESS;
 }
 

@@ -22,7 +22,16 @@ typedef struct {
     int64_t size[CTR_GROUPS];              /* M, N, K, L: products of the groups' extents (1 if empty) */
     int count[CTR_GROUPS];
     int order[CTR_GROUPS][CTR_MAX_MODES];  /* mode-table indices of each group, fastest first */
-    int aKFast, bKFast;                    /* the operand's smallest stride is in a K mode (load mapping) */
+    /* Shared-tile layout of A and B in the kernel: k contiguous (1) or m / n contiguous (0). The
+     * layout with the wider vector runs (vec below); on a tie, whether the operand's smallest
+     * stride is a K stride. */
+    int aKFast, bKFast;
+    /* Vector run widths in elements (8, 4, 2 or 1), see cuperm_ctr_gett_run_width: A along K
+     * (aKFast) or M, B along K (bKFast) or N, C and D along M (dMFast) or N. The kernel uses
+     * a width only when the base pointer is aligned to it too (checked at execute time). */
+    int vec[CTR_OPERANDS];
+    int dMFast;                            /* the epilogue walks D's runs along M (1) or N (0) */
+    int off32;                             /* every operand's largest offset fits int32: 32-bit tables */
     int64_t at[CTR_GROUPS][CTR_OPERANDS];  /* where each (group, operand) table starts in table[], -1 if none */
     int64_t entries;                       /* length of table[] */
     int64_t* table;                        /* host memory, malloc'd by cuperm_ctr_gett_tables_build */
@@ -43,6 +52,17 @@ void cuperm_ctr_gett_layout(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* 
  * (too large) with the error message set. */
 cupermStatus_t cuperm_ctr_gett_tables_build(const cuperm_ctr_problem_t* p, cuperm_ctr_gett_tables_t* t);
 void cuperm_ctr_gett_tables_free(cuperm_ctr_gett_tables_t* t);
+
+/*
+ * Width of the vector runs an operand offers along one group ("fast", n entries of its table):
+ * the largest W in {8, 4, 2, 1} such that, for every i that is a multiple of W, the valid
+ * entries fast[i .. min(i + W, n) - 1] are fast[i], fast[i] + 1, ... (contiguous elements) and
+ * fast[i] is a multiple of W, and every entry of the operand's two other tables (other, l) is
+ * a multiple of W. Then every run of W elements of a tile (tiles start at multiples of 8)
+ * is one aligned W-element vector in memory once the base pointer is aligned to W elements.
+ */
+int cuperm_ctr_gett_run_width(const int64_t* fast, int64_t n, const int64_t* other, int64_t nOther, const int64_t* l,
+                              int64_t nL);
 
 /* Whether group g has a table for operand w (M: A C D, N: B C D, K: A B, L: all). */
 int cuperm_ctr_gett_has_table(int g, int w);

@@ -1,8 +1,10 @@
 /*
  * The GETT kernel (gett_mma.cu): D[m,n,l] = alpha sum_k A[m,k,l] B[k,n,l] + beta C[m,n,l]
- * on tensor cores (mma.sync through nvcuda::wmma, fp16/bf16 inputs, fp32 accumulation),
- * every element found through the block-scatter offset tables of plan/contraction/gett.h:
- * A and B are read in place, D is written in place, no workspace.
+ * on tensor cores (mma.sync m16n8k16, fp16/bf16 inputs, fp32 accumulation), every element
+ * found through the block-scatter offset tables of plan/contraction/gett.h: A and B are read
+ * in place (cp.async into a 4-stage shared-memory pipeline, 16/8/4-byte vectors where the
+ * plan found aligned contiguous runs, 2-byte loads otherwise), D is written in place.
+ * Index maps shared with the CPU tests: gett_index.h.
  */
 #ifndef CUPERM_BACKEND_GETT_H
 #define CUPERM_BACKEND_GETT_H
@@ -23,17 +25,28 @@ extern "C" {
 #define CUPERM_GETT_BK 32
 
 typedef struct {
-    /* Device tables, element offsets (A(m,k,l) = A + aM[m] + aK[k] + aL[l], ...). */
-    const int64_t *aM, *aK, *aL;
-    const int64_t *bK, *bN, *bL;
-    const int64_t *cM, *cN, *cL;
-    const int64_t *dM, *dN, *dL;
+    /* Device tables, element offsets (A(m,k,l) = A + aM[m] + aK[k] + aL[l], ...): int32_t
+     * entries when off32 (the plan proved every offset of every operand fits), else int64_t. */
+    const void *aM, *aK, *aL;
+    const void *bK, *bN, *bL;
+    const void *cM, *cN, *cL;
+    const void *dM, *dN, *dL;
+    int off32;
     int m, n, k, batch;      /* group sizes (1 for an empty group) */
     int mTiles, nTiles;      /* ceil(m / BM), ceil(n / BN); mTiles * nTiles < 2^31 */
-    int aKFast, bKFast;      /* load mapping: consecutive threads walk k (1) or m / n (0) */
+    int aKFast, bKFast;      /* shared tile layout: k contiguous (1) or m / n contiguous (0) */
+    int vecA, vecB;          /* run widths (8, 4, 2, 1 elements) along that layout's fast direction */
+    int dMFast;              /* epilogue: D's runs along M (1) or N (0) */
+    int vecC, vecD;          /* run widths of C and D along that direction */
     cupermDataType_t abType; /* R_16F or R_16BF */
     cupermDataType_t cdType; /* R_32F or abType */
 } cuperm_gett_params_t;
+
+/* The widths the kernel uses for these base pointers: each plan width halved until the
+ * pointer is aligned to the vector (min(width x element size, 16) bytes); 1 always works.
+ * out: A, B, C, D. */
+void cuperm_gett_effective_widths(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C,
+                                  const void* D, int out[4]);
 
 /* Enqueues the kernel. C is read only when useBeta (it may equal D). */
 cudaError_t cuperm_gett_launch(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C, void* D,

@@ -1,214 +1,560 @@
 // GETT on tensor cores: a tiled GEMM whose operand tiles are gathered through offset tables.
 //
-// Block: 128 x 128 outputs, 8 warps (2 along M x 4 along N, 64 x 32 each, 4 x 2 wmma
-// 16x16x16 fragments), K in steps of 32. Each k-step every thread gathers 16 elements of A
-// and 16 of B (2-byte loads, predicated: zero outside the extents) into registers while the
-// warps multiply the previous step's tiles from shared memory. The epilogue stages each
-// 16 x 16 accumulator in shared memory and writes D = alpha acc + beta C element by element
-// through D's (and C's) offsets, so any strides, any extents and C == D work.
+// Block: 128 x 128 outputs, 256 threads = 8 warps as 2 (M) x 4 (N), 64 x 32 outputs per warp
+// = 4 x 4 mma.sync.m16n8k16 tiles (fp32 accumulators, 64 registers), K in steps of 32 through
+// a 4-stage cp.async pipeline (16 KiB a stage: A and B tiles, layouts and swizzles in
+// gett_index.h). Operand fragments come from shared memory by ldmatrix.x4 (.trans for
+// mn-major tiles).
+//
+// Loads: per operand the plan found runs of W = 8, 4 or 2 elements that are contiguous and
+// W-aligned in memory along the tile layout's contiguous direction (the host's
+// cuperm_ctr_gett_run_width); the launch lowers W until the base pointer is aligned. Each run
+// is one cp.async of 2W bytes (16: .cg, 8 / 4: .ca) found through one table lookup; runs
+// past the extents copy fewer source bytes (src-size) and zero-fill the rest. W = 1: 2-byte
+// loads and shared stores (any strides, any alignment). The tile's row (M / N) offsets are
+// staged in shared memory once per block; the K offsets are read per stage (one or a few per
+// thread, L1-resident).
+//
+// Epilogue: each warp stages 32 x 32 pieces of its accumulators in shared memory and writes
+// D = alpha acc + beta C (fp32 arithmetic) in runs along D's fastest direction: W-element
+// vector stores (and C loads) where the plan found runs, element by element otherwise and at
+// the tile edges. Each element of D (and of C, which may be D) is read and written by one
+// thread: any strides, any extents, C == D.
 #include "backend/cuda/gett/gett.h"
+#include "backend/cuda/gett/gett_index.h"
+
+#include <stdint.h>
+#include <string.h>
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
-#include <mma.h>
 
 namespace cuperm {
 namespace gett {
 
-constexpr int BM = CUPERM_GETT_BM, BN = CUPERM_GETT_BN, BK = CUPERM_GETT_BK;
-constexpr int THREADS = 256;
-constexpr int LDS = BK + 8; // shared tile row length in elements (padding against bank conflicts)
-constexpr int PER_THREAD = BM * BK / THREADS; // 16 elements of A (and of B) per thread per k-step
-static_assert(BM == 128 && BN == 128 && BK == 32 && PER_THREAD == 16, "the index maps below assume these");
+constexpr int LOAD_UNROLL = 2; // runs issued together per tile load (more costs registers at W = 1)
+constexpr int THREADS = GETT_THREADS, STAGES = GETT_STAGES;
+static_assert(CUPERM_GETT_BM == GETT_BM && CUPERM_GETT_BN == GETT_BN && CUPERM_GETT_BK == GETT_BK, "one tile size");
+static_assert(GETT_EPI_WARP_FLOATS * 4 * 8 <= GETT_PIPE_BYTES, "epilogue staging fits in the pipeline buffers");
 
-template <typename T> __device__ __forceinline__ float load_cd(const T* p);
-template <> __device__ __forceinline__ float load_cd<float>(const float* p) { return *p; }
-template <> __device__ __forceinline__ float load_cd<__half>(const __half* p) { return __half2float(*p); }
-template <> __device__ __forceinline__ float load_cd<__nv_bfloat16>(const __nv_bfloat16* p)
-{
-    return __bfloat162float(*p);
-}
-template <typename T> __device__ __forceinline__ void store_cd(T* p, float v);
-template <> __device__ __forceinline__ void store_cd<float>(float* p, float v) { *p = v; }
-template <> __device__ __forceinline__ void store_cd<__half>(__half* p, float v) { *p = __float2half_rn(v); }
-template <> __device__ __forceinline__ void store_cd<__nv_bfloat16>(__nv_bfloat16* p, float v)
-{
-    *p = __float2bfloat16_rn(v);
-}
+// ---- element conversions (16-bit values travel as raw unsigned short) ----------------------
 
-// 16 elements of a 128 x 32 (rows x k) operand tile into registers, as raw 16-bit words.
-// rowOff: the tile rows' offsets (shared), rows: valid rows, offK: the operand's K table.
-// kFast == 0: thread t takes row t % 128 and k = t / 128 + 2 i (a warp reads 32 rows of one k);
-// kFast == 1: thread t takes k = t % 32 and row t / 32 + 8 i (a warp reads 32 k of one row).
-__device__ __forceinline__ void gather(unsigned short (&r)[PER_THREAD], const unsigned short* base,
-                                       const int64_t* rowOff, int rows, const int64_t* offK, int k0, int K,
-                                       int kFast, int tid)
+template <typename T> struct Conv;
+template <> struct Conv<float> {
+    typedef float raw;
+    static __device__ __forceinline__ float load(float v) { return v; }
+    static __device__ __forceinline__ float store(float v) { return v; }
+};
+template <> struct Conv<__half> {
+    typedef unsigned short raw;
+    static __device__ __forceinline__ float load(unsigned short v) { return __half2float(__ushort_as_half(v)); }
+    static __device__ __forceinline__ unsigned short store(float v) { return __half_as_ushort(__float2half_rn(v)); }
+};
+template <> struct Conv<__nv_bfloat16> {
+    typedef unsigned short raw;
+    static __device__ __forceinline__ float load(unsigned short v)
+    {
+        return __bfloat162float(__ushort_as_bfloat16(v));
+    }
+    static __device__ __forceinline__ unsigned short store(float v)
+    {
+        return __bfloat16_as_ushort(__float2bfloat16_rn(v));
+    }
+};
+
+// W raw elements as one vector access of W * sizeof(R) bytes (two when that is 32 bytes).
+template <int BYTES> struct VecOf;
+template <> struct VecOf<4> { typedef unsigned type; };
+template <> struct VecOf<8> { typedef uint2 type; };
+template <> struct VecOf<16> { typedef uint4 type; };
+
+template <typename R, int W> __device__ __forceinline__ void vec_load(const R* p, R (&v)[W])
 {
-    if (!kFast) {
-        const int row = tid % 128;
-        const bool rowOk = row < rows;
-        const int64_t ro = rowOff[row];
+    constexpr int BYTES = W * (int)sizeof(R) > 16 ? 16 : W * (int)sizeof(R);
+    constexpr int PER = BYTES / (int)sizeof(R);
+    typedef typename VecOf<BYTES>::type V;
 #pragma unroll
-        for (int i = 0; i < PER_THREAD; ++i) {
-            const int k = k0 + tid / 128 + 2 * i;
-            r[i] = rowOk && k < K ? base[ro + offK[k]] : (unsigned short)0;
+    for (int h = 0; h < W / PER; ++h) {
+        const V x = *reinterpret_cast<const V*>(p + h * PER);
+        memcpy(&v[h * PER], &x, BYTES);
+    }
+}
+
+template <typename R, int W> __device__ __forceinline__ void vec_store(R* p, const R (&v)[W])
+{
+    constexpr int BYTES = W * (int)sizeof(R) > 16 ? 16 : W * (int)sizeof(R);
+    constexpr int PER = BYTES / (int)sizeof(R);
+    typedef typename VecOf<BYTES>::type V;
+#pragma unroll
+    for (int h = 0; h < W / PER; ++h) {
+        V x;
+        memcpy(&x, &v[h * PER], BYTES);
+        *reinterpret_cast<V*>(p + h * PER) = x;
+    }
+}
+
+// ---- PTX wrappers ----------------------------------------------------------------------------
+
+__device__ __forceinline__ unsigned smem_addr(const void* p)
+{
+    return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+// Copies srcBytes (0..BYTES) from src and zero-fills the rest of the BYTES at dst.
+template <int BYTES> __device__ __forceinline__ void cp_async(unsigned dst, const void* src, int srcBytes);
+template <> __device__ __forceinline__ void cp_async<16>(unsigned dst, const void* src, int srcBytes)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(srcBytes) : "memory");
+}
+template <> __device__ __forceinline__ void cp_async<8>(unsigned dst, const void* src, int srcBytes)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(src), "r"(srcBytes) : "memory");
+}
+template <> __device__ __forceinline__ void cp_async<4>(unsigned dst, const void* src, int srcBytes)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(srcBytes) : "memory");
+}
+
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+
+template <int N> __device__ __forceinline__ void cp_async_wait()
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+template <bool TRANS> __device__ __forceinline__ void ldsm_x4(unsigned (&r)[4], unsigned addr)
+{
+    if (TRANS)
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "r"(addr)
+                     : "memory");
+    else
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "r"(addr)
+                     : "memory");
+}
+
+// d += a b on a 16 x 8 x 16 tile (row-major A, col-major B, fp32 accumulators).
+template <typename TAB> __device__ __forceinline__ void mma(float (&d)[4], const unsigned (&a)[4], unsigned b0,
+                                                            unsigned b1);
+template <> __device__ __forceinline__ void mma<__half>(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
+{
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+                 "{%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+template <>
+__device__ __forceinline__ void mma<__nv_bfloat16>(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
+{
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+                 "{%0, %1, %2, %3};\n"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+// ---- tile loads ------------------------------------------------------------------------------
+
+// One operand tile (k-major when KMAJ) of stage k0 into shared memory at tile: runs of W
+// elements. base: the operand at this batch index; rowOff: the tile's row offsets (shared, 0
+// past rows); kTab: the operand's K table; K: the K extent.
+template <bool KMAJ, int W, typename OFF>
+__device__ __forceinline__ void load_tile_w(unsigned char* tile, const unsigned short* base, const OFF* rowOff,
+                                            int rows, const OFF* __restrict__ kTab, int k0, int K, int tid)
+{
+    constexpr int RUNS = 16 / W;
+    const unsigned tileAddr = smem_addr(tile);
+    if (KMAJ) {
+        int row, kk;
+        gett_load_run(1, W, tid, 0, &row, &kk);
+        const int k = k0 + kk;
+        const int nk = min(max(K - k, 0), W); // valid elements of this thread's k-run
+        const OFF ko = nk > 0 ? kTab[k] : OFF(0);
+#pragma unroll LOAD_UNROLL
+        for (int i = 0; i < RUNS; ++i) {
+            gett_load_run(1, W, tid, i, &row, &kk);
+            const int n = row < rows ? nk : 0;
+            const unsigned short* src = base + (n > 0 ? rowOff[row] + ko : OFF(0));
+            if constexpr (W > 1) {
+                cp_async<2 * W>(tileAddr + gett_kmajor_byte(row, kk), src, 2 * n);
+            } else {
+                *reinterpret_cast<unsigned short*>(tile + gett_kmajor_byte(row, kk)) =
+                    n > 0 ? __ldg(src) : (unsigned short)0;
+            }
         }
     } else {
-        const int k = k0 + tid % 32;
-        const bool kOk = k < K;
-        const int64_t ko = kOk ? offK[k] : 0;
-#pragma unroll
-        for (int i = 0; i < PER_THREAD; ++i) {
-            const int row = tid / 32 + 8 * i;
-            r[i] = kOk && row < rows ? base[rowOff[row] + ko] : (unsigned short)0;
+        int r, kk;
+        gett_load_run(0, W, tid, 0, &r, &kk);
+        const int nr = min(max(rows - r, 0), W); // valid elements of this thread's row-run
+        const OFF ro = nr > 0 ? rowOff[r] : OFF(0);
+#pragma unroll LOAD_UNROLL
+        for (int i = 0; i < RUNS; ++i) {
+            gett_load_run(0, W, tid, i, &r, &kk);
+            const int k = k0 + kk;
+            const int n = k < K ? nr : 0;
+            const unsigned short* src = base + (n > 0 ? ro + kTab[k] : OFF(0));
+            if constexpr (W > 1) {
+                cp_async<2 * W>(tileAddr + gett_mnmajor_byte(r, kk), src, 2 * n);
+            } else {
+                *reinterpret_cast<unsigned short*>(tile + gett_mnmajor_byte(r, kk)) =
+                    n > 0 ? __ldg(src) : (unsigned short)0;
+            }
         }
     }
 }
 
-// The registers of gather() into the shared tile s[row * LDS + k].
-__device__ __forceinline__ void put(unsigned short* s, const unsigned short (&r)[PER_THREAD], int kFast, int tid)
+template <bool KMAJ, typename OFF>
+__device__ __forceinline__ void load_tile(unsigned char* tile, const unsigned short* base, const OFF* rowOff, int rows,
+                                          const OFF* kTab, int k0, int K, int w, int tid)
 {
-    if (!kFast) {
-        const int row = tid % 128;
-#pragma unroll
-        for (int i = 0; i < PER_THREAD; ++i) s[row * LDS + tid / 128 + 2 * i] = r[i];
-    } else {
-        const int k = tid % 32;
-#pragma unroll
-        for (int i = 0; i < PER_THREAD; ++i) s[(tid / 32 + 8 * i) * LDS + k] = r[i];
+    // The thread index through an opaque move: keeps the compiler from hoisting every width's
+    // per-thread run offsets out of the k loop (dozens of registers it does not have).
+    asm volatile("mov.u32 %0, %0;\n" : "+r"(tid));
+    switch (w) { // uniform across the grid
+    case 8: load_tile_w<KMAJ, 8>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
+    case 4: load_tile_w<KMAJ, 4>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
+    case 2: load_tile_w<KMAJ, 2>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
+    default: load_tile_w<KMAJ, 1>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
     }
 }
 
-template <typename TAB, typename TCD>
-static __global__ void __launch_bounds__(THREADS)
-    kernel(const cuperm_gett_params_t q, const unsigned short* A, const unsigned short* B, const TCD* C, TCD* D,
-           float alpha, float beta, int useBeta)
+// ---- epilogue --------------------------------------------------------------------------------
+
+struct Epi {
+    int rows, cols;      // valid rows / columns of the block tile
+    float alpha, beta;
+    int useBeta, cVec;   // cVec: C's usable width along the epilogue direction
+};
+
+// A full run of W > 1 elements: C (vector when cVec allows, else element by element) and D.
+template <typename TCD, int W, bool MF, typename R, typename OFF>
+__device__ __forceinline__ void vector_run(float (&v)[W], int m, int n, const Epi& e, R* Dr, const R* Cr,
+                                           const OFF* sCm, const OFF* sCn, const OFF* sDm, const OFF* sDn)
+{
+    typedef Conv<TCD> CV;
+    if (e.useBeta) {
+        R x[W];
+        if (e.cVec >= W) {
+            vec_load<R, W>(Cr + sCm[m] + sCn[n], x);
+        } else {
+#pragma unroll
+            for (int j = 0; j < W; ++j) x[j] = Cr[sCm[MF ? m + j : m] + sCn[MF ? n : n + j]];
+        }
+#pragma unroll
+        for (int j = 0; j < W; ++j) v[j] += e.beta * CV::load(x[j]);
+    }
+    R y[W];
+#pragma unroll
+    for (int j = 0; j < W; ++j) y[j] = CV::store(v[j]);
+    vec_store<R, W>(Dr + sDm[m] + sDn[n], y);
+}
+
+// Writes one staged 32 x 32 piece (block-tile rows r0.., columns c0..) in runs of W along
+// M (MF) or N. st: the warp's staging floats.
+template <typename TCD, int W, bool MF, typename OFF>
+__device__ __forceinline__ void write_piece(const float* st, int r0, int c0, const Epi& e, TCD* Dl, const TCD* Cl,
+                                            const OFF* sCm, const OFF* sCn, const OFF* sDm, const OFF* sDn,
+                                            int lane)
+{
+    typedef Conv<TCD> CV;
+    typedef typename CV::raw R;
+    R* Dr = reinterpret_cast<R*>(Dl);
+    const R* Cr = reinterpret_cast<const R*>(Cl);
+#pragma unroll 1
+    for (int i = 0; i < 32 / W; ++i) {
+        int r, c;
+        gett_epi_run(MF, W, lane, i, &r, &c);
+        const int m = r0 + r, n = c0 + c;
+        const int valid = MF ? (n < e.cols ? min(e.rows - m, W) : 0) : (m < e.rows ? min(e.cols - n, W) : 0);
+        if (valid <= 0) continue;
+        float v[W];
+#pragma unroll
+        for (int j = 0; j < W; ++j) v[j] = e.alpha * st[MF ? (r + j) * GETT_EPI_PITCH + c : r * GETT_EPI_PITCH + c + j];
+        bool done = false;
+        if constexpr (W > 1) {
+            if (valid == W) {
+                done = true;
+                vector_run<TCD, W, MF>(v, m, n, e, Dr, Cr, sCm, sCn, sDm, sDn);
+            }
+        }
+        if (!done) {
+#pragma unroll
+            for (int j = 0; j < W; ++j) {
+                if (j < valid) {
+                    const int mm = MF ? m + j : m, nn = MF ? n : n + j;
+                    float x = v[j];
+                    if (e.useBeta) x += e.beta * CV::load(Cr[sCm[mm] + sCn[nn]]);
+                    Dr[sDm[mm] + sDn[nn]] = CV::store(x);
+                }
+            }
+        }
+    }
+}
+
+template <typename TCD, bool MF, typename OFF>
+__device__ __forceinline__ void write_piece_w(int w, const float* st, int r0, int c0, const Epi& e, TCD* Dl,
+                                              const TCD* Cl, const OFF* sCm, const OFF* sCn, const OFF* sDm,
+                                              const OFF* sDn, int lane)
+{
+    switch (w) {
+    case 8: write_piece<TCD, 8, MF>(st, r0, c0, e, Dl, Cl, sCm, sCn, sDm, sDn, lane); break;
+    case 4: write_piece<TCD, 4, MF>(st, r0, c0, e, Dl, Cl, sCm, sCn, sDm, sDn, lane); break;
+    case 2: write_piece<TCD, 2, MF>(st, r0, c0, e, Dl, Cl, sCm, sCn, sDm, sDn, lane); break;
+    default: write_piece<TCD, 1, MF>(st, r0, c0, e, Dl, Cl, sCm, sCn, sDm, sDn, lane); break;
+    }
+}
+
+// ---- the kernel ------------------------------------------------------------------------------
+
+struct Widths {
+    int a, b, c, d; // effective run widths (cuperm_gett_effective_widths)
+};
+
+template <typename OFF> __device__ __forceinline__ const OFF* tab(const void* p) { return static_cast<const OFF*>(p); }
+
+template <typename TAB, bool AK, bool BK, typename OFF>
+static __global__ void __launch_bounds__(THREADS, 2)
+    kernel(const cuperm_gett_params_t q, const unsigned short* A, const unsigned short* B, const void* C, void* D,
+           float alpha, float beta, int useBeta, Widths w)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    using namespace nvcuda;
-    __shared__ __align__(128) unsigned short sA[BM * LDS];
-    __shared__ __align__(128) unsigned short sB[BN * LDS];
-    __shared__ __align__(128) float sStage[THREADS / 32][256];
-    __shared__ int64_t sAm[BM], sCm[BM], sDm[BM], sBn[BN], sCn[BN], sDn[BN];
+    extern __shared__ __align__(128) unsigned char smem[]; // GETT_PIPE_BYTES: the pipeline, then the epilogue
+    __shared__ OFF sAm[GETT_BM], sBn[GETT_BN], sCm[GETT_BM], sCn[GETT_BN], sDm[GETT_BM], sDn[GETT_BN];
 
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-    const int tm = (int)(blockIdx.x % (unsigned)q.mTiles), tn = (int)(blockIdx.x / (unsigned)q.mTiles);
-    const int m0 = tm * BM, n0 = tn * BN;
-    const int rows = min(BM, q.m - m0), cols = min(BN, q.n - n0);
+    int tm, tn;
+    gett_tile_of((int)blockIdx.x, q.mTiles, q.nTiles, &tm, &tn);
+    const int m0 = tm * GETT_BM, n0 = tn * GETT_BN;
+    const int rows = min(GETT_BM, q.m - m0), cols = min(GETT_BN, q.n - n0);
 
-    // This tile's row (M) and column (N) offsets, once.
-    if (tid < BM) {
+    // This tile's row (M) and column (N) offsets, once (0 past the extents).
+    if (tid < GETT_BM) {
         const bool ok = tid < rows;
-        sAm[tid] = ok ? q.aM[m0 + tid] : 0;
-        sCm[tid] = ok ? q.cM[m0 + tid] : 0;
-        sDm[tid] = ok ? q.dM[m0 + tid] : 0;
+        sAm[tid] = ok ? tab<OFF>(q.aM)[m0 + tid] : OFF(0);
+        sCm[tid] = ok ? tab<OFF>(q.cM)[m0 + tid] : OFF(0);
+        sDm[tid] = ok ? tab<OFF>(q.dM)[m0 + tid] : OFF(0);
     } else {
-        const int j = tid - BM;
+        const int j = tid - GETT_BM;
         const bool ok = j < cols;
-        sBn[j] = ok ? q.bN[n0 + j] : 0;
-        sCn[j] = ok ? q.cN[n0 + j] : 0;
-        sDn[j] = ok ? q.dN[n0 + j] : 0;
+        sBn[j] = ok ? tab<OFF>(q.bN)[n0 + j] : OFF(0);
+        sCn[j] = ok ? tab<OFF>(q.cN)[n0 + j] : OFF(0);
+        sDn[j] = ok ? tab<OFF>(q.dN)[n0 + j] : OFF(0);
     }
     __syncthreads();
 
-    const int warpM = warp % 2, warpN = warp / 2; // 2 x 4 warps, 64 x 32 outputs each
-    const int kTiles = (q.k + BK - 1) / BK;
+    const OFF* aK = tab<OFF>(q.aK);
+    const OFF* bK = tab<OFF>(q.bK);
+    const int warpM = warp % 2, warpN = warp / 2; // 64 x 32 outputs at (warpM * 64, warpN * 32)
+    const int kTiles = (q.k + GETT_BK - 1) / GETT_BK;
+    const unsigned pipe = smem_addr(smem);
+
+    // ldmatrix lane offsets within a stage (bytes) for ks = 0 and the first m-tile / n-tile
+    // pair; gett_ldsm_step forms the others.
+    int aLd, bLd;
+    {
+        int row, k;
+        gett_ldsm_lane(0, AK, lane, warpM * 64, 0, &row, &k);
+        aLd = gett_tile_byte(AK, row, k);
+        gett_ldsm_lane(1, BK, lane, warpN * 32, 0, &row, &k);
+        bLd = GETT_TILE_BYTES + gett_tile_byte(BK, row, k);
+    }
+
     for (int l = blockIdx.y; l < q.batch; l += gridDim.y) {
-        const unsigned short* Al = A + q.aL[l];
-        const unsigned short* Bl = B + q.bL[l];
-        wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[4][2];
+        const unsigned short* Al = A + tab<OFF>(q.aL)[l];
+        const unsigned short* Bl = B + tab<OFF>(q.bL)[l];
+        float acc[4][4][4];
 #pragma unroll
         for (int i = 0; i < 4; ++i)
 #pragma unroll
-            for (int j = 0; j < 2; ++j) wmma::fill_fragment(acc[i][j], 0.0f);
+            for (int j = 0; j < 4; ++j)
+#pragma unroll
+                for (int v = 0; v < 4; ++v) acc[i][j][v] = 0.0f;
 
-        unsigned short ra[PER_THREAD], rb[PER_THREAD];
-        gather(ra, Al, sAm, rows, q.aK, 0, q.k, q.aKFast, tid);
-        gather(rb, Bl, sBn, cols, q.bK, 0, q.k, q.bKFast, tid);
-        for (int kt = 0; kt < kTiles; ++kt) {
-            put(sA, ra, q.aKFast, tid);
-            put(sB, rb, q.bKFast, tid);
-            __syncthreads();
-            if (kt + 1 < kTiles) { // the next step's loads fly while this one multiplies
-                gather(ra, Al, sAm, rows, q.aK, (kt + 1) * BK, q.k, q.aKFast, tid);
-                gather(rb, Bl, sBn, cols, q.bK, (kt + 1) * BK, q.k, q.bKFast, tid);
+        // Prologue: stages 0 .. STAGES - 2 in flight (one commit group each, empty past K).
+#pragma unroll
+        for (int s = 0; s < STAGES - 1; ++s) {
+            if (s < kTiles) {
+                unsigned char* st = smem + s * GETT_STAGE_BYTES;
+                load_tile<AK>(st, Al, sAm, rows, aK, s * GETT_BK, q.k, w.a, tid);
+                load_tile<BK>(st + GETT_TILE_BYTES, Bl, sBn, cols, bK, s * GETT_BK, q.k, w.b, tid);
             }
-#pragma unroll
-            for (int ks = 0; ks < BK; ks += 16) {
-                wmma::fragment<wmma::matrix_a, 16, 16, 16, TAB, wmma::row_major> fa[4];
-                wmma::fragment<wmma::matrix_b, 16, 16, 16, TAB, wmma::col_major> fb[2];
-#pragma unroll
-                for (int i = 0; i < 4; ++i)
-                    wmma::load_matrix_sync(fa[i], reinterpret_cast<const TAB*>(sA + (warpM * 64 + i * 16) * LDS + ks),
-                                           LDS);
-#pragma unroll
-                for (int j = 0; j < 2; ++j)
-                    wmma::load_matrix_sync(fb[j], reinterpret_cast<const TAB*>(sB + (warpN * 32 + j * 16) * LDS + ks),
-                                           LDS);
-#pragma unroll
-                for (int i = 0; i < 4; ++i)
-#pragma unroll
-                    for (int j = 0; j < 2; ++j) wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
-            }
-            __syncthreads();
+            cp_async_commit();
         }
 
-        // Epilogue: each 16 x 16 fragment through this warp's staging area into D.
-        float* st = sStage[warp];
-        const TCD* Cl = useBeta ? C + q.cL[l] : nullptr;
-        TCD* Dl = D + q.dL[l];
-#pragma unroll
-        for (int i = 0; i < 4; ++i)
-#pragma unroll
-            for (int j = 0; j < 2; ++j) {
-                wmma::store_matrix_sync(st, acc[i][j], 16, wmma::mem_col_major);
-                __syncwarp();
-                for (int e = lane; e < 256; e += 32) {
-                    const int mm = warpM * 64 + i * 16 + e % 16, nn = warpN * 32 + j * 16 + e / 16;
-                    if (mm < rows && nn < cols) {
-                        float v = alpha * st[e];
-                        if (useBeta) v += beta * load_cd<TCD>(Cl + sCm[mm] + sCn[nn]);
-                        store_cd<TCD>(Dl + sDm[mm] + sDn[nn], v);
-                    }
+#pragma unroll 1
+        for (int kt = 0; kt < kTiles; ++kt) {
+            cp_async_wait<STAGES - 2>(); // stage kt has landed (this thread's copies) ...
+            __syncthreads();             // ... everyone's, and everyone is done with stage kt - 1
+            {
+                const int s = kt + STAGES - 1; // refills the buffer of stage kt - 1
+                if (s < kTiles) {
+                    unsigned char* st = smem + (s % STAGES) * GETT_STAGE_BYTES;
+                    load_tile<AK>(st, Al, sAm, rows, aK, s * GETT_BK, q.k, w.a, tid);
+                    load_tile<BK>(st + GETT_TILE_BYTES, Bl, sBn, cols, bK, s * GETT_BK, q.k, w.b, tid);
                 }
-                __syncwarp();
+                cp_async_commit();
             }
+            const unsigned stage = pipe + (unsigned)((kt % STAGES) * GETT_STAGE_BYTES);
+#pragma unroll
+            for (int ks = 0; ks < 2; ++ks) {
+                unsigned af[4][4], bf[2][4];
+#pragma unroll
+                for (int mt = 0; mt < 4; ++mt) ldsm_x4<!AK>(af[mt], stage + gett_ldsm_step(AK, aLd, ks, mt));
+#pragma unroll
+                for (int np = 0; np < 2; ++np) ldsm_x4<!BK>(bf[np], stage + gett_ldsm_step(BK, bLd, ks, np));
+#pragma unroll
+                for (int mt = 0; mt < 4; ++mt)
+#pragma unroll
+                    for (int nt = 0; nt < 4; ++nt)
+                        mma<TAB>(acc[mt][nt], af[mt], bf[nt / 2][(nt % 2) * 2], bf[nt / 2][(nt % 2) * 2 + 1]);
+            }
+        }
+        cp_async_wait<0>();
+        __syncthreads(); // the pipeline buffers become the epilogue's staging
+
+        // Epilogue: two 32 x 32 pieces per warp through its staging area.
+        float* st = reinterpret_cast<float*>(smem) + warp * GETT_EPI_WARP_FLOATS;
+        const Epi e = {rows, cols, alpha, beta, useBeta, w.c};
+        const bool f32 = q.cdType == CUPERM_R_32F;
+        const size_t cdBytes = f32 ? 4 : 2;
+        const OFF dl = tab<OFF>(q.dL)[l];
+        const OFF cl = useBeta ? tab<OFF>(q.cL)[l] : OFF(0);
+        void* Dl = static_cast<char*>(D) + (size_t)dl * cdBytes;
+        const void* Cl = useBeta ? static_cast<const char*>(C) + (size_t)cl * cdBytes : nullptr;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+#pragma unroll
+            for (int mt = 0; mt < 2; ++mt)
+#pragma unroll
+                for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+                    for (int v = 0; v < 4; ++v) {
+                        int r, c;
+                        gett_acc_pos(lane, mt, nt, v, &r, &c);
+                        st[r * GETT_EPI_PITCH + c] = acc[h * 2 + mt][nt][v];
+                    }
+            __syncwarp();
+            const int r0 = warpM * 64 + h * 32, c0 = warpN * 32;
+            if (f32) {
+                if (q.dMFast)
+                    write_piece_w<float, true>(w.d, st, r0, c0, e, static_cast<float*>(Dl),
+                                               static_cast<const float*>(Cl), sCm, sCn, sDm, sDn, lane);
+                else
+                    write_piece_w<float, false>(w.d, st, r0, c0, e, static_cast<float*>(Dl),
+                                                static_cast<const float*>(Cl), sCm, sCn, sDm, sDn, lane);
+            } else {
+                if (q.dMFast)
+                    write_piece_w<TAB, true>(w.d, st, r0, c0, e, static_cast<TAB*>(Dl), static_cast<const TAB*>(Cl),
+                                             sCm, sCn, sDm, sDn, lane);
+                else
+                    write_piece_w<TAB, false>(w.d, st, r0, c0, e, static_cast<TAB*>(Dl),
+                                              static_cast<const TAB*>(Cl), sCm, sCn, sDm, sDn, lane);
+            }
+            __syncwarp();
+        }
+        __syncthreads(); // the staging area becomes the next batch index's pipeline
     }
 #else
-    __trap(); // mma.sync needs sm_80; cuperm_gett_available() keeps plans off this path
+    __trap(); // mma.sync, ldmatrix and cp.async need sm_80; cuperm_gett_available() keeps plans off this path
 #endif
 }
 
-template <typename TAB, typename TCD>
-static cudaError_t launch(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C, void* D,
-                          float alpha, float beta, int useBeta, cudaStream_t stream)
+template <typename TAB, bool AK, bool BK, typename OFF>
+static cudaError_t launch_one(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C, void* D,
+                              float alpha, float beta, int useBeta, const Widths& w, cudaStream_t stream)
 {
+    auto* k = kernel<TAB, AK, BK, OFF>;
+    // Above 48 KiB of dynamic shared memory needs the opt-in (per device; cheap to repeat).
+    cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, GETT_PIPE_BYTES);
+    if (e != cudaSuccess) return e;
     const dim3 grid((unsigned)q->mTiles * (unsigned)q->nTiles, (unsigned)(q->batch < 65535 ? q->batch : 65535));
-    kernel<TAB, TCD><<<grid, THREADS, 0, stream>>>(*q, static_cast<const unsigned short*>(A),
-                                                   static_cast<const unsigned short*>(B), static_cast<const TCD*>(C),
-                                                   static_cast<TCD*>(D), alpha, beta, useBeta);
+    k<<<grid, THREADS, GETT_PIPE_BYTES, stream>>>(*q, static_cast<const unsigned short*>(A),
+                                                  static_cast<const unsigned short*>(B), C, D, alpha, beta, useBeta, w);
     return cudaGetLastError();
+}
+
+#ifdef GETT_ONE_INSTANCE // register experiments: -DGETT_ONE_INSTANCE -DGETT_ONE_AK=true -DGETT_ONE_BK=false
+template <typename TAB, typename OFF>
+static cudaError_t launch_off(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C, void* D,
+                              float alpha, float beta, int useBeta, const Widths& w, cudaStream_t stream)
+{
+    return launch_one<TAB, GETT_ONE_AK, GETT_ONE_BK, OFF>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+}
+#else
+template <typename TAB, typename OFF>
+static cudaError_t launch_off(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C, void* D,
+                              float alpha, float beta, int useBeta, const Widths& w, cudaStream_t stream)
+{
+    if (q->aKFast && q->bKFast) return launch_one<TAB, true, true, OFF>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+    if (q->aKFast) return launch_one<TAB, true, false, OFF>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+    if (q->bKFast) return launch_one<TAB, false, true, OFF>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+    return launch_one<TAB, false, false, OFF>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+}
+#endif
+
+template <typename TAB>
+static cudaError_t launch(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C, void* D,
+                          float alpha, float beta, int useBeta, const Widths& w, cudaStream_t stream)
+{
+    if (q->off32) return launch_off<TAB, int32_t>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+#ifndef GETT_ONE_INSTANCE
+    return launch_off<TAB, int64_t>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+#else
+    return cudaErrorNotSupported;
+#endif
+}
+
+static int aligned_width(int w, const void* p, int elemBytes)
+{
+    while (w > 1) {
+        const int bytes = w * elemBytes < 16 ? w * elemBytes : 16;
+        if ((uintptr_t)p % (uintptr_t)bytes == 0) break;
+        w /= 2;
+    }
+    return w < 1 ? 1 : w;
 }
 
 } // namespace gett
 } // namespace cuperm
 
+extern "C" void cuperm_gett_effective_widths(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C,
+                                             const void* D, int out[4])
+{
+    using cuperm::gett::aligned_width;
+    const int cd = q->cdType == CUPERM_R_32F ? 4 : 2;
+    out[0] = aligned_width(q->vecA, A, 2);
+    out[1] = aligned_width(q->vecB, B, 2);
+    out[2] = C ? aligned_width(q->vecC, C, cd) : 1;
+    out[3] = aligned_width(q->vecD, D, cd);
+}
+
 extern "C" cudaError_t cuperm_gett_launch(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C,
                                           void* D, float alpha, float beta, int useBeta, cudaStream_t stream)
 {
     using namespace cuperm::gett;
-    const bool f16 = q->abType == CUPERM_R_16F, f32out = q->cdType == CUPERM_R_32F;
-    if (f16 && f32out) return launch<__half, float>(q, A, B, C, D, alpha, beta, useBeta, stream);
-    if (f16) return launch<__half, __half>(q, A, B, C, D, alpha, beta, useBeta, stream);
-    if (f32out) return launch<__nv_bfloat16, float>(q, A, B, C, D, alpha, beta, useBeta, stream);
-    return launch<__nv_bfloat16, __nv_bfloat16>(q, A, B, C, D, alpha, beta, useBeta, stream);
+    if ((long long)q->mTiles * q->nTiles == 0 || q->batch == 0) return cudaSuccess;
+    int wv[4];
+    cuperm_gett_effective_widths(q, A, B, useBeta ? C : nullptr, D, wv);
+    const Widths w = {wv[0], wv[1], wv[2], wv[3]};
+#ifdef GETT_ONE_INSTANCE
+    return launch<__half>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+#else
+    if (q->abType == CUPERM_R_16F) return launch<__half>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+    return launch<__nv_bfloat16>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+#endif
 }
 
 extern "C" int cuperm_gett_available(void)
 {
     cudaFuncAttributes a;
     // The PTX the loaded code came from must be sm_80+ (older PTX compiles the __trap() branch).
-    if (cudaFuncGetAttributes(&a, cuperm::gett::kernel<__half, float>) != cudaSuccess) {
+#ifdef GETT_ONE_INSTANCE
+    if (cudaFuncGetAttributes(&a, cuperm::gett::kernel<__half, GETT_ONE_AK, GETT_ONE_BK, int32_t>) != cudaSuccess) {
+#else
+    if (cudaFuncGetAttributes(&a, cuperm::gett::kernel<__half, true, true, int32_t>) != cudaSuccess) {
+#endif
         cudaGetLastError();
         return 0;
     }

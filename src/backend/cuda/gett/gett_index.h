@@ -1,0 +1,142 @@
+/*
+ * Index maps of the GETT kernel (gett_mma.cu), plain C so that the CPU test
+ * tests/contraction/test_gett_index.c can emulate the kernel's data movement (tile loads,
+ * ldmatrix, mma.sync fragments, epilogue) with exactly these functions.
+ *
+ * Block tile GETT_BM x GETT_BN outputs, GETT_BK deep; 256 threads = 8 warps as 2 (M) x 4 (N),
+ * each warp 64 x 32 outputs = 4 x 4 mma.sync.m16n8k16 tiles.
+ *
+ * Shared operand tiles (one per operand per pipeline stage, 8 KiB, 16-bit elements), in one of
+ * two layouts, 16-byte chunks XOR-swizzled so that ldmatrix (8 rows of 16 bytes per phase)
+ * and the loads' 16-byte writes meet no bank conflicts:
+ *   k-major  (k contiguous):  128 rows x 32 k, 64 bytes a row; two rows form one 128-byte
+ *            line, chunk p = (row & 1) * 4 + k / 8 of the line is stored at p ^ (line & 7);
+ *   mn-major (m / n contiguous): 32 k x 128 rows, 256 bytes per k; chunk c = row / 8 is
+ *            stored at c ^ (k & 7).
+ */
+#ifndef CUPERM_BACKEND_GETT_INDEX_H
+#define CUPERM_BACKEND_GETT_INDEX_H
+
+#ifdef __CUDACC__
+#define GETT_HD static __host__ __device__ __forceinline__
+#else
+#define GETT_HD static inline
+#endif
+
+enum {
+    GETT_BM = 128,
+    GETT_BN = 128,
+    GETT_BK = 32,
+    GETT_THREADS = 256,
+    GETT_STAGES = 4,
+    GETT_TILE_BYTES = 128 * 32 * 2,         /* one operand tile */
+    GETT_STAGE_BYTES = 2 * GETT_TILE_BYTES, /* A then B */
+    GETT_PIPE_BYTES = GETT_STAGES * GETT_STAGE_BYTES,
+    GETT_EPI_PITCH = 33,                    /* epilogue staging: floats per row of a 32 x 32 piece */
+    GETT_EPI_WARP_FLOATS = 32 * GETT_EPI_PITCH,
+};
+
+/* Byte offset of element (row, k) in a k-major tile. */
+GETT_HD int gett_kmajor_byte(int row, int k)
+{
+    const int line = row >> 1, p = ((row & 1) << 2) | (k >> 3);
+    return (line << 7) + ((p ^ (line & 7)) << 4) + ((k & 7) << 1);
+}
+
+/* Byte offset of element (row, k) in an mn-major tile. */
+GETT_HD int gett_mnmajor_byte(int row, int k)
+{
+    return (k << 8) + (((row >> 3) ^ (k & 7)) << 4) + ((row & 7) << 1);
+}
+
+GETT_HD int gett_tile_byte(int kMajor, int row, int k)
+{
+    return kMajor ? gett_kmajor_byte(row, k) : gett_mnmajor_byte(row, k);
+}
+
+/*
+ * Tile loads: an operand tile is 4096 elements = 4096 / W runs of W elements along the
+ * layout's contiguous direction; thread tid loads 16 / W of them, number i = 0 .. 16/W - 1 at
+ * (row, k) .. (row, k + W - 1) (k-major) or (row, k) .. (row + W - 1, k) (mn-major).
+ * k-major: consecutive threads take consecutive k-runs of a row (one k per thread);
+ * mn-major: consecutive threads take consecutive row-runs of one k (one row start per thread).
+ */
+GETT_HD void gett_load_run(int kMajor, int w, int tid, int i, int* row, int* k)
+{
+    if (kMajor) {
+        const int perRow = GETT_BK / w; /* runs per row */
+        *k = (tid % perRow) * w;
+        *row = tid / perRow + i * (GETT_THREADS / perRow);
+    } else {
+        const int perK = GETT_BM / w; /* runs per k */
+        *row = (tid % perK) * w;
+        *k = tid / perK + i * (GETT_THREADS / perK);
+    }
+}
+
+/*
+ * ldmatrix.x4 addresses. Lane `lane` points at row (lane & 7) of 8 x 8 matrix j = lane / 8.
+ * A (16 x 16 at rows r0.., k0..): matrix j holds rows r0 + (j & 1) * 8 .., k0 + (j >> 1) * 8 ..
+ * = fragment registers a0..a3 of mma.m16n8k16 (row-major A). B (two 8-column n-tiles at
+ * n0.., k0..): matrix j holds n0 + (j >> 1) * 8 .., k0 + (j & 1) * 8 .. = b0, b1 of n-tile 0,
+ * then b0, b1 of n-tile 1 (col-major B). k-major tiles: the lane's address is the run of 8 k
+ * of its row (plain ldmatrix); mn-major tiles: the run of 8 rows of its k (ldmatrix.trans).
+ * Returns the (row, k) of the first element at the lane's address.
+ */
+GETT_HD void gett_ldsm_lane(int isB, int kMajor, int lane, int r0, int k0, int* row, int* k)
+{
+    const int j = lane >> 3, r = lane & 7;
+    const int dRow = isB ? (j >> 1) * 8 : (j & 1) * 8, dK = isB ? (j & 1) * 8 : (j >> 1) * 8;
+    *row = r0 + dRow + (kMajor ? r : 0);
+    *k = k0 + dK + (kMajor ? 0 : r);
+}
+
+/*
+ * The same addresses as byte offsets in a stage, cheap to form per k16 step ks (0, 1) and
+ * m-tile (A, t = 0..3, rows r0 + 16 t) or n-tile pair (B, t = 0..1, rows r0 + 16 t) from the
+ * offset for ks = 0, t = 0 (base = gett_tile_byte of gett_ldsm_lane(isB, kMajor, lane, r0, 0)):
+ * k-major: +16 rows are +8 lines (+1024 bytes, the same swizzle), +16 k flip chunk bit 1;
+ * mn-major: +16 k are +4096 bytes, +16 rows flip chunk bit 1 (rows r0 are a multiple of 32
+ * for A, 16 for B, so the chunk bits below stay the lane's). tests/contraction/test_gett_index.c
+ * checks these against gett_tile_byte for every lane, warp, ks and t.
+ */
+GETT_HD int gett_ldsm_step(int kMajor, int base, int ks, int t)
+{
+    return kMajor ? (base ^ (ks << 5)) + (t << 10) : (base + (ks << 12)) ^ (t << 5);
+}
+
+/*
+ * Epilogue. Each warp writes its 64 x 32 outputs as two 32 x 32 pieces (rows h * 32 ..),
+ * staged as floats at s[r * GETT_EPI_PITCH + c]. Accumulator element v (0..3) of m-tile mt
+ * (0..1 within the piece) and n-tile nt (0..3) of lane is at (r, c) below (mma.m16n8k16's
+ * C fragment: rows g and g + 8, columns 2t, 2t + 1, g = lane / 4, t = lane % 4).
+ */
+GETT_HD void gett_acc_pos(int lane, int mt, int nt, int v, int* r, int* c)
+{
+    *r = mt * 16 + (lane >> 2) + (v >> 1) * 8;
+    *c = nt * 8 + (lane & 3) * 2 + (v & 1);
+}
+
+/*
+ * The piece goes out in runs of W (8, 4, 2, 1) along rows (mFast) or columns: lane writes
+ * 32 / W runs, number i = 0 .. 32/W - 1 starting at (r, c); consecutive lanes take
+ * consecutive runs of one column (mFast) or row.
+ */
+GETT_HD void gett_epi_run(int mFast, int w, int lane, int i, int* r, int* c)
+{
+    const int perLine = 32 / w, fast = (lane % perLine) * w, slow = lane / perLine + i * w;
+    *r = mFast ? fast : slow;
+    *c = mFast ? slow : fast;
+}
+
+/* Tile order: groups of 8 tile rows (M) sweep all tile columns (N) before the next group
+ * (L2 reuse of A's rows and B's columns). */
+GETT_HD void gett_tile_of(int block, int mTiles, int nTiles, int* tm, int* tn)
+{
+    const int perGroup = 8 * nTiles, first = block / perGroup * 8, in = block % perGroup;
+    const int size = mTiles - first < 8 ? mTiles - first : 8;
+    *tm = first + in % size;
+    *tn = in / size;
+}
+
+#endif

@@ -1,0 +1,298 @@
+/*
+ * CPU emulation of the GETT kernel's data movement (src/backend/cuda/gett/gett_index.h, the
+ * maps gett_mma.cu uses): tile loads of every run width cover each tile element once, at
+ * 2W-aligned contiguous shared addresses inside the 8 KiB tile; ldmatrix.x4 (plain and .trans)
+ * and mma.sync.m16n8k16 are emulated from the PTX ISA's fragment definitions on both tile
+ * layouts of A and B, and every warp's accumulators, staged and written out by the epilogue
+ * maps (both directions, every width), must equal the 128 x 128 x 32 product; bank conflicts
+ * of ldmatrix phases, 16-byte tile writes and epilogue reads are absent.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "backend/cuda/gett/gett_index.h"
+
+static uint8_t smem[GETT_STAGE_BYTES];
+
+static uint16_t rd16(int byte)
+{
+    uint16_t v;
+    memcpy(&v, smem + byte, 2);
+    return v;
+}
+
+static void wr16(int byte, uint16_t v) { memcpy(smem + byte, &v, 2); }
+
+/* The element (row, k) of a tile's run: k-major runs go along k, mn-major along rows. */
+static void run_elem(int kMajor, int row, int k, int j, int* r, int* kk)
+{
+    *r = kMajor ? row : row + j;
+    *kk = kMajor ? k + j : k;
+}
+
+/* Fills the tile at byte `at` with mat[row][k] (128 x 32) the way the kernel's loads do for
+ * width w, checking coverage, bounds, contiguity and alignment. */
+static void load_tile(int at, int kMajor, int w, uint16_t mat[128][32])
+{
+    static int seen[128][32];
+    memset(seen, 0, sizeof seen);
+    for (int tid = 0; tid < GETT_THREADS; ++tid)
+        for (int i = 0; i < 16 / w; ++i) {
+            int row, k;
+            gett_load_run(kMajor, w, tid, i, &row, &k);
+            const int first = gett_tile_byte(kMajor, row, k);
+            assert_int_equal(first % (2 * w), 0);
+            for (int j = 0; j < w; ++j) {
+                int r, kk;
+                run_elem(kMajor, row, k, j, &r, &kk);
+                assert_true(r >= 0 && r < 128 && kk >= 0 && kk < 32);
+                const int b = gett_tile_byte(kMajor, r, kk);
+                assert_int_equal(b, first + 2 * j); /* one contiguous run */
+                assert_true(b >= 0 && b < GETT_TILE_BYTES);
+                ++seen[r][kk];
+                wr16(at + b, mat[r][kk]);
+            }
+        }
+    for (int r = 0; r < 128; ++r)
+        for (int k = 0; k < 32; ++k) assert_int_equal(seen[r][k], 1);
+}
+
+static void test_tile_maps(void** state)
+{
+    (void)state;
+    static int seen[GETT_TILE_BYTES / 2];
+    for (int kMajor = 0; kMajor < 2; ++kMajor) {
+        memset(seen, 0, sizeof seen);
+        for (int r = 0; r < 128; ++r)
+            for (int k = 0; k < 32; ++k) {
+                const int b = gett_tile_byte(kMajor, r, k);
+                assert_true(b >= 0 && b < GETT_TILE_BYTES && b % 2 == 0);
+                ++seen[b / 2];
+            }
+        for (int i = 0; i < GETT_TILE_BYTES / 2; ++i) assert_int_equal(seen[i], 1); /* a bijection */
+        /* 16-byte writes (W = 8): each phase of 8 threads hits 8 different bank groups. */
+        for (int tid0 = 0; tid0 < GETT_THREADS; tid0 += 8)
+            for (int i = 0; i < 2; ++i) {
+                int groups = 0;
+                for (int tid = tid0; tid < tid0 + 8; ++tid) {
+                    int row, k;
+                    gett_load_run(kMajor, 8, tid, i, &row, &k);
+                    groups |= 1 << (gett_tile_byte(kMajor, row, k) / 16 % 8);
+                }
+                assert_int_equal(groups, 0xff);
+            }
+    }
+}
+
+/* ldmatrix.x4 per the PTX ISA: lanes 8j..8j+7 give the rows of matrix j; lane receives, in
+ * register j, row lane/4 elements 2(lane%4), +1 (plain) or rows 2(lane%4), +1 of column
+ * lane/4 (.trans), the lower-indexed element in the low half. */
+static void ldsm_x4(const int addr[32], int trans, uint16_t out[32][4][2])
+{
+    for (int j = 0; j < 4; ++j) {
+        uint16_t m[8][8];
+        int groups = 0;
+        for (int r = 0; r < 8; ++r) {
+            const int a = addr[j * 8 + r];
+            assert_int_equal(a % 16, 0);
+            groups |= 1 << (a / 16 % 8);
+            for (int c = 0; c < 8; ++c) m[r][c] = rd16(a + 2 * c);
+        }
+        assert_int_equal(groups, 0xff); /* no bank conflicts in this phase */
+        for (int lane = 0; lane < 32; ++lane) {
+            const int g = lane / 4, t = lane % 4;
+            out[lane][j][0] = trans ? m[2 * t][g] : m[g][2 * t];
+            out[lane][j][1] = trans ? m[2 * t + 1][g] : m[g][2 * t + 1];
+        }
+    }
+}
+
+/* mma.sync.m16n8k16.row.col per the PTX ISA fragment layouts (g = lane / 4, t = lane % 4):
+ * A register i (halves h): row g + 8 (i & 1), column 2t + h + 8 (i >> 1); B register i:
+ * row (k) 2t + h + 8 i, column g; C element v: row g + 8 (v >> 1), column 2t + (v & 1). */
+static void mma(const uint16_t a[32][4][2], const uint16_t b0[32][2], const uint16_t b1[32][2], double c[32][4])
+{
+    double A[16][16], B[16][8];
+    int seenA[16][16] = {{0}}, seenB[16][8] = {{0}};
+    for (int lane = 0; lane < 32; ++lane) {
+        const int g = lane / 4, t = lane % 4;
+        for (int i = 0; i < 4; ++i)
+            for (int h = 0; h < 2; ++h) {
+                const int row = g + 8 * (i & 1), col = 2 * t + h + 8 * (i >> 1);
+                A[row][col] = a[lane][i][h];
+                ++seenA[row][col];
+            }
+        for (int h = 0; h < 2; ++h) {
+            B[2 * t + h][g] = b0[lane][h];
+            B[2 * t + h + 8][g] = b1[lane][h];
+            ++seenB[2 * t + h][g];
+            ++seenB[2 * t + h + 8][g];
+        }
+    }
+    for (int r = 0; r < 16; ++r)
+        for (int k = 0; k < 16; ++k) assert_int_equal(seenA[r][k], 1);
+    for (int k = 0; k < 16; ++k)
+        for (int n = 0; n < 8; ++n) assert_int_equal(seenB[k][n], 1);
+    for (int lane = 0; lane < 32; ++lane) {
+        const int g = lane / 4, t = lane % 4;
+        for (int v = 0; v < 4; ++v) {
+            const int row = g + 8 * (v >> 1), col = 2 * t + (v & 1);
+            for (int k = 0; k < 16; ++k) c[lane][v] += A[row][k] * B[k][col];
+        }
+    }
+}
+
+static uint16_t matA[128][32], matB[128][32]; /* A[m][k], B[n][k] */
+static double want[128][128];
+
+static void block_product(int aKMajor, int bKMajor, int wA, int wB)
+{
+    memset(smem, 0, sizeof smem);
+    load_tile(0, aKMajor, wA, matA);
+    load_tile(GETT_TILE_BYTES, bKMajor, wB, matB);
+    static double acc[8][4][4][32][4];
+    memset(acc, 0, sizeof acc);
+    for (int warp = 0; warp < 8; ++warp) {
+        const int warpM = warp % 2, warpN = warp / 2; /* as in the kernel */
+        int aBase[32], bBase[32];
+        for (int lane = 0; lane < 32; ++lane) {
+            int row, k;
+            gett_ldsm_lane(0, aKMajor, lane, warpM * 64, 0, &row, &k);
+            aBase[lane] = gett_tile_byte(aKMajor, row, k);
+            gett_ldsm_lane(1, bKMajor, lane, warpN * 32, 0, &row, &k);
+            bBase[lane] = GETT_TILE_BYTES + gett_tile_byte(bKMajor, row, k);
+        }
+        for (int ks = 0; ks < 2; ++ks) {
+            uint16_t af[4][32][4][2], bf[2][32][4][2];
+            for (int mt = 0; mt < 4; ++mt) {
+                int addr[32];
+                for (int lane = 0; lane < 32; ++lane) {
+                    int row, k;
+                    gett_ldsm_lane(0, aKMajor, lane, warpM * 64 + mt * 16, ks * 16, &row, &k);
+                    addr[lane] = gett_ldsm_step(aKMajor, aBase[lane], ks, mt);
+                    assert_int_equal(addr[lane], gett_tile_byte(aKMajor, row, k));
+                }
+                ldsm_x4(addr, !aKMajor, af[mt]);
+            }
+            for (int np = 0; np < 2; ++np) {
+                int addr[32];
+                for (int lane = 0; lane < 32; ++lane) {
+                    int row, k;
+                    gett_ldsm_lane(1, bKMajor, lane, warpN * 32 + np * 16, ks * 16, &row, &k);
+                    addr[lane] = gett_ldsm_step(bKMajor, bBase[lane], ks, np);
+                    assert_int_equal(addr[lane], GETT_TILE_BYTES + gett_tile_byte(bKMajor, row, k));
+                }
+                ldsm_x4(addr, !bKMajor, bf[np]);
+            }
+            for (int mt = 0; mt < 4; ++mt)
+                for (int nt = 0; nt < 4; ++nt) {
+                    uint16_t b0[32][2], b1[32][2];
+                    for (int lane = 0; lane < 32; ++lane)
+                        for (int h = 0; h < 2; ++h) {
+                            b0[lane][h] = bf[nt / 2][lane][(nt % 2) * 2][h];
+                            b1[lane][h] = bf[nt / 2][lane][(nt % 2) * 2 + 1][h];
+                        }
+                    mma((const uint16_t(*)[4][2])af[mt], (const uint16_t(*)[2])b0, (const uint16_t(*)[2])b1,
+                        acc[warp][mt][nt]);
+                }
+        }
+    }
+    /* Epilogue: staging and every write-out map must deliver want[][] once per element. */
+    static float st[GETT_EPI_WARP_FLOATS];
+    for (int warp = 0; warp < 8; ++warp) {
+        const int warpM = warp % 2, warpN = warp / 2;
+        for (int h = 0; h < 2; ++h) {
+            memset(st, 0, sizeof st);
+            for (int lane = 0; lane < 32; ++lane)
+                for (int mt = 0; mt < 2; ++mt)
+                    for (int nt = 0; nt < 4; ++nt)
+                        for (int v = 0; v < 4; ++v) {
+                            int r, c;
+                            gett_acc_pos(lane, mt, nt, v, &r, &c);
+                            st[r * GETT_EPI_PITCH + c] = (float)acc[warp][h * 2 + mt][nt][lane][v];
+                        }
+            for (int mFast = 0; mFast < 2; ++mFast)
+                for (int w = 1; w <= 8; w *= 2) {
+                    int seen[32][32] = {{0}};
+                    for (int i = 0; i < 32 / w; ++i) {
+                        int banks[32] = {0};
+                        for (int lane = 0; lane < 32; ++lane) {
+                            int r, c;
+                            gett_epi_run(mFast, w, lane, i, &r, &c);
+                            for (int j = 0; j < w; ++j) {
+                                const int rr = mFast ? r + j : r, cc = mFast ? c : c + j;
+                                assert_true(rr < 32 && cc < 32);
+                                ++seen[rr][cc];
+                                if (j == 0) ++banks[(rr * GETT_EPI_PITCH + cc) % 32];
+                                const double got = st[rr * GETT_EPI_PITCH + cc];
+                                const double exp = want[warpM * 64 + h * 32 + rr][warpN * 32 + cc];
+                                if (got != exp)
+                                    fail_msg("A %s-major x%d, B %s-major x%d: warp %d piece %d (%d, %d): got %g want %g",
+                                             aKMajor ? "k" : "m", wA, bKMajor ? "k" : "n", wB, warp, h, rr, cc, got,
+                                             exp);
+                            }
+                        }
+                        for (int b = 0; b < 32; ++b) assert_true(banks[b] <= 1); /* conflict-free reads */
+                    }
+                    for (int r = 0; r < 32; ++r)
+                        for (int c = 0; c < 32; ++c) assert_int_equal(seen[r][c], 1);
+                }
+        }
+    }
+}
+
+static void test_block_product(void** state)
+{
+    (void)state;
+    uint32_t x = 12345;
+    for (int r = 0; r < 128; ++r)
+        for (int k = 0; k < 32; ++k) {
+            x = x * 1103515245u + 12345u;
+            matA[r][k] = (uint16_t)(x >> 16) % 17;
+            x = x * 1103515245u + 12345u;
+            matB[r][k] = (uint16_t)(x >> 16) % 13;
+        }
+    for (int m = 0; m < 128; ++m)
+        for (int n = 0; n < 128; ++n) {
+            double s = 0;
+            for (int k = 0; k < 32; ++k) s += (double)matA[m][k] * matB[n][k];
+            want[m][n] = s;
+        }
+    for (int aK = 0; aK < 2; ++aK)
+        for (int bK = 0; bK < 2; ++bK)
+            for (int w = 1; w <= 8; w *= 2) block_product(aK, bK, w, 8 / w);
+}
+
+static void test_tile_order(void** state)
+{
+    (void)state;
+    const int shapes[][2] = {{1, 1}, {3, 5}, {8, 3}, {9, 7}, {17, 2}, {20, 20}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
+        const int mT = shapes[s][0], nT = shapes[s][1];
+        int seen[20][20] = {{0}};
+        for (int b = 0; b < mT * nT; ++b) {
+            int tm, tn;
+            gett_tile_of(b, mT, nT, &tm, &tn);
+            assert_true(tm >= 0 && tm < mT && tn >= 0 && tn < nT);
+            ++seen[tm][tn];
+        }
+        for (int i = 0; i < mT; ++i)
+            for (int j = 0; j < nT; ++j) assert_int_equal(seen[i][j], 1);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tile_maps),
+        cmocka_unit_test(test_block_product),
+        cmocka_unit_test(test_tile_order),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
