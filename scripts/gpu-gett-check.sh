@@ -5,7 +5,8 @@
 # elements, random contractions), the differential fuzz test with CUPERM_GETT=1 (every
 # eligible fuzz case then runs GETT), compute-sanitizer memcheck on a short test_gett_gpu,
 # and the TCCG48 f16 and bf16 benchmarks with and without CUPERM_GETT=1 (against the
-# same-shape cuBLAS GEMM). About 8 minutes on an H100.
+# same-shape cuBLAS GEMM; f16 also with CUPERM_GETT_ORDER=strides, the mode orders before the
+# traffic model). About 9 minutes on an H100.
 # From the repository root on the device machine:
 #   scripts/gpu-gett-check.sh
 # Logs go to $OUT (or ./gpu-gett-logs); the summary is printed last.
@@ -69,13 +70,21 @@ CUPERM_GETT_TEST_CASES=12 timeout 300 $cs --tool memcheck --error-exitcode 99 "$
 rc=$?
 add "memcheck test_gett_gpu (12 random)" "$(grep -E 'ERROR SUMMARY' "$logs/memcheck-test_gett_gpu.log" | tail -1) rc=$rc ($(( $(date +%s) - start )) s)"
 
-# 4. TCCG48 f16 and bf16, model plans: TTGT (default) and GETT (CUPERM_GETT=1). Each line:
-#    geomean roofline efficiency, the plain same-shape cuBLAS GEMM's, and their ratio.
+# 4. TCCG48 f16 and bf16, model plans: TTGT (default) and GETT (CUPERM_GETT=1); for f16 also
+#    GETT with the mode orders of the strides rule (CUPERM_GETT_ORDER=strides: the orders before
+#    the traffic model), to compare per case. Each line: geomean roofline efficiency, the plain
+#    same-shape cuBLAS GEMM's, and their ratio.
 for dt in f16 bf16; do
-  for variant in ttgt gett; do
+  variants="ttgt gett"
+  [ $dt = f16 ] && variants="ttgt gett gett-strides"
+  for variant in $variants; do
     mkdir -p "$logs/bench-$dt-$variant"
     start=$(date +%s)
-    if [ $variant = gett ]; then env=(env CUPERM_GETT=1); else env=(env -u CUPERM_GETT); fi
+    case $variant in
+      gett) env=(env -u CUPERM_GETT_ORDER CUPERM_GETT=1) ;;
+      gett-strides) env=(env CUPERM_GETT=1 CUPERM_GETT_ORDER=strides) ;;
+      *) env=(env -u CUPERM_GETT -u CUPERM_GETT_ORDER) ;;
+    esac
     "${env[@]}" timeout 120 "$build/tools/bench/cuperm-bench" tccg48 --dtype $dt --mode model \
       --out "$logs/bench-$dt-$variant" >"$logs/bench-$dt-$variant.log" 2>&1
     rc=$?

@@ -110,6 +110,25 @@ static void buffer_free(buffer* b)
     if (b->dev) cudaFree(b->dev);
 }
 
+/* The mode orders of the GETT plans made (descriptions "orders M by X, N by Y, K by Z"):
+ * plans, then M by D, N by D, K by B. */
+static int orders_seen[4];
+
+static void tally_orders(const char* description)
+{
+    ++orders_seen[0];
+    orders_seen[1] += strstr(description, "M by D") != NULL;
+    orders_seen[2] += strstr(description, "N by D") != NULL;
+    orders_seen[3] += strstr(description, "K by B") != NULL;
+}
+
+static void print_orders(const char* what)
+{
+    printf("    %s: orders M by D in %d, N by D in %d, K by B in %d of %d GETT plans\n", what, orders_seen[1],
+           orders_seen[2], orders_seen[3], orders_seen[0]);
+    memset(orders_seen, 0, sizeof orders_seen);
+}
+
 /* Whether the plan for these descriptors is a GETT plan (and what it says). */
 static int plan_is_gett(cupermContractionPlan_t plan, cupermContractionInfo_t* info)
 {
@@ -136,6 +155,7 @@ static int run_case(rng_t* r, cupermTensorDescriptor_t desc[4], const type_pair*
     cupermContractionInfo_t info;
     const int gett = plan_is_gett(plan, &info);
     if (expectGett && !gett) fail_msg("%s: expected a GETT plan, got: %s", label, info.description);
+    if (gett) tally_orders(info.description);
     if (gett) assert_int_equal(info.workspaceBytes, 0);
     if (expect_in_description && !strstr(info.description, expect_in_description))
         fail_msg("%s: expected \"%s\" in the plan description: %s", label, expect_in_description, info.description);
@@ -308,6 +328,7 @@ static void test_fixed_shapes(void** state)
             ++runs;
         }
     printf("    fixed shapes: %d runs, %d failed\n", runs, failures);
+    print_orders("fixed shapes");
     assert_int_equal(failures, 0);
 }
 
@@ -317,7 +338,9 @@ static void test_fixed_shapes(void** state)
  * D's runs along M or N, leading dimensions padded to multiples of 8 (runs of 8 whose last
  * one is short), batch modes; every shape at base offsets of 0, 1, 2 and 4 elements (the
  * launch drops to the widths the pointers allow: 2-byte, 4-byte, 8-byte, 16-byte copies),
- * with beta = 0, C != D and C == D. Expected path names are checked in the plan description.
+ * with beta = 0, C != D and C == D; D's unit-stride mode where A's or B's order puts it last
+ * (the plan orders that group by D). Expected orders and path names are checked in the plan
+ * description.
  */
 static void test_vector_paths(void** state)
 {
@@ -349,6 +372,15 @@ static void test_vector_paths(void** state)
                                     ['e' - 'a'] = 16, ['f' - 'a'] = 3), 0}, "A m-major x8"},
         {{"abc", "cd", "abd", E(['a' - 'a'] = 8, ['b' - 'a'] = 9, ['c' - 'a'] = 40, ['d' - 'a'] = 33), 0},
          "A m-major x8, B k-major x8; D runs along M x8"},
+        /* TCCG 31 / 32 style: D's unit-stride mode is A's (B's) slowest; the plan orders M (N) by
+         * D's strides so that D is written in runs of 8 (A gathered element by element; B
+         * k-major keeps its runs) */
+        {{"dega", "gfbc", "abcdef", E(['a' - 'a'] = 8, ['b' - 'a'] = 3, ['c' - 'a'] = 5, ['d' - 'a'] = 8,
+                                      ['e' - 'a'] = 3, ['f' - 'a'] = 2, ['g' - 'a'] = 8), 0},
+         "orders M by D, N by B, K by B; tiles A m-major x1, B k-major x8; D runs along M x8"},
+        {{"degb", "gfac", "abcdef", E(['a' - 'a'] = 8, ['b' - 'a'] = 3, ['c' - 'a'] = 5, ['d' - 'a'] = 8,
+                                      ['e' - 'a'] = 3, ['f' - 'a'] = 2, ['g' - 'a'] = 8), 0},
+         "orders M by A, N by D, K by B; tiles A m-major x8, B k-major x8; D runs along N x8"},
         /* batch modes: runs continue through them when the batch strides are multiples of 8 */
         {{"mkl", "knl", "mnl", E(['m' - 'a'] = 64, ['n' - 'a'] = 48, ['k' - 'a'] = 40, ['l' - 'a'] = 3), 0},
          "A m-major x8, B k-major x8; D runs along M x8"},
@@ -375,6 +407,7 @@ static void test_vector_paths(void** state)
                 ++runs;
             }
     printf("    vector paths: %d runs, %d failed\n", runs, failures);
+    print_orders("vector paths");
     assert_int_equal(failures, 0);
 }
 
@@ -411,6 +444,7 @@ static void test_random(void** state)
                              label);
     }
     printf("    random: %d cases, %d failed\n", count, failures);
+    print_orders("random");
     assert_int_equal(failures, 0);
 }
 

@@ -1,7 +1,10 @@
 /*
  * CPU tests of GETT planning (plan/contraction/gett.c): for random contractions the offset
  * tables reproduce, for every index of every mode, the element offset the descriptors give
- * (brute force over the whole index space); the eligibility rules; the GETT layout record.
+ * (brute force over the whole index space); the eligibility rules; the GETT layout record;
+ * the mode orders: every candidate order's tables and widths (brute force), the widths
+ * predicted from strides against the tables', the traffic model's choice (never dearer than
+ * the strides rule) and hand-made TCCG-style cases.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -42,11 +45,20 @@ static int64_t table_at(const cuperm_ctr_gett_tables_t* t, int g, int w, int64_t
     return t->at[g][w] < 0 ? 0 : t->table[t->at[g][w] + i];
 }
 
-/* Every element of A, B, C and D: the tables against the descriptors. Returns the count. */
-static int64_t check_case(const ctr_random_case* c, const cuperm_ctr_problem_t* p)
+/* Every element of A, B, C and D: tables t against the descriptors (each group's order a
+ * permutation of its modes, the linear indices a bijection). Returns the count. */
+static int64_t check_tables(const ctr_random_case* c, const cuperm_ctr_problem_t* p, const cuperm_ctr_gett_tables_t* tp)
 {
-    cuperm_ctr_gett_tables_t t;
-    assert_int_equal(cuperm_ctr_gett_tables_build(p, &t), CUPERM_STATUS_SUCCESS);
+    const cuperm_ctr_gett_tables_t t = *tp;
+    int seen[CTR_MAX_MODES] = {0};
+    for (int g = 0; g < CTR_GROUPS; ++g)
+        for (int i = 0; i < t.count[g]; ++i) {
+            const int m = t.order[g][i];
+            assert_true(m >= 0 && m < p->nmodes);
+            assert_int_equal(p->modes[m].group, g);
+            assert_int_equal(seen[m]++, 0);
+        }
+    for (int m = 0; m < p->nmodes; ++m) assert_int_equal(seen[m], 1);
     int64_t total = 1;
     for (int g = 0; g < CTR_GROUPS; ++g) {
         int64_t s = 1;
@@ -79,6 +91,14 @@ static int64_t check_case(const ctr_random_case* c, const cuperm_ctr_problem_t* 
             idx[i] = 0;
         }
     }
+    return total;
+}
+
+static int64_t check_case(const ctr_random_case* c, const cuperm_ctr_problem_t* p)
+{
+    cuperm_ctr_gett_tables_t t;
+    assert_int_equal(cuperm_ctr_gett_tables_build(p, &t), CUPERM_STATUS_SUCCESS);
+    const int64_t total = check_tables(c, p, &t);
     cuperm_ctr_gett_tables_free(&t);
     return total;
 }
@@ -121,11 +141,10 @@ static void check_runs(const ctr_random_case* c, const cuperm_ctr_problem_t* p, 
             }
 }
 
-/* Every operand's plan width, checked by brute force; returns the widths' sum (coverage). */
-static int check_vectors(const ctr_random_case* c, const cuperm_ctr_problem_t* p)
+/* Every operand's plan width in tables t, checked by brute force; returns the widths' sum. */
+static int check_table_vectors(const ctr_random_case* c, const cuperm_ctr_problem_t* p, const cuperm_ctr_gett_tables_t* tp)
 {
-    cuperm_ctr_gett_tables_t t;
-    assert_int_equal(cuperm_ctr_gett_tables_build(p, &t), CUPERM_STATUS_SUCCESS);
+    const cuperm_ctr_gett_tables_t t = *tp;
     enum { M = CTR_GROUP_M, N = CTR_GROUP_N, K = CTR_GROUP_K };
     for (int w = 0; w < CTR_OPERANDS; ++w) {
         const int v = t.vec[w];
@@ -141,7 +160,14 @@ static int check_vectors(const ctr_random_case* c, const cuperm_ctr_problem_t* p
         most = o > most ? o : most;
     }
     assert_int_equal(t.off32, most <= INT32_MAX);
-    const int sum = t.vec[0] + t.vec[1] + t.vec[2] + t.vec[3];
+    return t.vec[0] + t.vec[1] + t.vec[2] + t.vec[3];
+}
+
+static int check_vectors(const ctr_random_case* c, const cuperm_ctr_problem_t* p)
+{
+    cuperm_ctr_gett_tables_t t;
+    assert_int_equal(cuperm_ctr_gett_tables_build(p, &t), CUPERM_STATUS_SUCCESS);
+    const int sum = check_table_vectors(c, p, &t);
     cuperm_ctr_gett_tables_free(&t);
     return sum;
 }
@@ -185,6 +211,13 @@ static void test_tables_random(void** state)
         assert_int_equal(l.batch, p.groupSize[CTR_GROUP_L]);
         assert_int_equal(l.calls, 1);
         assert_int_equal(l.workspaceBytes, 0);
+        cuperm_ctr_gett_tables_t t;
+        assert_int_equal(cuperm_ctr_gett_tables_build(&p, &t), CUPERM_STATUS_SUCCESS);
+        for (int g = 0; g < CTR_GROUPS; ++g) {
+            assert_int_equal(l.count[g], t.count[g]);
+            for (int j = 0; j < t.count[g]; ++j) assert_int_equal(l.order[g][j], t.order[g][j]);
+        }
+        cuperm_ctr_gett_tables_free(&t);
     }
     printf("    400 random problems, %lld index tuples checked, vector widths sum %lld (1600 = all scalar)\n",
            (long long)elements, (long long)widths);
@@ -214,6 +247,213 @@ static void test_tables_known(void** state)
     assert_int_equal(t.table[t.at[CTR_GROUP_L][CTR_B] + 1], 20);
     assert_int_equal(t.at[CTR_GROUP_K][CTR_D], -1);
     cuperm_ctr_gett_tables_free(&t);
+}
+
+/* ---- mode orders ------------------------------------------------------------------ */
+
+/* The candidates per group (M, N, K), the strides rule's operand or the other one. */
+static const int candidates[CTR_GETT_ORDERED][2] = {{CTR_A, CTR_D}, {CTR_B, CTR_D}, {CTR_A, CTR_B}};
+
+/* The group whose table operand w pairs with g's in the kernel (A: M with K, B: N with K,
+ * C and D: M with N). */
+static int paired_group(int g, int w)
+{
+    if (w == CTR_A) return g == CTR_GROUP_M ? CTR_GROUP_K : CTR_GROUP_M;
+    if (w == CTR_B) return g == CTR_GROUP_N ? CTR_GROUP_K : CTR_GROUP_N;
+    return g == CTR_GROUP_M ? CTR_GROUP_N : CTR_GROUP_M;
+}
+
+/* Orders by[]: tables right (brute force), the widths predicted from strides equal those the
+ * tables give for every operand and group, the predicted paths and cost equal the tables'. */
+static int64_t check_orders(const ctr_random_case* c, const cuperm_ctr_problem_t* p, const int by[CTR_GETT_ORDERED],
+                            double* cost)
+{
+    cuperm_ctr_gett_tables_t t;
+    assert_int_equal(cuperm_ctr_gett_tables_build_by(p, by, &t), CUPERM_STATUS_SUCCESS);
+    const int64_t n = check_tables(c, p, &t);
+    check_table_vectors(c, p, &t);
+    for (int g = 0; g < CTR_GETT_ORDERED; ++g) {
+        assert_int_equal(t.by[g], by[g]);
+        for (int w = 0; w < CTR_OPERANDS; ++w) {
+            if (!cuperm_ctr_gett_has_table(g, w)) continue;
+            const int o = paired_group(g, w);
+            const int want = cuperm_ctr_gett_run_width(t.table + t.at[g][w], t.size[g], t.table + t.at[o][w], t.size[o],
+                                                       t.table + t.at[CTR_GROUP_L][w], t.size[CTR_GROUP_L]);
+            const int got = cuperm_ctr_gett_order_width(p, w, g, t.order[g], t.count[g]);
+            if (got != want) fail_msg("operand %d group %d: predicted width %d, tables give %d", w, g, got, want);
+        }
+    }
+    cuperm_ctr_gett_paths_t q;
+    cuperm_ctr_gett_paths_for(p, by, &q);
+    assert_int_equal(q.aKFast, t.aKFast);
+    assert_int_equal(q.bKFast, t.bKFast);
+    assert_int_equal(q.dMFast, t.dMFast);
+    for (int w = 0; w < CTR_OPERANDS; ++w) assert_int_equal(q.vec[w], t.vec[w]);
+    cuperm_ctr_gett_paths_t fromTables = {t.aKFast, t.bKFast, t.dMFast, {t.vec[0], t.vec[1], t.vec[2], t.vec[3]}};
+    *cost = cuperm_ctr_gett_order_cost(p, by, 0);
+    assert_true(cuperm_ctr_gett_traffic(p, &fromTables, 0) == *cost);
+    cuperm_ctr_gett_tables_free(&t);
+    return n;
+}
+
+/*
+ * Random problems, every candidate combination of orders (check_orders); the chosen orders
+ * are the cheapest combination (so never dearer than the strides rule), with and without C's
+ * reads, and the ones cuperm_ctr_gett_tables_build uses.
+ */
+static void test_orders_random(void** state)
+{
+    (void)state;
+    rng_t r = {20250611};
+    int64_t elements = 0;
+    int changed[CTR_GETT_ORDERED] = {0}, cheaper = 0;
+    const int cases = 300;
+    for (int i = 0; i < cases; ++i) {
+        ctr_random_case c;
+        ctr_random_options o = {6, i % 3 ? 7 : 16, 1 << 13, i % 2, 0, 1, 20, 20};
+        ctr_random_draw(&r, &o, &c);
+        set_types(&c, i % 3 ? CUPERM_R_16F : CUPERM_R_16BF, i % 2 ? CUPERM_R_32F : (i % 3 ? CUPERM_R_16F : CUPERM_R_16BF));
+        cuperm_ctr_problem_t p;
+        assert_int_equal(cuperm_ctr_problem_init(&p, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
+                                                 CUPERM_COMPUTE_DEFAULT), CUPERM_STATUS_SUCCESS);
+        double least = 0;
+        for (int mask = 0; mask < 1 << CTR_GETT_ORDERED; ++mask) {
+            int by[CTR_GETT_ORDERED];
+            for (int g = 0; g < CTR_GETT_ORDERED; ++g) by[g] = candidates[g][mask >> g & 1];
+            double cost;
+            elements += check_orders(&c, &p, by, &cost);
+            if (mask == 0 || cost < least) least = cost;
+        }
+        int rule[CTR_GETT_ORDERED], chosen[CTR_GETT_ORDERED];
+        cuperm_ctr_gett_default_orders(&p, rule);
+        const double ruleCost = cuperm_ctr_gett_order_cost(&p, rule, 0);
+        for (int readC = 1; readC >= 0; --readC) {
+            cuperm_ctr_gett_choose_orders(&p, readC, chosen);
+            const double cost = cuperm_ctr_gett_order_cost(&p, chosen, readC);
+            assert_true(cost <= cuperm_ctr_gett_order_cost(&p, rule, readC));
+            for (int mask = 0; mask < 1 << CTR_GETT_ORDERED; ++mask) {
+                int by[CTR_GETT_ORDERED];
+                for (int g = 0; g < CTR_GETT_ORDERED; ++g) by[g] = candidates[g][mask >> g & 1];
+                assert_true(cost <= cuperm_ctr_gett_order_cost(&p, by, readC));
+            }
+        }
+        assert_true(cuperm_ctr_gett_order_cost(&p, chosen, 0) == least); /* readC = 0 last */
+        cheaper += least < ruleCost;
+        for (int g = 0; g < CTR_GETT_ORDERED; ++g) changed[g] += chosen[g] != rule[g];
+        cuperm_ctr_gett_tables_t t;
+        assert_int_equal(cuperm_ctr_gett_tables_build(&p, &t), CUPERM_STATUS_SUCCESS);
+        for (int g = 0; g < CTR_GETT_ORDERED; ++g) assert_int_equal(t.by[g], chosen[g]);
+        cuperm_ctr_gett_tables_free(&t);
+    }
+    printf("    %d random problems x 8 orders, %lld index tuples checked; chosen orders differ from the strides rule "
+           "in M %d, N %d, K %d times (%d cheaper)\n",
+           cases, (long long)elements, changed[0], changed[1], changed[2], cheaper);
+    assert_true(cheaper > 0 && changed[0] > 0 && changed[1] > 0); /* the model does change orders */
+}
+
+/* A problem from mode strings, column-major, 16-bit A/B/C/D; extents by letter. */
+typedef struct {
+    int32_t modes[3][8];
+    int64_t extents[3][8];
+    cupermTensorDescriptor_t d[3];
+    cuperm_ctr_problem_t p;
+} made;
+
+static void make(made* o, const char* a, const char* b, const char* d, const int64_t* ext)
+{
+    const char* str[3] = {a, b, d};
+    for (int t = 0; t < 3; ++t) {
+        const int rank = (int)strlen(str[t]);
+        for (int i = 0; i < rank; ++i) {
+            o->modes[t][i] = str[t][i];
+            o->extents[t][i] = ext[str[t][i] - 'a'];
+        }
+        o->d[t] = (cupermTensorDescriptor_t){rank, o->modes[t], o->extents[t], NULL, CUPERM_R_16F, CUPERM_OP_IDENTITY, 0};
+    }
+    assert_int_equal(cuperm_ctr_problem_init(&o->p, &o->d[0], &o->d[1], &o->d[2], &o->d[2], CUPERM_COMPUTE_DEFAULT),
+                     CUPERM_STATUS_SUCCESS);
+}
+
+/* The orders the plan chooses (readC = 0), their paths, and the strides rule's. */
+static void chosen_paths(const made* o, int by[CTR_GETT_ORDERED], cuperm_ctr_gett_paths_t* q, int rule[CTR_GETT_ORDERED])
+{
+    cuperm_ctr_gett_choose_orders(&o->p, 0, by);
+    cuperm_ctr_gett_paths_for(&o->p, by, q);
+    cuperm_ctr_gett_default_orders(&o->p, rule);
+    char text[64];
+    cuperm_ctr_gett_orders_describe(by, text, sizeof text);
+    printf("    %s: A %s x%d, B %s x%d, D along %s x%d; cost %.3g (strides rule %.3g)\n", text,
+           q->aKFast ? "k-major" : "m-major", q->vec[CTR_A], q->bKFast ? "k-major" : "n-major", q->vec[CTR_B],
+           q->dMFast ? "M" : "N", q->vec[CTR_D], cuperm_ctr_gett_order_cost(&o->p, by, 0),
+           cuperm_ctr_gett_order_cost(&o->p, rule, 0));
+}
+
+#define EXT(...) ((const int64_t[26]){__VA_ARGS__})
+#define X(c) [(c) - 'a']
+
+static void test_orders_known(void** state)
+{
+    (void)state;
+    made o;
+    int by[CTR_GETT_ORDERED], rule[CTR_GETT_ORDERED];
+    cuperm_ctr_gett_paths_t q;
+
+    /* TCCG 31: D = abcdef, A = dega, B = gfbc. D's unit-stride mode a is A's slowest: the
+     * strides rule writes D element by element; M by D writes runs of 8 and gathers A (small:
+     * k = 24) element by element. */
+    make(&o, "dega", "gfbc", "abcdef", EXT(X('a') = 24, X('b') = 16, X('c') = 16, X('d') = 24, X('e') = 16, X('f') = 16, X('g') = 24));
+    chosen_paths(&o, by, &q, rule);
+    assert_int_equal(rule[CTR_GROUP_M], CTR_A);
+    assert_int_equal(by[CTR_GROUP_M], CTR_D);
+    assert_int_equal(q.dMFast, 1);
+    assert_int_equal(q.vec[CTR_D], 8);
+    assert_true(cuperm_ctr_gett_order_cost(&o.p, by, 0) < cuperm_ctr_gett_order_cost(&o.p, rule, 0));
+    /* The same with D's unit-stride mode in N (TCCG 32: B = gfac): N by D costs B nothing
+     * (B is k-major), so every operand keeps runs of 8. */
+    make(&o, "degb", "gfac", "abcdef", EXT(X('a') = 24, X('b') = 16, X('c') = 16, X('d') = 24, X('e') = 16, X('f') = 16, X('g') = 24));
+    chosen_paths(&o, by, &q, rule);
+    assert_int_equal(by[CTR_GROUP_N], CTR_D);
+    assert_int_equal(by[CTR_GROUP_M], CTR_A);
+    assert_int_equal(q.dMFast, 0);
+    assert_true(q.vec[CTR_A] == 8 && q.vec[CTR_B] == 8 && q.vec[CTR_D] == 8);
+
+    /* B k-major, A m-major (unit stride in M): K by B (B's fastest K mode j first). */
+    make(&o, "mkj", "jnk", "mn", EXT(X('m') = 256, X('n') = 256, X('k') = 16, X('j') = 32));
+    chosen_paths(&o, by, &q, rule);
+    assert_int_equal(by[CTR_GROUP_K], CTR_B);
+    assert_true(!q.aKFast && q.vec[CTR_A] == 8 && q.bKFast && q.vec[CTR_B] == 8);
+    /* A's smallest stride is a K stride but offers no runs (extent 3): the strides rule orders K
+     * by A and gathers B element by element; the model orders K by B. */
+    make(&o, "kmj", "jnk", "mn", EXT(X('m') = 256, X('n') = 256, X('k') = 3, X('j') = 32));
+    chosen_paths(&o, by, &q, rule);
+    assert_int_equal(rule[CTR_GROUP_K], CTR_A);
+    assert_int_equal(by[CTR_GROUP_K], CTR_B);
+    assert_true(q.bKFast && q.vec[CTR_B] == 8);
+    /* Both k-major with different fastest K modes: one of them must be gathered; the model keeps
+     * runs for the one that moves more (A re-read by ceil(n / 128) N tiles, B by ceil(m / 128)). */
+    make(&o, "kmj", "jkn", "mn", EXT(X('m') = 64, X('n') = 1024, X('k') = 64, X('j') = 64));
+    chosen_paths(&o, by, &q, rule);
+    assert_int_equal(rule[CTR_GROUP_K], CTR_A);
+    assert_int_equal(by[CTR_GROUP_K], CTR_B);
+    assert_true(q.bKFast && q.vec[CTR_B] == 8 && q.vec[CTR_A] == 1);
+    make(&o, "kmj", "jkn", "mn", EXT(X('m') = 1024, X('n') = 64, X('k') = 64, X('j') = 64));
+    chosen_paths(&o, by, &q, rule);
+    assert_int_equal(by[CTR_GROUP_K], CTR_A);
+    assert_true(q.aKFast && q.vec[CTR_A] == 8 && q.vec[CTR_B] == 1);
+
+    /* TCCG 1: D = abc, A = bda, n = 24: A (m x k, read once: one N tile) is 13 times D's size,
+     * so its runs are worth more than D's; the orders stay. */
+    make(&o, "bda", "dc", "abc", EXT(X('a') = 312, X('b') = 312, X('c') = 24, X('d') = 312));
+    chosen_paths(&o, by, &q, rule);
+    for (int g = 0; g < CTR_GETT_ORDERED; ++g) assert_int_equal(by[g], rule[g]);
+
+    /* One mode per group: one candidate each, the strides rule's name. */
+    make(&o, "mk", "kn", "mn", EXT(X('m') = 64, X('n') = 64, X('k') = 64));
+    chosen_paths(&o, by, &q, rule);
+    for (int g = 0; g < CTR_GETT_ORDERED; ++g) assert_int_equal(by[g], rule[g]);
+    char text[64];
+    cuperm_ctr_gett_orders_describe(by, text, sizeof text);
+    assert_string_equal(text, "M by A, N by B, K by B");
 }
 
 /* Widths on hand-made cases: dense column-major GEMMs, odd extents, padding, misalignment. */
@@ -305,6 +545,8 @@ int main(void)
         cmocka_unit_test(test_tables_known),
         cmocka_unit_test(test_tables_random),
         cmocka_unit_test(test_vector_widths),
+        cmocka_unit_test(test_orders_random),
+        cmocka_unit_test(test_orders_known),
         cmocka_unit_test(test_eligible),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

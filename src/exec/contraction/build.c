@@ -119,6 +119,10 @@ static cupermStatus_t build_steps(cuperm_contraction_plan_t* c)
 
 /* ---- GETT ------------------------------------------------------------------------ */
 
+/* The plan's traffic model prices the kernel's tiles. */
+_Static_assert(CTR_GETT_BM == CUPERM_GETT_BM && CTR_GETT_BN == CUPERM_GETT_BN, "one GETT block tile");
+_Static_assert(CTR_GETT_ORDERED == 3, "cuperm_ctr_gett_step_t.by holds M, N, K");
+
 int cuperm_ctr_gett_usable(const cuperm_handle_t* h, const cuperm_ctr_problem_t* p)
 {
     return h->dev.cc_major >= 8 && cuperm_ctr_gett_eligible(p, NULL, 0) && cuperm_gett_available();
@@ -206,6 +210,7 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     q->nTiles = (q->n + CUPERM_GETT_BN - 1) / CUPERM_GETT_BN;
     q->aKFast = t.aKFast;
     q->bKFast = t.bKFast;
+    memcpy(g->by, t.by, sizeof g->by);
     q->abType = p->op[CTR_A].type;
     q->cdType = p->op[CTR_D].type;
     cuperm_ctr_gett_tables_free(&t);
@@ -241,8 +246,10 @@ cupermStatus_t cuperm_ctr_plan_build(cuperm_contraction_plan_t* c)
     if (c->layout.kind == CTR_KIND_GETT && n > 0 && (size_t)n < sizeof c->description) {
         /* The kernel's load and store paths (widths before the execute-time pointer check). */
         const cuperm_gett_params_t* q = &c->gett.params;
+        char orders[64];
+        cuperm_ctr_gett_orders_describe(c->gett.by, orders, sizeof orders);
         snprintf(c->description + n, sizeof c->description - (size_t)n,
-                 "; tiles A %s x%d, B %s x%d; D runs along %s x%d (C x%d); %d-bit offsets",
+                 "; orders %s; tiles A %s x%d, B %s x%d; D runs along %s x%d (C x%d); %d-bit offsets", orders,
                  q->aKFast ? "k-major" : "m-major", q->vecA, q->bKFast ? "k-major" : "n-major", q->vecB,
                  q->dMFast ? "M" : "N", q->vecD, q->vecC, q->off32 ? 32 : 64);
     }

@@ -38,6 +38,7 @@ typedef struct {
 typedef struct {
     cuperm_gett_params_t params;
     void* tables; /* device memory, owned: int32_t entries when params.off32, else int64_t */
+    int by[3];    /* M, N, K ordered by these operands' strides (cuperm_ctr_gett_tables_t.by) */
 } cuperm_ctr_gett_step_t;
 
 typedef struct cuperm_contraction_plan {

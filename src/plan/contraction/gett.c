@@ -57,46 +57,47 @@ int cuperm_ctr_gett_eligible(const cuperm_ctr_problem_t* p, char* why, size_t wh
     return 1;
 }
 
-/* Sorts a group's modes by their stride in operand w (ties: mode-table order). */
-static void sort_by_stride(const cuperm_ctr_problem_t* p, int* order, int n, int w)
+/*
+ * The orders the plan uses: the traffic model's (cuperm_ctr_gett_choose_orders). The plan does
+ * not know beta (an execute-time argument), so the model prices D's writes but not C's reads
+ * (beta = 0, the common case; C follows D's orders anyway). CUPERM_GETT_ORDER (read per plan,
+ * for A/B measurements): "strides" keeps the strides rule, "output" also prices C's reads.
+ */
+static void plan_orders(const cuperm_ctr_problem_t* p, int by[CTR_GETT_ORDERED])
 {
-    int64_t stride[CTR_MAX_MODES];
-    cuperm_ctr_mode_keys(p, w, stride, NULL);
-    cuperm_sort_by_key(order, n, stride, NULL);
+    const char* env = getenv("CUPERM_GETT_ORDER");
+    if (env && strcmp(env, "strides") == 0)
+        cuperm_ctr_gett_default_orders(p, by);
+    else
+        cuperm_ctr_gett_choose_orders(p, env && strcmp(env, "output") == 0, by);
 }
 
-/* Smallest stride operand w has in group g (INT64_MAX if the group is empty). */
-static int64_t min_stride(const cuperm_ctr_problem_t* p, int g, int w)
-{
-    int64_t s = INT64_MAX;
-    for (int i = 0; i < p->nmodes; ++i)
-        if (p->modes[i].group == (cuperm_ctr_group_t)g && p->op[w].strides[p->modes[i].pos[w]] < s)
-            s = p->op[w].strides[p->modes[i].pos[w]];
-    return s;
-}
-
-/* Group orders: M by A's strides, N by B's, K by the strides of the operand that is K-fast
- * (A first), L as in the mode table. Order changes speed only, never results. */
-static void gett_orders(const cuperm_ctr_problem_t* p, cuperm_ctr_gett_tables_t* t)
+/* Group orders: M, N and K sorted by the strides of the operands by[] names, L as in the mode
+ * table; the tile-layout preferences (ties of the width rule) from the smallest strides. Order
+ * changes speed only, never results: the tables encode any order. */
+static void gett_orders(const cuperm_ctr_problem_t* p, const int by[CTR_GETT_ORDERED], cuperm_ctr_gett_tables_t* t)
 {
     memset(t->count, 0, sizeof t->count);
-    for (int i = 0; i < p->nmodes; ++i) {
-        const int g = (int)p->modes[i].group;
-        t->order[g][t->count[g]++] = i;
+    for (int g = 0; g < CTR_GROUPS; ++g) {
+        t->size[g] = p->groupSize[g];
+        if (g < CTR_GETT_ORDERED) {
+            t->by[g] = by[g];
+            t->count[g] = cuperm_ctr_gett_group_order(p, g, by[g], t->order[g]);
+        }
     }
-    for (int g = 0; g < CTR_GROUPS; ++g) t->size[g] = p->groupSize[g];
-    t->aKFast = min_stride(p, CTR_GROUP_K, CTR_A) < min_stride(p, CTR_GROUP_M, CTR_A);
-    t->bKFast = min_stride(p, CTR_GROUP_K, CTR_B) < min_stride(p, CTR_GROUP_N, CTR_B);
-    sort_by_stride(p, t->order[CTR_GROUP_M], t->count[CTR_GROUP_M], CTR_A);
-    sort_by_stride(p, t->order[CTR_GROUP_N], t->count[CTR_GROUP_N], CTR_B);
-    sort_by_stride(p, t->order[CTR_GROUP_K], t->count[CTR_GROUP_K], t->aKFast || !t->bKFast ? CTR_A : CTR_B);
+    for (int i = 0; i < p->nmodes; ++i)
+        if (p->modes[i].group == CTR_GROUP_L) t->order[CTR_GROUP_L][t->count[CTR_GROUP_L]++] = i;
+    t->aKFast = cuperm_ctr_gett_min_stride(p, CTR_GROUP_K, CTR_A) < cuperm_ctr_gett_min_stride(p, CTR_GROUP_M, CTR_A);
+    t->bKFast = cuperm_ctr_gett_min_stride(p, CTR_GROUP_K, CTR_B) < cuperm_ctr_gett_min_stride(p, CTR_GROUP_N, CTR_B);
 }
 
 void cuperm_ctr_gett_layout(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l)
 {
     cuperm_ctr_gett_tables_t t;
+    int by[CTR_GETT_ORDERED];
     memset(l, 0, sizeof *l);
-    gett_orders(p, &t);
+    plan_orders(p, by);
+    gett_orders(p, by, &t);
     l->kind = CTR_KIND_GETT;
     for (int g = 0; g < CTR_GROUPS; ++g) {
         l->count[g] = t.count[g];
@@ -152,29 +153,26 @@ static int width_along(const cuperm_ctr_gett_tables_t* t, int w, int fast, int o
                                      group_table(t, CTR_GROUP_L, w), t->size[CTR_GROUP_L]);
 }
 
-/* Picks the direction (1: along group "first", 0: along "second") with the wider runs; a run
- * longer than its group counts only as long as the group. Ties keep preferFirst. */
-static int pick(const cuperm_ctr_gett_tables_t* t, int wFirst, int first, int wSecond, int second, int preferFirst)
-{
-    const int64_t a = wFirst < t->size[first] ? wFirst : t->size[first];
-    const int64_t b = wSecond < t->size[second] ? wSecond : t->size[second];
-    return a != b ? a > b : preferFirst;
-}
-
-/* Shared-tile layouts, vector widths, the epilogue direction and the offset width. */
+/* Shared-tile layouts, vector widths, the epilogue direction (cuperm_ctr_gett_paths on the
+ * widths the tables offer) and the offset width. */
 static void gett_vectors(const cuperm_ctr_problem_t* p, cuperm_ctr_gett_tables_t* t)
 {
     enum { M = CTR_GROUP_M, N = CTR_GROUP_N, K = CTR_GROUP_K };
-    const int aK = width_along(t, CTR_A, K, M), aM = width_along(t, CTR_A, M, K);
-    t->aKFast = pick(t, aK, K, aM, M, t->aKFast);
-    t->vec[CTR_A] = t->aKFast ? aK : aM;
-    const int bK = width_along(t, CTR_B, K, N), bN = width_along(t, CTR_B, N, K);
-    t->bKFast = pick(t, bK, K, bN, N, t->bKFast);
-    t->vec[CTR_B] = t->bKFast ? bK : bN;
-    const int dM = width_along(t, CTR_D, M, N), dN = width_along(t, CTR_D, N, M);
-    t->dMFast = pick(t, dM, M, dN, N, min_stride(p, M, CTR_D) <= min_stride(p, N, CTR_D));
-    t->vec[CTR_D] = t->dMFast ? dM : dN;
-    t->vec[CTR_C] = t->dMFast ? width_along(t, CTR_C, M, N) : width_along(t, CTR_C, N, M);
+    int width[CTR_OPERANDS][CTR_GETT_ORDERED] = {{0}};
+    width[CTR_A][K] = width_along(t, CTR_A, K, M);
+    width[CTR_A][M] = width_along(t, CTR_A, M, K);
+    width[CTR_B][K] = width_along(t, CTR_B, K, N);
+    width[CTR_B][N] = width_along(t, CTR_B, N, K);
+    for (int w = CTR_C; w <= CTR_D; ++w) {
+        width[w][M] = width_along(t, w, M, N);
+        width[w][N] = width_along(t, w, N, M);
+    }
+    cuperm_ctr_gett_paths_t q;
+    cuperm_ctr_gett_paths(p, width, &q);
+    t->aKFast = q.aKFast;
+    t->bKFast = q.bKFast;
+    t->dMFast = q.dMFast;
+    memcpy(t->vec, q.vec, sizeof t->vec);
     t->off32 = 1;
     for (int w = 0; w < CTR_OPERANDS; ++w)
         if (cuperm_ctr_operand_max_offset(&p->op[w]) > INT32_MAX) t->off32 = 0;
@@ -182,12 +180,20 @@ static void gett_vectors(const cuperm_ctr_problem_t* p, cuperm_ctr_gett_tables_t
 
 cupermStatus_t cuperm_ctr_gett_tables_build(const cuperm_ctr_problem_t* p, cuperm_ctr_gett_tables_t* t)
 {
+    int by[CTR_GETT_ORDERED];
+    plan_orders(p, by);
+    return cuperm_ctr_gett_tables_build_by(p, by, t);
+}
+
+cupermStatus_t cuperm_ctr_gett_tables_build_by(const cuperm_ctr_problem_t* p, const int by[CTR_GETT_ORDERED],
+                                               cuperm_ctr_gett_tables_t* t)
+{
     memset(t, 0, sizeof *t);
     const int64_t entries = table_entries(p);
     if (entries > CTR_GETT_MAX_ENTRIES)
         return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "GETT: offset tables of %lld entries exceed %lld",
                                (long long)entries, (long long)CTR_GETT_MAX_ENTRIES);
-    gett_orders(p, t);
+    gett_orders(p, by, t);
     t->table = malloc(sizeof(int64_t) * (size_t)entries);
     if (!t->table) return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_ALLOC_FAILED, "GETT: out of host memory for offset tables");
     t->entries = entries;

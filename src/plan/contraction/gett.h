@@ -18,10 +18,19 @@
 /* At most this many table entries (8 bytes each): 512 MiB of tables. */
 #define CTR_GETT_MAX_ENTRIES ((int64_t)1 << 26)
 
+/* The kernel's block tile in M and N (backend/cuda/gett/gett.h: CUPERM_GETT_BM, _BN). */
+#define CTR_GETT_BM 128
+#define CTR_GETT_BN 128
+
+/* Groups whose mode order the plan chooses (L keeps the mode table's order). */
+#define CTR_GETT_ORDERED 3 /* CTR_GROUP_M, CTR_GROUP_N, CTR_GROUP_K */
+
 typedef struct {
     int64_t size[CTR_GROUPS];              /* M, N, K, L: products of the groups' extents (1 if empty) */
     int count[CTR_GROUPS];
     int order[CTR_GROUPS][CTR_MAX_MODES];  /* mode-table indices of each group, fastest first */
+    int by[CTR_GETT_ORDERED];              /* M, N, K ordered by this operand's strides (CTR_A, CTR_B
+                                              or CTR_D; see cuperm_ctr_gett_choose_orders) */
     /* Shared-tile layout of A and B in the kernel: k contiguous (1) or m / n contiguous (0). The
      * layout with the wider vector runs (vec below); on a tie, whether the operand's smallest
      * stride is a K stride. */
@@ -48,9 +57,12 @@ int cuperm_ctr_gett_eligible(const cuperm_ctr_problem_t* p, char* why, size_t wh
 /* Fills a layout record for a GETT plan (kind, sizes, folded operators; no workspace). */
 void cuperm_ctr_gett_layout(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l);
 
-/* The mode orders and the offset tables (t->table malloc'd); ALLOC_FAILED or INVALID_VALUE
- * (too large) with the error message set. */
+/* The mode orders (cuperm_ctr_gett_choose_orders) and the offset tables (t->table malloc'd);
+ * ALLOC_FAILED or INVALID_VALUE (too large) with the error message set. */
 cupermStatus_t cuperm_ctr_gett_tables_build(const cuperm_ctr_problem_t* p, cuperm_ctr_gett_tables_t* t);
+/* The same with given orders: by[g] for M, N, K as in cuperm_ctr_gett_tables_t (tests). */
+cupermStatus_t cuperm_ctr_gett_tables_build_by(const cuperm_ctr_problem_t* p, const int by[CTR_GETT_ORDERED],
+                                               cuperm_ctr_gett_tables_t* t);
 void cuperm_ctr_gett_tables_free(cuperm_ctr_gett_tables_t* t);
 
 /*
@@ -66,5 +78,62 @@ int cuperm_ctr_gett_run_width(const int64_t* fast, int64_t n, const int64_t* oth
 
 /* Whether group g has a table for operand w (M: A C D, N: B C D, K: A B, L: all). */
 int cuperm_ctr_gett_has_table(int g, int w);
+
+/* ---- mode orders (gett_order.c) ------------------------------------------------------
+ * The order of the modes inside M, N and K decides which operands get vector runs: an operand
+ * has runs along a group only when its unit-stride mode comes first there. M can follow A's
+ * or D's strides, N B's or D's, K A's or B's; the plan prices each combination with a
+ * sector-traffic model and keeps the cheapest (ties: the strides rule below). */
+
+/* The tile layouts and run widths the tables of a mode order give (the fields of
+ * cuperm_ctr_gett_tables_t of the same names). */
+typedef struct {
+    int aKFast, bKFast, dMFast;
+    int vec[CTR_OPERANDS];
+} cuperm_ctr_gett_paths_t;
+
+/* Smallest stride operand w has in group g (INT64_MAX if none). */
+int64_t cuperm_ctr_gett_min_stride(const cuperm_ctr_problem_t* p, int g, int w);
+
+/* The strides rule (the orders before the model): M by A, N by B, K by A when A's smallest
+ * stride is a K stride or B's is not, else by B. */
+void cuperm_ctr_gett_default_orders(const cuperm_ctr_problem_t* p, int by[CTR_GETT_ORDERED]);
+
+/* The modes of group g (mode-table order) sorted by operand w's strides, ties in table
+ * order; returns their count. */
+int cuperm_ctr_gett_group_order(const cuperm_ctr_problem_t* p, int g, int w, int* order);
+
+/* The run width cuperm_ctr_gett_run_width finds for operand w along group g when g's modes
+ * (order[0..n)) run in that order, computed from the strides without tables. */
+int cuperm_ctr_gett_order_width(const cuperm_ctr_problem_t* p, int w, int g, const int* order, int n);
+
+/* Tile layouts, run widths and D's direction from the widths each operand offers:
+ * width[w][g] along group g (M, N, K; entries of groups w lacks are ignored). The rule of
+ * cuperm_ctr_gett_tables_build: per operand the wider direction (a run counts at most as
+ * long as its group), ties to the smaller stride; C follows D's direction. */
+void cuperm_ctr_gett_paths(const cuperm_ctr_problem_t* p, int width[CTR_OPERANDS][CTR_GETT_ORDERED],
+                           cuperm_ctr_gett_paths_t* q);
+
+/* The paths the tables of orders by[] would give (from the strides, no tables). */
+void cuperm_ctr_gett_paths_for(const cuperm_ctr_problem_t* p, const int by[CTR_GETT_ORDERED], cuperm_ctr_gett_paths_t* q);
+
+/* Bytes per element an operand moves in W-element runs of e-byte elements: 32-byte sectors
+ * per run, ceil(W e / 32), times 32, over W (W = 1: a sector per element). */
+double cuperm_ctr_gett_sector_bytes(int64_t run, int elementBytes);
+
+/* Modelled DRAM/L2 sector traffic in bytes: A once per N tile (ceil(n / 128) re-reads), B once
+ * per M tile, D once, C once when readC; each operand's bytes over its sector efficiency
+ * (cuperm_ctr_gett_sector_bytes of its run width, capped at its fast group's size). */
+double cuperm_ctr_gett_traffic(const cuperm_ctr_problem_t* p, const cuperm_ctr_gett_paths_t* q, int readC);
+
+/* Traffic of orders by[] (cuperm_ctr_gett_paths_for, then cuperm_ctr_gett_traffic). */
+double cuperm_ctr_gett_order_cost(const cuperm_ctr_problem_t* p, const int by[CTR_GETT_ORDERED], int readC);
+
+/* The cheapest orders among M by A or D, N by B or D, K by A or B; ties keep the strides
+ * rule, so nothing changes where the candidates agree. readC: price reading C (beta != 0). */
+void cuperm_ctr_gett_choose_orders(const cuperm_ctr_problem_t* p, int readC, int by[CTR_GETT_ORDERED]);
+
+/* "M by D, N by B, K by A" (empty groups included); returns snprintf's length. */
+int cuperm_ctr_gett_orders_describe(const int by[CTR_GETT_ORDERED], char* buf, size_t size);
 
 #endif
