@@ -104,6 +104,27 @@ CUPERM_API cupermStatus_t cupermDistPlanGetInfo(cupermDistPlan_t plan, cupermDis
 /** Destroys a plan (local: no communication). */
 CUPERM_API cupermStatus_t cupermDistPlanDestroy(cupermDistPlan_t plan);
 
+typedef struct cupermDistContractionPlan* cupermDistContractionPlan_t;
+
+/** What a distributed contraction plan decided, for this rank. */
+typedef struct {
+    int commSize, commRank;
+    size_t bytesReceivedA;  /**< bytes of A this rank receives from other ranks per execute */
+    size_t bytesReceivedB;  /**< the same for B */
+    int inPlaceA, inPlaceB; /**< 1: this rank's part of A (B) is its own block, read where it is */
+    int64_t m, n, k, batch; /**< this rank's local contraction (all 0 when its block of D is empty) */
+    size_t workspaceBytes;  /**< cupermDistContractionGetWorkspaceSize */
+} cupermDistContractionInfo_t;
+
+/** Device workspace, in bytes, that cupermDistContract needs for this plan. */
+CUPERM_API cupermStatus_t cupermDistContractionGetWorkspaceSize(cupermDistContractionPlan_t plan, size_t* bytes);
+
+CUPERM_API cupermStatus_t cupermDistContractionPlanGetInfo(cupermDistContractionPlan_t plan,
+                                                           cupermDistContractionInfo_t* info);
+
+/** Destroys a distributed contraction plan (local: no communication). */
+CUPERM_API cupermStatus_t cupermDistContractionPlanDestroy(cupermDistContractionPlan_t plan);
+
 #ifdef __cplusplus
 }
 #endif
@@ -150,6 +171,39 @@ CUPERM_API cupermStatus_t cupermDistPlanTranspose(cupermHandle_t handle, cupermD
 CUPERM_API cupermStatus_t cupermDistExecute(cupermDistPlan_t plan, const void* alpha, const void* in,
                                             const void* beta, void* out, void* workspace,
                                             size_t workspaceBytes, cudaStream_t stream);
+
+/**
+ * Plans D = alpha * sum A * B + beta * C for distributed tensors: the modes of A, B and D
+ * carry labels (modesA, modesB, modesD: like cupermTensorDescriptor_t's modes, distinct within
+ * a tensor, equal labels with equal global extents); a label of D is in A or B (or both: a
+ * batch mode), and a label in A and B but not in D is summed. Each tensor has its own block
+ * distribution (any modes, any grid over the communicator); C has D's distribution and
+ * local strides. Types and compute types as cupermPlanContraction (A and B share one type,
+ * C and D another); operators are the identity.
+ * Algorithm (owner computes): each rank computes its own block of D with the local engine
+ * (cupermPlanContraction's model plan), from the part of A whose D-modes lie in its block and
+ * whose summed modes are whole (likewise for B). Those parts are moved with the
+ * redistribution engine of cupermDistPlanTranspose (grouped ncclSend/ncclRecv, cost-model
+ * chosen pipelining); a rank whose part is exactly its own block reads it in place.
+ * Collective, with agreed errors, as cupermDistPlanTranspose.
+ */
+CUPERM_API cupermStatus_t cupermDistPlanContraction(cupermHandle_t handle, cupermDistContractionPlan_t* plan,
+                                                    const cupermDistTensorDescriptor_t* A, const int32_t* modesA,
+                                                    const cupermDistTensorDescriptor_t* B, const int32_t* modesB,
+                                                    const cupermDistTensorDescriptor_t* D, const int32_t* modesD,
+                                                    cupermComputeType_t compute, ncclComm_t comm,
+                                                    cudaStream_t stream);
+
+/**
+ * Runs a distributed contraction plan on stream: this rank's blocks A, B, C (read when beta is
+ * not zero; may equal D) and D (device memory, element-aligned; NULL where a block is empty).
+ * alpha, beta: host scalars as for cupermContract. workspace: at least
+ * cupermDistContractionGetWorkspaceSize bytes, 256-byte aligned, or NULL to take it
+ * stream-ordered from the device's memory pool. Collective: every rank calls it.
+ */
+CUPERM_API cupermStatus_t cupermDistContract(cupermDistContractionPlan_t plan, const void* alpha, const void* A,
+                                             const void* B, const void* beta, const void* C, void* D,
+                                             void* workspace, size_t workspaceBytes, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

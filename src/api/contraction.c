@@ -51,28 +51,6 @@ cupermStatus_t cupermPlanContraction(cupermHandle_t handle, cupermContractionPla
     return CUPERM_STATUS_SUCCESS;
 }
 
-/* alpha/beta as {re, im}: double for R_64F D, complex for C types, float otherwise. */
-static void read_scalar(cupermDataType_t cd, const void* s, double v[2])
-{
-    v[1] = 0.0;
-    switch (cd) {
-    case CUPERM_R_64F: memcpy(v, s, 8); break;
-    case CUPERM_C_64F: memcpy(v, s, 16); break;
-    case CUPERM_C_32F: {
-        float f[2];
-        memcpy(f, s, 8);
-        v[0] = f[0];
-        v[1] = f[1];
-        break;
-    }
-    default: {
-        float f;
-        memcpy(&f, s, 4);
-        v[0] = f;
-    }
-    }
-}
-
 static int overlap(const void* a, int64_t aBytes, const void* b, int64_t bBytes)
 {
     const uintptr_t a0 = (uintptr_t)a, b0 = (uintptr_t)b;
@@ -134,20 +112,10 @@ cupermStatus_t cupermContract(cupermContractionPlan_t token, const void* alpha, 
     if (st) return st;
     if (!alpha) return cuperm_fail(INVALID, "cupermContract: alpha is NULL (it must point to a host scalar)");
     if (!beta) return cuperm_fail(INVALID, "cupermContract: beta is NULL (it must point to a host scalar)");
-    const cupermDataType_t cd = plan->problem.op[CTR_D].type;
     double a[2], b[2];
-    read_scalar(cd, alpha, a);
-    read_scalar(cd, beta, b);
-    const int betaZero = b[0] == 0.0 && b[1] == 0.0;
+    const int betaZero = cuperm_ctr_plan_scalars(plan, alpha, beta, a, b);
     st = check_arguments(plan, A, B, betaZero ? NULL : C, D, workspace, workspaceBytes, betaZero);
     if (st) return st;
-    /* Negations of operands were folded into the scalars at plan time. A zero beta stays +0:
-     * cuBLAS skips reading its output only for beta == +0 (a -0 once let NaNs of a
-     * poisoned D through in a complex GEMM). */
-    for (int i = 0; i < 2; ++i) {
-        a[i] *= plan->layout.ops.alphaSign;
-        b[i] = betaZero ? 0.0 : b[i] * plan->layout.ops.betaSign;
-    }
     char* ws = workspace;
     const int ownWorkspace = !ws && plan->workspaceBytes > 0; /* GETT plans need none */
     if (ownWorkspace) {

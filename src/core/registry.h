@@ -26,7 +26,8 @@ typedef enum {
     CUPERM_OBJ_HANDLE = 1,
     CUPERM_OBJ_TRANSPOSE_PLAN = 2,
     CUPERM_OBJ_CONTRACTION_PLAN = 3,
-    CUPERM_OBJ_DIST_PLAN = 4 /* src/dist: a distributed transpose or contraction plan */
+    CUPERM_OBJ_DIST_PLAN = 4,            /* src/dist: a distributed transpose (redistribution) plan */
+    CUPERM_OBJ_DIST_CONTRACTION_PLAN = 5 /* src/dist: a distributed contraction plan */
 } cuperm_obj_kind_t;
 
 /** Registers obj; *token receives its public value. ALLOC_FAILED when the table is full. */

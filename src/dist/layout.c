@@ -107,6 +107,13 @@ int64_t cuperm_dist_owned(const cuperm_dist_layout_t* l, int r, cuperm_dist_box_
         }
         vol *= box->hi[m] - box->lo[m];
     }
+    for (int g = 0; g < l->grid_rank && vol; ++g) {
+        const int64_t n = l->replicated_extent[g], c = cuperm_dist_coord(l, r, g);
+        if (n && c * l->block[g] >= n) { /* the other tensor's block along g is empty */
+            for (int m = 0; m < l->rank; ++m) box->hi[m] = box->lo[m];
+            vol = 0;
+        }
+    }
     return vol;
 }
 
@@ -147,6 +154,33 @@ int64_t cuperm_dist_exchange_box(const cuperm_dist_layout_t* in, int s, const cu
     }
     for (int m = 0; m < in->rank; ++m) vol *= box->hi[m] - box->lo[m];
     return vol;
+}
+
+void cuperm_dist_operand_layout(const cuperm_dist_layout_t* d, const int32_t* modes_d, const cuperm_dist_layout_t* x,
+                                const int32_t* modes_x, cuperm_dist_layout_t* out)
+{
+    memset(out, 0, sizeof *out);
+    out->rank = x->rank;
+    out->type = x->type;
+    out->elem_size = x->elem_size;
+    out->comm_size = d->comm_size;
+    for (int m = 0; m < x->rank; ++m) {
+        out->extents[m] = x->extents[m];
+        out->grid_of_mode[m] = -1;
+    }
+    out->grid_rank = d->grid_rank;
+    for (int g = 0; g < d->grid_rank; ++g) {
+        out->grid[g] = d->grid[g];
+        out->block[g] = d->block[g];
+        out->modes[g] = -1;
+        out->replicated_extent[g] = d->extents[d->modes[g]];
+        for (int m = 0; m < x->rank; ++m)
+            if (modes_x[m] == modes_d[d->modes[g]]) {
+                out->modes[g] = m;
+                out->grid_of_mode[m] = g;
+                out->replicated_extent[g] = 0;
+            }
+    }
 }
 
 static int64_t mix(int64_t h, int64_t v)

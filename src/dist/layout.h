@@ -21,6 +21,9 @@ typedef struct {
     int grid[CUPERM_MAX_RANK];
     int64_t block[CUPERM_MAX_RANK];
     int grid_of_mode[CUPERM_MAX_RANK]; /* g for a distributed mode, -1 otherwise */
+    int64_t replicated_extent[CUPERM_MAX_RANK]; /* modes[g] == -1: the extent of the mode of another
+                                                   tensor that grid dimension g splits (0: none); a rank
+                                                   whose block of it is empty owns nothing */
     int has_strides;
     int64_t strides[CUPERM_MAX_RANK];  /* the caller's local strides when has_strides */
     int comm_size;
@@ -60,6 +63,17 @@ int64_t cuperm_dist_exchange_box(const cuperm_dist_layout_t* in, int s, const cu
 /** A hash of the global part of a layout (not the local strides): equal on every rank
  *  when the ranks agree. 62 bits, non-negative. */
 int64_t cuperm_dist_layout_hash(const cuperm_dist_layout_t* l, int64_t seed);
+
+/**
+ * The layout of the part of operand x (modes labelled modes_x) that each rank needs to compute
+ * its own block of d (labels modes_d) in a distributed contraction: d's process grid, each of
+ * d's distributed modes restricting x's mode of the same label to the same blocks, every other
+ * mode of x whole. A grid dimension whose mode x lacks replicates (modes[g] = -1), so ranks may
+ * want the same data; a rank whose block of d is empty wants nothing. Dense local strides.
+ * Labels assumed checked (equal extents).
+ */
+void cuperm_dist_operand_layout(const cuperm_dist_layout_t* d, const int32_t* modes_d, const cuperm_dist_layout_t* x,
+                                const int32_t* modes_x, cuperm_dist_layout_t* out);
 
 /** Splits box (input-mode coordinates) into at most k chunks along the slowest mode of
  *  the packed order (order[0] fastest .. order[rank-1] slowest) whose extent exceeds 1,

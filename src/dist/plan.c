@@ -23,7 +23,7 @@ static cupermStatus_t cuda_fail(cudaError_t e, const char* what)
 }
 
 /* Elementwise max of n int64 values over the communicator, on stream, synchronized. */
-static cupermStatus_t agree(ncclComm_t comm, cudaStream_t stream, int64_t* vals, int n)
+cupermStatus_t cuperm_dist_agree(ncclComm_t comm, cudaStream_t stream, int64_t* vals, int n)
 {
     int64_t* d = NULL;
     cudaError_t e = cudaMallocAsync((void**)&d, sizeof(int64_t) * (size_t)n, stream);
@@ -188,7 +188,6 @@ cupermStatus_t cuperm_dist_build_pieces(cuperm_handle_t* h, const cuperm_dist_la
 #define LAUNCH_SECONDS 3e-6
 static const int chunk_choices[] = {1, 2, 4, 8};
 #define N_CHOICES 4
-#define N_CANDIDATES (2 * N_CHOICES)
 
 typedef struct {
     double pack, unpack, local;
@@ -306,13 +305,95 @@ void cuperm_dist_plan_free(cuperm_dist_plan_t* p)
 }
 
 /* After an agreement: the status every rank returns, with a message. */
-static cupermStatus_t agreed_failure(const int64_t* v, int me, cupermStatus_t mine, const char* my_msg)
+cupermStatus_t cuperm_dist_agreed_failure(const char* fn, const int64_t* v, int me, cupermStatus_t mine,
+                                          const char* my_msg)
 {
     const cupermStatus_t st = (cupermStatus_t)v[0];
     if (mine) return cuperm_fail(st, "%s (rank %d; every rank returns %s, nothing was moved)", my_msg, me,
                                  cupermGetErrorString(st));
-    return cuperm_fail(st, FN ": rank %d reported %s for its arguments (its own call returns the message naming "
-                       "the rule); every rank returns it, nothing was moved", (int)v[1] - 1, cupermGetErrorString(st));
+    return cuperm_fail(st, "%s: rank %d reported %s for its arguments (its own call returns the message naming "
+                       "the rule); every rank returns it, nothing was moved", fn, (int)v[1] - 1, cupermGetErrorString(st));
+}
+
+static void ctx_init(const cuperm_dist_plan_t* p, ctx_t* c)
+{
+    c->in = &p->lin;
+    c->out = &p->lout;
+    c->perm = p->perm;
+    c->me = p->comm_rank;
+    cuperm_dist_owned(&p->lin, p->comm_rank, &c->own_in);
+    cuperm_dist_owned(&p->lout, p->comm_rank, &c->own_out);
+    cuperm_dist_local_strides(&p->lin, p->comm_rank, c->in_str);
+    cuperm_dist_local_strides(&p->lout, p->comm_rank, c->out_str);
+}
+
+cupermStatus_t cuperm_dist_redist_prepare(cuperm_handle_t* h, cuperm_dist_plan_t* p, const cuperm_dist_layout_t* in,
+                                          const cuperm_dist_layout_t* out, const int* perm,
+                                          const cupermDistOptions_t* opt, ncclComm_t comm, int device, int me,
+                                          int64_t* costs)
+{
+    p->lin = *in;
+    p->lout = *out;
+    memcpy(p->perm, perm, sizeof(int) * (size_t)in->rank);
+    p->device = device;
+    p->comm = comm;
+    p->comm_size = in->comm_size;
+    p->comm_rank = me;
+    p->type = in->type;
+    p->elem_size = in->elem_size;
+    ctx_t c;
+    ctx_init(p, &c);
+    p->in_volume = cuperm_dist_owned(in, me, &c.own_in);
+    p->out_volume = cuperm_dist_owned(out, me, &c.own_out);
+    p->in_span = cuperm_dist_local_span(in, me);
+    p->out_span = cuperm_dist_local_span(out, me);
+    const double bw = opt && opt->linkBytesPerSecond > 0 ? opt->linkBytesPerSecond : 300e9;
+    const double lat = opt && opt->stageLatencySeconds > 0 ? opt->stageLatencySeconds : 20e-6;
+    const int force_k = opt ? opt->chunks : 0, force_v = opt ? (int)opt->variant : 0;
+    /* The model's time of every candidate on this rank (unavailable ones: huge). */
+    for (int vi = 0; vi < 2; ++vi) {
+        const int variant = vi + 1;
+        for (int ki = 0; ki < N_CHOICES; ++ki) {
+            int64_t* cost = &costs[vi * N_CHOICES + ki];
+            *cost = INT64_MAX / 4;
+            if ((force_v && force_v != variant) || (force_k && ki > 0)) continue;
+            /* Built for every chunk count: a chunk's shape changes its transposes' cost. */
+            const int k = force_k ? force_k : chunk_choices[ki];
+            cupermStatus_t st = build(h, &c, variant, k, p);
+            if (st) return st;
+            const local_cost_t lc = local_costs(p);
+            *cost = (int64_t)(model_seconds(&lc, p->send_bytes, p->recv_bytes, k, bw, lat) * 1e9) + 1;
+        }
+    }
+    return CUPERM_STATUS_SUCCESS;
+}
+
+int64_t cuperm_dist_redist_hash(const cuperm_dist_layout_t* in, const cuperm_dist_layout_t* out, const int* perm,
+                                const cupermDistOptions_t* opt)
+{
+    const double bw = opt ? opt->linkBytesPerSecond : 0, lat = opt ? opt->stageLatencySeconds : 0;
+    int64_t hsh = mix64(cuperm_dist_layout_hash(in, 1), cuperm_dist_layout_hash(out, 2));
+    for (int i = 0; i < in->rank; ++i) hsh = mix64(hsh, perm[i]);
+    return mix64(mix64(mix64(mix64(hsh, opt ? opt->chunks : 0), opt ? (int)opt->variant : 0), bits_of(bw)),
+                 bits_of(lat));
+}
+
+cupermStatus_t cuperm_dist_redist_finish(cuperm_handle_t* h, cuperm_dist_plan_t* p, const cupermDistOptions_t* opt,
+                                         const int64_t* costs)
+{
+    /* Every rank chooses the candidate whose slowest rank is fastest (costs: the ranks' maxima). */
+    int best = 0;
+    for (int i = 1; i < CUPERM_DIST_CANDIDATES; ++i)
+        if (costs[i] < costs[best]) best = i;
+    const int variant = best / N_CHOICES + 1;
+    const int k = opt && opt->chunks ? opt->chunks : chunk_choices[best % N_CHOICES];
+    ctx_t c;
+    ctx_init(p, &c);
+    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
+    if (p->variant != variant || p->chunks != k) st = build(h, &c, variant, k, p);
+    if (!st) st = make_streams(p);
+    p->predicted_seconds = (double)costs[best] * 1e-9;
+    return st;
 }
 
 cupermStatus_t cuperm_dist_plan_transpose(cuperm_handle_t* h, cupermStatus_t handle_status, const int* perm,
@@ -336,58 +417,11 @@ cupermStatus_t cuperm_dist_plan_transpose(cuperm_handle_t* h, cupermStatus_t han
     cuperm_dist_plan_t* p = calloc(1, sizeof *p);
     cupermStatus_t st = p ? handle_status : cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, FN ": out of host memory");
     if (!st) st = check_local(h, perm, in, out, opt, P, cdev, cur, &li, &lo);
-    ctx_t c;
-    const double bw = opt && opt->linkBytesPerSecond > 0 ? opt->linkBytesPerSecond : 300e9;
-    const double lat = opt && opt->stageLatencySeconds > 0 ? opt->stageLatencySeconds : 20e-6;
-    const int force_k = opt ? opt->chunks : 0;
-    const int force_v = opt ? (int)opt->variant : 0;
-    int64_t v[4 + N_CANDIDATES];
-    for (int i = 0; i < 4 + N_CANDIDATES; ++i) v[i] = 0;
+    int64_t v[4 + CUPERM_DIST_CANDIDATES];
+    for (int i = 0; i < 4 + CUPERM_DIST_CANDIDATES; ++i) v[i] = 0;
+    if (!st) st = cuperm_dist_redist_prepare(h, p, &li, &lo, perm, opt, comm, cdev, me, v + 4);
     if (!st) {
-        c.in = &li;
-        c.out = &lo;
-        c.perm = perm;
-        c.me = me;
-        cuperm_dist_owned(&li, me, &c.own_in);
-        cuperm_dist_owned(&lo, me, &c.own_out);
-        cuperm_dist_local_strides(&li, me, c.in_str);
-        cuperm_dist_local_strides(&lo, me, c.out_str);
-        p->device = cdev;
-        p->comm = comm;
-        p->comm_size = P;
-        p->comm_rank = me;
-        p->type = li.type;
-        p->elem_size = li.elem_size;
-        p->in_volume = cuperm_dist_owned(&li, me, &c.own_in);
-        p->out_volume = cuperm_dist_owned(&lo, me, &c.own_out);
-        p->in_span = cuperm_dist_local_span(&li, me);
-        p->out_span = cuperm_dist_local_span(&lo, me);
-        /* The model's time of every candidate on this rank (unavailable ones: huge). */
-        for (int vi = 0; vi < 2 && !st; ++vi) {
-            const int variant = vi + 1;
-            const int avail_v = !force_v || force_v == variant;
-            if (!avail_v) {
-                for (int ki = 0; ki < N_CHOICES; ++ki) v[4 + vi * N_CHOICES + ki] = INT64_MAX / 4;
-                continue;
-            }
-            /* Built for every chunk count: a chunk's shape changes its transposes' cost. */
-            for (int ki = 0; ki < N_CHOICES && !st; ++ki) {
-                const int k = force_k ? force_k : chunk_choices[ki];
-                const int avail = !force_k || ki == 0;
-                if (!avail) {
-                    v[4 + vi * N_CHOICES + ki] = INT64_MAX / 4;
-                    continue;
-                }
-                st = build(h, &c, variant, k, p);
-                if (st) break;
-                const local_cost_t lc = local_costs(p);
-                const double s = model_seconds(&lc, p->send_bytes, p->recv_bytes, k, bw, lat);
-                v[4 + vi * N_CHOICES + ki] = (int64_t)(s * 1e9) + 1;
-            }
-        }
-        int64_t hsh = mix64(cuperm_dist_layout_hash(&li, 1), cuperm_dist_layout_hash(&lo, 2));
-        for (int i = 0; !st && i < li.rank; ++i) hsh = mix64(hsh, perm[i]);
-        hsh = mix64(mix64(mix64(mix64(hsh, force_k), force_v), bits_of(bw)), bits_of(lat));
+        const int64_t hsh = cuperm_dist_redist_hash(&li, &lo, perm, opt);
         v[2] = hsh;
         v[3] = -hsh;
     }
@@ -397,27 +431,19 @@ cupermStatus_t cuperm_dist_plan_transpose(cuperm_handle_t* h, cupermStatus_t han
         v[0] = st;
         v[1] = me + 1;
     }
-    cupermStatus_t ast = agree(comm, stream, v, 4 + N_CANDIDATES);
-    if (!ast && v[0]) ast = agreed_failure(v, me, st, msg);
+    cupermStatus_t ast = cuperm_dist_agree(comm, stream, v, 4 + CUPERM_DIST_CANDIDATES);
+    if (!ast && v[0]) ast = cuperm_dist_agreed_failure(FN, v, me, st, msg);
     if (!ast && v[2] != -v[3])
         ast = cuperm_fail(INVALID, FN ": the global arguments (extents, type, distribution, perm, options) differ "
                           "between ranks; every rank must pass the same (only localStrides may differ); nothing "
                           "was moved");
     if (!ast) {
-        /* Every rank chooses the candidate whose slowest rank is fastest. */
-        int best = 0;
-        for (int i = 1; i < N_CANDIDATES; ++i)
-            if (v[4 + i] < v[4 + best]) best = i;
-        const int variant = best / N_CHOICES + 1;
-        const int k = force_k ? force_k : chunk_choices[best % N_CHOICES];
-        if (p->variant != variant || p->chunks != k) st = build(h, &c, variant, k, p);
-        if (!st) st = make_streams(p);
-        p->predicted_seconds = (double)v[4 + best] * 1e-9;
+        st = cuperm_dist_redist_finish(h, p, opt, v + 4);
         /* Agree again: a rank that could not build (out of memory) must not leave the others waiting. */
         int64_t w[2] = {st, st ? me + 1 : 0};
         if (st) snprintf(msg, sizeof msg, "%s", cupermGetLastErrorMessage());
-        ast = agree(comm, stream, w, 2);
-        if (!ast && w[0]) ast = agreed_failure(w, me, st, msg);
+        ast = cuperm_dist_agree(comm, stream, w, 2);
+        if (!ast && w[0]) ast = cuperm_dist_agreed_failure(FN, w, me, st, msg);
     }
     if (cur != cdev) cudaSetDevice(cur);
     if (ast) {
@@ -430,18 +456,11 @@ cupermStatus_t cuperm_dist_plan_transpose(cuperm_handle_t* h, cupermStatus_t han
 
 /* ---- running ------------------------------------------------------------ */
 
-static cupermStatus_t run_piece(const cuperm_dist_piece_t* s, const void* alpha, const void* in, const void* beta,
-                                void* out, cudaStream_t stream)
+void cuperm_dist_unit_scalars(cupermDataType_t type, unsigned char one[16], unsigned char zero[16])
 {
-    return cuperm_transpose_run(&s->tp, alpha, in, beta, out, stream);
-}
-
-cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, const void* in, const void* beta,
-                               void* out, void* workspace, cudaStream_t stream)
-{
-    /* Pack and unpack move bits: scalars 1 and 0 of the plan type's scalar type. */
-    unsigned char one[16] = {0}, zero[16] = {0};
-    switch (p->type) {
+    memset(one, 0, 16);
+    memset(zero, 0, 16);
+    switch (type) {
     case CUPERM_R_16F: case CUPERM_R_16BF: case CUPERM_R_32F: case CUPERM_C_32F: {
         const float f = 1.0f;
         memcpy(one, &f, sizeof f);
@@ -454,6 +473,20 @@ cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, c
     }
     default: one[0] = 1; /* integers, little-endian */
     }
+}
+
+static cupermStatus_t run_piece(const cuperm_dist_piece_t* s, const void* alpha, const void* in, const void* beta,
+                                void* out, cudaStream_t stream)
+{
+    return cuperm_transpose_run(&s->tp, alpha, in, beta, out, stream);
+}
+
+cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, const void* in, const void* beta,
+                               void* out, void* workspace, cudaStream_t stream)
+{
+    /* Pack and unpack move bits: scalars 1 and 0 of the plan type's scalar type. */
+    unsigned char one[16], zero[16];
+    cuperm_dist_unit_scalars(p->type, one, zero);
     const size_t elem = (size_t)p->elem_size;
     const char* src = in;
     char* dst = out;
@@ -474,7 +507,7 @@ cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, c
                            send + p->pack[i].buf_offset, stream);
         if (!st && (e = cudaEventRecord(p->ev_pack[c], stream))) st = cuda_fail(e, "cupermDistExecute: event");
     }
-    if (!st && p->has_local)
+    if (!st && p->has_local && !p->skip_local)
         st = run_piece(&p->local, alpha, src + (size_t)p->local.local_offset * elem, beta,
                        dst + (size_t)p->local.local_offset2 * elem, stream);
     /* One grouped send/receive per stage on the link's stream. */

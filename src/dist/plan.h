@@ -15,6 +15,7 @@
 #include "exec/transpose/plan.h"
 
 #define CUPERM_DIST_MAX_CHUNKS 16
+#define CUPERM_DIST_CANDIDATES 8 /* (variant, chunks): 2 variants x chunks 1, 2, 4, 8 */
 
 typedef struct {
     int peer;             /* the rank sent to (pack) or received from (unpack); self for the local piece */
@@ -28,6 +29,9 @@ typedef struct {
 
 typedef struct cuperm_dist_plan {
     int device;
+    cuperm_dist_layout_t lin, lout; /* the layouts the pieces are built from */
+    int perm[CUPERM_MAX_RANK];
+    int skip_local;                 /* the local piece is not run (a contraction reads its input in place) */
     ncclComm_t comm;
     int comm_size, comm_rank;
     cupermDataType_t type;
@@ -52,6 +56,32 @@ cupermStatus_t cuperm_dist_plan_transpose(cuperm_handle_t* h, cupermStatus_t han
                                           const cupermDistTensorDescriptor_t* in,
                                           const cupermDistTensorDescriptor_t* out, const cupermDistOptions_t* opt,
                                           ncclComm_t comm, cudaStream_t stream, cuperm_dist_plan_t** plan);
+
+/* The steps of planning, for engines that plan several redistributions under one agreement
+ * (distributed contractions):
+ *   prepare  (local, no communication): fills p for in -> out and this rank's model time of
+ *            every candidate into costs[CUPERM_DIST_CANDIDATES] (ns + 1; INT64_MAX / 4: unavailable);
+ *   agree    on the elementwise maximum of the costs (with whatever else the caller agrees on);
+ *   finish   builds the candidate whose slowest rank is fastest, and the plan's streams. */
+cupermStatus_t cuperm_dist_redist_prepare(cuperm_handle_t* h, cuperm_dist_plan_t* p, const cuperm_dist_layout_t* in,
+                                          const cuperm_dist_layout_t* out, const int* perm,
+                                          const cupermDistOptions_t* opt, ncclComm_t comm, int device, int me,
+                                          int64_t* costs);
+cupermStatus_t cuperm_dist_redist_finish(cuperm_handle_t* h, cuperm_dist_plan_t* p, const cupermDistOptions_t* opt,
+                                         const int64_t* costs);
+/* A hash of the global arguments of a redistribution: equal on every rank when they agree. */
+int64_t cuperm_dist_redist_hash(const cuperm_dist_layout_t* in, const cuperm_dist_layout_t* out, const int* perm,
+                                const cupermDistOptions_t* opt);
+
+/* Elementwise max of n values over comm, on stream, synchronized. */
+cupermStatus_t cuperm_dist_agree(ncclComm_t comm, cudaStream_t stream, int64_t* vals, int n);
+/* After an agreement whose v[0] is a status and v[1] the failing rank + 1: the status every
+ * rank returns, with a message (mine: this rank's status, my_msg its message). */
+cupermStatus_t cuperm_dist_agreed_failure(const char* fn, const int64_t* v, int me, cupermStatus_t mine,
+                                          const char* my_msg);
+
+/* 1 and 0 in the scalar type of element type `type` (16 bytes each). */
+void cuperm_dist_unit_scalars(cupermDataType_t type, unsigned char one[16], unsigned char zero[16]);
 
 /** Enqueues one execution (arguments checked by the caller). */
 cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, const void* in, const void* beta,

@@ -3,7 +3,7 @@
  * communicator per GPU made with ncclCommInitAll in this one process, one host thread
  * per GPU for each collective call. Prints SKIPPED and exits 77 with fewer than 2 GPUs.
  *
- *   cuperm-dist-test [--quick] [--cases N] [--seed S]     correctness and error agreement
+ *   cuperm-dist-test [--quick] [--cases N] [--contractions N] [--seed S]   correctness, errors
  *   cuperm-dist-test --bench [--gb G] [--iters N]         timings vs grouped send/recv
  *
  * Correctness: random rank 2-6 tensors, uneven and empty blocks, random permutations,
@@ -638,6 +638,192 @@ static int bench(double gb, int iters)
     return bad;
 }
 
+/* ---- distributed contractions -------------------------------------------------------- */
+/* Global (dense column-major, extents ext) <-> a rank's local block (extents le at global
+ * offsets off, strides str): to_local 1 copies global -> local, 0 local -> global. */
+static void copy_block(cupermDataType_t t, void* global, const int64_t* ext, void* local, const int64_t* le,
+                       const int64_t* off, const int64_t* str, int rank, int to_local)
+{
+    int64_t li[6] = {0};
+    for (int m = 0; m < rank; ++m)
+        if (!le[m]) return;
+    do {
+        int64_t g = 0, s = 1, o = 0;
+        for (int m = 0; m < rank; ++m) {
+            g += (li[m] + off[m]) * s;
+            s *= ext[m];
+            o += li[m] * str[m];
+        }
+        double im;
+        if (to_local) put(t, local, o, get(t, global, g, &im));
+        else put(t, global, g, get(t, local, o, &im));
+    } while (next_idx(li, le, rank));
+}
+
+typedef struct {
+    int rank[3];              /* A, B, D */
+    int32_t modes[3][6];
+    int64_t ext[3][6];
+    dist_t dist[3];
+    cupermDataType_t ab, cd;
+    double beta;
+    void* g[3];               /* global A, B and D (D: C's values in, the result out) */
+    void* h[MAXG][3];         /* local blocks */
+    int64_t le[MAXG][3][6], off[MAXG][3][6], str[MAXG][3][6];
+    size_t bytes[MAXG][3];
+    cupermStatus_t st[MAXG];
+    char msg[MAXG][512];
+    cupermDistContractionInfo_t info[MAXG];
+} ctr_case_t;
+
+static void run_ctr_rank(int r, void* arg)
+{
+    ctr_case_t* c = arg;
+    rank_t* k = &R[r];
+    cupermDistTensorDescriptor_t d[3];
+    for (int t = 0; t < 3; ++t) {
+        d[t] = c->dist[t].d;
+        d[t].type = t < 2 ? c->ab : c->cd;
+    }
+    cupermDistContractionPlan_t plan = NULL;
+    c->st[r] = cupermDistPlanContraction(k->handle, &plan, &d[0], c->modes[0], &d[1], c->modes[1], &d[2], c->modes[2],
+                                         CUPERM_COMPUTE_DEFAULT, k->comm, k->stream);
+    if (c->st[r]) {
+        snprintf(c->msg[r], sizeof c->msg[r], "%s", cupermGetLastErrorMessage());
+        return;
+    }
+    cupermDistContractionPlanGetInfo(plan, &c->info[r]);
+    void* dev[3];
+    for (int t = 0; t < 3; ++t) {
+        CK(cudaMalloc(&dev[t], c->bytes[r][t] + 16));
+        CK(cudaMemcpy(dev[t], c->h[r][t], c->bytes[r][t], cudaMemcpyHostToDevice));
+    }
+    unsigned char a[16], b[16];
+    scalar(c->cd, 2.0, a);
+    scalar(c->cd, c->beta, b);
+    for (int it = 0; it < 2 && !c->st[r]; ++it) { /* plan once, run twice: D is C again each time */
+        if (it) CK(cudaMemcpy(dev[2], c->h[r][2], c->bytes[r][2], cudaMemcpyHostToDevice));
+        c->st[r] = cupermDistContract(plan, a, dev[0], dev[1], b, dev[2], dev[2], NULL, 0, k->stream);
+        CK(cudaStreamSynchronize(k->stream));
+    }
+    if (c->st[r]) snprintf(c->msg[r], sizeof c->msg[r], "%s", cupermGetLastErrorMessage());
+    CK(cudaMemcpy(c->h[r][2], dev[2], c->bytes[r][2], cudaMemcpyDeviceToHost));
+    for (int t = 0; t < 3; ++t) CK(cudaFree(dev[t]));
+    cupermDistContractionPlanDestroy(plan);
+}
+
+/* One random distributed contraction against a host reference (small integers: exact). */
+static int contraction_case(int id)
+{
+    ctr_case_t* c = calloc(1, sizeof *c);
+    /* labels: 0.. free in A (M), then free in B (N), then summed (K), then batch (L) */
+    const int nm = (int)rr(1, 2), nn = (int)rr(1, 2), nk = (int)rr(1, 2), nl = (int)rr(0, 1), nlab = nm + nn + nk + nl;
+    int64_t lext[8];
+    int64_t space = 1;
+    for (int i = 0; i < nlab; ++i) {
+        lext[i] = rr(1, i < nm + nn ? 23 : 9);
+        if (space * lext[i] > 200000) lext[i] = 1;
+        space *= lext[i];
+    }
+    int has[3][8] = {{0}};
+    for (int i = 0; i < nlab; ++i) {
+        const int kind = i < nm ? 0 : i < nm + nn ? 1 : i < nm + nn + nk ? 2 : 3;
+        has[0][i] = kind == 0 || kind >= 2;
+        has[1][i] = kind >= 1;
+        has[2][i] = kind <= 1 || kind == 3;
+    }
+    int64_t vol[3];
+    for (int t = 0; t < 3; ++t) {
+        c->rank[t] = 0;
+        for (int i = 0; i < nlab; ++i)
+            if (has[t][i]) c->modes[t][c->rank[t]++] = i;
+        for (int i = c->rank[t] - 1; i > 0; --i) { /* shuffle the mode order */
+            const int j = (int)rr(0, i);
+            const int32_t x = c->modes[t][i];
+            c->modes[t][i] = c->modes[t][j];
+            c->modes[t][j] = x;
+        }
+        vol[t] = 1;
+        for (int m = 0; m < c->rank[t]; ++m) vol[t] *= c->ext[t][m] = lext[c->modes[t][m]];
+        random_dist(c->rank[t], c->ext[t], &c->dist[t]);
+    }
+    static const cupermDataType_t ab[] = {CUPERM_R_32F, CUPERM_R_64F, CUPERM_R_16F};
+    static const cupermDataType_t cd[] = {CUPERM_R_32F, CUPERM_R_64F, CUPERM_R_32F};
+    const int ti = (int)rr(0, 2);
+    c->ab = ab[ti];
+    c->cd = cd[ti];
+    c->beta = rr(0, 3) ? -1 : 0;
+    for (int t = 0; t < 3; ++t) {
+        const cupermDataType_t ty = t < 2 ? c->ab : c->cd;
+        c->g[t] = malloc((size_t)vol[t] * cupermDataTypeSize(ty));
+        for (int64_t i = 0; i < vol[t]; ++i) put(ty, c->g[t], i, (double)((i * (3 + t)) % (11 + 2 * t)) - 5);
+    }
+    /* the reference: over every label assignment, D += A * B; then D = 2 * D + beta * C */
+    double* ref = calloc((size_t)vol[2], sizeof(double));
+    int64_t idx[8] = {0};
+    do {
+        int64_t o[3] = {0, 0, 0};
+        for (int t = 0; t < 3; ++t) {
+            int64_t s = 1;
+            for (int m = 0; m < c->rank[t]; ++m) {
+                o[t] += idx[c->modes[t][m]] * s;
+                s *= c->ext[t][m];
+            }
+        }
+        double im;
+        ref[o[2]] += get(c->ab, c->g[0], o[0], &im) * get(c->ab, c->g[1], o[1], &im);
+    } while (next_idx(idx, lext, nlab));
+    for (int64_t i = 0; i < vol[2]; ++i) {
+        double im;
+        ref[i] = 2 * ref[i] + c->beta * get(c->cd, c->g[2], i, &im);
+    }
+    for (int r = 0; r < G; ++r)
+        for (int t = 0; t < 3; ++t) {
+            const cupermDataType_t ty = t < 2 ? c->ab : c->cd;
+            cupermDistGetLocalBlock(&c->dist[t].d, r, G, c->le[r][t], c->off[r][t]);
+            dense(c->le[r][t], c->rank[t], c->str[r][t], 0);
+            c->bytes[r][t] = (size_t)span(c->le[r][t], c->str[r][t], c->rank[t]) * cupermDataTypeSize(ty);
+            c->h[r][t] = calloc(1, c->bytes[r][t] + 16);
+            copy_block(ty, c->g[t], c->ext[t], c->h[r][t], c->le[r][t], c->off[r][t], c->str[r][t], c->rank[t], 1);
+        }
+    on_all_ranks(run_ctr_rank, c);
+    int bad = 0;
+    for (int r = 0; r < G && !bad; ++r) {
+        if (c->st[r]) {
+            printf("FAILED contraction %d rank %d: %s: %s\n", id, r, cupermGetErrorString(c->st[r]), c->msg[r]);
+            bad = 1;
+            break;
+        }
+        copy_block(c->cd, c->g[2], c->ext[2], c->h[r][2], c->le[r][2], c->off[r][2], c->str[r][2], c->rank[2], 0);
+    }
+    for (int64_t i = 0; i < vol[2] && !bad; ++i) {
+        double im;
+        const double got = get(c->cd, c->g[2], i, &im);
+        if (got != ref[i]) {
+            printf("FAILED contraction %d: D element %lld (global, column-major) = %g, want %g\n", id, (long long)i,
+                   got, ref[i]);
+            bad = 1;
+        }
+    }
+    char sd[3][128];
+    for (int t = 0; t < 3; ++t) describe(&c->dist[t], sd[t], sizeof sd[t]);
+    printf("%s contraction %3d: %s->%s labels", bad ? "FAIL" : "ok  ", id, type_name(c->ab), type_name(c->cd));
+    for (int t = 0; t < 3; ++t) {
+        printf(" %s[", t == 0 ? "A" : t == 1 ? "B" : "D");
+        for (int m = 0; m < c->rank[t]; ++m) printf("%s%d:%lld", m ? "," : "", c->modes[t][m], (long long)c->ext[t][m]);
+        printf("] %s", sd[t]);
+    }
+    printf(" beta %g in-place A/B %d/%d received A/B %zu/%zu B (rank 0)\n", c->beta, c->info[0].inPlaceA,
+           c->info[0].inPlaceB, c->info[0].bytesReceivedA, c->info[0].bytesReceivedB);
+    for (int t = 0; t < 3; ++t) {
+        free(c->g[t]);
+        for (int r = 0; r < G; ++r) free(c->h[r][t]);
+    }
+    free(ref);
+    free(c);
+    return bad;
+}
+
 /* ---- main ---------------------------------------------------------------------------- */
 static void init_rank(int r, void* arg)
 {
@@ -652,7 +838,7 @@ static void init_rank(int r, void* arg)
 int main(int argc, char** argv)
 {
     setenv("NCCL_NVLS_ENABLE", "0", 1); /* never NVLink multicast */
-    int quick = 0, do_bench = 0, cases = 60, iters = 10;
+    int quick = 0, do_bench = 0, cases = 60, iters = 10, ctr_cases = 40;
     double gb = 1.0;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
@@ -660,9 +846,10 @@ int main(int argc, char** argv)
         else if (!strcmp(argv[i], "--gb") && i + 1 < argc) gb = atof(argv[++i]);
         else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--cases") && i + 1 < argc) cases = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--contractions") && i + 1 < argc) ctr_cases = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) rng_state = strtoull(argv[++i], NULL, 10);
         else {
-            fprintf(stderr, "usage: %s [--quick] [--cases N] [--seed S] | --bench [--gb G] [--iters N]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--cases N] [--contractions N] [--seed S] | --bench [--gb G] [--iters N]\n", argv[0]);
             return 2;
         }
     }
@@ -700,6 +887,14 @@ int main(int argc, char** argv)
             alarm(60);
             failed += correctness_case(i, quick);
         }
+        int ctr_failed = 0;
+        if (quick) ctr_cases = ctr_cases < 10 ? ctr_cases : 10;
+        for (int i = 0; i < ctr_cases; ++i) {
+            alarm(60);
+            ctr_failed += contraction_case(i);
+        }
+        printf("dist: %d of %d random distributed contractions correct\n", ctr_cases - ctr_failed, ctr_cases);
+        bad |= ctr_failed != 0;
         alarm(60);
         bad |= error_cases(); /* the communicators still work after everything */
         alarm(0);

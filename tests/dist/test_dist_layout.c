@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -420,12 +421,67 @@ static void hash_sees_global_changes(void** state)
     assert_true(cuperm_dist_layout_hash(&a, 1) >= 0);
 }
 
+/* The operand layout of a distributed contraction: for every rank, the part of X it wants
+ * is exactly the elements whose labels shared with D lie in that rank's block of D; the
+ * parts of X's own blocks that every rank receives cover each wanted element once. */
+static void operand_layout_is_d_projection(void** state)
+{
+    (void)state;
+    rng_t g = {777};
+    for (int trial = 0; trial < 300; ++trial) {
+        const int P = (int)rng_range(&g, 1, 6), rd = (int)rng_range(&g, 1, 4), rx = (int)rng_range(&g, 1, 4);
+        int32_t labels[8], md[CUPERM_MAX_RANK], mx[CUPERM_MAX_RANK];
+        int64_t lext[8], ed[CUPERM_MAX_RANK], ex[CUPERM_MAX_RANK];
+        for (int i = 0; i < 8; ++i) {
+            labels[i] = 10 + i;
+            lext[i] = rng_range(&g, 1, 6);
+        }
+        int perm[8];
+        rng_permutation(&g, 8, perm); /* D's labels: the first rd; X's: rx of a shifted window */
+        const int shift = (int)rng_range(&g, 0, rd);
+        for (int m = 0; m < rd; ++m) ed[m] = lext[perm[m]], md[m] = labels[perm[m]];
+        for (int m = 0; m < rx; ++m) ex[m] = lext[perm[m + shift]], mx[m] = labels[perm[m + shift]];
+        rdesc_t dd, dx;
+        random_desc(&g, rd, ed, P, &dd);
+        random_desc(&g, rx, ex, P, &dx);
+        cuperm_dist_layout_t ld, lx, want;
+        assert_int_equal(cuperm_dist_layout_init(&ld, &dd.d, P, "D"), 0);
+        assert_int_equal(cuperm_dist_layout_init(&lx, &dx.d, P, "X"), 0);
+        cuperm_dist_operand_layout(&ld, md, &lx, mx, &want);
+        int ident[CUPERM_MAX_RANK];
+        for (int i = 0; i < CUPERM_MAX_RANK; ++i) ident[i] = i;
+        for (int r = 0; r < P; ++r) {
+            cuperm_dist_box_t own_d, part;
+            cuperm_dist_owned(&ld, r, &own_d);
+            const int64_t vol = cuperm_dist_owned(&want, r, &part);
+            int64_t expect = 1, d_vol = 1;
+            for (int k = 0; k < rd; ++k) d_vol *= own_d.hi[k] - own_d.lo[k];
+            for (int m = 0; m < rx && d_vol; ++m) {
+                int64_t lo = 0, hi = ex[m];
+                for (int k = 0; k < rd; ++k)
+                    if (md[k] == mx[m]) lo = own_d.lo[k], hi = own_d.hi[k];
+                assert_int_equal(part.lo[m], lo);
+                assert_int_equal(part.hi[m], hi);
+                expect *= hi - lo;
+            }
+            assert_int_equal(vol, d_vol ? expect : 0); /* a rank without work wants nothing */
+            int64_t received = 0;
+            for (int s = 0; s < P; ++s) {
+                cuperm_dist_box_t b;
+                received += cuperm_dist_exchange_box(&lx, s, &want, r, ident, &b);
+            }
+            assert_int_equal(received, vol);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(validation_rules),   cmocka_unit_test(uneven_blocks),
         cmocka_unit_test(brute_force_exchange), cmocka_unit_test(split_is_contiguous),
         cmocka_unit_test(simulated_redistribution), cmocka_unit_test(hash_sees_global_changes),
+        cmocka_unit_test(operand_layout_is_d_projection),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

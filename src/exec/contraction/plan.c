@@ -1,4 +1,6 @@
 /* Planning a contraction (problem, layout by model or measurement, steps) and running its steps. */
+#include <string.h>
+
 #include "exec/contraction/measure.h"
 #include "exec/contraction/plan.h"
 #include "core/error.h"
@@ -53,6 +55,45 @@ cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, const cupermTensorDescri
     if ((st = cuperm_ctr_plan_build(c))) return st;
     cuperm_handle_retain(h);
     return CUPERM_STATUS_SUCCESS;
+}
+
+/* alpha/beta as {re, im}: double for R_64F D, complex for C types, float otherwise. */
+static void read_scalar(cupermDataType_t cd, const void* s, double v[2])
+{
+    v[1] = 0.0;
+    switch (cd) {
+    case CUPERM_R_64F: memcpy(v, s, 8); break;
+    case CUPERM_C_64F: memcpy(v, s, 16); break;
+    case CUPERM_C_32F: {
+        float f[2];
+        memcpy(f, s, 8);
+        v[0] = f[0];
+        v[1] = f[1];
+        break;
+    }
+    default: {
+        float f;
+        memcpy(&f, s, 4);
+        v[0] = f;
+    }
+    }
+}
+
+int cuperm_ctr_plan_scalars(const cuperm_contraction_plan_t* plan, const void* alpha, const void* beta, double a[2],
+                            double b[2])
+{
+    const cupermDataType_t cd = plan->problem.op[CTR_D].type;
+    read_scalar(cd, alpha, a);
+    read_scalar(cd, beta, b);
+    const int betaZero = b[0] == 0.0 && b[1] == 0.0;
+    /* Negations of operands were folded into the scalars at plan time. A zero beta stays +0:
+     * cuBLAS skips reading its output only for beta == +0 (a -0 once let NaNs of a
+     * poisoned D through in a complex GEMM). */
+    for (int i = 0; i < 2; ++i) {
+        a[i] *= plan->layout.ops.alphaSign;
+        b[i] = betaZero ? 0.0 : b[i] * plan->layout.ops.betaSign;
+    }
+    return betaZero;
 }
 
 cupermStatus_t cuperm_ctr_plan_run(const cuperm_contraction_plan_t* plan, const double alpha[2], const void* A,

@@ -63,7 +63,7 @@ typedef struct cuperm_contraction_plan {
 
 /* Validates and plans a contraction into *c (zeroed by the caller): problem, layout by the
  * model or by measuring, steps. Takes a reference on h when it succeeds. */
-cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, const cupermTensorDescriptor_t* A,
+CUPERM_INTERNAL_API cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, const cupermTensorDescriptor_t* A,
                                     const cupermTensorDescriptor_t* B, const cupermTensorDescriptor_t* C,
                                     const cupermTensorDescriptor_t* D, cupermComputeType_t compute,
                                     cupermPlanMode_t mode, cuperm_contraction_plan_t* c);
@@ -73,7 +73,7 @@ cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, const cupermTensorDescri
 cupermStatus_t cuperm_ctr_plan_build(cuperm_contraction_plan_t* c);
 
 /* Frees what cuperm_ctr_plan_build allocated on the device (GETT tables); idempotent. */
-void cuperm_ctr_plan_release(cuperm_contraction_plan_t* c);
+CUPERM_INTERNAL_API void cuperm_ctr_plan_release(cuperm_contraction_plan_t* c);
 
 /* Whether the GETT kernel can run this problem on the handle's device (plan/contraction/gett.h's
  * rules, an sm_80+ device and kernel). */
@@ -81,9 +81,14 @@ int cuperm_ctr_gett_usable(const cuperm_handle_t* h, const cuperm_ctr_problem_t*
 
 /* Enqueues the plan's steps: alpha, beta as {re, im} with the folded signs applied; C is
  * NULL when beta is zero; ws holds the plan's workspace. */
-cupermStatus_t cuperm_ctr_plan_run(const cuperm_contraction_plan_t* plan, const double alpha[2], const void* A,
+CUPERM_INTERNAL_API cupermStatus_t cuperm_ctr_plan_run(const cuperm_contraction_plan_t* plan, const double alpha[2], const void* A,
                                    const void* B, const double beta[2], const void* C, void* D, char* ws,
                                    cudaStream_t stream);
+
+/* The user's host scalars alpha, beta (types: cupermPlanContraction) as {re, im} in a, b, with
+ * the plan's folded signs applied; returns whether beta is zero (then b is +0). */
+CUPERM_INTERNAL_API int cuperm_ctr_plan_scalars(const cuperm_contraction_plan_t* plan, const void* alpha,
+                                                const void* beta, double a[2], double b[2]);
 
 /* The step kinds (exec/contraction/steps.c). */
 cupermStatus_t cuperm_ctr_step_transpose(const cuperm_step_t* s, const void* plan, const cuperm_run_args_t* a);
