@@ -11,12 +11,53 @@
 
 #define INVALID CUPERM_STATUS_INVALID_VALUE
 
-static cupermStatus_t get_plan(cupermDistPlan_t token, const char* fn, cuperm_dist_plan_t** out)
+/* The two plan kinds' names (for messages) and destroy functions, by registry kind. */
+static const char* kind_name(cuperm_obj_kind_t kind)
+{
+    return kind == CUPERM_OBJ_DIST_PLAN ? "cupermDistPlan_t" : "cupermDistContractionPlan_t";
+}
+static void free_plan(cuperm_obj_kind_t kind, void* p)
+{
+    if (kind == CUPERM_OBJ_DIST_PLAN) cuperm_dist_plan_free(p);
+    else cuperm_dist_ctr_plan_free(p);
+}
+
+static cupermStatus_t get_obj(cuperm_obj_kind_t kind, uintptr_t token, const char* fn, void** out)
 {
     if (!token) return cuperm_fail(INVALID, "%s: plan is NULL", fn);
-    *out = cuperm_registry_get(CUPERM_OBJ_DIST_PLAN, (uintptr_t)token);
-    if (!*out) return cuperm_fail(INVALID, "%s: plan is not a live cupermDistPlan_t (destroyed or foreign)", fn);
+    *out = cuperm_registry_get(kind, token);
+    if (!*out) return cuperm_fail(INVALID, "%s: plan is not a live %s (destroyed or foreign)", fn, kind_name(kind));
     return CUPERM_STATUS_SUCCESS;
+}
+
+/* The plan behind token, and a non-NULL output argument (named what). */
+static cupermStatus_t get_with(cuperm_obj_kind_t kind, uintptr_t token, const char* fn, const void* arg,
+                               const char* what, void** p)
+{
+    cupermStatus_t st = get_obj(kind, token, fn, p);
+    if (!st && !arg) st = cuperm_fail(INVALID, "%s: %s is NULL", fn, what);
+    return st;
+}
+
+/* After a collective planning call: the plan p (or its failure st) becomes a token. */
+static cupermStatus_t publish(cuperm_obj_kind_t kind, cupermStatus_t st, void* p, uintptr_t* token)
+{
+    if (!st && (st = cuperm_registry_add(kind, p, token))) free_plan(kind, p);
+    return st;
+}
+
+static cupermStatus_t destroy(cuperm_obj_kind_t kind, uintptr_t token, const char* fn)
+{
+    if (!token) return cuperm_fail(INVALID, "%s: plan is NULL", fn);
+    void* p = cuperm_registry_remove(kind, token);
+    if (!p) return cuperm_fail(INVALID, "%s: plan is not a live %s (destroyed or foreign)", fn, kind_name(kind));
+    free_plan(kind, p);
+    return CUPERM_STATUS_SUCCESS;
+}
+
+static cupermStatus_t get_plan(cupermDistPlan_t token, const char* fn, cuperm_dist_plan_t** out)
+{
+    return get_obj(CUPERM_OBJ_DIST_PLAN, (uintptr_t)token, fn, (void**)out);
 }
 
 cupermStatus_t cupermDistPlanTranspose(cupermHandle_t handle, cupermDistPlan_t* plan, const int* perm,
@@ -28,35 +69,28 @@ cupermStatus_t cupermDistPlanTranspose(cupermHandle_t handle, cupermDistPlan_t* 
     /* A bad handle is one more local failure to agree on, not a reason to leave the others waiting. */
     cuperm_handle_t* h = NULL;
     const cupermStatus_t hst = cuperm_handle_get(handle, &h);
-    cuperm_dist_plan_t* p;
-    cupermStatus_t st = cuperm_dist_plan_transpose(h, hst, perm, in, out, options, comm, stream, &p);
-    if (st) return st;
-    uintptr_t token;
-    st = cuperm_registry_add(CUPERM_OBJ_DIST_PLAN, p, &token);
-    if (st) {
-        cuperm_dist_plan_free(p);
-        return st;
-    }
+    cuperm_dist_plan_t* p = NULL;
+    uintptr_t token = 0;
+    cupermStatus_t st = publish(CUPERM_OBJ_DIST_PLAN,
+                                cuperm_dist_plan_transpose(h, hst, perm, in, out, options, comm, stream, &p), p, &token);
     *plan = (cupermDistPlan_t)token;
-    return CUPERM_STATUS_SUCCESS;
+    return st;
 }
 
 cupermStatus_t cupermDistGetWorkspaceSize(cupermDistPlan_t token, size_t* bytes)
 {
     cuperm_dist_plan_t* p;
-    cupermStatus_t st = get_plan(token, "cupermDistGetWorkspaceSize", &p);
-    if (st) return st;
-    if (!bytes) return cuperm_fail(INVALID, "cupermDistGetWorkspaceSize: bytes is NULL");
-    *bytes = p->workspace_bytes;
-    return CUPERM_STATUS_SUCCESS;
+    cupermStatus_t st =
+        get_with(CUPERM_OBJ_DIST_PLAN, (uintptr_t)token, "cupermDistGetWorkspaceSize", bytes, "bytes", (void**)&p);
+    if (!st) *bytes = p->workspace_bytes;
+    return st;
 }
 
 cupermStatus_t cupermDistPlanGetInfo(cupermDistPlan_t token, cupermDistPlanInfo_t* info)
 {
     cuperm_dist_plan_t* p;
-    cupermStatus_t st = get_plan(token, "cupermDistPlanGetInfo", &p);
+    cupermStatus_t st = get_with(CUPERM_OBJ_DIST_PLAN, (uintptr_t)token, "cupermDistPlanGetInfo", info, "info", (void**)&p);
     if (st) return st;
-    if (!info) return cuperm_fail(INVALID, "cupermDistPlanGetInfo: info is NULL");
     info->variant = (cupermDistVariant_t)p->variant;
     info->chunks = p->chunks;
     info->commSize = p->comm_size;
@@ -77,11 +111,7 @@ cupermStatus_t cupermDistPlanGetInfo(cupermDistPlan_t token, cupermDistPlanInfo_
 
 cupermStatus_t cupermDistPlanDestroy(cupermDistPlan_t token)
 {
-    if (!token) return cuperm_fail(INVALID, "cupermDistPlanDestroy: plan is NULL");
-    cuperm_dist_plan_t* p = cuperm_registry_remove(CUPERM_OBJ_DIST_PLAN, (uintptr_t)token);
-    if (!p) return cuperm_fail(INVALID, "cupermDistPlanDestroy: plan is not a live cupermDistPlan_t (destroyed or foreign)");
-    cuperm_dist_plan_free(p);
-    return CUPERM_STATUS_SUCCESS;
+    return destroy(CUPERM_OBJ_DIST_PLAN, (uintptr_t)token, "cupermDistPlanDestroy");
 }
 
 static int overlap(const void* a, int64_t a_bytes, const void* b, int64_t b_bytes)
@@ -105,6 +135,26 @@ static cupermStatus_t check_pointer(const char* fn, const void* ptr, int device,
     if (at.type == cudaMemoryTypeUnregistered)
         return cuperm_fail(INVALID, "%s: %s = %p is pageable host memory, not device memory", fn, name, ptr);
     return CUPERM_STATUS_SUCCESS;
+}
+
+/* The caller's workspace, or (given NULL) bytes taken stream-ordered from the device's pool. */
+static cupermStatus_t ws_acquire(const char* fn, void* given, size_t bytes, cudaStream_t stream, void** ws)
+{
+    *ws = given;
+    if (given || !bytes) return CUPERM_STATUS_SUCCESS;
+    const cudaError_t e = cudaMallocAsync(ws, bytes, stream);
+    if (e != cudaSuccess)
+        return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "%s: workspace of %zu bytes: %s", fn, bytes, cudaGetErrorString(e));
+    return CUPERM_STATUS_SUCCESS;
+}
+
+/* Gives back what ws_acquire took (after the work enqueued on stream); st: the run's status. */
+static cupermStatus_t ws_release(const char* fn, const void* given, void* ws, cupermStatus_t st, cudaStream_t stream)
+{
+    if (!ws || given) return st;
+    const cudaError_t e = cudaFreeAsync(ws, stream);
+    if (e != cudaSuccess && !st) st = cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "%s: cudaFreeAsync: %s", fn, cudaGetErrorString(e));
+    return st;
 }
 
 cupermStatus_t cupermDistExecute(cupermDistPlan_t token, const void* alpha, const void* in, const void* beta, void* out,
@@ -135,31 +185,17 @@ cupermStatus_t cupermDistExecute(cupermDistPlan_t token, const void* alpha, cons
                            p->device);
     if (in && p->in_volume && (st = check_pointer("cupermDistExecute", in, p->device, "in"))) return st;
     if (out && p->out_volume && (st = check_pointer("cupermDistExecute", out, p->device, "out"))) return st;
-    void* ws = workspace;
-    if (!ws && p->workspace_bytes) {
-        e = cudaMallocAsync(&ws, p->workspace_bytes, stream);
-        if (e != cudaSuccess)
-            return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "cupermDistExecute: workspace of %zu bytes: %s",
-                               p->workspace_bytes, cudaGetErrorString(e));
-    }
+    void* ws = NULL;
+    if ((st = ws_acquire("cupermDistExecute", workspace, p->workspace_bytes, stream, &ws))) return st;
     st = cuperm_dist_run(p, alpha, in, beta, out, ws, stream);
-    if (ws && !workspace) {
-        e = cudaFreeAsync(ws, stream);
-        if (e != cudaSuccess && !st) st = cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "cupermDistExecute: cudaFreeAsync: %s",
-                                                      cudaGetErrorString(e));
-    }
-    return st;
+    return ws_release("cupermDistExecute", workspace, ws, st, stream);
 }
 
 /* ---- distributed contractions -------------------------------------------- */
 
 static cupermStatus_t get_ctr_plan(cupermDistContractionPlan_t token, const char* fn, cuperm_dist_ctr_plan_t** out)
 {
-    if (!token) return cuperm_fail(INVALID, "%s: plan is NULL", fn);
-    *out = cuperm_registry_get(CUPERM_OBJ_DIST_CONTRACTION_PLAN, (uintptr_t)token);
-    if (!*out)
-        return cuperm_fail(INVALID, "%s: plan is not a live cupermDistContractionPlan_t (destroyed or foreign)", fn);
-    return CUPERM_STATUS_SUCCESS;
+    return get_obj(CUPERM_OBJ_DIST_CONTRACTION_PLAN, (uintptr_t)token, fn, (void**)out);
 }
 
 cupermStatus_t cupermDistPlanContraction(cupermHandle_t handle, cupermDistContractionPlan_t* plan,
@@ -174,34 +210,30 @@ cupermStatus_t cupermDistPlanContraction(cupermHandle_t handle, cupermDistContra
     *plan = NULL;
     cuperm_handle_t* h = NULL;
     const cupermStatus_t hst = cuperm_handle_get(handle, &h);
-    cuperm_dist_ctr_plan_t* p;
-    cupermStatus_t st = cuperm_dist_plan_contraction(h, hst, A, modesA, B, modesB, D, modesD, compute, comm, stream, &p);
-    if (st) return st;
-    uintptr_t token;
-    if ((st = cuperm_registry_add(CUPERM_OBJ_DIST_CONTRACTION_PLAN, p, &token))) {
-        cuperm_dist_ctr_plan_free(p);
-        return st;
-    }
+    cuperm_dist_ctr_plan_t* p = NULL;
+    uintptr_t token = 0;
+    cupermStatus_t st = publish(CUPERM_OBJ_DIST_CONTRACTION_PLAN,
+                                cuperm_dist_plan_contraction(h, hst, A, modesA, B, modesB, D, modesD, compute, comm,
+                                                             stream, &p), p, &token);
     *plan = (cupermDistContractionPlan_t)token;
-    return CUPERM_STATUS_SUCCESS;
+    return st;
 }
 
 cupermStatus_t cupermDistContractionGetWorkspaceSize(cupermDistContractionPlan_t token, size_t* bytes)
 {
     cuperm_dist_ctr_plan_t* p;
-    cupermStatus_t st = get_ctr_plan(token, "cupermDistContractionGetWorkspaceSize", &p);
-    if (st) return st;
-    if (!bytes) return cuperm_fail(INVALID, "cupermDistContractionGetWorkspaceSize: bytes is NULL");
-    *bytes = p->workspace_bytes;
-    return CUPERM_STATUS_SUCCESS;
+    cupermStatus_t st = get_with(CUPERM_OBJ_DIST_CONTRACTION_PLAN, (uintptr_t)token,
+                                 "cupermDistContractionGetWorkspaceSize", bytes, "bytes", (void**)&p);
+    if (!st) *bytes = p->workspace_bytes;
+    return st;
 }
 
 cupermStatus_t cupermDistContractionPlanGetInfo(cupermDistContractionPlan_t token, cupermDistContractionInfo_t* info)
 {
     cuperm_dist_ctr_plan_t* p;
-    cupermStatus_t st = get_ctr_plan(token, "cupermDistContractionPlanGetInfo", &p);
+    cupermStatus_t st = get_with(CUPERM_OBJ_DIST_CONTRACTION_PLAN, (uintptr_t)token, "cupermDistContractionPlanGetInfo",
+                                 info, "info", (void**)&p);
     if (st) return st;
-    if (!info) return cuperm_fail(INVALID, "cupermDistContractionPlanGetInfo: info is NULL");
     memset(info, 0, sizeof *info);
     info->commSize = p->comm_size;
     info->commRank = p->comm_rank;
@@ -221,13 +253,7 @@ cupermStatus_t cupermDistContractionPlanGetInfo(cupermDistContractionPlan_t toke
 
 cupermStatus_t cupermDistContractionPlanDestroy(cupermDistContractionPlan_t token)
 {
-    if (!token) return cuperm_fail(INVALID, "cupermDistContractionPlanDestroy: plan is NULL");
-    cuperm_dist_ctr_plan_t* p = cuperm_registry_remove(CUPERM_OBJ_DIST_CONTRACTION_PLAN, (uintptr_t)token);
-    if (!p)
-        return cuperm_fail(INVALID, "cupermDistContractionPlanDestroy: plan is not a live cupermDistContractionPlan_t "
-                           "(destroyed or foreign)");
-    cuperm_dist_ctr_plan_free(p);
-    return CUPERM_STATUS_SUCCESS;
+    return destroy(CUPERM_OBJ_DIST_CONTRACTION_PLAN, (uintptr_t)token, "cupermDistContractionPlanDestroy");
 }
 
 cupermStatus_t cupermDistContract(cupermDistContractionPlan_t token, const void* alpha, const void* A, const void* B,
@@ -268,18 +294,8 @@ cupermStatus_t cupermDistContract(cupermDistContractionPlan_t token, const void*
                                ptr[i], (size_t)elem[i]);
         if ((st = check_pointer(fn, ptr[i], p->device, name[i]))) return st;
     }
-    void* ws = workspace;
-    if (!ws && p->workspace_bytes) {
-        e = cudaMallocAsync(&ws, p->workspace_bytes, stream);
-        if (e != cudaSuccess)
-            return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "%s: workspace of %zu bytes: %s", fn, p->workspace_bytes,
-                               cudaGetErrorString(e));
-    }
+    void* ws = NULL;
+    if ((st = ws_acquire(fn, workspace, p->workspace_bytes, stream, &ws))) return st;
     st = cuperm_dist_contract_run(p, alpha, A, B, beta, beta_zero ? NULL : C, D, ws, stream);
-    if (ws && !workspace) {
-        e = cudaFreeAsync(ws, stream);
-        if (e != cudaSuccess && !st)
-            st = cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "%s: cudaFreeAsync: %s", fn, cudaGetErrorString(e));
-    }
-    return st;
+    return ws_release(fn, workspace, ws, st, stream);
 }

@@ -2,7 +2,6 @@
  * contraction (see contraction.h and docs/distributed.md). */
 #include "dist/contraction.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,24 +174,13 @@ cupermStatus_t cuperm_dist_plan_contraction(cuperm_handle_t* h, cupermStatus_t h
         const int32_t* modes[3] = {modesA, modesB, modesD};
         st = plan_local(h, p, d, modes, compute, comm, v);
     }
-    char msg[1024] = "";
-    if (st) {
-        snprintf(msg, sizeof msg, "%s", cupermGetLastErrorMessage());
-        v[0] = st;
-        v[1] = me + 1;
-    }
-    cupermStatus_t ast = cuperm_dist_agree(comm, stream, v, N_AGREE);
-    if (!ast && v[0]) ast = cuperm_dist_agreed_failure(FN, v, me, st, msg);
+    cupermStatus_t ast = cuperm_dist_agree_status(FN, comm, stream, me, st, v, N_AGREE);
     if (!ast && v[2] != -v[3])
         ast = cuperm_fail(INVALID, FN ": the global arguments (extents, types, distributions, labels, compute) "
                           "differ between ranks; every rank must pass the same (only localStrides may differ)");
-    if (!ast) {
-        st = plan_finish(h, p, v);
-        /* Agree again: a rank that could not build must not leave the others waiting. */
-        int64_t w[2] = {st, st ? me + 1 : 0};
-        if (st) snprintf(msg, sizeof msg, "%s", cupermGetLastErrorMessage());
-        ast = cuperm_dist_agree(comm, stream, w, 2);
-        if (!ast && w[0]) ast = cuperm_dist_agreed_failure(FN, w, me, st, msg);
+    if (!ast) { /* agree again: a rank that could not build must not leave the others waiting */
+        int64_t w[2] = {0, 0};
+        ast = cuperm_dist_agree_status(FN, comm, stream, me, plan_finish(h, p, v), w, 2);
     }
     if (cur != cdev) cudaSetDevice(cur);
     if (ast) {

@@ -305,14 +305,27 @@ void cuperm_dist_plan_free(cuperm_dist_plan_t* p)
 }
 
 /* After an agreement: the status every rank returns, with a message. */
-cupermStatus_t cuperm_dist_agreed_failure(const char* fn, const int64_t* v, int me, cupermStatus_t mine,
-                                          const char* my_msg)
+static cupermStatus_t agreed_failure(const char* fn, const int64_t* v, int me, cupermStatus_t mine, const char* my_msg)
 {
     const cupermStatus_t st = (cupermStatus_t)v[0];
     if (mine) return cuperm_fail(st, "%s (rank %d; every rank returns %s, nothing was moved)", my_msg, me,
                                  cupermGetErrorString(st));
     return cuperm_fail(st, "%s: rank %d reported %s for its arguments (its own call returns the message naming "
                        "the rule); every rank returns it, nothing was moved", fn, (int)v[1] - 1, cupermGetErrorString(st));
+}
+
+cupermStatus_t cuperm_dist_agree_status(const char* fn, ncclComm_t comm, cudaStream_t stream, int me,
+                                        cupermStatus_t st, int64_t* v, int n)
+{
+    char msg[1024] = "";
+    if (st) {
+        snprintf(msg, sizeof msg, "%s", cupermGetLastErrorMessage());
+        v[0] = st;
+        v[1] = me + 1;
+    }
+    cupermStatus_t ast = cuperm_dist_agree(comm, stream, v, n);
+    if (!ast && v[0]) ast = agreed_failure(fn, v, me, st, msg);
+    return ast;
 }
 
 static void ctx_init(const cuperm_dist_plan_t* p, ctx_t* c)
@@ -425,25 +438,14 @@ cupermStatus_t cuperm_dist_plan_transpose(cuperm_handle_t* h, cupermStatus_t han
         v[2] = hsh;
         v[3] = -hsh;
     }
-    char msg[1024] = "";
-    if (st) {
-        snprintf(msg, sizeof msg, "%s", cupermGetLastErrorMessage());
-        v[0] = st;
-        v[1] = me + 1;
-    }
-    cupermStatus_t ast = cuperm_dist_agree(comm, stream, v, 4 + CUPERM_DIST_CANDIDATES);
-    if (!ast && v[0]) ast = cuperm_dist_agreed_failure(FN, v, me, st, msg);
+    cupermStatus_t ast = cuperm_dist_agree_status(FN, comm, stream, me, st, v, 4 + CUPERM_DIST_CANDIDATES);
     if (!ast && v[2] != -v[3])
         ast = cuperm_fail(INVALID, FN ": the global arguments (extents, type, distribution, perm, options) differ "
                           "between ranks; every rank must pass the same (only localStrides may differ); nothing "
                           "was moved");
-    if (!ast) {
-        st = cuperm_dist_redist_finish(h, p, opt, v + 4);
-        /* Agree again: a rank that could not build (out of memory) must not leave the others waiting. */
-        int64_t w[2] = {st, st ? me + 1 : 0};
-        if (st) snprintf(msg, sizeof msg, "%s", cupermGetLastErrorMessage());
-        ast = cuperm_dist_agree(comm, stream, w, 2);
-        if (!ast && w[0]) ast = cuperm_dist_agreed_failure(FN, w, me, st, msg);
+    if (!ast) { /* agree again: a rank that could not build (out of memory) must not leave the others waiting */
+        int64_t w[2] = {0, 0};
+        ast = cuperm_dist_agree_status(FN, comm, stream, me, cuperm_dist_redist_finish(h, p, opt, v + 4), w, 2);
     }
     if (cur != cdev) cudaSetDevice(cur);
     if (ast) {

@@ -75,11 +75,11 @@ int64_t cuperm_dist_redist_hash(const cuperm_dist_layout_t* in, const cuperm_dis
 
 /* Elementwise max of n values over comm, on stream, synchronized. */
 cupermStatus_t cuperm_dist_agree(ncclComm_t comm, cudaStream_t stream, int64_t* vals, int n);
-/* After an agreement whose v[0] is a status and v[1] the failing rank + 1: the status every
- * rank returns, with a message (mine: this rank's status, my_msg its message). */
-cupermStatus_t cuperm_dist_agreed_failure(const char* fn, const int64_t* v, int me, cupermStatus_t mine,
-                                          const char* my_msg);
-
+/* Collective: this rank's status st (with its message) into v[0] and its rank + 1 into v[1]
+ * when it failed, then the agreement on v[0..n); returns the status every rank returns, with a
+ * message naming the rule (this rank's) or the rank that failed. */
+cupermStatus_t cuperm_dist_agree_status(const char* fn, ncclComm_t comm, cudaStream_t stream, int me,
+                                        cupermStatus_t st, int64_t* v, int n);
 /* 1 and 0 in the scalar type of element type `type` (16 bytes each). */
 void cuperm_dist_unit_scalars(cupermDataType_t type, unsigned char one[16], unsigned char zero[16]);
 

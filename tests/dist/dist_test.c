@@ -453,6 +453,26 @@ static void err_rank(int r, void* arg)
         case 3: perm[1] = 2; break;               /* not a permutation */
         case 4: in.type = CUPERM_R_32F; out.type = CUPERM_R_32F; break; /* another dtype */
         }
+    if (e->kind >= 5) { /* a contraction D[0,2] = A[0,1] B[1,2], each distributed along its mode 0 */
+        int32_t ma[2] = {0, 1}, mb[2] = {1, 2}, md[2] = {0, 2};
+        int64_t ea[2] = {10, 7}, eb[2] = {7, 5}, ed[2] = {10, 5};
+        int zero[1] = {0}, grid[1] = {G};
+        cupermDistTensorDescriptor_t da = {2, ea, CUPERM_R_32F, 1, zero, grid, NULL, NULL}, db = da, dd = da;
+        db.extents = eb;
+        dd.extents = ed;
+        if (r == e->victim) switch (e->kind) {
+            case 5: md[1] = 0; break;      /* a label twice in D */
+            case 6: eb[0] = 8; break;      /* label 1: extent 7 in A, 8 in B */
+            case 7: grid[0] = G + 1; break; /* wrong grid size */
+            }
+        cupermDistContractionPlan_t plan = NULL;
+        e->st[r] = cupermDistPlanContraction(R[r].handle, &plan, &da, ma, &db, mb, &dd, md, CUPERM_COMPUTE_DEFAULT,
+                                             R[r].comm, R[r].stream);
+        snprintf(e->msg[r], sizeof e->msg[r], "%s", cupermGetLastErrorMessage());
+        e->got_plan[r] = plan != NULL;
+        if (plan) cupermDistContractionPlanDestroy(plan);
+        return;
+    }
     cupermDistPlan_t plan = NULL;
     e->st[r] = cupermDistPlanTranspose(R[r].handle, &plan, perm, &in, &out, NULL, R[r].comm, R[r].stream);
     snprintf(e->msg[r], sizeof e->msg[r], "%s", cupermGetLastErrorMessage());
@@ -463,9 +483,12 @@ static void err_rank(int r, void* arg)
 static int error_cases(void)
 {
     static const char* names[] = {"mismatched extents on one rank", "wrong grid size on one rank",
-                                  "bad block size on one rank", "bad perm on one rank", "other dtype on one rank"};
+                                  "bad block size on one rank", "bad perm on one rank", "other dtype on one rank",
+                                  "contraction: repeated label on one rank",
+                                  "contraction: label extents differ on one rank",
+                                  "contraction: wrong grid size on one rank"};
     int bad = 0;
-    for (int kind = 0; kind < 5; ++kind)
+    for (int kind = 0; kind < 8; ++kind)
         for (int victim = 0; victim < G; victim += G - 1) {
             err_case_t e;
             memset(&e, 0, sizeof e);
