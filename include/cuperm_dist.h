@@ -78,6 +78,10 @@ typedef struct {
     double stageLatencySeconds;/**< fixed cost of one grouped send/receive (0: 20e-6) */
     int chunks;                /**< pipeline stages 1 .. 16 (0: chosen by the cost model among 1, 2, 4, 8) */
     cupermDistVariant_t variant;
+    int measure;               /**< 1: time the candidates on the device at plan time and keep the
+                                    fastest (collective; scratch input, output and workspace are taken
+                                    stream-ordered from the device's memory pool and given back; the
+                                    slowest rank's median of 3 runs decides). 0: the cost model */
 } cupermDistOptions_t;
 
 typedef struct cupermDistPlan* cupermDistPlan_t;

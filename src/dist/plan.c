@@ -246,6 +246,8 @@ static cupermStatus_t check_local(cuperm_handle_t* h, const int* perm, const cup
                                CUPERM_DIST_MAX_CHUNKS);
         if ((int)opt->variant < 0 || (int)opt->variant > 2)
             return cuperm_fail(INVALID, FN ": options->variant = %d is not a cupermDistVariant_t", (int)opt->variant);
+        if (opt->measure != 0 && opt->measure != 1)
+            return cuperm_fail(INVALID, FN ": options->measure = %d is not 0 or 1", opt->measure);
         if (!(opt->linkBytesPerSecond >= 0) || !(opt->stageLatencySeconds >= 0))
             return cuperm_fail(INVALID, FN ": options->linkBytesPerSecond and stageLatencySeconds must be >= 0");
     }
@@ -272,6 +274,7 @@ static cupermStatus_t check_local(cuperm_handle_t* h, const int* perm, const cup
 
 static cupermStatus_t make_streams(cuperm_dist_plan_t* p)
 {
+    if (p->comm_stream) return CUPERM_STATUS_SUCCESS; /* made already (measure mode) */
     int lo = 0, hi = 0;
     cudaError_t e = cudaDeviceGetStreamPriorityRange(&lo, &hi);
     /* The link's stream first: transfers must not wait behind local kernels. */
@@ -387,8 +390,67 @@ int64_t cuperm_dist_redist_hash(const cuperm_dist_layout_t* in, const cuperm_dis
     const double bw = opt ? opt->linkBytesPerSecond : 0, lat = opt ? opt->stageLatencySeconds : 0;
     int64_t hsh = mix64(cuperm_dist_layout_hash(in, 1), cuperm_dist_layout_hash(out, 2));
     for (int i = 0; i < in->rank; ++i) hsh = mix64(hsh, perm[i]);
-    return mix64(mix64(mix64(mix64(hsh, opt ? opt->chunks : 0), opt ? (int)opt->variant : 0), bits_of(bw)),
-                 bits_of(lat));
+    hsh = mix64(mix64(hsh, opt ? opt->chunks : 0), opt ? (int)opt->variant : 0);
+    return mix64(mix64(mix64(hsh, bits_of(bw)), bits_of(lat)), opt ? opt->measure : 0);
+}
+
+static int cmp_float(const void* a, const void* b)
+{
+    const float x = *(const float*)a, y = *(const float*)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Measure mode: every candidate the agreed costs leave available is built and run on scratch
+ * buffers (one warm-up, three timed runs); costs[i] becomes this rank's median (ns + 1), to be
+ * agreed like the model's. Collective: every rank walks the same candidates in the same order. */
+static cupermStatus_t measure_candidates(cuperm_handle_t* h, cuperm_dist_plan_t* p, const cupermDistOptions_t* opt,
+                                         cudaStream_t stream, int64_t* costs)
+{
+    ctx_t c;
+    ctx_init(p, &c);
+    const size_t elem = (size_t)p->elem_size;
+    const size_t in_bytes = (size_t)(p->in_span > 0 ? p->in_span : 1) * elem;
+    const size_t out_bytes = (size_t)(p->out_span > 0 ? p->out_span : 1) * elem;
+    void *in = NULL, *out = NULL;
+    cudaEvent_t ev[2] = {NULL, NULL};
+    unsigned char one[16], zero[16];
+    cuperm_dist_unit_scalars(p->type, one, zero);
+    cudaError_t e = cudaMallocAsync(&in, in_bytes, stream);
+    if (!e) e = cudaMallocAsync(&out, out_bytes, stream);
+    if (!e) e = cudaMemsetAsync(in, 0x3c, in_bytes, stream); /* finite values of every float type */
+    if (!e) e = cudaEventCreate(&ev[0]);
+    if (!e) e = cudaEventCreate(&ev[1]);
+    cupermStatus_t st = e ? cuda_fail(e, FN ": measure mode's scratch buffers") : make_streams(p);
+    for (int i = 0; i < CUPERM_DIST_CANDIDATES && !st; ++i) {
+        if (costs[i] >= INT64_MAX / 4) continue;
+        const int k = opt->chunks ? opt->chunks : chunk_choices[i % N_CHOICES];
+        if ((st = build(h, &c, i / N_CHOICES + 1, k, p))) break;
+        void* ws = NULL;
+        if (p->workspace_bytes && (e = cudaMallocAsync(&ws, p->workspace_bytes, stream))) {
+            st = cuda_fail(e, FN ": measure mode's workspace");
+            break;
+        }
+        float t[3];
+        for (int run = -1; run < 3 && !st; ++run) {
+            if (run >= 0 && (e = cudaEventRecord(ev[0], stream))) break;
+            st = cuperm_dist_run(p, one, in, zero, out, ws, stream);
+            if (run < 0 || st) continue;
+            e = cudaEventRecord(ev[1], stream);
+            if (!e) e = cudaEventSynchronize(ev[1]);
+            if (!e) e = cudaEventElapsedTime(&t[run], ev[0], ev[1]);
+            if (e) break;
+        }
+        if (ws) cudaFreeAsync(ws, stream);
+        if (!st && e) st = cuda_fail(e, FN ": timing a candidate");
+        qsort(t, 3, sizeof t[0], cmp_float);
+        costs[i] = (int64_t)((double)t[1] * 1e6) + 1;
+    }
+    if (in) cudaFreeAsync(in, stream);
+    if (out) cudaFreeAsync(out, stream);
+    for (int i = 0; i < 2; ++i)
+        if (ev[i]) cudaEventDestroy(ev[i]);
+    if (!st && (e = cudaStreamSynchronize(stream))) st = cuda_fail(e, FN ": measure mode");
+    return st;
 }
 
 cupermStatus_t cuperm_dist_redist_finish(cuperm_handle_t* h, cuperm_dist_plan_t* p, const cupermDistOptions_t* opt,
@@ -443,6 +505,13 @@ cupermStatus_t cuperm_dist_plan_transpose(cuperm_handle_t* h, cupermStatus_t han
         ast = cuperm_fail(INVALID, FN ": the global arguments (extents, type, distribution, perm, options) differ "
                           "between ranks; every rank must pass the same (only localStrides may differ); nothing "
                           "was moved");
+    if (!ast && opt && opt->measure) { /* the slowest rank's measured time of every candidate */
+        int64_t m[2 + CUPERM_DIST_CANDIDATES] = {0};
+        memcpy(m + 2, v + 4, sizeof(int64_t) * CUPERM_DIST_CANDIDATES);
+        ast = cuperm_dist_agree_status(FN, comm, stream, me, measure_candidates(h, p, opt, stream, m + 2), m,
+                                       2 + CUPERM_DIST_CANDIDATES);
+        if (!ast) memcpy(v + 4, m + 2, sizeof(int64_t) * CUPERM_DIST_CANDIDATES);
+    }
     if (!ast) { /* agree again: a rank that could not build (out of memory) must not leave the others waiting */
         int64_t w[2] = {0, 0};
         ast = cuperm_dist_agree_status(FN, comm, stream, me, cuperm_dist_redist_finish(h, p, opt, v + 4), w, 2);

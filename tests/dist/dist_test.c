@@ -517,6 +517,7 @@ typedef struct {
     int perm[6];
     int in_mode, out_mode; /* Shard(in_mode) -> Shard(out_mode) (output mode numbering) */
     int chunks;            /* 0: the model's choice */
+    int measure;           /* plan in measure mode */
     int iters;
     /* results */
     double t_dist[MAXG], t_a2a[MAXG];
@@ -536,6 +537,7 @@ static void bench_rank(int r, void* arg)
     cupermDistTensorDescriptor_t out = {b->rank, ext_o, b->type, 1, mo, go, NULL, NULL};
     cupermDistOptions_t opt = {0};
     opt.chunks = b->chunks;
+    opt.measure = b->measure;
     cupermDistPlan_t plan;
     b->st[r] = cupermDistPlanTranspose(k->handle, &plan, b->perm, &in, &out, &opt, k->comm, k->stream);
     if (b->st[r]) {
@@ -607,13 +609,13 @@ static int bench(double gb, int iters)
     int bad = 0;
     printf("%-34s %-4s %-26s %9s %11s %4s %9s %9s %9s %6s\n", "case", "type", "global extents", "GB/GPU",
            "sent B/GPU", "v/k", "dist ms", "a2a ms", "model ms", "ratio");
-    for (int ci = 0; ci < 8; ++ci) {
+    for (int ci = 0; ci < 10; ++ci) {
         bench_t* b = calloc(1, sizeof *b);
         b->type = CUPERM_R_32F;
         b->rank = 6;
         b->iters = iters;
-        const int big = ci < 4;
-        const double target = big ? bytes_per_gpu : (ci < 6 ? 1 << 20 : 64 << 10); /* bytes per GPU */
+        const int big = ci < 5;
+        const double target = big ? bytes_per_gpu : (ci < 8 ? 1 << 20 : 64 << 10); /* bytes per GPU */
         int64_t base[6] = {16, 24, 32, 12, 16, 0};
         if (!big) { base[0] = 8; base[1] = 6; base[2] = 4; base[3] = 4; base[4] = 2; }
         int64_t other = 1;
@@ -624,18 +626,20 @@ static int bench(double gb, int iters)
         base[5] = last;
         memcpy(b->ext, base, sizeof base);
         static const int rev[6] = {5, 4, 3, 2, 1, 0}, swap01[6] = {1, 0, 2, 3, 4, 5}, mix[6] = {2, 0, 5, 1, 4, 3};
-        switch (ci % 4) {
+        switch (ci % 5) {
         case 0: b->name = "6-D reverse, Shard(5)->Shard(5), model"; memcpy(b->perm, rev, sizeof rev);
                 b->in_mode = 5; b->out_mode = 5; break; /* out mode 5 = input mode 0 */
         case 1: b->name = "6-D reverse, Shard(5)->Shard(5), 1 chunk"; memcpy(b->perm, rev, sizeof rev);
                 b->in_mode = 5; b->out_mode = 5; b->chunks = 1; break;
-        case 2: b->name = "6-D swap01, Shard(5)->Shard(1)"; memcpy(b->perm, swap01, sizeof swap01);
+        case 2: b->name = "6-D reverse, Shard(5)->Shard(5), measure"; memcpy(b->perm, rev, sizeof rev);
+                b->in_mode = 5; b->out_mode = 5; b->measure = 1; break;
+        case 3: b->name = "6-D swap01, Shard(5)->Shard(1)"; memcpy(b->perm, swap01, sizeof swap01);
                 b->in_mode = 5; b->out_mode = 1; break;
-        case 3: b->name = "6-D mixed, Shard(5)->Shard(0)"; memcpy(b->perm, mix, sizeof mix);
+        case 4: b->name = "6-D mixed, Shard(5)->Shard(0)"; memcpy(b->perm, mix, sizeof mix);
                 b->in_mode = 5; b->out_mode = 0; break;
         }
         if (!big) b->iters = iters * 20;
-        if (!big && ci % 4 == 1) { free(b); continue; }
+        if (!big && (ci % 5 == 1 || ci % 5 == 2)) { free(b); continue; }
         on_all_ranks(bench_rank, b);
         double td = 0, ta = 0, gpub = 0;
         for (int r = 0; r < G; ++r) {
