@@ -47,6 +47,8 @@ static slot_t* decode(uintptr_t token, uint64_t* expect)
 
 cupermStatus_t cuperm_registry_add(cuperm_obj_kind_t kind, void* obj, uintptr_t* token)
 {
+    if (!obj) /* a live token always resolves to an object */
+        return cuperm_fail(CUPERM_STATUS_INTERNAL_ERROR, "internal error: registering a NULL object (kind %d)", (int)kind);
     pthread_mutex_lock(&lock);
     uint32_t index;
     if (free_head) {

@@ -71,8 +71,8 @@ cupermStatus_t cupermDistPlanTranspose(cupermHandle_t handle, cupermDistPlan_t* 
     const cupermStatus_t hst = cuperm_handle_get(handle, &h);
     cuperm_dist_plan_t* p = NULL;
     uintptr_t token = 0;
-    cupermStatus_t st = publish(CUPERM_OBJ_DIST_PLAN,
-                                cuperm_dist_plan_transpose(h, hst, perm, in, out, options, comm, stream, &p), p, &token);
+    cupermStatus_t st = cuperm_dist_plan_transpose(h, hst, perm, in, out, options, comm, stream, &p);
+    st = publish(CUPERM_OBJ_DIST_PLAN, st, p, &token); /* p is set only after the call above */
     *plan = (cupermDistPlan_t)token;
     return st;
 }
@@ -212,9 +212,9 @@ cupermStatus_t cupermDistPlanContraction(cupermHandle_t handle, cupermDistContra
     const cupermStatus_t hst = cuperm_handle_get(handle, &h);
     cuperm_dist_ctr_plan_t* p = NULL;
     uintptr_t token = 0;
-    cupermStatus_t st = publish(CUPERM_OBJ_DIST_CONTRACTION_PLAN,
-                                cuperm_dist_plan_contraction(h, hst, A, modesA, B, modesB, D, modesD, compute, comm,
-                                                             stream, &p), p, &token);
+    cupermStatus_t st =
+        cuperm_dist_plan_contraction(h, hst, A, modesA, B, modesB, D, modesD, compute, comm, stream, &p);
+    st = publish(CUPERM_OBJ_DIST_CONTRACTION_PLAN, st, p, &token); /* p is set only after the call above */
     *plan = (cupermDistContractionPlan_t)token;
     return st;
 }
