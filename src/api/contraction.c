@@ -13,14 +13,21 @@
 #define INVALID CUPERM_STATUS_INVALID_VALUE
 #define WS_ALIGN 256
 
-static cupermStatus_t get_plan(cupermContractionPlan_t token, const char* fn, cuperm_contraction_plan_t** out)
+/* The live plan a token names (take: and unregisters it), or INVALID_VALUE naming fn. */
+static cupermStatus_t find_plan(cupermContractionPlan_t token, int take, const char* fn,
+                                cuperm_contraction_plan_t** out)
 {
-    if (!token) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "%s: plan is NULL", fn);
-    *out = cuperm_registry_get(CUPERM_OBJ_CONTRACTION_PLAN, (uintptr_t)token);
-    if (!*out)
-        return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "%s: plan is not a live contraction plan "
-                           "(destroyed or foreign)", fn);
-    return CUPERM_STATUS_SUCCESS;
+    return cuperm_registry_lookup(CUPERM_OBJ_CONTRACTION_PLAN, (uintptr_t)token, take, fn, "plan",
+                                  "contraction plan", (void**)out);
+}
+
+/* The live plan a token names and a non-NULL output argument (named what) of fn. */
+static cupermStatus_t get_plan_with(cupermContractionPlan_t token, const char* fn, const void* arg, const char* what,
+                                    cuperm_contraction_plan_t** out)
+{
+    cupermStatus_t st = find_plan(token, 0, fn, out);
+    if (!st && !arg) st = cuperm_fail(INVALID, "%s: %s is NULL", fn, what);
+    return st;
 }
 
 cupermStatus_t cupermPlanContraction(cupermHandle_t handle, cupermContractionPlan_t* plan,
@@ -108,7 +115,7 @@ cupermStatus_t cupermContract(cupermContractionPlan_t token, const void* alpha, 
                               size_t workspaceBytes, cudaStream_t stream)
 {
     cuperm_contraction_plan_t* plan;
-    cupermStatus_t st = get_plan(token, "cupermContract", &plan);
+    cupermStatus_t st = find_plan(token, 0, "cupermContract", &plan);
     if (st) return st;
     if (!alpha) return cuperm_fail(INVALID, "cupermContract: alpha is NULL (it must point to a host scalar)");
     if (!beta) return cuperm_fail(INVALID, "cupermContract: beta is NULL (it must point to a host scalar)");
@@ -139,20 +146,17 @@ cupermStatus_t cupermContract(cupermContractionPlan_t token, const void* alpha, 
 cupermStatus_t cupermContractionGetWorkspaceSize(cupermContractionPlan_t token, size_t* bytes)
 {
     cuperm_contraction_plan_t* plan;
-    cupermStatus_t st = get_plan(token, "cupermContractionGetWorkspaceSize", &plan);
+    cupermStatus_t st = get_plan_with(token, "cupermContractionGetWorkspaceSize", bytes, "bytes", &plan);
     if (st) return st;
-    if (!bytes) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermContractionGetWorkspaceSize: bytes is NULL");
     *bytes = plan->workspaceBytes;
     return CUPERM_STATUS_SUCCESS;
 }
 
 cupermStatus_t cupermContractionPlanDestroy(cupermContractionPlan_t token)
 {
-    if (!token) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermContractionPlanDestroy: plan is NULL");
-    cuperm_contraction_plan_t* plan = cuperm_registry_remove(CUPERM_OBJ_CONTRACTION_PLAN, (uintptr_t)token);
-    if (!plan)
-        return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermContractionPlanDestroy: plan is not a live "
-                           "contraction plan (destroyed or foreign)");
+    cuperm_contraction_plan_t* plan;
+    cupermStatus_t st = find_plan(token, 1, "cupermContractionPlanDestroy", &plan);
+    if (st) return st;
     cuperm_ctr_plan_release(plan);
     cuperm_handle_release(plan->handle);
     free(plan);
@@ -162,9 +166,8 @@ cupermStatus_t cupermContractionPlanDestroy(cupermContractionPlan_t token)
 cupermStatus_t cupermContractionPlanGetInfo(cupermContractionPlan_t token, cupermContractionInfo_t* info)
 {
     cuperm_contraction_plan_t* plan;
-    cupermStatus_t st = get_plan(token, "cupermContractionPlanGetInfo", &plan);
+    cupermStatus_t st = get_plan_with(token, "cupermContractionPlanGetInfo", info, "info", &plan);
     if (st) return st;
-    if (!info) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "cupermContractionPlanGetInfo: info is NULL");
     const cuperm_ctr_layout_t* l = &plan->layout;
     const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
     memset(info, 0, sizeof *info);

@@ -21,12 +21,10 @@ cupermStatus_t cupermCreate(cupermHandle_t* handle)
 
 cupermStatus_t cupermDestroy(cupermHandle_t handle)
 {
-    if (!handle) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "handle is NULL");
-    cuperm_handle_t* h = cuperm_registry_remove(CUPERM_OBJ_HANDLE, (uintptr_t)handle);
-    if (!h)
-        return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "handle is not a live cuperm handle (destroyed or "
-                           "foreign)");
+    cuperm_handle_t* h;
+    cupermStatus_t st = cuperm_registry_lookup(CUPERM_OBJ_HANDLE, (uintptr_t)handle, 1, NULL, "handle",
+                                               "cuperm handle", (void**)&h);
     /* Live contraction plans keep the state they use until they are destroyed. */
-    cuperm_handle_release(h);
-    return CUPERM_STATUS_SUCCESS;
+    if (!st) cuperm_handle_release(h);
+    return st;
 }

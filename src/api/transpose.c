@@ -11,13 +11,11 @@
 
 #define INVALID CUPERM_STATUS_INVALID_VALUE
 
-/* The live plan a token names, or INVALID_VALUE naming fn. */
-static cupermStatus_t get_plan(cupermPlan_t token, cuperm_transpose_plan_t** out)
+/* The live plan a token names (take: and unregisters it), or INVALID_VALUE. */
+static cupermStatus_t find_plan(cupermPlan_t token, int take, cuperm_transpose_plan_t** out)
 {
-    if (!token) return cuperm_fail(INVALID, "plan is NULL");
-    *out = cuperm_registry_get(CUPERM_OBJ_TRANSPOSE_PLAN, (uintptr_t)token);
-    if (!*out) return cuperm_fail(INVALID, "plan is not a live cuperm plan (destroyed or foreign)");
-    return CUPERM_STATUS_SUCCESS;
+    return cuperm_registry_lookup(CUPERM_OBJ_TRANSPOSE_PLAN, (uintptr_t)token, take, NULL, "plan", "cuperm plan",
+                                  (void**)out);
 }
 
 /* Copies a plan to the heap and registers it: *out is its token. */
@@ -36,18 +34,37 @@ static cupermStatus_t publish(const cuperm_transpose_plan_t* local, cupermPlan_t
     return CUPERM_STATUS_SUCCESS;
 }
 
+/* cuperm_transpose_plan_init (heuristic; a measured plan for the same arguments wins) or
+ * cuperm_transpose_plan_make (heuristic only). */
+typedef cupermStatus_t (*plan_maker_t)(cuperm_handle_t* h, cuperm_transpose_plan_t* plan, int rank,
+                                       const int64_t* extents, const int* perm, cupermDataType_t type,
+                                       const int64_t* in_strides, const int64_t* out_strides);
+
+/* An entry point's output argument out (error message out_null when it is NULL), the handle a
+ * token names, and a plan on the stack that make builds for the arguments. */
+static cupermStatus_t local_plan(const void* out, const char* out_null, cupermHandle_t handle, plan_maker_t make,
+                                 cuperm_handle_t** h, cuperm_transpose_plan_t* local, int rank,
+                                 const int64_t* extents, const int* perm, cupermDataType_t type,
+                                 const int64_t* inStrides, const int64_t* outStrides)
+{
+    if (!out) return cuperm_fail(INVALID, "%s", out_null);
+    cupermStatus_t st = cuperm_handle_get(handle, h);
+    if (!st) st = make(*h, local, rank, extents, perm, type, inStrides, outStrides);
+    return st;
+}
+
+static const char plan_null[] = "plan is NULL (it must point to a cupermPlan_t)";
+
 /* Both planning entry points: a plain transpose is one with the identity on its input. */
 static cupermStatus_t plan_transpose(cupermHandle_t handle, cupermPlan_t* plan, int rank, const int64_t* extents,
                                      const int* perm, cupermDataType_t type, const int64_t* inStrides,
                                      const int64_t* outStrides, cupermOperator_t opIn, double opParam)
 {
-    if (!plan) return cuperm_fail(INVALID, "plan is NULL (it must point to a cupermPlan_t)");
-    *plan = NULL;
     cuperm_handle_t* h;
-    cupermStatus_t st = cuperm_handle_get(handle, &h);
-    if (st) return st;
     cuperm_transpose_plan_t local;
-    st = cuperm_transpose_plan_init(h, &local, rank, extents, perm, type, inStrides, outStrides);
+    cupermStatus_t st = local_plan(plan, plan_null, handle, cuperm_transpose_plan_init, &h, &local, rank, extents,
+                                   perm, type, inStrides, outStrides);
+    if (plan) *plan = NULL; /* on every failure too */
     if (!st) st = cuperm_check_operator(type, opIn, opParam, "", "opIn");
     if (st) return st;
     local.ops.in = opIn;
@@ -74,12 +91,10 @@ cupermStatus_t cupermPredictTransposeTime(cupermHandle_t handle, int rank, const
                                           const int64_t* inStrides, const int64_t* outStrides,
                                           double* seconds)
 {
-    if (!seconds) return cuperm_fail(INVALID, "seconds is NULL");
     cuperm_handle_t* h;
-    cupermStatus_t st = cuperm_handle_get(handle, &h);
-    if (st) return st;
     cuperm_transpose_plan_t local;
-    st = cuperm_transpose_plan_make(h, &local, rank, extents, perm, type, inStrides, outStrides);
+    cupermStatus_t st = local_plan(seconds, "seconds is NULL", handle, cuperm_transpose_plan_make, &h, &local, rank,
+                                   extents, perm, type, inStrides, outStrides);
     if (st) return st;
     *seconds = local.host.predicted_seconds;
     return CUPERM_STATUS_SUCCESS;
@@ -119,7 +134,7 @@ cupermStatus_t cupermExecute(cupermPlan_t token, const void* alpha, const void* 
                              void* out, cudaStream_t stream)
 {
     cuperm_transpose_plan_t* plan;
-    cupermStatus_t st = get_plan(token, &plan);
+    cupermStatus_t st = find_plan(token, 0, &plan);
     if (!st) st = check_execute(plan, alpha, in, beta, out);
     if (!st) st = cuperm_transpose_run(plan, alpha, in, beta, out, stream);
     return st;
@@ -131,13 +146,11 @@ cupermStatus_t cupermPlanTransposeMeasure(cupermHandle_t handle, cupermPlan_t* p
                                           const int64_t* outStrides, const void* in, void* out,
                                           cudaStream_t stream)
 {
-    if (!plan) return cuperm_fail(INVALID, "plan is NULL (it must point to a cupermPlan_t)");
-    *plan = NULL;
     cuperm_handle_t* h;
-    cupermStatus_t st = cuperm_handle_get(handle, &h);
-    if (st) return st;
     cuperm_transpose_plan_t local;
-    st = cuperm_transpose_plan_make(h, &local, rank, extents, perm, type, inStrides, outStrides);
+    cupermStatus_t st = local_plan(plan, plan_null, handle, cuperm_transpose_plan_make, &h, &local, rank, extents,
+                                   perm, type, inStrides, outStrides);
+    if (plan) *plan = NULL; /* on every failure too */
     if (st) return st;
     const double unused_scalar[2] = {0, 0}; /* measuring moves bits: no scalars are read */
     st = check_execute(&local, unused_scalar, in, unused_scalar, out);
@@ -149,12 +162,10 @@ cupermStatus_t cupermPlanTransposeMeasure(cupermHandle_t handle, cupermPlan_t* p
 
 cupermStatus_t cupermPlanDestroy(cupermPlan_t token)
 {
-    if (!token) return cuperm_fail(INVALID, "plan is NULL");
-    cuperm_transpose_plan_t* plan = cuperm_registry_remove(CUPERM_OBJ_TRANSPOSE_PLAN, (uintptr_t)token);
-    if (!plan)
-        return cuperm_fail(INVALID, "plan is not a live cuperm plan (destroyed or foreign)");
-    free(plan);
-    return CUPERM_STATUS_SUCCESS;
+    cuperm_transpose_plan_t* plan;
+    cupermStatus_t st = find_plan(token, 1, &plan);
+    if (!st) free(plan);
+    return st;
 }
 
 static const char* kernel_name(cuperm_launch_kind_t k)
@@ -170,7 +181,7 @@ static const char* kernel_name(cuperm_launch_kind_t k)
 cupermStatus_t cupermPlanGetInfo(cupermPlan_t token, cupermPlanInfo_t* info)
 {
     cuperm_transpose_plan_t* plan;
-    cupermStatus_t st = get_plan(token, &plan);
+    cupermStatus_t st = find_plan(token, 0, &plan);
     if (st) return st;
     if (!info) return cuperm_fail(INVALID, "info is NULL");
     const cuperm_launch_t* l = plan->host.has_packed ? &plan->host.packed : &plan->host.launch;

@@ -111,3 +111,16 @@ void* cuperm_registry_remove(cuperm_obj_kind_t kind, uintptr_t token)
     pthread_mutex_unlock(&lock);
     return obj;
 }
+
+cupermStatus_t cuperm_registry_lookup(cuperm_obj_kind_t kind, uintptr_t token, int take, const char* fn,
+                                      const char* name, const char* what, void** out)
+{
+    const char* sep = fn ? ": " : "";
+    if (!fn) fn = "";
+    if (!token) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "%s%s%s is NULL", fn, sep, name);
+    *out = take ? cuperm_registry_remove(kind, token) : cuperm_registry_get(kind, token);
+    if (!*out)
+        return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "%s%s%s is not a live %s (destroyed or foreign)", fn, sep,
+                           name, what);
+    return CUPERM_STATUS_SUCCESS;
+}

@@ -40,4 +40,12 @@ CUPERM_INTERNAL_API void* cuperm_registry_get(cuperm_obj_kind_t kind, uintptr_t 
  *  the caller frees it. After this, the token resolves to nothing, forever. */
 CUPERM_INTERNAL_API void* cuperm_registry_remove(cuperm_obj_kind_t kind, uintptr_t token);
 
+/** The live object of this kind that token names (take = 0), or unregisters it and returns it
+ *  (take = 1, as cuperm_registry_remove). Otherwise INVALID_VALUE with the message
+ *  "[fn: ]name is NULL" for a NULL token or "[fn: ]name is not a live what (destroyed or
+ *  foreign)" for a stale, foreign or other-kind one; fn may be NULL (no prefix). */
+CUPERM_INTERNAL_API cupermStatus_t cuperm_registry_lookup(cuperm_obj_kind_t kind, uintptr_t token, int take,
+                                                          const char* fn, const char* name, const char* what,
+                                                          void** out);
+
 #endif

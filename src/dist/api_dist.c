@@ -24,10 +24,7 @@ static void free_plan(cuperm_obj_kind_t kind, void* p)
 
 static cupermStatus_t get_obj(cuperm_obj_kind_t kind, uintptr_t token, const char* fn, void** out)
 {
-    if (!token) return cuperm_fail(INVALID, "%s: plan is NULL", fn);
-    *out = cuperm_registry_get(kind, token);
-    if (!*out) return cuperm_fail(INVALID, "%s: plan is not a live %s (destroyed or foreign)", fn, kind_name(kind));
-    return CUPERM_STATUS_SUCCESS;
+    return cuperm_registry_lookup(kind, token, 0, fn, "plan", kind_name(kind), out);
 }
 
 /* The plan behind token, and a non-NULL output argument (named what). */
@@ -48,11 +45,10 @@ static cupermStatus_t publish(cuperm_obj_kind_t kind, cupermStatus_t st, void* p
 
 static cupermStatus_t destroy(cuperm_obj_kind_t kind, uintptr_t token, const char* fn)
 {
-    if (!token) return cuperm_fail(INVALID, "%s: plan is NULL", fn);
-    void* p = cuperm_registry_remove(kind, token);
-    if (!p) return cuperm_fail(INVALID, "%s: plan is not a live %s (destroyed or foreign)", fn, kind_name(kind));
-    free_plan(kind, p);
-    return CUPERM_STATUS_SUCCESS;
+    void* p;
+    cupermStatus_t st = cuperm_registry_lookup(kind, token, 1, fn, "plan", kind_name(kind), &p);
+    if (!st) free_plan(kind, p);
+    return st;
 }
 
 static cupermStatus_t get_plan(cupermDistPlan_t token, const char* fn, cuperm_dist_plan_t** out)

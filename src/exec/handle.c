@@ -69,11 +69,8 @@ cuperm_handle_t* cuperm_handle_resolve(cupermHandle_t token)
 
 cupermStatus_t cuperm_handle_get(cupermHandle_t token, cuperm_handle_t** out)
 {
-    if (!token) return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "handle is NULL");
-    *out = cuperm_handle_resolve(token);
-    if (!*out)
-        return cuperm_fail(CUPERM_STATUS_INVALID_VALUE, "handle is not a live cuperm handle (destroyed or foreign)");
-    return CUPERM_STATUS_SUCCESS;
+    return cuperm_registry_lookup(CUPERM_OBJ_HANDLE, (uintptr_t)token, 0, NULL, "handle", "cuperm handle",
+                                  (void**)out);
 }
 
 void cuperm_handle_retain(cuperm_handle_t* h) { atomic_fetch_add(&h->refs, 1); }

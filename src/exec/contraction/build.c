@@ -1,4 +1,5 @@
 /* A contraction plan's steps for its layout: transpose sub-plans (operators inside), the GEMM, buffers. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,19 @@ static int pointers_aligned(const cuperm_ctr_ptr_params_t* q)
             if (q->dim[d].extent > 1 && q->dim[d].stride[j] * q->elemBytes[j] % CTR_PTR_ALIGN) return 0;
     return 1;
 }
+
+/* Where each GETT offset table goes in cuperm_gett_params_t: the index group and operand it serves. */
+typedef struct {
+    size_t field; /* offsetof a const void* member */
+    int group, operand;
+} gett_table_t;
+#define GETT_TABLE(member, grp, w) {offsetof(cuperm_gett_params_t, member), CTR_GROUP_##grp, CTR_##w}
+static const gett_table_t gett_tables[] = {
+    GETT_TABLE(aM, M, A), GETT_TABLE(aK, K, A), GETT_TABLE(aL, L, A), GETT_TABLE(bK, K, B),
+    GETT_TABLE(bN, N, B), GETT_TABLE(bL, L, B), GETT_TABLE(cM, M, C), GETT_TABLE(cN, N, C),
+    GETT_TABLE(cL, L, C), GETT_TABLE(dM, M, D), GETT_TABLE(dN, N, D), GETT_TABLE(dL, L, D),
+};
+#undef GETT_TABLE
 
 static cuperm_buffer_t operand_buffer(int which) { return (cuperm_buffer_t){(cuperm_buffer_kind_t)which, 0}; }
 static cuperm_buffer_t workspace_buffer(size_t offset) { return (cuperm_buffer_t){CUPERM_BUF_WORKSPACE, offset}; }
@@ -182,20 +196,10 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     g->tables = dev;
     cuperm_gett_params_t* q = &g->params;
     memset(q, 0, sizeof *q);
-#define GETT_TABLE(grp, w) ((const void*)(dev + (size_t)t.at[grp][w] * entryBytes))
-    q->aM = GETT_TABLE(CTR_GROUP_M, CTR_A);
-    q->aK = GETT_TABLE(CTR_GROUP_K, CTR_A);
-    q->aL = GETT_TABLE(CTR_GROUP_L, CTR_A);
-    q->bK = GETT_TABLE(CTR_GROUP_K, CTR_B);
-    q->bN = GETT_TABLE(CTR_GROUP_N, CTR_B);
-    q->bL = GETT_TABLE(CTR_GROUP_L, CTR_B);
-    q->cM = GETT_TABLE(CTR_GROUP_M, CTR_C);
-    q->cN = GETT_TABLE(CTR_GROUP_N, CTR_C);
-    q->cL = GETT_TABLE(CTR_GROUP_L, CTR_C);
-    q->dM = GETT_TABLE(CTR_GROUP_M, CTR_D);
-    q->dN = GETT_TABLE(CTR_GROUP_N, CTR_D);
-    q->dL = GETT_TABLE(CTR_GROUP_L, CTR_D);
-#undef GETT_TABLE
+    for (size_t i = 0; i < sizeof gett_tables / sizeof gett_tables[0]; ++i) {
+        const gett_table_t* e = &gett_tables[i];
+        *(const void**)((char*)q + e->field) = dev + (size_t)t.at[e->group][e->operand] * entryBytes;
+    }
     q->off32 = t.off32;
     q->vecA = t.vec[CTR_A];
     q->vecB = t.vec[CTR_B];

@@ -27,6 +27,21 @@ static cupermStatus_t check_span(const char* name, int n, const int64_t* extent,
     return CUPERM_STATUS_SUCCESS;
 }
 
+/* One side's strides (dense when NULL): each at least min, and the span they reach within int64. */
+static cupermStatus_t check_strides(const char* name, const char* side, int64_t min, int n, const int64_t* extent,
+                                    const int64_t* stride, size_t elem)
+{
+    if (stride) {
+        for (int d = 0; d < n; ++d)
+            if (stride[d] < min)
+                return cuperm_fail(INVALID, "%s[%d] = %lld: %s strides must be >= %lld", name, d,
+                                   (long long)stride[d], side, (long long)min);
+    }
+    int64_t dense[CUPERM_MAX_RANK];
+    cuperm_dense_strides(n, extent, dense);
+    return check_span(name, n, extent, stride ? stride : dense, elem);
+}
+
 /* Output elements are distinct when, with dimensions sorted by stride, each
  * stride exceeds the largest offset the smaller ones reach. Exact for every
  * padded or sliced view; conservative for exotic interleavings. */
@@ -83,27 +98,11 @@ cupermStatus_t cuperm_validate_transpose(int rank, const int64_t* extents, const
                                r, perm[r]);
     }
 
-    int64_t out_extents[CUPERM_MAX_RANK], dense[CUPERM_MAX_RANK];
+    int64_t out_extents[CUPERM_MAX_RANK];
     for (int r = 0; r < rank; ++r) out_extents[r] = extents[perm[r]];
 
-    if (in_strides) {
-        for (int d = 0; d < rank; ++d)
-            if (in_strides[d] < 0)
-                return cuperm_fail(INVALID, "inStrides[%d] = %lld: input strides must be >= 0", d,
-                                   (long long)in_strides[d]);
-    }
-    cuperm_dense_strides(rank, extents, dense);
-    cupermStatus_t st = check_span("inStrides", rank, extents, in_strides ? in_strides : dense, elem);
-    if (st) return st;
-
-    if (out_strides) {
-        for (int r = 0; r < rank; ++r)
-            if (out_strides[r] < 1)
-                return cuperm_fail(INVALID, "outStrides[%d] = %lld: output strides must be >= 1", r,
-                                   (long long)out_strides[r]);
-    }
-    cuperm_dense_strides(rank, out_extents, dense);
-    st = check_span("outStrides", rank, out_extents, out_strides ? out_strides : dense, elem);
+    cupermStatus_t st = check_strides("inStrides", "input", 0, rank, extents, in_strides, elem);
+    if (!st) st = check_strides("outStrides", "output", 1, rank, out_extents, out_strides, elem);
     if (st) return st;
     if (out_strides) return check_no_overlap(rank, out_extents, out_strides);
     return CUPERM_STATUS_SUCCESS;

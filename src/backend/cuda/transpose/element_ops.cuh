@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <type_traits>
+
 #include "core/scalar_values.h"
 
 namespace cuperm {
@@ -65,24 +67,20 @@ template <> struct Arith<__nv_bfloat16> {
         return __float2bfloat16_rn(a * __bfloat162float(x) + b * __bfloat162float(y));
     }
 };
-template <> struct Arith<cuFloatComplex> {
-    using scalar = cuFloatComplex;
-    __device__ static cuFloatComplex ax(cuFloatComplex a, cuFloatComplex x) { return cuCmulf(a, x); }
-    __device__ static cuFloatComplex axpby(cuFloatComplex a, cuFloatComplex x, cuFloatComplex b,
-                                           cuFloatComplex y)
-    {
-        return cuCaddf(cuCmulf(a, x), cuCmulf(b, y));
-    }
+// cuComplex's products and sums by overload, so that one template serves both widths.
+__device__ __forceinline__ cuFloatComplex cmul(cuFloatComplex a, cuFloatComplex x) { return cuCmulf(a, x); }
+__device__ __forceinline__ cuDoubleComplex cmul(cuDoubleComplex a, cuDoubleComplex x) { return cuCmul(a, x); }
+__device__ __forceinline__ cuFloatComplex cadd(cuFloatComplex a, cuFloatComplex b) { return cuCaddf(a, b); }
+__device__ __forceinline__ cuDoubleComplex cadd(cuDoubleComplex a, cuDoubleComplex b) { return cuCadd(a, b); }
+
+template <typename C>
+struct ComplexArith {
+    using scalar = C;
+    __device__ static C ax(C a, C x) { return cmul(a, x); }
+    __device__ static C axpby(C a, C x, C b, C y) { return cadd(cmul(a, x), cmul(b, y)); }
 };
-template <> struct Arith<cuDoubleComplex> {
-    using scalar = cuDoubleComplex;
-    __device__ static cuDoubleComplex ax(cuDoubleComplex a, cuDoubleComplex x) { return cuCmul(a, x); }
-    __device__ static cuDoubleComplex axpby(cuDoubleComplex a, cuDoubleComplex x, cuDoubleComplex b,
-                                            cuDoubleComplex y)
-    {
-        return cuCadd(cuCmul(a, x), cuCmul(b, y));
-    }
-};
+template <> struct Arith<cuFloatComplex> : ComplexArith<cuFloatComplex> {};
+template <> struct Arith<cuDoubleComplex> : ComplexArith<cuDoubleComplex> {};
 
 // alpha * x (+ beta * y when beta != 0; y is then read, otherwise never).
 template <typename T>
@@ -165,22 +163,14 @@ __device__ __forceinline__ cuDoubleComplex apply_op(cupermOperator_t op, cuDoubl
     return x;
 }
 
-// The scalar arithmetic of the operator path, in R.
+// The scalar arithmetic of the operator path, in R (float, double or a complex type).
 template <typename R> struct OpArith {
-    __device__ static R axpby(R a, R x, R b, R y, bool use_b) { return use_b ? a * x + b * y : a * x; }
-};
-template <> struct OpArith<cuFloatComplex> {
-    using R = cuFloatComplex;
     __device__ static R axpby(R a, R x, R b, R y, bool use_b)
     {
-        return use_b ? cuCaddf(cuCmulf(a, x), cuCmulf(b, y)) : cuCmulf(a, x);
-    }
-};
-template <> struct OpArith<cuDoubleComplex> {
-    using R = cuDoubleComplex;
-    __device__ static R axpby(R a, R x, R b, R y, bool use_b)
-    {
-        return use_b ? cuCadd(cuCmul(a, x), cuCmul(b, y)) : cuCmul(a, x);
+        if constexpr (std::is_same_v<R, cuFloatComplex> || std::is_same_v<R, cuDoubleComplex>)
+            return use_b ? cadd(cmul(a, x), cmul(b, y)) : cmul(a, x);
+        else
+            return use_b ? a * x + b * y : a * x;
     }
 };
 

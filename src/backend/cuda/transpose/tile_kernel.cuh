@@ -64,65 +64,59 @@ __device__ __forceinline__ void stage_and_write(const cuperm_tile_params_t& p, t
 // kTileThreads * items elements, so each thread keeps one x (reads) or one y
 // (writes) and the loops unroll fully, putting all loads in flight at once.
 template <bool kStaged, typename Op>
-__device__ __forceinline__ void move_tile_fast(const cuperm_tile_params_t& p, const typename Op::value_type* tin,
-                                               typename Op::value_type* tout, int na, int nb, const int64_t* a_in,
-                                               const int64_t* a_out, const int64_t* b_in, const int64_t* b_out,
-                                               typename Op::value_type* tile, const Op& op)
+__device__ __forceinline__ void move_tile_fast(const cuperm_tile_params_t& p, const TileView<Op>& tv, const Op& op)
 {
     using T = typename Op::value_type;
     constexpr int kItems = tile_items<T>();
     const int la = p.tile_a_log2;
     const int x = threadIdx.x & ((1 << la) - 1), y0 = threadIdx.x >> la, ystep = kTileThreads >> la;
-    const bool x_ok = x < na;
-    const int64_t ai = x_ok ? a_in[x] : 0;
+    const bool x_ok = x < tv.na;
+    const int64_t ai = x_ok ? tv.a_in[x] : 0;
     T v[kItems];
 #pragma unroll
     for (int k = 0; k < kItems; ++k) {
         const int y = y0 + k * ystep;
-        if (x_ok && y < nb) v[k] = tin[ai + b_in[y]];
+        if (x_ok && y < tv.nb) v[k] = tv.in[ai + tv.b_in[y]];
     }
     if constexpr (!kStaged) { // same fastest dimension: store straight back
-        const int64_t ao = x_ok ? a_out[x] : 0;
+        const int64_t ao = x_ok ? tv.a_out[x] : 0;
 #pragma unroll
         for (int k = 0; k < kItems; ++k) {
             const int y = y0 + k * ystep;
-            if (x_ok && y < nb) {
-                T* o = tout + ao + b_out[y];
+            if (x_ok && y < tv.nb) {
+                T* o = tv.out + ao + tv.b_out[y];
                 *o = op(v[k], o);
             }
         }
     } else {
-        stage_and_write(p, tout, na, nb, x, y0, ystep, a_out, b_out, tile, v, op);
+        stage_and_write(p, tv.out, tv.na, tv.nb, x, y0, ystep, tv.a_out, tv.b_out, tv.tile, v, op);
     }
 }
 
 // Any tile shape (tiny groups make one side narrower than a warp).
 template <bool kStaged, typename Op>
-__device__ __forceinline__ void move_tile_any(const cuperm_tile_params_t& p, const typename Op::value_type* tin,
-                                              typename Op::value_type* tout, int na, int nb, const int64_t* a_in,
-                                              const int64_t* a_out, const int64_t* b_in, const int64_t* b_out,
-                                              typename Op::value_type* tile, const Op& op)
+__device__ __forceinline__ void move_tile_any(const cuperm_tile_params_t& p, const TileView<Op>& tv, const Op& op)
 {
     const int ta = 1 << p.tile_a_log2, tb = 1 << p.tile_b_log2, elems = ta * tb;
     if constexpr (!kStaged) {
         for (int e = threadIdx.x; e < elems; e += kTileThreads) {
             const int x = e & (ta - 1), y = e >> p.tile_a_log2;
-            if (x < na && y < nb) {
-                typename Op::value_type* o = tout + a_out[x] + b_out[y];
-                *o = op(tin[a_in[x] + b_in[y]], o);
+            if (x < tv.na && y < tv.nb) {
+                typename Op::value_type* o = tv.out + tv.a_out[x] + tv.b_out[y];
+                *o = op(tv.in[tv.a_in[x] + tv.b_in[y]], o);
             }
         }
     } else {
         for (int e = threadIdx.x; e < elems; e += kTileThreads) {
             const int x = e & (ta - 1), y = e >> p.tile_a_log2;
-            if (x < na && y < nb) tile[y * p.smem_row + x] = tin[a_in[x] + b_in[y]];
+            if (x < tv.na && y < tv.nb) tv.tile[y * p.smem_row + x] = tv.in[tv.a_in[x] + tv.b_in[y]];
         }
         __syncthreads();
         for (int e = threadIdx.x; e < elems; e += kTileThreads) {
             const int y = e & (tb - 1), x = e >> p.tile_b_log2;
-            if (x < na && y < nb) {
-                typename Op::value_type* o = tout + a_out[x] + b_out[y];
-                *o = op(tile[y * p.smem_row + x], o);
+            if (x < tv.na && y < tv.nb) {
+                typename Op::value_type* o = tv.out + tv.a_out[x] + tv.b_out[y];
+                *o = op(tv.tile[y * p.smem_row + x], o);
             }
         }
     }
@@ -138,21 +132,18 @@ template <TilePath kPath>
 constexpr int tile_min_blocks() { return 4; }
 
 template <bool kStaged, TilePath kPath, typename Op>
-__device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const typename Op::value_type* tin,
-                                          typename Op::value_type* tout, int na, int nb, const int64_t* a_in,
-                                          const int64_t* a_out, const int64_t* b_in, const int64_t* b_out,
-                                          typename Op::value_type* tile, const Op& op)
+__device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const TileView<Op>& tv, const Op& op)
 {
     if constexpr (kPath == TilePath::kVec || kPath == TilePath::kVec8) {
         using VT = std::conditional_t<kPath == TilePath::kVec, uint4, uint2>;
         if constexpr (kStaged)
-            move_tile_vec<VT>(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, tile, op);
+            move_tile_vec<VT>(p, tv, op);
         else
-            move_rows_vec(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, op); // planned with 16-byte vectors only
+            move_rows_vec(p, tv, op); // planned with 16-byte vectors only
     } else if constexpr (kPath == TilePath::kFast) {
-        move_tile_fast<kStaged>(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, tile, op);
+        move_tile_fast<kStaged>(p, tv, op);
     } else {
-        move_tile_any<kStaged>(p, tin, tout, na, nb, a_in, a_out, b_in, b_out, tile, op);
+        move_tile_any<kStaged>(p, tv, op);
     }
 }
 
@@ -182,7 +173,8 @@ tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const typ
                 cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.b_end, b0 + (i - ta), &b_in[i - ta], &b_out[i - ta]);
         }
         __syncthreads();
-        move_tile<kStaged, kPath>(p, in + in_base, out + out_base, na, nb, a_in, a_out, b_in, b_out, tile, op);
+        const TileView<Op> tv{in + in_base, out + out_base, na, nb, a_in, a_out, b_in, b_out, tile};
+        move_tile<kStaged, kPath>(p, tv, op);
         __syncthreads(); // tables and tile are rewritten by the next tile
     }
 }

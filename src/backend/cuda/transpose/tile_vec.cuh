@@ -17,6 +17,18 @@
 
 namespace cuperm {
 
+// One tile as the tile paths see it: the tile's origin in and out, its extents na x nb (clipped
+// at the tensor's edge), the four offset tables and the shared-memory staging area. Passed by
+// reference to force-inlined functions only, so it never leaves registers.
+template <typename Op>
+struct TileView {
+    const typename Op::value_type* in;
+    typename Op::value_type* out;
+    int na, nb;
+    const int64_t *a_in, *a_out, *b_in, *b_out;
+    typename Op::value_type* tile;
+};
+
 // Bytes each thread moves per pass: 4 vectors of 16 bytes, or 8 of 8.
 constexpr int kVecBytesPerThread = 64;
 
@@ -85,10 +97,7 @@ __device__ __forceinline__ VT apply_vec(const VT& v, typename Op::value_type* o,
 
 // ROWS: both sides contiguous along x; 16-byte vectors move straight through.
 template <typename Op>
-__device__ __forceinline__ void move_rows_vec(const cuperm_tile_params_t& p, const typename Op::value_type* tin,
-                                              typename Op::value_type* tout, int na, int nb, const int64_t* a_in,
-                                              const int64_t* a_out, const int64_t* b_in, const int64_t* b_out,
-                                              const Op& op)
+__device__ __forceinline__ void move_rows_vec(const cuperm_tile_params_t& p, const TileView<Op>& tv, const Op& op)
 {
     using T = typename Op::value_type;
     constexpr int kPer = kVecBytesPerThread / sizeof(uint4);
@@ -98,14 +107,14 @@ __device__ __forceinline__ void move_rows_vec(const cuperm_tile_params_t& p, con
     for (int k = 0; k < kPer; ++k) {
         const int q = threadIdx.x + k * CUPERM_THREADS;
         const int x = (q & ((1 << lxv) - 1)) << p.vec_log2, y = q >> lxv;
-        if (x < na && y < nb) r[k] = *reinterpret_cast<const uint4*>(tin + a_in[x] + b_in[y]);
+        if (x < tv.na && y < tv.nb) r[k] = *reinterpret_cast<const uint4*>(tv.in + tv.a_in[x] + tv.b_in[y]);
     }
 #pragma unroll
     for (int k = 0; k < kPer; ++k) {
         const int q = threadIdx.x + k * CUPERM_THREADS;
         const int x = (q & ((1 << lxv) - 1)) << p.vec_log2, y = q >> lxv;
-        if (x < na && y < nb) {
-            T* o = tout + a_out[x] + b_out[y];
+        if (x < tv.na && y < tv.nb) {
+            T* o = tv.out + tv.a_out[x] + tv.b_out[y];
             *reinterpret_cast<uint4*>(o) = apply_vec(r[k], o, op);
         }
     }
@@ -118,10 +127,7 @@ __device__ __forceinline__ void move_rows_vec(const cuperm_tile_params_t& p, con
 // XOR-swizzled by (y / V) % S the warp touches all 32 banks. The planner keeps
 // C >= S, at least S column vectors per column, and the tile at 16 KB.
 template <typename VT, typename Op>
-__device__ __forceinline__ void move_tile_vec(const cuperm_tile_params_t& p, const typename Op::value_type* tin,
-                                              typename Op::value_type* tout, int na, int nb, const int64_t* a_in,
-                                              const int64_t* a_out, const int64_t* b_in, const int64_t* b_out,
-                                              typename Op::value_type* tile, const Op& op)
+__device__ __forceinline__ void move_tile_vec(const cuperm_tile_params_t& p, const TileView<Op>& tv, const Op& op)
 {
     using T = typename Op::value_type;
     constexpr int V = sizeof(VT) / sizeof(T), lV = V == 16 ? 4 : V == 8 ? 3 : V == 4 ? 2 : 1;
@@ -129,17 +135,17 @@ __device__ __forceinline__ void move_tile_vec(const cuperm_tile_params_t& p, con
     constexpr int S = sizeof(VT) == 16 ? 8 : 16, lS = sizeof(VT) == 16 ? 3 : 4, lX = 5 - lS;
     const int lC = p.tile_a_log2 - lV, C = 1 << lC; // chunks per row
     const int ly = p.tile_b_log2 - lV;              // log2 of column vectors per column
-    VT* rows = reinterpret_cast<VT*>(tile);
+    VT* rows = reinterpret_cast<VT*>(tv.tile);
     VT r[kPer];
 #pragma unroll
     for (int k = 0; k < kPer; ++k) {
         const int q = threadIdx.x + k * CUPERM_THREADS, x = (q & (C - 1)) * V, y = q >> lC;
-        if (x < na && y < nb) r[k] = *reinterpret_cast<const VT*>(tin + a_in[x] + b_in[y]);
+        if (x < tv.na && y < tv.nb) r[k] = *reinterpret_cast<const VT*>(tv.in + tv.a_in[x] + tv.b_in[y]);
     }
 #pragma unroll
     for (int k = 0; k < kPer; ++k) {
         const int q = threadIdx.x + k * CUPERM_THREADS, cx = q & (C - 1), y = q >> lC;
-        if (cx * V < na && y < nb) rows[y * C + (cx ^ ((y >> lV) & (S - 1)))] = r[k];
+        if (cx * V < tv.na && y < tv.nb) rows[y * C + (cx ^ ((y >> lV) & (S - 1)))] = r[k];
     }
     __syncthreads();
     // Not fully unrolled: a gathered vector holds V registers before packing.
@@ -149,13 +155,13 @@ __device__ __forceinline__ void move_tile_vec(const cuperm_tile_params_t& p, con
         const int hi = q >> 5;
         const int yv = ((hi & ((1 << (ly - lS)) - 1)) << lS) | iy, x = ((hi >> (ly - lS)) << lX) | xl;
         const int y = yv * V;
-        if (x < na && y < nb) {
+        if (x < tv.na && y < tv.nb) {
             // (row >> lV) & (S - 1) == yv & (S - 1) == iy for every row of this column vector
             const T* col = reinterpret_cast<const T*>(rows + ((x / V) ^ iy)) + (x % V);
             uint32_t w[VecWords<VT>::kWords] = {};
 #pragma unroll
             for (int j = 0; j < V; ++j) vec_put(w, j, col[(y + j) * C * V]);
-            T* o = tout + a_out[x] + b_out[y];
+            T* o = tv.out + tv.a_out[x] + tv.b_out[y];
             *reinterpret_cast<VT*>(o) = apply_vec(VecWords<VT>::join(w), o, op);
         }
     }
