@@ -1,0 +1,168 @@
+/* cuperm-dist-test --bench: distributed contractions' parallel efficiency against one GPU. */
+#include "dist_parts.h"
+#include "harness.h"
+
+/* ---- distributed contraction benchmark: parallel efficiency against one GPU ---------- */
+/* D[a,b,c,d] = A[a,e,b,f] B[e,c,f,d] (f32, m = a*b, n = c*d, k = e*f), D distributed along
+ * one mode over every GPU, A and B along the modes named below. Efficiency = T1 / (G * TG),
+ * T1 the same contraction (model plan) on GPU 0 alone, TG the slowest rank's time per
+ * distributed execute (CUDA events, median of iters after warm-up). */
+typedef struct {
+    const char* name;
+    int32_t modes[3][4];
+    int64_t ext[3][4];
+    int dist_mode[3];
+    int iters;
+    double ms[MAXG];
+    cupermStatus_t st[MAXG];
+    char msg[MAXG][256];
+    cupermDistContractionInfo_t info[MAXG];
+} ctr_bench_t;
+
+static int cmp_double(const void* a, const void* b)
+{
+    const double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Device memory of n floats holding small pseudo-random values (never zeros). */
+static float* random_floats(int64_t n, uint64_t seed)
+{
+    float* h = malloc((size_t)n * sizeof(float));
+    for (int64_t i = 0; i < n; ++i) h[i] = (float)(((uint64_t)i * 2654435761u + seed) % 1000) / 1000.0f + 0.25f;
+    float* d = NULL;
+    CK(cudaMalloc((void**)&d, (size_t)n * sizeof(float)));
+    CK(cudaMemcpy(d, h, (size_t)n * sizeof(float), cudaMemcpyHostToDevice));
+    free(h);
+    return d;
+}
+
+static double time_loop(cudaStream_t s, int iters, int (*run)(void*), void* arg)
+{
+    double t[64];
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    for (int w = 0; w < 2; ++w)
+        if (run(arg)) return -1;
+    for (int i = 0; i < iters; ++i) {
+        CK(cudaEventRecord(e0, s));
+        if (run(arg)) return -1;
+        CK(cudaEventRecord(e1, s));
+        CK(cudaEventSynchronize(e1));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        t[i] = ms;
+    }
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    qsort(t, (size_t)iters, sizeof t[0], cmp_double);
+    return t[iters / 2];
+}
+
+typedef struct {
+    cupermDistContractionPlan_t dplan;
+    cupermContractionPlan_t plan;
+    float *a, *b, *d;
+    cudaStream_t s;
+} ctr_run_t;
+static int run_dist(void* p)
+{
+    ctr_run_t* x = p;
+    const float one = 1, zero = 0;
+    return cupermDistContract(x->dplan, &one, x->a, x->b, &zero, NULL, x->d, NULL, 0, x->s) != CUPERM_STATUS_SUCCESS;
+}
+static int run_local(void* p)
+{
+    ctr_run_t* x = p;
+    const float one = 1, zero = 0;
+    return cupermContract(x->plan, &one, x->a, x->b, &zero, NULL, x->d, NULL, 0, x->s) != CUPERM_STATUS_SUCCESS;
+}
+
+static void ctr_bench_rank(int r, void* arg)
+{
+    ctr_bench_t* c = arg;
+    cupermDistTensorDescriptor_t d[3];
+    int gdim = dt_G;
+    for (int t = 0; t < 3; ++t)
+        d[t] = (cupermDistTensorDescriptor_t){4, c->ext[t], CUPERM_R_32F, 1, &c->dist_mode[t], &gdim, NULL, NULL};
+    ctr_run_t x = {0};
+    x.s = dt_R[r].stream;
+    c->st[r] = cupermDistPlanContraction(dt_R[r].handle, &x.dplan, &d[0], c->modes[0], &d[1], c->modes[1], &d[2],
+                                         c->modes[2], CUPERM_COMPUTE_DEFAULT, dt_R[r].comm, x.s);
+    if (c->st[r]) {
+        snprintf(c->msg[r], sizeof c->msg[r], "%s", cupermGetLastErrorMessage());
+        return;
+    }
+    cupermDistContractionPlanGetInfo(x.dplan, &c->info[r]);
+    float** ptr[3] = {&x.a, &x.b, &x.d};
+    for (int t = 0; t < 3; ++t) {
+        int64_t le[4], vol = 1;
+        cupermDistGetLocalBlock(&d[t], r, dt_G, le, NULL);
+        for (int m = 0; m < 4; ++m) vol *= le[m];
+        *ptr[t] = random_floats(vol, (uint64_t)(t * 7 + r));
+    }
+    c->ms[r] = time_loop(x.s, c->iters, run_dist, &x);
+    if (c->ms[r] < 0) {
+        c->st[r] = CUPERM_STATUS_CUDA_ERROR;
+        snprintf(c->msg[r], sizeof c->msg[r], "%s", cupermGetLastErrorMessage());
+    }
+    for (int t = 0; t < 3; ++t) cudaFree(*ptr[t]);
+    cupermDistContractionPlanDestroy(x.dplan);
+}
+
+int dt_ctr_bench(int iters)
+{
+    static const ctr_bench_t cases[] = {
+        {"D Shard(a), A Shard(a), B Shard(e)", {{0, 4, 1, 5}, {4, 2, 5, 3}, {0, 1, 2, 3}},
+         {{96, 64, 96, 64}, {64, 96, 64, 96}, {96, 96, 96, 96}}, {0, 0, 0}, 0, {0}, {0}, {{0}}, {{0}}},
+        {"D Shard(c), A Shard(b), B Shard(c)", {{0, 4, 1, 5}, {4, 2, 5, 3}, {0, 1, 2, 3}},
+         {{96, 64, 96, 64}, {64, 96, 64, 96}, {96, 96, 96, 96}}, {2, 1, 2}, 0, {0}, {0}, {{0}}, {{0}}},
+        {"D Shard(d), A Shard(e), B Shard(e)", {{0, 4, 1, 5}, {4, 2, 5, 3}, {0, 1, 2, 3}},
+         {{96, 64, 96, 64}, {64, 96, 64, 96}, {96, 96, 96, 96}}, {3, 1, 0}, 0, {0}, {0}, {{0}}, {{0}}},
+    };
+    int bad = 0;
+    printf("%-38s %10s %10s %10s %8s %s\n", "distributed contraction (f32)", "1 GPU ms", "dist ms", "GFLOP", "eff.",
+           "received A/B MB (rank 0)");
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ++ci) {
+        ctr_bench_t* c = malloc(sizeof *c);
+        *c = cases[ci];
+        c->iters = iters < 64 ? iters : 64;
+        /* one GPU: the whole contraction on GPU 0 */
+        CK(cudaSetDevice(dt_R[0].dev));
+        cupermTensorDescriptor_t td[3];
+        for (int t = 0; t < 3; ++t)
+            td[t] = (cupermTensorDescriptor_t){4, c->modes[t], c->ext[t], NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
+        ctr_run_t x = {0};
+        x.s = dt_R[0].stream;
+        double t1 = -1;
+        if (!cupermPlanContraction(dt_R[0].handle, &x.plan, &td[0], &td[1], &td[2], &td[2], CUPERM_COMPUTE_DEFAULT,
+                                   CUPERM_PLAN_MODEL)) {
+            int64_t vol[3] = {1, 1, 1};
+            for (int t = 0; t < 3; ++t)
+                for (int m = 0; m < 4; ++m) vol[t] *= c->ext[t][m];
+            x.a = random_floats(vol[0], 1);
+            x.b = random_floats(vol[1], 2);
+            x.d = random_floats(vol[2], 3);
+            t1 = time_loop(x.s, c->iters, run_local, &x);
+            cudaFree(x.a);
+            cudaFree(x.b);
+            cudaFree(x.d);
+            cupermContractionPlanDestroy(x.plan);
+        }
+        dt_on_all_ranks(ctr_bench_rank, c);
+        double tg = 0;
+        for (int r = 0; r < dt_G; ++r) {
+            if (c->st[r]) {
+                printf("FAILED %s rank %d: %s\n", c->name, r, c->msg[r]);
+                bad = 1;
+            }
+            if (c->ms[r] > tg) tg = c->ms[r];
+        }
+        const double flops = 2.0 * 96 * 96 * 96 * 96 * 64 * 64;
+        printf("%-38s %10.3f %10.3f %10.1f %8.3f %.1f/%.1f\n", c->name, t1, tg, flops * 1e-9,
+               t1 > 0 && tg > 0 ? t1 / (dt_G * tg) : 0.0, c->info[0].bytesReceivedA / 1e6, c->info[0].bytesReceivedB / 1e6);
+        free(c);
+    }
+    return bad;
+}

@@ -1,0 +1,162 @@
+/* cuperm-dist-test --bench: redistributions against grouped ncclSend/ncclRecv of the same bytes. */
+#include <string.h>
+
+#include "dist_parts.h"
+#include "harness.h"
+
+/* ---- benchmark ------------------------------------------------------------------------ */
+typedef struct {
+    const char* name;
+    cupermDataType_t type;
+    int rank;
+    int64_t ext[6];
+    int perm[6];
+    int in_mode, out_mode; /* Shard(in_mode) -> Shard(out_mode) (output mode numbering) */
+    int chunks;            /* 0: the model's choice */
+    int measure;           /* plan in measure mode */
+    int iters;
+    /* results */
+    double t_dist[MAXG], t_a2a[MAXG];
+    cupermDistPlanInfo_t info[MAXG];
+    cupermStatus_t st[MAXG];
+    char msg[MAXG][256];
+} bench_t;
+
+static void bench_rank(int r, void* arg)
+{
+    bench_t* b = arg;
+    rank_t* k = &dt_R[r];
+    int mi[1] = {b->in_mode}, mo[1] = {b->out_mode}, gi[1] = {dt_G}, go[1] = {dt_G};
+    int64_t ext_o[6];
+    for (int i = 0; i < b->rank; ++i) ext_o[i] = b->ext[b->perm[i]];
+    cupermDistTensorDescriptor_t in = {b->rank, b->ext, b->type, 1, mi, gi, NULL, NULL};
+    cupermDistTensorDescriptor_t out = {b->rank, ext_o, b->type, 1, mo, go, NULL, NULL};
+    cupermDistOptions_t opt = {0};
+    opt.chunks = b->chunks;
+    opt.measure = b->measure;
+    cupermDistPlan_t plan;
+    b->st[r] = cupermDistPlanTranspose(k->handle, &plan, b->perm, &in, &out, &opt, k->comm, k->stream);
+    if (b->st[r]) {
+        snprintf(b->msg[r], sizeof b->msg[r], "%s", cupermGetLastErrorMessage());
+        return;
+    }
+    cupermDistPlanGetInfo(plan, &b->info[r]);
+    const size_t es = cupermDataTypeSize(b->type);
+    int64_t le[6], off[6], vin = 1, vout = 1;
+    cupermDistGetLocalBlock(&in, r, dt_G, le, off);
+    for (int i = 0; i < b->rank; ++i) vin *= le[i];
+    cupermDistGetLocalBlock(&out, r, dt_G, le, off);
+    for (int i = 0; i < b->rank; ++i) vout *= le[i];
+    void *x, *y, *ws = NULL, *s2, *r2;
+    size_t wsb = b->info[r].workspaceBytes;
+    CK(cudaMalloc(&x, (size_t)vin * es + 256));
+    CK(cudaMalloc(&y, (size_t)vout * es + 256));
+    if (wsb) CK(cudaMalloc(&ws, wsb));
+    CK(cudaMemset(x, 0, (size_t)vin * es));
+    CK(cudaMemset(y, 0, (size_t)vout * es));
+    /* the all-to-all of the same bytes: grouped ncclSend/ncclRecv of bytesSent / peers to every peer */
+    const size_t per_peer = b->info[r].sendPeers ? b->info[r].bytesSent / (size_t)b->info[r].sendPeers : 0;
+    CK(cudaMalloc(&s2, per_peer * (size_t)dt_G + 256));
+    CK(cudaMalloc(&r2, per_peer * (size_t)dt_G + 256));
+    unsigned char one[16], zero[16];
+    dt_scalar(b->type, 1, one);
+    dt_scalar(b->type, 0, zero);
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    for (int pass = 0; pass < 2; ++pass) {
+        for (int it = -2; it < b->iters; ++it) { /* two warm-ups */
+            if (it == 0) CK(cudaEventRecord(e0, k->stream));
+            if (pass == 0) {
+                cupermStatus_t st = cupermDistExecute(plan, one, x, zero, y, ws, wsb, k->stream);
+                if (st) {
+                    b->st[r] = st;
+                    snprintf(b->msg[r], sizeof b->msg[r], "%s", cupermGetLastErrorMessage());
+                }
+            } else {
+                ncclGroupStart();
+                for (int p = 0; p < dt_G; ++p) {
+                    if (p == r || !per_peer) continue;
+                    ncclSend((char*)s2 + per_peer * (size_t)p, per_peer, ncclInt8, p, k->comm, k->stream);
+                    ncclRecv((char*)r2 + per_peer * (size_t)p, per_peer, ncclInt8, p, k->comm, k->stream);
+                }
+                ncclGroupEnd();
+            }
+        }
+        CK(cudaEventRecord(e1, k->stream));
+        CK(cudaEventSynchronize(e1));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        (pass == 0 ? b->t_dist : b->t_a2a)[r] = ms / b->iters;
+    }
+    cudaFree(x);
+    cudaFree(y);
+    if (ws) cudaFree(ws);
+    cudaFree(s2);
+    cudaFree(r2);
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    cupermDistPlanDestroy(plan);
+}
+
+int dt_bench(double gb, int iters)
+{
+    const double bytes_per_gpu = gb * 1e9;
+    int bad = 0;
+    printf("%-34s %-4s %-26s %9s %11s %4s %9s %9s %9s %6s\n", "case", "type", "global extents", "GB/GPU",
+           "sent B/GPU", "v/k", "dist ms", "a2a ms", "model ms", "ratio");
+    for (int ci = 0; ci < 10; ++ci) {
+        bench_t* b = calloc(1, sizeof *b);
+        b->type = CUPERM_R_32F;
+        b->rank = 6;
+        b->iters = iters;
+        const int big = ci < 5;
+        const double target = big ? bytes_per_gpu : (ci < 8 ? 1 << 20 : 64 << 10); /* bytes per GPU */
+        int64_t base[6] = {16, 24, 32, 12, 16, 0};
+        if (!big) { base[0] = 8; base[1] = 6; base[2] = 4; base[3] = 4; base[4] = 2; }
+        int64_t other = 1;
+        for (int i = 0; i < 5; ++i) other *= base[i];
+        int64_t last = (int64_t)(target * dt_G / 4.0 / (double)other);
+        last = last / dt_G * dt_G;
+        if (last < dt_G) last = dt_G;
+        base[5] = last;
+        memcpy(b->ext, base, sizeof base);
+        static const int rev[6] = {5, 4, 3, 2, 1, 0}, swap01[6] = {1, 0, 2, 3, 4, 5}, mix[6] = {2, 0, 5, 1, 4, 3};
+        switch (ci % 5) {
+        case 0: b->name = "6-D reverse, Shard(5)->Shard(5), model"; memcpy(b->perm, rev, sizeof rev);
+                b->in_mode = 5; b->out_mode = 5; break; /* out mode 5 = input mode 0 */
+        case 1: b->name = "6-D reverse, Shard(5)->Shard(5), 1 chunk"; memcpy(b->perm, rev, sizeof rev);
+                b->in_mode = 5; b->out_mode = 5; b->chunks = 1; break;
+        case 2: b->name = "6-D reverse, Shard(5)->Shard(5), measure"; memcpy(b->perm, rev, sizeof rev);
+                b->in_mode = 5; b->out_mode = 5; b->measure = 1; break;
+        case 3: b->name = "6-D swap01, Shard(5)->Shard(1)"; memcpy(b->perm, swap01, sizeof swap01);
+                b->in_mode = 5; b->out_mode = 1; break;
+        case 4: b->name = "6-D mixed, Shard(5)->Shard(0)"; memcpy(b->perm, mix, sizeof mix);
+                b->in_mode = 5; b->out_mode = 0; break;
+        }
+        if (!big) b->iters = iters * 20;
+        if (!big && (ci % 5 == 1 || ci % 5 == 2)) { free(b); continue; }
+        dt_on_all_ranks(bench_rank, b);
+        double td = 0, ta = 0, gpub = 0;
+        for (int r = 0; r < dt_G; ++r) {
+            if (b->st[r]) {
+                printf("FAILED bench %s rank %d: %s\n", b->name, r, b->msg[r]);
+                bad = 1;
+            }
+            td = b->t_dist[r] > td ? b->t_dist[r] : td;
+            ta = b->t_a2a[r] > ta ? b->t_a2a[r] : ta;
+        }
+        int64_t vol = 1;
+        for (int i = 0; i < 6; ++i) vol *= b->ext[i];
+        gpub = (double)vol * 4 / dt_G / 1e9;
+        char ex[64];
+        snprintf(ex, sizeof ex, "%lldx%lldx%lldx%lldx%lldx%lld", (long long)b->ext[0], (long long)b->ext[1],
+                 (long long)b->ext[2], (long long)b->ext[3], (long long)b->ext[4], (long long)b->ext[5]);
+        printf("%-34s %-4s %-26s %9.4f %11zu %d/%-2d %9.4f %9.4f %9.4f %6.3f %s\n", b->name, dt_type_name(b->type), ex,
+               gpub, b->info[0].bytesSent, (int)b->info[0].variant, b->info[0].chunks, td, ta,
+               b->info[0].predictedSeconds * 1e3, ta > 0 ? td / ta : 0, big ? "large" : "small");
+        fflush(stdout);
+        free(b);
+    }
+    return bad;
+}

@@ -1,0 +1,208 @@
+/* cuperm-dist-test: random redistributions (cupermDistPlanTranspose / cupermDistExecute)
+ * against the gathered single-GPU cupermExecute result. */
+#include <string.h>
+
+#include "dist_parts.h"
+#include "harness.h"
+
+static const cupermDataType_t kTypes[] = {CUPERM_R_32F, CUPERM_R_64F, CUPERM_C_32F, CUPERM_R_16F, CUPERM_R_8I,
+                                          CUPERM_R_64I};
+
+/* ---- a correctness case ----------------------------------------------------------- */
+typedef struct {
+    int rank;
+    int perm[6];
+    cupermDataType_t type;
+    dist_t in, out;
+    int64_t in_strides[MAXG][6]; /* padded local input strides (pad != 0) */
+    int pad;
+    cupermDistOptions_t opt;
+    double alpha, beta;
+    /* per rank */
+    int64_t le_in[MAXG][6], off_in[MAXG][6], le_out[MAXG][6], off_out[MAXG][6];
+    void* h_in[MAXG];
+    void* h_out[MAXG];
+    size_t in_bytes[MAXG], out_bytes[MAXG];
+    cupermStatus_t st[MAXG];
+    char msg[MAXG][512];
+    cupermDistPlanInfo_t info[MAXG];
+} case_t;
+
+static void run_case_rank(int r, void* arg)
+{
+    case_t* c = arg;
+    rank_t* k = &dt_R[r];
+    const size_t es = cupermDataTypeSize(c->type);
+    cupermDistTensorDescriptor_t din = c->in.d, dout = c->out.d;
+    din.type = dout.type = c->type;
+    if (c->pad) din.localStrides = c->in_strides[r];
+    cupermDistPlan_t plan = NULL;
+    c->st[r] = cupermDistPlanTranspose(k->handle, &plan, c->perm, &din, &dout, &c->opt, k->comm, k->stream);
+    if (c->st[r]) {
+        snprintf(c->msg[r], sizeof c->msg[r], "%s", cupermGetLastErrorMessage());
+        return;
+    }
+    cupermDistPlanGetInfo(plan, &c->info[r]);
+    void *din_d = NULL, *dout_d = NULL;
+    CK(cudaMalloc(&din_d, c->in_bytes[r] + es));
+    CK(cudaMalloc(&dout_d, c->out_bytes[r] + es));
+    CK(cudaMemcpy(din_d, c->h_in[r], c->in_bytes[r], cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(dout_d, c->h_out[r], c->out_bytes[r], cudaMemcpyHostToDevice));
+    unsigned char a[16], b[16];
+    dt_scalar(c->type, c->alpha, a);
+    dt_scalar(c->type, c->beta, b);
+    /* twice: plan once, execute many times (the second run starts from the first's output) */
+    for (int it = 0; it < 2 && !c->st[r]; ++it) {
+        if (it == 1) CK(cudaMemcpy(dout_d, c->h_out[r], c->out_bytes[r], cudaMemcpyHostToDevice));
+        c->st[r] = cupermDistExecute(plan, a, din_d, b, dout_d, NULL, 0, k->stream);
+        CK(cudaStreamSynchronize(k->stream));
+    }
+    if (c->st[r]) snprintf(c->msg[r], sizeof c->msg[r], "%s", cupermGetLastErrorMessage());
+    CK(cudaMemcpy(c->h_out[r], dout_d, c->out_bytes[r], cudaMemcpyDeviceToHost));
+    CK(cudaFree(din_d));
+    CK(cudaFree(dout_d));
+    cupermDistPlanDestroy(plan);
+}
+
+/* One random case: returns 0 if it passed. */
+int dt_correctness_case(int id, int quick)
+{
+    case_t* c = calloc(1, sizeof *c);
+    c->rank = (int)dt_rr(2, 6);
+    const int64_t target = quick ? 3000 : 40000;
+    int64_t ext[6], vol = 1, ext_o[6];
+    for (int m = 0; m < c->rank; ++m) ext[m] = 1;
+    /* random extents up to ~target elements, often not divisible by the rank count */
+    for (int guard = 0; guard < 100; ++guard) {
+        const int m = (int)dt_rr(0, c->rank - 1);
+        if (vol / ext[m] * (ext[m] + 1) > target) break;
+        vol = vol / ext[m] * (ext[m] + 1);
+        ext[m]++;
+    }
+    for (int i = 0; i < c->rank; ++i) c->perm[i] = i;
+    for (int i = c->rank - 1; i > 0; --i) {
+        const int j = (int)dt_rr(0, i), t = c->perm[i];
+        c->perm[i] = c->perm[j];
+        c->perm[j] = t;
+    }
+    for (int r = 0; r < c->rank; ++r) ext_o[r] = ext[c->perm[r]];
+    c->type = kTypes[dt_rr(0, (int)(sizeof kTypes / sizeof kTypes[0]) - 1)];
+    dt_random_dist(c->rank, ext, &c->in);
+    dt_random_dist(c->rank, ext_o, &c->out);
+    c->alpha = 2;
+    c->beta = dt_rr(0, 4) ? -1 : 0;
+    c->opt.variant = (cupermDistVariant_t)dt_rr(0, 2);
+    c->opt.chunks = dt_rr(0, 1) ? 0 : (int)dt_rr(1, 5);
+    c->pad = (int)dt_rr(0, 3) == 0;
+    const size_t es = cupermDataTypeSize(c->type);
+    /* host global tensors and the reference on GPU 0 */
+    void* gin = malloc((size_t)vol * es);
+    void* gout = malloc((size_t)vol * es);
+    void* gref = malloc((size_t)vol * es);
+    for (int64_t i = 0; i < vol; ++i) {
+        dt_put(c->type, gin, i, (double)(i % 13) - 6);
+        dt_put(c->type, gout, i, (double)(i % 7) - 3);
+    }
+    {
+        CK(cudaSetDevice(dt_R[0].dev));
+        cupermPlan_t p;
+        if (cupermPlanTranspose(dt_R[0].handle, &p, c->rank, ext, c->perm, c->type, NULL, NULL)) {
+            printf("FAILED: reference plan: %s\n", cupermGetLastErrorMessage());
+            return 1;
+        }
+        void *a_d, *b_d;
+        CK(cudaMalloc(&a_d, (size_t)vol * es));
+        CK(cudaMalloc(&b_d, (size_t)vol * es));
+        CK(cudaMemcpy(a_d, gin, (size_t)vol * es, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(b_d, gout, (size_t)vol * es, cudaMemcpyHostToDevice));
+        unsigned char a[16], b[16];
+        dt_scalar(c->type, c->alpha, a);
+        dt_scalar(c->type, c->beta, b);
+        if (cupermExecute(p, a, a_d, b, b_d, 0)) printf("FAILED: reference: %s\n", cupermGetLastErrorMessage());
+        CK(cudaMemcpy(gref, b_d, (size_t)vol * es, cudaMemcpyDeviceToHost));
+        cudaFree(a_d);
+        cudaFree(b_d);
+        cupermPlanDestroy(p);
+    }
+    /* scatter */
+    for (int r = 0; r < dt_G; ++r) {
+        cupermDistGetLocalBlock(&c->in.d, r, dt_G, c->le_in[r], c->off_in[r]);
+        cupermDistGetLocalBlock(&c->out.d, r, dt_G, c->le_out[r], c->off_out[r]);
+        int64_t sin[6], sout[6];
+        dt_dense(c->le_in[r], c->rank, sin, c->pad ? 3 : 0);
+        memcpy(c->in_strides[r], sin, sizeof sin);
+        dt_dense(c->le_out[r], c->rank, sout, 0);
+        c->in_bytes[r] = (size_t)dt_span(c->le_in[r], sin, c->rank) * es;
+        c->out_bytes[r] = (size_t)dt_span(c->le_out[r], sout, c->rank) * es;
+        c->h_in[r] = calloc(1, c->in_bytes[r] + es);
+        c->h_out[r] = calloc(1, c->out_bytes[r] + es);
+        int64_t li[6] = {0};
+        if (c->in_bytes[r]) do {
+                int64_t g = 0, s = 1, o = 0;
+                for (int m = 0; m < c->rank; ++m) {
+                    g += (li[m] + c->off_in[r][m]) * s;
+                    s *= ext[m];
+                    o += li[m] * sin[m];
+                }
+                double im;
+                dt_put(c->type, c->h_in[r], o, dt_get(c->type, gin, g, &im));
+            } while (dt_next_idx(li, c->le_in[r], c->rank));
+        memset(li, 0, sizeof li);
+        if (c->out_bytes[r]) do {
+                int64_t g = 0, s = 1, o = 0;
+                for (int m = 0; m < c->rank; ++m) {
+                    g += (li[m] + c->off_out[r][m]) * s;
+                    s *= ext_o[m];
+                    o += li[m] * sout[m];
+                }
+                double im;
+                dt_put(c->type, c->h_out[r], o, dt_get(c->type, gout, g, &im));
+            } while (dt_next_idx(li, c->le_out[r], c->rank));
+    }
+    dt_on_all_ranks(run_case_rank, c);
+    int bad = 0;
+    char si[128], so[128];
+    dt_describe(&c->in, si, sizeof si);
+    dt_describe(&c->out, so, sizeof so);
+    for (int r = 0; r < dt_G && !bad; ++r) {
+        if (c->st[r]) {
+            printf("FAILED case %d rank %d: %s: %s\n", id, r, cupermGetErrorString(c->st[r]), c->msg[r]);
+            bad = 1;
+            break;
+        }
+        int64_t sout[6], li[6] = {0};
+        dt_dense(c->le_out[r], c->rank, sout, 0);
+        if (!c->out_bytes[r]) continue;
+        do {
+            int64_t g = 0, s = 1, o = 0;
+            for (int m = 0; m < c->rank; ++m) {
+                g += (li[m] + c->off_out[r][m]) * s;
+                s *= ext_o[m];
+                o += li[m] * sout[m];
+            }
+            double im1, im2;
+            const double want = dt_get(c->type, gref, g, &im1), got = dt_get(c->type, c->h_out[r], o, &im2);
+            if (want != got || im1 != im2) {
+                printf("FAILED case %d rank %d: out element %lld (global %lld): %g, want %g\n", id, r, (long long)o,
+                       (long long)g, got, want);
+                bad = 1;
+                break;
+            }
+        } while (dt_next_idx(li, c->le_out[r], c->rank));
+    }
+    printf("%s case %3d: %s rank %d extents", bad ? "FAIL" : "ok  ", id, dt_type_name(c->type), c->rank);
+    for (int m = 0; m < c->rank; ++m) printf("%s%lld", m ? "x" : " ", (long long)ext[m]);
+    printf(" perm");
+    for (int m = 0; m < c->rank; ++m) printf("%s%d", m ? "," : " ", c->perm[m]);
+    printf(" %s -> %s%s beta %g variant %d chunks %d sent %zu B\n", si, so, c->pad ? " padded-in" : "", c->beta,
+           (int)c->info[0].variant, c->info[0].chunks, c->info[0].bytesSent);
+    for (int r = 0; r < dt_G; ++r) {
+        free(c->h_in[r]);
+        free(c->h_out[r]);
+    }
+    free(gin);
+    free(gout);
+    free(gref);
+    free(c);
+    return bad;
+}
