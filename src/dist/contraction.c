@@ -55,8 +55,6 @@ static int same_box(const cuperm_dist_box_t* a, const cuperm_dist_box_t* b, int 
     return 1;
 }
 
-static int64_t mix(int64_t h, int64_t v) { return (int64_t)((((uint64_t)h ^ (uint64_t)v) * 0x100000001b3ull) >> 2); }
-
 /* Everything a rank does before the agreement: layouts, the operand parts, the local plan,
  * the moves' candidate costs (v + 4) and the hash of the global arguments (v[2], v[3]). */
 static cupermStatus_t plan_local(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p, const cupermDistTensorDescriptor_t* d[3],
@@ -81,7 +79,7 @@ static cupermStatus_t plan_local(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p, 
     cuperm_dist_local_strides(&l[2], me, str[2]);
     int ident[CUPERM_MAX_RANK];
     for (int i = 0; i < CUPERM_MAX_RANK; ++i) ident[i] = i;
-    int64_t hsh = mix(cuperm_dist_layout_hash(&l[2], 3), compute);
+    int64_t hsh = cuperm_dist_mix(cuperm_dist_layout_hash(&l[2], 3), compute);
     for (int w = 0; w < 2 && !st; ++w) {
         cuperm_dist_operand_layout(&l[2], modes[2], &l[w], modes[w], &want[w]);
         cuperm_dist_owned(&l[w], me, &own[w]);
@@ -94,11 +92,11 @@ static cupermStatus_t plan_local(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p, 
             return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, FN ": out of host memory");
         st = cuperm_dist_redist_prepare(h, p->move[w], &l[w], &want[w], ident, NULL, comm, p->device, me,
                                         v + 4 + w * CUPERM_DIST_CANDIDATES);
-        hsh = mix(hsh, cuperm_dist_redist_hash(&l[w], &want[w], ident, NULL));
+        hsh = cuperm_dist_mix(hsh, cuperm_dist_redist_hash(&l[w], &want[w], ident, NULL));
     }
     p->span[2] = cuperm_dist_local_span(&l[2], me);
     for (int t = 0; t < 3; ++t)
-        for (int i = 0; i < l[t].rank; ++i) hsh = mix(hsh, modes[t][i] + 1000 * t);
+        for (int i = 0; i < l[t].rank; ++i) hsh = cuperm_dist_mix(hsh, modes[t][i] + 1000 * t);
     v[2] = hsh;
     v[3] = -hsh;
     if (st || !d_volume) return st;

@@ -183,27 +183,26 @@ void cuperm_dist_operand_layout(const cuperm_dist_layout_t* d, const int32_t* mo
     }
 }
 
-static int64_t mix(int64_t h, int64_t v)
+int64_t cuperm_dist_mix(int64_t h, int64_t v)
 {
-    uint64_t x = (uint64_t)h ^ (uint64_t)v;
-    x *= 0x100000001b3ull;
+    uint64_t x = ((uint64_t)h ^ (uint64_t)v) * 0x100000001b3ull;
     x ^= x >> 29;
-    return (int64_t)x;
+    return (int64_t)(x & ((1ull << 62) - 1));
 }
 
 int64_t cuperm_dist_layout_hash(const cuperm_dist_layout_t* l, int64_t seed)
 {
-    int64_t h = mix((int64_t)0xcbf29ce484222325ull, seed);
-    h = mix(h, l->rank);
-    h = mix(h, (int64_t)l->type);
-    h = mix(h, l->grid_rank);
-    for (int m = 0; m < l->rank; ++m) h = mix(h, l->extents[m]);
+    int64_t h = cuperm_dist_mix((int64_t)0xcbf29ce484222325ull, seed);
+    h = cuperm_dist_mix(h, l->rank);
+    h = cuperm_dist_mix(h, (int64_t)l->type);
+    h = cuperm_dist_mix(h, l->grid_rank);
+    for (int m = 0; m < l->rank; ++m) h = cuperm_dist_mix(h, l->extents[m]);
     for (int g = 0; g < l->grid_rank; ++g) {
-        h = mix(h, l->modes[g]);
-        h = mix(h, l->grid[g]);
-        h = mix(h, l->block[g]);
+        h = cuperm_dist_mix(h, l->modes[g]);
+        h = cuperm_dist_mix(h, l->grid[g]);
+        h = cuperm_dist_mix(h, l->block[g]);
     }
-    return (int64_t)((uint64_t)h & ((1ull << 62) - 1));
+    return h;
 }
 
 int cuperm_dist_split(const cuperm_dist_box_t* box, int rank, const int* order, int k, cuperm_dist_box_t* chunks)

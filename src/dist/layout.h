@@ -60,6 +60,9 @@ int64_t cuperm_dist_local_span(const cuperm_dist_layout_t* l, int r);
 int64_t cuperm_dist_exchange_box(const cuperm_dist_layout_t* in, int s, const cuperm_dist_layout_t* out, int d,
                                  const int* perm, cuperm_dist_box_t* box);
 
+/** One step of the hashes the ranks agree on: v folded into h (62 bits, non-negative). */
+int64_t cuperm_dist_mix(int64_t h, int64_t v);
+
 /** A hash of the global part of a layout (not the local strides): equal on every rank
  *  when the ranks agree. 62 bits, non-negative. */
 int64_t cuperm_dist_layout_hash(const cuperm_dist_layout_t* l, int64_t seed);

@@ -218,11 +218,6 @@ static double model_seconds(const local_cost_t* c, size_t sent, size_t received,
 
 /* ---- planning ----------------------------------------------------------- */
 
-static int64_t mix64(int64_t h, int64_t v)
-{
-    uint64_t x = ((uint64_t)h ^ (uint64_t)v) * 0x100000001b3ull;
-    return (int64_t)((x ^ (x >> 31)) & ((1ull << 62) - 1));
-}
 
 static int64_t bits_of(double d)
 {
@@ -388,10 +383,10 @@ int64_t cuperm_dist_redist_hash(const cuperm_dist_layout_t* in, const cuperm_dis
                                 const cupermDistOptions_t* opt)
 {
     const double bw = opt ? opt->linkBytesPerSecond : 0, lat = opt ? opt->stageLatencySeconds : 0;
-    int64_t hsh = mix64(cuperm_dist_layout_hash(in, 1), cuperm_dist_layout_hash(out, 2));
-    for (int i = 0; i < in->rank; ++i) hsh = mix64(hsh, perm[i]);
-    hsh = mix64(mix64(hsh, opt ? opt->chunks : 0), opt ? (int)opt->variant : 0);
-    return mix64(mix64(mix64(hsh, bits_of(bw)), bits_of(lat)), opt ? opt->measure : 0);
+    int64_t hsh = cuperm_dist_mix(cuperm_dist_layout_hash(in, 1), cuperm_dist_layout_hash(out, 2));
+    for (int i = 0; i < in->rank; ++i) hsh = cuperm_dist_mix(hsh, perm[i]);
+    hsh = cuperm_dist_mix(cuperm_dist_mix(hsh, opt ? opt->chunks : 0), opt ? (int)opt->variant : 0);
+    return cuperm_dist_mix(cuperm_dist_mix(cuperm_dist_mix(hsh, bits_of(bw)), bits_of(lat)), opt ? opt->measure : 0);
 }
 
 static int cmp_float(const void* a, const void* b)
