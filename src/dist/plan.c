@@ -163,23 +163,43 @@ static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int variant, int
     return CUPERM_STATUS_SUCCESS;
 }
 
-cupermStatus_t cuperm_dist_build_pieces(cuperm_handle_t* h, const cuperm_dist_layout_t* in,
-                                        const cuperm_dist_layout_t* out, const int* perm, int me, int variant, int k,
-                                        cuperm_dist_plan_t* p)
+static void ctx_init(const cuperm_dist_plan_t* p, ctx_t* c)
 {
-    ctx_t c;
-    c.in = in;
-    c.out = out;
-    c.perm = perm;
-    c.me = me;
-    p->in_volume = cuperm_dist_owned(in, me, &c.own_in);
-    p->out_volume = cuperm_dist_owned(out, me, &c.own_out);
-    cuperm_dist_local_strides(in, me, c.in_str);
-    cuperm_dist_local_strides(out, me, c.out_str);
+    c->in = &p->lin;
+    c->out = &p->lout;
+    c->perm = p->perm;
+    c->me = p->comm_rank;
+    cuperm_dist_owned(&p->lin, p->comm_rank, &c->own_in);
+    cuperm_dist_owned(&p->lout, p->comm_rank, &c->own_out);
+    cuperm_dist_local_strides(&p->lin, p->comm_rank, c->in_str);
+    cuperm_dist_local_strides(&p->lout, p->comm_rank, c->out_str);
+}
+
+/* p takes the layouts, permutation and rank it is built for, and their block sizes. */
+static void adopt(cuperm_dist_plan_t* p, const cuperm_dist_layout_t* in, const cuperm_dist_layout_t* out,
+                  const int* perm, int me)
+{
+    cuperm_dist_box_t box;
+    p->lin = *in;
+    p->lout = *out;
+    memcpy(p->perm, perm, sizeof(int) * (size_t)in->rank);
     p->comm_size = in->comm_size;
     p->comm_rank = me;
     p->type = in->type;
     p->elem_size = in->elem_size;
+    p->in_volume = cuperm_dist_owned(in, me, &box);
+    p->out_volume = cuperm_dist_owned(out, me, &box);
+    p->in_span = cuperm_dist_local_span(in, me);
+    p->out_span = cuperm_dist_local_span(out, me);
+}
+
+cupermStatus_t cuperm_dist_build_pieces(cuperm_handle_t* h, const cuperm_dist_layout_t* in,
+                                        const cuperm_dist_layout_t* out, const int* perm, int me, int variant, int k,
+                                        cuperm_dist_plan_t* p)
+{
+    adopt(p, in, out, perm, me);
+    ctx_t c;
+    ctx_init(p, &c);
     return build(h, &c, variant, k, p);
 }
 
@@ -326,38 +346,16 @@ cupermStatus_t cuperm_dist_agree_status(const char* fn, ncclComm_t comm, cudaStr
     return ast;
 }
 
-static void ctx_init(const cuperm_dist_plan_t* p, ctx_t* c)
-{
-    c->in = &p->lin;
-    c->out = &p->lout;
-    c->perm = p->perm;
-    c->me = p->comm_rank;
-    cuperm_dist_owned(&p->lin, p->comm_rank, &c->own_in);
-    cuperm_dist_owned(&p->lout, p->comm_rank, &c->own_out);
-    cuperm_dist_local_strides(&p->lin, p->comm_rank, c->in_str);
-    cuperm_dist_local_strides(&p->lout, p->comm_rank, c->out_str);
-}
-
 cupermStatus_t cuperm_dist_redist_prepare(cuperm_handle_t* h, cuperm_dist_plan_t* p, const cuperm_dist_layout_t* in,
                                           const cuperm_dist_layout_t* out, const int* perm,
                                           const cupermDistOptions_t* opt, ncclComm_t comm, int device, int me,
                                           int64_t* costs)
 {
-    p->lin = *in;
-    p->lout = *out;
-    memcpy(p->perm, perm, sizeof(int) * (size_t)in->rank);
+    adopt(p, in, out, perm, me);
     p->device = device;
     p->comm = comm;
-    p->comm_size = in->comm_size;
-    p->comm_rank = me;
-    p->type = in->type;
-    p->elem_size = in->elem_size;
     ctx_t c;
     ctx_init(p, &c);
-    p->in_volume = cuperm_dist_owned(in, me, &c.own_in);
-    p->out_volume = cuperm_dist_owned(out, me, &c.own_out);
-    p->in_span = cuperm_dist_local_span(in, me);
-    p->out_span = cuperm_dist_local_span(out, me);
     const double bw = opt && opt->linkBytesPerSecond > 0 ? opt->linkBytesPerSecond : 300e9;
     const double lat = opt && opt->stageLatencySeconds > 0 ? opt->stageLatencySeconds : 20e-6;
     const int force_k = opt ? opt->chunks : 0, force_v = opt ? (int)opt->variant : 0;
