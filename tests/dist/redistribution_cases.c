@@ -136,28 +136,8 @@ int dt_correctness_case(int id, int quick)
         c->out_bytes[r] = (size_t)dt_span(c->le_out[r], sout, c->rank) * es;
         c->h_in[r] = calloc(1, c->in_bytes[r] + es);
         c->h_out[r] = calloc(1, c->out_bytes[r] + es);
-        int64_t li[6] = {0};
-        if (c->in_bytes[r]) do {
-                int64_t g = 0, s = 1, o = 0;
-                for (int m = 0; m < c->rank; ++m) {
-                    g += (li[m] + c->off_in[r][m]) * s;
-                    s *= ext[m];
-                    o += li[m] * sin[m];
-                }
-                double im;
-                dt_put(c->type, c->h_in[r], o, dt_get(c->type, gin, g, &im));
-            } while (dt_next_idx(li, c->le_in[r], c->rank));
-        memset(li, 0, sizeof li);
-        if (c->out_bytes[r]) do {
-                int64_t g = 0, s = 1, o = 0;
-                for (int m = 0; m < c->rank; ++m) {
-                    g += (li[m] + c->off_out[r][m]) * s;
-                    s *= ext_o[m];
-                    o += li[m] * sout[m];
-                }
-                double im;
-                dt_put(c->type, c->h_out[r], o, dt_get(c->type, gout, g, &im));
-            } while (dt_next_idx(li, c->le_out[r], c->rank));
+        dt_copy_block(c->type, gin, ext, c->h_in[r], c->le_in[r], c->off_in[r], sin, c->rank, 1);
+        dt_copy_block(c->type, gout, ext_o, c->h_out[r], c->le_out[r], c->off_out[r], sout, c->rank, 1);
     }
     dt_on_all_ranks(run_case_rank, c);
     int bad = 0;
