@@ -273,6 +273,8 @@ cupermStatus_t cupermDistContract(cupermDistContractionPlan_t token, const void*
         return cuperm_fail(INVALID, "%s: D overlaps A", fn);
     if (span[2] && overlap(D, span[2] * (int64_t)elem[3], B, span[1] * (int64_t)elem[1]))
         return cuperm_fail(INVALID, "%s: D overlaps B", fn);
+    if (ptr[2] && ptr[2] != D && overlap(ptr[2], span[2] * (int64_t)elem[2], D, span[2] * (int64_t)elem[3]))
+        return cuperm_fail(INVALID, "%s: C overlaps D without being D (C may alias D only exactly)", fn);
     if (workspace && workspaceBytes < p->workspace_bytes)
         return cuperm_fail(INVALID, "%s: workspaceBytes = %zu is less than the plan needs (%zu, "
                            "cupermDistContractionGetWorkspaceSize)", fn, workspaceBytes, p->workspace_bytes);
