@@ -59,8 +59,7 @@ int main(int argc, char** argv)
             cudaMemset(in, 0x5a, bytes);
         }
         cuperm_launch_t cand[MODEL_MAX_CANDIDATES];
-        int n = cuperm_plan_candidates(c.rank, c.extents, c.perm, c.elem, NULL, NULL, &model_device, model_tuning(),
-                                       c.plan.has_packed, cand, MODEL_MAX_CANDIDATES);
+        int n = model_candidates(&c, cand, MODEL_MAX_CANDIDATES);
         for (int i = 0; i < n; ++i) {
             double t = 0;
             if (cuperm_time_launch(&cand[i], cuperm_bits_type(cand[i].elem_size), in, out, 0, repeats, &t)) {

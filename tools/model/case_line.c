@@ -49,3 +49,19 @@ int model_read_case(FILE* in, model_case* c)
     c->base = c->plan.has_packed ? &c->plan.packed : &c->plan.launch; /* benchmarks move bits */
     return 1;
 }
+
+int model_candidates(const model_case* c, cuperm_launch_t* out, int max)
+{
+    int n = cuperm_plan_candidates(c->rank, c->extents, c->perm, c->elem, NULL, NULL, &model_device, model_tuning(),
+                                   c->plan.has_packed, out, max);
+    const char* e = getenv("CUPERM_MODEL_EXPLORE");
+    if (!e || strcmp(e, "1") != 0 || n < 1 || out[0].kind != CUPERM_LAUNCH_TILED) return n;
+    static const int64_t bands[] = {2, 4, 16, 32};
+    const cuperm_launch_t h = out[0];
+    for (size_t i = 0; i < sizeof bands / sizeof bands[0] && n < max; ++i) {
+        if (h.tile.a_tiles <= bands[i] || h.tile.band_tiles == bands[i]) continue;
+        out[n] = h;
+        out[n++].tile.band_tiles = bands[i];
+    }
+    return n;
+}

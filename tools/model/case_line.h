@@ -7,7 +7,7 @@
 
 #include "plan/transpose/select.h"
 
-enum { MODEL_MAX_CANDIDATES = 16 };
+enum { MODEL_MAX_CANDIDATES = 24 };
 
 typedef struct {
     char text[4096];        /* the line, without its newline */
@@ -26,5 +26,10 @@ const cuperm_tuning_t* model_tuning(void);
 
 /** Reads and plans the next case. 1: a case; 0: end of input; -1: a bad line (message on stderr). */
 int model_read_case(FILE* in, model_case* c);
+
+/** The candidates the tools time and describe, in one order: cuperm_plan_candidates, then, when
+ * CUPERM_MODEL_EXPLORE=1 in the environment, the rule-based tiled launch with the other band widths
+ * of its tile walk (2, 4, 16, 32 A tiles), to explore walks the planner does not offer. */
+int model_candidates(const model_case* c, cuperm_launch_t* out, int max);
 
 #endif

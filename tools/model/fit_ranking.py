@@ -51,7 +51,7 @@ def load(directory, tool):
                                    check=True).stdout.split()
         fmap = {}
         for line in feats:
-            case, cand, cls, nbytes, rin, rout, tile, fill, _tiles = line.split(",")
+            case, cand, cls, nbytes, rin, rout, tile, fill, _tiles = line.split(",")[:9]
             fmap[(int(case), int(cand))] = (int(cls), float(nbytes), float(rin), float(rout), float(tile),
                                             float(fill))
         opener = gzip.open if times_path.endswith(".gz") else open

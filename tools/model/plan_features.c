@@ -1,7 +1,8 @@
 /* Prints the performance model's features of the launches cuperm would run,
  * one line per case read from stdin: "ELEM_BYTES E0,E1,... P0,P1,...".
  *   default:       "class,bytes,run_bytes" of the planned launch
- *   --candidates:  "case,candidate,class,bytes,in_run_bytes,out_run_bytes,tile_bytes,fill,tiles"
+ *   --candidates:  "case,candidate,class,bytes,in_run_bytes,out_run_bytes,tile_bytes,fill,tiles,
+ *                  tile_a_log2,tile_b_log2,vec_log2,band_tiles,in_sector_eff,out_sector_eff,sector_cost"
  *                  for every candidate, in the order cuperm-candidate-times times them
  *   --describe:    "ELEM EXTENTS PERM | kind la lb vec band | A-group | B-group | outer |
  *                  in_sector_eff out_sector_eff fill" of the planned launch, groups as
@@ -49,8 +50,7 @@ int main(int argc, char** argv)
             continue;
         }
         cuperm_launch_t cand[MODEL_MAX_CANDIDATES];
-        int n = cuperm_plan_candidates(c.rank, c.extents, c.perm, c.elem, NULL, NULL, &model_device, model_tuning(),
-                                       c.plan.has_packed, cand, MODEL_MAX_CANDIDATES);
+        int n = model_candidates(&c, cand, MODEL_MAX_CANDIDATES);
         if (predict) {
             printf("%a", c.plan.predicted_seconds);
             for (int i = 0; i < n; ++i) printf(" %a", cuperm_predict_seconds(&cand[i], &model_device, model_tuning()));
@@ -59,8 +59,11 @@ int main(int argc, char** argv)
         }
         for (int i = 0; i < n; ++i) {
             cuperm_model_features(&cand[i], &f);
-            printf("%d,%d,%d,%.0f,%.0f,%.0f,%.0f,%.6f,%.0f\n", index, i, (int)f.cls, f.bytes, f.in_run_bytes,
-                   f.out_run_bytes, f.tile_bytes, f.fill, f.tiles);
+            const cuperm_tile_params_t* t = &cand[i].tile;
+            printf("%d,%d,%d,%.0f,%.0f,%.0f,%.0f,%.6f,%.0f,%d,%d,%d,%lld,%.6f,%.6f,%.6f\n", index, i, (int)f.cls,
+                   f.bytes, f.in_run_bytes, f.out_run_bytes, f.tile_bytes, f.fill, f.tiles, t->tile_a_log2,
+                   t->tile_b_log2, t->vec_log2, (long long)t->band_tiles, f.in_sector_eff, f.out_sector_eff,
+                   cuperm_sector_cost(&cand[i], &model_tuning()->transpose));
         }
         ++index;
     }
