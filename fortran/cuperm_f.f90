@@ -60,6 +60,7 @@ module cuperm_f
   integer(c_int), parameter, public :: CUPERM_KERNEL_COPY = 0
   integer(c_int), parameter, public :: CUPERM_KERNEL_TILED = 1
   integer(c_int), parameter, public :: CUPERM_KERNEL_ROWS = 2
+  integer(c_int), parameter, public :: CUPERM_KERNEL_WHOLE_DIMS = 3
 
   ! cupermOperator_t
   integer(c_int), parameter, public :: CUPERM_OP_IDENTITY = 0

@@ -237,7 +237,9 @@ CUPERM_API cupermStatus_t cupermPredictTransposeTime(cupermHandle_t handle, int 
 typedef enum {
     CUPERM_KERNEL_COPY = 0,       /**< contiguous on both sides: a vectorized copy */
     CUPERM_KERNEL_TILED = 1,      /**< orthogonal fastest dimensions: shared-memory tiles */
-    CUPERM_KERNEL_ROWS = 2        /**< same fastest dimension on both sides: row copies */
+    CUPERM_KERNEL_ROWS = 2,       /**< same fastest dimension on both sides: row copies */
+    CUPERM_KERNEL_WHOLE_DIMS = 3      /**< short fastest dimensions: shared-memory tiles of whole dimensions,
+                                       read in input order and written in output order */
 } cupermKernel_t;
 
 /** What a transpose plan decided. */

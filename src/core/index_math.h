@@ -92,4 +92,53 @@ CUPERM_HD void cuperm_tile_origin(const cuperm_tile_params_t* p, const cuperm_ti
     cuperm_group_offsets(p->dim, dv->dim, p->b_end, p->rank, t, in_base, out_base);
 }
 
+/* One entry of a WHOLE_DIMS tile's tables (index k < a_volume, dv: cuperm_tile_divisors):
+ * element k in input order (A's dimensions first to last) lies at *in_off from the tile's
+ * input origin and has index *in_split along the split dimension (0 when none); element k
+ * in output order (A's dimensions in wd_out_order) lies at *out_off from the tile's
+ * output origin, is element *slot in input order and has index *out_split. The kernel reads
+ * in input order into shared memory (slot k holds input element k) and writes in output
+ * order from slot *slot, so both passes run along their side's contiguous dimensions. */
+CUPERM_HD void cuperm_whole_dims_entry(const cuperm_tile_params_t* p, const cuperm_tile_divs_t* dv, int64_t k,
+                                   int64_t* in_off, int64_t* in_split, int64_t* out_off, int64_t* slot,
+                                   int64_t* out_split)
+{
+    int64_t idx = k, oi = 0, q, r;
+    *in_split = *out_split = 0;
+    for (int d = 0; d < p->a_end; ++d) {
+        q = 0, r = idx;
+        if (d + 1 < p->a_end) cuperm_divmod_fast(idx, p->dim[d].extent, dv->dim[d], &q, &r);
+        oi += r * p->dim[d].in_stride;
+        if (d == p->wd_split) *in_split = r;
+        idx = q;
+    }
+    *in_off = oi;
+    int64_t oo = 0, s = 0;
+    idx = k;
+    for (int i = 0; i < p->a_end; ++i) {
+        const int d = p->wd_out_order[i];
+        q = 0, r = idx;
+        if (i + 1 < p->a_end) cuperm_divmod_fast(idx, p->dim[d].extent, dv->dim[d], &q, &r);
+        oo += r * p->dim[d].out_stride;
+        int64_t place = 1; /* element count of input dimensions below d */
+        for (int e = 0; e < d; ++e) place *= p->dim[e].extent;
+        s += r * place;
+        if (d == p->wd_split) *out_split = r;
+        idx = q;
+    }
+    *out_off = oo;
+    *slot = s;
+}
+
+/* Elements of a WHOLE_DIMS tile's split dimension that outer combination t covers (the last
+ * chunk may be shorter); the whole part when there is no split. */
+CUPERM_HD int64_t cuperm_wd_split_len(const cuperm_tile_params_t* p, const cuperm_tile_divs_t* dv, int64_t t)
+{
+    if (p->wd_split < 0) return INT64_MAX;
+    int64_t q, chunk;
+    cuperm_divmod_fast(t, p->dim[p->a_end].extent, dv->dim[p->a_end], &q, &chunk);
+    const int64_t part = p->dim[p->wd_split].extent, left = p->split_extent - chunk * part;
+    return left < part ? left : part;
+}
+
 #endif

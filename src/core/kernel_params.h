@@ -66,7 +66,18 @@ typedef struct {
     int64_t num_tiles;
     int64_t band_tiles;  /* 0 (or >= a_tiles): A-fastest walk; else the band width, in A tiles */
     cuperm_dim_t dim[CUPERM_MAX_RANK];
+    /* WHOLE_DIMS launches only (see cuperm_whole_dims_entry): group A is the tile, whole
+     * dimensions in input order, one tile per outer combination (a_tiles = b_tiles = 1,
+     * B empty); wd_out_order lists A's dimensions by output stride. When
+     * wd_split >= 0, A's dimension wd_split covers split_part of a dimension of
+     * split_extent elements, and dim[a_end] (the first outer dimension) numbers its chunks. */
+    int wd_split;
+    int64_t split_extent;
+    int8_t wd_out_order[CUPERM_MAX_RANK];
 } cuperm_tile_params_t;
+
+/* A WHOLE_DIMS tile holds at most this many elements (8 per thread). */
+#define CUPERM_WHOLE_DIMS_MAX_VOLUME 2048
 
 /* The tile walk's divisors as magic numbers (cuperm_tile_divisors, at launch), passed to
  * the kernels beside cuperm_tile_params_t: the extents, a_tiles, b_tiles, a_tiles * b_tiles,
@@ -79,7 +90,8 @@ typedef struct {
 typedef enum {
     CUPERM_LAUNCH_COPY = CUPERM_KERNEL_COPY,
     CUPERM_LAUNCH_TILED = CUPERM_KERNEL_TILED,
-    CUPERM_LAUNCH_ROWS = CUPERM_KERNEL_ROWS
+    CUPERM_LAUNCH_ROWS = CUPERM_KERNEL_ROWS,
+    CUPERM_LAUNCH_WHOLE_DIMS = CUPERM_KERNEL_WHOLE_DIMS
 } cuperm_launch_kind_t;
 
 /* Everything an execute needs besides pointers and scalars. */

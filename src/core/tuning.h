@@ -43,6 +43,9 @@ typedef struct {
     double sector_fill_exponent;     /* the sector cost is divided by fill^this */
     double sector_eff_tolerance;     /* sector efficiencies this close count as equal */
     int walk_band_tiles;             /* band width (A tiles) of the output-aware tile walk */
+    /* WHOLE_DIMS launches (plan/transpose/whole_dims.h) */
+    int whole_dims_run_bytes;            /* the tile grows until both sides' contiguous runs span this many bytes */
+    int whole_dims_blocks_per_sm;        /* resident blocks per SM that walk the tiles */
     /* Time model: t = t0 + bytes / (peak * efficiency[class] * min(1, run / model_run_bytes)^gamma) */
     double model_t0;                 /* seconds */
     double model_gamma;

@@ -3,7 +3,38 @@
 #ifndef CUPERM_TEST_LAUNCH_WALK_H
 #define CUPERM_TEST_LAUNCH_WALK_H
 
+#include <stdlib.h>
+
 #include "core/index_math.h"
+
+/* A WHOLE_DIMS launch as its kernel runs it (whole_dims.cu): tables from cuperm_whole_dims_entry, the
+ * write pass of every tile; an element written from a slot its read pass did not fill
+ * (another split index) makes it return -1. */
+static inline int whole_dims_walk(const cuperm_launch_t* l, int (*f)(int64_t out, int64_t in, void* ctx), void* ctx)
+{
+    const cuperm_tile_params_t* p = &l->tile;
+    const int64_t v = p->a_volume;
+    cuperm_tile_divs_t dv;
+    cuperm_tile_divisors(p, &dv);
+    int64_t* tab = (int64_t*)malloc((size_t)v * 5 * sizeof *tab);
+    if (!tab) return -1;
+    int64_t *in_off = tab, *in_split = tab + v, *out_off = tab + 2 * v, *slot = tab + 3 * v, *out_split = tab + 4 * v;
+    for (int64_t k = 0; k < v; ++k)
+        cuperm_whole_dims_entry(p, &dv, k, &in_off[k], &in_split[k], &out_off[k], &slot[k], &out_split[k]);
+    int r = 0;
+    for (int64_t t = 0; t < p->num_tiles && !r; ++t) {
+        int64_t ib, ob;
+        cuperm_group_offsets(p->dim, dv.dim, p->a_end, p->rank, t, &ib, &ob);
+        const int64_t len = cuperm_wd_split_len(p, &dv, t);
+        for (int64_t j = 0; j < v && !r; ++j) {
+            if (out_split[j] >= len) continue;
+            if (slot[j] < 0 || slot[j] >= v || in_split[slot[j]] != out_split[j]) r = -1;
+            else r = f(ob + out_off[j], ib + in_off[slot[j]], ctx);
+        }
+    }
+    free(tab);
+    return r;
+}
 
 /* Calls f(out_offset, in_offset, ctx) for each element of launch l, tile by tile as the
  * kernels walk them; stops early and returns f's value when it is nonzero, else 0. */
@@ -14,6 +45,7 @@ static inline int launch_walk(const cuperm_launch_t* l, int (*f)(int64_t out, in
             if (f(i, i, ctx)) return 1;
         return 0;
     }
+    if (l->kind == CUPERM_LAUNCH_WHOLE_DIMS) return whole_dims_walk(l, f, ctx);
     const cuperm_tile_params_t* p = &l->tile;
     const int64_t ta = (int64_t)1 << p->tile_a_log2, tb = (int64_t)1 << p->tile_b_log2;
     cuperm_tile_divs_t dv; /* as the launchers make them */

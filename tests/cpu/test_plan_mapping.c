@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "common/launch_walk.h"
+#include "plan/transpose/whole_dims.h"
 #include "common/cases.h"
 #include "core/index_math.h"
 #include "plan/transpose/select.h"
@@ -18,6 +19,7 @@
 
 static int packed_cases; /* how many problems the packed path saw: must not be 0 */
 static int banded_walks; /* candidates with a banded tile walk checked: must not be 0 */
+static int whole_dims_launches[2]; /* WHOLE_DIMS launches checked without and with a split dimension */
 static int vector_tiles[2]; /* TILED launches with 8- and 16-byte vectors checked: neither may be 0 */
 static const cuperm_device_info_t kDevice = {0, 9, 0, 132, 50 << 20, 48 << 10, 3.35e12};
 
@@ -127,6 +129,18 @@ static void check_case(const test_case_t* c, int elem)
                         cand[k].tile.band_tiles < cand[k].tile.a_tiles;
         if (emulate(&cand[k], 1, src_of, span, hits)) {
             fprintf(stderr, "mapping wrong for candidate %d (kind %d, elem %d): ", k, cand[k].kind, elem);
+            case_print(stderr, c);
+            fail();
+        }
+    }
+    cuperm_launch_t wd;
+    if (cuperm_whole_dims_launch(&p, elem, &cuperm_tuning_for(&kDevice)->transpose, &wd)) {
+        const cuperm_tile_params_t* t = &wd.tile;
+        assert_true(t->a_volume >= 2 && t->a_volume <= cuperm_whole_dims_max_volume(elem));
+        assert_true(wd.smem_bytes <= 48 * 1024);
+        ++whole_dims_launches[t->wd_split >= 0];
+        if (emulate(&wd, 1, src_of, span, hits)) {
+            fprintf(stderr, "mapping wrong for the whole-dims launch (elem %d): ", elem);
             case_print(stderr, c);
             fail();
         }
@@ -242,7 +256,13 @@ int main(void)
         fprintf(stderr, "no candidate exercised the banded tile walk\n");
         return 1;
     }
-    printf("banded tile walks checked: %d\n", banded_walks);
+    if (whole_dims_launches[0] == 0 || whole_dims_launches[1] == 0) {
+        fprintf(stderr, "no problem exercised the whole-dims launch %s a split dimension\n",
+                whole_dims_launches[0] ? "with" : "without");
+        return 1;
+    }
+    printf("banded tile walks checked: %d; whole-dims launches: %d, %d of them with a split dimension\n",
+           banded_walks, whole_dims_launches[0] + whole_dims_launches[1], whole_dims_launches[1]);
     printf("packed launches checked: %d; vector tiles: %d of 8 bytes, %d of 16\n", packed_cases,
            vector_tiles[0], vector_tiles[1]);
     return failed;

@@ -15,9 +15,12 @@ work=/tmp/candidates-work
 every=${EVERY:-1}
 jobs=${JOBS:-"ttc57:8 ttc57:4 ttc57:2 ttc57:1 perm720:8 random:8 highrank:8 square:4 small:8 small:4"}
 rm -rf "$work"; mkdir -p "$work" "$out"
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCUPERM_BUILD_TESTS=OFF >/dev/null &&
-  cmake --build "$build" -j"$(nproc)" --target cuperm-bench cuperm-candidate-times >"$work/build.log" 2>&1 ||
-  { tail -30 "$work/build.log"; exit 1; }
+# SKIP_BUILD=1: BUILD_DIR already holds both tools (a build made by another script)
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCUPERM_BUILD_TESTS=OFF >/dev/null &&
+    cmake --build "$build" -j"$(nproc)" --target cuperm-bench cuperm-candidate-times >"$work/build.log" 2>&1 ||
+    { tail -30 "$work/build.log"; exit 1; }
+fi
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$work/gpu.txt"
 bench="$build/tools/bench/cuperm-bench" times="$build/tools/model/cuperm-candidate-times"
 for job in $jobs; do

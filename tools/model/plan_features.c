@@ -2,7 +2,7 @@
  * one line per case read from stdin: "ELEM_BYTES E0,E1,... P0,P1,...".
  *   default:       "class,bytes,run_bytes" of the planned launch
  *   --candidates:  "case,candidate,class,bytes,in_run_bytes,out_run_bytes,tile_bytes,fill,tiles,
- *                  tile_a_log2,tile_b_log2,vec_log2,band_tiles,in_sector_eff,out_sector_eff,sector_cost"
+ *                  tile_a_log2,tile_b_log2,vec_log2,band_tiles,in_sector_eff,out_sector_eff,sector_cost,kind"
  *                  for every candidate, in the order cuperm-candidate-times times them
  *   --describe:    "ELEM EXTENTS PERM | kind la lb vec band | A-group | B-group | outer |
  *                  in_sector_eff out_sector_eff fill" of the planned launch, groups as
@@ -32,9 +32,9 @@ int main(int argc, char** argv)
         if (describe) {
             const cuperm_launch_t* l = c.plan.has_packed ? &c.plan.packed : &c.plan.launch;
             const cuperm_tile_params_t* t = &l->tile;
-            static const char* kinds[] = {"copy", "tiled", "rows"};
+            static const char* kinds[] = {"copy", "tiled", "rows", "whole-dims"};
             cuperm_model_features(l, &f);
-            printf("%s | %s%s %d %d %d %lld |", c.text, kinds[l->kind == CUPERM_LAUNCH_COPY ? 0 : l->kind == CUPERM_LAUNCH_TILED ? 1 : 2],
+            printf("%s | %s%s %d %d %d %lld |", c.text, kinds[l->kind],
                    c.plan.has_packed ? "(packed)" : "", t->tile_a_log2, t->tile_b_log2, t->vec_log2,
                    (long long)t->band_tiles);
             for (int d = 0; l->kind != CUPERM_LAUNCH_COPY && d < t->rank; ++d)
@@ -60,10 +60,10 @@ int main(int argc, char** argv)
         for (int i = 0; i < n; ++i) {
             cuperm_model_features(&cand[i], &f);
             const cuperm_tile_params_t* t = &cand[i].tile;
-            printf("%d,%d,%d,%.0f,%.0f,%.0f,%.0f,%.6f,%.0f,%d,%d,%d,%lld,%.6f,%.6f,%.6f\n", index, i, (int)f.cls,
+            printf("%d,%d,%d,%.0f,%.0f,%.0f,%.0f,%.6f,%.0f,%d,%d,%d,%lld,%.6f,%.6f,%.6f,%d\n", index, i, (int)f.cls,
                    f.bytes, f.in_run_bytes, f.out_run_bytes, f.tile_bytes, f.fill, f.tiles, t->tile_a_log2,
                    t->tile_b_log2, t->vec_log2, (long long)t->band_tiles, f.in_sector_eff, f.out_sector_eff,
-                   cuperm_sector_cost(&cand[i], &model_tuning()->transpose));
+                   cuperm_sector_cost(&cand[i], &model_tuning()->transpose), (int)cand[i].kind);
         }
         ++index;
     }

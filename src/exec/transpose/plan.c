@@ -88,6 +88,7 @@ cupermStatus_t cuperm_launch_plan(const cuperm_launch_t* l, cupermDataType_t typ
     case CUPERM_LAUNCH_COPY: err = cuperm_launch_copy(l, type, s, in, out, stream); break;
     case CUPERM_LAUNCH_TILED: err = cuperm_launch_tiled(l, type, s, in, out, stream); break;
     case CUPERM_LAUNCH_ROWS: err = cuperm_launch_rows(l, type, s, in, out, stream); break;
+    case CUPERM_LAUNCH_WHOLE_DIMS: err = cuperm_launch_whole_dims(l, type, s, in, out, stream); break;
     }
     if (err != cudaSuccess)
         return cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "transpose kernel launch failed (%s)",

@@ -1,5 +1,7 @@
 #include "plan/transpose/model.h"
 
+#include "plan/transpose/whole_dims.h"
+
 #include <math.h>
 
 _Static_assert((int)CUPERM_MODEL_CLASSES == (int)CUPERM_TRANSPOSE_MODEL_CLASSES,
@@ -94,6 +96,14 @@ void cuperm_sector_efficiency(const cuperm_launch_t* l, double* in_eff, double* 
     const int64_t ta = (int64_t)1 << t->tile_a_log2, tb = (int64_t)1 << t->tile_b_log2;
     *in_eff = *out_eff = 1;
     if (l->kind == CUPERM_LAUNCH_COPY) return;
+    if (l->kind == CUPERM_LAUNCH_WHOLE_DIMS) { /* one side at a time, the tile's dimensions in that side's order */
+        cuperm_tile_params_t o = *t;
+        for (int i = 0; i < t->a_end; ++i) o.dim[i] = t->dim[t->wd_out_order[i]];
+        const int64_t v = t->a_volume;
+        *in_eff = side_efficiency(t, 0, t->a_end, t->a_end, t->a_end, 0, v, 1, l->elem_size);
+        *out_eff = side_efficiency(&o, 0, t->a_end, t->a_end, t->a_end, 1, v, 1, l->elem_size);
+        return;
+    }
     if (l->kind == CUPERM_LAUNCH_ROWS) { /* dim 0 on both sides, then the rows (B) when a tile holds whole rows */
         *in_eff = side_efficiency(t, 0, t->a_end, t->a_end, t->b_end, 0, ta, tb, l->elem_size);
         *out_eff = side_efficiency(t, 0, t->a_end, t->a_end, t->b_end, 1, ta, tb, l->elem_size);
@@ -109,8 +119,10 @@ double cuperm_sector_cost(const cuperm_launch_t* l, const cuperm_transpose_tunin
     cuperm_sector_efficiency(l, &in_eff, &out_eff);
     double fill = 1;
     if (l->kind != CUPERM_LAUNCH_COPY) {
-        const double slots = (double)l->tile.num_tiles * (double)((int64_t)1 << l->tile.tile_a_log2) *
-                             (double)((int64_t)1 << l->tile.tile_b_log2);
+        const double slots = l->kind == CUPERM_LAUNCH_WHOLE_DIMS
+                                 ? (double)l->tile.num_tiles * (double)l->tile.a_volume
+                                 : (double)l->tile.num_tiles * (double)((int64_t)1 << l->tile.tile_a_log2) *
+                                       (double)((int64_t)1 << l->tile.tile_b_log2);
         fill = (double)l->volume / slots;
     }
     const double w = tuning->sector_write_weight;
@@ -141,6 +153,17 @@ void cuperm_model_features(const cuperm_launch_t* l, cuperm_model_features_t* f)
         in = contiguous_run(t, 0, t->a_end, 0, ta);
         out = contiguous_run(t, t->a_end, t->b_end, 1, tb);
         break;
+    case CUPERM_LAUNCH_WHOLE_DIMS: /* priced as a scalar tile (no fitted class of its own yet) */
+        f->cls = CUPERM_MODEL_TILED;
+        in = cuperm_whole_dims_run(t, 0);
+        out = cuperm_whole_dims_run(t, 1);
+        f->in_run_bytes = (double)in * l->elem_size;
+        f->out_run_bytes = (double)out * l->elem_size;
+        f->run_bytes = f->in_run_bytes < f->out_run_bytes ? f->in_run_bytes : f->out_run_bytes;
+        f->tile_bytes = (double)t->a_volume * l->elem_size;
+        f->tiles = (double)t->num_tiles;
+        f->fill = (double)l->volume / ((double)t->num_tiles * (double)t->a_volume);
+        return;
     }
     f->in_run_bytes = (double)in * l->elem_size;
     f->out_run_bytes = (double)out * l->elem_size;

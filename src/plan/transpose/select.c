@@ -1,6 +1,7 @@
 #include "plan/transpose/select.h"
 
 #include "plan/transpose/model.h"
+#include "plan/transpose/whole_dims.h"
 
 #include <string.h>
 
@@ -34,6 +35,7 @@ void cuperm_tile_params_init(cuperm_tile_params_t* t, const cuperm_dim_t* dims, 
     t->a_end = a_end;
     t->b_end = b_end;
     memcpy(t->dim, dims, (size_t)rank * sizeof *dims);
+    t->wd_split = -1;
     t->a_volume = t->b_volume = 1;
     for (int d = 0; d < a_end; ++d) t->a_volume *= dims[d].extent;
     for (int d = a_end; d < b_end; ++d) t->b_volume *= dims[d].extent;
@@ -434,7 +436,7 @@ int cuperm_candidate_launches(const cuperm_launch_t* h, const cuperm_device_info
     int n = 0;
     if (max < 1) return 0;
     out[n++] = *h;
-    if (h->kind == CUPERM_LAUNCH_COPY) return n;
+    if (h->kind == CUPERM_LAUNCH_COPY || h->kind == CUPERM_LAUNCH_WHOLE_DIMS) return n;
     cuperm_tile_params_t scalar = h->tile;
     if (scalar.vec_log2 && h->kind == CUPERM_LAUNCH_TILED) { /* the other vector tile shapes */
         const int vec_bytes = h->elem_size << scalar.vec_log2;
@@ -509,7 +511,14 @@ int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, in
     if (!canonical_problem(rank, extents, perm, elem, in_strides, out_strides, packed, &p, &p_elem)) return 0;
     cuperm_launch_t heuristic;
     cuperm_select_launch(&p, p_elem, tuning, &heuristic);
-    return cuperm_candidate_launches(&heuristic, dev, tuning, out, max);
+    cuperm_whole_dims_fit_device(&heuristic, dev, &tuning->transpose);
+    int n = cuperm_candidate_launches(&heuristic, dev, tuning, out, max);
+    cuperm_launch_t whole_dims;
+    if (n < max && heuristic.kind != CUPERM_LAUNCH_WHOLE_DIMS && cuperm_whole_dims_launch(&p, p_elem, &tuning->transpose, &whole_dims)) {
+        cuperm_whole_dims_fit_device(&whole_dims, dev, &tuning->transpose);
+        out[n++] = whole_dims;
+    }
+    return n;
 }
 
 /* The rules, not the model, choose among the candidates: on every candidate's
@@ -528,10 +537,12 @@ void cuperm_plan_host(int rank, const int64_t* extents, const int* perm, int ele
     cuperm_problem_canonicalize(&p);
     plan->fused_rank = p.rank;
     cuperm_select_launch(&p, elem, tuning, &plan->launch);
+    cuperm_whole_dims_fit_device(&plan->launch, dev, &tuning->transpose);
     plan->predicted_seconds = cuperm_predict_seconds(&plan->launch, dev, tuning);
     if (cuperm_problem_pack(&p, elem, &packed, &packed_elem)) {
         plan->has_packed = 1;
         cuperm_select_launch(&packed, packed_elem, tuning, &plan->packed);
+        cuperm_whole_dims_fit_device(&plan->packed, dev, &tuning->transpose);
         plan->predicted_seconds = cuperm_predict_seconds(&plan->packed, dev, tuning);
     }
 }

@@ -18,6 +18,9 @@ cudaError_t cuperm_launch_copy(const cuperm_launch_t* l, cupermDataType_t type,
 cudaError_t cuperm_launch_tiled(const cuperm_launch_t* l, cupermDataType_t type,
                                 const cuperm_scalars_t* s, const void* in, void* out,
                                 cudaStream_t stream);
+cudaError_t cuperm_launch_whole_dims(const cuperm_launch_t* l, cupermDataType_t type,
+                                 const cuperm_scalars_t* s, const void* in, void* out,
+                                 cudaStream_t stream);
 cudaError_t cuperm_launch_rows(const cuperm_launch_t* l, cupermDataType_t type,
                                const cuperm_scalars_t* s, const void* in, void* out,
                                cudaStream_t stream);

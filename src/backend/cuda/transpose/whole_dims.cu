@@ -1,0 +1,92 @@
+// WHOLE_DIMS: tiles of whole dimensions (plan/transpose/whole_dims.h). Each block builds the
+// tile's tables once (cuperm_whole_dims_entry: input offsets in input order, output offsets
+// and source slots in output order), then walks tiles in turn: every thread loads up to
+// eight elements along the input's contiguous runs into shared memory, slot k holding
+// input element k, and stores up to eight along the output's, reading slot[j]. So both
+// passes move the runs of their own side, however short each side's fastest dimension.
+#include "backend/cuda/transpose/tile_kernel.cuh"
+
+namespace cuperm {
+
+constexpr int kWholeDimsItems = CUPERM_WHOLE_DIMS_MAX_VOLUME / kTileThreads;
+
+template <typename Op>
+__global__ void __launch_bounds__(kTileThreads)
+whole_dims_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const typename Op::value_type* __restrict__ in,
+              typename Op::value_type* __restrict__ out, Op op)
+{
+    using T = typename Op::value_type;
+    extern __shared__ __align__(16) unsigned char smem[];
+    const int v = (int)p.a_volume;
+    const bool split = p.wd_split >= 0;
+    // Layout (cuperm_whole_dims_smem_bytes): tile, in_off, out_off, slot[, in_split, out_split].
+    T* tile = reinterpret_cast<T*>(smem);
+    int32_t* in_off = reinterpret_cast<int32_t*>(smem + ((size_t)v * sizeof(T) + 15) / 16 * 16);
+    int32_t* out_off = in_off + v;
+    uint16_t* slot = reinterpret_cast<uint16_t*>(out_off + v);
+    uint16_t* in_split = slot + v;
+    uint16_t* out_split = in_split + v;
+    for (int k = threadIdx.x; k < v; k += kTileThreads) {
+        int64_t io, is, oo, s, os;
+        cuperm_whole_dims_entry(&p, &dv, k, &io, &is, &oo, &s, &os);
+        in_off[k] = (int32_t)io;
+        out_off[k] = (int32_t)oo;
+        slot[k] = (uint16_t)s;
+        if (split) {
+            in_split[k] = (uint16_t)is;
+            out_split[k] = (uint16_t)os;
+        }
+    }
+    __syncthreads();
+    for (int64_t t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
+        int64_t in_base, out_base;
+        cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.rank, t, &in_base, &out_base);
+        const int64_t len = cuperm_wd_split_len(&p, &dv, t); // the split's chunk may be short
+        T r[kWholeDimsItems];
+#pragma unroll
+        for (int i = 0; i < kWholeDimsItems; ++i) {
+            const int k = threadIdx.x + i * kTileThreads;
+            if (k < v && (!split || in_split[k] < len)) r[i] = in[in_base + in_off[k]];
+        }
+#pragma unroll
+        for (int i = 0; i < kWholeDimsItems; ++i) {
+            const int k = threadIdx.x + i * kTileThreads;
+            if (k < v && (!split || in_split[k] < len)) tile[k] = r[i];
+        }
+        __syncthreads();
+#pragma unroll
+        for (int i = 0; i < kWholeDimsItems; ++i) {
+            const int j = threadIdx.x + i * kTileThreads;
+            if (j < v && (!split || out_split[j] < len)) {
+                T* o = out + out_base + out_off[j];
+                *o = op(tile[slot[j]], o);
+            }
+        }
+        __syncthreads(); // the tile is refilled by the next one
+    }
+}
+
+template <typename Op>
+cudaError_t launch_whole_dims_kernel(const cuperm_launch_t* l, const void* in, void* out, const Op& op, cudaStream_t stream)
+{
+    using T = typename Op::value_type;
+    auto kernel = whole_dims_kernel<Op>;
+    if (l->smem_bytes > 48 * 1024) {
+        cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, l->smem_bytes);
+        if (err != cudaSuccess) return err;
+    }
+    cuperm_tile_divs_t dv;
+    cuperm_tile_divisors(&l->tile, &dv);
+    kernel<<<(unsigned)l->blocks, kTileThreads, (size_t)l->smem_bytes, stream>>>(
+        l->tile, dv, static_cast<const T*>(in), static_cast<T*>(out), op);
+    return cudaGetLastError();
+}
+
+} // namespace cuperm
+
+extern "C" cudaError_t cuperm_launch_whole_dims(const cuperm_launch_t* l, cupermDataType_t type,
+                                            const cuperm_scalars_t* s, const void* in, void* out,
+                                            cudaStream_t stream)
+{
+    return cuperm::dispatch_op(type, s, [&](auto op) { return cuperm::launch_whole_dims_kernel(l, in, out, op, stream); });
+}

@@ -1,0 +1,172 @@
+#include "plan/transpose/whole_dims.h"
+
+#include <string.h>
+
+#include "plan/transpose/select.h"
+
+/* Per element: the tile, two 32-bit offsets and a 16-bit slot; with a split, two 16-bit
+ * indices more (packed.cu lays them out in this order). */
+static int entry_bytes(int elem, int split) { return elem + 4 + 4 + 2 + (split ? 4 : 0); }
+
+int cuperm_whole_dims_max_volume(int elem)
+{
+    const int v = 48 * 1024 / entry_bytes(elem, 1) - 16;
+    return v < CUPERM_WHOLE_DIMS_MAX_VOLUME ? v : CUPERM_WHOLE_DIMS_MAX_VOLUME;
+}
+
+int cuperm_whole_dims_smem_bytes(const cuperm_tile_params_t* t, int elem)
+{
+    const int v = (int)t->a_volume;
+    return (v * elem + 15) / 16 * 16 + v * (entry_bytes(0, t->wd_split >= 0));
+}
+
+/* The run of a side over the tile's dimensions taken in `order` (count n). */
+static int64_t run_of(const cuperm_dim_t* dim, const int* order, int n, int output_side)
+{
+    int64_t run = 1;
+    for (int i = 0; i < n; ++i) {
+        const cuperm_dim_t* d = &dim[order[i]];
+        if ((output_side ? d->out_stride : d->in_stride) != run) break;
+        run *= d->extent;
+    }
+    return run;
+}
+
+int64_t cuperm_whole_dims_run(const cuperm_tile_params_t* t, int output_side)
+{
+    int order[CUPERM_MAX_RANK];
+    for (int i = 0; i < t->a_end; ++i) order[i] = output_side ? t->wd_out_order[i] : i;
+    /* a split dimension ends the run: the chunk's next element is another tile's */
+    int n = t->a_end;
+    for (int i = 0; i < t->a_end; ++i)
+        if (order[i] == t->wd_split) {
+            n = i + 1;
+            break;
+        }
+    return run_of(t->dim, order, n, output_side);
+}
+
+/* Position of the first dimension in `order` (all n of p's) that is not in the tile, or -1. */
+static int next_of(const int* order, int n, const int* in_tile)
+{
+    for (int i = 0; i < n; ++i)
+        if (!in_tile[order[i]]) return order[i];
+    return -1;
+}
+
+/* The contiguous run of a side over the tile's dimensions so far, and whether the next
+ * dimension on that side would lengthen it. */
+static int64_t side_run(const cuperm_problem_t* p, const int* order, const int* in_tile, int output_side,
+                        int* open)
+{
+    int64_t run = 1;
+    *open = 0;
+    for (int i = 0; i < p->rank; ++i) {
+        const cuperm_dim_t* d = &p->dim[order[i]];
+        if ((output_side ? d->out_stride : d->in_stride) != run) return run;
+        if (!in_tile[order[i]]) {
+            *open = 1;
+            return run;
+        }
+        run *= d->extent;
+    }
+    return run;
+}
+
+int cuperm_whole_dims_launch(const cuperm_problem_t* p, int elem, const cuperm_transpose_tuning_t* tt,
+                         cuperm_launch_t* L)
+{
+    const int n = p->rank;
+    if (n < 2) return 0;
+    int in_order[CUPERM_MAX_RANK], out_order[CUPERM_MAX_RANK], in_tile[CUPERM_MAX_RANK] = {0};
+    for (int d = 0; d < n; ++d) in_order[d] = out_order[d] = d; /* canonical: sorted by input stride */
+    for (int i = 1; i < n; ++i) {
+        const int x = out_order[i];
+        int j = i;
+        for (; j > 0 && p->dim[x].out_stride < p->dim[out_order[j - 1]].out_stride; --j) out_order[j] = out_order[j - 1];
+        out_order[j] = x;
+    }
+    const int64_t vmax = cuperm_whole_dims_max_volume(elem);
+    const int64_t target = (tt->whole_dims_run_bytes + elem - 1) / elem;
+    int64_t volume = 1, part = 0;
+    int split = -1;
+    for (;;) {
+        int open_in, open_out;
+        const int64_t run_in = side_run(p, in_order, in_tile, 0, &open_in);
+        const int64_t run_out = side_run(p, out_order, in_tile, 1, &open_out);
+        const int grow_in = open_in && run_in < target, grow_out = open_out && run_out < target;
+        if (!grow_in && !grow_out) break;
+        const int output_side = grow_out && (!grow_in || run_out < run_in);
+        const int d = next_of(output_side ? out_order : in_order, n, in_tile);
+        const int64_t extent = p->dim[d].extent;
+        if (volume * extent <= vmax) {
+            in_tile[d] = 1;
+            volume *= extent;
+            continue;
+        }
+        part = vmax / volume;
+        if (part < 2) break;
+        const int64_t chunks = (extent + part - 1) / part;
+        part = (extent + chunks - 1) / chunks; /* even chunks: the last one is at most one shorter */
+        in_tile[d] = 1;
+        split = d;
+        volume *= part;
+        break;
+    }
+    int ns = 0;
+    for (int d = 0; d < n; ++d) ns += in_tile[d];
+    if (ns < 2 || (ns == n && split < 0)) return 0; /* one dimension, or the whole tensor in one tile */
+    /* Offsets inside a tile are 32-bit in the kernel's tables. */
+    int64_t max_in = 0, max_out = 0;
+    for (int d = 0; d < n; ++d)
+        if (in_tile[d]) {
+            const int64_t e = (d == split ? part : p->dim[d].extent) - 1;
+            max_in += e * p->dim[d].in_stride;
+            max_out += e * p->dim[d].out_stride;
+        }
+    if (max_in > INT32_MAX || max_out > INT32_MAX) return 0;
+
+    /* The tile's dimensions in input order, then the split's chunks, then the rest. */
+    cuperm_dim_t dims[CUPERM_MAX_RANK];
+    int pos[CUPERM_MAX_RANK], k = 0;
+    for (int d = 0; d < n; ++d)
+        if (in_tile[d]) {
+            pos[d] = k;
+            dims[k] = p->dim[d];
+            if (d == split) dims[k].extent = part;
+            ++k;
+        }
+    if (split >= 0) {
+        dims[k].extent = (p->dim[split].extent + part - 1) / part;
+        dims[k].in_stride = part * p->dim[split].in_stride;
+        dims[k].out_stride = part * p->dim[split].out_stride;
+        ++k;
+    }
+    for (int d = 0; d < n; ++d)
+        if (!in_tile[d]) dims[k++] = p->dim[d];
+    memset(L, 0, sizeof *L);
+    L->kind = CUPERM_LAUNCH_WHOLE_DIMS;
+    L->elem_size = elem;
+    L->threads = CUPERM_THREADS;
+    L->volume = cuperm_problem_volume(p);
+    int la = 0;
+    while (((int64_t)1 << la) < volume) ++la;
+    cuperm_tile_params_init(&L->tile, dims, k, ns, ns, la, 0, elem);
+    cuperm_tile_params_t* t = &L->tile;
+    t->a_volume = volume;
+    t->a_tiles = 1;
+    t->wd_split = split >= 0 ? pos[split] : -1;
+    t->split_extent = split >= 0 ? p->dim[split].extent : 0;
+    for (int i = 0, j = 0; i < n; ++i)
+        if (in_tile[out_order[i]]) t->wd_out_order[j++] = (int8_t)pos[out_order[i]];
+    L->blocks = t->num_tiles < 0x7fffffff ? t->num_tiles : 0x7fffffff;
+    L->smem_bytes = cuperm_whole_dims_smem_bytes(t, elem);
+    return 1;
+}
+
+void cuperm_whole_dims_fit_device(cuperm_launch_t* L, const cuperm_device_info_t* dev, const cuperm_transpose_tuning_t* tt)
+{
+    if (L->kind != CUPERM_LAUNCH_WHOLE_DIMS) return;
+    const int64_t cap = (int64_t)(dev->sm_count > 0 ? dev->sm_count : 1) * tt->whole_dims_blocks_per_sm;
+    if (L->blocks > cap) L->blocks = cap;
+}

@@ -1,0 +1,44 @@
+/* WHOLE_DIMS launches (backend/cuda/transpose/whole_dims.cu): for transposes whose fastest
+ * dimensions are short on one side or both, a tile made of whole dimensions (and at most
+ * one part of a dimension) that holds the contiguous runs of both sides, so that reads and
+ * writes both move long runs where a TILED launch would cut one side into short pieces. */
+#ifndef CUPERM_PLAN_TRANSPOSE_WHOLE_DIMS_H
+#define CUPERM_PLAN_TRANSPOSE_WHOLE_DIMS_H
+
+#include "core/device_info.h"
+#include "core/kernel_params.h"
+#include "core/layout.h"
+#include "core/tuning.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Builds a WHOLE_DIMS launch for canonical problem p (elements of elem bytes) into *L, or
+ * returns 0 when p has none: the tile grows by the next dimension of whichever side's
+ * contiguous run is shorter until both reach tt->whole_dims_run_bytes, up to
+ * cuperm_whole_dims_max_volume elements (the last dimension taken may be split into even
+ * chunks); offsets inside a tile must fit in 32 bits. */
+int cuperm_whole_dims_launch(const cuperm_problem_t* p, int elem, const cuperm_transpose_tuning_t* tt,
+                         cuperm_launch_t* L);
+
+/** Most elements a WHOLE_DIMS tile of elem-byte elements holds (its tables and data within
+ * 48 KB of shared memory). */
+int cuperm_whole_dims_max_volume(int elem);
+
+/** Shared memory a WHOLE_DIMS launch needs: the tile and its tables. */
+int cuperm_whole_dims_smem_bytes(const cuperm_tile_params_t* t, int elem);
+
+/** Contiguous elements a WHOLE_DIMS tile reads (output_side 0) or writes (1). */
+int64_t cuperm_whole_dims_run(const cuperm_tile_params_t* t, int output_side);
+
+/** Caps the grid of a WHOLE_DIMS launch at tt->whole_dims_blocks_per_sm blocks per SM of dev: its
+ * blocks build the tables once and walk the tiles in turn. */
+void cuperm_whole_dims_fit_device(cuperm_launch_t* L, const cuperm_device_info_t* dev,
+                              const cuperm_transpose_tuning_t* tt);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
