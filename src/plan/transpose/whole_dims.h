@@ -16,7 +16,8 @@ extern "C" {
 
 /** Builds a WHOLE_DIMS launch for canonical problem p (elements of elem bytes) into *L, or
  * returns 0 when p has none: the tile grows by the next dimension of whichever side's
- * contiguous run is shorter until both reach tt->whole_dims_run_bytes, up to
+ * contiguous run is shorter until both reach tt->whole_dims_run_bytes, then by the next
+ * input dimensions, up to
  * cuperm_whole_dims_max_volume elements (the last dimension taken may be split into even
  * chunks); offsets inside a tile must fit in 32 bits. */
 int cuperm_whole_dims_launch(const cuperm_problem_t* p, int elem, const cuperm_transpose_tuning_t* tt,
