@@ -132,7 +132,7 @@ CUPERM_HD void cuperm_whole_dims_entry(const cuperm_tile_params_t* p, const cupe
 
 /* Elements of a WHOLE_DIMS tile's split dimension that outer combination t covers (the last
  * chunk may be shorter); the whole part when there is no split. */
-CUPERM_HD int64_t cuperm_wd_split_len(const cuperm_tile_params_t* p, const cuperm_tile_divs_t* dv, int64_t t)
+CUPERM_HD int64_t cuperm_whole_dims_split_len(const cuperm_tile_params_t* p, const cuperm_tile_divs_t* dv, int64_t t)
 {
     if (p->wd_split < 0) return INT64_MAX;
     int64_t q, chunk;

@@ -25,7 +25,7 @@ static inline int whole_dims_walk(const cuperm_launch_t* l, int (*f)(int64_t out
     for (int64_t t = 0; t < p->num_tiles && !r; ++t) {
         int64_t ib, ob;
         cuperm_group_offsets(p->dim, dv.dim, p->a_end, p->rank, t, &ib, &ob);
-        const int64_t len = cuperm_wd_split_len(p, &dv, t);
+        const int64_t len = cuperm_whole_dims_split_len(p, &dv, t);
         for (int64_t j = 0; j < v && !r; ++j) {
             if (out_split[j] >= len) continue;
             if (slot[j] < 0 || slot[j] >= v || in_split[slot[j]] != out_split[j]) r = -1;
