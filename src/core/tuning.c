@@ -35,9 +35,9 @@
         .sector_eff_tolerance = 0.005,                                                                       \
         /* Bands of 8 A tiles bring B-neighbour tiles, which share output sectors, close in time. */       \
         .walk_band_tiles = 8,                                                                                \
-        /* WHOLE_DIMS tiles grow until both runs span 512 bytes (4 lines); a wave of 4 blocks per SM walks   \
-         * the tiles (first version, not tuned yet). */                                                   \
-        .whole_dims_run_bytes = 512, .whole_dims_blocks_per_sm = 4,                                                  \
+        /* Whole-dims tiles grow until both runs span 512 bytes (4 lines); 8 blocks per SM (27 KB each)      \
+         * walk the tiles, as many as the tile kernels keep resident. Not tuned yet. */                      \
+        .whole_dims_run_bytes = 512, .whole_dims_blocks_per_sm = 8,                                          \
         /* Fitted by tools/model/fit_model.py to 1066 H100 cases (docs/model.md); 128 bytes: a line. */    \
         .model_t0 = CUPERM_SM90_MODEL_T0, .model_gamma = CUPERM_SM90_MODEL_GAMMA, .model_run_bytes = 128,   \
         .model_efficiency = CUPERM_SM90_MODEL_EFFICIENCY,                                                    \

@@ -38,42 +38,31 @@ whole_dims_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, con
         }
     }
     __syncthreads();
-    // Software-pipelined: the loads of a block's next tile are in flight while it writes
-    // the current one (without, the kernel ran at ~75% of copy where the tile kernels ran
-    // at 95: each block idled through one DRAM round trip per tile).
-    T r[kWholeDimsItems];
-    int64_t t = blockIdx.x, in_base = 0, out_base = 0, len = 0;
-    auto load = [&](int64_t tile_index) {
-        int64_t ib, ob;
-        cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.rank, tile_index, &ib, &ob);
-        len = cuperm_whole_dims_split_len(&p, &dv, tile_index); // the split's chunk may be short
-        in_base = ib;
-        out_base = ob;
+    for (int64_t t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
+        int64_t in_base, out_base;
+        cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.rank, t, &in_base, &out_base);
+        const int64_t len = cuperm_whole_dims_split_len(&p, &dv, t); // the split's chunk may be short
+        T r[kWholeDimsItems];
 #pragma unroll
         for (int i = 0; i < kWholeDimsItems; ++i) {
             const int k = threadIdx.x + i * kTileThreads;
-            if (k < v && (!split || in_split[k] < len)) r[i] = in[ib + in_off[k]];
+            if (k < v && (!split || in_split[k] < len)) r[i] = in[in_base + in_off[k]];
         }
-    };
-    if (t < p.num_tiles) load(t);
-    for (; t < p.num_tiles; t += gridDim.x) {
 #pragma unroll
         for (int i = 0; i < kWholeDimsItems; ++i) {
             const int k = threadIdx.x + i * kTileThreads;
             if (k < v && (!split || in_split[k] < len)) tile[k] = r[i];
         }
         __syncthreads();
-        const int64_t ob = out_base, n = len;
-        if (t + gridDim.x < p.num_tiles) load(t + gridDim.x);
 #pragma unroll
         for (int i = 0; i < kWholeDimsItems; ++i) {
             const int j = threadIdx.x + i * kTileThreads;
-            if (j < v && (!split || out_split[j] < n)) {
-                T* o = out + ob + out_off[j];
+            if (j < v && (!split || out_split[j] < len)) {
+                T* o = out + out_base + out_off[j];
                 *o = op(tile[slot[j]], o);
             }
         }
-        __syncthreads(); // the tile is refilled from r next
+        __syncthreads(); // the tile is refilled by the next one
     }
 }
 
