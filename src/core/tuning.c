@@ -35,9 +35,13 @@
         .sector_eff_tolerance = 0.005,                                                                       \
         /* Bands of 8 A tiles bring B-neighbour tiles, which share output sectors, close in time. */       \
         .walk_band_tiles = 8,                                                                                \
-        /* Whole-dims tiles grow until both runs span 512 bytes (4 lines); 8 blocks per SM (27 KB each)      \
-         * walk the tiles, as many as the tile kernels keep resident. Not tuned yet. */                      \
-        .whole_dims_run_bytes = 512, .whole_dims_blocks_per_sm = 8,                                          \
+        /* Whole-dims tiles grow until both runs span 512 bytes (4 lines); 4 blocks per SM (48 KB each)      \
+         * walk the tiles. They replace the rules' tile launch when its runs are shorter than 64 bytes       \
+         * on both sides (2 sectors: 38.7 -> 74.3% of copy on a rank-12 case of extents 2-5 and 21-40,       \
+         * H100) and each block walks 8 tiles or more (an L2-resident case with 2 fell from 71 to 24%).      \
+         * Not tuned beyond that: the kernel reaches ~75% of copy where the tile kernels reach 95. */        \
+        .whole_dims_run_bytes = 512, .whole_dims_blocks_per_sm = 4, .whole_dims_short_run_bytes = 64,        \
+        .whole_dims_min_tiles_per_block = 8,                                                                 \
         /* Fitted by tools/model/fit_model.py to 1066 H100 cases (docs/model.md); 128 bytes: a line. */    \
         .model_t0 = CUPERM_SM90_MODEL_T0, .model_gamma = CUPERM_SM90_MODEL_GAMMA, .model_run_bytes = 128,   \
         .model_efficiency = CUPERM_SM90_MODEL_EFFICIENCY,                                                    \

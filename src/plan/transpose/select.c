@@ -502,22 +502,36 @@ static int canonical_problem(int rank, const int64_t* extents, const int* perm, 
     return cuperm_problem_pack(&q, elem, p, p_elem);
 }
 
+/* The launch the planner runs for canonical problem p on dev: the rules' launch, or the
+ * whole-dims launch where cuperm_whole_dims_preferred says so; *rules and *wd (has_wd) are
+ * the two contenders, for the candidate list. */
+static void heuristic_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
+                             const cuperm_tuning_t* tuning, cuperm_launch_t* L, cuperm_launch_t* rules,
+                             cuperm_launch_t* wd, int* has_wd)
+{
+    const cuperm_transpose_tuning_t* tt = &tuning->transpose;
+    cuperm_select_launch(p, elem, tuning, rules);
+    *has_wd = rules->kind != CUPERM_LAUNCH_COPY && cuperm_whole_dims_launch(p, elem, tt, wd);
+    if (*has_wd) cuperm_whole_dims_fit_device(wd, dev, tt);
+    *L = *has_wd && cuperm_whole_dims_preferred(rules, wd, tt) ? *wd : *rules;
+}
+
 int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, int elem, const int64_t* in_strides,
                            const int64_t* out_strides, const cuperm_device_info_t* dev,
                            const cuperm_tuning_t* tuning, int packed, cuperm_launch_t* out, int max)
 {
     cuperm_problem_t p;
-    int p_elem;
-    if (!canonical_problem(rank, extents, perm, elem, in_strides, out_strides, packed, &p, &p_elem)) return 0;
-    cuperm_launch_t heuristic;
-    cuperm_select_launch(&p, p_elem, tuning, &heuristic);
-    cuperm_whole_dims_fit_device(&heuristic, dev, &tuning->transpose);
-    int n = cuperm_candidate_launches(&heuristic, dev, tuning, out, max);
-    cuperm_launch_t whole_dims;
-    if (n < max && heuristic.kind != CUPERM_LAUNCH_WHOLE_DIMS && cuperm_whole_dims_launch(&p, p_elem, &tuning->transpose, &whole_dims)) {
-        cuperm_whole_dims_fit_device(&whole_dims, dev, &tuning->transpose);
-        out[n++] = whole_dims;
-    }
+    int p_elem, has_wd;
+    if (max < 1 || !canonical_problem(rank, extents, perm, elem, in_strides, out_strides, packed, &p, &p_elem))
+        return 0;
+    cuperm_launch_t chosen, rules, wd;
+    heuristic_launch(&p, p_elem, dev, tuning, &chosen, &rules, &wd, &has_wd);
+    /* the planner's choice first, then the rules' launch and its variants, then whole-dims */
+    const int wd_first = chosen.kind == CUPERM_LAUNCH_WHOLE_DIMS;
+    int n = 0;
+    if (wd_first) out[n++] = wd;
+    n += cuperm_candidate_launches(&rules, dev, tuning, out + n, max - n);
+    if (has_wd && !wd_first && n < max) out[n++] = wd;
     return n;
 }
 
@@ -536,13 +550,13 @@ void cuperm_plan_host(int rank, const int64_t* extents, const int* perm, int ele
     plan->out_span_bytes = (cuperm_problem_max_out_offset(&p) + 1) * elem;
     cuperm_problem_canonicalize(&p);
     plan->fused_rank = p.rank;
-    cuperm_select_launch(&p, elem, tuning, &plan->launch);
-    cuperm_whole_dims_fit_device(&plan->launch, dev, &tuning->transpose);
+    cuperm_launch_t rules, wd;
+    int has_wd;
+    heuristic_launch(&p, elem, dev, tuning, &plan->launch, &rules, &wd, &has_wd);
     plan->predicted_seconds = cuperm_predict_seconds(&plan->launch, dev, tuning);
     if (cuperm_problem_pack(&p, elem, &packed, &packed_elem)) {
         plan->has_packed = 1;
-        cuperm_select_launch(&packed, packed_elem, tuning, &plan->packed);
-        cuperm_whole_dims_fit_device(&plan->packed, dev, &tuning->transpose);
+        heuristic_launch(&packed, packed_elem, dev, tuning, &plan->packed, &rules, &wd, &has_wd);
         plan->predicted_seconds = cuperm_predict_seconds(&plan->packed, dev, tuning);
     }
 }

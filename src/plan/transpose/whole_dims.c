@@ -2,16 +2,17 @@
 
 #include <string.h>
 
+#include "plan/transpose/model.h"
 #include "plan/transpose/select.h"
 
 /* Per element: the tile, two 32-bit offsets and a 16-bit slot; with a split, two 16-bit
  * indices more (packed.cu lays them out in this order). */
 static int entry_bytes(int elem, int split) { return elem + 4 + 4 + 2 + (split ? 4 : 0); }
 
-/* 27 KB of shared memory a block: eight blocks of 256 threads fit in an SM's 228 KB
- * (sm_80, sm_90), as many as the tile kernels keep resident. With 45 KB tiles and four
- * blocks a SM the kernel ran at ~75% of copy on the H100 where the tile kernels ran at 95. */
-#define SMEM_BUDGET (27 * 1024)
+/* 48 KB of shared memory a block (the most without opt-in), four blocks per SM: tiles of
+ * 2048 elements ran the worst cases faster than 27 KB tiles with eight blocks per SM (17^6,
+ * 1.20x against 1.04x the best tile launch; H100). */
+#define SMEM_BUDGET (48 * 1024)
 
 int cuperm_whole_dims_max_volume(int elem)
 {
@@ -192,4 +193,23 @@ void cuperm_whole_dims_fit_device(cuperm_launch_t* L, const cuperm_device_info_t
     if (L->kind != CUPERM_LAUNCH_WHOLE_DIMS) return;
     const int64_t cap = (int64_t)(dev->sm_count > 0 ? dev->sm_count : 1) * tt->whole_dims_blocks_per_sm;
     if (L->blocks > cap) L->blocks = cap;
+}
+
+int cuperm_whole_dims_preferred(const cuperm_launch_t* rules, const cuperm_launch_t* wd,
+                                const cuperm_transpose_tuning_t* tt)
+{
+    /* It moves one element per thread and access, no vectors: a warp moves 32 or 64 bytes of
+     * 1- and 2-byte elements (TTC-57 at 1 byte: 21% of copy median). */
+    if (wd->kind != CUPERM_LAUNCH_WHOLE_DIMS || rules->kind == CUPERM_LAUNCH_COPY || wd->elem_size < 4) return 0;
+    cuperm_model_features_t f;
+    cuperm_model_features(rules, &f);
+    const double short_run = tt->whole_dims_short_run_bytes;
+    const double wd_run = (double)wd->elem_size *
+                          (double)(cuperm_whole_dims_run(&wd->tile, 0) < cuperm_whole_dims_run(&wd->tile, 1)
+                                       ? cuperm_whole_dims_run(&wd->tile, 0)
+                                       : cuperm_whole_dims_run(&wd->tile, 1));
+    /* the tables a block builds once must be used for several tiles */
+    const int enough_tiles = wd->tile.num_tiles >= (int64_t)tt->whole_dims_min_tiles_per_block * wd->blocks;
+    return f.in_run_bytes < short_run && f.out_run_bytes < short_run && wd_run >= tt->whole_dims_run_bytes / 2 &&
+           enough_tiles;
 }

@@ -38,6 +38,15 @@ int64_t cuperm_whole_dims_run(const cuperm_tile_params_t* t, int output_side);
 void cuperm_whole_dims_fit_device(cuperm_launch_t* L, const cuperm_device_info_t* dev,
                               const cuperm_transpose_tuning_t* tt);
 
+/** Whether the rules' plan should give way to whole-dims launch wd (fitted to its device):
+ * when the tile launch reads and writes runs shorter than tt->whole_dims_short_run_bytes
+ * (two sectors) on both sides, which leaves it bound by partly used sectors, while wd moves
+ * runs of at least half tt->whole_dims_run_bytes on both, and wd's blocks each walk at least
+ * tt->whole_dims_min_tiles_per_block tiles (its tables are built once per block); never for
+ * elements under 4 bytes, which it moves one at a time. */
+int cuperm_whole_dims_preferred(const cuperm_launch_t* rules, const cuperm_launch_t* wd,
+                                const cuperm_transpose_tuning_t* tt);
+
 #ifdef __cplusplus
 }
 #endif
