@@ -33,6 +33,10 @@ static void check_sm90_transpose(const cuperm_transpose_tuning_t* t)
     assert_true(t->sector_fill_exponent == 0.25);
     assert_true(t->sector_eff_tolerance == 0.005);
     assert_int_equal(t->walk_band_tiles, 8);
+    assert_int_equal(t->whole_dims_run_bytes, 512);
+    assert_int_equal(t->whole_dims_blocks_per_sm, 4);
+    assert_int_equal(t->whole_dims_short_run_bytes, 64);
+    assert_int_equal(t->whole_dims_min_tiles_per_block, 8);
     assert_true(t->model_t0 == 4e-06);
     assert_true(t->model_gamma == 0.05);
     assert_true(t->model_run_bytes == 128);

@@ -1,0 +1,100 @@
+/* The transpose planner's walk and kernel rules (plan/transpose/select.c, whole_dims.c), each
+ * checked on a problem that meets its condition and on one that does not: bands where the
+ * writes leave sectors partly filled, whole-dims tiles where the tile launch's runs are short
+ * on both sides. Mapping correctness of every launch is test_plan_mapping's job. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "plan/transpose/model.h"
+#include "plan/transpose/select.h"
+#include "plan/transpose/whole_dims.h"
+
+static const cuperm_device_info_t kDevice = {0, 9, 0, 132, 50 << 20, 48 << 10, 3.35e12};
+
+static cuperm_launch_t plan(int rank, const int64_t* extents, const int* perm, int elem)
+{
+    cuperm_host_plan_t h;
+    cuperm_plan_host(rank, extents, perm, elem, NULL, NULL, &kDevice, cuperm_tuning_for(&kDevice), &h);
+    return h.launch;
+}
+
+static const cuperm_transpose_tuning_t* tt(void) { return &cuperm_tuning_for(&kDevice)->transpose; }
+
+/* 17^6 with the output's fastest dimension third in the input: 136-byte output runs that
+ * start anywhere in a sector, so the walk is banded; at 16^6 the runs are whole sectors. */
+static void band_where_writes_share_sectors(void** state)
+{
+    (void)state;
+    const int perm[6] = {1, 2, 0, 3, 4, 5};
+    int64_t e17[6], e16[6];
+    for (int i = 0; i < 6; ++i) e17[i] = 17, e16[i] = 16;
+    cuperm_launch_t a = plan(6, e17, perm, 8), b = plan(6, e16, perm, 8);
+    double in_eff, out_eff;
+    assert_int_equal(a.kind, CUPERM_LAUNCH_TILED);
+    cuperm_sector_efficiency(&a, &in_eff, &out_eff);
+    assert_true(out_eff < 1 - tt()->sector_eff_tolerance);
+    assert_int_equal(a.tile.band_tiles, tt()->walk_band_tiles);
+    assert_int_equal(b.kind, CUPERM_LAUNCH_TILED);
+    cuperm_sector_efficiency(&b, &in_eff, &out_eff);
+    assert_true(out_eff >= 1 - tt()->sector_eff_tolerance);
+    assert_int_equal(b.tile.band_tiles, 0);
+}
+
+/* A rank-12 tensor of extents 2-5 with two of 21-40 whose tile launch reads and writes
+ * 32-byte runs: whole-dims tiles, with runs of at least half whole_dims_run_bytes. */
+static void whole_dims_where_both_runs_are_short(void** state)
+{
+    (void)state;
+    const int64_t ext[12] = {4, 2, 2, 5, 3, 5, 4, 5, 40, 21, 2, 5};
+    const int perm[12] = {0, 11, 2, 8, 4, 3, 5, 9, 6, 10, 1, 7};
+    cuperm_launch_t l = plan(12, ext, perm, 8);
+    assert_int_equal(l.kind, CUPERM_LAUNCH_WHOLE_DIMS);
+    for (int side = 0; side < 2; ++side)
+        assert_true(cuperm_whole_dims_run(&l.tile, side) * 8 >= tt()->whole_dims_run_bytes / 2);
+    assert_true(l.blocks <= (int64_t)kDevice.sm_count * tt()->whole_dims_blocks_per_sm);
+    assert_true(l.tile.num_tiles >= (int64_t)tt()->whole_dims_min_tiles_per_block * l.blocks);
+    /* The same shape at 1 byte an element: the kernel moves one element per access, so no. */
+    assert_int_not_equal(plan(12, ext, perm, 1).kind, CUPERM_LAUNCH_WHOLE_DIMS);
+    /* A thousandth of the volume: too few tiles per block to pay for the tables. */
+    int64_t small[12];
+    memcpy(small, ext, sizeof small);
+    small[8] = 2, small[9] = 2, small[3] = 2;
+    cuperm_launch_t s = plan(12, small, perm, 8), wd;
+    assert_int_not_equal(s.kind, CUPERM_LAUNCH_WHOLE_DIMS);
+    cuperm_problem_t p;
+    cuperm_problem_init(&p, 12, small, perm, NULL, NULL);
+    cuperm_problem_canonicalize(&p);
+    assert_true(cuperm_whole_dims_launch(&p, 8, tt(), &wd));
+    cuperm_whole_dims_fit_device(&wd, &kDevice, tt());
+    assert_true(wd.tile.num_tiles < (int64_t)tt()->whole_dims_min_tiles_per_block * wd.blocks);
+}
+
+/* Long runs on either side keep the tile launch, whole-dims candidate or not. */
+static void tiles_where_a_run_is_long(void** state)
+{
+    (void)state;
+    const int64_t ext[3] = {547, 577, 631};
+    const int perm[3] = {2, 1, 0};
+    cuperm_launch_t l = plan(3, ext, perm, 8);
+    assert_int_equal(l.kind, CUPERM_LAUNCH_TILED);
+    cuperm_launch_t wd;
+    cuperm_problem_t p;
+    cuperm_problem_init(&p, 3, ext, perm, NULL, NULL);
+    cuperm_problem_canonicalize(&p);
+    if (cuperm_whole_dims_launch(&p, 8, tt(), &wd)) assert_false(cuperm_whole_dims_preferred(&l, &wd, tt()));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(band_where_writes_share_sectors),
+        cmocka_unit_test(whole_dims_where_both_runs_are_short),
+        cmocka_unit_test(tiles_where_a_run_is_long),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
