@@ -130,6 +130,14 @@ CUPERM_HD void cuperm_whole_dims_entry(const cuperm_tile_params_t* p, const cupe
     *slot = s;
 }
 
+/* Elements a WHOLE_DIMS tile's shared-memory array holds: its volume rounded up to whole
+ * 128-byte bank rows, within which the kernel swizzles (whole_dims.cu). */
+CUPERM_HD int cuperm_whole_dims_tile_elems(int volume, int elem)
+{
+    const int row = elem >= 128 ? 1 : 128 / elem;
+    return (volume + row - 1) / row * row;
+}
+
 /* Elements of a WHOLE_DIMS tile's split dimension that outer combination t covers (the last
  * chunk may be shorter); the whole part when there is no split. */
 CUPERM_HD int64_t cuperm_whole_dims_split_len(const cuperm_tile_params_t* p, const cuperm_tile_divs_t* dv, int64_t t)

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "core/index_math.h"
+
 #include "plan/transpose/model.h"
 #include "plan/transpose/select.h"
 
@@ -23,7 +25,7 @@ int cuperm_whole_dims_max_volume(int elem)
 int cuperm_whole_dims_smem_bytes(const cuperm_tile_params_t* t, int elem)
 {
     const int v = (int)t->a_volume;
-    return (v * elem + 15) / 16 * 16 + v * (entry_bytes(0, t->wd_split >= 0));
+    return (cuperm_whole_dims_tile_elems(v, elem) * elem + 15) / 16 * 16 + v * (entry_bytes(0, t->wd_split >= 0));
 }
 
 /* The run of a side over the tile's dimensions taken in `order` (count n). */
