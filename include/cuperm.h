@@ -248,8 +248,10 @@ typedef struct {
     const char* kernelName;    /**< static string, e.g. "tiled" */
     int fusedRank;             /**< rank after removing unit extents and fusing dimensions */
     int64_t volume;            /**< elements moved */
-    int64_t tileA;             /**< tile extent along the input's fastest group (0 if none) */
-    int64_t tileB;             /**< tile extent along the output's fastest group (0 if none) */
+    int64_t tileA;             /**< tile extent along the input's fastest group (0 if none;
+                                    CUPERM_KERNEL_WHOLE_DIMS: elements per tile) */
+    int64_t tileB;             /**< tile extent along the output's fastest group (0 if none;
+                                    CUPERM_KERNEL_WHOLE_DIMS: 1) */
     int threadsPerBlock;
     int64_t blocks;            /**< blocks launched by one execute */
     double predictedSeconds;   /**< the model's execution time estimate */
