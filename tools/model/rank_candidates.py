@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
-"""Which tile walk should the planner take? Reads every candidate's H100 time of a
-collect_candidates.sh run made with CUPERM_MODEL_EXPLORE=1 (the rule-based launch with
-band widths 0, 2, 4, 8, 16 and 32 among the candidates) and prints, per suite, the median
-and worst % of copy and the share of cases within 5% of the fastest candidate for:
-the rule-based launch as collected, the oracle walk (fastest band for the rule-based
-tile), and simple rules "band w when CONDITION" over the sector efficiencies.
+"""How would other rules pick among the planner's candidates? Reads every candidate's time
+from a collect_candidates.sh run made with CUPERM_MODEL_EXPLORE=1 (the rule-based launch with
+band widths 0, 2, 4, 8, 16 and 32 among the candidates; whole-dims launches where they apply)
+and prints, per suite, the median and worst % of copy and the share of cases within 5% of the
+fastest candidate for: the planner's launch as collected, the oracle walk (fastest band for
+the planner's tile), simple rules "band w when CONDITION" over the sector efficiencies, and,
+when the data has whole-dims candidates, the best candidate with and without them and
+whole-dims alone.
 
-    CUPERM_MODEL_EXPLORE=1 python3 tools/model/rank_walks.py \\
-        --features OLD_BUILD/tools/model/cuperm-plan-features bench/results/walk-h100
+    CUPERM_MODEL_EXPLORE=1 python3 tools/model/rank_candidates.py \\
+        --features BUILD/tools/model/cuperm-plan-features bench/results/walk-h100
 
---features must be the build the times were collected with (the candidate order is the
-planner's); bench/results/walk-h100/README.md names its commit.
+--features must be built from the tree the times were collected with (the candidate order is
+the planner's); each results README names its commit.
 """
 import argparse
 import csv
@@ -32,7 +34,8 @@ def load(directory, tool):
         for line in feats:
             v = line.split(",")
             fmap[(int(v[0]), int(v[1]))] = dict(cls=int(v[2]), la=int(v[9]), lb=int(v[10]), vec=int(v[11]),
-                                                band=int(v[12]), ie=float(v[13]), oe=float(v[14]))
+                                                band=int(v[12]), ie=float(v[13]), oe=float(v[14]),
+                                                kind=int(v[16]) if len(v) > 16 else -1)
         cases = {}
         with gzip.open(tp, "rt", newline="") as f:
             for r in csv.DictReader(f):
@@ -47,8 +50,11 @@ def pct(c):
     return 100 * c["copy"] / c["t"]
 
 
+WHOLE_DIMS = 3  # cuperm_launch_kind_t
+
+
 def same_tile(a, b):
-    return all(a[k] == b[k] for k in ("cls", "la", "lb", "vec"))
+    return all(a[k] == b[k] for k in ("cls", "la", "lb", "vec", "kind"))
 
 
 def with_band(cs, w):
@@ -93,6 +99,11 @@ def main():
     for name, cond in conds.items():
         for w in (2, 4, 8, 16, 32):
             report(data, f"band {w} if {name}", rule(w, cond))
+    if any(c["kind"] == WHOLE_DIMS for cases in data.values() for cs in cases.values() for c in cs):
+        others = lambda cs: [c for c in cs if c["kind"] != WHOLE_DIMS]
+        report(data, "best tile launch", lambda cs: min(others(cs), key=lambda c: c["t"]))
+        report(data, "best with whole-dims", lambda cs: min(cs, key=lambda c: c["t"]))
+        report(data, "whole-dims alone", lambda cs: next((c for c in cs if c["kind"] == WHOLE_DIMS), cs[0]))
 
 
 if __name__ == "__main__":
