@@ -135,7 +135,7 @@ void cuperm_model_features(const cuperm_launch_t* l, cuperm_model_features_t* f)
     f->bytes = 2.0 * (double)l->volume * l->elem_size;
     const cuperm_tile_params_t* t = &l->tile;
     const int64_t ta = (int64_t)1 << t->tile_a_log2, tb = (int64_t)1 << t->tile_b_log2;
-    int64_t in = 0, out = 0;
+    int64_t in = 0, out = 0, tile = ta * tb; /* elements of a tile */
     switch (l->kind) {
     case CUPERM_LAUNCH_COPY:
         f->cls = CUPERM_MODEL_COPY;
@@ -157,20 +157,15 @@ void cuperm_model_features(const cuperm_launch_t* l, cuperm_model_features_t* f)
         f->cls = CUPERM_MODEL_TILED;
         in = cuperm_whole_dims_run(t, 0);
         out = cuperm_whole_dims_run(t, 1);
-        f->in_run_bytes = (double)in * l->elem_size;
-        f->out_run_bytes = (double)out * l->elem_size;
-        f->run_bytes = f->in_run_bytes < f->out_run_bytes ? f->in_run_bytes : f->out_run_bytes;
-        f->tile_bytes = (double)t->a_volume * l->elem_size;
-        f->tiles = (double)t->num_tiles;
-        f->fill = (double)l->volume / ((double)t->num_tiles * (double)t->a_volume);
-        return;
+        tile = t->a_volume;
+        break;
     }
     f->in_run_bytes = (double)in * l->elem_size;
     f->out_run_bytes = (double)out * l->elem_size;
     f->run_bytes = f->in_run_bytes < f->out_run_bytes ? f->in_run_bytes : f->out_run_bytes;
-    f->tile_bytes = (double)(ta * tb) * l->elem_size;
+    f->tile_bytes = (double)tile * l->elem_size;
     f->tiles = (double)t->num_tiles;
-    f->fill = (double)l->volume / ((double)t->num_tiles * (double)(ta * tb));
+    f->fill = (double)l->volume / ((double)t->num_tiles * (double)tile);
 }
 
 double cuperm_model_seconds(const cuperm_model_features_t* f, double peak, const cuperm_transpose_tuning_t* tuning)

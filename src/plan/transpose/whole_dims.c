@@ -203,15 +203,12 @@ int cuperm_whole_dims_preferred(const cuperm_launch_t* rules, const cuperm_launc
     /* It moves one element per thread and access, no vectors: a warp moves 32 or 64 bytes of
      * 1- and 2-byte elements (TTC-57 at 1 byte: 21% of copy median). */
     if (wd->kind != CUPERM_LAUNCH_WHOLE_DIMS || rules->kind == CUPERM_LAUNCH_COPY || wd->elem_size < 4) return 0;
-    cuperm_model_features_t f;
+    cuperm_model_features_t f, w;
     cuperm_model_features(rules, &f);
+    cuperm_model_features(wd, &w);
     const double short_run = tt->whole_dims_short_run_bytes;
-    const double wd_run = (double)wd->elem_size *
-                          (double)(cuperm_whole_dims_run(&wd->tile, 0) < cuperm_whole_dims_run(&wd->tile, 1)
-                                       ? cuperm_whole_dims_run(&wd->tile, 0)
-                                       : cuperm_whole_dims_run(&wd->tile, 1));
     /* the tables a block builds once must be used for several tiles */
     const int enough_tiles = wd->tile.num_tiles >= (int64_t)tt->whole_dims_min_tiles_per_block * wd->blocks;
-    return f.in_run_bytes < short_run && f.out_run_bytes < short_run && wd_run >= tt->whole_dims_run_bytes / 2 &&
-           enough_tiles;
+    return f.in_run_bytes < short_run && f.out_run_bytes < short_run &&
+           w.run_bytes >= tt->whole_dims_run_bytes / 2 && enough_tiles;
 }
