@@ -9,7 +9,9 @@
 # traffic model). About 9 minutes on an H100.
 # From the repository root on the device machine:
 #   scripts/gpu-gett-check.sh
-# Logs go to $OUT (or ./gpu-gett-logs); the summary is printed last.
+# Logs go to $OUT (or ./gpu-gett-logs); the summary is printed last. Environment: DTYPES (the
+# benchmark's element types, default "f16 bf16"), VARIANTS (default "ttgt gett", plus
+# gett-strides for f16 when unset), SKIP_PTXAS=1 (no register report).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/cuda/bin"
@@ -35,7 +37,7 @@ fi
 
 # 0. Registers and spills of the GETT kernels for sm_90 (ptxas -v of the kernel's source; the
 #    16 instantiations: fp16/bf16 x A, B tile layouts x 32/64-bit offsets).
-nvcc -std=c++17 -O3 -DNDEBUG -gencode arch=compute_90,code=sm_90 -Isrc -Iinclude -Xptxas -v \
+[ "${SKIP_PTXAS:-0}" = 1 ] || nvcc -std=c++17 -O3 -DNDEBUG -gencode arch=compute_90,code=sm_90 -Isrc -Iinclude -Xptxas -v \
   -c src/backend/cuda/gett/gett_mma.cu -o "$build/gett_mma_ptxas.o" >"$logs/gett-ptxas.txt" 2>&1
 grep -E 'spill|Used' "$logs/gett-ptxas.txt" | sed -E 's/.*(Used [0-9]+ registers).*/\1/; s/^ +//' | sort | uniq -c \
   | tee "$logs/gett-regs-summary.txt"
@@ -74,9 +76,9 @@ add "memcheck test_gett_gpu (12 random)" "$(grep -E 'ERROR SUMMARY' "$logs/memch
 #    GETT with the mode orders of the strides rule (CUPERM_GETT_ORDER=strides: the orders before
 #    the traffic model), to compare per case. Each line: geomean roofline efficiency, the plain
 #    same-shape cuBLAS GEMM's, and their ratio.
-for dt in f16 bf16; do
-  variants="ttgt gett"
-  [ $dt = f16 ] && variants="ttgt gett gett-strides"
+for dt in ${DTYPES:-f16 bf16}; do
+  variants="${VARIANTS:-ttgt gett}"
+  [ $dt = f16 ] && [ -z "${VARIANTS:-}" ] && variants="ttgt gett gett-strides"
   for variant in $variants; do
     mkdir -p "$logs/bench-$dt-$variant"
     start=$(date +%s)

@@ -203,34 +203,50 @@ static void block_product(int aKMajor, int bKMajor, int wA, int wB)
                 }
         }
     }
-    /* Epilogue: staging and every write-out map must deliver want[][] once per element. */
+    /* Epilogue: staging and every write-out map must deliver want[][] once per element, with
+     * aligned vector reads and the bank conflicts gett_epi_slot promises. */
     static float st[GETT_EPI_WARP_FLOATS];
     for (int warp = 0; warp < 8; ++warp) {
         const int warpM = warp % 2, warpN = warp / 2;
-        for (int h = 0; h < 2; ++h) {
-            memset(st, 0, sizeof st);
-            for (int lane = 0; lane < 32; ++lane)
+        for (int h = 0; h < 2; ++h)
+            for (int mFast = 0; mFast < 2; ++mFast) {
+                memset(st, 0, sizeof st);
                 for (int mt = 0; mt < 2; ++mt)
                     for (int nt = 0; nt < 4; ++nt)
-                        for (int v = 0; v < 4; ++v) {
-                            int r, c;
-                            gett_acc_pos(lane, mt, nt, v, &r, &c);
-                            st[r * GETT_EPI_PITCH + c] = (float)acc[warp][h * 2 + mt][nt][lane][v];
+                        for (int v = 0; v < 4; v += 2) {
+                            /* mFast: two scalar stores, conflict-free; else one float2 store per lane,
+                             * two half-warp phases, at most 2-way conflicts */
+                            int banks[2][32] = {{0}};
+                            for (int lane = 0; lane < 32; ++lane) {
+                                int r, c;
+                                gett_acc_pos(lane, mt, nt, v, &r, &c);
+                                for (int j = 0; j < 2; ++j) {
+                                    const int slot = gett_epi_slot(mFast, r, c + j);
+                                    st[slot] = (float)acc[warp][h * 2 + mt][nt][lane][v + j];
+                                    ++banks[mFast ? j : lane / 16][slot % 32];
+                                }
+                                if (!mFast) assert_int_equal(gett_epi_slot(0, r, c) % 2, 0);
+                            }
+                            for (int p = 0; p < 2; ++p)
+                                for (int k = 0; k < 32; ++k) assert_true(banks[p][k] <= (mFast ? 1 : 2));
                         }
-            for (int mFast = 0; mFast < 2; ++mFast)
                 for (int w = 1; w <= 8; w *= 2) {
+                    const int vec = w < 4 ? w : 4, perPhase = 32 / vec; /* floats per read, lanes per phase */
                     int seen[32][32] = {{0}};
                     for (int i = 0; i < 32 / w; ++i) {
-                        int banks[32] = {0};
+                        int banks[32][32] = {{0}}; /* [phase * (w / vec) + read][bank] */
                         for (int lane = 0; lane < 32; ++lane) {
                             int r, c;
                             gett_epi_run(mFast, w, lane, i, &r, &c);
+                            const int slot = gett_epi_slot(mFast, r, c);
+                            assert_int_equal(slot % vec, 0);
                             for (int j = 0; j < w; ++j) {
                                 const int rr = mFast ? r + j : r, cc = mFast ? c : c + j;
                                 assert_true(rr < 32 && cc < 32);
+                                assert_int_equal(gett_epi_slot(mFast, rr, cc), slot + j);
                                 ++seen[rr][cc];
-                                if (j == 0) ++banks[(rr * GETT_EPI_PITCH + cc) % 32];
-                                const double got = st[rr * GETT_EPI_PITCH + cc];
+                                ++banks[(lane / perPhase) * (w / vec) + j / vec][(slot + j) % 32];
+                                const double got = st[slot + j];
                                 const double exp = want[warpM * 64 + h * 32 + rr][warpN * 32 + cc];
                                 if (got != exp)
                                     fail_msg("A %s-major x%d, B %s-major x%d: warp %d piece %d (%d, %d): got %g want %g",
@@ -238,12 +254,13 @@ static void block_product(int aKMajor, int bKMajor, int wA, int wB)
                                              exp);
                             }
                         }
-                        for (int b = 0; b < 32; ++b) assert_true(banks[b] <= 1); /* conflict-free reads */
+                        for (int p = 0; p < 32; ++p)
+                            for (int k = 0; k < 32; ++k) assert_true(banks[p][k] <= 1); /* conflict-free reads */
                     }
                     for (int r = 0; r < 32; ++r)
                         for (int c = 0; c < 32; ++c) assert_int_equal(seen[r][c], 1);
                 }
-        }
+            }
     }
 }
 

@@ -32,7 +32,7 @@ enum {
     GETT_TILE_BYTES = 128 * 32 * 2,         /* one operand tile */
     GETT_STAGE_BYTES = 2 * GETT_TILE_BYTES, /* A then B */
     GETT_PIPE_BYTES = GETT_STAGES * GETT_STAGE_BYTES,
-    GETT_EPI_PITCH = 33,                    /* epilogue staging: floats per row of a 32 x 32 piece */
+    GETT_EPI_PITCH = 36,                    /* epilogue staging: floats per line of a 32 x 32 piece */
     GETT_EPI_WARP_FLOATS = 32 * GETT_EPI_PITCH,
 };
 
@@ -107,14 +107,29 @@ GETT_HD int gett_ldsm_step(int kMajor, int base, int ks, int t)
 
 /*
  * Epilogue. Each warp writes its 64 x 32 outputs as two 32 x 32 pieces (rows h * 32 ..),
- * staged as floats at s[r * GETT_EPI_PITCH + c]. Accumulator element v (0..3) of m-tile mt
- * (0..1 within the piece) and n-tile nt (0..3) of lane is at (r, c) below (mma.m16n8k16's
- * C fragment: rows g and g + 8, columns 2t, 2t + 1, g = lane / 4, t = lane % 4).
+ * staged as floats (alpha already applied) in lines of GETT_EPI_PITCH along the direction the
+ * piece goes out in (gett_epi_slot), so that each run is one or two vector reads. Accumulator
+ * element v (0..3) of m-tile mt (0..1 within the piece) and n-tile nt (0..3) of lane is at
+ * (r, c) below (mma.m16n8k16's C fragment: rows g and g + 8, columns 2t, 2t + 1, g = lane / 4,
+ * t = lane % 4).
  */
 GETT_HD void gett_acc_pos(int lane, int mt, int nt, int v, int* r, int* c)
 {
     *r = mt * 16 + (lane >> 2) + (v >> 1) * 8;
     *c = nt * 8 + (lane & 3) * 2 + (v & 1);
+}
+
+/*
+ * Staging slot (float index) of piece element (r, c): lines are columns when the piece goes
+ * out along rows (mFast), rows otherwise; a run of W along the line is W consecutive floats,
+ * 4-float aligned when W >= 4 (the pitch is a multiple of 4). Pitch 36 = 4 mod 32 banks: the
+ * accumulator stores (scalar when mFast, float2 pairs (v, v + 1) otherwise) and every run read
+ * of gett_epi_run meet at most 2-way conflicts (mFast stores and all reads: none; the float2
+ * stores: 2-way); test_gett_index checks it.
+ */
+GETT_HD int gett_epi_slot(int mFast, int r, int c)
+{
+    return mFast ? c * GETT_EPI_PITCH + r : r * GETT_EPI_PITCH + c;
 }
 
 /*

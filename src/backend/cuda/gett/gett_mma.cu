@@ -15,11 +15,12 @@
 // staged in shared memory once per block; the K offsets are read per stage (one or a few per
 // thread, L1-resident).
 //
-// Epilogue: each warp stages 32 x 32 pieces of its accumulators in shared memory and writes
-// D = alpha acc + beta C (fp32 arithmetic) in runs along D's fastest direction: W-element
-// vector stores (and C loads) where the plan found runs, element by element otherwise and at
-// the tile edges. Each element of D (and of C, which may be D) is read and written by one
-// thread: any strides, any extents, C == D.
+// Epilogue: each warp stages 32 x 32 pieces of alpha x its accumulators in shared memory, in
+// lines along D's fastest direction, and writes D = alpha acc + beta C (fp32 arithmetic) in runs
+// along that direction: each run one or two vector reads of the staging, W-element vector
+// stores (and C loads) where the plan found runs, element by element otherwise and at the tile
+// edges. Each element of D (and of C, which may be D) is read and written by one thread: any
+// strides, any extents, C == D.
 #include "backend/cuda/gett/gett.h"
 #include "backend/cuda/gett/gett_index.h"
 
@@ -44,11 +45,24 @@ template <> struct Conv<float> {
     typedef float raw;
     static __device__ __forceinline__ float load(float v) { return v; }
     static __device__ __forceinline__ float store(float v) { return v; }
+    template <int W> static __device__ __forceinline__ void store_run(const float (&v)[W], float (&y)[W])
+    {
+#pragma unroll
+        for (int j = 0; j < W; ++j) y[j] = v[j];
+    }
 };
 template <> struct Conv<__half> {
     typedef unsigned short raw;
     static __device__ __forceinline__ float load(unsigned short v) { return __half2float(__ushort_as_half(v)); }
     static __device__ __forceinline__ unsigned short store(float v) { return __half_as_ushort(__float2half_rn(v)); }
+    template <int W> static __device__ __forceinline__ void store_run(const float (&v)[W], unsigned short (&y)[W])
+    {
+#pragma unroll
+        for (int j = 0; j < W; j += 2) { // one packed conversion per pair
+            const __half2 h = __floats2half2_rn(v[j], v[j + 1]);
+            y[j] = __half_as_ushort(__low2half(h)), y[j + 1] = __half_as_ushort(__high2half(h));
+        }
+    }
 };
 template <> struct Conv<__nv_bfloat16> {
     typedef unsigned short raw;
@@ -59,6 +73,14 @@ template <> struct Conv<__nv_bfloat16> {
     static __device__ __forceinline__ unsigned short store(float v)
     {
         return __bfloat16_as_ushort(__float2bfloat16_rn(v));
+    }
+    template <int W> static __device__ __forceinline__ void store_run(const float (&v)[W], unsigned short (&y)[W])
+    {
+#pragma unroll
+        for (int j = 0; j < W; j += 2) { // one packed conversion per pair
+            const __nv_bfloat162 h = __floats2bfloat162_rn(v[j], v[j + 1]);
+            y[j] = __bfloat16_as_ushort(__low2bfloat16(h)), y[j + 1] = __bfloat16_as_ushort(__high2bfloat16(h));
+        }
     }
 };
 
@@ -224,9 +246,26 @@ __device__ __forceinline__ void load_tile(unsigned char* tile, const unsigned sh
 
 struct Epi {
     int rows, cols;      // valid rows / columns of the block tile
-    float alpha, beta;
+    float beta;
     int useBeta, cVec;   // cVec: C's usable width along the epilogue direction
 };
+
+// W staged floats (a run: consecutive slots, 4-float aligned when W >= 4) as vector reads.
+template <int W> __device__ __forceinline__ void staged_run(const float* p, float (&v)[W])
+{
+    if constexpr (W >= 4) {
+#pragma unroll
+        for (int h = 0; h < W / 4; ++h) {
+            const float4 x = reinterpret_cast<const float4*>(p)[h];
+            v[4 * h] = x.x, v[4 * h + 1] = x.y, v[4 * h + 2] = x.z, v[4 * h + 3] = x.w;
+        }
+    } else if constexpr (W == 2) {
+        const float2 x = *reinterpret_cast<const float2*>(p);
+        v[0] = x.x, v[1] = x.y;
+    } else {
+        v[0] = p[0];
+    }
+}
 
 // A full run of W > 1 elements: C (vector when cVec allows, else element by element) and D.
 template <typename TCD, int W, bool MF, typename R, typename OFF>
@@ -246,13 +285,12 @@ __device__ __forceinline__ void vector_run(float (&v)[W], int m, int n, const Ep
         for (int j = 0; j < W; ++j) v[j] += e.beta * CV::load(x[j]);
     }
     R y[W];
-#pragma unroll
-    for (int j = 0; j < W; ++j) y[j] = CV::store(v[j]);
+    CV::store_run(v, y);
     vec_store<R, W>(Dr + sDm[m] + sDn[n], y);
 }
 
 // Writes one staged 32 x 32 piece (block-tile rows r0.., columns c0..) in runs of W along
-// M (MF) or N. st: the warp's staging floats.
+// M (MF) or N. st: the warp's staging floats (alpha applied).
 template <typename TCD, int W, bool MF, typename OFF>
 __device__ __forceinline__ void write_piece(const float* st, int r0, int c0, const Epi& e, TCD* Dl, const TCD* Cl,
                                             const OFF* sCm, const OFF* sCn, const OFF* sDm, const OFF* sDn,
@@ -270,8 +308,7 @@ __device__ __forceinline__ void write_piece(const float* st, int r0, int c0, con
         const int valid = MF ? (n < e.cols ? min(e.rows - m, W) : 0) : (m < e.rows ? min(e.cols - n, W) : 0);
         if (valid <= 0) continue;
         float v[W];
-#pragma unroll
-        for (int j = 0; j < W; ++j) v[j] = e.alpha * st[MF ? (r + j) * GETT_EPI_PITCH + c : r * GETT_EPI_PITCH + c + j];
+        staged_run<W>(st + gett_epi_slot(MF, r, c), v);
         bool done = false;
         if constexpr (W > 1) {
             if (valid == W) {
@@ -416,7 +453,7 @@ static __global__ void __launch_bounds__(THREADS, 2)
 
         // Epilogue: two 32 x 32 pieces per warp through its staging area.
         float* st = reinterpret_cast<float*>(smem) + warp * GETT_EPI_WARP_FLOATS;
-        const Epi e = {rows, cols, alpha, beta, useBeta, w.c};
+        const Epi e = {rows, cols, beta, useBeta, w.c};
         const bool f32 = q.cdType == CUPERM_R_32F;
         const size_t cdBytes = f32 ? 4 : 2;
         const OFF dl = tab<OFF>(q.dL)[l];
@@ -430,10 +467,16 @@ static __global__ void __launch_bounds__(THREADS, 2)
 #pragma unroll
                 for (int nt = 0; nt < 4; ++nt)
 #pragma unroll
-                    for (int v = 0; v < 4; ++v) {
+                    for (int v = 0; v < 4; v += 2) { // (v, v + 1): columns c, c + 1 of one row
                         int r, c;
                         gett_acc_pos(lane, mt, nt, v, &r, &c);
-                        st[r * GETT_EPI_PITCH + c] = acc[h * 2 + mt][nt][v];
+                        const float x0 = alpha * acc[h * 2 + mt][nt][v], x1 = alpha * acc[h * 2 + mt][nt][v + 1];
+                        if (q.dMFast) {
+                            st[gett_epi_slot(1, r, c)] = x0;
+                            st[gett_epi_slot(1, r, c + 1)] = x1;
+                        } else {
+                            *reinterpret_cast<float2*>(st + gett_epi_slot(0, r, c)) = make_float2(x0, x1);
+                        }
                     }
             __syncwarp();
             const int r0 = warpM * 64 + h * 32, c0 = warpN * 32;
