@@ -134,7 +134,8 @@ static cupermStatus_t build_steps(cuperm_contraction_plan_t* c)
 /* ---- GETT ------------------------------------------------------------------------ */
 
 /* The plan's traffic model prices the kernel's tiles. */
-_Static_assert(CTR_GETT_BM == CUPERM_GETT_BM && CTR_GETT_BN == CUPERM_GETT_BN, "one GETT block tile");
+_Static_assert(CTR_GETT_BM == CUPERM_GETT_BM && CTR_GETT_BN == CUPERM_GETT_BN && CTR_GETT_BK == CUPERM_GETT_BK,
+               "one GETT block tile");
 _Static_assert(CTR_GETT_ORDERED == 3, "cuperm_ctr_gett_step_t.by holds M, N, K");
 
 int cuperm_ctr_gett_usable(const cuperm_handle_t* h, const cuperm_ctr_problem_t* p)

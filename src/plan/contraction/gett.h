@@ -18,9 +18,10 @@
 /* At most this many table entries (8 bytes each): 512 MiB of tables. */
 #define CTR_GETT_MAX_ENTRIES ((int64_t)1 << 26)
 
-/* The kernel's block tile in M and N (backend/cuda/gett/gett.h: CUPERM_GETT_BM, _BN). */
+/* The kernel's block tile: M, N and K depth (backend/cuda/gett/gett.h: CUPERM_GETT_BM, _BN, _BK). */
 #define CTR_GETT_BM 128
 #define CTR_GETT_BN 128
+#define CTR_GETT_BK 32
 
 /* Groups whose mode order the plan chooses (L keeps the mode table's order). */
 #define CTR_GETT_ORDERED 3 /* CTR_GROUP_M, CTR_GROUP_N, CTR_GROUP_K */
@@ -121,12 +122,38 @@ void cuperm_ctr_gett_paths_for(const cuperm_ctr_problem_t* p, const int by[CTR_G
  * per run, ceil(W e / 32), times 32, over W (W = 1: a sector per element). */
 double cuperm_ctr_gett_sector_bytes(int64_t run, int elementBytes);
 
-/* Modelled DRAM/L2 sector traffic in bytes: A once per N tile (ceil(n / 128) re-reads), B once
- * per M tile, D once, C once when readC; each operand's bytes over its sector efficiency
- * (cuperm_ctr_gett_sector_bytes of its run width, capped at its fast group's size). */
-double cuperm_ctr_gett_traffic(const cuperm_ctr_problem_t* p, const cuperm_ctr_gett_paths_t* q, int readC);
+/* How many indices of each mode (mode-table index) one block's tiles span under orders by[]: M
+ * and N tiles (CTR_GETT_BM, CTR_GETT_BN) take their group's modes in order, whole while they
+ * fit, then floor(what is left / ...) of the next; K modes whole (a block walks all of K, so
+ * the sectors its K tiles share are used within the block); L modes one index. */
+void cuperm_ctr_gett_tile_cover(const cuperm_ctr_problem_t* p, const int by[CTR_GETT_ORDERED],
+                                int64_t cover[CTR_MAX_MODES]);
 
-/* Traffic of orders by[] (cuperm_ctr_gett_paths_for, then cuperm_ctr_gett_traffic). */
+/* Elements of operand w a tile's footprint holds contiguously in memory: w's modes by increasing
+ * stride from stride 1, each continuing the span of those before it, multiplied by their covered
+ * counts until a mode the tile holds only part of (or a gap). 1 when no mode has stride 1. The
+ * sector efficiency of the tile's accesses to w depends on it, not on the kernel's vector width:
+ * neighbouring runs of one tile are moved together. */
+int64_t cuperm_ctr_gett_tile_run(const cuperm_ctr_problem_t* p, const int64_t cover[CTR_MAX_MODES], int w);
+
+/* The price of one access (a load or store of q->vec elements) in bytes: small, so that it
+ * decides only between orders whose footprints move about the same bytes (then vector runs
+ * win). Priced at 4 or 16 bytes it outweighed D's half-written sectors on the H100: TCCG 32, 35,
+ * 38, 41, 44, 47 kept orders that gather nothing element by element at 0.29 of a GEMM, where
+ * the footprint's choice (whole sectors of D, the small A gathered) runs at 0.42
+ * (bench/results/gett-h100/v3-orders/). */
+#define CTR_GETT_ACCESS_BYTES 1.0
+
+/* Modelled cost in bytes of orders by[] with paths q (cuperm_ctr_gett_paths_for(by)): A once per
+ * N tile (ceil(n / 128) re-reads), B once per M tile, D once, C once when readC; per element
+ * the bytes its sectors move at the sector efficiency of the operand's tile runs
+ * (cuperm_ctr_gett_sector_bytes of cuperm_ctr_gett_tile_run), plus CTR_GETT_ACCESS_BYTES per
+ * access of q->vec elements. D's runs are what TCCG 31-48 turn on: a run that stops at a tile
+ * edge leaves sectors half written, to be completed by another tile much later. */
+double cuperm_ctr_gett_traffic(const cuperm_ctr_problem_t* p, const int by[CTR_GETT_ORDERED],
+                               const cuperm_ctr_gett_paths_t* q, int readC);
+
+/* The same for orders by[] (with their paths): the cost the order choice minimises. */
 double cuperm_ctr_gett_order_cost(const cuperm_ctr_problem_t* p, const int by[CTR_GETT_ORDERED], int readC);
 
 /* The cheapest orders among M by A or D, N by B or D, K by A or B; ties keep the strides

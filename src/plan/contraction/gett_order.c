@@ -127,24 +127,66 @@ double cuperm_ctr_gett_sector_bytes(int64_t run, int elementBytes)
     return 32.0 * (double)sectors / (double)run;
 }
 
-/* Bytes operand w moves: elements x bytes per element in runs of vec along group fast. */
-static double operand_bytes(const cuperm_ctr_problem_t* p, int w, double elements, int vec, int fast)
+void cuperm_ctr_gett_tile_cover(const cuperm_ctr_problem_t* p, const int by[CTR_GETT_ORDERED],
+                                int64_t cover[CTR_MAX_MODES])
 {
-    const int64_t run = vec < p->groupSize[fast] ? vec : p->groupSize[fast];
-    return elements * cuperm_ctr_gett_sector_bytes(run, (int)cupermDataTypeSize(p->op[w].type));
+    static const int64_t tile[2] = {CTR_GETT_BM, CTR_GETT_BN};
+    for (int i = 0; i < p->nmodes; ++i)
+        cover[i] = p->modes[i].group == CTR_GROUP_K ? p->modes[i].extent : 1; /* a block walks all of K */
+    for (int g = M; g <= N; ++g) {
+        int order[CTR_MAX_MODES];
+        const int n = cuperm_ctr_gett_group_order(p, g, by[g], order);
+        int64_t left = tile[g];
+        for (int i = 0; i < n && left > 1; ++i) {
+            const int64_t e = p->modes[order[i]].extent;
+            cover[order[i]] = e < left ? e : left;
+            left = e < left ? left / e : 1;
+        }
+    }
 }
 
-double cuperm_ctr_gett_traffic(const cuperm_ctr_problem_t* p, const cuperm_ctr_gett_paths_t* q, int readC)
+int64_t cuperm_ctr_gett_tile_run(const cuperm_ctr_problem_t* p, const int64_t cover[CTR_MAX_MODES], int w)
+{
+    int order[CTR_MAX_MODES], n = 0;
+    int64_t stride[CTR_MAX_MODES];
+    for (int i = 0; i < p->nmodes; ++i)
+        if (p->modes[i].pos[w] >= 0) order[n++] = i;
+    cuperm_ctr_mode_keys(p, w, stride, NULL);
+    cuperm_sort_by_key(order, n, stride, NULL);
+    int64_t run = 1, span = 1; /* covered elements in a row; memory elements the modes so far span */
+    for (int i = 0; i < n; ++i) {
+        const cuperm_ctr_mode_t* m = &p->modes[order[i]];
+        if (stride[order[i]] == 0) continue;  /* broadcast: no memory of its own */
+        if (stride[order[i]] != span) break; /* a gap: the run ends */
+        run *= cover[order[i]];
+        if (cover[order[i]] < m->extent) break; /* the tile holds part of this mode: the run ends */
+        span *= m->extent;
+    }
+    return run;
+}
+
+/* Cost of operand w's accesses in bytes: elements x (bytes per element in the tile footprint's
+ * runs + CTR_GETT_ACCESS_BYTES per access of vec elements). */
+static double operand_bytes(const cuperm_ctr_problem_t* p, int w, double elements, const int64_t* cover, int vec)
+{
+    return elements * (cuperm_ctr_gett_sector_bytes(cuperm_ctr_gett_tile_run(p, cover, w),
+                                                    (int)cupermDataTypeSize(p->op[w].type)) +
+                       CTR_GETT_ACCESS_BYTES / (double)vec);
+}
+
+double cuperm_ctr_gett_traffic(const cuperm_ctr_problem_t* p, const int by[CTR_GETT_ORDERED],
+                               const cuperm_ctr_gett_paths_t* q, int readC)
 {
     const double m = (double)p->groupSize[M], n = (double)p->groupSize[N], k = (double)p->groupSize[K];
     const double l = (double)p->groupSize[CTR_GROUP_L];
     const double mTiles = (double)((p->groupSize[M] + CTR_GETT_BM - 1) / CTR_GETT_BM);
     const double nTiles = (double)((p->groupSize[N] + CTR_GETT_BN - 1) / CTR_GETT_BN);
-    const int dFast = q->dMFast ? M : N;
-    double bytes = nTiles * operand_bytes(p, CTR_A, m * k * l, q->vec[CTR_A], q->aKFast ? K : M);
-    bytes += mTiles * operand_bytes(p, CTR_B, k * n * l, q->vec[CTR_B], q->bKFast ? K : N);
-    bytes += operand_bytes(p, CTR_D, m * n * l, q->vec[CTR_D], dFast);
-    if (readC) bytes += operand_bytes(p, CTR_C, m * n * l, q->vec[CTR_C], dFast);
+    int64_t cover[CTR_MAX_MODES];
+    cuperm_ctr_gett_tile_cover(p, by, cover);
+    double bytes = nTiles * operand_bytes(p, CTR_A, m * k * l, cover, q->vec[CTR_A]);
+    bytes += mTiles * operand_bytes(p, CTR_B, k * n * l, cover, q->vec[CTR_B]);
+    bytes += operand_bytes(p, CTR_D, m * n * l, cover, q->vec[CTR_D]);
+    if (readC) bytes += operand_bytes(p, CTR_C, m * n * l, cover, q->vec[CTR_C]);
     return bytes;
 }
 
@@ -152,7 +194,7 @@ double cuperm_ctr_gett_order_cost(const cuperm_ctr_problem_t* p, const int by[CT
 {
     cuperm_ctr_gett_paths_t q;
     cuperm_ctr_gett_paths_for(p, by, &q);
-    return cuperm_ctr_gett_traffic(p, &q, readC);
+    return cuperm_ctr_gett_traffic(p, by, &q, readC);
 }
 
 /* The other candidate of group g: M A <-> D, N B <-> D, K A <-> B. */
