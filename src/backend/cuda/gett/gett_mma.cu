@@ -33,7 +33,12 @@
 namespace cuperm {
 namespace gett {
 
-constexpr int LOAD_UNROLL = 2; // runs issued together per tile load (more costs registers at W = 1)
+constexpr int LOAD_UNROLL = 2;   // vector runs issued together per tile load
+#ifndef GETT_GATHER_BATCH
+#define GETT_GATHER_BATCH 16 // all of a thread's 16 gathers at once: 128 registers, no spills (sm_90)
+#endif
+constexpr int GATHER_BATCH = GETT_GATHER_BATCH; // element gathers in flight per thread (load_tile_gather)
+static_assert(16 % GATHER_BATCH == 0, "a thread's 16 gathers in whole batches");
 constexpr int THREADS = GETT_THREADS, STAGES = GETT_STAGES;
 static_assert(CUPERM_GETT_BM == GETT_BM && CUPERM_GETT_BN == GETT_BN && CUPERM_GETT_BK == GETT_BK, "one tile size");
 static_assert(GETT_EPI_WARP_FLOATS * 4 * 8 <= GETT_PIPE_BYTES, "epilogue staging fits in the pipeline buffers");
@@ -182,6 +187,46 @@ __device__ __forceinline__ void mma<__nv_bfloat16>(float (&d)[4], const unsigned
 // One operand tile (k-major when KMAJ) of stage k0 into shared memory at tile: runs of W
 // elements. base: the operand at this batch index; rowOff: the tile's row offsets (shared, 0
 // past rows); kTab: the operand's K table; K: the K extent.
+// Element-by-element gathers (no runs): 2-byte loads into registers, then shared stores. Each
+// is an L2 round trip, so GATHER_BATCH of them are issued before the first is stored (one or
+// two at a time left a k = 24 tile waiting on 8 round trips in a row).
+template <bool KMAJ, typename OFF>
+__device__ __forceinline__ void load_tile_gather(unsigned char* tile, const unsigned short* base, const OFF* rowOff,
+                                                 int rows, const OFF* __restrict__ kTab, int k0, int K, int tid)
+{
+    int row0, kk0;
+    gett_load_run(KMAJ, 1, tid, 0, &row0, &kk0);
+    // k-major: one k per thread (its table entry once); mn-major: one row per thread.
+    const bool kOk = KMAJ ? k0 + kk0 < K : true, rOk = KMAJ ? true : row0 < rows;
+    const OFF fixed = KMAJ ? (kOk ? kTab[k0 + kk0] : OFF(0)) : (rOk ? rowOff[row0] : OFF(0));
+#pragma unroll 1
+    for (int i0 = 0; i0 < 16; i0 += GATHER_BATCH) {
+        OFF off[GATHER_BATCH];
+        bool ok[GATHER_BATCH];
+#pragma unroll
+        for (int j = 0; j < GATHER_BATCH; ++j) {
+            int row, kk;
+            gett_load_run(KMAJ, 1, tid, i0 + j, &row, &kk);
+            if (KMAJ) {
+                ok[j] = kOk && row < rows;
+                off[j] = ok[j] ? rowOff[row] + fixed : OFF(0);
+            } else {
+                ok[j] = rOk && k0 + kk < K;
+                off[j] = ok[j] ? fixed + kTab[k0 + kk] : OFF(0);
+            }
+        }
+        unsigned short v[GATHER_BATCH];
+#pragma unroll
+        for (int j = 0; j < GATHER_BATCH; ++j) v[j] = ok[j] ? __ldg(base + off[j]) : (unsigned short)0;
+#pragma unroll
+        for (int j = 0; j < GATHER_BATCH; ++j) {
+            int row, kk;
+            gett_load_run(KMAJ, 1, tid, i0 + j, &row, &kk);
+            *reinterpret_cast<unsigned short*>(tile + gett_tile_byte(KMAJ, row, kk)) = v[j];
+        }
+    }
+}
+
 template <bool KMAJ, int W, typename OFF>
 __device__ __forceinline__ void load_tile_w(unsigned char* tile, const unsigned short* base, const OFF* rowOff,
                                             int rows, const OFF* __restrict__ kTab, int k0, int K, int tid)
@@ -199,12 +244,7 @@ __device__ __forceinline__ void load_tile_w(unsigned char* tile, const unsigned 
             gett_load_run(1, W, tid, i, &row, &kk);
             const int n = row < rows ? nk : 0;
             const unsigned short* src = base + (n > 0 ? rowOff[row] + ko : OFF(0));
-            if constexpr (W > 1) {
-                cp_async<2 * W>(tileAddr + gett_kmajor_byte(row, kk), src, 2 * n);
-            } else {
-                *reinterpret_cast<unsigned short*>(tile + gett_kmajor_byte(row, kk)) =
-                    n > 0 ? __ldg(src) : (unsigned short)0;
-            }
+            cp_async<2 * W>(tileAddr + gett_kmajor_byte(row, kk), src, 2 * n);
         }
     } else {
         int r, kk;
@@ -217,12 +257,7 @@ __device__ __forceinline__ void load_tile_w(unsigned char* tile, const unsigned 
             const int k = k0 + kk;
             const int n = k < K ? nr : 0;
             const unsigned short* src = base + (n > 0 ? ro + kTab[k] : OFF(0));
-            if constexpr (W > 1) {
-                cp_async<2 * W>(tileAddr + gett_mnmajor_byte(r, kk), src, 2 * n);
-            } else {
-                *reinterpret_cast<unsigned short*>(tile + gett_mnmajor_byte(r, kk)) =
-                    n > 0 ? __ldg(src) : (unsigned short)0;
-            }
+            cp_async<2 * W>(tileAddr + gett_mnmajor_byte(r, kk), src, 2 * n);
         }
     }
 }
@@ -238,7 +273,7 @@ __device__ __forceinline__ void load_tile(unsigned char* tile, const unsigned sh
     case 8: load_tile_w<KMAJ, 8>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
     case 4: load_tile_w<KMAJ, 4>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
     case 2: load_tile_w<KMAJ, 2>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
-    default: load_tile_w<KMAJ, 1>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
+    default: load_tile_gather<KMAJ>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
     }
 }
 
