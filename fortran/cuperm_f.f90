@@ -154,7 +154,7 @@ module cuperm_f
   ! The raw C API (names and argument order as in include/cuperm.h).
   ! ---------------------------------------------------------------------------
   public :: cupermGetErrorString, cupermGetLastErrorMessage, cupermGetVersion, cupermDataTypeSize
-  public :: cupermCreate, cupermDestroy
+  public :: cupermCreate, cupermDestroy, cupermHandleWritePlanCache, cupermHandleReadPlanCache
   public :: cupermPlanTranspose, cupermPlanTransposeOp, cupermExecute, cupermPlanDestroy, cupermPlanTransposeMeasure
   public :: cupermPredictTransposeTime, cupermPlanGetInfo
   public :: cupermPlanContraction, cupermContractionGetWorkspaceSize, cupermContract
@@ -188,6 +188,25 @@ module cuperm_f
     function cupermDestroy(handle) bind(c, name='cupermDestroy') result(st)
       import :: c_int, c_ptr
       type(c_ptr), value :: handle
+      integer(c_int) :: st
+    end function
+
+    !> path: NUL-terminated (cuperm_handle_write_plan_cache adds the NUL).
+    function cupermHandleWritePlanCache(handle, path, entriesWritten) bind(c, name='cupermHandleWritePlanCache') &
+        result(st)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: handle
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int), intent(out) :: entriesWritten
+      integer(c_int) :: st
+    end function
+
+    function cupermHandleReadPlanCache(handle, path, entriesRead) bind(c, name='cupermHandleReadPlanCache') &
+        result(st)
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: handle
+      character(kind=c_char), intent(in) :: path(*)
+      integer(c_int), intent(out) :: entriesRead
       integer(c_int) :: st
     end function
 
@@ -324,6 +343,7 @@ module cuperm_f
   ! ---------------------------------------------------------------------------
   public :: cuperm_c_string, cuperm_stream, cuperm_get_error_string, cuperm_get_last_error_message
   public :: cuperm_get_version, cuperm_data_type_size, cuperm_create, cuperm_destroy
+  public :: cuperm_handle_write_plan_cache, cuperm_handle_read_plan_cache
   public :: cuperm_transpose_plan, cuperm_transpose_plan_measure, cuperm_predict_transpose_time
   public :: cuperm_execute, cuperm_plan_destroy, cuperm_plan_get_info
   public :: cuperm_tensor, cuperm_contraction_plan, cuperm_contraction_workspace_size
@@ -397,14 +417,19 @@ contains
     integer(c_int), intent(in) :: status
     character(len=*), intent(in) :: msg
     integer(c_int) :: st
-    character(kind=c_char) :: buf(len(msg) + 1)
-    integer :: i
-    do i = 1, len(msg)
-      buf(i) = msg(i:i)
-    end do
-    buf(len(msg) + 1) = c_null_char
-    call cuperm_f_set_error(buf, int(len(msg), c_size_t))
+    call cuperm_f_set_error(to_c(msg), int(len(msg), c_size_t))
     st = status
+  end function
+
+  !> A Fortran string as a NUL-terminated C string.
+  function to_c(s) result(buf)
+    character(len=*), intent(in) :: s
+    character(kind=c_char) :: buf(len(s) + 1)
+    integer :: i
+    do i = 1, len(s)
+      buf(i) = s(i:i)
+    end do
+    buf(len(s) + 1) = c_null_char
   end function
 
   !> The status of a library call: a failure there supersedes a wrapper's message.
@@ -447,6 +472,32 @@ contains
     type(c_ptr), intent(in) :: handle
     integer(c_int) :: st
     st = lib(cupermDestroy(handle))
+  end function
+
+  !> Saves the handle's measured planning decisions to the file path (cupermHandleWritePlanCache);
+  !> entries: how many.
+  function cuperm_handle_write_plan_cache(handle, path, entries) result(st)
+    type(c_ptr), intent(in) :: handle
+    character(len=*), intent(in) :: path
+    integer, intent(out), optional :: entries
+    integer(c_int) :: st, n
+    n = 0
+    st = lib(cupermHandleWritePlanCache(handle, to_c(path), n))
+    if (present(entries)) entries = int(n)
+  end function
+
+  !> Adds the decisions saved in path to the handle (cupermHandleReadPlanCache); entries: how
+  !> many. A file of another build or device, or a damaged one, adds none: success, entries = 0,
+  !> and cuperm_get_last_error_message() says why.
+  function cuperm_handle_read_plan_cache(handle, path, entries) result(st)
+    type(c_ptr), intent(in) :: handle
+    character(len=*), intent(in) :: path
+    integer, intent(out), optional :: entries
+    integer(c_int) :: st, n
+    n = 0
+    call cuperm_f_clear_error() ! the library's message (a warning on success) is the one to read
+    st = lib(cupermHandleReadPlanCache(handle, to_c(path), n))
+    if (present(entries)) entries = int(n)
   end function
 
   ! ---- argument conversion -------------------------------------------------------

@@ -127,6 +127,28 @@ CUPERM_API cupermStatus_t cupermCreate(cupermHandle_t* handle);
  */
 CUPERM_API cupermStatus_t cupermDestroy(cupermHandle_t handle);
 
+/**
+ * Writes the handle's measured planning decisions to a file: the transposes planned with
+ * cupermPlanTransposeMeasure and the contractions planned with CUPERM_PLAN_MEASURE (up to the
+ * handle's cache sizes), so that a later process can read them back with
+ * cupermHandleReadPlanCache and plan those problems without measuring (cuTENSOR's plan-cache
+ * file is the model). The file is a binary of this library build and this kind of device.
+ * entriesWritten (may be NULL): how many decisions were written. INVALID_VALUE if path is NULL
+ * or cannot be written.
+ */
+CUPERM_API cupermStatus_t cupermHandleWritePlanCache(cupermHandle_t handle, const char* path, int* entriesWritten);
+
+/**
+ * Adds the decisions of a file written by cupermHandleWritePlanCache to the handle's caches:
+ * planning one of those problems in measure mode then returns the stored choice at once, and
+ * heuristic transpose planning takes a stored measured plan as it does one measured in this
+ * process. A file written by another cuperm version or build, for another kind of device
+ * (compute capability, SM count, memory), or damaged, is ignored: SUCCESS with
+ * *entriesRead = 0, and cupermGetLastErrorMessage() says why. INVALID_VALUE if path or
+ * entriesRead is NULL or the file cannot be read.
+ */
+CUPERM_API cupermStatus_t cupermHandleReadPlanCache(cupermHandle_t handle, const char* path, int* entriesRead);
+
 /* ------------------------------------------------------------------------- */
 /* Elementwise operators                                                      */
 /* ------------------------------------------------------------------------- */

@@ -291,6 +291,10 @@ contains
                  c_null_ptr), 'perm(2)', 'measure: non-permutation')
     call invalid(cuperm_predict_transpose_time(handle, e2, [2, 1], CUPERM_R_64F, seconds), 'handle', &
                  'predict: NULL handle')
+    call invalid(cuperm_handle_write_plan_cache(handle, '/tmp/cuperm-f.cache'), 'handle', &
+                 'write plan cache: NULL handle')
+    call invalid(cuperm_handle_read_plan_cache(handle, '/tmp/cuperm-f.cache'), 'handle', &
+                 'read plan cache: NULL handle')
     call invalid(cuperm_predict_transpose_time(handle, e0, p0, CUPERM_R_64F, seconds), 'rank', &
                  'predict: rank 0')
     call invalid(cuperm_execute(c_null_ptr, one, c_null_ptr, zero, c_null_ptr), 'plan', 'execute: NULL plan')

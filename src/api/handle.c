@@ -2,6 +2,7 @@
 #include "core/error.h"
 #include "core/registry.h"
 #include "exec/handle.h"
+#include "exec/plan_cache_file.h"
 
 cupermStatus_t cupermCreate(cupermHandle_t* handle)
 {
@@ -27,4 +28,24 @@ cupermStatus_t cupermDestroy(cupermHandle_t handle)
     /* Live contraction plans keep the state they use until they are destroyed. */
     if (!st) cuperm_handle_release(h);
     return st;
+}
+
+cupermStatus_t cupermHandleWritePlanCache(cupermHandle_t handle, const char* path, int* entriesWritten)
+{
+    cuperm_handle_t* h;
+    cupermStatus_t st = cuperm_handle_get(handle, &h);
+    if (st) return st;
+    if (!path) return cuperm_fail_in("cupermHandleWritePlanCache", CUPERM_STATUS_INVALID_VALUE, "path is NULL");
+    return cuperm_plan_cache_file_write(h, path, entriesWritten);
+}
+
+cupermStatus_t cupermHandleReadPlanCache(cupermHandle_t handle, const char* path, int* entriesRead)
+{
+    cuperm_handle_t* h;
+    cupermStatus_t st = cuperm_handle_get(handle, &h);
+    if (st) return st;
+    if (!path) return cuperm_fail_in("cupermHandleReadPlanCache", CUPERM_STATUS_INVALID_VALUE, "path is NULL");
+    if (!entriesRead)
+        return cuperm_fail_in("cupermHandleReadPlanCache", CUPERM_STATUS_INVALID_VALUE, "entriesRead is NULL");
+    return cuperm_plan_cache_file_read(h, path, entriesRead);
 }

@@ -100,3 +100,15 @@ void cuperm_cache_put(cuperm_cache_t* c, const void* key, const void* value,
     memcpy(value_of(c, e), value, c->value_bytes);
     pthread_mutex_unlock(&c->lock);
 }
+
+void cuperm_cache_foreach(cuperm_cache_t* c, void (*fn)(void* ctx, const void* key, const void* value), void* ctx)
+{
+    pthread_mutex_lock(&c->lock);
+    for (int i = 0; i < c->capacity; ++i) {
+        unsigned char* e = entry(c, i);
+        int used;
+        memcpy(&used, e + 8, sizeof used);
+        if (used) fn(ctx, key_of(e), value_of(c, e));
+    }
+    pthread_mutex_unlock(&c->lock);
+}

@@ -24,4 +24,8 @@ int cuperm_cache_get(cuperm_cache_t* cache, const void* key, void* value);
 void cuperm_cache_put(cuperm_cache_t* cache, const void* key, const void* value,
                       int (*keep_old)(const void* old_value, const void* new_value));
 
+/** Calls fn(ctx, key, value) for every entry, under the cache's lock (fn must not use the
+ *  cache). For saving a cache's contents (exec/plan_file.c). */
+void cuperm_cache_foreach(cuperm_cache_t* cache, void (*fn)(void* ctx, const void* key, const void* value), void* ctx);
+
 #endif

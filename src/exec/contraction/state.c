@@ -102,3 +102,27 @@ void cuperm_ctr_state_insert(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* 
     d.seconds = seconds;
     cuperm_cache_put(s->decisions, &k, &d, NULL);
 }
+
+typedef struct {
+    void (*fn)(void* ctx, const cuperm_ctr_problem_t* problem, const cuperm_ctr_layout_t* layout, double seconds);
+    void* ctx;
+} foreach_ctx;
+
+static void visit_measured(void* ctx, const void* key, const void* value)
+{
+    const foreach_ctx* f = ctx;
+    decision_key k;
+    decision d; /* copies: cache entries are 8-byte aligned, not necessarily more */
+    memcpy(&k, key, sizeof k);
+    memcpy(&d, value, sizeof d);
+    if (k.measured) f->fn(f->ctx, &k.problem, &d.layout, d.seconds);
+}
+
+void cuperm_ctr_state_foreach_measured(cuperm_ctr_state_t* s,
+                                       void (*fn)(void* ctx, const cuperm_ctr_problem_t* problem,
+                                                  const cuperm_ctr_layout_t* layout, double seconds),
+                                       void* ctx)
+{
+    foreach_ctx f = {fn, ctx};
+    cuperm_cache_foreach(s->decisions, visit_measured, &f);
+}

@@ -38,4 +38,10 @@ int cuperm_ctr_state_lookup(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* k
 void cuperm_ctr_state_insert(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* key, int measured, const cuperm_ctr_layout_t* layout,
                       double seconds);
 
+/* Calls fn for every measured decision (under the cache's lock: fn must not use the state). */
+void cuperm_ctr_state_foreach_measured(cuperm_ctr_state_t* s,
+                                       void (*fn)(void* ctx, const cuperm_ctr_problem_t* problem,
+                                                  const cuperm_ctr_layout_t* layout, double seconds),
+                                       void* ctx);
+
 #endif

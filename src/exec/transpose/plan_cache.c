@@ -47,3 +47,27 @@ void cuperm_plan_cache_store(cuperm_plan_cache_t* c, const cuperm_plan_key_t* ke
 {
     cuperm_cache_put(c, key, plan, keep_measured);
 }
+
+typedef struct {
+    void (*fn)(void* ctx, const cuperm_plan_key_t* key, const struct cuperm_transpose_plan* plan);
+    void* ctx;
+} foreach_ctx;
+
+static void visit_measured(void* ctx, const void* key, const void* value)
+{
+    const foreach_ctx* f = ctx;
+    cuperm_plan_key_t k;
+    cuperm_transpose_plan_t plan; /* copies: cache entries are not aligned for these types */
+    memcpy(&k, key, sizeof k);
+    memcpy(&plan, value, sizeof plan);
+    if (plan.measured) f->fn(f->ctx, &k, &plan);
+}
+
+void cuperm_plan_cache_foreach_measured(cuperm_plan_cache_t* c,
+                                        void (*fn)(void* ctx, const cuperm_plan_key_t* key,
+                                                   const struct cuperm_transpose_plan* plan),
+                                        void* ctx)
+{
+    foreach_ctx f = {fn, ctx};
+    cuperm_cache_foreach(c, visit_measured, &f);
+}

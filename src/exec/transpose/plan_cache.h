@@ -39,4 +39,10 @@ int cuperm_plan_cache_find(cuperm_plan_cache_t* cache, const cuperm_plan_key_t* 
 void cuperm_plan_cache_store(cuperm_plan_cache_t* cache, const cuperm_plan_key_t* key,
                              const struct cuperm_transpose_plan* plan);
 
+/** Calls fn for every measured plan (under the cache's lock: fn must not use the cache). */
+void cuperm_plan_cache_foreach_measured(cuperm_plan_cache_t* cache,
+                                        void (*fn)(void* ctx, const cuperm_plan_key_t* key,
+                                                   const struct cuperm_transpose_plan* plan),
+                                        void* ctx);
+
 #endif
