@@ -33,7 +33,7 @@ __version__ = "0.1.0"
 
 __all__ = ["transpose", "Plan", "einsum", "tensordot", "ContractionPlan", "TensorSpec", "CupermError", "InvalidValueError", "NotSupportedError",
            "LibraryNotFoundError", "DType", "dtype", "clear_cache", "cached_plans", "clear_workspace_cache",
-           "library_path", "library_version"]
+           "library_path", "library_version", "save_plan_cache", "load_plan_cache"]
 
 
 def clear_cache() -> None:
@@ -47,6 +47,23 @@ def clear_workspace_cache() -> None:
     docs/python.md), as torch._C._cuda_clearCublasWorkspaces() does PyTorch's own. The next contraction
     on a stream makes its workspace again."""
     _fast.clear_workspaces()
+
+
+def save_plan_cache(path, device=None) -> int:
+    """Writes the measured planning decisions of cuperm's handle for device (default: the current
+    CUDA device) to path: transposes planned by Plan.for_arrays(..., measure=True) and contractions by
+    ContractionPlan(..., measure=True) (cupermHandleWritePlanCache). Returns how many."""
+    from . import _cudart
+    return _default_context.save_plan_cache(path, _cudart.get_device() if device is None else device)
+
+
+def load_plan_cache(path, device=None) -> int:
+    """Adds decisions saved by save_plan_cache (in this process or another) to cuperm's handle for
+    device: measuring those problems again returns the stored choice at once
+    (cupermHandleReadPlanCache). Returns how many; a file written by another cuperm build or for
+    another kind of device, or a damaged one, is ignored with a RuntimeWarning (0)."""
+    from . import _cudart
+    return _default_context.load_plan_cache(path, _cudart.get_device() if device is None else device)
 
 
 def cached_plans() -> int:

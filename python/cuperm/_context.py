@@ -7,8 +7,10 @@ scope, and the C library frees nothing the process exit would not).
 
 import collections
 import ctypes
+import os
 import sys
 import threading
+import warnings
 
 from . import _cudart, _layout, _lib
 
@@ -177,6 +179,28 @@ class Context:
                 # Dropping the reference is enough: a thread still executing it holds its own.
                 self._plans.popitem(last=False)
             return plan
+
+    def save_plan_cache(self, path, device):
+        """Writes the measured decisions of the device's handle to path; returns how many."""
+        n = ctypes.c_int(0)
+        with self._lock:
+            h = self._handle_locked(device)
+        _lib.check(_lib.load().cupermHandleWritePlanCache(h, os.fsencode(path), ctypes.byref(n)))
+        return n.value
+
+    def load_plan_cache(self, path, device):
+        """Adds the decisions of path to the device's handle; returns how many (0 and a warning
+        for a file of another build or device, or a damaged one)."""
+        n = ctypes.c_int(0)
+        with self._lock:
+            h = self._handle_locked(device)
+        lib = _lib.load()
+        _lib.check(lib.cupermHandleReadPlanCache(h, os.fsencode(path), ctypes.byref(n)))
+        if n.value == 0:
+            why = (lib.cupermGetLastErrorMessage() or b"").decode(errors="replace")
+            if "ignored" in why:
+                warnings.warn("cuperm: " + why, RuntimeWarning, stacklevel=3)
+        return n.value
 
     def cached_plans(self):
         with self._lock:

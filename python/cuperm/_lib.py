@@ -87,6 +87,8 @@ def _declare(lib):
         "cupermDataTypeSize": (ctypes.c_size_t, [I]),
         "cupermCreate": (I, [P(VP)]),
         "cupermDestroy": (I, [VP]),
+        "cupermHandleWritePlanCache": (I, [VP, ctypes.c_char_p, P(I)]),
+        "cupermHandleReadPlanCache": (I, [VP, ctypes.c_char_p, P(I)]),
         "cupermPlanTranspose": (I, plan_args),
         "cupermPlanTransposeMeasure": (I, plan_args + [VP, VP, VP]),
         "cupermPredictTransposeTime": (I, [VP, I, P(I64), P(I), I, P(I64), P(I64), P(ctypes.c_double)]),
