@@ -1,7 +1,9 @@
 #include "plan/contraction/layout.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/error.h"
@@ -354,20 +356,35 @@ static void gemm_shape(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t*
 }
 
 /* Cost of the layout with input choices ca (A) and cb (B); fills l's shapes and paths. */
-static double price(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* l, int ca, int cb)
+/* The four candidates of layout l's role orders: each input read with its free group or K fast
+ * (each priced once), the output's path (once), and the GEMM of every pairing, each handed to
+ * keep(ctx, l) with l completed. */
+static void price_pairings(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* l,
+                           void (*keep)(void* ctx, const cuperm_ctr_layout_t* l), void* ctx)
 {
     l->m = l->size[l->swapped ? CTR_GROUP_N : CTR_GROUP_M];
     l->n = l->size[l->swapped ? CTR_GROUP_M : CTR_GROUP_N];
     l->k = l->size[CTR_GROUP_K];
     l->batch = l->size[CTR_GROUP_L];
     l->calls = l->size[CTR_ROLE_O];
-    l->inputSeconds = price_input(p, model, l, CTR_A, ca) + price_input(p, model, l, CTR_B, cb);
+    cuperm_ctr_input_layout_t in[2][2];
+    double seconds[2][2];
+    for (int w = 0; w < 2; ++w)
+        for (int c = 0; c < 2; ++c) {
+            seconds[w][c] = price_input(p, model, l, w == 0 ? CTR_A : CTR_B, c);
+            in[w][c] = l->in[w == 0 ? CTR_A : CTR_B];
+        }
     l->outputSeconds = price_output(p, model, l);
-    cuperm_ctr_gemm_shape_t s;
-    gemm_shape(p, l, &s);
-    /* Looped modes: a pointer-array batch, its arrays built by one small kernel first. */
-    l->gemmSeconds = cuperm_ctr_gemm_seconds(model, &s) + (l->calls > 1 ? 3e-6 : 0.0);
-    return l->inputSeconds + l->outputSeconds + l->gemmSeconds;
+    for (int c = 0; c < 4; ++c) {
+        l->in[CTR_A] = in[0][c & 1];
+        l->in[CTR_B] = in[1][c >> 1];
+        l->inputSeconds = seconds[0][c & 1] + seconds[1][c >> 1];
+        cuperm_ctr_gemm_shape_t s;
+        gemm_shape(p, l, &s);
+        /* Looped modes: a pointer-array batch, its arrays built by one small kernel first. */
+        l->gemmSeconds = cuperm_ctr_gemm_seconds(model, &s) + (l->calls > 1 ? 3e-6 : 0.0);
+        keep(ctx, l);
+    }
 }
 
 static size_t align_up(size_t x) { return (x + WS_ALIGN - 1) / WS_ALIGN * WS_ALIGN; }
@@ -449,8 +466,79 @@ static void keep_ranked(cuperm_ctr_layout_t* best, int* n, int max, const cuperm
     if (*n < max) ++*n;
 }
 
+/* ---- transpose prices, once per search ----------------------------------------------------
+ * The candidates of one search share most of their transposes (each operand has a few ways to
+ * be rewritten, and every pairing of them is a candidate), and pricing one plans it. A search
+ * keeps the prices it has asked for in an open-addressed table of its own. */
+
+enum { PRICE_SLOTS = 1024 }; /* a power of two, above the distinct transposes of any search */
+
+typedef struct {
+    const cuperm_ctr_cost_model_t* model;
+    unsigned char used[PRICE_SLOTS];
+    cuperm_ctr_transpose_t key[PRICE_SLOTS];
+    double seconds[PRICE_SLOTS];
+} price_memo;
+
+/* The fields a transpose's price depends on (entries past its rank are not set by the callers). */
+static int same_transpose(const cuperm_ctr_transpose_t* a, const cuperm_ctr_transpose_t* b)
+{
+    const size_t n = (size_t)a->rank;
+    return a->rank == b->rank && a->type == b->type && !memcmp(a->extents, b->extents, n * sizeof *a->extents) &&
+           !memcmp(a->perm, b->perm, n * sizeof *a->perm) && !memcmp(a->inStrides, b->inStrides, n * sizeof *a->inStrides) &&
+           !memcmp(a->outStrides, b->outStrides, n * sizeof *a->outStrides);
+}
+
+static uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001b3ull; }
+
+static uint64_t transpose_hash(const cuperm_ctr_transpose_t* t)
+{
+    uint64_t h = mix(mix(0xcbf29ce484222325ull, (uint64_t)t->rank), (uint64_t)t->type);
+    for (int i = 0; i < t->rank; ++i)
+        h = mix(mix(mix(mix(h, (uint64_t)t->extents[i]), (uint64_t)t->perm[i]), (uint64_t)t->inStrides[i]),
+                (uint64_t)t->outStrides[i]);
+    return h;
+}
+
+static double memo_seconds(void* ctx, const cuperm_ctr_transpose_t* t)
+{
+    price_memo* m = ctx;
+    for (uint64_t i = transpose_hash(t), probe = 0; probe < PRICE_SLOTS; ++i, ++probe) {
+        const size_t slot = (size_t)(i & (PRICE_SLOTS - 1));
+        if (!m->used[slot]) {
+            m->used[slot] = 1;
+            m->key[slot] = *t;
+            return m->seconds[slot] = m->model->transpose_seconds(m->model->ctx, t);
+        }
+        if (same_transpose(&m->key[slot], t)) return m->seconds[slot];
+    }
+    return m->model->transpose_seconds(m->model->ctx, t); /* full: price it again */
+}
+
+typedef struct {
+    cuperm_ctr_layout_t* best;
+    int* n;
+    int max;
+} ranked_list;
+
+static void keep_in(void* ctx, const cuperm_ctr_layout_t* l)
+{
+    ranked_list* r = ctx;
+    keep_ranked(r->best, r->n, r->max, l);
+}
+
 int cuperm_ctr_layout_rank(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* best, int max)
 {
+    /* Prices through the search's memo (without it, when out of memory: the same prices, slower). */
+    price_memo* memo = malloc(sizeof *memo);
+    cuperm_ctr_cost_model_t memoModel = *model;
+    if (memo) {
+        memo->model = model;
+        memset(memo->used, 0, sizeof memo->used);
+        memoModel.transpose_seconds = memo_seconds;
+        memoModel.ctx = memo;
+        model = &memoModel;
+    }
     /* Candidate orders of each role: as laid out in each operand holding it. */
     static const int sources[CTR_ROLES][3] = {
         {CTR_A, CTR_D, -1}, {CTR_B, CTR_D, -1}, {CTR_A, CTR_B, -1}, {CTR_A, CTR_B, CTR_D}, {CTR_D, -1, -1}};
@@ -459,29 +547,40 @@ int cuperm_ctr_layout_rank(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
     const int nroles = cuperm_ctr_role_candidates(p, roles, 6);
     cuperm_ctr_layout_t cand;
     int n = 0;
+    ranked_list ranked = {best, &n, max};
     memset(&cand, 0, sizeof cand);
     cuperm_ctr_fold_operators(p, &cand.ops);
     for (int rc = 0; rc < nroles; ++rc) {
         set_roles(p, &cand, roles[rc]);
+        /* Each role's distinct orders among its sources (sources that agree give one candidate),
+         * in the order the sources first give them. */
+        int orders[CTR_ROLES][3][CTR_MAX_MODES], norders[CTR_ROLES];
+        for (int r = 0; r < CTR_ROLES; ++r) {
+            norders[r] = 0;
+            for (int s = 0; s < nsources[r]; ++s) {
+                if (!role_order_from(p, &cand, r, sources[r][s])) continue;
+                const size_t bytes = sizeof(int) * (size_t)cand.count[r];
+                int seen = 0;
+                for (int u = 0; u < norders[r] && !seen; ++u) seen = !memcmp(orders[r][u], cand.order[r], bytes);
+                if (!seen) memcpy(orders[r][norders[r]++], cand.order[r], bytes);
+            }
+        }
         for (int sw = 0; sw < 2; ++sw)
-            for (int sm = 0; sm < nsources[0]; ++sm)
-                for (int sn = 0; sn < nsources[1]; ++sn)
-                    for (int sk = 0; sk < nsources[2]; ++sk)
-                        for (int sl = 0; sl < nsources[3]; ++sl) {
-                            const int pick[CTR_ROLES] = {sm, sn, sk, sl, 0};
-                            int usable = 1;
-                            for (int r = 0; r < CTR_ROLES && usable; ++r)
-                                usable = role_order_from(p, &cand, r, sources[r][pick[r]]);
-                            if (!usable) continue;
-                            cand.swapped = sw;
-                            /* Each input read in place or rewritten, with either group fast. */
-                            for (int c = 0; c < 4; ++c) {
-                                price(p, model, &cand, c & 1, c >> 1);
-                                keep_ranked(best, &n, max, &cand);
+            for (int um = 0; um < norders[0]; ++um)
+                for (int un = 0; un < norders[1]; ++un)
+                    for (int uk = 0; uk < norders[2]; ++uk)
+                        for (int ul = 0; ul < norders[3]; ++ul)
+                            for (int uo = 0; uo < norders[4]; ++uo) {
+                                const int pick[CTR_ROLES] = {um, un, uk, ul, uo};
+                                for (int r = 0; r < CTR_ROLES; ++r)
+                                    memcpy(cand.order[r], orders[r][pick[r]], sizeof(int) * (size_t)cand.count[r]);
+                                cand.swapped = sw;
+                                /* Each input read in place or rewritten, with either group fast. */
+                                price_pairings(p, model, &cand, keep_in, &ranked);
                             }
-                        }
     }
     for (int i = 0; i < n; ++i) place_workspace(p, &best[i]);
+    free(memo);
     return n;
 }
 

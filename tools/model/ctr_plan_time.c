@@ -1,0 +1,133 @@
+/* Host time of contraction model planning (problem, GEMM layout search with the transpose
+ * model, no device): per TCCG case the median of --reps plannings, on a stand-in H100 handle.
+ * What cupermPlanContraction spends before it builds steps; no GPU needed.
+ *   cuperm-ctr-plan-time FILE [--reps N] [--dtype f32|f16] [--describe]   (FILE: bench/cases/tccg48.txt)
+ * --describe: the chosen layout of each case instead of times (to compare plans between trees).
+ * FILE "random:SEED:COUNT": cuperm-bench's random-contractions instead of a case list. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "contraction_cases.h"
+#include "exec/handle.h"
+#include "exec/transpose/plan.h"
+#include "plan/contraction/layout.h"
+#include "plan/contraction/problem.h"
+
+static bench_ctr_case cases[BENCH_CTR_MAX_CASES];
+
+static double predict(void* ctx, const cuperm_ctr_transpose_t* t)
+{
+    return cuperm_transpose_predict(ctx, t->rank, t->extents, t->perm, t->type, t->inStrides, t->outStrides);
+}
+
+static double now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return 1e6 * (double)t.tv_sec + 1e-3 * (double)t.tv_nsec;
+}
+
+static int cmp(const void* a, const void* b)
+{
+    const double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : x > y;
+}
+
+static char* read_file(const char* path)
+{
+    FILE* f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    const long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char* s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s) s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+int main(int argc, char** argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s FILE [--reps N] [--dtype f32|f16]\n", argv[0]);
+        return 2;
+    }
+    int reps = 20, describe = 0;
+    cupermDataType_t type = CUPERM_R_32F;
+    for (int i = 2; i < argc; ++i) {
+        if (!strcmp(argv[i], "--describe")) describe = 1;
+        else if (i + 1 < argc && !strcmp(argv[i], "--reps")) reps = atoi(argv[++i]);
+        else if (i + 1 < argc && !strcmp(argv[i], "--dtype")) type = strcmp(argv[++i], "f16") ? CUPERM_R_32F : CUPERM_R_16F;
+    }
+    if (describe) reps = 1;
+    int n = -1;
+    unsigned long long seed;
+    int count;
+    if (sscanf(argv[1], "random:%llu:%d", &seed, &count) == 2) {
+        n = bench_ctr_random(seed, count, 150000000, 4e11, cases); /* as cuperm-bench for 2- and 4-byte types */
+    } else {
+        char* text = read_file(argv[1]);
+        char err[256];
+        n = text ? bench_ctr_parse(text, cases, BENCH_CTR_MAX_CASES, err, sizeof err) : -1;
+        free(text);
+    }
+    if (n < 0) {
+        fprintf(stderr, "cannot read cases from %s\n", argv[1]);
+        return 1;
+    }
+    /* A stand-in H100 handle: the planners read only the device numbers and the tuning table. */
+    cuperm_handle_t h;
+    memset(&h, 0, sizeof h);
+    h.dev = (cuperm_device_info_t){0, 9, 0, 132, 50 << 20, 48 << 10, 3.35e12};
+    h.tuning = cuperm_tuning_for(&h.dev);
+    cuperm_ctr_cost_model_t model;
+    memset(&model, 0, sizeof model);
+    model.transpose_seconds = predict;
+    model.ctx = &h;
+    model.bandwidth = h.tuning->copy_efficiency * h.dev.dram_bytes_per_second;
+    for (int i = 0; i < CUPERM_RATES; ++i) model.gemmFlops[i] = h.dev.sm_count * h.tuning->gemm_flops_per_sm[i];
+    double* t = malloc(sizeof(double) * (size_t)reps);
+    double* med = malloc(sizeof(double) * (size_t)n);
+    if (!describe) printf("id,spec,median_us\n");
+    for (int c = 0; c < n; ++c) {
+        bench_ctr_modes md;
+        bench_ctr_modes_of(&cases[c], &md);
+        cupermTensorDescriptor_t d[4];
+        for (int k = 0; k < 4; ++k)
+            d[k] = (cupermTensorDescriptor_t){md.rank[k], md.modes[k], md.extents[k], NULL, type, CUPERM_OP_IDENTITY, 0};
+        for (int r = 0; r < reps; ++r) {
+            const double t0 = now_us();
+            cuperm_ctr_problem_t p;
+            cuperm_ctr_layout_t l;
+            if (cuperm_ctr_problem_init(&p, &d[0], &d[1], &d[2], &d[3], CUPERM_COMPUTE_DEFAULT) ||
+                cuperm_ctr_layout_choose(&p, &model, &l)) {
+                fprintf(stderr, "case %d: %s\n", cases[c].id, cupermGetLastErrorMessage());
+                return 1;
+            }
+            t[r] = now_us() - t0;
+            if (describe) {
+                char text[1024];
+                cuperm_ctr_layout_describe(&p, &l, text, sizeof text);
+                printf("%d %s | %s | %a %a %a\n", cases[c].id, cases[c].spec, text, l.inputSeconds, l.outputSeconds,
+                       l.gemmSeconds);
+            }
+        }
+        if (describe) continue;
+        qsort(t, (size_t)reps, sizeof *t, cmp);
+        med[c] = t[reps / 2];
+        printf("%d,%s,%.1f\n", cases[c].id, cases[c].spec, med[c]);
+    }
+    if (describe) return 0;
+    qsort(med, (size_t)n, sizeof *med, cmp);
+    fprintf(stderr, "layout search, %d cases: median %.1f us, max %.1f us\n", n, med[n / 2], med[n - 1]);
+    free(t);
+    free(med);
+    return 0;
+}
