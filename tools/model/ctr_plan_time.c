@@ -3,6 +3,9 @@
  * What cupermPlanContraction spends before it builds steps; no GPU needed.
  *   cuperm-ctr-plan-time FILE [--reps N] [--dtype f32|f16] [--describe]   (FILE: bench/cases/tccg48.txt)
  * --describe: the chosen layout of each case instead of times (to compare plans between trees).
+ * --full: times all of model planning of a problem new to the handle (problem, search, steps: the
+ *         transposes' plans, description) on a fresh stand-in handle each time, its contraction
+ *         state made before the clock starts (a handle's first contraction makes it once).
  * FILE "random:SEED:COUNT": cuperm-bench's random-contractions instead of a case list. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
@@ -11,6 +14,8 @@
 #include <time.h>
 
 #include "contraction_cases.h"
+#include "exec/contraction/plan.h"
+#include "exec/contraction/state.h"
 #include "exec/handle.h"
 #include "exec/transpose/plan.h"
 #include "plan/contraction/layout.h"
@@ -59,10 +64,11 @@ int main(int argc, char** argv)
         fprintf(stderr, "usage: %s FILE [--reps N] [--dtype f32|f16]\n", argv[0]);
         return 2;
     }
-    int reps = 20, describe = 0;
+    int reps = 20, describe = 0, full = 0;
     cupermDataType_t type = CUPERM_R_32F;
     for (int i = 2; i < argc; ++i) {
         if (!strcmp(argv[i], "--describe")) describe = 1;
+        else if (!strcmp(argv[i], "--full")) full = 1;
         else if (i + 1 < argc && !strcmp(argv[i], "--reps")) reps = atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--dtype")) type = strcmp(argv[++i], "f16") ? CUPERM_R_32F : CUPERM_R_16F;
     }
@@ -102,7 +108,29 @@ int main(int argc, char** argv)
         cupermTensorDescriptor_t d[4];
         for (int k = 0; k < 4; ++k)
             d[k] = (cupermTensorDescriptor_t){md.rank[k], md.modes[k], md.extents[k], NULL, type, CUPERM_OP_IDENTITY, 0};
-        for (int r = 0; r < reps; ++r) {
+        for (int r = 0; r < reps && full; ++r) {
+            cuperm_handle_t fresh;
+            memset(&fresh, 0, sizeof fresh);
+            fresh.dev = h.dev;
+            fresh.tuning = h.tuning;
+            fresh.plan_cache = cuperm_plan_cache_create();
+            atomic_init(&fresh.refs, 1);
+            static cuperm_contraction_plan_t plan;
+            memset(&plan, 0, sizeof plan);
+            cuperm_ctr_state_t* state; /* made by the handle's first contraction, not timed */
+            if (cuperm_ctr_state_get(&fresh, &state)) return 1;
+            const double t0 = now_us();
+            if (cuperm_ctr_plan_make(&fresh, &d[0], &d[1], &d[2], &d[3], CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL,
+                                     &plan)) {
+                fprintf(stderr, "case %d: %s\n", cases[c].id, cupermGetLastErrorMessage());
+                return 1;
+            }
+            t[r] = now_us() - t0;
+            for (int e = 0; e < CUPERM_ENGINES; ++e) /* what the handle's last reference would free */
+                if (fresh.engines[e].state) fresh.engines[e].destroy(fresh.engines[e].state);
+            cuperm_plan_cache_destroy(fresh.plan_cache);
+        }
+        for (int r = 0; r < reps && !full; ++r) {
             const double t0 = now_us();
             cuperm_ctr_problem_t p;
             cuperm_ctr_layout_t l;
@@ -126,7 +154,8 @@ int main(int argc, char** argv)
     }
     if (describe) return 0;
     qsort(med, (size_t)n, sizeof *med, cmp);
-    fprintf(stderr, "layout search, %d cases: median %.1f us, max %.1f us\n", n, med[n / 2], med[n - 1]);
+    fprintf(stderr, "%s, %d cases: median %.1f us, max %.1f us\n", full ? "model planning on a fresh handle" : "layout search", n,
+            med[n / 2], med[n - 1]);
     free(t);
     free(med);
     return 0;

@@ -469,50 +469,71 @@ static void keep_ranked(cuperm_ctr_layout_t* best, int* n, int max, const cuperm
 /* ---- transpose prices, once per search ----------------------------------------------------
  * The candidates of one search share most of their transposes (each operand has a few ways to
  * be rewritten, and every pairing of them is a candidate), and pricing one plans it. A search
- * keeps the prices it has asked for in an open-addressed table of its own. */
+ * keeps the prices it has asked for: the transposes packed (only their rank's entries) in an
+ * arena, found through an open-addressed table of their hashes. Small enough (~55 KB) to come
+ * from the heap's free lists rather than fresh pages. */
 
-enum { PRICE_SLOTS = 1024 }; /* a power of two, above the distinct transposes of any search */
+enum { PRICE_SLOTS = 512, PRICE_ENTRIES = 256, PRICE_ARENA = 48 << 10 }; /* TCCG48, random: <= 85 transposes, 19 KB */
+
+typedef struct {
+    uint64_t hash;
+    uint32_t offset, bytes; /* the packed transpose in the arena */
+    double seconds;
+} price_entry;
 
 typedef struct {
     const cuperm_ctr_cost_model_t* model;
-    unsigned char used[PRICE_SLOTS];
-    cuperm_ctr_transpose_t key[PRICE_SLOTS];
-    double seconds[PRICE_SLOTS];
+    uint16_t slot[PRICE_SLOTS]; /* 0: empty, else an entry's index + 1 */
+    int entries;
+    uint32_t used;
+    price_entry entry[PRICE_ENTRIES];
+    unsigned char arena[PRICE_ARENA];
 } price_memo;
 
-/* The fields a transpose's price depends on (entries past its rank are not set by the callers). */
-static int same_transpose(const cuperm_ctr_transpose_t* a, const cuperm_ctr_transpose_t* b)
+/* The fields a transpose's price depends on, packed (entries past its rank are not set by the
+ * callers); returns the bytes written to out (at most sizeof(cuperm_ctr_transpose_t)). */
+static size_t pack_transpose(const cuperm_ctr_transpose_t* t, unsigned char* out)
 {
-    const size_t n = (size_t)a->rank;
-    return a->rank == b->rank && a->type == b->type && !memcmp(a->extents, b->extents, n * sizeof *a->extents) &&
-           !memcmp(a->perm, b->perm, n * sizeof *a->perm) && !memcmp(a->inStrides, b->inStrides, n * sizeof *a->inStrides) &&
-           !memcmp(a->outStrides, b->outStrides, n * sizeof *a->outStrides);
-}
-
-static uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001b3ull; }
-
-static uint64_t transpose_hash(const cuperm_ctr_transpose_t* t)
-{
-    uint64_t h = mix(mix(0xcbf29ce484222325ull, (uint64_t)t->rank), (uint64_t)t->type);
-    for (int i = 0; i < t->rank; ++i)
-        h = mix(mix(mix(mix(h, (uint64_t)t->extents[i]), (uint64_t)t->perm[i]), (uint64_t)t->inStrides[i]),
-                (uint64_t)t->outStrides[i]);
-    return h;
+    const size_t n = (size_t)t->rank;
+    size_t at = 0;
+    memcpy(out + at, &t->rank, sizeof t->rank), at += sizeof t->rank;
+    memcpy(out + at, &t->type, sizeof t->type), at += sizeof t->type;
+    memcpy(out + at, t->extents, n * sizeof *t->extents), at += n * sizeof *t->extents;
+    memcpy(out + at, t->perm, n * sizeof *t->perm), at += n * sizeof *t->perm;
+    memcpy(out + at, t->inStrides, n * sizeof *t->inStrides), at += n * sizeof *t->inStrides;
+    memcpy(out + at, t->outStrides, n * sizeof *t->outStrides), at += n * sizeof *t->outStrides;
+    return at;
 }
 
 static double memo_seconds(void* ctx, const cuperm_ctr_transpose_t* t)
 {
     price_memo* m = ctx;
-    for (uint64_t i = transpose_hash(t), probe = 0; probe < PRICE_SLOTS; ++i, ++probe) {
-        const size_t slot = (size_t)(i & (PRICE_SLOTS - 1));
-        if (!m->used[slot]) {
-            m->used[slot] = 1;
-            m->key[slot] = *t;
-            return m->seconds[slot] = m->model->transpose_seconds(m->model->ctx, t);
-        }
-        if (same_transpose(&m->key[slot], t)) return m->seconds[slot];
+    unsigned char key[sizeof(cuperm_ctr_transpose_t) + 8];
+    const size_t bytes = pack_transpose(t, key);
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a over 8-byte words (the tail zero-padded) */
+    memset(key + bytes, 0, 7);
+    for (size_t i = 0; i < bytes; i += 8) {
+        uint64_t w;
+        memcpy(&w, key + i, 8);
+        h = (h ^ w) * 0x100000001b3ull;
     }
-    return m->model->transpose_seconds(m->model->ctx, t); /* full: price it again */
+    for (uint64_t i = h, probe = 0; probe < PRICE_SLOTS; ++i, ++probe) {
+        uint16_t* slot = &m->slot[i & (PRICE_SLOTS - 1)];
+        if (*slot == 0) {
+            const double s = m->model->transpose_seconds(m->model->ctx, t);
+            if (m->entries < PRICE_ENTRIES && m->used + bytes <= PRICE_ARENA) { /* else price it next time too */
+                price_entry* e = &m->entry[m->entries];
+                *e = (price_entry){h, m->used, (uint32_t)bytes, s};
+                memcpy(m->arena + m->used, key, bytes);
+                m->used += (uint32_t)bytes;
+                *slot = (uint16_t)++m->entries;
+            }
+            return s;
+        }
+        const price_entry* e = &m->entry[*slot - 1];
+        if (e->hash == h && e->bytes == bytes && !memcmp(m->arena + e->offset, key, bytes)) return e->seconds;
+    }
+    return m->model->transpose_seconds(m->model->ctx, t);
 }
 
 typedef struct {
@@ -534,7 +555,9 @@ int cuperm_ctr_layout_rank(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
     cuperm_ctr_cost_model_t memoModel = *model;
     if (memo) {
         memo->model = model;
-        memset(memo->used, 0, sizeof memo->used);
+        memset(memo->slot, 0, sizeof memo->slot);
+        memo->entries = 0;
+        memo->used = 0;
         memoModel.transpose_seconds = memo_seconds;
         memoModel.ctx = memo;
         model = &memoModel;
