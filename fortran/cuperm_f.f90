@@ -61,6 +61,8 @@ module cuperm_f
   integer(c_int), parameter, public :: CUPERM_KERNEL_TILED = 1
   integer(c_int), parameter, public :: CUPERM_KERNEL_ROWS = 2
   integer(c_int), parameter, public :: CUPERM_KERNEL_WHOLE_DIMS = 3
+  integer(c_int), parameter, public :: CUPERM_CONTRACTION_TTGT = 0
+  integer(c_int), parameter, public :: CUPERM_CONTRACTION_GETT = 1
 
   ! cupermOperator_t
   integer(c_int), parameter, public :: CUPERM_OP_IDENTITY = 0
@@ -137,6 +139,7 @@ module cuperm_f
     integer(c_int) :: measured = 0
     real(c_double) :: measuredSeconds = 0
     type(c_ptr) :: tuning = c_null_ptr
+    integer(c_int) :: kind = CUPERM_CONTRACTION_TTGT
   end type
 
   !> A contraction operand on the Fortran side: owns copies of its modes,

@@ -409,7 +409,15 @@ CUPERM_API cupermStatus_t cupermContract(cupermContractionPlan_t plan, const voi
 
 CUPERM_API cupermStatus_t cupermContractionPlanDestroy(cupermContractionPlan_t plan);
 
-/** What a contraction plan decided (transpose-transpose-GEMM-transpose). */
+/** What runs a contraction plan (cupermContractionInfo_t.kind). */
+typedef enum {
+    CUPERM_CONTRACTION_TTGT = 0, /**< a cuBLAS GEMM between transposes (transposedA, B, D say which run) */
+    CUPERM_CONTRACTION_GETT = 1  /**< one GETT kernel: A, B and C read in place, D written in place
+                                      (the GEMM fields then give its m, n, k, batch; description: its
+                                      mode orders and load / store paths) */
+} cupermContractionKind_t;
+
+/** What a contraction plan decided. */
 typedef struct {
     int64_t m, n, k, batch;        /**< GEMM shape: rows, columns, inner, batch count */
     int64_t calls;                 /**< > 1: free modes that fit no strided batch; the GEMM is one
@@ -428,6 +436,7 @@ typedef struct {
     int measured;                  /**< 1 if chosen by CUPERM_PLAN_MEASURE */
     double measuredSeconds;        /**< CUPERM_PLAN_MEASURE: the chosen layout's median time (0 otherwise) */
     const char* tuning;            /**< static string: the architecture tuning table the model used */
+    cupermContractionKind_t kind;  /**< TTGT or GETT */
 } cupermContractionInfo_t;
 
 CUPERM_API cupermStatus_t cupermContractionPlanGetInfo(cupermContractionPlan_t plan,

@@ -54,7 +54,7 @@ int cupermContract(void* p, const void* alpha, const void* a, const void* b, con
   return stub_status;
 }
 int cupermContractionPlanDestroy(void* p) { (void)p; return 0; }
-int cupermContractionPlanGetInfo(void* p, void* info) { (void)p; memset(info, 0, 128); return 0; }
+int cupermContractionPlanGetInfo(void* p, void* info) { (void)p; memset(info, 0, 136); return 0; } /* sizeof(cupermContractionInfo_t) */
 
 static int current;
 int cudaGetDevice(int* d) { *d = current; return 0; }

@@ -28,6 +28,8 @@ static const entry_t table[] = {
     V(CUPERM_R_32U), V(CUPERM_R_64I), V(CUPERM_R_64U),
     V(CUPERM_KERNEL_COPY), V(CUPERM_KERNEL_TILED), V(CUPERM_KERNEL_ROWS),
     V(CUPERM_KERNEL_WHOLE_DIMS),
+    V(CUPERM_CONTRACTION_TTGT),
+    V(CUPERM_CONTRACTION_GETT),
     V(CUPERM_OP_IDENTITY), V(CUPERM_OP_NEGATE), V(CUPERM_OP_ABS), V(CUPERM_OP_RELU),
     V(CUPERM_OP_LEAKY_RELU), V(CUPERM_OP_ELU), V(CUPERM_OP_SIGMOID), V(CUPERM_OP_TANH),
     V(CUPERM_OP_EXP), V(CUPERM_OP_SQRT), V(CUPERM_OP_CONJ),
@@ -59,6 +61,7 @@ static const entry_t table[] = {
     OFF(cupermContractionInfo_t, predictedGemmSeconds), OFF(cupermContractionInfo_t, workspaceBytes),
     OFF(cupermContractionInfo_t, description), OFF(cupermContractionInfo_t, measured),
     OFF(cupermContractionInfo_t, measuredSeconds), OFF(cupermContractionInfo_t, tuning),
+    OFF(cupermContractionInfo_t, kind),
 };
 
 enum { N_ENTRIES = sizeof table / sizeof table[0] };

@@ -108,6 +108,8 @@ contains
     call v('CUPERM_KERNEL_TILED', CUPERM_KERNEL_TILED)
     call v('CUPERM_KERNEL_ROWS', CUPERM_KERNEL_ROWS)
     call v('CUPERM_KERNEL_WHOLE_DIMS', CUPERM_KERNEL_WHOLE_DIMS)
+    call v('CUPERM_CONTRACTION_TTGT', CUPERM_CONTRACTION_TTGT)
+    call v('CUPERM_CONTRACTION_GETT', CUPERM_CONTRACTION_GETT)
     call v('CUPERM_OP_IDENTITY', CUPERM_OP_IDENTITY)
     call v('CUPERM_OP_NEGATE', CUPERM_OP_NEGATE)
     call v('CUPERM_OP_ABS', CUPERM_OP_ABS)
@@ -201,6 +203,7 @@ contains
     call same('cupermContractionInfo_t.measuredSeconds', &
               int(addr(c_loc(c%measuredSeconds)) - b, c_long_long))
     call same('cupermContractionInfo_t.tuning', int(addr(c_loc(c%tuning)) - b, c_long_long))
+    call same('cupermContractionInfo_t.kind', int(addr(c_loc(c%kind)) - b, c_long_long))
   end subroutine
 
   subroutine strings_and_versions()

@@ -74,7 +74,7 @@ class ContractionInfo(ctypes.Structure):
                 ("predictedTransposeSeconds", ctypes.c_double), ("predictedGemmSeconds", ctypes.c_double),
                 ("workspaceBytes", ctypes.c_size_t), ("description", ctypes.c_char_p), ("measured", ctypes.c_int),
                 ("measuredSeconds", ctypes.c_double),
-                ("tuning", ctypes.c_char_p)]
+                ("tuning", ctypes.c_char_p), ("kind", ctypes.c_int)]
 
 
 def _declare(lib):

@@ -194,5 +194,6 @@ cupermStatus_t cupermContractionPlanGetInfo(cupermContractionPlan_t token, cuper
     info->measured = plan->measured;
     info->measuredSeconds = plan->measuredSeconds;
     info->tuning = plan->handle->tuning->name;
+    info->kind = plan->layout.kind == CTR_KIND_GETT ? CUPERM_CONTRACTION_GETT : CUPERM_CONTRACTION_TTGT;
     return CUPERM_STATUS_SUCCESS;
 }

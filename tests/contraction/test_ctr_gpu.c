@@ -135,6 +135,8 @@ static double run_case(rng_t* r, const type_case* tc, const ctr_random_options* 
     assert_int_equal(cupermContractionPlanGetInfo(plan, &info), CUPERM_STATUS_SUCCESS);
     assert_int_equal(info.measured, planMode == CUPERM_PLAN_MEASURE);
     assert_true(planMode == CUPERM_PLAN_MEASURE ? info.measuredSeconds > 0 : info.measuredSeconds == 0);
+    assert_int_equal(info.kind,
+                     strncmp(info.description, "GETT", 4) == 0 ? CUPERM_CONTRACTION_GETT : CUPERM_CONTRACTION_TTGT);
     paths->transposed[0] += info.transposedA;
     paths->transposed[1] += info.transposedB;
     paths->transposed[2] += info.transposedD;

@@ -133,7 +133,9 @@ static void print_orders(const char* what)
 static int plan_is_gett(cupermContractionPlan_t plan, cupermContractionInfo_t* info)
 {
     assert_int_equal(cupermContractionPlanGetInfo(plan, info), CUPERM_STATUS_SUCCESS);
-    return strncmp(info->description, "GETT", 4) == 0;
+    const int gett = strncmp(info->description, "GETT", 4) == 0;
+    assert_int_equal(info->kind, gett ? CUPERM_CONTRACTION_GETT : CUPERM_CONTRACTION_TTGT);
+    return gett;
 }
 
 static int failures_total = 0;
