@@ -561,6 +561,54 @@ static void test_ranked_layouts_are_distinct_sorted_and_correct(void** state)
     assert_true(several > 40);
 }
 
+/* A model that records every transpose it is asked to price (the fields a price depends on). */
+typedef struct {
+    int count;
+    cuperm_ctr_transpose_t seen[512];
+} counting_model;
+
+static int same_transpose(const cuperm_ctr_transpose_t* a, const cuperm_ctr_transpose_t* b)
+{
+    const size_t n = (size_t)a->rank;
+    return a->rank == b->rank && a->type == b->type && !memcmp(a->extents, b->extents, n * sizeof(int64_t)) &&
+           !memcmp(a->perm, b->perm, n * sizeof(int)) && !memcmp(a->inStrides, b->inStrides, n * sizeof(int64_t)) &&
+           !memcmp(a->outStrides, b->outStrides, n * sizeof(int64_t));
+}
+
+static double counting_seconds(void* ctx, const cuperm_ctr_transpose_t* t)
+{
+    counting_model* m = ctx;
+    for (int i = 0; i < m->count; ++i)
+        if (same_transpose(&m->seen[i], t)) fail_msg("a search priced the same transpose twice");
+    assert_true(m->count < 512);
+    m->seen[m->count++] = *t;
+    mock_ctx mock = {NULL};
+    return ctr_mock_transpose_seconds(&mock, t);
+}
+
+/* The layout search prices each distinct transpose once (its memo), and still finds a layout. */
+static void test_search_prices_each_transpose_once(void** state)
+{
+    (void)state;
+    rng_t r = {11};
+    static counting_model counter;
+    int priced = 0;
+    for (int it = 0; it < 60; ++it) {
+        ctr_random_options o = {6, 6, 1e6, 0};
+        ctr_random_case c;
+        ctr_random_draw(&r, &o, &c);
+        cuperm_ctr_problem_t p;
+        assert_int_equal(cuperm_ctr_problem_init(&p, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
+                                                 CUPERM_COMPUTE_DEFAULT), CUPERM_STATUS_SUCCESS);
+        counter.count = 0;
+        cuperm_ctr_cost_model_t m = {counting_seconds, &counter, 2e12, {50e12, 50e12, 400e12, 800e12}};
+        cuperm_ctr_layout_t best[8];
+        assert_true(cuperm_ctr_layout_rank(&p, &m, best, 8) >= 1);
+        priced += counter.count;
+    }
+    assert_true(priced > 60); /* the searches did price transposes */
+}
+
 /* The GEMM model's layout factor: features as documented, fitted types only, clamped. */
 static void test_gemm_factor(void** state)
 {
@@ -609,6 +657,7 @@ int main(void)
         cmocka_unit_test(test_classification_and_unit_modes),
         cmocka_unit_test(test_random_layouts_compute_the_contraction),
         cmocka_unit_test(test_ranked_layouts_are_distinct_sorted_and_correct),
+        cmocka_unit_test(test_search_prices_each_transpose_once),
         cmocka_unit_test(test_gemm_factor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
