@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hash.h"
+
 struct cuperm_cache {
     pthread_mutex_t lock;
     size_t key_bytes, value_bytes, entry_bytes;
@@ -13,23 +15,6 @@ struct cuperm_cache {
 };
 
 enum { HEADER = 16 }; /* hash (8 bytes) and a used flag, keeping key and value 8-byte aligned */
-
-/* FNV-1a over 8-byte words, then the tail bytes: keys run to kilobytes (a contraction's problem
- * is ~5 KB), and byte-wise hashing cost a contraction plan ~10 us of its lookup and insert. */
-static uint64_t hash_bytes(const void* p, size_t n)
-{
-    const unsigned char* b = p;
-    uint64_t h = 0xcbf29ce484222325ull;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, b + i, 8);
-        h = (h ^ w) * 0x100000001b3ull;
-        h ^= h >> 29; /* fold the high bits down: a word multiply leaves the low ones weak */
-    }
-    for (; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
-    return h;
-}
 
 static size_t round8(size_t n) { return (n + 7) & ~(size_t)7; }
 
@@ -79,7 +64,7 @@ static unsigned char* lookup(const cuperm_cache_t* c, const void* key, uint64_t 
 int cuperm_cache_get(cuperm_cache_t* c, const void* key, void* value)
 {
     pthread_mutex_lock(&c->lock);
-    unsigned char* e = c->count ? lookup(c, key, hash_bytes(key, c->key_bytes)) : NULL;
+    unsigned char* e = c->count ? lookup(c, key, cuperm_hash_bytes(key, c->key_bytes)) : NULL;
     if (e) memcpy(value, value_of(c, e), c->value_bytes);
     pthread_mutex_unlock(&c->lock);
     return e != NULL;
@@ -88,7 +73,7 @@ int cuperm_cache_get(cuperm_cache_t* c, const void* key, void* value)
 void cuperm_cache_put(cuperm_cache_t* c, const void* key, const void* value,
                       int (*keep_old)(const void* old_value, const void* new_value))
 {
-    const uint64_t h = hash_bytes(key, c->key_bytes);
+    const uint64_t h = cuperm_hash_bytes(key, c->key_bytes);
     pthread_mutex_lock(&c->lock);
     unsigned char* e = lookup(c, key, h);
     if (e && keep_old && keep_old(value_of(c, e), value)) {

@@ -1,18 +1,15 @@
 /* The plan-cache file format (see plan_file.h). */
 #include "core/plan_file.h"
 
+#include "core/hash.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char kMagic[8] = {'C', 'U', 'P', 'E', 'R', 'M', 'P', 'C'};
 
-uint64_t cuperm_plan_file_checksum(const unsigned char* data, size_t size)
-{
-    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-    for (size_t i = 0; i < size; ++i) h = (h ^ data[i]) * 0x100000001b3ull;
-    return h;
-}
+uint64_t cuperm_plan_file_checksum(const unsigned char* data, size_t size) { return cuperm_hash_bytes(data, size); }
 
 static void put(cuperm_plan_file_writer_t* w, const void* p, size_t n)
 {

@@ -3,7 +3,7 @@
  * cupermHandleReadPlanCache reads. Layout, little-endian as the host writes it:
  *   "CUPERMPC" | u32 format version | u32 key length | key (the writer's identity: library
  *   version, device, tuning table, record sizes) | sections: u32 id, u32 key bytes, u32 value
- *   bytes, u32 count, then count x (key, value) | u64 FNV-1a of everything before it.
+ *   bytes, u32 count, then count x (key, value) | u64 hash (core/hash.h) of everything before it.
  * A reader accepts a file only if magic, version, key and checksum all match; otherwise it
  * says why (a foreign file: another library version, device or build; a corrupt one).
  */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "core/hash.h"
 #include "core/layout.h"
 #include "plan/contraction/roles.h"
 #include "plan/contraction/types.h"
@@ -508,15 +509,9 @@ static size_t pack_transpose(const cuperm_ctr_transpose_t* t, unsigned char* out
 static double memo_seconds(void* ctx, const cuperm_ctr_transpose_t* t)
 {
     price_memo* m = ctx;
-    unsigned char key[sizeof(cuperm_ctr_transpose_t) + 8];
+    unsigned char key[sizeof(cuperm_ctr_transpose_t)];
     const size_t bytes = pack_transpose(t, key);
-    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a over 8-byte words (the tail zero-padded) */
-    memset(key + bytes, 0, 7);
-    for (size_t i = 0; i < bytes; i += 8) {
-        uint64_t w;
-        memcpy(&w, key + i, 8);
-        h = (h ^ w) * 0x100000001b3ull;
-    }
+    const uint64_t h = cuperm_hash_bytes(key, bytes);
     for (uint64_t i = h, probe = 0; probe < PRICE_SLOTS; ++i, ++probe) {
         uint16_t* slot = &m->slot[i & (PRICE_SLOTS - 1)];
         if (*slot == 0) {
