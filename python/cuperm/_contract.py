@@ -183,9 +183,12 @@ def contract(subscripts: str, a: Any, b: Any, *, out: Any = None, alpha: Any = 1
     alpha_p, beta_p = scalars(cd, alpha, beta)
     _run(res, alpha_p, av.ptr, bv.ptr, beta_p, out_view.ptr, ws, nbytes if ws else 0, s)
     del keep  # uncached: the allocator reuses it only after the work queued on s (stream-ordered frameworks)
-    if (stream is None and out is None and workspace == "framework" and aa is _frameworks.TORCH
-            and ba is _frameworks.TORCH and ops == NO_OPS and not layout.zero_fill and not extra and expect is None):
-        _fast.remember_einsum(subscripts, a0, b0, alpha, compute, internal, res)
+    if (stream is None and workspace == "framework" and aa is _frameworks.TORCH and ba is _frameworks.TORCH
+            and ops == NO_OPS and not layout.zero_fill and not extra and expect is None):
+        if out is None:
+            _fast.remember_einsum(subscripts, a0, b0, alpha, compute, internal, res)
+        elif oa is _frameworks.TORCH:
+            _fast.remember_einsum_into(subscripts, a0, b0, out, alpha, beta, compute, internal, res)
     return _finish(target, finish)
 
 

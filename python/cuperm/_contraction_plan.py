@@ -85,16 +85,22 @@ class ContractionPlan:
         if (out is None) == self.has_out:
             raise ValueError("the plan was made %s out=; call it %s" % (("with", "with out=") if self.has_out
                                                                          else ("without", "without out=")))
-        simple = out is None and stream is None and beta == 0 and workspace == "framework"
+        simple = stream is None and workspace == "framework" and (out is not None or beta == 0)
         if simple and type(a) is _fast.tensor_type:
-            hit = _fast.einsum(self.subscripts, a, b, alpha, self.compute, table=self._fast_calls)
+            hit = (_fast.einsum(self.subscripts, a, b, alpha, self.compute, table=self._fast_calls) if out is None
+                   else _fast.einsum_into(self.subscripts, a, b, out, alpha, beta, self.compute,
+                                          table=self._fast_calls))
             if hit is not None:
                 return hit
         result = _contract.contract(self.subscripts, a, b, out=out, alpha=alpha, beta=beta, compute=self.compute,
                                     stream=stream, ops=self.ops, workspace=workspace, expect=self._res)
         if simple and _frameworks.name_of(a) == "torch":  # replayed next time (this plan's own C plan)
-            _fast.remember_einsum(self.subscripts, a, b, alpha, self.compute, False, self._res,
-                                  table=self._fast_calls)
+            if out is None:
+                _fast.remember_einsum(self.subscripts, a, b, alpha, self.compute, False, self._res,
+                                      table=self._fast_calls)
+            else:
+                _fast.remember_einsum_into(self.subscripts, a, b, out, alpha, beta, self.compute, False, self._res,
+                                           table=self._fast_calls)
         return result
 
     execute = __call__

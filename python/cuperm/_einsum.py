@@ -40,10 +40,12 @@ def einsum(subscripts: str, *operands: Any, out: Any = None, alpha: Any = 1, bet
     """
     if not operands:
         raise ValueError("einsum needs at least one operand")
-    if (type(operands[0]) is _fast.tensor_type and len(operands) == 2 and out is None and stream is None
-            and beta == 0 and ops is None and op_a is None and op_b is None and op_c is None and op_d is None
-            and workspace == "framework"):
-        hit = _fast.einsum(subscripts, operands[0], operands[1], alpha, compute)  # a repeated call (see _fast)
+    if (type(operands[0]) is _fast.tensor_type and len(operands) == 2 and stream is None
+            and (out is not None or beta == 0) and ops is None and op_a is None and op_b is None and op_c is None
+            and op_d is None and workspace == "framework"):
+        a, b = operands  # a repeated call (see _fast)
+        hit = (_fast.einsum(subscripts, a, b, alpha, compute) if out is None
+               else _fast.einsum_into(subscripts, a, b, out, alpha, beta, compute))
         if hit is not None:
             return hit
     if workspace not in ("framework", "cuperm"):

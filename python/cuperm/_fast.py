@@ -1,7 +1,7 @@
 """Per-call fast paths: a repeated call on PyTorch tensors in one dictionary lookup and one C call.
 
-`cuperm.transpose(x, axes[, out=])`, `cuperm.einsum(subscripts, a, b)` and ContractionPlan calls on
-plain `torch.Tensor`s, with no `stream=` (einsum: no `out=`, `beta` or operators either), look the
+`cuperm.transpose(x, axes[, out=])`, `cuperm.einsum(subscripts, a, b[, out=])` and ContractionPlan calls
+on plain `torch.Tensor`s, with no `stream=` (einsum: no operators; beta only with out=), look the
 call up by what the tensors' own attributes say (`shape`, `stride()`, `dtype`, `get_device()`: an
 int, cheaper than `device`) plus the axes or subscripts, alpha and compute type. An entry holds
 everything the general path worked out for that description the first time: the bound C function,
@@ -54,9 +54,10 @@ MAX_ENTRIES = 1024
 #   transpose:       + (empty_args, empty_kwargs, keep)       torch.empty(*args, **kwargs): the result
 #   transpose, out=: + ((x_lo, x_hi, out_lo, out_hi), keep)   byte spans for the overlap check
 #   einsum:          + (empty_args, empty_kwargs, workspace_bytes, ws_args, ws_kwargs, keep)
+#   einsum, out=:    + (byte spans of a, b and out (6 ints), workspace_bytes, ws_args, ws_kwargs, keep)
 # keep: the Python objects the addresses point into.
 transposes = {}     # (shape, stride, dtype, device, axes, alpha[, beta, out's shape...]) -> entry
-contractions = {}   # (subscripts, a..., b..., alpha, compute code, internal) -> entry
+contractions = {}   # (subscripts, a..., b...[, out...], alpha[, beta], compute code, internal) -> entry
 tensor_type = None  # torch.Tensor, once a call on one has been remembered
 MAX_WORKSPACES = 8
 workspaces = {}     # (device, raw stream) -> (bytes, pointer, uint8 tensor): that stream's workspace
@@ -288,6 +289,76 @@ def _py_einsum(table, subscripts, a, b, alpha, code, internal):
         status = run(plan, alpha_p, a.data_ptr(), b.data_ptr(), beta_p, dp, dp, 0, 0, stream)
     _failed(status)
     return d
+
+
+# --- einsum into out= (two operands) ------------------------------------------------------------------
+
+def remember_einsum_into(subscripts, a, b, out, alpha, beta, compute_code, internal, res, table=None):
+    """Records a general-path contraction of torch tensors a, b into torch tensor out (no stream=, framework
+    workspace; for einsum() no operators either) that resolved to `res`, for replay. As remember_einsum,
+    with out's description and beta in the key and the operands' byte spans in the entry (the overlap check)."""
+    if (not _plain_number(alpha) or not _plain_number(beta) or not _bind() or type(a) is not tensor_type
+            or type(b) is not tensor_type or type(out) is not tensor_type):
+        return
+    if res.plan is None or res.layout.zero_fill or any(t.is_conj() or t.is_neg() for t in (a, b, out)):
+        return
+    plan = res.plan
+    alpha_c, beta_c = res.cd.pack_scalar(alpha, "alpha"), res.cd.pack_scalar(beta, "beta")
+    spans = tuple(int(v) for span in res.spans for v in span)  # a_lo, a_hi, b_lo, b_hi, out_lo, out_hi
+    nbytes = plan.workspace_bytes
+    entry = (plan._run, plan.ptr, ctypes.addressof(alpha_c), ctypes.addressof(beta_c), res.device, spans,
+             nbytes, (nbytes,), {"dtype": _uint8, "device": a.device}, (plan, alpha_c, beta_c))
+    _store(contractions if table is None else table,
+           (subscripts, a.shape, a.stride(), a.dtype, a.get_device(), b.shape, b.stride(), b.dtype, b.get_device(),
+            out.shape, out.stride(), out.dtype, out.get_device(), alpha, beta, compute_code, internal), entry)
+
+
+def einsum_into(subscripts, a, b, out, alpha, beta, compute, internal=False, table=None):
+    """out = alpha * einsum(subscripts, a, b) + beta * out, returning out; None for the general path."""
+    if _is_compiling():
+        return None
+    try:
+        code = _compute_codes.get(compute)
+        if code is None:
+            code = _compute_code(compute)
+    except (TypeError, ValueError):
+        return None
+    table = contractions if table is None else table
+    if _native is not None:
+        return _native.einsum_into(table, subscripts, a, b, out, alpha, beta, code, internal)
+    return _py_einsum_into(table, subscripts, a, b, out, alpha, beta, code, internal)
+
+
+def _overlaps(p, lo, hi, q, q_lo, q_hi):
+    return p + lo < q + q_hi and q + q_lo < p + hi
+
+
+def _py_einsum_into(table, subscripts, a, b, out, alpha, beta, code, internal):
+    try:
+        hit = table.get((subscripts, a.shape, a.stride(), a.dtype, a.get_device(), b.shape, b.stride(), b.dtype,
+                         b.get_device(), out.shape, out.stride(), out.dtype, out.get_device(), alpha, beta, code,
+                         internal))
+    except (TypeError, ValueError, AttributeError):
+        return None
+    if hit is None:
+        return None
+    run, plan, alpha_p, beta_p, device, (a_lo, a_hi, b_lo, b_hi, o_lo, o_hi), nbytes, ws_args, ws_kwargs, _ = hit
+    if ((not internal and (a.requires_grad or b.requires_grad) and _grad_enabled()) or out.requires_grad
+            or a.is_conj() or a.is_neg() or b.is_conj() or b.is_neg() or out.is_conj() or out.is_neg()
+            or _get_device() != device):
+        return None
+    ap, bp, dp = a.data_ptr(), b.data_ptr(), out.data_ptr()
+    if _overlaps(ap, a_lo, a_hi, dp, o_lo, o_hi) or _overlaps(bp, b_lo, b_hi, dp, o_lo, o_hi):
+        return None  # the general path says so
+    stream = _raw_stream(device)
+    if nbytes:
+        w, wp = workspace(device, stream, nbytes, ws_args, ws_kwargs)
+        status = run(plan, alpha_p, ap, bp, beta_p, dp, dp, wp, nbytes, stream)
+        del w
+    else:
+        status = run(plan, alpha_p, ap, bp, beta_p, dp, dp, 0, 0, stream)
+    _failed(status)
+    return out
 
 
 # --- workspaces ---------------------------------------------------------------------------------------

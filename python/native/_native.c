@@ -26,7 +26,9 @@ typedef int (*contract_fn)(void*, const void*, const void*, const void*, const v
 enum { E_RUN, E_PLAN, E_ALPHA, E_BETA, E_DEVICE };
 enum { T_EMPTY_ARGS = 5, T_EMPTY_KWARGS };                            /* transpose, new result */
 enum { I_SPANS = 5 };                                                 /* transpose into out= */
-enum { C_EMPTY_ARGS = 5, C_EMPTY_KWARGS, C_NBYTES, C_WS_ARGS, C_WS_KWARGS }; /* einsum */
+/* einsum; einsum into out=. workspace() reads the torch.empty arguments after the *_NBYTES field. */
+enum { C_EMPTY_ARGS = 5, C_EMPTY_KWARGS, C_NBYTES, C_WS_ARGS, C_WS_KWARGS };
+enum { J_SPANS = 5, J_NBYTES, J_WS_ARGS, J_WS_KWARGS };
 
 /* What bind() was given; strong references, replaced by the next bind(). */
 static PyObject *empty, *get_device, *raw_stream, *grad_enabled, *check, *execute_obj, *contract_obj, *capturing,
@@ -227,19 +229,19 @@ static PyObject* allocate(PyObject* entry, Py_ssize_t args_at)
     return PyObject_Call(empty, PyTuple_GetItem(entry, args_at), PyTuple_GetItem(entry, args_at + 1));
 }
 
-/* The workspace of einsum entry `entry` (nbytes > 0) for work queued on `stream`: *keep gets what holds
- * it (a strong reference), *ptr its address (new reference); -1 on error. The same decisions as
- * _fast.workspace: a new tensor per call while the current stream captures a graph, else the stream's
- * cached one when big enough, else _fast._new_workspace's. */
-static int workspace(PyObject* entry, PyObject* stream, PyObject** keep, PyObject** ptr)
+/* The workspace of einsum entry `entry` (nbytes > 0, at entry[at], its torch.empty arguments after it)
+ * for work queued on `stream`: *keep gets what holds it (a strong reference), *ptr its address (new
+ * reference); -1 on error. The same decisions as _fast.workspace: a new tensor per call while the current
+ * stream captures a graph, else the stream's cached one when big enough, else _fast._new_workspace's. */
+static int workspace(PyObject* entry, Py_ssize_t at, PyObject* stream, PyObject** keep, PyObject** ptr)
 {
     int capture = call_is_true(capturing);
     if (capture) {
-        *keep = capture > 0 ? allocate(entry, C_WS_ARGS) : NULL;
+        *keep = capture > 0 ? allocate(entry, at + 1) : NULL;
         *ptr = *keep ? method0(*keep, s_data_ptr) : NULL;
         return *ptr ? 0 : -1;
     }
-    PyObject* nbytes = PyTuple_GetItem(entry, C_NBYTES);
+    PyObject* nbytes = PyTuple_GetItem(entry, at);
     PyObject* key = PyTuple_Pack(2, PyTuple_GetItem(entry, E_DEVICE), stream);
     PyObject* hit = key ? PyDict_GetItemWithError(workspaces, key) : NULL; /* borrowed */
     int fits = hit && PyTuple_Check(hit) && PyTuple_Size(hit) == 3 ?
@@ -247,8 +249,8 @@ static int workspace(PyObject* entry, PyObject* stream, PyObject** keep, PyObjec
     if (fits > 0)
         Py_INCREF(hit); /* kept across the call: another thread may replace it meanwhile */
     else if (!fits && key && !PyErr_Occurred())
-        hit = PyObject_CallFunctionObjArgs(new_workspace, key, nbytes, PyTuple_GetItem(entry, C_WS_ARGS),
-                                           PyTuple_GetItem(entry, C_WS_KWARGS), NULL);
+        hit = PyObject_CallFunctionObjArgs(new_workspace, key, nbytes, PyTuple_GetItem(entry, at + 1),
+                                           PyTuple_GetItem(entry, at + 2), NULL);
     else
         hit = NULL;
     Py_XDECREF(key);
@@ -419,7 +421,7 @@ static PyObject* native_einsum(PyObject* self, PyObject* args)
         if (!failed) {
             a[5] = a[6], Py_INCREF(a[5]); /* C = D: beta is 0, C is not read */
             if (nbytes) /* uncached (capture): reused by PyTorch only after the work queued on this stream */
-                failed = workspace(hit, a[9], &w, &a[7]);
+                failed = workspace(hit, C_NBYTES, a[9], &w, &a[7]);
             else
                 a[7] = PyLong_FromLong(0), failed = !a[7];
         }
@@ -432,6 +434,86 @@ static PyObject* native_einsum(PyObject* self, PyObject* args)
     return d;
 }
 
+/* spans (6 ints: a_lo, a_hi, b_lo, b_hi, out_lo, out_hi) against pointers ap, bp, dp: 1 when out
+ * overlaps a or b, 0 when not, -1 on error. */
+static int overlapping3(PyObject* spans, PyObject* ap, PyObject* bp, PyObject* dp)
+{
+    long long s[6], a, b, d;
+    if (!PyTuple_Check(spans) || PyTuple_Size(spans) != 6) {
+        PyErr_SetString(PyExc_TypeError, "cuperm._native: an einsum-into entry's spans must be 6 ints");
+        return -1;
+    }
+    for (int i = 0; i < 6; ++i)
+        if (as_ll(PyTuple_GetItem(spans, i), &s[i])) return -1;
+    if (as_ll(ap, &a) || as_ll(bp, &b) || as_ll(dp, &d)) return -1;
+    return (a + s[0] < d + s[5] && d + s[4] < a + s[1]) || (b + s[2] < d + s[5] && d + s[4] < b + s[3]);
+}
+
+/* einsum_into(table, subscripts, a, b, out, alpha, beta, compute_code, internal): out, or None
+ * (_fast.einsum_into). */
+static PyObject* native_einsum_into(PyObject* self, PyObject* args)
+{
+    PyObject *table, *subscripts, *A, *B, *D, *alpha, *beta, *code, *internal;
+    (void)self;
+    if (!PyArg_UnpackTuple(args, "einsum_into", 9, 9, &table, &subscripts, &A, &B, &D, &alpha, &beta, &code,
+                           &internal))
+        return NULL;
+    PyObject* const quiet[] = {PyExc_TypeError, PyExc_ValueError, PyExc_AttributeError, NULL};
+    PyObject* key = PyTuple_New(17);
+    if (key && (put_tensor(key, 1, A) || put_tensor(key, 5, B) || put_tensor(key, 9, D))) Py_CLEAR(key);
+    if (key)
+        put(key, 0, subscripts), put(key, 13, alpha), put(key, 14, beta), put(key, 15, code), put(key, 16, internal);
+    PyObject* hit = lookup(table, key, quiet);
+    if (!hit) {
+        if (PyErr_Occurred()) return NULL;
+        Py_RETURN_NONE;
+    }
+    Py_INCREF(hit);
+    int no = PyObject_IsTrue(internal);
+    if (!no) {
+        no = requires_grad(A);
+        if (!no) no = requires_grad(B);
+        if (no > 0) no = call_is_true(grad_enabled);
+    } else if (no > 0) {
+        no = 0;
+    }
+    if (!no) no = requires_grad(D);
+    if (!no) no = lazy_bits(A);
+    if (!no) no = lazy_bits(B);
+    if (!no) no = lazy_bits(D);
+    if (!no) no = other_device(hit);
+    PyObject *w = NULL, *a[10] = {NULL};
+    if (!no) {
+        if (!(a[2] = method0(A, s_data_ptr)) || !(a[3] = method0(B, s_data_ptr)) || !(a[6] = method0(D, s_data_ptr)))
+            no = -1;
+        else /* overlapping: the general path says so */
+            no = overlapping3(PyTuple_GetItem(hit, J_SPANS), a[2], a[3], a[6]);
+    }
+    int status = 0, failed = no < 0;
+    if (!no) {
+        a[0] = PyTuple_GetItem(hit, E_PLAN), a[1] = PyTuple_GetItem(hit, E_ALPHA), a[4] = PyTuple_GetItem(hit, E_BETA);
+        a[8] = PyTuple_GetItem(hit, J_NBYTES);
+        Py_INCREF(a[0]), Py_INCREF(a[1]), Py_INCREF(a[4]), Py_INCREF(a[8]);
+        a[5] = a[6], Py_INCREF(a[5]); /* C = D */
+        int nbytes = PyObject_IsTrue(a[8]);
+        failed = nbytes < 0 || !(a[9] = stream_of(hit));
+        if (!failed) {
+            if (nbytes)
+                failed = workspace(hit, J_NBYTES, a[9], &w, &a[7]);
+            else
+                a[7] = PyLong_FromLong(0), failed = !a[7];
+        }
+        failed = failed || run_contract(PyTuple_GetItem(hit, E_RUN), a, &status) || report(status);
+    }
+    DECREF_ALL(a, 10);
+    Py_XDECREF(w);
+    Py_DECREF(hit);
+    if (failed) return NULL;
+    if (no) Py_RETURN_NONE;
+    Py_INCREF(D);
+    return D;
+}
+
 static PyMethodDef methods[] = {
     {"bind", native_bind, METH_VARARGS,
      "bind(empty, get_device, raw_stream, grad_enabled, check, execute, execute_address, contract, "
@@ -442,6 +524,8 @@ static PyMethodDef methods[] = {
      "transpose_into(table, x, axes, alpha, beta, out) -> out or None"},
     {"einsum", native_einsum, METH_VARARGS,
      "einsum(table, subscripts, a, b, alpha, compute_code, internal) -> tensor or None"},
+    {"einsum_into", native_einsum_into, METH_VARARGS,
+     "einsum_into(table, subscripts, a, b, out, alpha, beta, compute_code, internal) -> out or None"},
     {NULL, NULL, 0, NULL},
 };
 

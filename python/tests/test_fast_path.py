@@ -284,6 +284,58 @@ def test_contraction_plan_replays_its_own_plan(torch_env):
         plan(Tensor((8, 4)), b)
 
 
+def test_einsum_into_out_replays_and_checks_overlap(torch_env, ws_bytes):
+    torch, Tensor, state = torch_env
+    ws_bytes.value = 4096
+    a, b = Tensor((8, 8), ptr=0x7f1000000000), Tensor((8, 8), ptr=0x7f2000000000)
+    d = Tensor((8, 8), ptr=0x7e0000000000)
+    assert cuperm.einsum("ij,jk->ik", a, b, out=d, beta=0.5) is d
+    assert len(_fast.contractions) == 1
+    entry, calls = _record(_fast.contractions)
+    d2 = Tensor((8, 8), ptr=0x7e1000000000)
+    assert cuperm.einsum("ij,jk->ik", a, b, out=d2, beta=0.5) is d2
+    (plan, alpha, ap, bp, beta, cp, dp, ws, nbytes, stream), = calls
+    assert (plan, alpha, beta) == entry[1:4]
+    assert (ap, bp, cp, dp, stream) == (0x7f1000000000, 0x7f2000000000, 0x7e1000000000, 0x7e1000000000, 0xBEEF)
+    assert ctypes.c_float.from_address(beta).value == 0.5 and ctypes.c_float.from_address(alpha).value == 1.0
+    assert (ws, nbytes) == (_cached(0xBEEF)[1], 4096)   # the stream's cached workspace
+    # out overlapping a or b: not replayed, and the general path refuses it.
+    for ptr in (0x7f1000000010, 0x7f2000000000 - 8):
+        with pytest.raises(ValueError, match="overlaps"):
+            cuperm.einsum("ij,jk->ik", a, b, out=Tensor((8, 8), ptr=ptr), beta=0.5)
+    assert len(calls) == 1
+    cuperm.einsum("ij,jk->ik", a, b, out=d2, beta=0.25)            # another beta: its own entry
+    cuperm.einsum("ij,jk->ik", a, b, out=Tensor((8, 8), strides=(1, 8), ptr=0x7e2000000000))  # out's strides
+    assert len(calls) == 1 and len(_fast.contractions) == 3
+    assert _fast.einsum_into("ij,jk->ik", a, b, Tensor((8, 8), requires_grad=True, ptr=0x7e3000000000), 1, 0.5,
+                             None) is None
+    assert _fast.einsum_into("ij,jk->ik", a, b, Tensor((8, 8), conj=True, ptr=0x7e3000000000), 1, 0.5, None) is None
+    assert _fast.einsum_into("ij,jk->ik", Tensor((8, 8), requires_grad=True), b, d2, 1, 0.5, None) is None
+    state.device = 1
+    assert _fast.einsum_into("ij,jk->ik", a, b, d2, 1, 0.5, None) is None
+    state.device = 0
+    assert _fast.einsum_into("ij,jk->ik", a, b, d2, 1, 0.5, None) is d2 and len(calls) == 2
+
+
+def test_contraction_plan_with_out_replays_its_own_plan(torch_env):
+    torch, Tensor, state = torch_env
+    a, b = Tensor((8, 8), ptr=0x7f1000000000), Tensor((8, 8), ptr=0x7f2000000000)
+    d = Tensor((8, 8), ptr=0x7e0000000000)
+    plan = cuperm.ContractionPlan("ij,jk->ik", a, b, out=d, op_d="relu")
+    assert plan(a, b, out=d, alpha=2.0, beta=1.0) is d
+    assert len(plan._fast_calls) == 1 and not _fast.contractions
+    entry, calls = _record(plan._fast_calls)
+    assert entry[1] == plan._res.plan.ptr
+    d2 = Tensor((8, 8), ptr=0x7e1000000000)
+    assert plan(a, b, out=d2, alpha=2.0, beta=1.0) is d2
+    (p, alpha, ap, bp, beta, cp, dp, ws, nbytes, stream), = calls
+    assert (cp, dp) == (0x7e1000000000, 0x7e1000000000)
+    assert ctypes.c_float.from_address(alpha).value == 2.0 and ctypes.c_float.from_address(beta).value == 1.0
+    with pytest.raises(ValueError, match="do not match the plan"):
+        plan(a, b, out=Tensor((8, 8), strides=(1, 8), ptr=0x7e2000000000))
+    assert len(calls) == 1
+
+
 # --- the contraction workspace, cached per stream ----------------------------------------------------
 
 @pytest.fixture
