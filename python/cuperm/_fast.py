@@ -51,10 +51,12 @@ MAX_ENTRIES = 1024
 # Every entry starts (run, plan, alpha, beta, device): the ctypes function, the C plan's address, the
 # packed scalars' addresses and the device the plan runs on. Then, per table (python/native/_native.c
 # reads them by these positions):
-#   transpose:       + (empty_args, empty_kwargs, keep)       torch.empty(*args, **kwargs): the result
+#   transpose:       + (shape, keep)                          the result: x.new_empty(shape)
 #   transpose, out=: + ((x_lo, x_hi, out_lo, out_hi), keep)   byte spans for the overlap check
-#   einsum:          + (empty_args, empty_kwargs, workspace_bytes, ws_args, ws_kwargs, keep)
+#   einsum:          + (shape, workspace_bytes, ws_args, ws_kwargs, keep)   the result: a.new_empty(shape)
 #   einsum, out=:    + (byte spans of a, b and out (6 ints), workspace_bytes, ws_args, ws_kwargs, keep)
+# The result takes new_empty of the first operand (its dtype and device; a tensor's method parses fewer
+# arguments than torch.empty(..., dtype=, device=)); the workspace torch.empty(*ws_args, **ws_kwargs).
 # keep: the Python objects the addresses point into.
 transposes = {}     # (shape, stride, dtype, device, axes, alpha[, beta, out's shape...]) -> entry
 contractions = {}   # (subscripts, a..., b...[, out...], alpha[, beta], compute code, internal) -> entry
@@ -143,7 +145,7 @@ def remember_transpose(x, axes, alpha, cplan, alpha_c, beta_c, out_shape):
     if type(axes) is list:
         axes = tuple(axes)
     entry = (_lib.load().cupermExecute, cplan.ptr, ctypes.addressof(alpha_c), ctypes.addressof(beta_c),
-             cplan.device, (tuple(out_shape),), {"dtype": x.dtype, "device": x.device}, (cplan, alpha_c, beta_c))
+             cplan.device, tuple(out_shape), (cplan, alpha_c, beta_c))
     _store(transposes, (x.shape, x.stride(), x.dtype, x.get_device(), axes, alpha), entry)
 
 
@@ -165,10 +167,10 @@ def _py_transpose(x, axes, alpha):
         return None
     if hit is None:
         return None
-    run, plan, alpha_p, beta_p, device, args, kwargs, _ = hit
+    run, plan, alpha_p, beta_p, device, shape, _ = hit
     if (x.requires_grad and _grad_enabled()) or x.is_conj() or x.is_neg() or _get_device() != device:
         return None
-    out = _empty(*args, **kwargs)
+    out = x.new_empty(shape)
     _failed(run(plan, alpha_p, x.data_ptr(), beta_p, out.data_ptr(), _raw_stream(device)))
     return out
 
@@ -243,8 +245,8 @@ def remember_einsum(subscripts, a, b, alpha, compute_code, internal, res, table=
     alpha_c, beta_c = res.cd.pack_scalar(alpha, "alpha"), res.cd.pack_scalar(0, "beta")
     nbytes = plan.workspace_bytes
     entry = (plan._run, plan.ptr, ctypes.addressof(alpha_c), ctypes.addressof(beta_c), res.device,
-             (tuple(res.layout.out_shape),), {"dtype": a.dtype, "device": a.device},
-             nbytes, (nbytes,), {"dtype": _uint8, "device": a.device}, (plan, alpha_c, beta_c))
+             tuple(res.layout.out_shape), nbytes, (nbytes,), {"dtype": _uint8, "device": a.device},
+             (plan, alpha_c, beta_c))  # without out=, the result has a's dtype
     _store(contractions if table is None else table, (subscripts, a.shape, a.stride(), a.dtype, a.get_device(),
                                                       b.shape, b.stride(), b.dtype, b.get_device(), alpha,
                                                       compute_code, internal), entry)
@@ -275,11 +277,11 @@ def _py_einsum(table, subscripts, a, b, alpha, code, internal):
         return None
     if hit is None:
         return None
-    run, plan, alpha_p, beta_p, device, args, kwargs, nbytes, ws_args, ws_kwargs, _ = hit
+    run, plan, alpha_p, beta_p, device, shape, nbytes, ws_args, ws_kwargs, _ = hit
     if ((not internal and (a.requires_grad or b.requires_grad) and _grad_enabled()) or a.is_conj() or a.is_neg()
             or b.is_conj() or b.is_neg() or _get_device() != device):
         return None
-    d = _empty(*args, **kwargs)
+    d = a.new_empty(shape)
     dp, stream = d.data_ptr(), _raw_stream(device)
     if nbytes:
         w, wp = workspace(device, stream, nbytes, ws_args, ws_kwargs)

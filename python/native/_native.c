@@ -24,10 +24,10 @@ typedef int (*contract_fn)(void*, const void*, const void*, const void*, const v
 
 /* An entry's leading fields, common to every table (_fast.py: ENTRY_*). */
 enum { E_RUN, E_PLAN, E_ALPHA, E_BETA, E_DEVICE };
-enum { T_EMPTY_ARGS = 5, T_EMPTY_KWARGS };                            /* transpose, new result */
+enum { T_SHAPE = 5 };                                                 /* transpose, new result */
 enum { I_SPANS = 5 };                                                 /* transpose into out= */
 /* einsum; einsum into out=. workspace() reads the torch.empty arguments after the *_NBYTES field. */
-enum { C_EMPTY_ARGS = 5, C_EMPTY_KWARGS, C_NBYTES, C_WS_ARGS, C_WS_KWARGS };
+enum { C_SHAPE = 5, C_NBYTES, C_WS_ARGS, C_WS_KWARGS };
 enum { J_SPANS = 5, J_NBYTES, J_WS_ARGS, J_WS_KWARGS };
 
 /* What bind() was given; strong references, replaced by the next bind(). */
@@ -37,7 +37,7 @@ static execute_fn execute_c;
 static contract_fn contract_c;
 
 static PyObject *s_shape, *s_stride, *s_dtype, *s_get_device, *s_requires_grad, *s_is_conj, *s_is_neg,
-    *s_data_ptr;
+    *s_data_ptr, *s_new_empty;
 
 static void replace(PyObject** slot, PyObject* value)
 {
@@ -224,6 +224,12 @@ static int run_contract(PyObject* run, PyObject* const* args, int* status)
     return 0;
 }
 
+/* like.new_empty(entry[at]): a result of like's dtype and device (_fast.py: why not torch.empty). */
+static PyObject* new_empty_like(PyObject* like, PyObject* entry, Py_ssize_t at)
+{
+    return PyObject_CallMethodObjArgs(like, s_new_empty, PyTuple_GetItem(entry, at), NULL);
+}
+
 static PyObject* allocate(PyObject* entry, Py_ssize_t args_at)
 {
     return PyObject_Call(empty, PyTuple_GetItem(entry, args_at), PyTuple_GetItem(entry, args_at + 1));
@@ -297,7 +303,7 @@ static PyObject* native_transpose(PyObject* self, PyObject* args)
         if (no < 0) return NULL;
         Py_RETURN_NONE;
     }
-    PyObject* out = allocate(hit, T_EMPTY_ARGS);
+    PyObject* out = new_empty_like(x, hit, T_SHAPE);
     PyObject* a[6] = {NULL};
     int status = 0, failed = !out;
     if (!failed) {
@@ -408,7 +414,7 @@ static PyObject* native_einsum(PyObject* self, PyObject* args)
         if (no < 0) return NULL;
         Py_RETURN_NONE;
     }
-    PyObject *d = allocate(hit, C_EMPTY_ARGS), *w = NULL;
+    PyObject *d = new_empty_like(A, hit, C_SHAPE), *w = NULL;
     PyObject* a[10] = {NULL};
     int status = 0, failed = !d;
     if (!failed) {
@@ -541,7 +547,8 @@ PyMODINIT_FUNC PyInit__native(void)
         const char* name;
     } names[] = {{&s_shape, "shape"},     {&s_stride, "stride"},   {&s_dtype, "dtype"},
                  {&s_get_device, "get_device"}, {&s_requires_grad, "requires_grad"},
-                 {&s_is_conj, "is_conj"}, {&s_is_neg, "is_neg"}, {&s_data_ptr, "data_ptr"}};
+                 {&s_is_conj, "is_conj"}, {&s_is_neg, "is_neg"}, {&s_data_ptr, "data_ptr"},
+                 {&s_new_empty, "new_empty"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
         if (!*names[i].slot && !(*names[i].slot = PyUnicode_InternFromString(names[i].name))) return NULL;
     return PyModule_Create(&module);

@@ -105,6 +105,9 @@ def torch_env(monkeypatch, stub_library, replay):
         def dim(self):
             return len(self.shape)
 
+        def new_empty(self, shape):
+            return empty(shape, dtype=self.dtype, device=self.device)
+
         def detach(self):
             return self
 

@@ -107,6 +107,21 @@ static int gemm_f32(void* vc)
                         &zero, c->d, CUDA_R_32F, 8, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS;
 }
 
+static int gemm_f32_only(void* vc)
+{
+    ctx_t* c = vc;
+    const float one = 1, zero = 0;
+    return cublasGemmEx(c->blas, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &one, c->a, CUDA_R_32F, 8, c->b, CUDA_R_32F, 8,
+                        &zero, c->d, CUDA_R_32F, 8, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS;
+}
+
+static int set_stream_workspace(void* vc)
+{
+    ctx_t* c = vc;
+    return cublasSetStream(c->blas, 0) != CUBLAS_STATUS_SUCCESS ||
+           cublasSetWorkspace(c->blas, c->ws, c->wsBytes) != CUBLAS_STATUS_SUCCESS;
+}
+
 static int execute(void* vc)
 {
     ctx_t* c = vc;
@@ -170,6 +185,8 @@ int main(int argc, char** argv)
     if (c.getAttributes) bad |= time_calls("cuPointerGetAttributes (type, ordinal)", driver_pointer_attributes, &c);
     bad |= time_calls("cudaMemsetAsync 4 bytes", memset_async, &c);
     bad |= time_calls("cublasSetStream + cublasGemmEx f32 8x8x8", gemm_f32, &c);
+    bad |= time_calls("cublasGemmEx f32 8x8x8 (stream set before)", gemm_f32_only, &c);
+    if (c.wsBytes) bad |= time_calls("cublasSetStream + cublasSetWorkspace", set_stream_workspace, &c);
     bad |= time_calls("cupermExecute f32 4x8 (cached plan)", execute, &c);
     bad |= time_calls("cupermContract f32 8x8x8 (cached plan)", contract, &c);
     cupermContractionInfo_t info;
