@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A transpose kernel or candidate change on one GPU: builds for sm_90, runs every candidate
-# launch against a reference (test_gpu_candidates, plus compute-sanitizer memcheck on it),
-# (quick case list), the heuristic plans (test_gpu_transpose), FUZZ_TRANSPOSES (20000) random transposes in
-# heuristic and measure mode, then times every candidate of JOBS
+# launch against a reference (test_gpu_candidates, and compute-sanitizer memcheck on its
+# quick case list), the heuristic plans (test_gpu_transpose), FUZZ_TRANSPOSES (20000) random
+# transposes in heuristic and measure mode, then times every candidate of JOBS
 # (tools/model/collect_candidates.sh; EVERY as there). Run from the repository root on the
 # device machine; logs and candidates.tgz go to $OUT (or ./candidates-check).
 #   JOBS="permn17:8 primes:8" EVERY=4 scripts/gpu-candidates-check.sh [BUILD_DIR]
