@@ -193,8 +193,8 @@ cupermStatus_t cupermPlanGetInfo(cupermPlan_t token, cupermPlanInfo_t* info)
     info->volume = plan->host.launch.volume; /* elements of the type, packed or not */
     if (l->kind != CUPERM_LAUNCH_COPY) {
         const int whole = l->kind == CUPERM_LAUNCH_WHOLE_DIMS; /* a tile of a_volume elements */
-        info->tileA = whole ? l->tile.a_volume : l->tile.tile_a;
-        info->tileB = whole ? 1 : l->tile.tile_b;
+        info->tileA = whole ? l->tile.a_volume : (int64_t)1 << l->tile.tile_a_log2;
+        info->tileB = whole ? 1 : (int64_t)1 << l->tile.tile_b_log2;
     }
     info->threadsPerBlock = l->threads;
     info->blocks = l->blocks;

@@ -64,8 +64,6 @@ CUPERM_HD void cuperm_tile_divisors(const cuperm_tile_params_t* p, cuperm_tile_d
     dv->band_plane = cuperm_fastdiv_make(p->band_tiles * p->b_tiles);
     dv->band = cuperm_fastdiv_make(p->band_tiles);
     dv->last_band = cuperm_fastdiv_make(p->band_tiles > 0 ? p->a_tiles % p->band_tiles : 0);
-    dv->tile_a = cuperm_fastdiv_make(p->tile_a);
-    dv->tile_b = cuperm_fastdiv_make(p->tile_b);
 }
 
 /* Where tile number t starts: its first A and B indices and the offsets of its
@@ -89,13 +87,8 @@ CUPERM_HD void cuperm_tile_origin(const cuperm_tile_params_t* p, const cuperm_ti
         cuperm_divmod_fast(t, p->a_tiles, dv->a_tiles, &t, &ta);
         cuperm_divmod_fast(t, p->b_tiles, dv->b_tiles, &t, &tb);
     }
-    if (p->free_sides) {
-        *a0 = ta * p->tile_a;
-        *b0 = tb * p->tile_b;
-    } else { /* shifts: a multiply here cost the 64-register tile kernels spills (sm_90, ptxas) */
-        *a0 = ta << p->tile_a_log2;
-        *b0 = tb << p->tile_b_log2;
-    }
+    *a0 = ta << p->tile_a_log2;
+    *b0 = tb << p->tile_b_log2;
     cuperm_group_offsets(p->dim, dv->dim, p->b_end, p->rank, t, in_base, out_base);
 }
 

@@ -48,11 +48,8 @@ CUPERM_STATIC_ASSERT(sizeof(cuperm_dim3_t) == CUPERM_DIM3_PITCH * sizeof(int64_t
  *   dim[0, a_end)      group A: the tile's x axis, linearised in input order
  *   dim[a_end, b_end)  group B: the tile's y axis, linearised in output order
  *   dim[b_end, rank)   outer dimensions, one tile origin per combination.
- * A tile covers tile_a consecutive A indices by tile_b consecutive B indices:
- * 1 << tile_a_log2 and 1 << tile_b_log2, except in a free tile (free_sides),
- * whose sides are any extents (e.g. 17 x 120, so that a 17-element dimension
- * is never cut); the kernels' general path serves those (tile_kernel.cuh), the
- * log2 fields then hold the sides rounded up. Tiles are numbered A-fastest, then B, then outer;
+ * A tile covers (1 << tile_a_log2) consecutive A indices by (1 << tile_b_log2)
+ * consecutive B indices. Tiles are numbered A-fastest, then B, then outer;
  * with 0 < band_tiles < a_tiles, each (A, B) plane is walked in bands of
  * band_tiles A tiles: within a band A-fastest, then B, then the next band (the
  * last band may be narrower). Tiles that neighbour along B, which share output
@@ -62,8 +59,6 @@ CUPERM_STATIC_ASSERT(sizeof(cuperm_dim3_t) == CUPERM_DIM3_PITCH * sizeof(int64_t
 typedef struct {
     int rank, a_end, b_end;
     int tile_a_log2, tile_b_log2;
-    int tile_a, tile_b;  /* the tile's sides (above) */
-    int free_sides;      /* 1: tile_a and tile_b need not be powers of two */
     int smem_row;        /* elements per shared-memory row (tile A extent + padding) */
     int vec_log2;        /* > 0: the vector paths apply, vectors of 1 << vec_log2 elements (16 or 8 bytes) */
     int64_t a_volume, b_volume;
@@ -90,7 +85,6 @@ typedef struct {
 typedef struct {
     cuperm_fastdiv_t dim[CUPERM_MAX_RANK];
     cuperm_fastdiv_t a_tiles, b_tiles, plane, band_plane, band, last_band;
-    cuperm_fastdiv_t tile_a, tile_b; /* the general path's element numbering within a tile */
 } cuperm_tile_divs_t;
 
 typedef enum {

@@ -32,9 +32,6 @@
          * the rules' plan wherever both align equally (every power-of-two shape); a partly written      \
          * sector costs L2 a merge and DRAM a read, hence writes x1.5; fill^(1/4) charges idle slots. */   \
         .align_margin = 0.02, .sector_write_weight = 1.5, .sector_fill_exponent = 0.25,                      \
-        /* Free tile sides run the general kernel path, slower per element than the fast and vector     \
-         * paths: they must save 5% of the alignment cost. */                                              \
-        .free_tile_margin = 0.05,                                                                            \
         .sector_eff_tolerance = 0.005,                                                                       \
         /* Bands of 8 A tiles bring B-neighbour tiles, which share output sectors, close in time. */       \
         .walk_band_tiles = 8,                                                                                \

@@ -39,7 +39,6 @@ typedef struct {
     double vec_min_relative_fill;    /* a vector tile must fill this fraction of what the scalar tile fills */
     /* Alignment (sector) cost and the tile walk */
     double align_margin;             /* an alternative must cost this fraction less to replace the rules' plan */
-    double free_tile_margin;         /* free tile sides must cost this fraction less than powers of two */
     double sector_write_weight;      /* writes' weight against reads' 1 in the sector cost */
     double sector_fill_exponent;     /* the sector cost is divided by fill^this */
     double sector_eff_tolerance;     /* sector efficiencies this close count as equal */

@@ -47,7 +47,7 @@ static inline int launch_walk(const cuperm_launch_t* l, int (*f)(int64_t out, in
     }
     if (l->kind == CUPERM_LAUNCH_WHOLE_DIMS) return whole_dims_walk(l, f, ctx);
     const cuperm_tile_params_t* p = &l->tile;
-    const int64_t ta = p->tile_a, tb = p->tile_b;
+    const int64_t ta = (int64_t)1 << p->tile_a_log2, tb = (int64_t)1 << p->tile_b_log2;
     cuperm_tile_divs_t dv; /* as the launchers make them */
     cuperm_tile_divisors(p, &dv);
     for (int64_t t = 0; t < p->num_tiles; ++t) {

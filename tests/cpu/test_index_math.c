@@ -71,8 +71,6 @@ static void tile_origin_walks_a_then_b_then_outer(void** state)
     p.dim[2] = (cuperm_dim_t){3, 2800, 2800};
     p.tile_a_log2 = 5;
     p.tile_b_log2 = 4;
-    p.tile_a = 32;
-    p.tile_b = 16;
     p.a_volume = 70;
     p.b_volume = 40;
     p.a_tiles = 3;
@@ -105,8 +103,6 @@ static void banded_tile_walk_is_a_bijection(void** state)
         p.band_tiles = (int64_t)((x >> 50) % (uint64_t)(p.a_tiles + 3)); /* 0, inside, and >= a_tiles */
         p.tile_a_log2 = 2;
         p.tile_b_log2 = 3;
-        p.tile_a = 4;
-        p.tile_b = 8;
         p.a_volume = p.a_tiles << 2;
         p.b_volume = p.b_tiles << 3;
         p.rank = 3;

@@ -4,7 +4,7 @@
  *   --candidates:  "case,candidate,class,bytes,in_run_bytes,out_run_bytes,tile_bytes,fill,tiles,
  *                  tile_a_log2,tile_b_log2,vec_log2,band_tiles,in_sector_eff,out_sector_eff,sector_cost,kind"
  *                  for every candidate, in the order cuperm-candidate-times times them
- *   --describe:    "ELEM EXTENTS PERM | kind la lb vec band [free TAxTB] | A-group | B-group | outer |
+ *   --describe:    "ELEM EXTENTS PERM | kind la lb vec band | A-group | B-group | outer |
  *                  in_sector_eff out_sector_eff fill" of the planned launch, groups as
  *                  extent:in_stride:out_stride lists (to compare plans between trees)
  *   --predict:     the model's predicted seconds of the planned launch, then of every candidate,
@@ -34,10 +34,9 @@ int main(int argc, char** argv)
             const cuperm_tile_params_t* t = &l->tile;
             static const char* kinds[] = {"copy", "tiled", "rows", "whole-dims"};
             cuperm_model_features(l, &f);
-            printf("%s | %s%s %d %d %d %lld", c.text, kinds[l->kind], c.plan.has_packed ? "(packed)" : "",
-                   t->tile_a_log2, t->tile_b_log2, t->vec_log2, (long long)t->band_tiles);
-            if (t->free_sides) printf(" free %dx%d", t->tile_a, t->tile_b);
-            printf(" |");
+            printf("%s | %s%s %d %d %d %lld |", c.text, kinds[l->kind],
+                   c.plan.has_packed ? "(packed)" : "", t->tile_a_log2, t->tile_b_log2, t->vec_log2,
+                   (long long)t->band_tiles);
             for (int d = 0; l->kind != CUPERM_LAUNCH_COPY && d < t->rank; ++d)
                 printf("%s%lld:%lld:%lld", d == t->a_end || d == t->b_end ? " | " : " ", (long long)t->dim[d].extent,
                        (long long)t->dim[d].in_stride, (long long)t->dim[d].out_stride);

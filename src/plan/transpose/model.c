@@ -93,7 +93,7 @@ static double side_efficiency(const cuperm_tile_params_t* t, int begin, int end,
 void cuperm_sector_efficiency(const cuperm_launch_t* l, double* in_eff, double* out_eff)
 {
     const cuperm_tile_params_t* t = &l->tile;
-    const int64_t ta = t->tile_a, tb = t->tile_b;
+    const int64_t ta = (int64_t)1 << t->tile_a_log2, tb = (int64_t)1 << t->tile_b_log2;
     *in_eff = *out_eff = 1;
     if (l->kind == CUPERM_LAUNCH_COPY) return;
     if (l->kind == CUPERM_LAUNCH_WHOLE_DIMS) { /* one side at a time, the tile's dimensions in that side's order */
@@ -121,7 +121,8 @@ double cuperm_sector_cost(const cuperm_launch_t* l, const cuperm_transpose_tunin
     if (l->kind != CUPERM_LAUNCH_COPY) {
         const double slots = l->kind == CUPERM_LAUNCH_WHOLE_DIMS
                                  ? (double)l->tile.num_tiles * (double)l->tile.a_volume
-                                 : (double)l->tile.num_tiles * (double)l->tile.tile_a * (double)l->tile.tile_b;
+                                 : (double)l->tile.num_tiles * (double)((int64_t)1 << l->tile.tile_a_log2) *
+                                       (double)((int64_t)1 << l->tile.tile_b_log2);
         fill = (double)l->volume / slots;
     }
     const double w = tuning->sector_write_weight;
@@ -133,7 +134,7 @@ void cuperm_model_features(const cuperm_launch_t* l, cuperm_model_features_t* f)
     cuperm_sector_efficiency(l, &f->in_sector_eff, &f->out_sector_eff);
     f->bytes = 2.0 * (double)l->volume * l->elem_size;
     const cuperm_tile_params_t* t = &l->tile;
-    const int64_t ta = t->tile_a, tb = t->tile_b;
+    const int64_t ta = (int64_t)1 << t->tile_a_log2, tb = (int64_t)1 << t->tile_b_log2;
     int64_t in = 0, out = 0, tile = ta * tb; /* elements of a tile */
     switch (l->kind) {
     case CUPERM_LAUNCH_COPY:

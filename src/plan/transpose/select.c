@@ -43,35 +43,15 @@ void cuperm_tile_params_init(cuperm_tile_params_t* t, const cuperm_dim_t* dims, 
     for (int d = b_end; d < rank; ++d) outer *= dims[d].extent;
     t->tile_a_log2 = tile_a_log2;
     t->tile_b_log2 = tile_b_log2;
-    t->tile_a = 1 << tile_a_log2;
-    t->tile_b = 1 << tile_b_log2;
-    t->smem_row = t->tile_a + smem_pad_elems(elem);
-    t->a_tiles = ceil_div(t->a_volume, t->tile_a);
-    t->b_tiles = ceil_div(t->b_volume, t->tile_b);
-    t->num_tiles = t->a_tiles * t->b_tiles * outer;
-}
-
-void cuperm_tile_params_init_free(cuperm_tile_params_t* t, const cuperm_dim_t* dims, int rank, int a_end, int b_end,
-                                  int tile_a, int tile_b, int elem)
-{
-    cuperm_tile_params_init(t, dims, rank, a_end, b_end, log2_ceil(tile_a), log2_ceil(tile_b), elem);
-    t->free_sides = 1;
-    t->tile_a = tile_a;
-    t->tile_b = tile_b;
-    /* An odd row length (in elements) keeps the column pass (threads along B) conflict-free for
-     * 4- and 8-byte elements, as the power-of-two tiles' one-element pad does; 16-byte ones are
-     * conflict-free at any length. */
-    t->smem_row = elem == 16 || tile_a % 2 ? tile_a : tile_a + 1;
-    t->a_tiles = ceil_div(t->a_volume, tile_a);
-    t->b_tiles = ceil_div(t->b_volume, tile_b);
-    int64_t outer = 1;
-    for (int d = b_end; d < rank; ++d) outer *= dims[d].extent;
+    t->smem_row = (1 << tile_a_log2) + smem_pad_elems(elem);
+    t->a_tiles = ceil_div(t->a_volume, (int64_t)1 << tile_a_log2);
+    t->b_tiles = ceil_div(t->b_volume, (int64_t)1 << tile_b_log2);
     t->num_tiles = t->a_tiles * t->b_tiles * outer;
 }
 
 int cuperm_tile_smem_bytes(cuperm_launch_kind_t kind, const cuperm_tile_params_t* t, int elem)
 {
-    int ta = t->tile_a, tb = t->tile_b;
+    int ta = 1 << t->tile_a_log2, tb = 1 << t->tile_b_log2;
     int tables = 2 * (ta + tb) * (int)sizeof(int64_t);
     if (kind == CUPERM_LAUNCH_ROWS) return tables;
     return tables + tb * t->smem_row * elem;
@@ -367,47 +347,6 @@ static void tiled_launch(const cuperm_dim_t* dims, int n, int na, int nb, int64_
     }
 }
 
-/* The contiguous run, on one side, of the group dims[begin, end): elements from its first
- * dimension on that lie back to back. */
-static int64_t group_run(const cuperm_dim_t* dims, int begin, int end, int output_side)
-{
-    int64_t run = 1;
-    for (int d = begin; d < end && side_stride(&dims[d], output_side) == run; ++d) run *= dims[d].extent;
-    return run;
-}
-
-/* A free tile side (cuperm_tile_params_init_free) of at most `target` elements over a group
- * of `volume` whose contiguous run is `run`: the whole group when it fits, else the group cut
- * into equal tiles, at whole runs when runs are shorter than the target (so no tile edge cuts
- * a run, which would split its sectors between two tiles) and evenly otherwise. */
-static int free_side(int64_t volume, int64_t run, int64_t target)
-{
-    if (volume <= target) return (int)volume;
-    if (run > 1 && run <= target && volume % run == 0) {
-        const int64_t runs = volume / run, per_tile = target / run;
-        return (int)(run * ceil_div(runs, ceil_div(runs, per_tile)));
-    }
-    return (int)ceil_div(volume, ceil_div(volume, target));
-}
-
-/* The tile launch L with free sides instead of powers of two: A as long as the rules' tile
- * (whole runs), B what the tile's element budget leaves (whole runs), then A again if B is
- * short. Tiles of power-of-two extents come out unchanged. */
-static void free_tile_launch(const cuperm_launch_t* L, const cuperm_transpose_tuning_t* tt, cuperm_launch_t* F)
-{
-    const cuperm_tile_params_t* t = &L->tile;
-    const int64_t budget = (int64_t)1 << tile_elems_log2(L->elem_size), side_max = (int64_t)2 * CUPERM_THREADS;
-    const int64_t run_a = group_run(t->dim, 0, t->a_end, 0), run_b = group_run(t->dim, t->a_end, t->b_end, 1);
-    int la, lb;
-    choose_tile(t->a_volume, t->b_volume, L->elem_size, tt, &la, &lb);
-    int ta = free_side(t->a_volume, run_a, (int64_t)1 << la);
-    const int tb = free_side(t->b_volume, run_b, budget / ta < side_max ? budget / ta : side_max);
-    ta = free_side(t->a_volume, run_a, budget / tb < side_max ? budget / tb : side_max);
-    *F = *L;
-    cuperm_tile_params_init_free(&F->tile, t->dim, t->rank, t->a_end, t->b_end, ta, tb, L->elem_size);
-    finish_tile_launch(F, tt);
-}
-
 /* Alignment-aware grouping: a dimension next on both sides goes where the rules
  * give it (ties and runs of tt->short_run_bytes or more: to A) unless giving it to the
  * other side lowers the alignment cost (cuperm_sector_cost: both sides' sector
@@ -438,18 +377,6 @@ static void plan_tiled(const cuperm_problem_t* p, int elem, const cuperm_transpo
     }
 }
 
-/* Free tile sides replace the rules' powers of two when they lower the alignment cost by
- * tt->free_tile_margin: the general kernel path they take is slower per element than the
- * fast and vector paths, so the sectors and fill they save must pay for it. */
-static void consider_free_tile(cuperm_launch_t* L, const cuperm_transpose_tuning_t* tt)
-{
-    if (L->elem_size < 4 || L->kind != CUPERM_LAUNCH_TILED) return;
-    cuperm_launch_t F;
-    free_tile_launch(L, tt, &F);
-    if (F.tile.tile_a == L->tile.tile_a && F.tile.tile_b == L->tile.tile_b) return;
-    if (cuperm_sector_cost(&F, tt) < cuperm_sector_cost(L, tt) * (1 - tt->free_tile_margin)) *L = F;
-}
-
 void cuperm_select_launch(const cuperm_problem_t* p, int elem, const cuperm_tuning_t* tuning, cuperm_launch_t* L)
 {
     const cuperm_transpose_tuning_t* tt = &tuning->transpose;
@@ -461,12 +388,10 @@ void cuperm_select_launch(const cuperm_problem_t* p, int elem, const cuperm_tuni
         plan_copy(L);
         return;
     }
-    if (cuperm_problem_out_fastest(p) == 0) {
+    if (cuperm_problem_out_fastest(p) == 0)
         plan_rows(p, elem, tt, L);
-    } else {
+    else
         plan_tiled(p, elem, tt, L);
-        consider_free_tile(L, tt);
-    }
     finish_tile_launch(L, tt);
 }
 
@@ -527,7 +452,7 @@ int cuperm_candidate_launches(const cuperm_launch_t* h, const cuperm_device_info
             out[n++] = c;
         }
     }
-    if (scalar.vec_log2 || scalar.free_sides) { /* also try the scalar paths, in the scalar planner's tile shape */
+    if (scalar.vec_log2) { /* also try the scalar paths, in the scalar planner's tile shape */
         int la, lb;
         choose_tile(scalar.a_volume, scalar.b_volume, h->elem_size, tt, &la, &lb);
         cuperm_launch_t c = *h;
@@ -552,13 +477,6 @@ int cuperm_candidate_launches(const cuperm_launch_t* h, const cuperm_device_info
         finish_tile_launch(&c, tt);
         if (c.smem_bytes > dev->smem_per_block) continue;
         out[n++] = c;
-    }
-    /* The free-sided tile of the rules' launch, unless that is the rules' launch (then the
-     * power-of-two tiles above are the alternatives). */
-    if (h->kind == CUPERM_LAUNCH_TILED && h->elem_size >= 4 && !h->tile.free_sides && n < max) {
-        cuperm_launch_t c;
-        free_tile_launch(h, tt, &c);
-        if (c.tile.tile_a != h->tile.tile_a || c.tile.tile_b != h->tile.tile_b) out[n++] = c;
     }
     /* The rules' launch with the other tile walk (banded or A-fastest). */
     if (h->kind == CUPERM_LAUNCH_TILED && n < max && (h->tile.band_tiles || h->tile.a_tiles > tt->walk_band_tiles)) {

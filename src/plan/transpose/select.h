@@ -41,16 +41,13 @@ void cuperm_select_launch(const cuperm_problem_t* p, int elem, const cuperm_tuni
 /** Builds the tile walk for a given grouping and tile shape (exposed for tests). */
 void cuperm_tile_params_init(cuperm_tile_params_t* t, const cuperm_dim_t* dims, int rank, int a_end,
                              int b_end, int tile_a_log2, int tile_b_log2, int elem);
-/* The same with sides of any extents (free_sides; 4-, 8- and 16-byte elements only). */
-void cuperm_tile_params_init_free(cuperm_tile_params_t* t, const cuperm_dim_t* dims, int rank, int a_end, int b_end,
-                                  int tile_a, int tile_b, int elem);
 
 /** The model's execution time estimate for a launch, in seconds. */
 double cuperm_predict_seconds(const cuperm_launch_t* launch, const cuperm_device_info_t* dev,
                               const cuperm_tuning_t* tuning);
 
 /** Most candidates a problem has. */
-#define CUPERM_MAX_CANDIDATES 16
+#define CUPERM_MAX_CANDIDATES 12
 
 /** The rule-based launch's alternatives: the launch itself first, then
  * variants of its tile shape, then (TILED) the launch with the other tile walk. Returns how many were written (at most max). */

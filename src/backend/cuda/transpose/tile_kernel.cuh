@@ -93,58 +93,30 @@ __device__ __forceinline__ void move_tile_fast(const cuperm_tile_params_t& p, co
     }
 }
 
-// Any tile shape: sides of any extents (free tiles, e.g. 17 x 120) or powers of two
-// the fast path does not take (a side narrower than a warp or wider than a block).
-// Elements are numbered linearly within the tile, x fastest for the reads and y
-// fastest for the writes (one magic-number division each), kItems per thread per
-// round, so that a round's loads are all in flight.
+// Any tile shape (tiny groups make one side narrower than a warp).
 template <bool kStaged, typename Op>
-__device__ __forceinline__ void move_tile_any(const cuperm_tile_params_t& p, const cuperm_tile_divs_t& dv,
-                                              const TileView<Op>& tv, const Op& op)
+__device__ __forceinline__ void move_tile_any(const cuperm_tile_params_t& p, const TileView<Op>& tv, const Op& op)
 {
-    using T = typename Op::value_type;
-    constexpr int kItems = tile_items<T>() / 2, kRound = kTileThreads * kItems; // half: 8 in flight spilled (ptxas)
-    const int ta = p.tile_a, tb = p.tile_b, elems = ta * tb;
-    for (int base = threadIdx.x; base < elems; base += kRound) {
-        T v[kItems];
-#pragma unroll
-        for (int k = 0; k < kItems; ++k) {
-            const int e = base + k * kTileThreads;
-            const int y = (int)cuperm_fastdiv_quot((uint32_t)e, dv.tile_a), x = e - y * ta;
-            if (e < elems && x < tv.na && y < tv.nb) v[k] = tv.in[tv.a_in[x] + tv.b_in[y]];
-        }
-#pragma unroll
-        for (int k = 0; k < kItems; ++k) {
-            const int e = base + k * kTileThreads;
-            const int y = (int)cuperm_fastdiv_quot((uint32_t)e, dv.tile_a), x = e - y * ta;
-            if (e < elems && x < tv.na && y < tv.nb) {
-                if constexpr (kStaged) {
-                    tv.tile[y * p.smem_row + x] = v[k];
-                } else { // same fastest dimension: store straight back
-                    T* o = tv.out + tv.a_out[x] + tv.b_out[y];
-                    *o = op(v[k], o);
-                }
+    const int ta = 1 << p.tile_a_log2, tb = 1 << p.tile_b_log2, elems = ta * tb;
+    if constexpr (!kStaged) {
+        for (int e = threadIdx.x; e < elems; e += kTileThreads) {
+            const int x = e & (ta - 1), y = e >> p.tile_a_log2;
+            if (x < tv.na && y < tv.nb) {
+                typename Op::value_type* o = tv.out + tv.a_out[x] + tv.b_out[y];
+                *o = op(tv.in[tv.a_in[x] + tv.b_in[y]], o);
             }
         }
-    }
-    if constexpr (kStaged) {
+    } else {
+        for (int e = threadIdx.x; e < elems; e += kTileThreads) {
+            const int x = e & (ta - 1), y = e >> p.tile_a_log2;
+            if (x < tv.na && y < tv.nb) tv.tile[y * p.smem_row + x] = tv.in[tv.a_in[x] + tv.b_in[y]];
+        }
         __syncthreads();
-        for (int base = threadIdx.x; base < elems; base += kRound) {
-            T v[kItems];
-#pragma unroll
-            for (int k = 0; k < kItems; ++k) {
-                const int e = base + k * kTileThreads;
-                const int x = (int)cuperm_fastdiv_quot((uint32_t)e, dv.tile_b), y = e - x * tb;
-                if (e < elems && x < tv.na && y < tv.nb) v[k] = tv.tile[y * p.smem_row + x];
-            }
-#pragma unroll
-            for (int k = 0; k < kItems; ++k) {
-                const int e = base + k * kTileThreads;
-                const int x = (int)cuperm_fastdiv_quot((uint32_t)e, dv.tile_b), y = e - x * tb;
-                if (e < elems && x < tv.na && y < tv.nb) {
-                    T* o = tv.out + tv.a_out[x] + tv.b_out[y];
-                    *o = op(v[k], o);
-                }
+        for (int e = threadIdx.x; e < elems; e += kTileThreads) {
+            const int y = e & (tb - 1), x = e >> p.tile_b_log2;
+            if (x < tv.na && y < tv.nb) {
+                typename Op::value_type* o = tv.out + tv.a_out[x] + tv.b_out[y];
+                *o = op(tv.tile[y * p.smem_row + x], o);
             }
         }
     }
@@ -160,8 +132,7 @@ template <TilePath kPath>
 constexpr int tile_min_blocks() { return 4; }
 
 template <bool kStaged, TilePath kPath, typename Op>
-__device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const cuperm_tile_divs_t& dv,
-                                          const TileView<Op>& tv, const Op& op)
+__device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const TileView<Op>& tv, const Op& op)
 {
     if constexpr (kPath == TilePath::kVec || kPath == TilePath::kVec8) {
         using VT = std::conditional_t<kPath == TilePath::kVec, uint4, uint2>;
@@ -172,7 +143,7 @@ __device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const c
     } else if constexpr (kPath == TilePath::kFast) {
         move_tile_fast<kStaged>(p, tv, op);
     } else {
-        move_tile_any<kStaged>(p, dv, tv, op);
+        move_tile_any<kStaged>(p, tv, op);
     }
 }
 
@@ -183,7 +154,7 @@ tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const typ
 {
     using T = typename Op::value_type;
     extern __shared__ __align__(16) unsigned char smem[];
-    const int ta = p.tile_a, tb = p.tile_b;
+    const int ta = 1 << p.tile_a_log2, tb = 1 << p.tile_b_log2;
     int64_t* a_in = reinterpret_cast<int64_t*>(smem);
     int64_t* a_out = a_in + ta;
     int64_t* b_in = a_out + ta;
@@ -203,7 +174,7 @@ tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const typ
         }
         __syncthreads();
         const TileView<Op> tv{in + in_base, out + out_base, na, nb, a_in, a_out, b_in, b_out, tile};
-        move_tile<kStaged, kPath>(p, dv, tv, op);
+        move_tile<kStaged, kPath>(p, tv, op);
         __syncthreads(); // tables and tile are rewritten by the next tile
     }
 }
@@ -232,18 +203,17 @@ cudaError_t launch_tiles(const cuperm_launch_t* l, cupermDataType_t type, const 
     return dispatch_op(type, s, [&](auto op) {
         using Op = decltype(op);
         using T = typename Op::value_type;
-        const int ta = l->tile.tile_a, tb = l->tile.tile_b;
-        const bool pow2 = !l->tile.free_sides; // the vector and fast paths number elements with shifts
+        const int ta = 1 << l->tile.tile_a_log2, tb = 1 << l->tile.tile_b_log2;
         if constexpr (sizeof(T) <= 4) {
             const uintptr_t vec_bytes = sizeof(T) << l->tile.vec_log2; // 16 or 8 when vec_log2 > 0
-            if (pow2 && l->tile.vec_log2 > 0 && (uintptr_t)in % vec_bytes == 0 && (uintptr_t)out % vec_bytes == 0) {
+            if (l->tile.vec_log2 > 0 && (uintptr_t)in % vec_bytes == 0 && (uintptr_t)out % vec_bytes == 0) {
                 if constexpr (kStaged) { // rows are planned with 16-byte vectors only
                     if (vec_bytes == 8) return launch_tile_kernel<kStaged, TilePath::kVec8>(l, in, out, op, stream);
                 }
                 return launch_tile_kernel<kStaged, TilePath::kVec>(l, in, out, op, stream);
             }
         }
-        if (pow2 && ta <= kTileThreads && tb <= kTileThreads && ta * tb == kTileThreads * tile_items<T>())
+        if (ta <= kTileThreads && tb <= kTileThreads && ta * tb == kTileThreads * tile_items<T>())
             return launch_tile_kernel<kStaged, TilePath::kFast>(l, in, out, op, stream);
         return launch_tile_kernel<kStaged, TilePath::kAny>(l, in, out, op, stream);
     });
