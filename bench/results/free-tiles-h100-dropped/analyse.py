@@ -1,6 +1,9 @@
+"""Per suite: the planner's launch, the same without free sides, the fastest candidate, and the
+free-sided twin's speed against the power-of-two launch. Needs e6ae68c's cuperm-plan-features
+(free_sides, tile_a, tile_b after the other --candidates columns).
+    python3 analyse.py CANDIDATES_DIR (candidates.tgz unpacked) PLAN_FEATURES_TOOL"""
 import csv, subprocess, statistics, sys, glob, os
-tool='/work/build-dev/tools/model/cuperm-plan-features'
-d='/tmp/cand'
+d, tool = sys.argv[1], sys.argv[2]
 for tp in sorted(glob.glob(d+'/times-*.csv')):
     tag=os.path.basename(tp)[6:-4]
     feats=subprocess.run([tool,'--candidates'],stdin=open(f'{d}/cases-{tag}.txt'),capture_output=True,text=True).stdout.split()
