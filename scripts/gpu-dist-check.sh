@@ -3,7 +3,8 @@
 # for sm_90 against NCCL, runs the CPU block-arithmetic test, the GPU correctness and
 # error-agreement program, and the benchmark (1 GB and 4 GB per GPU, small messages);
 # prints a summary table last. Run from the repository root on the GPU machine:
-#   scripts/gpu-dist-check.sh [--cases N] [--gb "1 4"] [--iters N] [--nsys]
+#   scripts/gpu-dist-check.sh [--cases N] [--gb "1 4"] [--iters N] [--phases] [--nsys]
+# --phases: also time the reverse case's phases alone (cuperm-dist-test --phases, 1 GB per GPU).
 # --nsys: also trace one 1 GB benchmark run with Nsight Systems (when nsys is found) and keep
 # its kernel/NCCL timeline as CSV (dist-trace.csv.gz), to see what overlaps.
 # Logs go to $OUT (or ./gpu-dist-logs). NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
@@ -13,13 +14,14 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export NCCL_NVLS_ENABLE=0
 export NCCL_DEBUG=${NCCL_DEBUG:-WARN}
-cases=60 gbs="1 4" iters=10 nsys=0
+cases=60 gbs="1 4" iters=10 nsys=0 phases=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --cases) cases=$2; shift ;;
     --gb) gbs=$2; shift ;;
     --iters) iters=$2; shift ;;
     --nsys) nsys=1 ;;
+    --phases) phases=1 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -107,6 +109,12 @@ for gb in $gbs; do
     esac
   done < <(grep -E '^6-D' "$log")
 done
+
+if [ "$phases" = 1 ]; then
+  timeout 240 "$build/tests/cuperm-dist-test" --phases --gb 1 --iters "$iters" >"$logs/dist-phases.log" 2>&1
+  add "phases (1 GB/GPU)" "rc=$? dist-phases.log"
+  cat "$logs/dist-phases.log"
+fi
 
 # --- timeline -------------------------------------------------------------------------------
 if [ "$nsys" = 1 ]; then

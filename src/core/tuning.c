@@ -49,13 +49,17 @@
     }
 
 /* Per SM: the reference part's dense peak divided by its SM count (H100 SXM: 132 SMs,
- * A100: 108). fp64 GEMMs run on the fp64 tensor cores of both. */
+ * A100: 108). fp64 GEMMs run on the fp64 tensor cores of both.
+ * dist_link_overlap 0: on 2 x H200 (NVLink, NCCL 2.28 send/recv) a transpose or even a
+ * copy-engine memcpy beside the exchange added its own time to it (1.38 ms exchange, 0.41 ms
+ * transpose: 1.78-1.82 ms together; bench/results/dist-h200x2/session8). Nothing else measured:
+ * the other tables assume the same, which never promises overlap a device may not give. */
 static const cuperm_tuning_t tables[] = {
     {"sm_90 (H100 measurements)", 1, 9, {67e12 / 132, 67e12 / 132, 495e12 / 132, 989e12 / 132}, 0.90,
-     CUPERM_TRANSPOSE_TUNING_SM90},
+     CUPERM_TRANSPOSE_TUNING_SM90, 0.0},
     /* Transposes were never measured on an A100: they plan with the H100's numbers. */
     {"sm_80 (A100 datasheet rates; transposes: sm_90 values)", 1, 8,
-     {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90},
+     {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0},
 };
 
 /* Anything else (sm_75, sm_89, sm_100, sm_120, ...): Ampere's per-SM GEMM rates, the most
@@ -63,7 +67,7 @@ static const cuperm_tuning_t tables[] = {
  * have; and the H100's transpose numbers, the only ones measured. */
 static const cuperm_tuning_t fallback = {
     "defaults (untuned architecture: A100 per-SM GEMM rates, sm_90 transpose values)", 0, 0,
-    {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90};
+    {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0};
 
 const cuperm_tuning_t* cuperm_tuning_for(const cuperm_device_info_t* dev)
 {

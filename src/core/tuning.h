@@ -62,6 +62,8 @@ typedef struct {
     double gemm_flops_per_sm[CUPERM_RATES]; /* dense GEMM peak per SM, FLOP/s */
     double copy_efficiency;                 /* fraction of the theoretical DRAM bandwidth a copy reaches */
     cuperm_transpose_tuning_t transpose;    /* the transpose planner's */
+    double dist_link_overlap;               /* fraction of the local transposes' time that a distributed
+                                               plan's NCCL exchange hides (dist/plan.c cost model) */
 } cuperm_tuning_t;
 
 /** The table for a device (never NULL: unknown families get the defaults). */

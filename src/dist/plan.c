@@ -223,9 +223,11 @@ static local_cost_t local_costs(const cuperm_dist_plan_t* p)
     return c;
 }
 
-/* This rank's time for k pipeline stages: the first pack and last unpack stage are
- * exposed; in between the link and the local kernels (which share the memory) overlap. */
-static double model_seconds(const local_cost_t* c, size_t sent, size_t received, int k, double bw, double lat)
+/* This rank's time for k pipeline stages: the first pack and last unpack stage are exposed;
+ * in between, the link's transfer hides `overlap` of the local kernels' time (1: all of it
+ * while the link is longer; the device family's dist_link_overlap, core/tuning.c). */
+static double model_seconds(const local_cost_t* c, size_t sent, size_t received, int k, double bw, double lat,
+                            double overlap)
 {
     /* c: the pieces of the k-chunk build (their predictions already reflect the chunks' shapes) */
     const double moves = c->pack + c->unpack + LAUNCH_SECONDS * (c->n_pack + c->n_unpack);
@@ -233,7 +235,7 @@ static double model_seconds(const local_cost_t* c, size_t sent, size_t received,
     const double link = bytes ? (double)bytes / bw + k * lat : 0.0;
     const double local = c->local + (c->local > 0 ? LAUNCH_SECONDS : 0);
     const double steady = moves * (k - 1) / k + local;
-    return moves / k + (link > steady ? link : steady);
+    return moves / k + link + steady - overlap * (link < steady ? link : steady);
 }
 
 /* ---- planning ----------------------------------------------------------- */
@@ -371,7 +373,8 @@ cupermStatus_t cuperm_dist_redist_prepare(cuperm_handle_t* h, cuperm_dist_plan_t
             cupermStatus_t st = build(h, &c, variant, k, p);
             if (st) return st;
             const local_cost_t lc = local_costs(p);
-            *cost = (int64_t)(model_seconds(&lc, p->send_bytes, p->recv_bytes, k, bw, lat) * 1e9) + 1;
+            *cost = (int64_t)(model_seconds(&lc, p->send_bytes, p->recv_bytes, k, bw, lat,
+                                            h->tuning->dist_link_overlap) * 1e9) + 1;
         }
     }
     return CUPERM_STATUS_SUCCESS;

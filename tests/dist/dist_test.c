@@ -5,6 +5,7 @@
  *
  *   cuperm-dist-test [--quick] [--cases N] [--contractions N] [--seed S]   correctness, errors
  *   cuperm-dist-test --bench [--gb G] [--iters N]         timings vs grouped send/recv
+ *   cuperm-dist-test --phases [--gb G] [--iters N]        the reverse case's phases, each alone
  *
  * Correctness: random rank 2-6 tensors, uneven and empty blocks, random permutations,
  * every combination of source and destination distributed modes (random grids along
@@ -17,7 +18,7 @@
  *
  * Here: main and its options. harness.c: the threads, ranks, watchdog and shared helpers;
  * redistribution_cases.c, error_cases.c, contraction_cases.c: the correctness parts;
- * redistribution_bench.c, contraction_bench.c: --bench.
+ * redistribution_bench.c, contraction_bench.c: --bench; redistribution_phases.c: --phases.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
@@ -41,18 +42,19 @@ static void init_rank(int r, void* arg)
 int main(int argc, char** argv)
 {
     setenv("NCCL_NVLS_ENABLE", "0", 1); /* never NVLink multicast */
-    int quick = 0, do_bench = 0, cases = 60, iters = 10, ctr_cases = 40;
+    int quick = 0, do_bench = 0, do_phases = 0, cases = 60, iters = 10, ctr_cases = 40;
     double gb = 1.0;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--bench")) do_bench = 1;
+        else if (!strcmp(argv[i], "--phases")) do_phases = 1;
         else if (!strcmp(argv[i], "--gb") && i + 1 < argc) gb = atof(argv[++i]);
         else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--cases") && i + 1 < argc) cases = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--contractions") && i + 1 < argc) ctr_cases = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) dt_rng_state = strtoull(argv[++i], NULL, 10);
         else {
-            fprintf(stderr, "usage: %s [--quick] [--cases N] [--contractions N] [--seed S] | --bench [--gb G] [--iters N]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--cases N] [--contractions N] [--seed S] | --bench|--phases [--gb G] [--iters N]\n", argv[0]);
             return 2;
         }
     }
@@ -80,7 +82,10 @@ int main(int argc, char** argv)
     alarm(0);
     printf("cuperm-dist-test: %d GPUs, NCCL %d, NCCL_NVLS_ENABLE=%s\n", dt_G, NCCL_VERSION_CODE, getenv("NCCL_NVLS_ENABLE"));
     int bad = 0;
-    if (do_bench) {
+    if (do_phases) {
+        alarm(540);
+        bad = dt_phases(gb, iters);
+    } else if (do_bench) {
         alarm(540);
         bad = gb > 0 ? dt_bench(gb, iters) : 0;
         bad |= dt_ctr_bench(iters);

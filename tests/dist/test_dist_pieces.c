@@ -213,8 +213,51 @@ static void pieces_redistribute(void** state)
     cuperm_plan_cache_destroy(h.plan_cache);
 }
 
+/* The cost model's chunk count follows the device family's dist_link_overlap: with none (the
+ * measured 2 x H200 table) pipelining only adds stages, so one chunk is cheapest for both
+ * variants; if the exchange hid the local transposes, more chunks would be. The benchmark's
+ * 1 GB-per-GPU reverse case, rank 0 of 2 (host planning only: no NCCL call, no GPU). */
+static void chunks_follow_the_link_overlap(void** state)
+{
+    (void)state;
+    cuperm_handle_t h;
+    memset(&h, 0, sizeof h);
+    h.dev = kDevice;
+    h.plan_cache = cuperm_plan_cache_create();
+    cuperm_tuning_t overlapping = *cuperm_tuning_for(&h.dev);
+    overlapping.dist_link_overlap = 1;
+    const int64_t ext[6] = {16, 24, 32, 12, 16, 210}, ext_o[6] = {210, 16, 12, 32, 24, 16};
+    const int perm[6] = {5, 4, 3, 2, 1, 0};
+    int mode[1] = {5}, grid[1] = {2};
+    cupermDistTensorDescriptor_t din = {6, ext, CUPERM_R_32F, 1, mode, grid, NULL, NULL};
+    cupermDistTensorDescriptor_t dout = {6, ext_o, CUPERM_R_32F, 1, mode, grid, NULL, NULL};
+    cuperm_dist_layout_t li, lo;
+    assert_int_equal(cuperm_dist_layout_init(&li, &din, 2, "in"), 0);
+    assert_int_equal(cuperm_dist_layout_init(&lo, &dout, 2, "out"), 0);
+    for (int o = 0; o < 2; ++o) {
+        h.tuning = o ? &overlapping : cuperm_tuning_for(&h.dev);
+        assert_true(o || h.tuning->dist_link_overlap == 0);
+        cuperm_dist_plan_t p;
+        memset(&p, 0, sizeof p);
+        int64_t costs[CUPERM_DIST_CANDIDATES];
+        assert_int_equal(cuperm_dist_redist_prepare(&h, &p, &li, &lo, perm, NULL, NULL, 0, 0, costs), 0);
+        for (int v = 0; v < 2; ++v) { /* candidates: variant v's chunk counts 1, 2, 4, 8 */
+            const int64_t* c = costs + v * (CUPERM_DIST_CANDIDATES / 2);
+            int best = 0;
+            for (int i = 1; i < CUPERM_DIST_CANDIDATES / 2; ++i)
+                if (c[i] < c[best]) best = i;
+            if (o == 0) assert_int_equal(best, 0);
+            else assert_true(best > 0);
+        }
+        free(p.pack);
+        free(p.unpack);
+    }
+    cuperm_plan_cache_destroy(h.plan_cache);
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(pieces_redistribute)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(pieces_redistribute),
+                                       cmocka_unit_test(chunks_follow_the_link_overlap)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
