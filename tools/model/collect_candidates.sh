@@ -31,7 +31,7 @@ for job in $jobs; do
   step=1
   case $suite in perm720 | permn*) step=$every ;; esac
   # permnN: the permn suite with --extent N
-  if [[ $suite == permn?* ]]; then args+=(--extent "${suite#permn}"); suite=permn; fi
+  if [[ $suite == permn[0-9]* ]]; then args+=(--extent "${suite#permn}"); suite=permn; fi
   start=$(date +%s)
   "$bench" "$suite" --dtype "$dtype" "${args[@]}" --list | grep -v '^#' | awk -v k="$step" '(NR - 1) % k == 0' |
     sed "s/^/$elem /" >"$work/cases-$tag.txt"
