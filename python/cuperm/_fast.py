@@ -233,6 +233,15 @@ def _compute_code(compute):
     return code
 
 
+def _code_or_none(compute):
+    """The compute type's code, or None for an unhashable or bad one (the general path says why)."""
+    try:
+        code = _compute_codes.get(compute)
+        return code if code is not None else _compute_code(compute)
+    except (TypeError, ValueError):
+        return None
+
+
 def remember_einsum(subscripts, a, b, alpha, compute_code, internal, res, table=None):
     """Records a general-path contraction of torch tensors a, b (no out=, stream=, beta, framework
     workspace; for einsum() no operators either) that resolved to `res`, for replay. table: a
@@ -258,11 +267,8 @@ def einsum(subscripts, a, b, alpha, compute, internal=False, table=None):
     inputs may require gradients (the op's autograd formula covers them)."""
     if _is_compiling():
         return None
-    try:
-        code = _compute_codes.get(compute)
-        if code is None:
-            code = _compute_code(compute)
-    except (TypeError, ValueError):  # an unhashable or bad compute: the general path says why
+    code = _code_or_none(compute)
+    if code is None:
         return None
     if _native is not None:
         return _native.einsum(contractions if table is None else table, subscripts, a, b, alpha, code, internal)
@@ -319,11 +325,8 @@ def einsum_into(subscripts, a, b, out, alpha, beta, compute, internal=False, tab
     """out = alpha * einsum(subscripts, a, b) + beta * out, returning out; None for the general path."""
     if _is_compiling():
         return None
-    try:
-        code = _compute_codes.get(compute)
-        if code is None:
-            code = _compute_code(compute)
-    except (TypeError, ValueError):
+    code = _code_or_none(compute)
+    if code is None:
         return None
     table = contractions if table is None else table
     if _native is not None:

@@ -381,6 +381,46 @@ static PyObject* native_transpose_into(PyObject* self, PyObject* args)
     return out;
 }
 
+/* The guards of an einsum replay on operands A and B: 1 (the general path takes the call) when
+ * autograd would record it (unless internal: the custom op's own calls, whose formula covers
+ * gradients), a lazy conjugate/negative bit is set or the current device is not the entry's;
+ * 0 to replay; -1 with an error set. */
+static int einsum_guards(PyObject* internal, PyObject* A, PyObject* B, PyObject* hit)
+{
+    int no = PyObject_IsTrue(internal);
+    if (!no) {
+        no = requires_grad(A);
+        if (!no) no = requires_grad(B);
+        if (no > 0) no = call_is_true(grad_enabled);
+    } else if (no > 0) {
+        no = 0;
+    }
+    if (!no) no = lazy_bits(A);
+    if (!no) no = lazy_bits(B);
+    if (!no) no = other_device(hit);
+    return no;
+}
+
+/* cupermContract for entry hit with a[2], a[3] and a[6] (A, B, D pointers) set: fills the plan,
+ * scalars, C = D, the workspace (its size at entry[nbytes_at]; *w holds it) and the stream, then
+ * calls it. 0, or -1 with an error set (a failed status raised as _lib.check raises it). */
+static int contract_entry(PyObject* hit, Py_ssize_t nbytes_at, PyObject** a, PyObject** w)
+{
+    a[0] = PyTuple_GetItem(hit, E_PLAN), a[1] = PyTuple_GetItem(hit, E_ALPHA), a[4] = PyTuple_GetItem(hit, E_BETA);
+    a[8] = PyTuple_GetItem(hit, nbytes_at);
+    Py_INCREF(a[0]), Py_INCREF(a[1]), Py_INCREF(a[4]), Py_INCREF(a[8]);
+    a[5] = a[6], Py_INCREF(a[5]); /* C = D (read only when beta != 0) */
+    const int nbytes = PyObject_IsTrue(a[8]);
+    if (nbytes < 0 || !(a[9] = stream_of(hit))) return -1;
+    if (nbytes) { /* uncached (capture): reused by PyTorch only after the work queued on this stream */
+        if (workspace(hit, nbytes_at, a[9], w, &a[7])) return -1;
+    } else if (!(a[7] = PyLong_FromLong(0))) {
+        return -1;
+    }
+    int status = 0;
+    return run_contract(PyTuple_GetItem(hit, E_RUN), a, &status) || report(status) ? -1 : 0;
+}
+
 /* einsum(table, subscripts, a, b, alpha, compute_code, internal): a new tensor, or None (_fast.einsum). */
 static PyObject* native_einsum(PyObject* self, PyObject* args)
 {
@@ -398,17 +438,7 @@ static PyObject* native_einsum(PyObject* self, PyObject* args)
         Py_RETURN_NONE;
     }
     Py_INCREF(hit);
-    int no = PyObject_IsTrue(internal);
-    if (!no) { /* the custom op's own calls (internal) may require gradients: its formula covers them */
-        no = requires_grad(A);
-        if (!no) no = requires_grad(B);
-        if (no > 0) no = call_is_true(grad_enabled);
-    } else if (no > 0) {
-        no = 0;
-    }
-    if (!no) no = lazy_bits(A);
-    if (!no) no = lazy_bits(B);
-    if (!no) no = other_device(hit);
+    const int no = einsum_guards(internal, A, B, hit);
     if (no) {
         Py_DECREF(hit);
         if (no < 0) return NULL;
@@ -416,23 +446,8 @@ static PyObject* native_einsum(PyObject* self, PyObject* args)
     }
     PyObject *d = new_empty_like(A, hit, C_SHAPE), *w = NULL;
     PyObject* a[10] = {NULL};
-    int status = 0, failed = !d;
-    if (!failed) {
-        a[0] = PyTuple_GetItem(hit, E_PLAN), a[1] = PyTuple_GetItem(hit, E_ALPHA), a[4] = PyTuple_GetItem(hit, E_BETA);
-        a[8] = PyTuple_GetItem(hit, C_NBYTES);
-        Py_INCREF(a[0]), Py_INCREF(a[1]), Py_INCREF(a[4]), Py_INCREF(a[8]);
-        int nbytes = PyObject_IsTrue(a[8]);
-        failed = nbytes < 0 || !(a[2] = method0(A, s_data_ptr)) || !(a[3] = method0(B, s_data_ptr)) ||
-                 !(a[6] = method0(d, s_data_ptr)) || !(a[9] = stream_of(hit));
-        if (!failed) {
-            a[5] = a[6], Py_INCREF(a[5]); /* C = D: beta is 0, C is not read */
-            if (nbytes) /* uncached (capture): reused by PyTorch only after the work queued on this stream */
-                failed = workspace(hit, C_NBYTES, a[9], &w, &a[7]);
-            else
-                a[7] = PyLong_FromLong(0), failed = !a[7];
-        }
-        failed = failed || run_contract(PyTuple_GetItem(hit, E_RUN), a, &status) || report(status);
-    }
+    int failed = !d || !(a[2] = method0(A, s_data_ptr)) || !(a[3] = method0(B, s_data_ptr)) ||
+                 !(a[6] = method0(d, s_data_ptr)) || contract_entry(hit, C_NBYTES, a, &w);
     DECREF_ALL(a, 10);
     Py_XDECREF(w);
     Py_DECREF(hit);
@@ -475,19 +490,9 @@ static PyObject* native_einsum_into(PyObject* self, PyObject* args)
         Py_RETURN_NONE;
     }
     Py_INCREF(hit);
-    int no = PyObject_IsTrue(internal);
-    if (!no) {
-        no = requires_grad(A);
-        if (!no) no = requires_grad(B);
-        if (no > 0) no = call_is_true(grad_enabled);
-    } else if (no > 0) {
-        no = 0;
-    }
+    int no = einsum_guards(internal, A, B, hit);
     if (!no) no = requires_grad(D);
-    if (!no) no = lazy_bits(A);
-    if (!no) no = lazy_bits(B);
     if (!no) no = lazy_bits(D);
-    if (!no) no = other_device(hit);
     PyObject *w = NULL, *a[10] = {NULL};
     if (!no) {
         if (!(a[2] = method0(A, s_data_ptr)) || !(a[3] = method0(B, s_data_ptr)) || !(a[6] = method0(D, s_data_ptr)))
@@ -495,22 +500,7 @@ static PyObject* native_einsum_into(PyObject* self, PyObject* args)
         else /* overlapping: the general path says so */
             no = overlapping3(PyTuple_GetItem(hit, J_SPANS), a[2], a[3], a[6]);
     }
-    int status = 0, failed = no < 0;
-    if (!no) {
-        a[0] = PyTuple_GetItem(hit, E_PLAN), a[1] = PyTuple_GetItem(hit, E_ALPHA), a[4] = PyTuple_GetItem(hit, E_BETA);
-        a[8] = PyTuple_GetItem(hit, J_NBYTES);
-        Py_INCREF(a[0]), Py_INCREF(a[1]), Py_INCREF(a[4]), Py_INCREF(a[8]);
-        a[5] = a[6], Py_INCREF(a[5]); /* C = D */
-        int nbytes = PyObject_IsTrue(a[8]);
-        failed = nbytes < 0 || !(a[9] = stream_of(hit));
-        if (!failed) {
-            if (nbytes)
-                failed = workspace(hit, J_NBYTES, a[9], &w, &a[7]);
-            else
-                a[7] = PyLong_FromLong(0), failed = !a[7];
-        }
-        failed = failed || run_contract(PyTuple_GetItem(hit, E_RUN), a, &status) || report(status);
-    }
+    const int failed = no < 0 || (!no && contract_entry(hit, J_NBYTES, a, &w));
     DECREF_ALL(a, 10);
     Py_XDECREF(w);
     Py_DECREF(hit);
