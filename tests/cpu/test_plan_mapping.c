@@ -19,6 +19,7 @@
 
 static int packed_cases; /* how many problems the packed path saw: must not be 0 */
 static int banded_walks; /* candidates with a banded tile walk checked: must not be 0 */
+static int predictions;  /* cuperm_plan_predict checked against cuperm_plan_host: must not be 0 */
 static int whole_dims_launches[2]; /* WHOLE_DIMS launches checked without and with a split dimension */
 static int vector_tiles[2]; /* TILED launches with 8- and 16-byte vectors checked: neither may be 0 */
 static const cuperm_device_info_t kDevice = {0, 9, 0, 132, 50 << 20, 48 << 10, 3.35e12};
@@ -114,6 +115,16 @@ static void check_case(const test_case_t* c, int elem)
     cuperm_problem_canonicalize(&p);
     cuperm_launch_t heuristic, cand[16];
     cuperm_select_launch(&p, elem, cuperm_tuning_for(&kDevice), &heuristic);
+    { /* the predictor that prices transposes gives the plan's own prediction, bit for bit */
+        const int64_t* is = c->has_in_strides ? c->in_strides : NULL;
+        const int64_t* os = c->has_out_strides ? c->out_strides : NULL;
+        cuperm_host_plan_t h;
+        cuperm_plan_host(c->rank, c->extents, c->perm, elem, is, os, &kDevice, cuperm_tuning_for(&kDevice), &h);
+        const double predicted = cuperm_plan_predict(c->rank, c->extents, c->perm, elem, is, os, &kDevice,
+                                                     cuperm_tuning_for(&kDevice));
+        assert_memory_equal(&predicted, &h.predicted_seconds, sizeof predicted);
+        ++predictions;
+    }
     assert_int_equal(heuristic.volume, case_volume(c));
     assert_true(heuristic.smem_bytes <= 48 * 1024);
     int n = cuperm_candidate_launches(&heuristic, &kDevice, cuperm_tuning_for(&kDevice), cand, 16);
@@ -250,6 +261,10 @@ int main(void)
     }
     if (vector_tiles[0] == 0 || vector_tiles[1] == 0) {
         fprintf(stderr, "no problem exercised the %d-byte vector tiles\n", vector_tiles[0] ? 16 : 8);
+        return 1;
+    }
+    if (predictions == 0) {
+        fprintf(stderr, "no problem checked cuperm_plan_predict\n");
         return 1;
     }
     if (banded_walks == 0) {

@@ -45,9 +45,9 @@ cupermStatus_t cuperm_transpose_plan_init(cuperm_handle_t* h, cuperm_transpose_p
 double cuperm_transpose_predict(cuperm_handle_t* h, int rank, const int64_t* extents, const int* perm,
                                 cupermDataType_t type, const int64_t* in_strides, const int64_t* out_strides)
 {
-    cuperm_transpose_plan_t plan;
-    if (cuperm_transpose_plan_make(h, &plan, rank, extents, perm, type, in_strides, out_strides)) return -1.0;
-    return plan.host.predicted_seconds;
+    if (cuperm_validate_transpose(rank, extents, perm, type, in_strides, out_strides)) return -1.0;
+    return cuperm_plan_predict(rank, extents, perm, (int)cupermDataTypeSize(type), in_strides, out_strides, &h->dev,
+                               h->tuning);
 }
 
 cupermStatus_t cuperm_transpose_plan_measure(cuperm_handle_t* h, cuperm_transpose_plan_t* plan, int rank,

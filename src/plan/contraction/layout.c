@@ -266,7 +266,8 @@ static double transpose_cost(const cuperm_ctr_cost_model_t* model, const cuperm_
 
 /* Operand `which` as cuBLAS reads it, with choice c (0: its free group fast, 1: K fast): in
  * place when it can be, else rewritten into the workspace. Returns the cost of getting it ready. */
-static double price_input(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* l, int which, int c)
+static double price_input(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* l, int which, int c,
+                          cuperm_ctr_input_layout_t* out)
 {
     const cuperm_ctr_group_t g2 = which == CTR_A ? CTR_GROUP_M : CTR_GROUP_N;
     const cuperm_ctr_group_t choices[2][2] = {{g2, CTR_GROUP_K}, {CTR_GROUP_K, g2}};
@@ -303,7 +304,7 @@ static double price_input(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_m
             cand.seconds = transpose_cost(model, &t); /* the operator runs inside it */
         }
     }
-    l->in[which] = cand;
+    *out = cand;
     return cand.seconds;
 }
 
@@ -337,31 +338,51 @@ static double price_output(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
     return transpose_cost(model, &t);
 }
 
-static void gemm_shape(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, cuperm_ctr_gemm_shape_t* s)
+/* The GEMM of layout l's roles with inputs inA and inB. */
+static void gemm_shape(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const cuperm_ctr_input_layout_t* inA,
+                       const cuperm_ctr_input_layout_t* inB, cuperm_ctr_gemm_shape_t* s)
 {
-    const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
+    const cuperm_ctr_input_layout_t* first = l->swapped ? inB : inA;
+    const cuperm_ctr_input_layout_t* second = l->swapped ? inA : inB;
     s->m = l->size[l->swapped ? CTR_GROUP_N : CTR_GROUP_M];
     s->n = l->size[l->swapped ? CTR_GROUP_M : CTR_GROUP_N];
     s->k = l->size[CTR_GROUP_K];
     s->batch = l->size[CTR_GROUP_L] * l->size[CTR_ROLE_O];
     s->calls = 1;
     s->pointers = l->size[CTR_ROLE_O] > 1;
-    s->opFirst = l->in[first].cublasOp;
-    s->opSecond = l->in[second].cublasOp;
+    s->opFirst = first->cublasOp;
+    s->opSecond = second->cublasOp;
     /* Batch stride 0: one matrix read by every strided batch entry. */
-    s->firstShared = !s->pointers && s->batch > 1 && l->in[first].batchStride == 0;
-    s->secondShared = !s->pointers && s->batch > 1 && l->in[second].batchStride == 0;
+    s->firstShared = !s->pointers && s->batch > 1 && first->batchStride == 0;
+    s->secondShared = !s->pointers && s->batch > 1 && second->batchStride == 0;
     s->abType = p->op[CTR_A].type;
     s->cdType = p->op[CTR_D].type;
     s->compute = p->compute;
 }
 
-/* Cost of the layout with input choices ca (A) and cb (B); fills l's shapes and paths. */
+/* A ranked list of at most max layouts (best[0..*n), cheapest first; keep_ranked). */
+typedef struct {
+    cuperm_ctr_layout_t* best;
+    int* n;
+    int max;
+} ranked_list;
+
+static double total_seconds(const cuperm_ctr_layout_t* l) { return l->inputSeconds + l->outputSeconds + l->gemmSeconds; }
+
+/* Whether keep_ranked could change r for a layout of cost seconds: not when r is full and the cost
+ * is not 0.1% below its last (then neither a place nor a same layout's replacement is open). */
+static int ranked_may_take(const ranked_list* r, double seconds)
+{
+    return isfinite(seconds) && (*r->n < r->max || seconds < total_seconds(&r->best[*r->n - 1]) * 0.999);
+}
+
+static void keep_ranked(cuperm_ctr_layout_t* best, int* n, int max, const cuperm_ctr_layout_t* cand);
+
 /* The four candidates of layout l's role orders: each input read with its free group or K fast
- * (each priced once), the output's path (once), and the GEMM of every pairing, each handed to
- * keep(ctx, l) with l completed. */
+ * (each priced once), the output's path (once), and the GEMM of every pairing; a pairing that can
+ * enter the ranking is completed in l and kept. */
 static void price_pairings(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* l,
-                           void (*keep)(void* ctx, const cuperm_ctr_layout_t* l), void* ctx)
+                           const ranked_list* r)
 {
     l->m = l->size[l->swapped ? CTR_GROUP_N : CTR_GROUP_M];
     l->n = l->size[l->swapped ? CTR_GROUP_M : CTR_GROUP_N];
@@ -371,20 +392,21 @@ static void price_pairings(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
     cuperm_ctr_input_layout_t in[2][2];
     double seconds[2][2];
     for (int w = 0; w < 2; ++w)
-        for (int c = 0; c < 2; ++c) {
-            seconds[w][c] = price_input(p, model, l, w == 0 ? CTR_A : CTR_B, c);
-            in[w][c] = l->in[w == 0 ? CTR_A : CTR_B];
-        }
+        for (int c = 0; c < 2; ++c) seconds[w][c] = price_input(p, model, l, w == 0 ? CTR_A : CTR_B, c, &in[w][c]);
     l->outputSeconds = price_output(p, model, l);
     for (int c = 0; c < 4; ++c) {
-        l->in[CTR_A] = in[0][c & 1];
-        l->in[CTR_B] = in[1][c >> 1];
-        l->inputSeconds = seconds[0][c & 1] + seconds[1][c >> 1];
+        const cuperm_ctr_input_layout_t *a = &in[0][c & 1], *b = &in[1][c >> 1];
         cuperm_ctr_gemm_shape_t s;
-        gemm_shape(p, l, &s);
+        gemm_shape(p, l, a, b, &s);
+        const double inputs = seconds[0][c & 1] + seconds[1][c >> 1];
         /* Looped modes: a pointer-array batch, its arrays built by one small kernel first. */
-        l->gemmSeconds = cuperm_ctr_gemm_seconds(model, &s) + (l->calls > 1 ? 3e-6 : 0.0);
-        keep(ctx, l);
+        const double gemm = cuperm_ctr_gemm_seconds(model, &s) + (l->calls > 1 ? 3e-6 : 0.0);
+        if (!ranked_may_take(r, inputs + l->outputSeconds + gemm)) continue; /* total_seconds' sum, in its order */
+        l->in[CTR_A] = *a;
+        l->in[CTR_B] = *b;
+        l->inputSeconds = inputs;
+        l->gemmSeconds = gemm;
+        keep_ranked(r->best, r->n, r->max, l);
     }
 }
 
@@ -442,8 +464,6 @@ static int layout_same(const cuperm_ctr_layout_t* a, const cuperm_ctr_layout_t* 
     }
     return 1;
 }
-
-static double total_seconds(const cuperm_ctr_layout_t* l) { return l->inputSeconds + l->outputSeconds + l->gemmSeconds; }
 
 /* Inserts cand into the cost-ordered list best[0..*n) of at most max distinct layouts. A
  * candidate goes before another only if cheaper by 0.1%: ties keep the earlier, simpler one. */
@@ -531,18 +551,6 @@ static double memo_seconds(void* ctx, const cuperm_ctr_transpose_t* t)
     return m->model->transpose_seconds(m->model->ctx, t);
 }
 
-typedef struct {
-    cuperm_ctr_layout_t* best;
-    int* n;
-    int max;
-} ranked_list;
-
-static void keep_in(void* ctx, const cuperm_ctr_layout_t* l)
-{
-    ranked_list* r = ctx;
-    keep_ranked(r->best, r->n, r->max, l);
-}
-
 int cuperm_ctr_layout_rank(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* best, int max)
 {
     /* Prices through the search's memo (without it, when out of memory: the same prices, slower). */
@@ -594,7 +602,7 @@ int cuperm_ctr_layout_rank(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
                                     memcpy(cand.order[r], orders[r][pick[r]], sizeof(int) * (size_t)cand.count[r]);
                                 cand.swapped = sw;
                                 /* Each input read in place or rewritten, with either group fast. */
-                                price_pairings(p, model, &cand, keep_in, &ranked);
+                                price_pairings(p, model, &cand, &ranked);
                             }
     }
     for (int i = 0; i < n; ++i) place_workspace(p, &best[i]);

@@ -34,16 +34,18 @@ static int64_t gcd64(int64_t a, int64_t b)
 }
 
 /* Mean number of 32-byte sectors that `bytes` consecutive bytes touch when they
- * start at a multiple of g bytes, every start modulo 32 equally likely. */
+ * start at a multiple of g bytes, every start modulo 32 equally likely. With
+ * bytes - 1 = 32 q + r, a run from start s touches q + 1 sectors, one more when
+ * s >= 32 - r: summed over the n = 32 / g starts in closed form (the same integer
+ * sum the starts would add up to). */
 static double run_sectors(int64_t bytes, int64_t g)
 {
     if (bytes <= 0) return 0;
     g = gcd64(g, 32);
     if (g == 0) g = 32;
-    double s = 0;
-    int n = 0;
-    for (int64_t start = 0; start < 32; start += g, ++n) s += (double)((start + bytes - 1) / 32 + 1);
-    return s / n;
+    const int64_t n = 32 / g, q = (bytes - 1) / 32, r = (bytes - 1) % 32;
+    const int64_t late = n - (32 - r + g - 1) / g; /* starts at or past 32 - r */
+    return (double)(n * (q + 1) + (late > 0 ? late : 0)) / (double)n;
 }
 
 /* One side's sector efficiency: the contiguous run of dims [begin, end) on that

@@ -535,6 +535,23 @@ int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, in
     return n;
 }
 
+/* cuperm_plan_host's predicted_seconds alone, without the launch it does not price: the packed
+ * form's when the problem packs, else the plain one's (what pricing a transpose needs). */
+double cuperm_plan_predict(int rank, const int64_t* extents, const int* perm, int elem, const int64_t* in_strides,
+                           const int64_t* out_strides, const cuperm_device_info_t* dev, const cuperm_tuning_t* tuning)
+{
+    cuperm_problem_t p, packed;
+    int packed_elem, has_wd;
+    cuperm_problem_init(&p, rank, extents, perm, in_strides, out_strides);
+    cuperm_problem_canonicalize(&p);
+    cuperm_launch_t L, rules, wd;
+    if (cuperm_problem_pack(&p, elem, &packed, &packed_elem))
+        heuristic_launch(&packed, packed_elem, dev, tuning, &L, &rules, &wd, &has_wd);
+    else
+        heuristic_launch(&p, elem, dev, tuning, &L, &rules, &wd, &has_wd);
+    return cuperm_predict_seconds(&L, dev, tuning);
+}
+
 /* The rules, not the model, choose among the candidates: on every candidate's
  * H100 time they pick one within 5% of the fastest more often than the fitted
  * models do (docs/model.md). */

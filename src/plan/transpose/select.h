@@ -35,6 +35,10 @@ void cuperm_plan_host(int rank, const int64_t* extents, const int* perm, int ele
                       const int64_t* out_strides, const cuperm_device_info_t* dev, const cuperm_tuning_t* tuning,
                       cuperm_host_plan_t* plan);
 
+/** cuperm_plan_host's predicted_seconds for the same arguments, computed alone (pricing). */
+double cuperm_plan_predict(int rank, const int64_t* extents, const int* perm, int elem, const int64_t* in_strides,
+                           const int64_t* out_strides, const cuperm_device_info_t* dev, const cuperm_tuning_t* tuning);
+
 /** Fills launch for canonical problem p with elements of elem bytes. */
 void cuperm_select_launch(const cuperm_problem_t* p, int elem, const cuperm_tuning_t* tuning, cuperm_launch_t* launch);
 
