@@ -18,3 +18,47 @@ cuperm_find_cmocka() {
   $sudo apt-get update -qq >/dev/null || true
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libcmocka-dev >/dev/null
 }
+
+# CUTLASS/CuTe headers for the Hopper GETT kernels (issue 15), pinned: the nvidia-cutlass
+# wheel from PyPI carries them under cutlass_library/source/include. Unpacked into
+# .deps/cutlass-$CUPERM_CUTLASS_VERSION/include; a wheel already in .deps/ is used as it is
+# (machines with no network: copy it there beforehand). Sets CUPERM_CUTLASS_INCLUDE, or says
+# why not and returns 1: cuperm then builds without the kernels that need CUTLASS.
+CUPERM_CUTLASS_VERSION=4.2.0.0
+CUPERM_CUTLASS_SHA256=f9599ada45c7bcb6bf53f7d3f0a7d154183e53451c01bfa59eecd37dd4a693f6
+cuperm_find_cutlass() {
+  local dir=".deps/cutlass-$CUPERM_CUTLASS_VERSION"
+  local whl=".deps/nvidia_cutlass-$CUPERM_CUTLASS_VERSION-py3-none-any.whl"
+  if [ ! -f "$dir/include/cute/tensor.hpp" ]; then
+    mkdir -p .deps
+    if [ ! -f "$whl" ]; then
+      local py
+      for py in "${CUPERM_VENV:-$PWD/.venv}/bin/python" python3; do
+        command -v "$py" >/dev/null && "$py" -m pip --version >/dev/null 2>&1 && break
+        py=""
+      done
+      if [ -z "$py" ] || ! "$py" -m pip download -q --no-deps --disable-pip-version-check -d .deps \
+          "nvidia-cutlass==$CUPERM_CUTLASS_VERSION" >/dev/null 2>&1; then
+        echo "setup: could not fetch CUTLASS $CUPERM_CUTLASS_VERSION (no pip or no network); building without it" >&2
+        return 1
+      fi
+    fi
+    if ! echo "$CUPERM_CUTLASS_SHA256  $whl" | sha256sum -c --quiet >/dev/null 2>&1; then
+      echo "setup: $whl does not have the pinned SHA-256; building without CUTLASS" >&2
+      return 1
+    fi
+    local tmp
+    tmp=$(mktemp -d)
+    if ! unzip -q "$whl" 'cutlass_library/source/include/*' -d "$tmp" 2>/dev/null &&
+       ! python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); z.extractall(sys.argv[2], [n for n in z.namelist() if n.startswith("cutlass_library/source/include/")])' "$whl" "$tmp"; then
+      rm -rf "$tmp"
+      echo "setup: cannot unpack $whl (no unzip or python3); building without CUTLASS" >&2
+      return 1
+    fi
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    mv "$tmp/cutlass_library/source/include" "$dir/include"
+    rm -rf "$tmp"
+  fi
+  export CUPERM_CUTLASS_INCLUDE="$PWD/$dir/include"
+}
