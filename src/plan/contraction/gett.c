@@ -38,7 +38,7 @@ static int why_not(char* why, size_t size, const char* text)
     return 0;
 }
 
-int cuperm_ctr_gett_eligible(const cuperm_ctr_problem_t* p, char* why, size_t whySize)
+int cuperm_ctr_gett_supported(const cuperm_ctr_problem_t* p, char* why, size_t whySize)
 {
     const cupermDataType_t ab = p->op[CTR_A].type, cd = p->op[CTR_D].type;
     if (ab != CUPERM_R_16F && ab != CUPERM_R_16BF) return why_not(why, whySize, "A/B are not R_16F or R_16BF");
@@ -50,6 +50,12 @@ int cuperm_ctr_gett_eligible(const cuperm_ctr_problem_t* p, char* why, size_t wh
     cuperm_ctr_fold_operators(p, &f);
     for (int w = 0; w < CTR_OPERANDS; ++w)
         if (f.op[w] != CUPERM_OP_IDENTITY) return why_not(why, whySize, "an operator other than identity/negate");
+    return 1;
+}
+
+int cuperm_ctr_gett_eligible(const cuperm_ctr_problem_t* p, char* why, size_t whySize)
+{
+    if (!cuperm_ctr_gett_supported(p, why, whySize)) return 0;
     if (table_entries(p) > CTR_GETT_MAX_ENTRIES) return why_not(why, whySize, "offset tables too large");
     /* The kernel indexes m, n, k with int and tiles with a 31-bit grid. */
     const int64_t mt = (p->groupSize[CTR_GROUP_M] + 127) / 128, nt = (p->groupSize[CTR_GROUP_N] + 127) / 128;

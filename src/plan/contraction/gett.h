@@ -48,11 +48,14 @@ typedef struct {
 } cuperm_ctr_gett_tables_t;
 
 /*
- * Whether the GETT kernel can run problem p: A/B R_16F or R_16BF, compute 32F (DEFAULT
- * resolves to it), C/D R_32F or the A/B type, every operator the identity after folding
- * (negations fold into alpha and beta), tables within CTR_GETT_MAX_ENTRIES. Returns 1 or 0;
- * on 0 writes the reason into why (if non-NULL).
+ * The GETT family's types and operators: A/B R_16F or R_16BF, compute 32F (DEFAULT resolves
+ * to it), C/D R_32F or the A/B type, every operator the identity after folding (negations fold
+ * into alpha and beta). Returns 1 or 0; on 0 writes the reason into why (if non-NULL).
  */
+int cuperm_ctr_gett_supported(const cuperm_ctr_problem_t* p, char* why, size_t whySize);
+
+/* Whether the table kernel can run problem p: the family's types and operators, tables within
+ * CTR_GETT_MAX_ENTRIES, a grid of fewer than 2^31 tiles. Returns 1 or 0 with the reason. */
 int cuperm_ctr_gett_eligible(const cuperm_ctr_problem_t* p, char* why, size_t whySize);
 
 /* Fills a layout record for a GETT plan (kind, sizes, folded operators; no workspace). */

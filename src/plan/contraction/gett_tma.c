@@ -1,0 +1,180 @@
+/* The Hopper GETT's problem map and tile choice (see gett_tma.h). */
+#include "plan/contraction/gett_tma.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plan/contraction/gett.h"
+#include "plan/contraction/types.h"
+
+_Static_assert((int)CUPERM_TMA_M == (int)CTR_GROUP_M && (int)CUPERM_TMA_N == (int)CTR_GROUP_N &&
+                   (int)CUPERM_TMA_K == (int)CTR_GROUP_K && (int)CUPERM_TMA_L == (int)CTR_GROUP_L &&
+                   (int)CUPERM_TMA_GROUPS == (int)CTR_GROUPS,
+               "one group numbering");
+_Static_assert(CUPERM_TMA_L_MODES <= CUPERM_TMA_MODES, "L modes fit the stride rows");
+
+/* Largest byte stride a TMA descriptor takes (cuTensorMapEncodeTiled: below 2^40). */
+#define TMA_MAX_STRIDE_BYTES ((int64_t)1 << 40)
+
+static const int tile_take[CUPERM_TMA_TILE_COUNT][3][2] = {
+#define CUPERM_TMA_TILE_TAKE(id, name, m0, m1, n0, n1, k0, k1) {{m0, m1}, {n0, n1}, {k0, k1}},
+    CUPERM_TMA_TILES(CUPERM_TMA_TILE_TAKE)
+#undef CUPERM_TMA_TILE_TAKE
+};
+static const char* const tile_names[CUPERM_TMA_TILE_COUNT] = {
+#define CUPERM_TMA_TILE_NAME(id, name, m0, m1, n0, n1, k0, k1) #name,
+    CUPERM_TMA_TILES(CUPERM_TMA_TILE_NAME)
+#undef CUPERM_TMA_TILE_NAME
+};
+
+int cuperm_ctr_tma_tile_take(int tile, int g, int i)
+{
+    return tile >= 0 && tile < CUPERM_TMA_TILE_COUNT && g >= 0 && g < 3 && i >= 0 && i < 2 ? tile_take[tile][g][i] : 1;
+}
+
+const char* cuperm_ctr_tma_tile_name(int tile)
+{
+    return tile >= 0 && tile < CUPERM_TMA_TILE_COUNT ? tile_names[tile] : "?";
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static int why_not(char* why, size_t size, const char* fmt, ...)
+{
+    if (why && size) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, size, fmt, ap);
+        va_end(ap);
+    }
+    return 0;
+}
+
+/* The mode with stride 1 in operand w (extent > 1: unit modes are dropped), or -1. */
+static int unit_mode(const cuperm_ctr_problem_t* p, int w)
+{
+    for (int i = 0; i < p->nmodes; ++i)
+        if (p->modes[i].pos[w] >= 0 && p->op[w].strides[p->modes[i].pos[w]] == 1) return i;
+    return -1;
+}
+
+static int64_t stride_in(const cuperm_ctr_problem_t* p, int w, int mode)
+{
+    const int d = p->modes[mode].pos[w];
+    return d >= 0 ? p->op[w].strides[d] : 0;
+}
+
+/* Group g's modes in operand by's stride order, fused where every operand holding g has the
+ * next mode continue the run; writes q's extents and strides; returns the fused count. */
+static int fuse_group(const cuperm_ctr_problem_t* p, int g, int by, cuperm_gett_tma_params_t* q, int limit)
+{
+    int order[CTR_MAX_MODES];
+    const int n = cuperm_ctr_gett_group_order(p, g, by, order);
+    int count = 0;
+    int64_t extent = 1, base[CTR_OPERANDS] = {0};
+    for (int i = 0; i < n; ++i) {
+        const int m = order[i];
+        int fuses = count > 0;
+        for (int w = 0; fuses && w < CTR_OPERANDS; ++w)
+            if (p->modes[m].pos[w] >= 0 && stride_in(p, w, m) != base[w] * extent) fuses = 0;
+        if (fuses) {
+            extent *= p->modes[m].extent;
+            continue;
+        }
+        if (count > 0 && count <= limit) q->extent[g][count - 1] = (int32_t)(extent < INT32_MAX ? extent : INT32_MAX);
+        ++count;
+        for (int w = 0; w < CTR_OPERANDS; ++w) {
+            base[w] = stride_in(p, w, m);
+            if (count <= limit) q->stride[w][g][count - 1] = base[w];
+        }
+        extent = p->modes[m].extent;
+    }
+    if (count > 0 && count <= limit) q->extent[g][count - 1] = (int32_t)(extent < INT32_MAX ? extent : INT32_MAX);
+    return count;
+}
+
+/* TMA and CUTLASS's alignment rules for operand w (A or B), majors along group major. */
+static int operand_aligned(const cuperm_ctr_problem_t* p, const cuperm_gett_tma_params_t* q, int w, int major,
+                           char* why, size_t whySize)
+{
+    const char* name = cuperm_ctr_operand_name(w);
+    const int64_t elem = cupermDataTypeSize(p->op[w].type), v = CTR_TMA_PTR_ALIGN / elem;
+    if (q->extent[major][0] % v)
+        return why_not(why, whySize, "%s's unit-stride run of %d elements is not a multiple of %lld (16 bytes)", name,
+                       (int)q->extent[major][0], (long long)v);
+    for (int g = 0; g < CTR_GROUPS; ++g)
+        for (int i = 0; i < q->count[g]; ++i) {
+            const int64_t s = q->stride[w][g][i];
+            if (g == major && i == 0) continue; /* the unit stride */
+            if (!cuperm_ctr_gett_has_table(g, w) || q->extent[g][i] == 1) continue;
+            if (s <= 0 || s % v)
+                return why_not(why, whySize, "%s has stride %lld, not a positive multiple of %lld elements (TMA: 16 bytes)",
+                               name, (long long)s, (long long)v);
+            if (s > TMA_MAX_STRIDE_BYTES / elem)
+                return why_not(why, whySize, "%s has stride %lld elements, beyond TMA's 2^40 bytes", name, (long long)s);
+        }
+    return 1;
+}
+
+int cuperm_ctr_tma_map(const cuperm_ctr_problem_t* p, cuperm_gett_tma_params_t* q, char* why, size_t whySize)
+{
+    memset(q, 0, sizeof *q);
+    if (!cuperm_ctr_gett_supported(p, why, whySize)) return 0;
+    const int ua = unit_mode(p, CTR_A), ub = unit_mode(p, CTR_B);
+    const int ga = ua < 0 ? -1 : (int)p->modes[ua].group, gb = ub < 0 ? -1 : (int)p->modes[ub].group;
+    if (ga != CTR_GROUP_M && ga != CTR_GROUP_K)
+        return why_not(why, whySize, "A has no unit-stride M or K mode (TMA loads rows)");
+    if (gb != CTR_GROUP_N && gb != CTR_GROUP_K)
+        return why_not(why, whySize, "B has no unit-stride N or K mode (TMA loads rows)");
+    q->aKMajor = ga == CTR_GROUP_K;
+    q->bKMajor = gb == CTR_GROUP_K;
+    if (q->aKMajor && q->bKMajor && ua != ub)
+        return why_not(why, whySize, "A and B are contiguous along different K modes");
+    int by[CTR_GROUPS];
+    by[CTR_GROUP_M] = q->aKMajor ? CTR_D : CTR_A;
+    by[CTR_GROUP_N] = q->bKMajor ? CTR_D : CTR_B;
+    by[CTR_GROUP_K] = q->aKMajor || !q->bKMajor ? CTR_A : CTR_B;
+    by[CTR_GROUP_L] = CTR_A;
+    for (int g = 0; g < CTR_GROUPS; ++g) {
+        for (int i = 0; i < CUPERM_TMA_MODES; ++i) q->extent[g][i] = 1;
+        const int limit = g == CTR_GROUP_L ? CUPERM_TMA_L_MODES : CUPERM_TMA_MODES;
+        q->count[g] = fuse_group(p, g, by[g], q, limit);
+        if (q->count[g] > limit)
+            return why_not(why, whySize, "%s has %d modes after fusing; the kernels take %d",
+                           cuperm_ctr_group_name((cuperm_ctr_group_t)g), q->count[g], limit);
+        /* The kernels' problem shape holds int extents, and CuTe multiplies them in int. */
+        if (p->groupSize[g] > INT32_MAX)
+            return why_not(why, whySize, "%s's size %lld is beyond the kernels' 2^31 - 1",
+                           cuperm_ctr_group_name((cuperm_ctr_group_t)g), (long long)p->groupSize[g]);
+    }
+    if (!operand_aligned(p, q, CTR_A, ga, why, whySize) || !operand_aligned(p, q, CTR_B, gb, why, whySize)) return 0;
+    q->abType = p->op[CTR_A].type;
+    q->cdType = p->op[CTR_D].type;
+    q->tile = cuperm_ctr_tma_choose_tile(q);
+    return 1;
+}
+
+/* Covered over real indices along one mode: ceil(e / t) * t / e. */
+static double padding(int64_t e, int t) { return (double)((e + t - 1) / t * t) / (double)e; }
+
+double cuperm_ctr_tma_tile_efficiency(const cuperm_gett_tma_params_t* q, int tile)
+{
+    double covered = 1.0;
+    for (int g = 0; g < 3; ++g)
+        for (int i = 0; i < 2; ++i) covered *= padding(q->extent[g][i], cuperm_ctr_tma_tile_take(tile, g, i));
+    return 1.0 / covered;
+}
+
+int cuperm_ctr_tma_choose_tile(const cuperm_gett_tma_params_t* q)
+{
+    int best = 0;
+    double bestEff = cuperm_ctr_tma_tile_efficiency(q, 0);
+    for (int t = 1; t < CUPERM_TMA_TILE_COUNT; ++t) {
+        const double e = cuperm_ctr_tma_tile_efficiency(q, t);
+        if (e > bestEff) best = t, bestEff = e;
+    }
+    return best;
+}
