@@ -11,7 +11,10 @@
 #   scripts/gpu-gett-check.sh
 # Logs go to $OUT (or ./gpu-gett-logs); the summary is printed last. Environment: DTYPES (the
 # benchmark's element types, default "f16 bf16"), VARIANTS (default "ttgt gett", plus
-# gett-strides for f16 when unset), SKIP_PTXAS=1 (no register report).
+# gett-strides for f16 when unset), SKIP_PTXAS=1 (no register report), GETT_TMA=1 (also build the
+# Hopper TMA kernels, CUPERM_GETT_TMA=ON, from the CUTLASS headers of scripts/lib/deps.sh: carry
+# .deps/ with the nvidia-cutlass wheel in it; then test_gett_tma_gpu, the fuzz test and memcheck
+# run with CUPERM_GETT=tma too, and the benchmark variant gett-tma exists).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/cuda/bin"
@@ -25,9 +28,14 @@ finish() { echo; echo "==== summary (logs in $logs) ===="; printf '%s\n' "${summ
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$logs/gpu.txt"
 source scripts/lib/deps.sh
 cuperm_find_cmocka
+tma=()
+if [ "${GETT_TMA:-0}" = 1 ]; then
+  cuperm_find_cutlass || { add cutlass "not found"; finish; exit 1; }
+  tma=(-DCUPERM_GETT_TMA=ON -DCUPERM_CUTLASS_INCLUDE="$CUPERM_CUTLASS_INCLUDE")
+fi
 
 start=$(date +%s)
-if cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >"$logs/build.log" 2>&1 &&
+if cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${tma[@]}" >"$logs/build.log" 2>&1 &&
    cmake --build "$build" -j"$(nproc)" --target test_gett_gpu test_gett_tables test_gett_index cuperm-fuzz cuperm-bench \
      >>"$logs/build.log" 2>&1; then
   add build "ok ($(( $(date +%s) - start )) s)"
@@ -54,14 +62,25 @@ rc=$?
 grep -E '^(FAILED|    )|\[  (FAILED|PASSED) |GETT plan' "$logs/test_gett_gpu.log" | head -40
 add test_gett_gpu "rc=$rc $(grep -E '\[  (PASSED|FAILED)' "$logs/test_gett_gpu.log" | tr '\n' ' ') ($(( $(date +%s) - start )) s)"
 
-# 2. The fuzz test with GETT forced on eligible cases.
-start=$(date +%s)
-CUPERM_GETT=1 timeout 120 "$build/tests/fuzz/cuperm-fuzz" --contractions 3000 --seed 5 --quiet >"$logs/fuzz-gett.log" 2>&1
-rc=$?
-grep -E '^(REPRO|  FAILED)' "$logs/fuzz-gett.log" | head -20
-tail -6 "$logs/fuzz-gett.log"
-add "fuzz CUPERM_GETT=1 (3000 ctr)" "$(grep -E '^fuzz:' "$logs/fuzz-gett.log" | tail -1) rc=$rc ($(( $(date +%s) - start )) s)"
-add "fuzz GETT plans" "$(grep -oE 'GETT plans [0-9]+' "$logs/fuzz-gett.log" | tail -1)"
+if [ ${#tma[@]} -gt 0 ]; then
+  start=$(date +%s)
+  CUPERM_GETT_TEST_ENGINE=tma timeout 240 "$build/tests/contraction/test_gett_gpu" >"$logs/test_gett_tma_gpu.log" 2>&1
+  rc=$?
+  grep -E '^(FAILED|SKIPPED|    )|\[  (FAILED|PASSED) |GETT plan' "$logs/test_gett_tma_gpu.log" | head -40
+  add test_gett_tma_gpu "rc=$rc $(grep -E '\[  (PASSED|FAILED)' "$logs/test_gett_tma_gpu.log" | tr '\n' ' ') ($(( $(date +%s) - start )) s)"
+fi
+
+# 2. The fuzz test with GETT forced on eligible cases (and on the Hopper kernels with GETT_TMA=1).
+for engine in 1 ${tma[0]:+tma}; do
+  start=$(date +%s)
+  CUPERM_GETT=$engine timeout 120 "$build/tests/fuzz/cuperm-fuzz" --contractions 3000 --seed 5 --quiet \
+    >"$logs/fuzz-gett-$engine.log" 2>&1
+  rc=$?
+  grep -E '^(REPRO|  FAILED)' "$logs/fuzz-gett-$engine.log" | head -20
+  tail -6 "$logs/fuzz-gett-$engine.log"
+  add "fuzz CUPERM_GETT=$engine (3000 ctr)" "$(grep -E '^fuzz:' "$logs/fuzz-gett-$engine.log" | tail -1) rc=$rc ($(( $(date +%s) - start )) s)"
+  add "fuzz GETT plans ($engine)" "$(grep -oE 'GETT plans [0-9]+' "$logs/fuzz-gett-$engine.log" | tail -1)"
+done
 
 # 3. memcheck on a short GPU test.
 cs=compute-sanitizer
@@ -71,6 +90,12 @@ CUPERM_GETT_TEST_CASES=12 timeout 300 $cs --tool memcheck --error-exitcode 99 "$
   >"$logs/memcheck-test_gett_gpu.log" 2>&1
 rc=$?
 add "memcheck test_gett_gpu (12 random)" "$(grep -E 'ERROR SUMMARY' "$logs/memcheck-test_gett_gpu.log" | tail -1) rc=$rc ($(( $(date +%s) - start )) s)"
+if [ ${#tma[@]} -gt 0 ]; then
+  CUPERM_GETT_TEST_ENGINE=tma CUPERM_GETT_TEST_CASES=12 timeout 300 $cs --tool memcheck --error-exitcode 99 \
+    "$build/tests/contraction/test_gett_gpu" >"$logs/memcheck-test_gett_tma_gpu.log" 2>&1
+  rc=$?
+  add "memcheck test_gett_gpu tma" "$(grep -E 'ERROR SUMMARY' "$logs/memcheck-test_gett_tma_gpu.log" | tail -1) rc=$rc"
+fi
 
 # 4. TCCG48 f16 and bf16, model plans: TTGT (default) and GETT (CUPERM_GETT=1); for f16 also
 #    GETT with the mode orders of the strides rule (CUPERM_GETT_ORDER=strides: the orders before
@@ -79,12 +104,14 @@ add "memcheck test_gett_gpu (12 random)" "$(grep -E 'ERROR SUMMARY' "$logs/memch
 for dt in ${DTYPES:-f16 bf16}; do
   variants="${VARIANTS:-ttgt gett}"
   [ $dt = f16 ] && [ -z "${VARIANTS:-}" ] && variants="ttgt gett gett-strides"
+  [ -z "${VARIANTS:-}" ] && [ ${#tma[@]} -gt 0 ] && variants="$variants gett-tma"
   for variant in $variants; do
     mkdir -p "$logs/bench-$dt-$variant"
     start=$(date +%s)
     case $variant in
       gett) env=(env -u CUPERM_GETT_ORDER CUPERM_GETT=1) ;;
       gett-strides) env=(env CUPERM_GETT=1 CUPERM_GETT_ORDER=strides) ;;
+      gett-tma) env=(env -u CUPERM_GETT_ORDER CUPERM_GETT=tma) ;;
       *) env=(env -u CUPERM_GETT -u CUPERM_GETT_ORDER) ;;
     esac
     "${env[@]}" timeout 120 "$build/tools/bench/cuperm-bench" tccg48 --dtype $dt --mode model \

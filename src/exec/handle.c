@@ -57,7 +57,8 @@ cupermStatus_t cuperm_handle_create(cuperm_handle_t** out)
     h->tuning = cuperm_tuning_for(d);
     /* Read once per handle: a plan's choice never depends on when it was made. */
     const char* gett = getenv("CUPERM_GETT");
-    h->gettForced = gett && strcmp(gett, "1") == 0;
+    h->gettTma = gett && strcmp(gett, "tma") == 0;
+    h->gettForced = h->gettTma || (gett && strcmp(gett, "1") == 0);
     *out = h;
     return CUPERM_STATUS_SUCCESS;
 }

@@ -31,7 +31,9 @@ typedef struct cuperm_handle {
     cuperm_plan_cache_t* plan_cache; /* measured transpose plans */
     cuperm_engine_slot_t engines[CUPERM_ENGINES];
     atomic_int refs; /* the public token's reference plus one per live plan that uses engine state */
-    int gettForced;  /* CUPERM_GETT=1 at cupermCreate: model contraction plans take GETT when eligible */
+    int gettForced;  /* CUPERM_GETT=1 or tma at cupermCreate: model contraction plans take GETT when eligible */
+    int gettTma;     /* CUPERM_GETT=tma: GETT plans run the Hopper kernels where they map (not yet by default:
+                        they have not run on a GPU) */
 } cuperm_handle_t;
 
 /** A handle for the current device (the object; the token is made by the API). */

@@ -8,6 +8,10 @@
  * reference with an fp32-accumulation error bound, and every byte outside D's elements
  * (guards, padding, A, B, C) must be unchanged. CUPERM_GETT_TEST_CASES sets the number of
  * random cases (default 200). Exits 77 without a GPU.
+ *
+ * CUPERM_GETT_TEST_ENGINE=tma runs the same cases with CUPERM_GETT=tma: GETT plans run the
+ * Hopper TMA kernels where the problem maps onto them and A, B are 16-byte aligned (the table
+ * kernel otherwise). It exits 77 when this build or device has no Hopper kernels.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include <setjmp.h>
@@ -112,7 +116,7 @@ static void buffer_free(buffer* b)
 
 /* The mode orders of the GETT plans made (descriptions "orders M by X, N by Y, K by Z"):
  * plans, then M by D, N by D, K by B. */
-static int orders_seen[4];
+static int orders_seen[5]; /* ... and Hopper TMA plans (CUPERM_GETT_TEST_ENGINE=tma) */
 
 static void tally_orders(const char* description)
 {
@@ -120,12 +124,13 @@ static void tally_orders(const char* description)
     orders_seen[1] += strstr(description, "M by D") != NULL;
     orders_seen[2] += strstr(description, "N by D") != NULL;
     orders_seen[3] += strstr(description, "K by B") != NULL;
+    orders_seen[4] += strstr(description, "Hopper TMA") != NULL;
 }
 
 static void print_orders(const char* what)
 {
-    printf("    %s: orders M by D in %d, N by D in %d, K by B in %d of %d GETT plans\n", what, orders_seen[1],
-           orders_seen[2], orders_seen[3], orders_seen[0]);
+    printf("    %s: orders M by D in %d, N by D in %d, K by B in %d of %d GETT plans; %d on the Hopper TMA kernels\n",
+           what, orders_seen[1], orders_seen[2], orders_seen[3], orders_seen[0], orders_seen[4]);
     memset(orders_seen, 0, sizeof orders_seen);
 }
 
@@ -504,11 +509,39 @@ static int teardown(void** state)
     return cupermDestroy(handle) == CUPERM_STATUS_SUCCESS ? 0 : -1;
 }
 
+/* Under CUPERM_GETT=tma: whether a dense 128 x 128 x 128 fp16 GEMM plans onto the Hopper kernels. */
+static int hopper_kernels_present(void)
+{
+    cupermHandle_t h;
+    const int32_t mA[2] = {'a', 'k'}, mB[2] = {'k', 'b'}, mD[2] = {'a', 'b'};
+    const int64_t e[2] = {128, 128};
+    const cupermTensorDescriptor_t A = {2, mA, e, NULL, CUPERM_R_16F, CUPERM_OP_IDENTITY, 0};
+    const cupermTensorDescriptor_t B = {2, mB, e, NULL, CUPERM_R_16F, CUPERM_OP_IDENTITY, 0};
+    const cupermTensorDescriptor_t D = {2, mD, e, NULL, CUPERM_R_16F, CUPERM_OP_IDENTITY, 0};
+    cupermContractionPlan_t plan;
+    cupermContractionInfo_t info;
+    int present = 0;
+    if (cupermCreate(&h) != CUPERM_STATUS_SUCCESS) return 0;
+    if (cupermPlanContraction(h, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL) == 0) {
+        present = cupermContractionPlanGetInfo(plan, &info) == 0 && strstr(info.description, "Hopper TMA") != NULL;
+        cupermContractionPlanDestroy(plan);
+    }
+    cupermDestroy(h);
+    return present;
+}
+
 int main(void)
 {
     require_gpu_or_skip("test_gett_gpu");
     /* Before cupermCreate: the handle reads it once. */
-    setenv("CUPERM_GETT", "1", 1);
+    const char* engine = getenv("CUPERM_GETT_TEST_ENGINE");
+    const int tma = engine && strcmp(engine, "tma") == 0;
+    setenv("CUPERM_GETT", tma ? "tma" : "1", 1);
+    if (tma && !hopper_kernels_present()) {
+        printf("SKIPPED: test_gett_gpu (tma): no Hopper GETT kernels here (built without CUPERM_GETT_TMA, or the "
+               "device is not compute capability 9.0)\n");
+        return 77;
+    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_not_eligible),
         cmocka_unit_test(test_fixed_shapes),

@@ -8,6 +8,7 @@
 #include "exec/contraction/plan.h"
 #include "core/error.h"
 #include "plan/contraction/gett.h"
+#include "plan/contraction/gett_tma.h"
 #include "plan/contraction/types.h"
 
 /* ---- sub-plans ---------------------------------------------------------------- */
@@ -219,6 +220,11 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     q->abType = p->op[CTR_A].type;
     q->cdType = p->op[CTR_D].type;
     cuperm_ctr_gett_tables_free(&t);
+    /* The Hopper kernels (sm_90a machine code: compute capability 9.0 only), where the problem
+     * maps onto them; the table kernel above stays the fallback for unaligned pointers. */
+    const cuperm_device_info_t* info = &c->handle->dev;
+    g->useTma = c->handle->gettTma && cuperm_gett_tma_built() && info->cc_major == 9 && info->cc_minor == 0 &&
+                cuperm_ctr_tma_map(p, &g->tma, NULL, 0);
     c->stepCount = 0;
     add_step(c, "GETT", cuperm_ctr_step_gett, g, operand_buffer(CTR_A), operand_buffer(CTR_B), operand_buffer(CTR_D));
     return CUPERM_STATUS_SUCCESS;
@@ -257,6 +263,13 @@ cupermStatus_t cuperm_ctr_plan_build(cuperm_contraction_plan_t* c)
                  "; orders %s; tiles A %s x%d, B %s x%d; D runs along %s x%d (C x%d); %d-bit offsets", orders,
                  q->aKFast ? "k-major" : "m-major", q->vecA, q->bKFast ? "k-major" : "n-major", q->vecB,
                  q->dMFast ? "M" : "N", q->vecD, q->vecC, q->off32 ? 32 : 64);
+        const size_t used = strlen(c->description);
+        const cuperm_gett_tma_params_t* t = &c->gett.tma;
+        if (c->gett.useTma && used < sizeof c->description)
+            snprintf(c->description + used, sizeof c->description - used,
+                     "; Hopper TMA kernels (16-byte aligned A and B): tile %s, A %s-major, B %s-major, M/N/K/L of "
+                     "%d/%d/%d/%d modes", cuperm_ctr_tma_tile_name(t->tile), t->aKMajor ? "k" : "m",
+                     t->bKMajor ? "k" : "n", t->count[0], t->count[1], t->count[2], t->count[3]);
     }
     return CUPERM_STATUS_SUCCESS;
 }

@@ -9,6 +9,7 @@
 
 #include "backend/cuda/gemm_pointers.h"
 #include "backend/cuda/gett/gett.h"
+#include "backend/cuda/gett_tma/gett_tma.h"
 #include "exec/contraction/state.h"
 #include "exec/step.h"
 #include "exec/transpose/plan.h"
@@ -39,6 +40,8 @@ typedef struct {
     cuperm_gett_params_t params;
     void* tables; /* device memory, owned: int32_t entries when params.off32, else int64_t */
     int by[3];    /* M, N, K ordered by these operands' strides (cuperm_ctr_gett_tables_t.by) */
+    int useTma;   /* the Hopper kernels run it when A and B are 16-byte aligned, the table kernel otherwise */
+    cuperm_gett_tma_params_t tma;
 } cuperm_ctr_gett_step_t;
 
 typedef struct cuperm_contraction_plan {

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/index_math.h"
 #include "exec/contraction/plan.h"
+#include "plan/contraction/gett_tma.h"
 #include "plan/contraction/types.h"
 
 static cupermStatus_t cuda_failed(cudaError_t e, const char* what)
@@ -86,6 +87,14 @@ cupermStatus_t cuperm_ctr_step_gett(const cuperm_step_t* s, const void* vplan, c
 {
     (void)vplan;
     const cuperm_ctr_gett_step_t* g = s->params;
+    const void* A = cuperm_buffer_address(s->in, a);
+    const void* B = cuperm_buffer_address(s->in2, a);
+    if (g->useTma && (uintptr_t)A % CTR_TMA_PTR_ALIGN == 0 && (uintptr_t)B % CTR_TMA_PTR_ALIGN == 0) {
+        const cudaError_t e = cuperm_gett_tma_launch(&g->tma, A, B, a->beta_zero ? NULL : a->operand[CUPERM_BUF_C],
+                                                     cuperm_buffer_address(s->out, a), (float)a->alpha[0],
+                                                     a->beta_zero ? 0.0f : (float)a->beta[0], a->stream);
+        return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the Hopper GETT kernel launch");
+    }
     const cudaError_t e = cuperm_gett_launch(&g->params, cuperm_buffer_address(s->in, a), cuperm_buffer_address(s->in2, a),
                                              a->beta_zero ? NULL : a->operand[CUPERM_BUF_C],
                                              cuperm_buffer_address(s->out, a), (float)a->alpha[0], (float)a->beta[0],
