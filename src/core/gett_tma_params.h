@@ -3,8 +3,7 @@
  * through multi-mode strides, wgmma, D written through its strides by the epilogue): their
  * parameter block and their block tiles, shared by the planner (plan/contraction/gett_tma.c,
  * plain C) and the kernels. The kernels are compiled for groups of at most CUPERM_TMA_MODES
- * modes (M, N, K) and CUPERM_TMA_L_MODES (L) after fusing; unused modes have extent 1 and
- * stride 0.
+ * modes (M, N, K) and CUPERM_TMA_L_MODES (L) after fusing; unused modes have extent 1.
  */
 #ifndef CUPERM_CORE_GETT_TMA_PARAMS_H
 #define CUPERM_CORE_GETT_TMA_PARAMS_H
@@ -45,7 +44,8 @@ typedef struct {
     int count[CUPERM_TMA_GROUPS];
     int32_t extent[CUPERM_TMA_GROUPS][CUPERM_TMA_MODES];
     /* stride[w][g][i]: operand w's (A, B, C, D) stride, in elements, of mode i of group g; 0 for
-     * groups w lacks (A: N; B: M; C, D: K) and for unused modes. */
+     * groups w lacks (A: N; B: M; C, D: K); for unused modes 0 in C and D, 16 bytes' worth in A
+     * and B (TMA dimensions all the same; extent 1, so never applied). */
     int64_t stride[4][CUPERM_TMA_GROUPS][CUPERM_TMA_MODES];
 } cuperm_gett_tma_params_t;
 

@@ -25,7 +25,7 @@ typedef ctr_mock_prices mock_ctx; /* ctr_cpu_exec.h */
 
 static cuperm_ctr_cost_model_t mock_model(mock_ctx* ctx)
 {
-    cuperm_ctr_cost_model_t m = {ctr_mock_transpose_seconds, ctx, 2e12, {50e12, 50e12, 400e12, 800e12}};
+    cuperm_ctr_cost_model_t m = {ctr_mock_transpose_seconds, ctx, 2e12, {50e12, 50e12, 400e12, 800e12}, NULL};
     return m;
 }
 
@@ -601,12 +601,42 @@ static void test_search_prices_each_transpose_once(void** state)
         assert_int_equal(cuperm_ctr_problem_init(&p, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
                                                  CUPERM_COMPUTE_DEFAULT), CUPERM_STATUS_SUCCESS);
         counter.count = 0;
-        cuperm_ctr_cost_model_t m = {counting_seconds, &counter, 2e12, {50e12, 50e12, 400e12, 800e12}};
+        cuperm_ctr_cost_model_t m = {counting_seconds, &counter, 2e12, {50e12, 50e12, 400e12, 800e12}, NULL};
         cuperm_ctr_layout_t best[8];
         assert_true(cuperm_ctr_layout_rank(&p, &m, best, 8) >= 1);
         priced += counter.count;
     }
     assert_true(priced > 60); /* the searches did price transposes */
+}
+
+/* A caller's scratch, reused search after search (a handle's spare), gives the layouts and
+ * prices the search gives with its own memory: nothing of one search leaks into the next. */
+static void test_search_scratch_reuse(void** state)
+{
+    (void)state;
+    rng_t r = {12};
+    void* scratch = malloc(cuperm_ctr_search_scratch_bytes());
+    assert_non_null(scratch);
+    memset(scratch, 0xa5, cuperm_ctr_search_scratch_bytes()); /* garbage, as a recycled block holds */
+    mock_ctx ctx = {NULL};
+    for (int it = 0; it < 80; ++it) {
+        ctr_random_options o = {6, 6, 1e6, it % 2};
+        ctr_random_case c;
+        ctr_random_draw(&r, &o, &c);
+        cuperm_ctr_problem_t p;
+        assert_int_equal(cuperm_ctr_problem_init(&p, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
+                                                 CUPERM_COMPUTE_DEFAULT), CUPERM_STATUS_SUCCESS);
+        cuperm_ctr_cost_model_t own = mock_model(&ctx), reused = own;
+        reused.scratch = scratch;
+        cuperm_ctr_layout_t a[8], b[8];
+        memset(a, 0, sizeof a);
+        memset(b, 0, sizeof b);
+        const int na = cuperm_ctr_layout_rank(&p, &own, a, 8), nb = cuperm_ctr_layout_rank(&p, &reused, b, 8);
+        assert_int_equal(na, nb);
+        assert_true(na >= 1);
+        for (int i = 0; i < na; ++i) assert_memory_equal(&a[i], &b[i], sizeof a[i]);
+    }
+    free(scratch);
 }
 
 /* The GEMM model's layout factor: features as documented, fitted types only, clamped. */
@@ -658,6 +688,7 @@ int main(void)
         cmocka_unit_test(test_random_layouts_compute_the_contraction),
         cmocka_unit_test(test_ranked_layouts_are_distinct_sorted_and_correct),
         cmocka_unit_test(test_search_prices_each_transpose_once),
+        cmocka_unit_test(test_search_scratch_reuse),
         cmocka_unit_test(test_gemm_factor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

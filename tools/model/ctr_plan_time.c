@@ -1,11 +1,15 @@
 /* Host time of contraction model planning (problem, GEMM layout search with the transpose
  * model, no device): per TCCG case the median of --reps plannings, on a stand-in H100 handle.
  * What cupermPlanContraction spends before it builds steps; no GPU needed.
- *   cuperm-ctr-plan-time FILE [--reps N] [--dtype f32|f16] [--describe]   (FILE: bench/cases/tccg48.txt)
+ *   cuperm-ctr-plan-time FILE [--reps N] [--dtype f32|f16] [--full | --sequence | --describe]
+ *   (FILE: bench/cases/tccg48.txt)
  * --describe: the chosen layout of each case instead of times (to compare plans between trees).
  * --full: times all of model planning of a problem new to the handle (problem, search, steps: the
  *         transposes' plans, description) on a fresh stand-in handle each time, its contraction
  *         state made before the clock starts (a handle's first contraction makes it once).
+ * --sequence: the same, but one fresh handle per pass over all cases (an application planning
+ *         its contractions once each, one after another, on one handle): what a handle keeps
+ *         between plans (its caches, the search's scratch) is warm, no decision is cached.
  * FILE "random:SEED:COUNT": cuperm-bench's random-contractions instead of a case list. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
@@ -23,6 +27,7 @@
 
 static bench_ctr_case cases[BENCH_CTR_MAX_CASES];
 
+
 static double predict(void* ctx, const cuperm_ctr_transpose_t* t)
 {
     return cuperm_transpose_predict(ctx, t->rank, t->extents, t->perm, t->type, t->inStrides, t->outStrides);
@@ -33,6 +38,47 @@ static double now_us(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return 1e6 * (double)t.tv_sec + 1e-3 * (double)t.tv_nsec;
+}
+
+/* A fresh stand-in handle like model, its contraction state made (not part of the timing). */
+static int fresh_handle(const cuperm_handle_t* model, cuperm_handle_t* fresh)
+{
+    memset(fresh, 0, sizeof *fresh);
+    fresh->dev = model->dev;
+    fresh->tuning = model->tuning;
+    fresh->plan_cache = cuperm_plan_cache_create();
+    atomic_init(&fresh->refs, 1);
+    cuperm_ctr_state_t* state;
+    return fresh->plan_cache && cuperm_ctr_state_get(fresh, &state) == CUPERM_STATUS_SUCCESS ? 0 : 1;
+}
+
+/* What the handle's last reference would free. */
+static void drop_handle(cuperm_handle_t* fresh)
+{
+    for (int e = 0; e < CUPERM_ENGINES; ++e)
+        if (fresh->engines[e].state) fresh->engines[e].destroy(fresh->engines[e].state);
+    cuperm_plan_cache_destroy(fresh->plan_cache);
+}
+
+/* Microseconds of one model planning of case d on handle h; negative on failure. */
+static double time_plan(cuperm_handle_t* h, const cupermTensorDescriptor_t* d, int id)
+{
+    static cuperm_contraction_plan_t plan;
+    memset(&plan, 0, sizeof plan);
+    const double t0 = now_us();
+    if (cuperm_ctr_plan_make(h, &d[0], &d[1], &d[2], &d[3], CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL, &plan)) {
+        fprintf(stderr, "case %d: %s\n", id, cupermGetLastErrorMessage());
+        return -1.0;
+    }
+    return now_us() - t0;
+}
+
+static void case_descriptors(const bench_ctr_case* c, cupermDataType_t type, bench_ctr_modes* md,
+                             cupermTensorDescriptor_t d[4])
+{
+    bench_ctr_modes_of(c, md);
+    for (int k = 0; k < 4; ++k)
+        d[k] = (cupermTensorDescriptor_t){md->rank[k], md->modes[k], md->extents[k], NULL, type, CUPERM_OP_IDENTITY, 0};
 }
 
 static int cmp(const void* a, const void* b)
@@ -61,14 +107,15 @@ static char* read_file(const char* path)
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s FILE [--reps N] [--dtype f32|f16]\n", argv[0]);
+        fprintf(stderr, "usage: %s FILE [--reps N] [--dtype f32|f16] [--full | --sequence | --describe]\n", argv[0]);
         return 2;
     }
-    int reps = 20, describe = 0, full = 0;
+    int reps = 20, describe = 0, full = 0, sequence = 0;
     cupermDataType_t type = CUPERM_R_32F;
     for (int i = 2; i < argc; ++i) {
         if (!strcmp(argv[i], "--describe")) describe = 1;
         else if (!strcmp(argv[i], "--full")) full = 1;
+        else if (!strcmp(argv[i], "--sequence")) sequence = 1;
         else if (i + 1 < argc && !strcmp(argv[i], "--reps")) reps = atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--dtype")) type = strcmp(argv[++i], "f16") ? CUPERM_R_32F : CUPERM_R_16F;
     }
@@ -99,38 +146,32 @@ int main(int argc, char** argv)
     model.ctx = &h;
     model.bandwidth = h.tuning->copy_efficiency * h.dev.dram_bytes_per_second;
     for (int i = 0; i < CUPERM_RATES; ++i) model.gemmFlops[i] = h.dev.sm_count * h.tuning->gemm_flops_per_sm[i];
-    double* t = malloc(sizeof(double) * (size_t)reps);
+    double* times = malloc(sizeof(double) * (size_t)reps * (size_t)n); /* [case][rep] */
     double* med = malloc(sizeof(double) * (size_t)n);
     if (!describe) printf("id,spec,median_us\n");
+    for (int r = 0; r < reps && sequence; ++r) {
+        cuperm_handle_t fresh;
+        if (fresh_handle(&h, &fresh)) return 1;
+        for (int c = 0; c < n; ++c) {
+            bench_ctr_modes md;
+            cupermTensorDescriptor_t d[4];
+            case_descriptors(&cases[c], type, &md, d);
+            if ((times[(size_t)c * (size_t)reps + (size_t)r] = time_plan(&fresh, d, cases[c].id)) < 0) return 1;
+        }
+        drop_handle(&fresh);
+    }
     for (int c = 0; c < n; ++c) {
+        double* t = times + (size_t)c * (size_t)reps;
         bench_ctr_modes md;
-        bench_ctr_modes_of(&cases[c], &md);
         cupermTensorDescriptor_t d[4];
-        for (int k = 0; k < 4; ++k)
-            d[k] = (cupermTensorDescriptor_t){md.rank[k], md.modes[k], md.extents[k], NULL, type, CUPERM_OP_IDENTITY, 0};
+        case_descriptors(&cases[c], type, &md, d);
         for (int r = 0; r < reps && full; ++r) {
             cuperm_handle_t fresh;
-            memset(&fresh, 0, sizeof fresh);
-            fresh.dev = h.dev;
-            fresh.tuning = h.tuning;
-            fresh.plan_cache = cuperm_plan_cache_create();
-            atomic_init(&fresh.refs, 1);
-            static cuperm_contraction_plan_t plan;
-            memset(&plan, 0, sizeof plan);
-            cuperm_ctr_state_t* state; /* made by the handle's first contraction, not timed */
-            if (cuperm_ctr_state_get(&fresh, &state)) return 1;
-            const double t0 = now_us();
-            if (cuperm_ctr_plan_make(&fresh, &d[0], &d[1], &d[2], &d[3], CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL,
-                                     &plan)) {
-                fprintf(stderr, "case %d: %s\n", cases[c].id, cupermGetLastErrorMessage());
-                return 1;
-            }
-            t[r] = now_us() - t0;
-            for (int e = 0; e < CUPERM_ENGINES; ++e) /* what the handle's last reference would free */
-                if (fresh.engines[e].state) fresh.engines[e].destroy(fresh.engines[e].state);
-            cuperm_plan_cache_destroy(fresh.plan_cache);
+            if (fresh_handle(&h, &fresh)) return 1;
+            if ((t[r] = time_plan(&fresh, d, cases[c].id)) < 0) return 1;
+            drop_handle(&fresh);
         }
-        for (int r = 0; r < reps && !full; ++r) {
+        for (int r = 0; r < reps && !full && !sequence; ++r) {
             const double t0 = now_us();
             cuperm_ctr_problem_t p;
             cuperm_ctr_layout_t l;
@@ -154,9 +195,12 @@ int main(int argc, char** argv)
     }
     if (describe) return 0;
     qsort(med, (size_t)n, sizeof *med, cmp);
-    fprintf(stderr, "%s, %d cases: median %.1f us, max %.1f us\n", full ? "model planning on a fresh handle" : "layout search", n,
-            med[n / 2], med[n - 1]);
-    free(t);
+    fprintf(stderr, "%s, %d cases: median %.1f us, max %.1f us\n",
+            full       ? "model planning on a fresh handle"
+            : sequence ? "model planning, every case once per handle"
+                       : "layout search",
+            n, med[n / 2], med[n - 1]);
+    free(times);
     free(med);
     return 0;
 }

@@ -23,6 +23,7 @@ static cuperm_ctr_cost_model_t device_model(cuperm_handle_t* h)
     m.transpose_seconds = predict_transpose;
     m.ctx = h;
     m.bandwidth = t->copy_efficiency * (d->dram_bytes_per_second > 0 ? d->dram_bytes_per_second : 2e12);
+    m.scratch = NULL;
     for (int i = 0; i < CUPERM_RATES; ++i) m.gemmFlops[i] = (d->sm_count > 0 ? d->sm_count : 1) * t->gemm_flops_per_sm[i];
     return m;
 }
@@ -42,13 +43,15 @@ cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, const cupermTensorDescri
     c->device = h->dev.ordinal;
     c->measured = mode == CUPERM_PLAN_MEASURE;
     if (!cuperm_ctr_state_lookup(c->state, &c->problem, c->measured, &c->layout, &c->measuredSeconds)) {
-        const cuperm_ctr_cost_model_t model = device_model(h);
+        cuperm_ctr_cost_model_t model = device_model(h);
+        model.scratch = cuperm_ctr_scratch_take(c->state);
         if (c->measured)
             st = cuperm_ctr_measure_choose(c, &model);
         else if (h->gettForced && cuperm_ctr_gett_usable(h, &c->problem))
             cuperm_ctr_gett_layout(&c->problem, &c->layout); /* CUPERM_GETT=1: GETT whenever eligible */
         else
             st = cuperm_ctr_layout_choose(&c->problem, &model, &c->layout);
+        cuperm_ctr_scratch_release(c->state, model.scratch);
         if (st) return st;
         cuperm_ctr_state_insert(c->state, &c->problem, c->measured, &c->layout, c->measuredSeconds);
     }

@@ -44,6 +44,7 @@ static void state_destroy(void* state)
     cuperm_ctr_state_t* s = state;
     if (!s) return;
     for (int i = 0; i < s->idleCount; ++i) cublasDestroy(s->idle[i]);
+    free(atomic_load(&s->spareScratch));
     cuperm_cache_destroy(s->decisions);
     pthread_mutex_destroy(&s->lock);
     free(s);
@@ -52,6 +53,18 @@ static void state_destroy(void* state)
 cupermStatus_t cuperm_ctr_state_get(cuperm_handle_t* handle, cuperm_ctr_state_t** state)
 {
     return cuperm_handle_engine(handle, CUPERM_ENGINE_CONTRACTION, state_make, state_destroy, (void**)state);
+}
+
+void* cuperm_ctr_scratch_take(cuperm_ctr_state_t* s)
+{
+    void* scratch = atomic_exchange(&s->spareScratch, NULL);
+    return scratch ? scratch : malloc(cuperm_ctr_search_scratch_bytes());
+}
+
+void cuperm_ctr_scratch_release(cuperm_ctr_state_t* s, void* scratch)
+{
+    void* expected = NULL;
+    if (scratch && !atomic_compare_exchange_strong(&s->spareScratch, &expected, scratch)) free(scratch);
 }
 
 cupermStatus_t cuperm_ctr_blas_acquire(cuperm_ctr_state_t* s, cublasHandle_t* blas)

@@ -10,6 +10,7 @@
 
 #include <cublas_v2.h>
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "plan/contraction/layout.h"
 
@@ -23,6 +24,7 @@ typedef struct cuperm_ctr_state {
     cublasHandle_t idle[CTR_BLAS_POOL];
     int idleCount;
     struct cuperm_cache* decisions;        /* core/cache.h: (problem, mode) -> (layout, seconds) */
+    void* _Atomic spareScratch;            /* a layout search's scratch, kept for the next search */
 } cuperm_ctr_state_t;
 
 /* The handle's state, created on first use (thread-safe). */
@@ -37,6 +39,12 @@ void cuperm_ctr_blas_release(cuperm_ctr_state_t* s, cublasHandle_t blas);
 int cuperm_ctr_state_lookup(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* key, int measured, cuperm_ctr_layout_t* layout, double* seconds);
 void cuperm_ctr_state_insert(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* key, int measured, const cuperm_ctr_layout_t* layout,
                       double seconds);
+
+/* Scratch for one layout search (cuperm_ctr_cost_model_t.scratch): the state's spare when no
+ * other search holds it, else fresh memory; NULL when out of memory (the search then allocates
+ * its own). Give it back with cuperm_ctr_scratch_release. Lock-free. */
+void* cuperm_ctr_scratch_take(cuperm_ctr_state_t* s);
+void cuperm_ctr_scratch_release(cuperm_ctr_state_t* s, void* scratch);
 
 /* Calls fn for every measured decision (under the cache's lock: fn must not use the state). */
 void cuperm_ctr_state_foreach_measured(cuperm_ctr_state_t* s,

@@ -151,6 +151,13 @@ int cuperm_ctr_tma_map(const cuperm_ctr_problem_t* p, cuperm_gett_tma_params_t* 
                            cuperm_ctr_group_name((cuperm_ctr_group_t)g), (long long)p->groupSize[g]);
     }
     if (!operand_aligned(p, q, CTR_A, ga, why, whySize) || !operand_aligned(p, q, CTR_B, gb, why, whySize)) return 0;
+    /* A and B's unused (extent 1) modes still become TMA dimensions: give them a legal stride
+     * (16 bytes) rather than 0; their only index is 0, so the value never moves an address. */
+    for (int w = CTR_A; w <= CTR_B; ++w)
+        for (int g = 0; g < CTR_GROUPS; ++g)
+            for (int i = q->count[g]; i < CUPERM_TMA_MODES; ++i)
+                if (cuperm_ctr_gett_has_table(g, w))
+                    q->stride[w][g][i] = CTR_TMA_PTR_ALIGN / cupermDataTypeSize(p->op[w].type);
     q->abType = p->op[CTR_A].type;
     q->cdType = p->op[CTR_D].type;
     q->tile = cuperm_ctr_tma_choose_tile(q);

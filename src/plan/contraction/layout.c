@@ -551,10 +551,13 @@ static double memo_seconds(void* ctx, const cuperm_ctr_transpose_t* t)
     return m->model->transpose_seconds(m->model->ctx, t);
 }
 
+size_t cuperm_ctr_search_scratch_bytes(void) { return sizeof(price_memo); }
+
 int cuperm_ctr_layout_rank(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* best, int max)
 {
     /* Prices through the search's memo (without it, when out of memory: the same prices, slower). */
-    price_memo* memo = malloc(sizeof *memo);
+    void* const own = model->scratch ? NULL : malloc(sizeof(price_memo));
+    price_memo* memo = model->scratch ? model->scratch : own;
     cuperm_ctr_cost_model_t memoModel = *model;
     if (memo) {
         memo->model = model;
@@ -606,7 +609,7 @@ int cuperm_ctr_layout_rank(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
                             }
     }
     for (int i = 0; i < n; ++i) place_workspace(p, &best[i]);
-    free(memo);
+    free(own);
     return n;
 }
 

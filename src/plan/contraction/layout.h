@@ -37,7 +37,14 @@ typedef struct {
     void* ctx;
     double bandwidth;      /* bytes per second of device memory (for the operator kernels) */
     double gemmFlops[4];   /* peak GEMM flop rates, indexed by cuperm_ctr_rate_t */
+    /* Memory for one search at a time (its memo of transpose prices), at least
+     * cuperm_ctr_search_scratch_bytes(), malloc-aligned; NULL: the search allocates its own.
+     * Lets a caller keep it between searches: a fresh ~60 KB each time costs the heap a grow
+     * and a trim, about a tenth of a search. */
+    void* scratch;
 } cuperm_ctr_cost_model_t;
+
+size_t cuperm_ctr_search_scratch_bytes(void);
 
 /* Which unit a GEMM runs on. */
 typedef enum { CTR_RATE_FP64 = 0, CTR_RATE_FP32 = 1, CTR_RATE_TF32 = 2, CTR_RATE_FP16 = 3 } cuperm_ctr_rate_t;
