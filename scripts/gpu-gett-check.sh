@@ -14,7 +14,8 @@
 # gett-strides for f16 when unset), SKIP_PTXAS=1 (no register report), GETT_TMA=1 (also build the
 # Hopper TMA kernels, CUPERM_GETT_TMA=ON, from the CUTLASS headers of scripts/lib/deps.sh: carry
 # .deps/ with the nvidia-cutlass wheel in it; then test_gett_tma_gpu, the fuzz test and memcheck
-# run with CUPERM_GETT=tma too, and the benchmark variant gett-tma exists).
+# run with CUPERM_GETT=tma too, and the benchmark runs the variants gett-tma (the plan's tiles)
+# and, in f16, gett-tma-<tile> for every tile forced with CUPERM_GETT_TMA_TILE).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/cuda/bin"
@@ -104,14 +105,18 @@ fi
 for dt in ${DTYPES:-f16 bf16}; do
   variants="${VARIANTS:-ttgt gett}"
   [ $dt = f16 ] && [ -z "${VARIANTS:-}" ] && variants="ttgt gett gett-strides"
-  [ -z "${VARIANTS:-}" ] && [ ${#tma[@]} -gt 0 ] && variants="$variants gett-tma"
+  # The Hopper kernels with the plan's tile, then with each tile forced (which tiles pay).
+  [ -z "${VARIANTS:-}" ] && [ ${#tma[@]} -gt 0 ] && [ $dt = f16 ] &&
+    variants="$variants gett-tma gett-tma-flat gett-tma-kpair gett-tma-mid gett-tma-pairs"
+  [ -z "${VARIANTS:-}" ] && [ ${#tma[@]} -gt 0 ] && [ $dt != f16 ] && variants="$variants gett-tma"
   for variant in $variants; do
     mkdir -p "$logs/bench-$dt-$variant"
     start=$(date +%s)
     case $variant in
       gett) env=(env -u CUPERM_GETT_ORDER CUPERM_GETT=1) ;;
       gett-strides) env=(env CUPERM_GETT=1 CUPERM_GETT_ORDER=strides) ;;
-      gett-tma) env=(env -u CUPERM_GETT_ORDER CUPERM_GETT=tma) ;;
+      gett-tma) env=(env -u CUPERM_GETT_ORDER -u CUPERM_GETT_TMA_TILE CUPERM_GETT=tma) ;;
+      gett-tma-*) env=(env -u CUPERM_GETT_ORDER CUPERM_GETT=tma CUPERM_GETT_TMA_TILE="${variant#gett-tma-}") ;;
       *) env=(env -u CUPERM_GETT -u CUPERM_GETT_ORDER) ;;
     esac
     "${env[@]}" timeout 120 "$build/tools/bench/cuperm-bench" tccg48 --dtype $dt --mode model \

@@ -23,8 +23,8 @@ enum { CUPERM_TMA_M = 0, CUPERM_TMA_N = 1, CUPERM_TMA_K = 2, CUPERM_TMA_L = 3, C
  * and m1 of its second (m1 = 1: the second mode is walked index by index like the others),
  * likewise for N and K. Every tile is 128 x 128 x 64 in all (k0 * k1 = 64 two-byte elements: one
  * 128-byte swizzled row of shared memory). Tiles that take from two modes keep small extents
- * (24, 72) from being padded to 64 or 128. Which tiles exist is a measurement's
- * decision (bench/results/gett-h100/tma-probe/).
+ * (24, 72) from being padded to 64 or 128. Which tiles stay is for measurements to decide
+ * (CUPERM_GETT_TMA_TILE forces one; scripts/gpu-gett-check.sh times each).
  */
 #define CUPERM_TMA_TILES(X)                  \
     X(0, flat, 128, 1, 128, 1, 64, 1)        \

@@ -1,5 +1,7 @@
 #include "exec/handle.h"
 
+#include "plan/contraction/gett_tma.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +61,8 @@ cupermStatus_t cuperm_handle_create(cuperm_handle_t** out)
     const char* gett = getenv("CUPERM_GETT");
     h->gettTma = gett && strcmp(gett, "tma") == 0;
     h->gettForced = h->gettTma || (gett && strcmp(gett, "1") == 0);
+    const char* tile = getenv("CUPERM_GETT_TMA_TILE");
+    h->gettTmaTile = tile ? cuperm_ctr_tma_tile_id(tile) : -1;
     *out = h;
     return CUPERM_STATUS_SUCCESS;
 }

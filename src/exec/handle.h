@@ -34,6 +34,8 @@ typedef struct cuperm_handle {
     int gettForced;  /* CUPERM_GETT=1 or tma at cupermCreate: model contraction plans take GETT when eligible */
     int gettTma;     /* CUPERM_GETT=tma: GETT plans run the Hopper kernels where they map (not yet by default:
                         they have not run on a GPU) */
+    int gettTmaTile; /* CUPERM_GETT_TMA_TILE=<tile name>: that block tile instead of the plan's (for
+                        measuring every tile on every case); -1: the plan's */
 } cuperm_handle_t;
 
 /** A handle for the current device (the object; the token is made by the API). */

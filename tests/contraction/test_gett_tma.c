@@ -324,6 +324,9 @@ static void test_tiles(void** state)
     for (int t = 0; t < CUPERM_TMA_TILE_COUNT; ++t) assert_float_equal(cuperm_ctr_tma_tile_efficiency(&q, t), 1.0, 1e-12);
     assert_int_equal(cuperm_ctr_tma_choose_tile(&q), CUPERM_TMA_TILE_flat);
     assert_string_equal(cuperm_ctr_tma_tile_name(CUPERM_TMA_TILE_pairs), "pairs");
+    for (int t = 0; t < CUPERM_TMA_TILE_COUNT; ++t) assert_int_equal(cuperm_ctr_tma_tile_id(cuperm_ctr_tma_tile_name(t)), t);
+    assert_int_equal(cuperm_ctr_tma_tile_id("nope"), -1);
+    assert_int_equal(cuperm_ctr_tma_tile_id(NULL), -1);
     assert_int_equal(cuperm_ctr_tma_tile_take(CUPERM_TMA_TILE_mid, CUPERM_TMA_K, 1), 4);
     assert_int_equal(cuperm_ctr_tma_tile_take(CUPERM_TMA_TILE_mid, CUPERM_TMA_K, 2), 1);
 }

@@ -39,6 +39,13 @@ const char* cuperm_ctr_tma_tile_name(int tile)
     return tile >= 0 && tile < CUPERM_TMA_TILE_COUNT ? tile_names[tile] : "?";
 }
 
+int cuperm_ctr_tma_tile_id(const char* name)
+{
+    for (int t = 0; t < CUPERM_TMA_TILE_COUNT; ++t)
+        if (name && !strcmp(name, tile_names[t])) return t;
+    return -1;
+}
+
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
 #endif

@@ -43,4 +43,7 @@ int cuperm_ctr_tma_tile_take(int tile, int g, int i);
 /* "flat", "kpair", ... */
 const char* cuperm_ctr_tma_tile_name(int tile);
 
+/* The id of the tile of that name, or -1. */
+int cuperm_ctr_tma_tile_id(const char* name);
+
 #endif
