@@ -21,17 +21,10 @@ static int64_t contiguous_run(const cuperm_tile_params_t* t, int begin, int end,
     return run < tile ? run : tile;
 }
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-    if (a < 0) a = -a;
-    if (b < 0) b = -b;
-    while (b) {
-        int64_t r = a % b;
-        a = b;
-        b = r;
-    }
-    return a;
-}
+/* The largest power of two dividing every value OR-ed into bits (0 if none was nonzero):
+ * the power-of-two part of their gcd, which is all that a gcd with 32 keeps. */
+static int64_t low_bit(uint64_t bits) { return (int64_t)(bits & (~bits + 1)); }
+static uint64_t magnitude(int64_t v) { return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v; }
 
 /* Mean number of 32-byte sectors that `bytes` consecutive bytes touch when they
  * start at a multiple of g bytes, every start modulo 32 equally likely. With
@@ -41,8 +34,8 @@ static int64_t gcd64(int64_t a, int64_t b)
 static double run_sectors(int64_t bytes, int64_t g)
 {
     if (bytes <= 0) return 0;
-    g = gcd64(g, 32);
-    if (g == 0) g = 32;
+    g = g ? low_bit(magnitude(g)) : 32; /* gcd(g, 32) */
+    if (g > 32) g = 32;
     const int64_t n = 32 / g, q = (bytes - 1) / 32, r = (bytes - 1) % 32;
     const int64_t late = n - (32 - r + g - 1) / g; /* starts at or past 32 - r */
     return (double)(n * (q + 1) + (late > 0 ? late : 0)) / (double)n;
@@ -77,16 +70,19 @@ static double side_efficiency(const cuperm_tile_params_t* t, int begin, int end,
         }
         cut = group * other_tile;
     }
-    int64_t g = 0;
+    /* Runs start on multiples of the other strides' gcd; only its power of two matters here
+     * (run_sectors takes its gcd with 32), so the strides are OR-ed, not divided. */
+    uint64_t bits = 0;
     for (int d = 0; d < t->rank; ++d)
-        if (!in_run[d]) g = gcd64(g, output_side ? t->dim[d].out_stride : t->dim[d].in_stride);
+        if (!in_run[d]) bits |= magnitude(output_side ? t->dim[d].out_stride : t->dim[d].in_stride);
     int64_t pieces = 1, piece = run, tail = 0;
     if (run > cut) {
-        g = gcd64(g, cut);
+        bits |= magnitude(cut);
         pieces = run / cut;
         piece = cut;
         tail = run % cut;
     }
+    const int64_t g = low_bit(bits);
     const int64_t gb = g ? g * elem : 32;
     const double sectors = (double)pieces * run_sectors(piece * elem, gb) + run_sectors(tail * elem, gb);
     return (double)(run * elem) / (32.0 * sectors);
