@@ -57,7 +57,8 @@ static int64_t descriptor_quads(const ctr_random_case* c, quad_t* out)
     return count;
 }
 
-/* Every index of the kernels' fused shape: (A, B, C, D) offsets through q's strides. */
+/* Every index of the kernels' fused shape: (A, B, C, D) offsets through q's strides (the
+ * kernels' operand 0 is B when q->swapped: given back in A, B order). */
 static int64_t map_quads(const cuperm_gett_tma_params_t* q, quad_t* out)
 {
     int64_t idx[CUPERM_TMA_GROUPS][CUPERM_TMA_MODES] = {{0}}, count = 0;
@@ -66,6 +67,11 @@ static int64_t map_quads(const cuperm_gett_tma_params_t* q, quad_t* out)
         for (int w = 0; w < 4; ++w)
             for (int g = 0; g < CUPERM_TMA_GROUPS; ++g)
                 for (int i = 0; i < CUPERM_TMA_MODES; ++i) e.off[w] += idx[g][i] * q->stride[w][g][i];
+        if (q->swapped) {
+            const int64_t t = e.off[0];
+            e.off[0] = e.off[1];
+            e.off[1] = t;
+        }
         out[count++] = e;
         int g = 0, i = 0;
         for (; g < CUPERM_TMA_GROUPS; ++g) {
@@ -148,7 +154,7 @@ static void test_map_random(void** state)
 {
     (void)state;
     rng_t r = {20261123};
-    int mapped = 0, fused = 0;
+    int mapped = 0, fused = 0, swapped = 0;
     quad_t* want = malloc(sizeof(quad_t) << 16);
     quad_t* got = malloc(sizeof(quad_t) << 16);
     assert_non_null(want);
@@ -186,12 +192,18 @@ static void test_map_random(void** state)
             fail_msg("case %d: the map's elements differ from the descriptors': %s", i, text);
         }
         ++mapped;
-        for (int g = 0; g < CUPERM_TMA_GROUPS; ++g) fused += q.count[g] < p.groupCount[g];
+        swapped += q.swapped;
+        for (int g = 0; g < CUPERM_TMA_GROUPS; ++g) {
+            const int pg = q.swapped && g < 2 ? 1 - g : g; /* the kernels' M is N when exchanged */
+            fused += q.count[g] < p.groupCount[pg];
+        }
     }
     free(want);
     free(got);
-    print_message("  %d random contractions mapped and walked, %d groups fused\n", mapped, fused);
+    print_message("  %d random contractions mapped and walked (%d with A and B exchanged), %d groups fused\n",
+                  mapped, swapped, fused);
     assert_true(mapped >= 100);
+    assert_true(swapped >= 20 && swapped < mapped);
     assert_true(fused >= 20);
 }
 
@@ -276,6 +288,28 @@ static void test_map_tccg1(void** state)
     assert_int_equal(q.stride[CTR_D][CUPERM_TMA_N][0], 312 * 312);
     assert_int_equal(q.extent[CUPERM_TMA_N][0], 24);
     assert_int_equal(q.abType, CUPERM_R_16F);
+    assert_int_equal(q.swapped, 0);
+    /* N = 24: the 32-wide tile (24 of 32 columns real) over the flat one (24 of 128). */
+    assert_int_equal(q.tile, CUPERM_TMA_TILE_n32);
+}
+
+/* TCCG 1 with A and B given the other way round (abc-dc-bda): the same kernels' view, exchanged. */
+static void test_map_exchanged(void** state)
+{
+    (void)state;
+    const int64_t ext[8] = {312, 312, 24, 312};
+    hand_t h;
+    cuperm_ctr_problem_t p;
+    cuperm_gett_tma_params_t q;
+    hand_problem(&h, "dc", "bda", "abc", ext, NULL, &p); /* M = c (24), N = a b */
+    assert_int_equal(cuperm_ctr_tma_map(&p, &q, NULL, 0), 1);
+    assert_int_equal(q.swapped, 1);
+    assert_int_equal(q.tile, CUPERM_TMA_TILE_n32);
+    assert_int_equal(q.count[CUPERM_TMA_M], 2); /* the kernels' M: a, b */
+    assert_int_equal(q.extent[CUPERM_TMA_N][0], 24);
+    assert_int_equal(q.stride[CTR_A][CUPERM_TMA_M][0], 1); /* the kernels' A is B = bda: b */
+    assert_int_equal(q.stride[CTR_B][CUPERM_TMA_K][0], 1); /* their B is A = dc: d */
+    assert_int_equal(q.stride[CTR_D][CUPERM_TMA_N][0], 312 * 312);
 }
 
 /* M modes contiguous in A and D fuse into one; K modes contiguous in A and B too. */
@@ -313,12 +347,19 @@ static void test_tiles(void** state)
     assert_float_equal(cuperm_ctr_tma_tile_efficiency(&q, CUPERM_TMA_TILE_pairs), 1.0 / ((80.0 / 72) * (80.0 / 72)),
                        1e-12);
     assert_int_equal(cuperm_ctr_tma_choose_tile(&q), CUPERM_TMA_TILE_pairs);
-    /* One mode per group (TCCG 12, 5136 x 5120 x 5136): only the flat tile leaves no mode padded whole. */
+    /* One mode per group (TCCG 12, 5136 x 5120 x 5136): the 32-deep tile pads K less (5152 against
+     * 5184) but its assumed rate (0.9) outweighs that; the pair tiles pad a unit mode whole. */
     for (int g = 0; g < 3; ++g) q.extent[g][1] = 1;
     q.extent[0][0] = 5136, q.extent[1][0] = 5120, q.extent[2][0] = 5136;
     assert_float_equal(cuperm_ctr_tma_tile_efficiency(&q, CUPERM_TMA_TILE_flat), 1.0 / ((5248.0 / 5136) * (5184.0 / 5136)),
                        1e-12);
+    assert_float_equal(cuperm_ctr_tma_tile_efficiency(&q, CUPERM_TMA_TILE_k32), 1.0 / ((5248.0 / 5136) * (5152.0 / 5136)),
+                       1e-12);
     assert_int_equal(cuperm_ctr_tma_choose_tile(&q), CUPERM_TMA_TILE_flat);
+    /* K = 24 (TCCG 31-48): the 32-deep tile, 0.75 real, beats 64 deep, 0.375. */
+    q.extent[0][0] = 384, q.extent[1][0] = 384, q.extent[2][0] = 24;
+    assert_float_equal(cuperm_ctr_tma_tile_score(&q, CUPERM_TMA_TILE_k32), 0.9 * 0.75, 1e-12);
+    assert_int_equal(cuperm_ctr_tma_choose_tile(&q), CUPERM_TMA_TILE_k32);
     /* Divisible extents: every tile is exact; the tie goes to the flat tile. */
     for (int g = 0; g < 3; ++g) q.extent[g][0] = 128, q.extent[g][1] = 16;
     for (int t = 0; t < CUPERM_TMA_TILE_COUNT; ++t) assert_float_equal(cuperm_ctr_tma_tile_efficiency(&q, t), 1.0, 1e-12);
@@ -335,7 +376,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_map_random), cmocka_unit_test(test_map_rules), cmocka_unit_test(test_map_tccg1),
-        cmocka_unit_test(test_map_fuses), cmocka_unit_test(test_tiles),
+        cmocka_unit_test(test_map_exchanged), cmocka_unit_test(test_map_fuses), cmocka_unit_test(test_tiles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

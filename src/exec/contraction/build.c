@@ -268,9 +268,10 @@ cupermStatus_t cuperm_ctr_plan_build(cuperm_contraction_plan_t* c)
         const cuperm_gett_tma_params_t* t = &c->gett.tma;
         if (c->gett.useTma && used < sizeof c->description)
             snprintf(c->description + used, sizeof c->description - used,
-                     "; Hopper TMA kernels (16-byte aligned A and B): tile %s, A %s-major, B %s-major, M/N/K/L of "
-                     "%d/%d/%d/%d modes", cuperm_ctr_tma_tile_name(t->tile), t->aKMajor ? "k" : "m",
-                     t->bKMajor ? "k" : "n", t->count[0], t->count[1], t->count[2], t->count[3]);
+                     "; Hopper TMA kernels (16-byte aligned A and B): tile %s, %sA %s-major, B %s-major, M/N/K/L "
+                     "of %d/%d/%d/%d modes", cuperm_ctr_tma_tile_name(t->tile),
+                     t->swapped ? "as D^T = B^T A^T, " : "", t->aKMajor ? "k" : "m", t->bKMajor ? "k" : "n",
+                     t->count[0], t->count[1], t->count[2], t->count[3]);
     }
     return CUPERM_STATUS_SUCCESS;
 }

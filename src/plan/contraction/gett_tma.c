@@ -19,12 +19,17 @@ _Static_assert(CUPERM_TMA_L_MODES <= CUPERM_TMA_MODES, "L modes fit the stride r
 #define TMA_MAX_STRIDE_BYTES ((int64_t)1 << 40)
 
 static const int tile_take[CUPERM_TMA_TILE_COUNT][3][2] = {
-#define CUPERM_TMA_TILE_TAKE(id, name, m0, m1, n0, n1, k0, k1) {{m0, m1}, {n0, n1}, {k0, k1}},
+#define CUPERM_TMA_TILE_TAKE(id, name, m0, m1, n0, n1, k0, k1, rate) {{m0, m1}, {n0, n1}, {k0, k1}},
     CUPERM_TMA_TILES(CUPERM_TMA_TILE_TAKE)
 #undef CUPERM_TMA_TILE_TAKE
 };
+static const double tile_rates[CUPERM_TMA_TILE_COUNT] = {
+#define CUPERM_TMA_TILE_RATE(id, name, m0, m1, n0, n1, k0, k1, rate) rate,
+    CUPERM_TMA_TILES(CUPERM_TMA_TILE_RATE)
+#undef CUPERM_TMA_TILE_RATE
+};
 static const char* const tile_names[CUPERM_TMA_TILE_COUNT] = {
-#define CUPERM_TMA_TILE_NAME(id, name, m0, m1, n0, n1, k0, k1) #name,
+#define CUPERM_TMA_TILE_NAME(id, name, m0, m1, n0, n1, k0, k1, rate) #name,
     CUPERM_TMA_TILES(CUPERM_TMA_TILE_NAME)
 #undef CUPERM_TMA_TILE_NAME
 };
@@ -126,7 +131,8 @@ static int operand_aligned(const cuperm_ctr_problem_t* p, const cuperm_gett_tma_
     return 1;
 }
 
-int cuperm_ctr_tma_map(const cuperm_ctr_problem_t* p, cuperm_gett_tma_params_t* q, char* why, size_t whySize)
+/* The map of p as given (A the kernels' first operand, M their rows). */
+static int map_as_given(const cuperm_ctr_problem_t* p, cuperm_gett_tma_params_t* q, char* why, size_t whySize)
 {
     memset(q, 0, sizeof *q);
     if (!cuperm_ctr_gett_supported(p, why, whySize)) return 0;
@@ -171,6 +177,39 @@ int cuperm_ctr_tma_map(const cuperm_ctr_problem_t* p, cuperm_gett_tma_params_t* 
     return 1;
 }
 
+/* p with A and B exchanged, and with them M and N: D^T = B^T A^T as a problem. */
+static void exchange_operands(const cuperm_ctr_problem_t* p, cuperm_ctr_problem_t* x)
+{
+    *x = *p;
+    x->op[CTR_A] = p->op[CTR_B];
+    x->op[CTR_B] = p->op[CTR_A];
+    for (int i = 0; i < p->nmodes; ++i) {
+        cuperm_ctr_mode_t* m = &x->modes[i];
+        m->pos[CTR_A] = p->modes[i].pos[CTR_B];
+        m->pos[CTR_B] = p->modes[i].pos[CTR_A];
+        if (m->group == CTR_GROUP_M) m->group = CTR_GROUP_N;
+        else if (m->group == CTR_GROUP_N) m->group = CTR_GROUP_M;
+    }
+    x->groupSize[CTR_GROUP_M] = p->groupSize[CTR_GROUP_N];
+    x->groupSize[CTR_GROUP_N] = p->groupSize[CTR_GROUP_M];
+    x->groupCount[CTR_GROUP_M] = p->groupCount[CTR_GROUP_N];
+    x->groupCount[CTR_GROUP_N] = p->groupCount[CTR_GROUP_M];
+}
+
+int cuperm_ctr_tma_map(const cuperm_ctr_problem_t* p, cuperm_gett_tma_params_t* q, char* why, size_t whySize)
+{
+    /* Both orientations; the exchanged one only when its tile wastes strictly less (a 24-wide M
+     * then becomes a 24-wide N, which the 32-wide tiles fit). */
+    cuperm_ctr_problem_t x;
+    cuperm_gett_tma_params_t alt;
+    exchange_operands(p, &x);
+    const int direct = map_as_given(p, q, why, whySize);
+    if (!map_as_given(&x, &alt, NULL, 0)) return direct;
+    alt.swapped = 1;
+    if (!direct || cuperm_ctr_tma_tile_score(&alt, alt.tile) > cuperm_ctr_tma_tile_score(q, q->tile)) *q = alt;
+    return 1;
+}
+
 /* Covered over real indices along one mode: ceil(e / t) * t / e. */
 static double padding(int64_t e, int t) { return (double)((e + t - 1) / t * t) / (double)e; }
 
@@ -182,13 +221,18 @@ double cuperm_ctr_tma_tile_efficiency(const cuperm_gett_tma_params_t* q, int til
     return 1.0 / covered;
 }
 
+double cuperm_ctr_tma_tile_score(const cuperm_gett_tma_params_t* q, int tile)
+{
+    return tile >= 0 && tile < CUPERM_TMA_TILE_COUNT ? cuperm_ctr_tma_tile_efficiency(q, tile) * tile_rates[tile] : 0.0;
+}
+
 int cuperm_ctr_tma_choose_tile(const cuperm_gett_tma_params_t* q)
 {
     int best = 0;
-    double bestEff = cuperm_ctr_tma_tile_efficiency(q, 0);
+    double bestScore = cuperm_ctr_tma_tile_score(q, 0);
     for (int t = 1; t < CUPERM_TMA_TILE_COUNT; ++t) {
-        const double e = cuperm_ctr_tma_tile_efficiency(q, t);
-        if (e > bestEff) best = t, bestEff = e;
+        const double s = cuperm_ctr_tma_tile_score(q, t);
+        if (s > bestScore) best = t, bestScore = s;
     }
     return best;
 }

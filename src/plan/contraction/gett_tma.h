@@ -23,9 +23,10 @@
 #define CTR_TMA_PTR_ALIGN 16
 
 /*
- * Maps p onto q (every field but tile, which cuperm_ctr_tma_choose_tile sets) and returns 1,
- * or returns 0 and writes the rule that fails into why (if non-NULL). Types and operators are
- * the GETT family's (cuperm_ctr_gett_supported).
+ * Maps p onto q, its tile chosen by cuperm_ctr_tma_choose_tile, and returns 1, or returns 0 and
+ * writes the rule that fails into why (if non-NULL; the rule of p as given). Tries p as given
+ * and with A and B exchanged (q->swapped: D^T = B^T A^T), keeping the exchange only when its
+ * tile wastes strictly less. Types and operators are the GETT family's (cuperm_ctr_gett_supported).
  */
 int cuperm_ctr_tma_map(const cuperm_ctr_problem_t* p, cuperm_gett_tma_params_t* q, char* why, size_t whySize);
 
@@ -34,7 +35,10 @@ int cuperm_ctr_tma_map(const cuperm_ctr_problem_t* p, cuperm_gett_tma_params_t* 
  * padded), multiplied. 1 when the tiles divide the extents. */
 double cuperm_ctr_tma_tile_efficiency(const cuperm_gett_tma_params_t* q, int tile);
 
-/* The tile with the highest efficiency; ties go to the lower id (the flat tile first). */
+/* Efficiency times the tile's assumed rate (core/gett_tma_params.h): what the choice maximises. */
+double cuperm_ctr_tma_tile_score(const cuperm_gett_tma_params_t* q, int tile);
+
+/* The tile with the highest score; ties go to the lower id (the flat tile first). */
 int cuperm_ctr_tma_choose_tile(const cuperm_gett_tma_params_t* q);
 
 /* The indices tile takes from mode i (0 or 1) of group g (M, N or K); 1 for i > 1. */

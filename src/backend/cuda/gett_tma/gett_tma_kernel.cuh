@@ -43,7 +43,7 @@ template <> inline MajorGroup group<MajorGroup>(const int64_t* s) { return Major
 template <int a, int b> struct Take { using type = Shape<Int<a>, Int<b>>; };
 template <int a> struct Take<a, 1> { using type = Shape<Int<a>>; };
 template <int id> struct TileOf;
-#define CUPERM_TMA_TILE_SHAPE(id, name, m0, m1, n0, n1, k0, k1)                                              \
+#define CUPERM_TMA_TILE_SHAPE(id, name, m0, m1, n0, n1, k0, k1, rate)                                              \
     template <> struct TileOf<id> {                                                                         \
         using type = Shape<typename Take<m0, m1>::type, typename Take<n0, n1>::type, typename Take<k0, k1>::type>; \
     };
