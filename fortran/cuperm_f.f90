@@ -90,6 +90,11 @@ module cuperm_f
   integer(c_int), parameter, public :: CUPERM_PLAN_MODEL = 0
   integer(c_int), parameter, public :: CUPERM_PLAN_MEASURE = 1
 
+  ! cupermContractionAlgo_t
+  integer(c_int), parameter, public :: CUPERM_ALGO_DEFAULT = 0
+  integer(c_int), parameter, public :: CUPERM_ALGO_TTGT = 1
+  integer(c_int), parameter, public :: CUPERM_ALGO_GETT = 2
+
   ! ---------------------------------------------------------------------------
   ! Structs: bind(c) mirrors (tests/test_fortran_api checks sizes and offsets).
   ! Character pointers (kernelName, description) are type(c_ptr): read them
@@ -160,7 +165,7 @@ module cuperm_f
   public :: cupermCreate, cupermDestroy, cupermHandleWritePlanCache, cupermHandleReadPlanCache
   public :: cupermPlanTranspose, cupermPlanTransposeOp, cupermExecute, cupermPlanDestroy, cupermPlanTransposeMeasure
   public :: cupermPredictTransposeTime, cupermPlanGetInfo
-  public :: cupermPlanContraction, cupermContractionGetWorkspaceSize, cupermContract
+  public :: cupermPlanContraction, cupermPlanContractionAlgo, cupermContractionGetWorkspaceSize, cupermContract
   public :: cupermContractionPlanDestroy, cupermContractionPlanGetInfo
 
   interface
@@ -290,6 +295,15 @@ module cuperm_f
       type(c_ptr), intent(out) :: plan
       type(cupermTensorDescriptor_t), intent(in) :: A, B, C, D
       integer(c_int), value :: compute, mode
+      integer(c_int) :: st
+    end function
+    function cupermPlanContractionAlgo(handle, plan, A, B, C, D, compute, mode, algo) &
+        bind(c, name='cupermPlanContractionAlgo') result(st)
+      import :: c_int, c_ptr, cupermTensorDescriptor_t
+      type(c_ptr), value :: handle
+      type(c_ptr), intent(out) :: plan
+      type(cupermTensorDescriptor_t), intent(in) :: A, B, C, D
+      integer(c_int), value :: compute, mode, algo
       integer(c_int) :: st
     end function
     function cupermContractionGetWorkspaceSize(plan, bytes) &
@@ -842,26 +856,29 @@ contains
 
   !> Plans D = opD(alpha * sum opA(A) * opB(B) + beta * opC(C)) (einsum style:
   !> modes are matched by label). compute: default CUPERM_COMPUTE_DEFAULT;
-  !> mode: default CUPERM_PLAN_MODEL.
-  function cuperm_contraction_plan(handle, plan, A, B, C, D, compute, mode) result(st)
+  !> mode: default CUPERM_PLAN_MODEL; algo (the kinds of plan allowed): default
+  !> CUPERM_ALGO_DEFAULT.
+  function cuperm_contraction_plan(handle, plan, A, B, C, D, compute, mode, algo) result(st)
     type(c_ptr), intent(in) :: handle
     type(c_ptr), intent(out) :: plan
     type(cuperm_tensor_t), intent(in), target :: A, B, C, D
-    integer(c_int), intent(in), optional :: compute, mode
+    integer(c_int), intent(in), optional :: compute, mode, algo
     integer(c_int) :: st
     type(cupermTensorDescriptor_t) :: dA, dB, dC, dD
-    integer(c_int) :: cmp, md
+    integer(c_int) :: cmp, md, alg
     plan = c_null_ptr
     cmp = CUPERM_COMPUTE_DEFAULT
     if (present(compute)) cmp = compute
     md = CUPERM_PLAN_MODEL
     if (present(mode)) md = mode
+    alg = CUPERM_ALGO_DEFAULT
+    if (present(algo)) alg = algo
     st = descriptor('A', A, dA)
     if (st == CUPERM_STATUS_SUCCESS) st = descriptor('B', B, dB)
     if (st == CUPERM_STATUS_SUCCESS) st = descriptor('C', C, dC)
     if (st == CUPERM_STATUS_SUCCESS) st = descriptor('D', D, dD)
     if (st /= CUPERM_STATUS_SUCCESS) return
-    st = lib(cupermPlanContraction(handle, plan, dA, dB, dC, dD, cmp, md))
+    st = lib(cupermPlanContractionAlgo(handle, plan, dA, dB, dC, dD, cmp, md, alg))
   end function
 
   function cuperm_contraction_workspace_size(plan, bytes) result(st)

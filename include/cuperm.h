@@ -330,8 +330,9 @@ typedef enum {
 typedef enum {
     CUPERM_PLAN_MODEL = 0,  /**< by the cost model (transpose predictions + a GEMM model); nothing runs.
                                  With the environment variable CUPERM_GETT set to 1 at cupermCreate, eligible
-                                 fp16/bf16 contractions take the GETT kernel instead, whose plan copies
-                                 its offset tables to the device (cudaMalloc + cudaMemcpy) */
+                                 fp16/bf16 contractions take the GETT kernel instead (CUPERM_ALGO_DEFAULT
+                                 only), whose plan copies its offset tables to the device (cudaMalloc +
+                                 cudaMemcpy), as a CUPERM_ALGO_GETT plan does */
     CUPERM_PLAN_MEASURE = 1 /**< the model's 8 cheapest layouts timed on the device, the fastest kept.
                                  Needs no user data: it allocates, stream-ordered from the current
                                  device's memory pool, scratch A, B and D (their spans) plus the
@@ -341,6 +342,19 @@ typedef enum {
                                  returning. The current device must be the handle's. Cached in the
                                  handle apart from model plans. */
 } cupermPlanMode_t;
+
+/**
+ * Which kinds of plan a contraction may get (cupermPlanContractionAlgo), as cuTENSOR's
+ * algorithm preference: DEFAULT lets the plan mode choose among every kind.
+ */
+typedef enum {
+    CUPERM_ALGO_DEFAULT = 0, /**< what cupermPlanContraction does */
+    CUPERM_ALGO_TTGT = 1,    /**< transposes around a cuBLAS GEMM only (MODEL: the cheapest layout; MEASURE:
+                                  the model's 8 cheapest timed); ignores CUPERM_GETT */
+    CUPERM_ALGO_GETT = 2     /**< the GETT kernel (one plan per problem, so the mode changes nothing);
+                                  CUPERM_STATUS_NOT_SUPPORTED, naming the rule, where it cannot run the
+                                  problem: types, operators, table size, an sm_80+ device */
+} cupermContractionAlgo_t;
 
 /** One operand of a contraction. */
 typedef struct {
@@ -383,6 +397,19 @@ CUPERM_API cupermStatus_t cupermPlanContraction(cupermHandle_t handle, cupermCon
                                                 const cupermTensorDescriptor_t* D,
                                                 cupermComputeType_t compute,
                                                 cupermPlanMode_t mode);
+
+/**
+ * cupermPlanContraction with the kinds of plan restricted to algo (see cupermContractionAlgo_t).
+ * Decisions are cached per mode and algo. cupermPlanContraction(...) is
+ * cupermPlanContractionAlgo(..., CUPERM_ALGO_DEFAULT).
+ */
+CUPERM_API cupermStatus_t cupermPlanContractionAlgo(cupermHandle_t handle, cupermContractionPlan_t* plan,
+                                                    const cupermTensorDescriptor_t* A,
+                                                    const cupermTensorDescriptor_t* B,
+                                                    const cupermTensorDescriptor_t* C,
+                                                    const cupermTensorDescriptor_t* D,
+                                                    cupermComputeType_t compute, cupermPlanMode_t mode,
+                                                    cupermContractionAlgo_t algo);
 
 /** Device workspace, in bytes, that cupermContract needs for this plan (may be 0). */
 CUPERM_API cupermStatus_t cupermContractionGetWorkspaceSize(cupermContractionPlan_t plan,

@@ -36,9 +36,10 @@ static const entry_t table[] = {
     V(CUPERM_COMPUTE_DEFAULT), V(CUPERM_COMPUTE_16F), V(CUPERM_COMPUTE_32F), V(CUPERM_COMPUTE_64F),
     V(CUPERM_COMPUTE_32F_FAST_TF32), V(CUPERM_COMPUTE_32F_FAST_16F), V(CUPERM_COMPUTE_32F_FAST_16BF),
     V(CUPERM_PLAN_MODEL), V(CUPERM_PLAN_MEASURE),
+    V(CUPERM_ALGO_DEFAULT), V(CUPERM_ALGO_TTGT), V(CUPERM_ALGO_GETT),
     /* enums are passed as integer(c_int) */
     SIZE(cupermStatus_t), SIZE(cupermDataType_t), SIZE(cupermOperator_t), SIZE(cupermComputeType_t),
-    SIZE(cupermPlanMode_t), SIZE(cupermKernel_t),
+    SIZE(cupermPlanMode_t), SIZE(cupermKernel_t), SIZE(cupermContractionAlgo_t),
     SIZE(cupermPlanInfo_t),
     OFF(cupermPlanInfo_t, kernel), OFF(cupermPlanInfo_t, kernelName), OFF(cupermPlanInfo_t, fusedRank),
     OFF(cupermPlanInfo_t, volume), OFF(cupermPlanInfo_t, tileA), OFF(cupermPlanInfo_t, tileB),

@@ -130,6 +130,9 @@ contains
     call v('CUPERM_COMPUTE_32F_FAST_16BF', CUPERM_COMPUTE_32F_FAST_16BF)
     call v('CUPERM_PLAN_MODEL', CUPERM_PLAN_MODEL)
     call v('CUPERM_PLAN_MEASURE', CUPERM_PLAN_MEASURE)
+    call v('CUPERM_ALGO_DEFAULT', CUPERM_ALGO_DEFAULT)
+    call v('CUPERM_ALGO_TTGT', CUPERM_ALGO_TTGT)
+    call v('CUPERM_ALGO_GETT', CUPERM_ALGO_GETT)
   end subroutine
 
   function addr(p) result(a)
@@ -151,6 +154,7 @@ contains
     call same('sizeof(cupermComputeType_t)', int(c_sizeof(e), c_long_long))
     call same('sizeof(cupermPlanMode_t)', int(c_sizeof(e), c_long_long))
     call same('sizeof(cupermKernel_t)', int(c_sizeof(e), c_long_long))
+    call same('sizeof(cupermContractionAlgo_t)', int(c_sizeof(e), c_long_long))
 
     call same('sizeof(cupermPlanInfo_t)', int(c_sizeof(p), c_long_long))
     b = addr(c_loc(p))

@@ -30,19 +30,24 @@ static cupermStatus_t get_plan_with(cupermContractionPlan_t token, const char* f
     return st;
 }
 
-cupermStatus_t cupermPlanContraction(cupermHandle_t handle, cupermContractionPlan_t* plan,
-                                     const cupermTensorDescriptor_t* A, const cupermTensorDescriptor_t* B,
-                                     const cupermTensorDescriptor_t* C, const cupermTensorDescriptor_t* D,
-                                     cupermComputeType_t compute, cupermPlanMode_t mode)
+/* Both planning entry points. */
+static cupermStatus_t plan_contraction(cupermHandle_t handle, cupermContractionPlan_t* plan,
+                                       const cupermTensorDescriptor_t* A, const cupermTensorDescriptor_t* B,
+                                       const cupermTensorDescriptor_t* C, const cupermTensorDescriptor_t* D,
+                                       cupermComputeType_t compute, cupermPlanMode_t mode,
+                                       cupermContractionAlgo_t algo)
 {
     if (!plan) return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "plan is NULL");
     *plan = NULL;
     if (!handle) return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "handle is NULL");
     cuperm_handle_t* h = cuperm_handle_resolve(handle);
     if (!h) return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "handle is not a live cuperm handle (destroyed or foreign)");
+    if (algo != CUPERM_ALGO_DEFAULT && algo != CUPERM_ALGO_TTGT && algo != CUPERM_ALGO_GETT)
+        return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE,
+                              "algo %d is not a cupermContractionAlgo_t (DEFAULT, TTGT or GETT)", (int)algo);
     cuperm_contraction_plan_t* c = calloc(1, sizeof *c);
     if (!c) return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_ALLOC_FAILED, "out of host memory");
-    cupermStatus_t st = cuperm_ctr_plan_make(h, A, B, C, D, compute, mode, c);
+    cupermStatus_t st = cuperm_ctr_plan_make(h, A, B, C, D, compute, mode, algo, c);
     if (st) {
         free(c);
         return st;
@@ -56,6 +61,23 @@ cupermStatus_t cupermPlanContraction(cupermHandle_t handle, cupermContractionPla
     }
     *plan = (cupermContractionPlan_t)token;
     return CUPERM_STATUS_SUCCESS;
+}
+
+cupermStatus_t cupermPlanContraction(cupermHandle_t handle, cupermContractionPlan_t* plan,
+                                     const cupermTensorDescriptor_t* A, const cupermTensorDescriptor_t* B,
+                                     const cupermTensorDescriptor_t* C, const cupermTensorDescriptor_t* D,
+                                     cupermComputeType_t compute, cupermPlanMode_t mode)
+{
+    return plan_contraction(handle, plan, A, B, C, D, compute, mode, CUPERM_ALGO_DEFAULT);
+}
+
+cupermStatus_t cupermPlanContractionAlgo(cupermHandle_t handle, cupermContractionPlan_t* plan,
+                                         const cupermTensorDescriptor_t* A, const cupermTensorDescriptor_t* B,
+                                         const cupermTensorDescriptor_t* C, const cupermTensorDescriptor_t* D,
+                                         cupermComputeType_t compute, cupermPlanMode_t mode,
+                                         cupermContractionAlgo_t algo)
+{
+    return plan_contraction(handle, plan, A, B, C, D, compute, mode, algo);
 }
 
 static int overlap(const void* a, int64_t aBytes, const void* b, int64_t bBytes)

@@ -108,7 +108,8 @@ static cupermStatus_t plan_local(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p, 
         td[t] = (cupermTensorDescriptor_t){l[t].rank, modes[t], ext[t], local ? str[t] : NULL, l[t].type,
                                            CUPERM_OP_IDENTITY, 0.0};
     }
-    st = cuperm_ctr_plan_make(h, &td[0], &td[1], &td[2], &td[2], compute, CUPERM_PLAN_MODEL, &p->ctr);
+    st = cuperm_ctr_plan_make(h, &td[0], &td[1], &td[2], &td[2], compute, CUPERM_PLAN_MODEL, CUPERM_ALGO_DEFAULT,
+                              &p->ctr);
     if (!st) {
         p->has_local = 1;
         p->handle = h;

@@ -176,7 +176,7 @@ cupermStatus_t cuperm_plan_cache_file_read(cuperm_handle_t* h, const char* path,
                     ctr_value d;
                     memcpy(&p, k, sizeof p);
                     memcpy(&d, v, sizeof d);
-                    cuperm_ctr_state_insert(s, &p, 1, &d.layout, d.seconds);
+                    cuperm_ctr_state_insert(s, &p, 1, CUPERM_ALGO_DEFAULT, &d.layout, d.seconds);
                 }
                 ++n;
             }

@@ -114,8 +114,10 @@ typedef struct {
     int transposed[3], pointerBatched, strideBatched, kernels;
 } path_counts;
 
-/* The plan mode run_case plans with (test_random_measured switches it). */
+/* The plan mode and algorithm run_case plans with (test_random_measured and test_random_algos
+ * switch them). */
 static cupermPlanMode_t planMode = CUPERM_PLAN_MODEL;
+static cupermContractionAlgo_t planAlgo = CUPERM_ALGO_DEFAULT;
 
 static double run_case(rng_t* r, const type_case* tc, const ctr_random_options* o, int caseNo,
                        char* what, size_t whatSize, path_counts* paths)
@@ -126,15 +128,21 @@ static double run_case(rng_t* r, const type_case* tc, const ctr_random_options* 
         c.desc[t].type = t < 2 ? tc->ab : tc->cd;
         c.desc[t].op = random_op(r, c.desc[t].type, t == 3, tc->cd == CUPERM_R_16F && t < 2);
         c.desc[t].opParam = 0.05 + 0.2 * fabs(rng_unit(r));
+        /* GETT runs no operators but negations (folded into alpha and beta). */
+        if (planAlgo == CUPERM_ALGO_GETT && c.desc[t].op != CUPERM_OP_NEGATE) c.desc[t].op = CUPERM_OP_IDENTITY;
     }
     cupermContractionPlan_t plan;
-    cupermStatus_t st = cupermPlanContraction(handle, &plan, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
-                                              tc->compute, planMode);
+    cupermStatus_t st = cupermPlanContractionAlgo(handle, &plan, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
+                                                  tc->compute, planMode, planAlgo);
     if (st != CUPERM_STATUS_SUCCESS) fail_msg("plan failed: %s", cupermGetLastErrorMessage());
     cupermContractionInfo_t info;
     assert_int_equal(cupermContractionPlanGetInfo(plan, &info), CUPERM_STATUS_SUCCESS);
-    assert_int_equal(info.measured, planMode == CUPERM_PLAN_MEASURE);
-    assert_true(planMode == CUPERM_PLAN_MEASURE ? info.measuredSeconds > 0 : info.measuredSeconds == 0);
+    /* A GETT plan is the only one of its problem: never measured. */
+    const int measured = planMode == CUPERM_PLAN_MEASURE && planAlgo != CUPERM_ALGO_GETT;
+    assert_int_equal(info.measured, measured);
+    assert_true(measured ? info.measuredSeconds > 0 : info.measuredSeconds == 0);
+    if (planAlgo == CUPERM_ALGO_TTGT) assert_int_equal(info.kind, CUPERM_CONTRACTION_TTGT);
+    if (planAlgo == CUPERM_ALGO_GETT) assert_int_equal(info.kind, CUPERM_CONTRACTION_GETT);
     assert_int_equal(info.kind,
                      strncmp(info.description, "GETT", 4) == 0 ? CUPERM_CONTRACTION_GETT : CUPERM_CONTRACTION_TTGT);
     paths->transposed[0] += info.transposedA;
@@ -278,6 +286,35 @@ static void test_random_measured(void** state)
     assert_int_equal(failures, 0);
 }
 
+/* Plans restricted to one kind (cupermPlanContractionAlgo) are that kind and compute the same
+ * contraction: TTGT for every type (model and measured), GETT for the types it runs. */
+static void test_random_algos(void** state)
+{
+    (void)state;
+    int failures = 0;
+    planAlgo = CUPERM_ALGO_TTGT;
+    for (int m = 0; m < 2; ++m) {
+        planMode = m ? CUPERM_PLAN_MEASURE : CUPERM_PLAN_MODEL;
+        for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t) {
+            ctr_random_options o = {8, 4, 1 << 16, (int)(t % 2)};
+            failures += run_type(&types[t], 6, &o, 12000 + 100 * (uint64_t)m + t);
+        }
+    }
+    planAlgo = CUPERM_ALGO_GETT;
+    for (int m = 0; m < 2; ++m) {
+        planMode = m ? CUPERM_PLAN_MEASURE : CUPERM_PLAN_MODEL;
+        for (size_t t = 0; t < sizeof types / sizeof types[0]; ++t) {
+            const type_case* tc = &types[t];
+            if ((tc->ab != CUPERM_R_16F && tc->ab != CUPERM_R_16BF) || tc->compute != CUPERM_COMPUTE_DEFAULT) continue;
+            ctr_random_options o = {8, 5, 1 << 16, (int)(t % 2)};
+            failures += run_type(tc, 12, &o, 13000 + 100 * (uint64_t)m + t);
+        }
+    }
+    planAlgo = CUPERM_ALGO_DEFAULT;
+    planMode = CUPERM_PLAN_MODEL;
+    assert_int_equal(failures, 0);
+}
+
 /* ---- errors -------------------------------------------------------------------- */
 
 static void expect(cupermStatus_t got, cupermStatus_t want, const char* fragment)
@@ -303,6 +340,13 @@ static void test_errors(void** state)
            CUPERM_STATUS_INVALID_VALUE, "handle is NULL");
     expect(cupermPlanContraction(handle, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT, (cupermPlanMode_t)9),
            CUPERM_STATUS_INVALID_VALUE, "mode 9");
+    expect(cupermPlanContractionAlgo(handle, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL,
+                                     (cupermContractionAlgo_t)7),
+           CUPERM_STATUS_INVALID_VALUE, "algo 7");
+    expect(cupermPlanContractionAlgo(handle, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL,
+                                     CUPERM_ALGO_GETT),
+           CUPERM_STATUS_NOT_SUPPORTED, "not R_16F or R_16BF");
+    assert_null(plan);
     assert_int_equal(cupermPlanContraction(handle, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT,
                                            CUPERM_PLAN_MODEL),
                      CUPERM_STATUS_SUCCESS);
@@ -465,6 +509,7 @@ int main(void)
         cmocka_unit_test(test_random_small),
         cmocka_unit_test(test_random_gemm_sized),
         cmocka_unit_test(test_random_measured),
+        cmocka_unit_test(test_random_algos),
         cmocka_unit_test(test_measure_cache),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

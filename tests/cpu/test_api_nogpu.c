@@ -48,6 +48,17 @@ static void null_arguments(void** state)
     assert_int_equal(cupermPlanTransposeMeasure(NULL, NULL, 2, e, p, CUPERM_R_32F, NULL, NULL, NULL, NULL, 0),
                      CUPERM_STATUS_INVALID_VALUE);
     assert_non_null(strstr(cupermGetLastErrorMessage(), "plan"));
+    const int32_t m[2] = {'a', 'b'};
+    const cupermTensorDescriptor_t t = {2, m, e, NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
+    cupermContractionPlan_t cplan;
+    assert_int_equal(cupermPlanContractionAlgo(NULL, &cplan, &t, &t, &t, &t, CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL,
+                                               CUPERM_ALGO_TTGT),
+                     CUPERM_STATUS_INVALID_VALUE);
+    assert_non_null(strstr(cupermGetLastErrorMessage(), "handle"));
+    assert_int_equal(cupermPlanContractionAlgo(NULL, NULL, &t, &t, &t, &t, CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL,
+                                               CUPERM_ALGO_TTGT),
+                     CUPERM_STATUS_INVALID_VALUE);
+    assert_non_null(strstr(cupermGetLastErrorMessage(), "plan"));
     double seconds;
     assert_int_equal(cupermPredictTransposeTime(NULL, 2, e, p, CUPERM_R_32F, NULL, NULL, &seconds),
                      CUPERM_STATUS_INVALID_VALUE);

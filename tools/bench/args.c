@@ -97,7 +97,7 @@ static void record_command_line(int argc, char** argv, bench_options* opt)
 enum {
     OPT_DTYPE = 256, OPT_MODE, OPT_CASES, OPT_CASE, OPT_EXTENT, OPT_RANK, OPT_RATIO, OPT_COUNT,
     OPT_VOLUME, OPT_SEED, OPT_SKIP, OPT_LIMIT, OPT_OUT, OPT_TAG, OPT_ALPHA, OPT_BETA,
-    OPT_PLAN_REPS, OPT_TARGET_MS, OPT_LIST, OPT_NO_VERIFY, OPT_QUIET, OPT_VERSION, OPT_OPS
+    OPT_PLAN_REPS, OPT_TARGET_MS, OPT_LIST, OPT_NO_VERIFY, OPT_QUIET, OPT_VERSION, OPT_OPS, OPT_ALGO
 };
 
 static const struct option long_options[] = {
@@ -125,6 +125,7 @@ static const struct option long_options[] = {
     {"plan-reps", required_argument, NULL, OPT_PLAN_REPS},
     {"target-ms", required_argument, NULL, OPT_TARGET_MS},
     {"ops", required_argument, NULL, OPT_OPS},
+    {"algo", required_argument, NULL, OPT_ALGO},
     {NULL, 0, NULL, 0},
 };
 
@@ -164,6 +165,13 @@ static int apply_option(int c, const char* v, bench_options* opt, char* err, siz
         else if (!strcmp(v, "both")) opt->mode = BENCH_MODE_BOTH;
         else
             return bench_fail(err, err_size, "--mode \"%s\": expected heuristic (model), measure or both", v);
+        break;
+    case OPT_ALGO:
+        if (!strcmp(v, "default")) opt->algo = CUPERM_ALGO_DEFAULT;
+        else if (!strcmp(v, "ttgt")) opt->algo = CUPERM_ALGO_TTGT;
+        else if (!strcmp(v, "gett")) opt->algo = CUPERM_ALGO_GETT;
+        else
+            return bench_fail(err, err_size, "--algo \"%s\": expected default, ttgt or gett", v);
         break;
     case OPT_CASES: opt->cases_file = v; break;
     case OPT_CASE: opt->single_case = v; break;
@@ -369,6 +377,8 @@ void bench_print_usage(const char* argv0)
         "  --ops A,B,D         contractions: operators on A, B and the result, e.g. relu,relu,relu\n"
         "                      (identity, negate, abs, relu, leaky_relu, elu, sigmoid, tanh, exp, sqrt, conj;\n"
         "                      leaky_relu and elu with parameter 0.1)\n"
+        "  --algo A            contractions: default (the plan mode chooses), ttgt or gett (a case GETT\n"
+        "                      cannot run is skipped with the reason)\n"
         "  --list              print the cases (case-file notation) and exit; no GPU needed\n"
         "  --quiet             no per-case lines on stdout (CSV and summary still written)\n"
         "  --version           print the cuperm library version and exit\n"

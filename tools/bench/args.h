@@ -26,6 +26,7 @@ typedef struct {
     int verify;               /* --no-verify clears it */
     double alpha, beta;
     cupermOperator_t ops[3];  /* --ops A,B,D: contraction operators on A, B and the result (identity) */
+    cupermContractionAlgo_t algo; /* --algo: the kinds of contraction plan allowed (default: all) */
     int plan_reps;            /* heuristic plan creations timed per case */
     double target_ms;         /* timing budget per case and mode */
     int list_only;            /* --list */

@@ -315,8 +315,14 @@ static int run_mode(cupermHandle_t h, cublasHandle_t blas, const ctr_type* t, co
     memset(&run, 0, sizeof run);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (cupermPlanContraction(h, &run.plan, &cd->desc[0], &cd->desc[1], &cd->desc[2], &cd->desc[3],
-                              CUPERM_COMPUTE_DEFAULT, mode) != CUPERM_STATUS_SUCCESS) {
+    const cupermStatus_t planned = cupermPlanContractionAlgo(h, &run.plan, &cd->desc[0], &cd->desc[1], &cd->desc[2],
+                                                             &cd->desc[3], CUPERM_COMPUTE_DEFAULT, mode, opt->algo);
+    if (planned == CUPERM_STATUS_NOT_SUPPORTED && opt->algo != CUPERM_ALGO_DEFAULT) {
+        r->skipped = "the algorithm cannot run it"; /* --algo gett on a problem GETT does not take */
+        fprintf(stderr, "case %d: skipped: %s\n", c->id, cupermGetLastErrorMessage());
+        return 0;
+    }
+    if (planned != CUPERM_STATUS_SUCCESS) {
         fprintf(stderr, "case %d: plan: %s\n", c->id, cupermGetLastErrorMessage());
         return -1;
     }

@@ -66,7 +66,8 @@ static double time_plan(cuperm_handle_t* h, const cupermTensorDescriptor_t* d, i
     static cuperm_contraction_plan_t plan;
     memset(&plan, 0, sizeof plan);
     const double t0 = now_us();
-    if (cuperm_ctr_plan_make(h, &d[0], &d[1], &d[2], &d[3], CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL, &plan)) {
+    if (cuperm_ctr_plan_make(h, &d[0], &d[1], &d[2], &d[3], CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL,
+                             CUPERM_ALGO_DEFAULT, &plan)) {
         fprintf(stderr, "case %d: %s\n", id, cupermGetLastErrorMessage());
         return -1.0;
     }

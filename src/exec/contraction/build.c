@@ -144,6 +144,21 @@ int cuperm_ctr_gett_usable(const cuperm_handle_t* h, const cuperm_ctr_problem_t*
     return h->dev.cc_major >= 8 && cuperm_ctr_gett_eligible(p, NULL, 0) && cuperm_gett_available();
 }
 
+cupermStatus_t cuperm_ctr_gett_check(const cuperm_handle_t* h, const cuperm_ctr_problem_t* p)
+{
+    static const char fn[] = "cupermPlanContraction";
+    char why[128];
+    if (h->dev.cc_major < 8)
+        return cuperm_fail_in(fn, CUPERM_STATUS_NOT_SUPPORTED, "CUPERM_ALGO_GETT needs an sm_80 or newer device (this "
+                              "one is sm_%d%d)", h->dev.cc_major, h->dev.cc_minor);
+    if (!cuperm_ctr_gett_eligible(p, why, sizeof why))
+        return cuperm_fail_in(fn, CUPERM_STATUS_NOT_SUPPORTED, "CUPERM_ALGO_GETT cannot run this contraction: %s", why);
+    if (!cuperm_gett_available())
+        return cuperm_fail_in(fn, CUPERM_STATUS_NOT_SUPPORTED, "CUPERM_ALGO_GETT: this build's GETT kernel has no "
+                              "sm_80+ code for the device");
+    return CUPERM_STATUS_SUCCESS;
+}
+
 static cupermStatus_t gett_cuda_fail(cudaError_t e, const char* what)
 {
     cudaGetLastError();

@@ -90,7 +90,8 @@ static cupermStatus_t env_close(measure_env* env)
     return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_fail(e, "cudaStreamSynchronize");
 }
 
-cupermStatus_t cuperm_ctr_measure_choose(cuperm_contraction_plan_t* c, const cuperm_ctr_cost_model_t* model)
+cupermStatus_t cuperm_ctr_measure_choose(cuperm_contraction_plan_t* c, const cuperm_ctr_cost_model_t* model,
+                                         int withGett)
 {
     int device = -1;
     if (cudaGetDevice(&device) != cudaSuccess || device != c->device) {
@@ -107,7 +108,7 @@ cupermStatus_t cuperm_ctr_measure_choose(cuperm_contraction_plan_t* c, const cup
         return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_ALLOC_FAILED, "out of host memory");
     }
     int n = cuperm_ctr_layout_rank(&c->problem, model, layouts, CTR_MEASURE_CANDIDATES);
-    if (cuperm_ctr_gett_usable(c->handle, &c->problem)) cuperm_ctr_gett_layout(&c->problem, &layouts[n++]);
+    if (withGett && cuperm_ctr_gett_usable(c->handle, &c->problem)) cuperm_ctr_gett_layout(&c->problem, &layouts[n++]);
     cupermStatus_t st = CUPERM_STATUS_SUCCESS;
     int built = 0, firstBuilt = -1;
     int ok[CTR_MEASURE_CANDIDATES + 1] = {0};

@@ -14,8 +14,9 @@
  * on the current device, which must be the handle's, on a stream of its own;
  * scratch A, B and D (their spans) and the largest candidate workspace come
  * stream-ordered from the device's current memory pool and are freed before it
- * returns.
+ * returns. withGett: the GETT plan is a candidate too, where it can run the problem.
  */
-cupermStatus_t cuperm_ctr_measure_choose(cuperm_contraction_plan_t* c, const cuperm_ctr_cost_model_t* model);
+cupermStatus_t cuperm_ctr_measure_choose(cuperm_contraction_plan_t* c, const cuperm_ctr_cost_model_t* model,
+                                         int withGett);
 
 #endif

@@ -31,7 +31,8 @@ static cuperm_ctr_cost_model_t device_model(cuperm_handle_t* h)
 cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, const cupermTensorDescriptor_t* A,
                                     const cupermTensorDescriptor_t* B, const cupermTensorDescriptor_t* C,
                                     const cupermTensorDescriptor_t* D, cupermComputeType_t compute,
-                                    cupermPlanMode_t mode, cuperm_contraction_plan_t* c)
+                                    cupermPlanMode_t mode, cupermContractionAlgo_t algo,
+                                    cuperm_contraction_plan_t* c)
 {
     if (mode != CUPERM_PLAN_MODEL && mode != CUPERM_PLAN_MEASURE)
         return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "mode %d is not a cupermPlanMode_t (MODEL or MEASURE)",
@@ -41,19 +42,27 @@ cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, const cupermTensorDescri
     if (st) return st;
     c->handle = h;
     c->device = h->dev.ordinal;
-    c->measured = mode == CUPERM_PLAN_MEASURE;
-    if (!cuperm_ctr_state_lookup(c->state, &c->problem, c->measured, &c->layout, &c->measuredSeconds)) {
-        cuperm_ctr_cost_model_t model = device_model(h);
-        model.scratch = cuperm_ctr_scratch_take(c->state);
-        if (c->measured)
-            st = cuperm_ctr_measure_choose(c, &model);
-        else if (h->gettForced && cuperm_ctr_gett_usable(h, &c->problem))
-            cuperm_ctr_gett_layout(&c->problem, &c->layout); /* CUPERM_GETT=1: GETT whenever eligible */
-        else
-            st = cuperm_ctr_layout_choose(&c->problem, &model, &c->layout);
-        cuperm_ctr_scratch_release(c->state, model.scratch);
-        if (st) return st;
-        cuperm_ctr_state_insert(c->state, &c->problem, c->measured, &c->layout, c->measuredSeconds);
+    c->algo = algo;
+    if (algo == CUPERM_ALGO_GETT) {
+        /* One GETT plan per problem: nothing to choose, nothing to cache. */
+        if ((st = cuperm_ctr_gett_check(h, &c->problem))) return st;
+        c->measured = 0;
+        cuperm_ctr_gett_layout(&c->problem, &c->layout);
+    } else {
+        c->measured = mode == CUPERM_PLAN_MEASURE;
+        if (!cuperm_ctr_state_lookup(c->state, &c->problem, c->measured, algo, &c->layout, &c->measuredSeconds)) {
+            cuperm_ctr_cost_model_t model = device_model(h);
+            model.scratch = cuperm_ctr_scratch_take(c->state);
+            if (c->measured)
+                st = cuperm_ctr_measure_choose(c, &model, algo == CUPERM_ALGO_DEFAULT);
+            else if (algo == CUPERM_ALGO_DEFAULT && h->gettForced && cuperm_ctr_gett_usable(h, &c->problem))
+                cuperm_ctr_gett_layout(&c->problem, &c->layout); /* CUPERM_GETT=1: GETT whenever eligible */
+            else
+                st = cuperm_ctr_layout_choose(&c->problem, &model, &c->layout);
+            cuperm_ctr_scratch_release(c->state, model.scratch);
+            if (st) return st;
+            cuperm_ctr_state_insert(c->state, &c->problem, c->measured, algo, &c->layout, c->measuredSeconds);
+        }
     }
     if ((st = cuperm_ctr_plan_build(c))) return st;
     cuperm_handle_retain(h);

@@ -60,16 +60,19 @@ typedef struct cuperm_contraction_plan {
     int64_t spanBytes[CTR_OPERANDS];
     size_t workspaceBytes;          /* layout's plus cuBLAS's */
     int measured;                   /* chosen by CUPERM_PLAN_MEASURE */
+    cupermContractionAlgo_t algo;   /* the kinds of plan it could be */
     double measuredSeconds;         /* its median time then (0 for model plans) */
     char description[640];
 } cuperm_contraction_plan_t;
 
 /* Validates and plans a contraction into *c (zeroed by the caller): problem, layout by the
- * model or by measuring, steps. Takes a reference on h when it succeeds. */
+ * model or by measuring among the kinds algo allows (a valid cupermContractionAlgo_t), steps.
+ * Takes a reference on h when it succeeds. */
 CUPERM_INTERNAL_API cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, const cupermTensorDescriptor_t* A,
                                     const cupermTensorDescriptor_t* B, const cupermTensorDescriptor_t* C,
                                     const cupermTensorDescriptor_t* D, cupermComputeType_t compute,
-                                    cupermPlanMode_t mode, cuperm_contraction_plan_t* c);
+                                    cupermPlanMode_t mode, cupermContractionAlgo_t algo,
+                                    cuperm_contraction_plan_t* c);
 
 /* Builds c->layout's steps, the workspace size, the operand spans and the description (a
  * GETT layout also uploads its offset tables: release them with cuperm_ctr_plan_release). */
@@ -81,6 +84,8 @@ CUPERM_INTERNAL_API void cuperm_ctr_plan_release(cuperm_contraction_plan_t* c);
 /* Whether the GETT kernel can run this problem on the handle's device (plan/contraction/gett.h's
  * rules, an sm_80+ device and kernel). */
 int cuperm_ctr_gett_usable(const cuperm_handle_t* h, const cuperm_ctr_problem_t* p);
+/* The same as a status: SUCCESS, or NOT_SUPPORTED with the rule that fails (CUPERM_ALGO_GETT). */
+cupermStatus_t cuperm_ctr_gett_check(const cuperm_handle_t* h, const cuperm_ctr_problem_t* p);
 
 /* Enqueues the plan's steps: alpha, beta as {re, im} with the folded signs applied; C is
  * NULL when beta is zero; ws holds the plan's workspace. */

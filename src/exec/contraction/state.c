@@ -12,6 +12,7 @@
 typedef struct {
     cuperm_ctr_problem_t problem;
     int measured;
+    int algo; /* cupermContractionAlgo_t */
 } decision_key;
 
 typedef struct {
@@ -19,11 +20,12 @@ typedef struct {
     double seconds; /* measured: the chosen layout's median time */
 } decision;
 
-static void make_key(decision_key* k, const cuperm_ctr_problem_t* p, int measured)
+static void make_key(decision_key* k, const cuperm_ctr_problem_t* p, int measured, cupermContractionAlgo_t algo)
 {
     memset(k, 0, sizeof *k);
     memcpy(&k->problem, p, sizeof *p); /* the bytes, padding included */
     k->measured = measured;
+    k->algo = (int)algo;
 }
 
 static cupermStatus_t state_make(void** out)
@@ -92,11 +94,11 @@ void cuperm_ctr_blas_release(cuperm_ctr_state_t* s, cublasHandle_t blas)
     if (blas) cublasDestroy(blas);
 }
 
-int cuperm_ctr_state_lookup(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* key, int measured, cuperm_ctr_layout_t* layout,
-                            double* seconds)
+int cuperm_ctr_state_lookup(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* key, int measured,
+                            cupermContractionAlgo_t algo, cuperm_ctr_layout_t* layout, double* seconds)
 {
     decision_key k;
-    make_key(&k, key, measured);
+    make_key(&k, key, measured, algo);
     decision d;
     if (!cuperm_cache_get(s->decisions, &k, &d)) return 0;
     *layout = d.layout;
@@ -105,10 +107,10 @@ int cuperm_ctr_state_lookup(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* k
 }
 
 void cuperm_ctr_state_insert(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* key, int measured,
-                             const cuperm_ctr_layout_t* layout, double seconds)
+                             cupermContractionAlgo_t algo, const cuperm_ctr_layout_t* layout, double seconds)
 {
     decision_key k;
-    make_key(&k, key, measured);
+    make_key(&k, key, measured, algo);
     decision d;
     memset(&d, 0, sizeof d);
     d.layout = *layout;
@@ -128,7 +130,7 @@ static void visit_measured(void* ctx, const void* key, const void* value)
     decision d; /* copies: cache entries are 8-byte aligned, not necessarily more */
     memcpy(&k, key, sizeof k);
     memcpy(&d, value, sizeof d);
-    if (k.measured) f->fn(f->ctx, &k.problem, &d.layout, d.seconds);
+    if (k.measured && k.algo == CUPERM_ALGO_DEFAULT) f->fn(f->ctx, &k.problem, &d.layout, d.seconds);
 }
 
 void cuperm_ctr_state_foreach_measured(cuperm_ctr_state_t* s,

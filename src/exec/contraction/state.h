@@ -34,11 +34,12 @@ cupermStatus_t cuperm_ctr_state_get(struct cuperm_handle* handle, cuperm_ctr_sta
 cupermStatus_t cuperm_ctr_blas_acquire(cuperm_ctr_state_t* s, cublasHandle_t* blas);
 void cuperm_ctr_blas_release(cuperm_ctr_state_t* s, cublasHandle_t blas);
 
-/* Cache lookup / insertion by problem and plan mode (measured or not); both take the lock.
+/* Cache lookup / insertion by problem, plan mode (measured or not) and algo; both take the lock.
  * seconds: the measured time of a measured entry (0 for model entries). */
-int cuperm_ctr_state_lookup(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* key, int measured, cuperm_ctr_layout_t* layout, double* seconds);
-void cuperm_ctr_state_insert(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* key, int measured, const cuperm_ctr_layout_t* layout,
-                      double seconds);
+int cuperm_ctr_state_lookup(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* key, int measured,
+                            cupermContractionAlgo_t algo, cuperm_ctr_layout_t* layout, double* seconds);
+void cuperm_ctr_state_insert(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* key, int measured,
+                             cupermContractionAlgo_t algo, const cuperm_ctr_layout_t* layout, double seconds);
 
 /* Scratch for one layout search (cuperm_ctr_cost_model_t.scratch): the state's spare when no
  * other search holds it, else fresh memory; NULL when out of memory (the search then allocates
@@ -46,7 +47,8 @@ void cuperm_ctr_state_insert(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* 
 void* cuperm_ctr_scratch_take(cuperm_ctr_state_t* s);
 void cuperm_ctr_scratch_release(cuperm_ctr_state_t* s, void* scratch);
 
-/* Calls fn for every measured decision (under the cache's lock: fn must not use the state). */
+/* Calls fn for every measured decision of CUPERM_ALGO_DEFAULT (the ones a plan-cache file keeps),
+ * under the cache's lock: fn must not use the state. */
 void cuperm_ctr_state_foreach_measured(cuperm_ctr_state_t* s,
                                        void (*fn)(void* ctx, const cuperm_ctr_problem_t* problem,
                                                   const cuperm_ctr_layout_t* layout, double seconds),
