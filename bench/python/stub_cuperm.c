@@ -45,6 +45,12 @@ int cupermPlanContraction(void* h, void** p, const void* a, const void* b, const
   (void)h; (void)a; (void)b; (void)c; (void)d; (void)ct; (void)pref;
   *p = (void*)(uintptr_t)(0x3000 + 16 * ++plans); return 0;
 }
+int stub_last_algo = -1; /* the algorithm of the last cupermPlanContractionAlgo */
+int cupermPlanContractionAlgo(void* h, void** p, const void* a, const void* b, const void* c, const void* d, int ct,
+                              int pref, int algo) {
+  stub_last_algo = algo;
+  return cupermPlanContraction(h, p, a, b, c, d, ct, pref);
+}
 size_t stub_workspace_bytes; /* what plans made from now on need (tests set it) */
 int cupermContractionGetWorkspaceSize(void* p, size_t* n) { (void)p; *n = stub_workspace_bytes; return 0; }
 int cupermContract(void* p, const void* alpha, const void* a, const void* b, const void* beta, const void* c,

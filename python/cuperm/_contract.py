@@ -46,32 +46,33 @@ def check_types(ab: _dtypes.DType, cd: _dtypes.DType) -> None:
 def resolve(subscripts: str, a_shape: Sequence[int], a_strides: Sequence[int], b_shape: Sequence[int],
             b_strides: Sequence[int], ab: _dtypes.DType, cd: _dtypes.DType, out_strides: Optional[Tuple[int, ...]],
             ops: Tuple[_ops.Operator, ...], compute: int, device: int, extra: Extra = (), internal: bool = False,
-            measure: bool = False) -> Resolved:
-    """The cached Resolved entry of a call (planned on first use)."""
+            measure: bool = False, algo: int = 0) -> Resolved:
+    """The cached Resolved entry of a call (planned on first use). algo: a cupermContractionAlgo_t."""
     return _ctx.contractions.get(key_of(subscripts, a_shape, a_strides, b_shape, b_strides, ab, cd, out_strides,
-                                        ops, compute, device, extra, internal, measure), _make)
+                                        ops, compute, device, extra, internal, measure, algo), _make)
 
 
 def key_of(subscripts: str, a_shape: Sequence[int], a_strides: Sequence[int], b_shape: Sequence[int],
            b_strides: Sequence[int], ab: _dtypes.DType, cd: _dtypes.DType, out_strides: Optional[Tuple[int, ...]],
            ops: Tuple[_ops.Operator, ...], compute: int, device: int, extra: Extra, internal: bool,
-           measure: bool) -> tuple:
+           measure: bool, algo: int = 0) -> tuple:
     return (subscripts, tuple(a_shape), tuple(a_strides), tuple(b_shape), tuple(b_strides), ab, cd,
-            None if out_strides is None else tuple(out_strides), ops, compute, device, extra, internal, measure)
+            None if out_strides is None else tuple(out_strides), ops, compute, device, extra, internal, measure,
+            algo)
 
 
 def _make(key: tuple) -> Resolved:
     subscripts, a_shape, a_strides, b_shape, b_strides, ab, cd, out_strides, ops, compute, device, extra, \
-        internal, measure = key
+        internal, measure, algo = key
     check_types(ab, cd)
     _ops.check_operators_for(ops, ab.kind == "c")
     expr = parse(subscripts, (len(a_shape), len(b_shape)), internal=internal or bool(extra))
     layout = build(expr, (a_shape, b_shape), (a_strides, b_strides), out_strides, dict(extra))
     plan = None
     if not (layout.empty or layout.zero_sum):
-        plan_key = (device, layout.a, layout.b, layout.d, ab.code, cd.code, ops, compute, measure)
+        plan_key = (device, layout.a, layout.b, layout.d, ab.code, cd.code, ops, compute, measure, algo)
         plan = _ctx.contraction_plans.get(plan_key, lambda k: CContractionPlan(
-            _ctx.handle(device), device, layout, ab.code, cd.code, ops, compute, measure))
+            _ctx.handle(device), device, layout, ab.code, cd.code, ops, compute, measure, algo))
     spans = (byte_span(layout.a, ab.itemsize), byte_span(layout.b, ab.itemsize), byte_span(layout.d, cd.itemsize))
     return Resolved(key, layout, plan, ab, cd, device, spans)
 
@@ -138,7 +139,7 @@ def contract(subscripts: str, a: Any, b: Any, *, out: Any = None, alpha: Any = 1
         res = resolve(*args)
     else:
         res = expect
-        if key_of(*args, measure=expect.key[-1]) != expect.key:
+        if key_of(*args, measure=expect.key[-2], algo=expect.key[-1]) != expect.key:
             raise ValueError("the arrays do not match the plan: it was made for a of shape %s strides %s, b of "
                              "shape %s strides %s, dtype %s, out strides %s, device %d; got %s"
                              % (expect.key[1], expect.key[2], expect.key[3], expect.key[4], expect.key[5].name,

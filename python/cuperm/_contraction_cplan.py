@@ -11,6 +11,16 @@ from ._contraction_layout import ContractionLayout, Operand
 from ._ops import Operator
 
 PLAN_MODEL, PLAN_MEASURE = 0, 1
+# cupermContractionAlgo_t: which kinds of plan a contraction may get.
+ALGOS = {"default": 0, "ttgt": 1, "gett": 2}
+
+
+def algo_code(algo: object) -> int:
+    """The cupermContractionAlgo_t of None / 'default', 'ttgt' or 'gett'."""
+    name = "default" if algo is None else algo
+    if name not in ALGOS:
+        raise ValueError("algo must be None, 'default', 'ttgt' or 'gett', got %r" % (algo,))
+    return ALGOS[name]
 
 
 def _descriptor(op: Operand, type_code: int, operator: Operator, keep: list) -> _lib.TensorDescriptor:
@@ -28,7 +38,7 @@ class CContractionPlan:
     __slots__ = ("ptr", "device", "workspace_bytes", "_run", "__weakref__")
 
     def __init__(self, handle: int, device: int, layout: ContractionLayout, type_ab: int, type_cd: int,
-                 ops: Sequence[Operator], compute: int, measure: bool = False) -> None:
+                 ops: Sequence[Operator], compute: int, measure: bool = False, algo: int = 0) -> None:
         lib = _lib.load()
         self.ptr = None
         keep: list = []
@@ -38,9 +48,9 @@ class CContractionPlan:
         d = _descriptor(layout.d, type_cd, ops[3], keep)
         plan = ctypes.c_void_p()
         with _cudart.on_device(device):
-            _lib.check(lib.cupermPlanContraction(handle, ctypes.byref(plan), ctypes.byref(a), ctypes.byref(b),
-                                                 ctypes.byref(c), ctypes.byref(d), compute,
-                                                 PLAN_MEASURE if measure else PLAN_MODEL))
+            _lib.check(lib.cupermPlanContractionAlgo(handle, ctypes.byref(plan), ctypes.byref(a), ctypes.byref(b),
+                                                     ctypes.byref(c), ctypes.byref(d), compute,
+                                                     PLAN_MEASURE if measure else PLAN_MODEL, algo))
         self.ptr = plan.value
         self.device = device
         size = ctypes.c_size_t()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Dict, Mapping, NamedTuple, Optional, Sequence, Union
 
 from . import _contract, _cudart, _dtypes, _fast, _frameworks, _ops
+from . import _contraction_cplan as _cplan
 from ._contraction_layout import contiguous_strides
 
 
@@ -44,12 +45,15 @@ class ContractionPlan:
 
     out: None (a new C-contiguous result), an example array, or a TensorSpec (e.g. for a float32
     result of float16 operands). measure=True times the model's best layouts on the device once.
+    algo: None/'default' (the library chooses), 'ttgt' (transposes and cuBLAS only) or 'gett' (the GETT
+    kernel: float16/bfloat16 without operators other than negate; cuperm.CupermError otherwise).
     """
 
     def __init__(self, subscripts: str, a: Any, b: Any, *, out: Any = None, compute: Union[None, str, int] = None,
                  ops: Optional[Mapping[str, _ops.OperatorSpec]] = None, op_a: _ops.OperatorSpec = None,
                  op_b: _ops.OperatorSpec = None, op_c: _ops.OperatorSpec = None, op_d: _ops.OperatorSpec = None,
-                 device: Optional[int] = None, measure: bool = False) -> None:
+                 device: Optional[int] = None, measure: bool = False, algo: Optional[str] = None) -> None:
+        algo_code = _cplan.algo_code(algo)
         a_shape, a_strides, ab, a_dev = _describe(a, "a")
         b_shape, b_strides, b_type, _ = _describe(b, "b")
         if b_type != ab:
@@ -65,7 +69,7 @@ class ContractionPlan:
         self.has_out = out is not None
         self._fast_calls: Dict[tuple, tuple] = {}  # see _fast: repeated calls on torch tensors
         self._res = _contract.resolve(subscripts, a_shape, a_strides, b_shape, b_strides, ab, cd, out_strides,
-                                      self.ops, self.compute, int(device), measure=measure)
+                                      self.ops, self.compute, int(device), measure=measure, algo=algo_code)
 
     @property
     def out_shape(self) -> tuple:

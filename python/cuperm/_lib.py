@@ -96,6 +96,7 @@ def _declare(lib):
         "cupermPlanDestroy": (I, [VP]),
         "cupermPlanGetInfo": (I, [VP, P(PlanInfo)]),
         "cupermPlanContraction": (I, [VP, P(VP)] + [P(TensorDescriptor)] * 4 + [I, I]),
+        "cupermPlanContractionAlgo": (I, [VP, P(VP)] + [P(TensorDescriptor)] * 4 + [I, I, I]),
         "cupermContractionGetWorkspaceSize": (I, [VP, P(ctypes.c_size_t)]),
         "cupermContract": (I, [VP, VP, VP, VP, VP, VP, VP, VP, ctypes.c_size_t, VP]),
         "cupermContractionPlanDestroy": (I, [VP]),

@@ -287,6 +287,20 @@ def test_contraction_plan_replays_its_own_plan(torch_env):
         plan(Tensor((8, 4)), b)
 
 
+def test_contraction_plan_passes_its_algorithm(torch_env):
+    torch, Tensor, state = torch_env
+    a, b = Tensor((8, 8), ptr=0x7f1000000000), Tensor((8, 8), ptr=0x7f2000000000)
+    last = ctypes.c_int.in_dll(_lib.load(), "stub_last_algo")
+    cuperm.ContractionPlan("ij,jk->ik", a, b, algo="gett")
+    assert last.value == 2
+    cuperm.ContractionPlan("ij,jk->ik", a, b, algo="ttgt")
+    assert last.value == 1
+    cuperm.ContractionPlan("ij,jk->ik", a, b)
+    assert last.value == 0
+    with pytest.raises(ValueError, match="algo must be"):
+        cuperm.ContractionPlan("ij,jk->ik", a, b, algo="fast")
+
+
 def test_einsum_into_out_replays_and_checks_overlap(torch_env, ws_bytes):
     torch, Tensor, state = torch_env
     ws_bytes.value = 4096
