@@ -46,7 +46,7 @@ class ContractionPlan:
     out: None (a new C-contiguous result), an example array, or a TensorSpec (e.g. for a float32
     result of float16 operands). measure=True times the model's best layouts on the device once.
     algo: None/'default' (the library chooses), 'ttgt' (transposes and cuBLAS only) or 'gett' (the GETT
-    kernel: float16/bfloat16 without operators other than negate; cuperm.CupermError otherwise).
+    kernel: float16/bfloat16 without operators other than negate; cuperm.NotSupportedError otherwise).
     """
 
     def __init__(self, subscripts: str, a: Any, b: Any, *, out: Any = None, compute: Union[None, str, int] = None,
