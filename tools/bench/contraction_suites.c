@@ -592,10 +592,11 @@ int bench_run_contraction_suite(const bench_suite* suite, const bench_options* o
             fclose(csv[mi]);
             const double g = geomean(eff[mi], done), gp = geomean(plainEff, done), gr = geomean(ratio, done);
             char line[512];
-            snprintf(line, sizeof line, "%s %s (%s plans): %d cases, geomean roofline efficiency %.4f; plain "
+            static const char* const algoNames[3] = {"", ", TTGT only", ", GETT only"};
+            snprintf(line, sizeof line, "%s %s (%s plans%s): %d cases, geomean roofline efficiency %.4f; plain "
                      "same-shape cuBLAS GEMM %.4f; ratio %.4f (target >= 0.8); model/measured time geomean %.4f; "
-                     "%d failed", suite->name, t.dt->name, kModeNames[mi], done, g, gp, gp > 0 ? g / gp : 0, gr,
-                     failed);
+                     "%d failed", suite->name, t.dt->name, kModeNames[mi], algoNames[opt->algo], done, g, gp,
+                     gp > 0 ? g / gp : 0, gr, failed);
             printf("%s\n", line);
             char path[1024];
             snprintf(path, sizeof path, "%s/%s.summary.txt", outDir, tag[mi]);
