@@ -80,7 +80,7 @@ for engine in 1 ${tma[0]:+tma}; do
   grep -E '^(REPRO|  FAILED)' "$logs/fuzz-gett-$engine.log" | head -20
   tail -6 "$logs/fuzz-gett-$engine.log"
   add "fuzz CUPERM_GETT=$engine (3000 ctr)" "$(grep -E '^fuzz:' "$logs/fuzz-gett-$engine.log" | tail -1) rc=$rc ($(( $(date +%s) - start )) s)"
-  add "fuzz GETT plans ($engine)" "$(grep -oE 'GETT plans [0-9]+' "$logs/fuzz-gett-$engine.log" | tail -1)"
+  add "fuzz GETT plans ($engine)" "$(grep -oE 'GETT plans [0-9]+( \(on the Hopper TMA kernels [0-9]+\))?' "$logs/fuzz-gett-$engine.log" | tail -1)"
 done
 
 # 3. memcheck on a short GPU test.
@@ -107,7 +107,7 @@ for dt in ${DTYPES:-f16 bf16}; do
   [ $dt = f16 ] && [ -z "${VARIANTS:-}" ] && variants="ttgt gett gett-strides"
   # The Hopper kernels with the plan's tile, then with each tile forced (which tiles pay).
   [ -z "${VARIANTS:-}" ] && [ ${#tma[@]} -gt 0 ] && [ $dt = f16 ] &&
-    variants="$variants gett-tma gett-tma-flat gett-tma-kpair gett-tma-mid gett-tma-pairs"
+    variants="$variants gett-tma $(sed -nE 's/^ *X\([0-9]+, ([a-z0-9]+),.*/gett-tma-\1/p' src/core/gett_tma_params.h | tr '\n' ' ')"
   [ -z "${VARIANTS:-}" ] && [ ${#tma[@]} -gt 0 ] && [ $dt != f16 ] && variants="$variants gett-tma"
   for variant in $variants; do
     mkdir -p "$logs/bench-$dt-$variant"

@@ -110,6 +110,8 @@ void fuzz_gpu_contraction(const fuzz_ctr_case* k, fuzz_stats* s)
     s->transposedD += info.transposedD;
     s->measured += info.measured;
     s->gett += info.description && strncmp(info.description, "GETT", 4) == 0;
+    s->gettTma += info.description && strncmp(info.description, "GETT", 4) == 0 &&
+                  strstr(info.description, "Hopper TMA kernels") != NULL;
     s->streams += k->useStream;
     if (cuda_failed(cudaGetLastError(), "after planning", msg, sizeof msg)) {
         s->fatal = 1;

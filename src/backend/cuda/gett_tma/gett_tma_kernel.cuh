@@ -1,21 +1,22 @@
 // One Hopper GETT instantiation (see gett_tma.h): CUTLASS's sm90 CollectiveBuilder mainloop
 // (TMA loads through CuTe multi-mode strides, warp-specialised wgmma pipeline, stage count
-// from the shared memory the epilogue leaves) and its default epilogue (per-thread stores
-// through D's strides, C read through its own). Extents: the problem shape's; tiles past
-// them are filled by TMA's out-of-bounds zeros and predicated in the epilogue.
+// from the shared memory the epilogue leaves; cooperative: both consumer warpgroups on one
+// tile) and a staged epilogue (gett_tma_epilogue.cuh: D written in the order of its strides,
+// C read likewise). Extents: the problem shape's; tiles past them are filled by TMA's
+// out-of-bounds zeros and predicated in the epilogue.
 #pragma once
 
 #include <type_traits>
 
 #include "cute/tensor.hpp"
 #include "cutlass/epilogue/collective/collective_epilogue.hpp"
-#include "cutlass/epilogue/collective/default_epilogue.hpp"
 #include "cutlass/epilogue/thread/linear_combination.h"
 #include "cutlass/gemm/collective/collective_builder.hpp"
 #include "cutlass/gemm/device/gemm_universal_adapter.h"
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
 
 #include "backend/cuda/gett_tma/gett_tma.h"
+#include "backend/cuda/gett_tma/gett_tma_epilogue.cuh"
 
 namespace cuperm {
 namespace gett_tma {
@@ -39,28 +40,31 @@ using StrideCD = Stride<Group, Group, Batch>;
 template <class S> inline S group(const int64_t* s) { return S(s[0], s[1], s[2]); }
 template <> inline MajorGroup group<MajorGroup>(const int64_t* s) { return MajorGroup(Int<1>{}, s[1], s[2]); }
 
-// Block tile id (core/gett_tma_params.h's list) as a CuTe tiler: indices taken from each mode.
+// Block tile id (core/gett_tma_params.h's list): the indices it takes from each mode, and
+// those as a CuTe tiler.
 template <int a, int b> struct Take { using type = Shape<Int<a>, Int<b>>; };
 template <int a> struct Take<a, 1> { using type = Shape<Int<a>>; };
 template <int id> struct TileOf;
 #define CUPERM_TMA_TILE_SHAPE(id, name, m0, m1, n0, n1, k0, k1, rate)                                              \
     template <> struct TileOf<id> {                                                                         \
         using type = Shape<typename Take<m0, m1>::type, typename Take<n0, n1>::type, typename Take<k0, k1>::type>; \
+        static constexpr int kM0 = m0, kM1 = m1, kN0 = n0, kN1 = n1;                                           \
     };
 CUPERM_TMA_TILES(CUPERM_TMA_TILE_SHAPE)
 #undef CUPERM_TMA_TILE_SHAPE
 
-template <class AB, class CD, bool kAK, bool kBK, class TileShape>
+template <class AB, class CD, bool kAK, bool kBK, class Tile>
 struct Gett {
+    using TileShape = typename Tile::type;
     using Output = cutlass::epilogue::thread::LinearCombination<CD, 1, float, float>;
     using Epilogue = cutlass::epilogue::collective::detail::Sm90TmaWarpSpecializedAdapter<
-        cutlass::epilogue::collective::DefaultEpilogue<CD, StrideCD, StrideCD, Output, cutlass::gemm::EpilogueDefault>>;
+        StagedEpilogue<CD, StrideCD, StrideCD, Output, Tile::kM0, Tile::kM1, Tile::kN0, Tile::kN1>>;
     static constexpr int kAlign = 128 / cutlass::sizeof_bits<AB>::value; // TMA: 16-byte rows
     using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
         cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, AB, StrideA<kAK>, kAlign, AB, StrideB<kBK>, kAlign, float,
         TileShape, Shape<cute::_1, cute::_2, cute::_1>,
         cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(sizeof(typename Epilogue::SharedStorage))>,
-        cutlass::gemm::collective::KernelScheduleAuto>::CollectiveOp;
+        cutlass::gemm::KernelTmaWarpSpecializedCooperative>::CollectiveOp;
     using Kernel = cutlass::gemm::kernel::GemmUniversal<ProblemShape, Mainloop, Epilogue>;
     using Device = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
 
@@ -79,10 +83,13 @@ struct Gett {
         const StrideB<kBK> sb{group<BN>(s[1][1]), group<BK>(s[1][2]), Batch(s[1][3][0], s[1][3][1])};
         const StrideCD sc{group<Group>(s[2][0]), group<Group>(s[2][1]), Batch(s[2][3][0], s[2][3][1])};
         const StrideCD sd{group<Group>(s[3][0]), group<Group>(s[3][1]), Batch(s[3][3][0], s[3][3][1])};
+        const int takes[4] = {Tile::kM0, Tile::kM1, Tile::kN0, Tile::kN1};
+        const int64_t dStrides[4] = {s[3][0][0], s[3][0][1], s[3][1][0], s[3][1][1]};
         typename Device::Arguments args{cutlass::gemm::GemmUniversalMode::kBatched,
                                         shape,
                                         {static_cast<const AB*>(a), sa, static_cast<const AB*>(b), sb},
-                                        {{alpha, beta}, static_cast<const CD*>(c), sc, static_cast<CD*>(d), sd}};
+                                        {{alpha, beta}, static_cast<const CD*>(c), sc, static_cast<CD*>(d), sd,
+                                         make_walk(takes, dStrides)}};
         Device op;
         if (op.can_implement(args) != cutlass::Status::kSuccess) return cudaErrorNotSupported;
         // This kernel family needs no workspace (no split-K, no stream-K).
@@ -104,23 +111,23 @@ struct TileLaunchers {
     Launch fn[2][2][kTypePairs];
 };
 
-template <class TileShape, bool kAK, bool kBK>
+template <class Tile, bool kAK, bool kBK>
 constexpr void fill_types(TileLaunchers& t)
 {
-    t.fn[kAK][kBK][0] = &Gett<cutlass::half_t, cutlass::half_t, kAK, kBK, TileShape>::run;
-    t.fn[kAK][kBK][1] = &Gett<cutlass::half_t, float, kAK, kBK, TileShape>::run;
-    t.fn[kAK][kBK][2] = &Gett<cutlass::bfloat16_t, cutlass::bfloat16_t, kAK, kBK, TileShape>::run;
-    t.fn[kAK][kBK][3] = &Gett<cutlass::bfloat16_t, float, kAK, kBK, TileShape>::run;
+    t.fn[kAK][kBK][0] = &Gett<cutlass::half_t, cutlass::half_t, kAK, kBK, Tile>::run;
+    t.fn[kAK][kBK][1] = &Gett<cutlass::half_t, float, kAK, kBK, Tile>::run;
+    t.fn[kAK][kBK][2] = &Gett<cutlass::bfloat16_t, cutlass::bfloat16_t, kAK, kBK, Tile>::run;
+    t.fn[kAK][kBK][3] = &Gett<cutlass::bfloat16_t, float, kAK, kBK, Tile>::run;
 }
 
-template <class TileShape>
+template <class Tile>
 TileLaunchers make_launchers()
 {
     TileLaunchers t{};
-    fill_types<TileShape, false, false>(t);
-    fill_types<TileShape, false, true>(t);
-    fill_types<TileShape, true, false>(t);
-    fill_types<TileShape, true, true>(t);
+    fill_types<Tile, false, false>(t);
+    fill_types<Tile, false, true>(t);
+    fill_types<Tile, true, false>(t);
+    fill_types<Tile, true, true>(t);
     return t;
 }
 
