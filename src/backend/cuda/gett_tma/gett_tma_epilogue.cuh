@@ -13,16 +13,21 @@
 
 #include "cute/tensor.hpp"
 #include "cutlass/arch/barrier.h"
+#include "cutlass/array.h"
 #include "cutlass/epilogue/collective/detail.hpp"
+
+#include "core/gett_tma_params.h"
 
 namespace cuperm {
 namespace gett_tma {
 
 // The tile walk in D's order: shift[d] is where tile dimension d (0: M's first mode, 1: M's
 // second, 2: N's first, 3: N's second) sits in the walk's linear index -- the bits of the
-// dimensions walked before it (those with smaller D strides).
+// dimensions walked before it (those with smaller D strides). vec: runs of 16 bytes along the
+// innermost dimension may be stored (and C's loaded) as one vector (see vector_runs).
 struct Walk {
     int shift[4];
+    int vec;
 };
 
 // log2 of a power of two (tile takes).
@@ -43,6 +48,36 @@ inline Walk make_walk(const int t[4], const int64_t s[4])
     Walk w{};
     for (int j = 0, bits = 0; j < 4; bits += log2_of(t[order[j]]), ++j) w.shift[order[j]] = bits;
     return w;
+}
+
+// Whether walk w's 16-byte runs are vectors in memory for every operand given (D, and C when
+// it is read): the innermost walked dimension has unit stride there and a take that 16 bytes
+// divide, every other stride of a mode with extent > 1 is a multiple of 16 bytes and the base
+// pointer is 16-byte aligned; a run then starts at a multiple of its length, so it is aligned.
+inline int vector_runs(const cuperm_gett_tma_params_t* q, const Walk& w, const int t[4], int elemBytes,
+                       const void* const ptr[2], const int operand[2])
+{
+    const int v = 16 / elemBytes;
+    int inner = -1;
+    for (int d = 0; d < 4; ++d)
+        if (t[d] > 1 && w.shift[d] == 0) inner = d;
+    if (inner < 0 || t[inner] % v) return 0;
+    for (int o = 0; o < 2; ++o) {
+        if (!ptr[o]) continue;
+        if (reinterpret_cast<uintptr_t>(ptr[o]) % 16) return 0;
+        for (int g = 0; g < CUPERM_TMA_GROUPS; ++g) {
+            if (g == CUPERM_TMA_K) continue;
+            for (int i = 0; i < CUPERM_TMA_MODES; ++i) {
+                const int64_t st = q->stride[operand[o]][g][i];
+                if (g == inner / 2 && i == inner % 2) {
+                    if (st != 1) return 0;
+                } else if (q->extent[g][i] > 1 && st % v) {
+                    return 0;
+                }
+            }
+        }
+    }
+    return 1;
 }
 
 template <class ElementC_, class StrideC_, class StrideD_, class ThreadEpilogueOp_, int kM0, int kM1, int kN0,
@@ -147,13 +182,43 @@ public:
         cutlass::arch::NamedBarrier::sync(kThreads, cutlass::arch::ReservedNamedBarriers::EpilogueBarrier);
 
         const bool source = epilogue_op.is_source_needed();
-#pragma unroll 4
-        for (int pos = thread_idx; pos < kElems; pos += kThreads) {
-            const int m = ((pos >> s0) & (kM0 - 1)) | (((pos >> s1) & (kM1 - 1)) << kLogM0);
-            const int n = ((pos >> s2) & (kN0 - 1)) | (((pos >> s3) & (kN1 - 1)) << kLogN0);
-            if (!elem_less(cD(m, n), shape_MN)) continue;
+        auto m_of = [&](int pos) { return ((pos >> s0) & (kM0 - 1)) | (((pos >> s1) & (kM1 - 1)) << kLogM0); };
+        auto n_of = [&](int pos) { return ((pos >> s2) & (kN0 - 1)) | (((pos >> s3) & (kN1 - 1)) << kLogN0); };
+        auto store = [&](int pos) {
+            const int m = m_of(pos), n = n_of(pos);
+            if (!elem_less(cD(m, n), shape_MN)) return;
             const float acc = staged[padded(pos)];
             gD(m, n) = source ? epilogue_op(acc, gC(m, n)) : epilogue_op(acc);
+        };
+        if (!params.walk.vec) {
+#pragma unroll 4
+            for (int pos = thread_idx; pos < kElems; pos += kThreads) store(pos);
+            return;
+        }
+        // Runs of kVec along the innermost dimension (a power of two it divides): a run inside
+        // the problem moves as one vector, a run that crosses its edge element by element.
+        constexpr int kVec = 16 / static_cast<int>(sizeof(ElementD));
+        static_assert(kElems % (kVec * kThreads) == 0, "runs divide among the consumer threads");
+        using VecD = cutlass::AlignedArray<ElementD, kVec>;
+        using VecC = cutlass::AlignedArray<ElementC, kVec>;
+#pragma unroll 2
+        for (int pos = thread_idx * kVec; pos < kElems; pos += kThreads * kVec) {
+            const int m = m_of(pos), n = n_of(pos);
+            if (!elem_less(cD(m_of(pos + kVec - 1), n_of(pos + kVec - 1)), shape_MN) || !elem_less(cD(m, n), shape_MN)) {
+                CUTLASS_PRAGMA_UNROLL
+                for (int j = 0; j < kVec; ++j) store(pos + j);
+                continue;
+            }
+            VecD out;
+            if (source) {
+                const VecC in = *reinterpret_cast<const VecC*>(&gC(m, n));
+                CUTLASS_PRAGMA_UNROLL
+                for (int j = 0; j < kVec; ++j) out[j] = epilogue_op(staged[padded(pos + j)], in[j]);
+            } else {
+                CUTLASS_PRAGMA_UNROLL
+                for (int j = 0; j < kVec; ++j) out[j] = epilogue_op(staged[padded(pos + j)]);
+            }
+            *reinterpret_cast<VecD*>(&gD(m, n)) = out;
         }
     }
 

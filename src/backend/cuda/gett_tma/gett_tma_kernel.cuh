@@ -85,11 +85,14 @@ struct Gett {
         const StrideCD sd{group<Group>(s[3][0]), group<Group>(s[3][1]), Batch(s[3][3][0], s[3][3][1])};
         const int takes[4] = {Tile::kM0, Tile::kM1, Tile::kN0, Tile::kN1};
         const int64_t dStrides[4] = {s[3][0][0], s[3][0][1], s[3][1][0], s[3][1][1]};
+        Walk walk = make_walk(takes, dStrides);
+        const void* outs[2] = {d, c};
+        const int operands[2] = {3, 2};
+        walk.vec = vector_runs(q, walk, takes, static_cast<int>(sizeof(CD)), outs, operands);
         typename Device::Arguments args{cutlass::gemm::GemmUniversalMode::kBatched,
                                         shape,
                                         {static_cast<const AB*>(a), sa, static_cast<const AB*>(b), sb},
-                                        {{alpha, beta}, static_cast<const CD*>(c), sc, static_cast<CD*>(d), sd,
-                                         make_walk(takes, dStrides)}};
+                                        {{alpha, beta}, static_cast<const CD*>(c), sc, static_cast<CD*>(d), sd, walk}};
         Device op;
         if (op.can_implement(args) != cutlass::Status::kSuccess) return cudaErrorNotSupported;
         // This kernel family needs no workspace (no split-K, no stream-K).
