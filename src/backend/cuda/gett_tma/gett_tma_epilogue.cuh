@@ -1,11 +1,11 @@
 // The Hopper GETT's epilogue: D = alpha acc + beta C written through D's strides in D's own
 // order. wgmma leaves each thread a scatter of (row, column pair) accumulators; written
-// straight out (CUTLASS's DefaultEpilogue) a warp's store touches 32 sectors with 2 bytes each
-// whenever D's unit-stride mode is not the tile's column pair, and the L2 saw each D sector
-// written ~16 times on TCCG 31 (Nsight Compute, H100). Here the consumer warpgroups stage the
-// tile's fp32 accumulators in shared memory, then walk the tile in the order of D's strides
-// (the tile dimensions sorted by D's stride, given by the host as Walk), so consecutive threads
-// store (and load C at) consecutive addresses.
+// straight out (CUTLASS's DefaultEpilogue) a warp's store touches up to 32 sectors with 2 bytes
+// each whenever D's unit-stride mode is not the tile's column pair. Here the consumer
+// warpgroups stage the tile's fp32 accumulators in shared memory, then walk the tile in the
+// order of D's strides (the tile dimensions sorted by D's stride, given by the host as Walk),
+// so consecutive threads store (and load C at) consecutive addresses, 16 bytes a thread where
+// the strides allow. H100 effects, both ways: bench/results/gett-h100/tma/.
 //
 // The tile takes m0 x m1 indices of M's first two modes and n0 x n1 of N's (core/
 // gett_tma_params.h), all powers of two: a tile-local index is four bit fields.
