@@ -56,6 +56,14 @@ typedef struct {
      * groups w lacks (A: N; B: M; C, D: K); for unused modes 0 in C and D, 16 bytes' worth in A
      * and B (TMA dimensions all the same; extent 1, so never applied). */
     int64_t stride[4][CUPERM_TMA_GROUPS][CUPERM_TMA_MODES];
+    /* The epilogue's walk over a tile in the order of D's strides: walkShift[d] is where tile
+     * dimension d (0, 1: the indices the tile takes from M's modes 0, 1; 2, 3: from N's) sits in
+     * the walk's linear index, the bits of the dimensions with smaller D strides below it.
+     * walkVector[0] (D), [1] (C): the walk's innermost 16-byte runs are contiguous and start
+     * 16-byte aligned in that operand when its base pointer is (checked at launch). Set with the
+     * tile by cuperm_ctr_tma_set_tile. */
+    int walkShift[4];
+    int walkVector[2];
 } cuperm_gett_tma_params_t;
 
 #endif

@@ -111,6 +111,71 @@ static void check_rules(const cuperm_ctr_problem_t* p, const cuperm_gett_tma_par
     assert_int_equal(q->tile, cuperm_ctr_tma_choose_tile(q));
 }
 
+/* Offset in operand w (C or D) of walk position pos of the tile whose block coordinate is
+ * first (all 0) or last (the last tile along every taken dimension, the last index of every
+ * other mode); -1 when the position lies outside the problem. */
+static int64_t walk_offset(const cuperm_gett_tma_params_t* q, int w, int last, int pos)
+{
+    int64_t off = 0;
+    for (int g = 0; g < 2; ++g)
+        for (int i = 0; i < CUPERM_TMA_MODES; ++i) {
+            const int d = 2 * g + i, take = i < 2 ? cuperm_ctr_tma_tile_take(q->tile, g, i) : 1;
+            const int64_t e = q->extent[g][i];
+            int64_t index = 0;
+            if (take > 1) index = (last ? (e - 1) / take * take : 0) + ((pos >> q->walkShift[d]) & (take - 1));
+            else index = last ? e - 1 : 0;
+            if (index >= e) return -1;
+            off += index * q->stride[w][g][i];
+        }
+    return off;
+}
+
+/* The epilogue's walk (cuperm_ctr_tma_set_tile): its bit fields tile the tile's positions
+ * exactly, walk the dimensions by increasing D stride, and where a vector flag is set every
+ * whole 16-byte run of the first and last tiles is contiguous and aligned in that operand.
+ * Returns the number of vector flags set. */
+static int check_walk(const cuperm_gett_tma_params_t* q)
+{
+    int bits = 0, used = 0;
+    for (int d = 0; d < 4; ++d) {
+        const int take = cuperm_ctr_tma_tile_take(q->tile, d / 2, d % 2);
+        int l = 0;
+        while ((1 << l) < take) ++l;
+        assert_int_equal(1 << l, take);
+        for (int b = 0; b < l; ++b) {
+            assert_false(used >> (q->walkShift[d] + b) & 1);
+            used |= 1 << (q->walkShift[d] + b);
+        }
+        bits += l;
+        for (int e = 0; e < 4; ++e) {
+            const int te = cuperm_ctr_tma_tile_take(q->tile, e / 2, e % 2);
+            if (take > 1 && te > 1 && q->extent[d / 2][d % 2] > 1 && q->extent[e / 2][e % 2] > 1 &&
+                q->walkShift[d] < q->walkShift[e]) {
+                const int64_t sd = q->stride[CTR_D][d / 2][d % 2], se = q->stride[CTR_D][e / 2][e % 2];
+                assert_true((sd < 0 ? -sd : sd) <= (se < 0 ? -se : se));
+            }
+        }
+    }
+    assert_int_equal(used, (1 << bits) - 1);
+    const int v = 16 / (int)cupermDataTypeSize(q->cdType);
+    int flags = 0;
+    for (int k = 0; k < 2; ++k) {
+        if (!q->walkVector[k]) continue;
+        ++flags;
+        const int w = k == 0 ? CTR_D : CTR_C;
+        for (int last = 0; last < 2; ++last)
+            for (int pos = 0; pos < 1 << bits; pos += v) {
+                int whole = 1;
+                for (int j = 0; j < v; ++j) whole &= walk_offset(q, w, last, pos + j) >= 0;
+                if (!whole) continue;
+                const int64_t o = walk_offset(q, w, last, pos);
+                assert_int_equal(o % v, 0);
+                for (int j = 1; j < v; ++j) assert_int_equal(walk_offset(q, w, last, pos + j), o + j);
+            }
+    }
+    return flags;
+}
+
 static void set_types(ctr_random_case* c, cupermDataType_t ab, cupermDataType_t cd)
 {
     for (int w = 0; w < 4; ++w) {
@@ -154,7 +219,7 @@ static void test_map_random(void** state)
 {
     (void)state;
     rng_t r = {20261123};
-    int mapped = 0, fused = 0, swapped = 0;
+    int mapped = 0, fused = 0, swapped = 0, vectors = 0;
     quad_t* want = malloc(sizeof(quad_t) << 16);
     quad_t* got = malloc(sizeof(quad_t) << 16);
     assert_non_null(want);
@@ -175,6 +240,12 @@ static void test_map_random(void** state)
             continue;
         }
         check_rules(&p, &q);
+        vectors += check_walk(&q) > 0;
+        for (int t = 0; t < CUPERM_TMA_TILE_COUNT; ++t) { /* a forced tile gets its own walk */
+            cuperm_gett_tma_params_t f = q;
+            cuperm_ctr_tma_set_tile(&f, t);
+            check_walk(&f);
+        }
         int64_t volume = 1;
         for (int m = 0; m < p.nmodes; ++m) volume *= p.modes[m].extent;
         if (volume > (1 << 16)) continue;
@@ -200,8 +271,10 @@ static void test_map_random(void** state)
     }
     free(want);
     free(got);
-    print_message("  %d random contractions mapped and walked (%d with A and B exchanged), %d groups fused\n",
-                  mapped, swapped, fused);
+    print_message("  %d random contractions mapped and walked (%d with A and B exchanged, %d with 16-byte D or C "
+                  "runs), %d groups fused\n",
+                  mapped, swapped, vectors, fused);
+    assert_true(vectors >= 20);
     assert_true(mapped >= 100);
     assert_true(swapped >= 20 && swapped < mapped);
     assert_true(fused >= 20);
@@ -291,6 +364,30 @@ static void test_map_tccg1(void** state)
     assert_int_equal(q.swapped, 0);
     /* N = 24: the 32-wide tile (24 of 32 columns real) over the flat one (24 of 128). */
     assert_int_equal(q.tile, CUPERM_TMA_TILE_n32);
+    /* Its epilogue walks b (128 of it, D stride 312) then c (32, 312^2): no 16-byte runs, D's
+     * unit-stride mode a being one index a tile. */
+    assert_int_equal(q.walkShift[0], 0);
+    assert_int_equal(q.walkShift[2], 7);
+    assert_int_equal(q.walkVector[0], 0);
+    check_walk(&q);
+    /* pairs32 takes 16 of a: a first (runs of 16), then b (8), c (8); N's second take (16 of a
+     * mode of extent 1) last. */
+    cuperm_ctr_tma_set_tile(&q, CUPERM_TMA_TILE_pairs32);
+    assert_int_equal(q.walkShift[1], 0);
+    assert_int_equal(q.walkShift[0], 4);
+    assert_int_equal(q.walkShift[2], 7);
+    assert_int_equal(q.walkShift[3], 10);
+    assert_int_equal(q.walkVector[0], 1);
+    assert_int_equal(q.walkVector[1], 1);
+    assert_int_equal(check_walk(&q), 2);
+    /* D as a view with every stride times 8: the same walk, no vectors. */
+    for (int g = 0; g < CUPERM_TMA_GROUPS; ++g)
+        for (int i = 0; i < CUPERM_TMA_MODES; ++i) q.stride[CTR_D][g][i] *= 8;
+    cuperm_ctr_tma_set_tile(&q, CUPERM_TMA_TILE_pairs32);
+    assert_int_equal(q.walkShift[1], 0);
+    assert_int_equal(q.walkVector[0], 0);
+    assert_int_equal(q.walkVector[1], 1);
+    assert_int_equal(check_walk(&q), 1);
 }
 
 /* TCCG 1 with A and B given the other way round (abc-dc-bda): the same kernels' view, exchanged. */

@@ -240,7 +240,7 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     const cuperm_device_info_t* info = &c->handle->dev;
     g->useTma = c->handle->gettTma && cuperm_gett_tma_built() && info->cc_major == 9 && info->cc_minor == 0 &&
                 cuperm_ctr_tma_map(p, &g->tma, NULL, 0);
-    if (g->useTma && c->handle->gettTmaTile >= 0) g->tma.tile = c->handle->gettTmaTile;
+    if (g->useTma && c->handle->gettTmaTile >= 0) cuperm_ctr_tma_set_tile(&g->tma, c->handle->gettTmaTile);
     c->stepCount = 0;
     add_step(c, "GETT", cuperm_ctr_step_gett, g, operand_buffer(CTR_A), operand_buffer(CTR_B), operand_buffer(CTR_D));
     return CUPERM_STATUS_SUCCESS;

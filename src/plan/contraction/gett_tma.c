@@ -173,7 +173,7 @@ static int map_as_given(const cuperm_ctr_problem_t* p, cuperm_gett_tma_params_t*
                     q->stride[w][g][i] = CTR_TMA_PTR_ALIGN / cupermDataTypeSize(p->op[w].type);
     q->abType = p->op[CTR_A].type;
     q->cdType = p->op[CTR_D].type;
-    q->tile = cuperm_ctr_tma_choose_tile(q);
+    cuperm_ctr_tma_set_tile(q, cuperm_ctr_tma_choose_tile(q));
     return 1;
 }
 
@@ -235,4 +235,54 @@ int cuperm_ctr_tma_choose_tile(const cuperm_gett_tma_params_t* q)
         if (s > bestScore) best = t, bestScore = s;
     }
     return best;
+}
+
+static int log2_of(int v)
+{
+    int l = 0;
+    while ((1 << l) < v) ++l;
+    return l;
+}
+
+static int64_t magnitude(int64_t x) { return x < 0 ? -x : x; }
+
+/* Operand w's (C or D) strides allow the walk's innermost runs of 16 bytes as vectors. */
+static int walk_vector(const cuperm_gett_tma_params_t* q, int w, int inner, int innerTake)
+{
+    const int v = 16 / (int)cupermDataTypeSize(q->cdType);
+    if (inner < 0 || innerTake % v) return 0;
+    for (int g = 0; g < CUPERM_TMA_GROUPS; ++g) {
+        if (g == CUPERM_TMA_K) continue; /* C and D have no K modes */
+        for (int i = 0; i < CUPERM_TMA_MODES; ++i) {
+            const int64_t s = q->stride[w][g][i];
+            if (g == inner / 2 && i == inner % 2) {
+                if (s != 1) return 0;
+            } else if (q->extent[g][i] > 1 && s % v) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+void cuperm_ctr_tma_set_tile(cuperm_gett_tma_params_t* q, int tile)
+{
+    q->tile = tile;
+    int take[4], order[4] = {0, 1, 2, 3};
+    int64_t key[4];
+    for (int d = 0; d < 4; ++d) {
+        take[d] = cuperm_ctr_tma_tile_take(tile, d / 2, d % 2);
+        /* A dimension walked once, or over a mode of extent 1, has no run to offer: last. */
+        const int once = take[d] <= 1 || q->extent[d / 2][d % 2] == 1;
+        key[d] = once ? INT64_MAX : magnitude(q->stride[CTR_D][d / 2][d % 2]);
+    }
+    for (int i = 1; i < 4; ++i) /* insertion sort: stable, ties in dimension order */
+        for (int j = i; j > 0 && key[order[j]] < key[order[j - 1]]; --j) {
+            const int t = order[j];
+            order[j] = order[j - 1], order[j - 1] = t;
+        }
+    for (int j = 0, bits = 0; j < 4; bits += log2_of(take[order[j]]), ++j) q->walkShift[order[j]] = bits;
+    const int inner = key[order[0]] < INT64_MAX ? order[0] : -1;
+    q->walkVector[0] = walk_vector(q, CTR_D, inner, inner < 0 ? 1 : take[inner]);
+    q->walkVector[1] = walk_vector(q, CTR_C, inner, inner < 0 ? 1 : take[inner]);
 }

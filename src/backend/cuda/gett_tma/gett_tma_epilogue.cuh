@@ -16,15 +16,14 @@
 #include "cutlass/array.h"
 #include "cutlass/epilogue/collective/detail.hpp"
 
-#include "core/gett_tma_params.h"
 
 namespace cuperm {
 namespace gett_tma {
 
-// The tile walk in D's order: shift[d] is where tile dimension d (0: M's first mode, 1: M's
-// second, 2: N's first, 3: N's second) sits in the walk's linear index -- the bits of the
-// dimensions walked before it (those with smaller D strides). vec: runs of 16 bytes along the
-// innermost dimension may be stored (and C's loaded) as one vector (see vector_runs).
+// The tile walk in D's order (the planner's cuperm_ctr_tma_set_tile): shift[d] is where tile
+// dimension d (0: M's first mode, 1: M's second, 2: N's first, 3: N's second) sits in the
+// walk's linear index; vec: runs of 16 bytes along the innermost dimension are stored (and C's
+// loaded) as one vector (the params' walkVector, and the base pointers 16-byte aligned).
 struct Walk {
     int shift[4];
     int vec;
@@ -32,53 +31,6 @@ struct Walk {
 
 // log2 of a power of two (tile takes).
 constexpr int log2_of(int v) { return v <= 1 ? 0 : 1 + log2_of(v / 2); }
-
-// The walk for the tile's takes t[d] and D's strides s[d] of those dimensions: dimensions
-// taken once go last (their field is empty), the others by increasing |stride|.
-inline Walk make_walk(const int t[4], const int64_t s[4])
-{
-    int order[4] = {0, 1, 2, 3};
-    auto key = [&](int d) { return t[d] <= 1 ? INT64_MAX : (s[d] < 0 ? -s[d] : s[d]); };
-    for (int i = 1; i < 4; ++i)
-        for (int j = i; j > 0 && key(order[j]) < key(order[j - 1]); --j) {
-            const int x = order[j];
-            order[j] = order[j - 1];
-            order[j - 1] = x;
-        }
-    Walk w{};
-    for (int j = 0, bits = 0; j < 4; bits += log2_of(t[order[j]]), ++j) w.shift[order[j]] = bits;
-    return w;
-}
-
-// Whether walk w's 16-byte runs are vectors in memory for every operand given (D, and C when
-// it is read): the innermost walked dimension has unit stride there and a take that 16 bytes
-// divide, every other stride of a mode with extent > 1 is a multiple of 16 bytes and the base
-// pointer is 16-byte aligned; a run then starts at a multiple of its length, so it is aligned.
-inline int vector_runs(const cuperm_gett_tma_params_t* q, const Walk& w, const int t[4], int elemBytes,
-                       const void* const ptr[2], const int operand[2])
-{
-    const int v = 16 / elemBytes;
-    int inner = -1;
-    for (int d = 0; d < 4; ++d)
-        if (t[d] > 1 && w.shift[d] == 0) inner = d;
-    if (inner < 0 || t[inner] % v) return 0;
-    for (int o = 0; o < 2; ++o) {
-        if (!ptr[o]) continue;
-        if (reinterpret_cast<uintptr_t>(ptr[o]) % 16) return 0;
-        for (int g = 0; g < CUPERM_TMA_GROUPS; ++g) {
-            if (g == CUPERM_TMA_K) continue;
-            for (int i = 0; i < CUPERM_TMA_MODES; ++i) {
-                const int64_t st = q->stride[operand[o]][g][i];
-                if (g == inner / 2 && i == inner % 2) {
-                    if (st != 1) return 0;
-                } else if (q->extent[g][i] > 1 && st % v) {
-                    return 0;
-                }
-            }
-        }
-    }
-    return 1;
-}
 
 template <class ElementC_, class StrideC_, class StrideD_, class ThreadEpilogueOp_, int kM0, int kM1, int kN0,
           int kN1>

@@ -83,12 +83,9 @@ struct Gett {
         const StrideB<kBK> sb{group<BN>(s[1][1]), group<BK>(s[1][2]), Batch(s[1][3][0], s[1][3][1])};
         const StrideCD sc{group<Group>(s[2][0]), group<Group>(s[2][1]), Batch(s[2][3][0], s[2][3][1])};
         const StrideCD sd{group<Group>(s[3][0]), group<Group>(s[3][1]), Batch(s[3][3][0], s[3][3][1])};
-        const int takes[4] = {Tile::kM0, Tile::kM1, Tile::kN0, Tile::kN1};
-        const int64_t dStrides[4] = {s[3][0][0], s[3][0][1], s[3][1][0], s[3][1][1]};
-        Walk walk = make_walk(takes, dStrides);
-        const void* outs[2] = {d, c};
-        const int operands[2] = {3, 2};
-        walk.vec = vector_runs(q, walk, takes, static_cast<int>(sizeof(CD)), outs, operands);
+        auto aligned = [](const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; };
+        const Walk walk{{q->walkShift[0], q->walkShift[1], q->walkShift[2], q->walkShift[3]},
+                        q->walkVector[0] && aligned(d) && (!c || (q->walkVector[1] && aligned(c)))};
         typename Device::Arguments args{cutlass::gemm::GemmUniversalMode::kBatched,
                                         shape,
                                         {static_cast<const AB*>(a), sa, static_cast<const AB*>(b), sb},
