@@ -14,8 +14,9 @@
 # gett-strides for f16 when unset), SKIP_PTXAS=1 (no register report), GETT_TMA=1 (also build the
 # Hopper TMA kernels, CUPERM_GETT_TMA=ON, from the CUTLASS headers of scripts/lib/deps.sh: carry
 # .deps/ with the nvidia-cutlass wheel in it; then test_gett_tma_gpu, the fuzz test and memcheck
-# run with CUPERM_GETT=tma too, and the benchmark runs the variants gett-tma (the plan's tiles)
-# and, in f16, gett-tma-<tile> for every tile forced with CUPERM_GETT_TMA_TILE).
+# run with CUPERM_GETT=tma too, racecheck checks the staged epilogue, and the benchmark runs the
+# variants gett-tma (the plan's tiles) and, in f16, gett-tma-<tile> for every tile forced with
+# CUPERM_GETT_TMA_TILE). At most 8 files come back from a device call: copy what matters.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/cuda/bin"
@@ -96,6 +97,12 @@ if [ ${#tma[@]} -gt 0 ]; then
     "$build/tests/contraction/test_gett_gpu" >"$logs/memcheck-test_gett_tma_gpu.log" 2>&1
   rc=$?
   add "memcheck test_gett_gpu tma" "$(grep -E 'ERROR SUMMARY' "$logs/memcheck-test_gett_tma_gpu.log" | tail -1) rc=$rc"
+  # The staged epilogue's shared-memory stage (named barriers between the consumer warpgroups).
+  start=$(date +%s)
+  CUPERM_GETT_TEST_ENGINE=tma CUPERM_GETT_TEST_CASES=2 timeout 300 $cs --tool racecheck --error-exitcode 99 \
+    "$build/tests/contraction/test_gett_gpu" >"$logs/racecheck-test_gett_tma_gpu.log" 2>&1
+  rc=$?
+  add "racecheck test_gett_gpu tma" "$(grep -E 'RACECHECK SUMMARY' "$logs/racecheck-test_gett_tma_gpu.log" | tail -1) rc=$rc ($(( $(date +%s) - start )) s)"
 fi
 
 # 4. TCCG48 f16 and bf16, model plans: TTGT (default) and GETT (CUPERM_GETT=1); for f16 also
