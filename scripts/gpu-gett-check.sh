@@ -16,7 +16,7 @@
 # .deps/ with the nvidia-cutlass wheel in it; then test_gett_tma_gpu, the fuzz test and memcheck
 # run with CUPERM_GETT=tma too, racecheck checks the staged epilogue, and the benchmark runs the
 # variants gett-tma (the plan's tiles) and, in f16, gett-tma-<tile> for every tile forced with
-# CUPERM_GETT_TMA_TILE). At most 8 files come back from a device call: copy what matters.
+# CUPERM_GETT_TMA_TILE).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/cuda/bin"
