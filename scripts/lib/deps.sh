@@ -62,3 +62,54 @@ cuperm_find_cutlass() {
   fi
   export CUPERM_CUTLASS_INCLUDE="$PWD/$dir/include"
 }
+
+# cuTENSOR for `cuperm-bench --compare cutensor` (loaded with dlopen; cuperm never links it),
+# pinned: the cutensor-cu13 wheel. cuperm_find_cutensor unpacks libcutensor.so.2 into
+# .deps-cutensor/lib and sets CUPERM_BENCH_CUTENSOR, from the wheel in .deps-cutensor/, or from
+# its pieces there (part-*, made by cuperm_split_cutensor on a machine with network, for GPU
+# machines that take files only in small batches: bring them one at a time), or with pip. Kept
+# apart from .deps/ (210 MB against the few MB the build needs there).
+CUPERM_CUTENSOR_VERSION=2.8.1
+CUPERM_CUTENSOR_WHEEL=cutensor_cu13-$CUPERM_CUTENSOR_VERSION-py3-none-manylinux2014_x86_64.whl
+CUPERM_CUTENSOR_SHA256=49a6e319c956c2b80e4322d43a9442d595deea176413cd2fa2d45967edea09c5
+cuperm_find_cutensor() {
+  local dir=.deps-cutensor whl=".deps-cutensor/$CUPERM_CUTENSOR_WHEEL"
+  if [ ! -f "$dir/lib/libcutensor.so.2" ]; then
+    mkdir -p "$dir"
+    if [ ! -f "$whl" ] && ls "$dir"/part-* >/dev/null 2>&1; then cat "$dir"/part-* >"$whl"; fi
+    if [ ! -f "$whl" ] && ! python3 -m pip download -q --no-deps --disable-pip-version-check -d "$dir" \
+        "cutensor-cu13==$CUPERM_CUTENSOR_VERSION" >/dev/null 2>&1; then
+      echo "setup: no cuTENSOR $CUPERM_CUTENSOR_VERSION wheel in $dir and none to download" >&2
+      return 1
+    fi
+    if ! echo "$CUPERM_CUTENSOR_SHA256  $whl" | sha256sum -c --quiet >/dev/null 2>&1; then
+      echo "setup: $whl does not have the pinned SHA-256" >&2
+      return 1
+    fi
+    local tmp
+    tmp=$(mktemp -d)
+    if ! python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract("cutensor/lib/libcutensor.so.2", sys.argv[2])' \
+        "$whl" "$tmp"; then
+      rm -rf "$tmp"
+      echo "setup: cannot unpack $whl" >&2
+      return 1
+    fi
+    mkdir -p "$dir/lib"
+    mv "$tmp/cutensor/lib/libcutensor.so.2" "$dir/lib/"
+    rm -rf "$tmp"
+  fi
+  export CUPERM_BENCH_CUTENSOR="$PWD/$dir/lib/libcutensor.so.2"
+}
+
+# Downloads the pinned cuTENSOR wheel into .deps-cutensor/ and splits it into 60 MB pieces
+# (part-aa, part-ab, ...) that cuperm_find_cutensor puts together again.
+cuperm_split_cutensor() {
+  local dir=.deps-cutensor whl=".deps-cutensor/$CUPERM_CUTENSOR_WHEEL"
+  mkdir -p "$dir"
+  [ -f "$whl" ] || python3 -m pip download -q --no-deps --disable-pip-version-check -d "$dir" \
+    "cutensor-cu13==$CUPERM_CUTENSOR_VERSION" || return 1
+  echo "$CUPERM_CUTENSOR_SHA256  $whl" | sha256sum -c --quiet || return 1
+  rm -f "$dir"/part-*
+  split -b 60M "$whl" "$dir/part-"
+  ls -l "$dir"/part-*
+}

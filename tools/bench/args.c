@@ -97,7 +97,8 @@ static void record_command_line(int argc, char** argv, bench_options* opt)
 enum {
     OPT_DTYPE = 256, OPT_MODE, OPT_CASES, OPT_CASE, OPT_EXTENT, OPT_RANK, OPT_RATIO, OPT_COUNT,
     OPT_VOLUME, OPT_SEED, OPT_SKIP, OPT_LIMIT, OPT_OUT, OPT_TAG, OPT_ALPHA, OPT_BETA,
-    OPT_PLAN_REPS, OPT_TARGET_MS, OPT_LIST, OPT_NO_VERIFY, OPT_QUIET, OPT_VERSION, OPT_OPS, OPT_ALGO
+    OPT_PLAN_REPS, OPT_TARGET_MS, OPT_LIST, OPT_NO_VERIFY, OPT_QUIET, OPT_VERSION, OPT_OPS, OPT_ALGO,
+    OPT_COMPARE
 };
 
 static const struct option long_options[] = {
@@ -126,6 +127,7 @@ static const struct option long_options[] = {
     {"target-ms", required_argument, NULL, OPT_TARGET_MS},
     {"ops", required_argument, NULL, OPT_OPS},
     {"algo", required_argument, NULL, OPT_ALGO},
+    {"compare", required_argument, NULL, OPT_COMPARE},
     {NULL, 0, NULL, 0},
 };
 
@@ -172,6 +174,12 @@ static int apply_option(int c, const char* v, bench_options* opt, char* err, siz
         else if (!strcmp(v, "gett")) opt->algo = CUPERM_ALGO_GETT;
         else
             return bench_fail(err, err_size, "--algo \"%s\": expected default, ttgt or gett", v);
+        break;
+    case OPT_COMPARE:
+        if (!strcmp(v, "cutensor")) opt->compare_cutensor = 1;
+        else if (!strcmp(v, "cutensor-jit")) opt->compare_cutensor = 2;
+        else
+            return bench_fail(err, err_size, "--compare \"%s\": expected cutensor or cutensor-jit", v);
         break;
     case OPT_CASES: opt->cases_file = v; break;
     case OPT_CASE: opt->single_case = v; break;
@@ -379,6 +387,9 @@ void bench_print_usage(const char* argv0)
         "                      leaky_relu and elu with parameter 0.1)\n"
         "  --algo A            contractions: default (the plan mode chooses), ttgt or gett (a case GETT\n"
         "                      cannot run is skipped with the reason)\n"
+        "  --compare L         contractions: cutensor or cutensor-jit: cuTENSOR 2's default plan (loaded\n"
+        "                      with dlopen: libcutensor.so.2 or $CUPERM_BENCH_CUTENSOR) timed beside\n"
+        "                      cuperm's on the same buffers, its D checked against cuperm's\n"
         "  --list              print the cases (case-file notation) and exit; no GPU needed\n"
         "  --quiet             no per-case lines on stdout (CSV and summary still written)\n"
         "  --version           print the cuperm library version and exit\n"

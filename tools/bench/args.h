@@ -27,6 +27,8 @@ typedef struct {
     double alpha, beta;
     cupermOperator_t ops[3];  /* --ops A,B,D: contraction operators on A, B and the result (identity) */
     cupermContractionAlgo_t algo; /* --algo: the kinds of contraction plan allowed (default: all) */
+    int compare_cutensor;     /* --compare cutensor (1) or cutensor-jit (2): cuTENSOR's default plan
+                                 timed beside cuperm's and checked against it (contractions) */
     int plan_reps;            /* heuristic plan creations timed per case */
     double target_ms;         /* timing budget per case and mode */
     int list_only;            /* --list */

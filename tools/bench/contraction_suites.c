@@ -9,7 +9,10 @@
  * buffers: the plain cuBLAS GEMM of the same m, n, k, batch ("NN", dense), and
  * the GEMM with the plan's own flags (the GEMM part of the time split; the rest
  * is the transposes). Roofline: peak = a large cuBLAS GEMM of the type, bandwidth
- * = a device-to-device copy (2 x bytes / time), both measured in this run.
+ * = a device-to-device copy (2 x bytes / time), both measured in this run. With
+ * --compare cutensor[-jit], cuTENSOR 2's default plan of the case (cutensor_dl.h) runs on
+ * the same A and B into its own D, checked element by element against cuperm's D, and is
+ * timed the same way.
  */
 #include "contraction_suites.h"
 
@@ -21,6 +24,7 @@
 #include <time.h>
 
 #include "contraction_cases.h"
+#include "cutensor_dl.h"
 #include "device.h"
 #include "support/dtype.h"
 #include "support/poison.h"
@@ -276,6 +280,10 @@ static double check(const bench_ctr_case* c, const ctr_type* t, const cupermOper
 typedef struct {
     double ms, gemmMs, plainMs, flops, bytes, eff, plainEff, check;
     double planMs;         /* cupermPlanContraction's time (measure mode: the timing of candidates) */
+    double cutensorMs;     /* --compare: cuTENSOR's time (0: not run, -1: it failed), */
+    double cutensorPlanMs; /* its planning time, */
+    double cutensorCheck;  /* and its D against cuperm's: max |difference| / max |cuperm's D| over
+                              the tolerance (<= 1 passes) */
     double modelOverMeas;  /* --mode both: model plan's time / measured plan's (0 otherwise) */
     int64_t unwritten;
     cupermContractionInfo_t info;
@@ -396,9 +404,85 @@ done:
     return status;
 }
 
+typedef struct {
+    bench_cutensor_plan* plan;
+    const void *a, *b;
+    void* d;
+    size_t dBytes;
+    void* ws;
+    uint64_t wsBytes;
+} cutensor_run;
+
+static int run_cutensor(void* vctx, cudaStream_t s)
+{
+    cutensor_run* r = vctx;
+    return bench_cutensor_contract(r->plan, r->a, r->b, r->d, r->ws, r->wsBytes, s);
+}
+
+static void poison_cutensor_d(void* vctx, cudaStream_t s)
+{
+    cutensor_run* r = vctx;
+    poison_device(r->d, r->dBytes, s);
+}
+
+/* cuTENSOR's default plan of the case on the same A and B, into its own D: checked against
+ * cuperm's D (in cd->buf[2] after run_mode), then timed. Fills r's cutensor fields; a cuTENSOR
+ * failure is reported and leaves cutensorMs -1 (it is not cuperm's failure). */
+static void compare_cutensor(bench_cutensor* ct, const ctr_type* t, const bench_ctr_case* c, const bench_options* opt,
+                             cudaStream_t s, const case_data* cd, case_result* r)
+{
+    cutensor_run run = {NULL, cd->buf[0], cd->buf[1], NULL, (size_t)cd->vol[2] * t->dt->size, NULL, 0};
+    char err[512];
+    void *mine = NULL, *theirs = NULL;
+    r->cutensorMs = -1;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (bench_cutensor_plan_create(ct, cd->desc, &run.plan, &run.wsBytes, err, sizeof err)) {
+        fprintf(stderr, "case %d: %s\n", c->id, err);
+        return;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    r->cutensorPlanMs = 1e3 * (double)(t1.tv_sec - t0.tv_sec) + 1e-6 * (double)(t1.tv_nsec - t0.tv_nsec);
+    if (cudaMalloc(&run.d, run.dBytes) != cudaSuccess ||
+        (run.wsBytes && cudaMalloc(&run.ws, run.wsBytes) != cudaSuccess)) {
+        cudaGetLastError();
+        fprintf(stderr, "case %d: cuTENSOR: out of device memory\n", c->id);
+        goto done;
+    }
+    poison_cutensor_d(&run, s);
+    if (run_cutensor(&run, s) || cudaStreamSynchronize(s) != cudaSuccess) {
+        fprintf(stderr, "case %d: cutensorContract failed\n", c->id);
+        goto done;
+    }
+    mine = malloc(run.dBytes);
+    theirs = malloc(run.dBytes);
+    if (!mine || !theirs) goto done;
+    cudaMemcpy(mine, cd->buf[2], run.dBytes, cudaMemcpyDeviceToHost);
+    cudaMemcpy(theirs, run.d, run.dBytes, cudaMemcpyDeviceToHost);
+    /* Both sum K products in fp32 (fp64) and round to D's type: a few output roundings plus
+     * sqrt(K)-grown accumulation error, relative to D's largest magnitude. */
+    double top = 0, diff = 0;
+    for (int64_t i = 0; i < cd->vol[2]; ++i) {
+        const double x = load(t->cd, mine, i), y = load(t->cd, theirs, i);
+        top = fmax(top, fabs(x));
+        diff = isnan(y) ? INFINITY : fmax(diff, fabs(x - y));
+    }
+    const double K = bench_ctr_flops(c) / (2.0 * (double)cd->vol[2]);
+    const double tol = 4 * t->outEps + 4 * t->accEps * sqrt(K > 1 ? K : 1);
+    r->cutensorCheck = top > 0 ? diff / top / tol : diff > 0 ? INFINITY : 0;
+    r->cutensorMs = time_median(run_cutensor, &run, poison_cutensor_d, s, opt->target_ms);
+done:
+    free(mine);
+    free(theirs);
+    cudaFree(run.d);
+    cudaFree(run.ws);
+    bench_cutensor_plan_destroy(run.plan);
+}
+
 /* The case in every requested plan mode (r[0] model, r[1] measure), on one set of buffers. */
-static int run_case(cupermHandle_t h, cublasHandle_t blas, const ctr_type* t, const roofline* roof,
-                    const bench_ctr_case* c, const bench_options* opt, cudaStream_t s, case_result r[2])
+static int run_case(cupermHandle_t h, cublasHandle_t blas, bench_cutensor* ct, const ctr_type* t,
+                    const roofline* roof, const bench_ctr_case* c, const bench_options* opt, cudaStream_t s,
+                    case_result r[2])
 {
     memset(r, 0, 2 * sizeof *r);
     case_data cd;
@@ -430,6 +514,15 @@ static int run_case(cupermHandle_t h, cublasHandle_t blas, const ctr_type* t, co
         if (mode_wanted(opt, mi)) status = run_mode(h, blas, t, roof, c, opt, s, &cd, kModes[mi], plainMs, &r[mi]);
     if (!status && mode_wanted(opt, 0) && mode_wanted(opt, 1) && r[0].ms > 0 && r[1].ms > 0)
         r[0].modelOverMeas = r[1].modelOverMeas = r[0].ms / r[1].ms;
+    if (!status && ct && (r[0].ms > 0 || r[1].ms > 0)) {
+        case_result* last = r[1].ms > 0 ? &r[1] : &r[0]; /* the plan whose D the buffer holds */
+        compare_cutensor(ct, t, c, opt, s, &cd, last);
+        for (int mi = 0; mi < 2; ++mi) {
+            r[mi].cutensorMs = last->cutensorMs;
+            r[mi].cutensorPlanMs = last->cutensorPlanMs;
+            r[mi].cutensorCheck = last->cutensorCheck;
+        }
+    }
 done:
     for (int i = 0; i < 3; ++i) cudaFree(cd.buf[i]);
     return status;
@@ -488,6 +581,18 @@ int bench_run_contraction_suite(const bench_suite* suite, const bench_options* o
         fprintf(stderr, "cuperm-bench: cannot create the cuperm/cuBLAS handles or a stream\n");
         return 3;
     }
+    bench_cutensor* ct = NULL;
+    if (opt->compare_cutensor) {
+        for (int i = 0; i < 3; ++i)
+            if (opt->ops[i] != CUPERM_OP_IDENTITY) {
+                fprintf(stderr, "cuperm-bench: --compare cutensor runs identity operators only (drop --ops)\n");
+                return 2;
+            }
+        if (!(ct = bench_cutensor_open(opt->compare_cutensor == 2, err, sizeof err))) {
+            fprintf(stderr, "cuperm-bench: --compare: %s\n", err);
+            return 3;
+        }
+    }
     const dtype_info* f32 = dtype_find("f32");
     const int ndt = opt->num_dtypes ? opt->num_dtypes : 1;
     int status = 0;
@@ -525,10 +630,15 @@ int bench_run_contraction_suite(const bench_suite* suite, const bench_options* o
                     "GB/s (device copy, 2 x bytes / time); plan mode %s\n",
                     dev.name, opt->command_line, roof.peakFlops * 1e-12, t.dt->name, roof.bandwidth * 1e-9,
                     kModeNames[mi]);
+            if (ct)
+                fprintf(csv[mi], "# cuTENSOR: %s, default plans%s (cutensor_check: its D against cuperm's, <= 1 "
+                                 "passes; cutensor_over_cuperm: its time over cuperm's)\n",
+                        bench_cutensor_path(ct), opt->compare_cutensor == 2 ? " with JIT" : "");
             fprintf(csv[mi], "suite,id,spec,extents,dtype,m,n,k,batch,flops,bytes,time_ms,tflops,transpose_ms,"
                              "gemm_ms,eff,plain_gemm_ms,plain_gemm_eff,pred_transpose_ms,pred_gemm_ms,"
                              "transposed_a,transposed_b,transposed_d,workspace_bytes,check,unwritten,peak_tflops,"
-                             "bandwidth_gbs,description,mode,plan_ms,model_over_measured\n");
+                             "bandwidth_gbs,description,mode,plan_ms,model_over_measured%s\n",
+                    ct ? ",cutensor_ms,cutensor_over_cuperm,cutensor_check,cutensor_plan_ms" : "");
         }
         printf("%s %s: peak %.1f TFLOP/s, bandwidth %.0f GB/s\n", suite->name, t.dt->name, roof.peakFlops * 1e-12,
                roof.bandwidth * 1e-9);
@@ -538,10 +648,11 @@ int bench_run_contraction_suite(const bench_suite* suite, const bench_options* o
         double* eff[2] = {calloc((size_t)n + 1, sizeof(double)), calloc((size_t)n + 1, sizeof(double))};
         double* plainEff = calloc((size_t)n + 1, sizeof(double));
         double* ratio = calloc((size_t)n + 1, sizeof(double));
-        int done = 0, failed = 0;
+        double* overCt[2] = {calloc((size_t)n + 1, sizeof(double)), calloc((size_t)n + 1, sizeof(double))};
+        int done = 0, failed = 0, ctFailed = 0, ctFaster[2] = {0, 0};
         for (int i = first; i < last; ++i) {
             case_result rr[2];
-            if (run_case(h, blas, &t, &roof, &cases[i], opt, s, rr) != 0) {
+            if (run_case(h, blas, ct, &t, &roof, &cases[i], opt, s, rr) != 0) {
                 ++failed;
                 continue;
             }
@@ -566,7 +677,7 @@ int bench_run_contraction_suite(const bench_suite* suite, const bench_options* o
                 failed += bad;
                 const double transMs = r->ms - r->gemmMs > 0 ? r->ms - r->gemmMs : 0;
                 fprintf(csv[mi], "%s,%d,%s,%s,%s,%lld,%lld,%lld,%lld,%.6g,%.6g,%.6g,%.4f,%.6g,%.6g,%.4f,%.6g,%.4f,"
-                                 "%.6g,%.6g,%d,%d,%d,%zu,%.3g,%lld,%.3f,%.1f,\"%s\",%s,%.4g,%.4f\n",
+                                 "%.6g,%.6g,%d,%d,%d,%zu,%.3g,%lld,%.3f,%.1f,\"%s\",%s,%.4g,%.4f",
                         suite->name, cases[i].id, cases[i].spec, ext, t.dt->name, (long long)r->m, (long long)r->n,
                         (long long)r->k, (long long)r->batch, r->flops, r->bytes, r->ms,
                         r->flops / (r->ms * 1e-3) * 1e-12, transMs, r->gemmMs, r->eff, r->plainMs, r->plainEff,
@@ -574,13 +685,27 @@ int bench_run_contraction_suite(const bench_suite* suite, const bench_options* o
                         r->info.transposedA, r->info.transposedB, r->info.transposedD, r->info.workspaceBytes,
                         r->check, (long long)r->unwritten, roof.peakFlops * 1e-12, roof.bandwidth * 1e-9,
                         r->info.description, kModeNames[mi], r->planMs, r->modelOverMeas);
+                if (ct) {
+                    /* cuTENSOR's D must agree with cuperm's; a case it cannot plan or run is reported. */
+                    const double over = r->cutensorMs > 0 ? r->cutensorMs / r->ms : 0;
+                    fprintf(csv[mi], ",%.6g,%.4f,%.3g,%.4g", r->cutensorMs, over, r->cutensorCheck,
+                            r->cutensorPlanMs);
+                    overCt[mi][done] = over;
+                    ctFaster[mi] += over > 0 && over < 1;
+                    if (mi == 0 || !mode_wanted(opt, 0)) ctFailed += r->cutensorMs <= 0 || !(r->cutensorCheck <= 1.0);
+                }
+                fputc('\n', csv[mi]);
                 if (!opt->quiet)
-                    printf("%4d %-24s %-7s %9.4f %7.2f %9.4f %9.4f %6.3f %9.4f %6.3f %5s %6.3f A%c B%c D%c\n",
-                           cases[i].id, cases[i].spec, kModeNames[mi], r->ms, r->flops / (r->ms * 1e-3) * 1e-12,
-                           transMs, r->gemmMs, r->eff, r->plainMs, r->plainEff,
-                           !opt->verify ? "-" : bad ? "FAIL" : "ok", r->modelOverMeas,
-                           r->info.transposedA ? 'T' : '-', r->info.transposedB ? 'T' : '-',
+                    printf("%4d %-24s %-7s %9.4f %7.2f %9.4f %9.4f %6.3f %9.4f %6.3f %5s %6.3f A%c B%c D%c",
+                           cases[i].id, cases[i].spec, kModeNames[mi], r->ms, r->flops / (r->ms * 1e-3) * 1e-12, transMs,
+                           r->gemmMs, r->eff, r->plainMs, r->plainEff, !opt->verify ? "-" : bad ? "FAIL" : "ok",
+                           r->modelOverMeas, r->info.transposedA ? 'T' : '-', r->info.transposedB ? 'T' : '-',
                            r->info.transposedD ? 'T' : '-');
+                if (!opt->quiet && ct)
+                    printf("  cuTENSOR %.4f ms (x%.3f of cuperm's), check %s", r->cutensorMs,
+                           r->cutensorMs > 0 ? r->cutensorMs / r->ms : 0,
+                           r->cutensorMs > 0 && r->cutensorCheck <= 1.0 ? "ok" : "FAIL");
+                if (!opt->quiet) putchar('\n');
                 eff[mi][done] = r->eff;
                 plainEff[done] = r->plainEff;
                 ratio[done] = r->modelOverMeas;
@@ -591,12 +716,21 @@ int bench_run_contraction_suite(const bench_suite* suite, const bench_options* o
             if (!csv[mi]) continue;
             fclose(csv[mi]);
             const double g = geomean(eff[mi], done), gp = geomean(plainEff, done), gr = geomean(ratio, done);
-            char line[512];
+            char line[1024];
             static const char* const algoNames[3] = {"", ", TTGT only", ", GETT only"};
-            snprintf(line, sizeof line, "%s %s (%s plans%s): %d cases, geomean roofline efficiency %.4f; plain "
-                     "same-shape cuBLAS GEMM %.4f; ratio %.4f (target >= 0.8); model/measured time geomean %.4f; "
-                     "%d failed", suite->name, t.dt->name, kModeNames[mi], algoNames[opt->algo], done, g, gp,
-                     gp > 0 ? g / gp : 0, gr, failed);
+            int len = snprintf(line, sizeof line, "%s %s (%s plans%s): %d cases, geomean roofline efficiency %.4f; "
+                               "plain same-shape cuBLAS GEMM %.4f; ratio %.4f (target >= 0.8); model/measured time "
+                               "geomean %.4f; %d failed", suite->name, t.dt->name, kModeNames[mi], algoNames[opt->algo],
+                               done, g, gp, gp > 0 ? g / gp : 0, gr, failed);
+            if (ct && len > 0 && len < (int)sizeof line) {
+                double worst = 0;
+                for (int j = 0; j < done; ++j)
+                    if (overCt[mi][j] > 0 && (worst == 0 || overCt[mi][j] < worst)) worst = overCt[mi][j];
+                snprintf(line + len, sizeof line - (size_t)len, "; cuTENSOR%s time over cuperm's: geomean %.4f, "
+                         "lowest %.4f, cuTENSOR faster on %d (target >= 1.5, none); cuTENSOR failed or disagreed on %d",
+                         opt->compare_cutensor == 2 ? " (JIT)" : "", geomean(overCt[mi], done), worst, ctFaster[mi],
+                         ctFailed);
+            }
             printf("%s\n", line);
             char path[1024];
             snprintf(path, sizeof path, "%s/%s.summary.txt", outDir, tag[mi]);
@@ -611,8 +745,11 @@ int bench_run_contraction_suite(const bench_suite* suite, const bench_options* o
         free(eff[1]);
         free(plainEff);
         free(ratio);
-        if (failed) status = 1;
+        free(overCt[0]);
+        free(overCt[1]);
+        if (failed || ctFailed) status = 1;
     }
+    bench_cutensor_close(ct);
     cudaStreamDestroy(s);
     cublasDestroy(blas);
     cupermDestroy(h);
