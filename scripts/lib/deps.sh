@@ -19,6 +19,27 @@ cuperm_find_cmocka() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libcmocka-dev >/dev/null
 }
 
+# Puts the pinned wheel $2 (pip requirement $1) in place unless it is there already, and checks
+# its SHA-256 ($3); otherwise says why and returns 1.
+cuperm_fetch_wheel() {
+  local spec=$1 whl=$2 sha=$3 py
+  if [ ! -f "$whl" ]; then
+    for py in "${CUPERM_VENV:-$PWD/.venv}/bin/python" python3; do
+      command -v "$py" >/dev/null && "$py" -m pip --version >/dev/null 2>&1 && break
+      py=""
+    done
+    if [ -z "$py" ] || ! "$py" -m pip download -q --no-deps --disable-pip-version-check -d "$(dirname "$whl")" \
+        "$spec" >/dev/null 2>&1; then
+      echo "setup: could not fetch $spec (no pip or no network)" >&2
+      return 1
+    fi
+  fi
+  if ! echo "$sha  $whl" | sha256sum -c --quiet >/dev/null 2>&1; then
+    echo "setup: $whl does not have the pinned SHA-256" >&2
+    return 1
+  fi
+}
+
 # CUTLASS/CuTe headers for the Hopper GETT kernels (issue 15), pinned: the nvidia-cutlass
 # wheel from PyPI carries them under cutlass_library/source/include. Unpacked into
 # .deps/cutlass-$CUPERM_CUTLASS_VERSION/include; a wheel already in .deps/ is used as it is
@@ -31,22 +52,8 @@ cuperm_find_cutlass() {
   local whl=".deps/nvidia_cutlass-$CUPERM_CUTLASS_VERSION-py3-none-any.whl"
   if [ ! -f "$dir/include/cute/tensor.hpp" ]; then
     mkdir -p .deps
-    if [ ! -f "$whl" ]; then
-      local py
-      for py in "${CUPERM_VENV:-$PWD/.venv}/bin/python" python3; do
-        command -v "$py" >/dev/null && "$py" -m pip --version >/dev/null 2>&1 && break
-        py=""
-      done
-      if [ -z "$py" ] || ! "$py" -m pip download -q --no-deps --disable-pip-version-check -d .deps \
-          "nvidia-cutlass==$CUPERM_CUTLASS_VERSION" >/dev/null 2>&1; then
-        echo "setup: could not fetch CUTLASS $CUPERM_CUTLASS_VERSION (no pip or no network); building without it" >&2
-        return 1
-      fi
-    fi
-    if ! echo "$CUPERM_CUTLASS_SHA256  $whl" | sha256sum -c --quiet >/dev/null 2>&1; then
-      echo "setup: $whl does not have the pinned SHA-256; building without CUTLASS" >&2
-      return 1
-    fi
+    cuperm_fetch_wheel "nvidia-cutlass==$CUPERM_CUTLASS_VERSION" "$whl" "$CUPERM_CUTLASS_SHA256" ||
+      { echo "setup: building without CUTLASS" >&2; return 1; }
     local tmp
     tmp=$(mktemp -d)
     if ! unzip -q "$whl" 'cutlass_library/source/include/*' -d "$tmp" 2>/dev/null &&
@@ -77,15 +84,7 @@ cuperm_find_cutensor() {
   if [ ! -f "$dir/lib/libcutensor.so.2" ]; then
     mkdir -p "$dir"
     if [ ! -f "$whl" ] && ls "$dir"/part-* >/dev/null 2>&1; then cat "$dir"/part-* >"$whl"; fi
-    if [ ! -f "$whl" ] && ! python3 -m pip download -q --no-deps --disable-pip-version-check -d "$dir" \
-        "cutensor-cu13==$CUPERM_CUTENSOR_VERSION" >/dev/null 2>&1; then
-      echo "setup: no cuTENSOR $CUPERM_CUTENSOR_VERSION wheel in $dir and none to download" >&2
-      return 1
-    fi
-    if ! echo "$CUPERM_CUTENSOR_SHA256  $whl" | sha256sum -c --quiet >/dev/null 2>&1; then
-      echo "setup: $whl does not have the pinned SHA-256" >&2
-      return 1
-    fi
+    cuperm_fetch_wheel "cutensor-cu13==$CUPERM_CUTENSOR_VERSION" "$whl" "$CUPERM_CUTENSOR_SHA256" || return 1
     local tmp
     tmp=$(mktemp -d)
     if ! python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract("cutensor/lib/libcutensor.so.2", sys.argv[2])' \
@@ -106,9 +105,7 @@ cuperm_find_cutensor() {
 cuperm_split_cutensor() {
   local dir=.deps-cutensor whl=".deps-cutensor/$CUPERM_CUTENSOR_WHEEL"
   mkdir -p "$dir"
-  [ -f "$whl" ] || python3 -m pip download -q --no-deps --disable-pip-version-check -d "$dir" \
-    "cutensor-cu13==$CUPERM_CUTENSOR_VERSION" || return 1
-  echo "$CUPERM_CUTENSOR_SHA256  $whl" | sha256sum -c --quiet || return 1
+  cuperm_fetch_wheel "cutensor-cu13==$CUPERM_CUTENSOR_VERSION" "$whl" "$CUPERM_CUTENSOR_SHA256" || return 1
   rm -f "$dir"/part-*
   split -b 60M "$whl" "$dir/part-"
   ls -l "$dir"/part-*

@@ -141,6 +141,33 @@ void ctr_random_draw(rng_t* r, const ctr_random_options* o, ctr_random_case* c)
     }
 }
 
+void ctr_random_unit_modes_to(ctr_random_case* c, int64_t e)
+{
+    for (int w = 0; w < 4; ++w)
+        for (int d = 0; d < c->desc[w].rank; ++d)
+            if (c->strides[w][d] == 1)
+                for (int v = 0; v < 4; ++v)
+                    for (int x = 0; x < c->desc[v].rank; ++x)
+                        if (c->desc[v].modes[x] == c->desc[w].modes[d]) c->extents[v][x] = e;
+    for (int w = 0; w < 4; ++w) {
+        const int rank = c->desc[w].rank;
+        int order[CUPERM_MAX_RANK];
+        for (int d = 0; d < rank; ++d) order[d] = d;
+        for (int a = 1; a < rank; ++a) /* insertion sort by the old strides: the memory order */
+            for (int b = a; b > 0 && c->strides[w][order[b]] < c->strides[w][order[b - 1]]; --b) {
+                const int t = order[b];
+                order[b] = order[b - 1], order[b - 1] = t;
+            }
+        int64_t dense = 1;
+        for (int d = 0; d < rank; ++d) {
+            if (c->strides[w][order[d]] == 0) continue; /* broadcast stays broadcast */
+            c->strides[w][order[d]] = dense;
+            dense *= c->extents[w][order[d]];
+        }
+        c->offset[w] = 0;
+    }
+}
+
 void ctr_random_print(const ctr_random_case* c, char* buf, size_t size)
 {
     static const char names[4] = {'A', 'B', 'C', 'D'};

@@ -34,6 +34,12 @@ typedef struct {
 
 void ctr_random_draw(rng_t* r, const ctr_random_options* o, ctr_random_case* c);
 
+/* Every mode with stride 1 in some operand gets extent e in every operand; then each operand
+ * is made dense again in its old memory order (broadcast modes stay stride 0) and views are
+ * dropped (offsets 0): the shape the Hopper GETT kernels' TMA loads take when e * element size
+ * is a multiple of 16 bytes. */
+void ctr_random_unit_modes_to(ctr_random_case* c, int64_t e);
+
 /* "A[a,b] B[b,c] -> D[a,c] strides ..." for failure messages. */
 void ctr_random_print(const ctr_random_case* c, char* buf, size_t size);
 

@@ -185,34 +185,6 @@ static void set_types(ctr_random_case* c, cupermDataType_t ab, cupermDataType_t 
     }
 }
 
-/* Every mode that has stride 1 somewhere gets extent 8 everywhere; then each operand's
- * strides are made dense again in their old memory order (views dropped). */
-static void eights_first(ctr_random_case* c)
-{
-    for (int w = 0; w < 4; ++w)
-        for (int d = 0; d < c->desc[w].rank; ++d)
-            if (c->desc[w].strides[d] == 1)
-                for (int v = 0; v < 4; ++v)
-                    for (int e = 0; e < c->desc[v].rank; ++e)
-                        if (c->desc[v].modes[e] == c->desc[w].modes[d]) c->extents[v][e] = 8;
-    for (int w = 0; w < 4; ++w) {
-        const int rank = c->desc[w].rank;
-        int order[CUPERM_MAX_RANK];
-        for (int d = 0; d < rank; ++d) order[d] = d;
-        for (int a = 1; a < rank; ++a) /* insertion sort by the old strides */
-            for (int b = a; b > 0 && c->strides[w][order[b]] < c->strides[w][order[b - 1]]; --b) {
-                const int t = order[b];
-                order[b] = order[b - 1], order[b - 1] = t;
-            }
-        int64_t dense = 1;
-        for (int d = 0; d < rank; ++d) {
-            c->strides[w][order[d]] = dense;
-            dense *= c->extents[w][order[d]];
-        }
-        c->offset[w] = 0;
-    }
-}
-
 /* Random contractions with extents that are multiples of 8 now and then (so that many map):
  * every mapped one walks exactly the descriptors' elements. */
 static void test_map_random(void** state)
@@ -228,7 +200,7 @@ static void test_map_random(void** state)
         ctr_random_case c;
         ctr_random_options o = {5, 8, 1 << 15, i % 2, 0, 0, 0, i % 3 ? 0 : 20};
         ctr_random_draw(&r, &o, &c);
-        if (i % 4) eights_first(&c); /* most of the time, so that many map */
+        if (i % 4) ctr_random_unit_modes_to(&c, 8); /* most of the time, so that many map */
         set_types(&c, i % 2 ? CUPERM_R_16F : CUPERM_R_16BF, i % 3 ? CUPERM_R_32F : (i % 2 ? CUPERM_R_16F : CUPERM_R_16BF));
         cuperm_ctr_problem_t p;
         if (cuperm_ctr_problem_init(&p, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3], CUPERM_COMPUTE_DEFAULT))

@@ -107,31 +107,8 @@ static void maybe_tma_shape(uint64_t seed, int64_t index, fuzz_ctr_case* k)
     if (rng_range(&r, 0, 7) != 0) return;
     fuzz_ctr_case was = *k;
     ctr_random_case* c = &k->c;
-    for (int w = 0; w < 4; ++w)
-        for (int d = 0; d < c->desc[w].rank; ++d)
-            if (c->strides[w][d] == 1)
-                for (int v = 0; v < 4; ++v)
-                    for (int e = 0; e < c->desc[v].rank; ++e)
-                        if (c->desc[v].modes[e] == c->desc[w].modes[d]) c->extents[v][e] = 8;
-    for (int w = 0; w < 4; ++w) {
-        const int rank = c->desc[w].rank;
-        int order[CUPERM_MAX_RANK];
-        for (int d = 0; d < rank; ++d) order[d] = d;
-        for (int a = 1; a < rank; ++a) /* insertion sort by the old strides: the memory order */
-            for (int b = a; b > 0 && c->strides[w][order[b]] < c->strides[w][order[b - 1]]; --b) {
-                const int t = order[b];
-                order[b] = order[b - 1], order[b - 1] = t;
-            }
-        int64_t dense = 1;
-        for (int d = 0; d < rank; ++d) {
-            /* Broadcast (stride 0) modes stay broadcast. */
-            if (c->strides[w][order[d]] == 0) continue;
-            c->strides[w][order[d]] = dense;
-            dense *= c->extents[w][order[d]];
-        }
-        c->offset[w] = 0;
-        k->base[w] = 0;
-    }
+    ctr_random_unit_modes_to(c, 8);
+    for (int w = 0; w < 4; ++w) k->base[w] = 0;
     const cupermDataType_t ab = c->desc[0].type;
     if (ab == CUPERM_R_16F || ab == CUPERM_R_16BF) {
         k->compute = CUPERM_COMPUTE_32F;
