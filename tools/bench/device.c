@@ -12,7 +12,12 @@ int bench_device_query(bench_device* d, char* err, size_t err_size)
     cudaError_t e = cudaGetDevice(&dev);
     if (e == cudaSuccess) e = cudaGetDeviceProperties(&prop, dev);
     if (e != cudaSuccess) {
-        snprintf(err, err_size, "no usable GPU: %s", cudaGetErrorString(e));
+        /* The words cupermCreate uses for the two common causes (exec/handle.c). */
+        const char* why = e == cudaErrorInsufficientDriver ? "no NVIDIA driver was found, or it is older than this "
+                                                             "CUDA runtime"
+                          : e == cudaErrorNoDevice ? "no NVIDIA GPU was found"
+                                                   : cudaGetErrorString(e);
+        snprintf(err, err_size, "no usable GPU: %s", why);
         return -1;
     }
     memset(d, 0, sizeof *d);
