@@ -9,14 +9,14 @@
 # traffic model). About 9 minutes on an H100.
 # From the repository root on the device machine:
 #   scripts/gpu-gett-check.sh
-# Logs go to $OUT (or ./gpu-gett-logs); the summary is printed last. Environment: DTYPES (the
-# benchmark's element types, default "f16 bf16"), VARIANTS (default "ttgt gett", plus
-# gett-strides for f16 when unset), SKIP_PTXAS=1 (no register report), GETT_TMA=1 (also build the
-# Hopper TMA kernels, CUPERM_GETT_TMA=ON, from the CUTLASS headers of scripts/lib/deps.sh: carry
-# .deps/ with the nvidia-cutlass wheel in it; then test_gett_tma_gpu, the fuzz test and memcheck
-# run with CUPERM_GETT=tma too, racecheck checks the staged epilogue, and the benchmark runs the
-# variants gett-tma (the plan's tiles) and, in f16, gett-tma-<tile> for every tile forced with
-# CUPERM_GETT_TMA_TILE).
+# Logs go to $OUT (or ./gpu-gett-logs), also packed into all-logs.tgz; the summary is printed
+# last. Environment: DTYPES (the benchmark's element types, default "f16 bf16"), VARIANTS
+# (default "ttgt gett", plus gett-strides for f16 when unset), SKIP_PTXAS=1 (no register
+# report), GETT_TMA=1 (also build the Hopper TMA kernels, CUPERM_GETT_TMA=ON, from the CUTLASS
+# headers of scripts/lib/deps.sh: carry .deps/ with the nvidia-cutlass wheel in it; then
+# test_gett_tma_gpu, the fuzz test and memcheck run with CUPERM_GETT=tma too, racecheck checks
+# the staged epilogue, and the benchmark runs the variants gett-tma (the plan's tiles) and, in
+# f16, gett-tma-<tile> for every tile forced with CUPERM_GETT_TMA_TILE).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/cuda/bin"
@@ -25,7 +25,12 @@ mkdir -p "$logs"
 build=build-gett
 summary=()
 add() { summary+=("$(printf '%-34s %s' "$1" "$2")"); }
-finish() { echo; echo "==== summary (logs in $logs) ===="; printf '%s\n' "${summary[@]}"; }
+# The summary, and every log and CSV in one archive (all-logs.tgz) for hosts that fetch few files.
+finish() {
+  echo; echo "==== summary (logs in $logs) ===="; printf '%s\n' "${summary[@]}"
+  local tgz
+  tgz=$(mktemp) && tar czf "$tgz" -C "$logs" --exclude=all-logs.tgz . && mv "$tgz" "$logs/all-logs.tgz"
+}
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$logs/gpu.txt"
 source scripts/lib/deps.sh
