@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "agreement.h"
 #include "bench_case.h"
 #include "case_parse.h"
 #include "support/dtype.h"
@@ -569,6 +570,31 @@ static void test_summary_per_rank_and_overall(void** state)
     free(text);
 }
 
+/* --compare's agreement: equal results agree; a difference just inside / outside the tolerance
+ * (relative to the largest magnitude) passes / fails; an unwritten (NaN) element fails; f16
+ * data is read as f16. */
+static void test_agreement(void** state)
+{
+    (void)state;
+    float mine[64], theirs[64];
+    for (int i = 0; i < 64; ++i) mine[i] = theirs[i] = (float)(i % 7) - 3.0f; /* largest |x| = 3 */
+    const double K = 100, acc = 6e-8, out = 6e-8, tol = 4 * out + 4 * acc * 10;
+    assert_true(bench_agreement(CUPERM_R_32F, mine, theirs, 64, K, acc, out) == 0);
+    theirs[17] = mine[17] + (float)(0.5 * tol * 3);
+    const double half = bench_agreement(CUPERM_R_32F, mine, theirs, 64, K, acc, out);
+    assert_true(half > 0.4 && half < 0.6);
+    theirs[17] = mine[17] + (float)(2.0 * tol * 3);
+    const double twice = bench_agreement(CUPERM_R_32F, mine, theirs, 64, K, acc, out);
+    assert_true(twice > 1.9 && twice < 2.1);
+    theirs[17] = NAN;
+    assert_true(isinf(bench_agreement(CUPERM_R_32F, mine, theirs, 64, K, acc, out)));
+    uint16_t a[4] = {0x3c00, 0x4000, 0xc000, 0x0000}, b[4] = {0x3c00, 0x4000, 0xc000, 0x0000}; /* 1, 2, -2, 0 */
+    assert_true(bench_agreement(CUPERM_R_16F, a, b, 4, 1, 6e-8, 4.9e-4) == 0);
+    b[0] = 0x3c01; /* 1 + 2^-10: 4.9e-4 of the largest magnitude 2, a quarter of the tolerance */
+    const double f16 = bench_agreement(CUPERM_R_16F, a, b, 4, 1, 6e-8, 4.9e-4);
+    assert_true(f16 > 0.2 && f16 < 0.3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -592,6 +618,7 @@ int main(void)
         cmocka_unit_test(test_random_fill_is_finite_and_thread_independent),
         cmocka_unit_test(test_stats),
         cmocka_unit_test(test_summary_per_rank_and_overall),
+        cmocka_unit_test(test_agreement),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "agreement.h"
 #include "contraction_cases.h"
 #include "cutensor_dl.h"
 #include "device.h"
@@ -459,17 +460,8 @@ static void compare_cutensor(bench_cutensor* ct, const ctr_type* t, const bench_
     if (!mine || !theirs) goto done;
     cudaMemcpy(mine, cd->buf[2], run.dBytes, cudaMemcpyDeviceToHost);
     cudaMemcpy(theirs, run.d, run.dBytes, cudaMemcpyDeviceToHost);
-    /* Both sum K products in fp32 (fp64) and round to D's type: a few output roundings plus
-     * sqrt(K)-grown accumulation error, relative to D's largest magnitude. */
-    double top = 0, diff = 0;
-    for (int64_t i = 0; i < cd->vol[2]; ++i) {
-        const double x = load(t->cd, mine, i), y = load(t->cd, theirs, i);
-        top = fmax(top, fabs(x));
-        diff = isnan(y) ? INFINITY : fmax(diff, fabs(x - y));
-    }
-    const double K = bench_ctr_flops(c) / (2.0 * (double)cd->vol[2]);
-    const double tol = 4 * t->outEps + 4 * t->accEps * sqrt(K > 1 ? K : 1);
-    r->cutensorCheck = top > 0 ? diff / top / tol : diff > 0 ? INFINITY : 0;
+    r->cutensorCheck = bench_agreement(t->cd, mine, theirs, cd->vol[2], bench_ctr_flops(c) / (2.0 * (double)cd->vol[2]),
+                                       t->accEps, t->outEps);
     r->cutensorMs = time_median(run_cutensor, &run, poison_cutensor_d, s, opt->target_ms);
 done:
     free(mine);
@@ -697,8 +689,8 @@ int bench_run_contraction_suite(const bench_suite* suite, const bench_options* o
                 fputc('\n', csv[mi]);
                 if (!opt->quiet)
                     printf("%4d %-24s %-7s %9.4f %7.2f %9.4f %9.4f %6.3f %9.4f %6.3f %5s %6.3f A%c B%c D%c",
-                           cases[i].id, cases[i].spec, kModeNames[mi], r->ms, r->flops / (r->ms * 1e-3) * 1e-12, transMs,
-                           r->gemmMs, r->eff, r->plainMs, r->plainEff, !opt->verify ? "-" : bad ? "FAIL" : "ok",
+                           cases[i].id, cases[i].spec, kModeNames[mi], r->ms, r->flops / (r->ms * 1e-3) * 1e-12,
+                           transMs, r->gemmMs, r->eff, r->plainMs, r->plainEff, !opt->verify ? "-" : bad ? "FAIL" : "ok",
                            r->modelOverMeas, r->info.transposedA ? 'T' : '-', r->info.transposedB ? 'T' : '-',
                            r->info.transposedD ? 'T' : '-');
                 if (!opt->quiet && ct)
