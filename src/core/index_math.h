@@ -8,6 +8,14 @@
 #include "core/hd.h"
 #include "core/kernel_params.h"
 
+/* The smallest l with 2^l >= v (0 for v <= 1): tile sides and takes as shifts. */
+CUPERM_HD int cuperm_log2_ceil(int64_t v)
+{
+    int l = 0;
+    while (((int64_t)1 << l) < v) ++l;
+    return l;
+}
+
 /*
  * The library's linear-index decoder (cuperm_group_offsets is its two-view form): offsets, in `views` tensors, of linear index
  * idx over n dimensions, the first varying fastest. Dimension d is the record

@@ -5,7 +5,7 @@
 #include "support/dtype.h"
 #include "support/reference.h"
 
-static double value(cupermDataType_t type, const void* base, int64_t i)
+double bench_value(cupermDataType_t type, const void* base, int64_t i)
 {
     double v[2];
     ref_load(type, (const unsigned char*)base + (size_t)i * dtype_size(type), v);
@@ -17,7 +17,7 @@ double bench_agreement(cupermDataType_t type, const void* mine, const void* thei
 {
     double top = 0, diff = 0;
     for (int64_t i = 0; i < n; ++i) {
-        const double x = value(type, mine, i), y = value(type, theirs, i);
+        const double x = bench_value(type, mine, i), y = bench_value(type, theirs, i);
         top = fmax(top, fabs(x));
         diff = isnan(y) ? INFINITY : fmax(diff, fabs(x - y));
     }

@@ -7,6 +7,9 @@
 
 #include "cuperm.h"
 
+/* Element i of an array of type, as a double (the real part of complex types). */
+double bench_value(cupermDataType_t type, const void* base, int64_t i);
+
 /* n elements of type in mine and theirs, both sums of K products accumulated with relative
  * precision accEps and rounded to the type (outEps): the largest |difference| over mine's
  * largest magnitude, divided by the tolerance 4 outEps + 4 accEps sqrt(K). <= 1 agrees; a NaN

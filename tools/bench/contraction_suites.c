@@ -29,7 +29,6 @@
 #include "device.h"
 #include "support/dtype.h"
 #include "support/poison.h"
-#include "support/reference.h"
 #include "support/timer.h"
 
 typedef struct {
@@ -175,14 +174,6 @@ static int measure_roofline(cublasHandle_t blas, const ctr_type* t, cudaStream_t
 
 /* ---- checking ------------------------------------------------------------------------ */
 
-/* Element i of a real array of type t (f64, f32, f16, bf16) as a double. */
-static double load(cupermDataType_t t, const void* base, int64_t i)
-{
-    double v[2];
-    ref_load(t, (const unsigned char*)base + (size_t)i * cupermDataTypeSize(t), v);
-    return v[0];
-}
-
 static int64_t dense_stride(const bench_ctr_modes* md, int t, int32_t label, int64_t* extent)
 {
     int64_t s = 1;
@@ -224,7 +215,7 @@ static double check(const bench_ctr_case* c, const ctr_type* t, const cupermOper
     bench_ctr_modes_of(c, &md);
     *unwritten = 0;
     for (int64_t i = 0; i < volD; ++i)
-        if (isnan(load(t->cd, d, i))) ++*unwritten;
+        if (isnan(bench_value(t->cd, d, i))) ++*unwritten;
     /* Contracted labels and their strides in A and B. */
     int32_t kl[26];
     int64_t ke[26], ka[26], kb[26];
@@ -262,13 +253,13 @@ static double check(const bench_ctr_case* c, const ctr_type* t, const cupermOper
                 oa += idx[i] * ka[i];
                 ob += idx[i] * kb[i];
             }
-            const double p = apply_op(ops[0], load(t->ab, a, oa)) * apply_op(ops[1], load(t->ab, b, ob));
+            const double p = apply_op(ops[0], bench_value(t->ab, a, oa)) * apply_op(ops[1], bench_value(t->ab, b, ob));
             sum += p;
             abssum += fabs(p);
             for (int i = 0; i < nk && ++idx[i] == ke[i]; ++i) idx[i] = 0;
         }
         /* opD of the bench's set is 1-Lipschitz or smaller except exp (not offered for D here). */
-        const double got = load(t->cd, d, di), want = apply_op(ops[2], sum);
+        const double got = bench_value(t->cd, d, di), want = apply_op(ops[2], sum);
         const double bound = 16.0 * t->accEps * sqrt((double)K) * abssum + 2.0 * t->outEps * fabs(want) + 1e-30;
         const double r = fabs(got - want) / bound;
         if (!(r <= worst)) worst = isnan(r) ? INFINITY : r;
@@ -690,8 +681,8 @@ int bench_run_contraction_suite(const bench_suite* suite, const bench_options* o
                 if (!opt->quiet)
                     printf("%4d %-24s %-7s %9.4f %7.2f %9.4f %9.4f %6.3f %9.4f %6.3f %5s %6.3f A%c B%c D%c",
                            cases[i].id, cases[i].spec, kModeNames[mi], r->ms, r->flops / (r->ms * 1e-3) * 1e-12,
-                           transMs, r->gemmMs, r->eff, r->plainMs, r->plainEff, !opt->verify ? "-" : bad ? "FAIL" : "ok",
-                           r->modelOverMeas, r->info.transposedA ? 'T' : '-', r->info.transposedB ? 'T' : '-',
+                           transMs, r->gemmMs, r->eff, r->plainMs, r->plainEff,
+                           !opt->verify ? "-" : bad ? "FAIL" : "ok", r->modelOverMeas, r->info.transposedA ? 'T' : '-', r->info.transposedB ? 'T' : '-',
                            r->info.transposedD ? 'T' : '-');
                 if (!opt->quiet && ct)
                     printf("  cuTENSOR %.4f ms (x%.3f of cuperm's), check %s", r->cutensorMs,

@@ -4,8 +4,10 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/index_math.h"
 #include "plan/contraction/gett.h"
 #include "plan/contraction/types.h"
 
@@ -237,15 +239,6 @@ int cuperm_ctr_tma_choose_tile(const cuperm_gett_tma_params_t* q)
     return best;
 }
 
-static int log2_of(int v)
-{
-    int l = 0;
-    while ((1 << l) < v) ++l;
-    return l;
-}
-
-static int64_t magnitude(int64_t x) { return x < 0 ? -x : x; }
-
 /* Operand w's (C or D) strides allow the walk's innermost runs of 16 bytes as vectors. */
 static int walk_vector(const cuperm_gett_tma_params_t* q, int w, int inner, int innerTake)
 {
@@ -274,14 +267,14 @@ void cuperm_ctr_tma_set_tile(cuperm_gett_tma_params_t* q, int tile)
         take[d] = cuperm_ctr_tma_tile_take(tile, d / 2, d % 2);
         /* A dimension walked once, or over a mode of extent 1, has no run to offer: last. */
         const int once = take[d] <= 1 || q->extent[d / 2][d % 2] == 1;
-        key[d] = once ? INT64_MAX : magnitude(q->stride[CTR_D][d / 2][d % 2]);
+        key[d] = once ? INT64_MAX : llabs(q->stride[CTR_D][d / 2][d % 2]);
     }
     for (int i = 1; i < 4; ++i) /* insertion sort: stable, ties in dimension order */
         for (int j = i; j > 0 && key[order[j]] < key[order[j - 1]]; --j) {
             const int t = order[j];
             order[j] = order[j - 1], order[j - 1] = t;
         }
-    for (int j = 0, bits = 0; j < 4; bits += log2_of(take[order[j]]), ++j) q->walkShift[order[j]] = bits;
+    for (int j = 0, bits = 0; j < 4; bits += cuperm_log2_ceil(take[order[j]]), ++j) q->walkShift[order[j]] = bits;
     const int inner = key[order[0]] < INT64_MAX ? order[0] : -1;
     q->walkVector[0] = walk_vector(q, CTR_D, inner, inner < 0 ? 1 : take[inner]);
     q->walkVector[1] = walk_vector(q, CTR_C, inner, inner < 0 ? 1 : take[inner]);

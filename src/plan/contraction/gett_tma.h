@@ -43,9 +43,9 @@ int cuperm_ctr_tma_choose_tile(const cuperm_gett_tma_params_t* q);
 
 /* Sets q's tile and the epilogue walk that goes with it (walkShift: the tile dimensions by
  * increasing |D stride|, those the tile takes once or whose mode has extent 1 last, ties in
- * dimension order; walkVector:
- * per D and C, whether the innermost dimension has unit stride and a take that 16 bytes
- * divide, and every other stride of a mode with extent > 1 is a multiple of 16 bytes). */
+ * dimension order; walkVector: per D and C, whether the innermost dimension has unit stride
+ * and a take that 16 bytes divide, and every other stride of a mode with extent > 1 is a
+ * multiple of 16 bytes). */
 void cuperm_ctr_tma_set_tile(cuperm_gett_tma_params_t* q, int tile);
 
 /* The indices tile takes from mode i (0 or 1) of group g (M, N or K); 1 for i > 1. */

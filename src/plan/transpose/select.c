@@ -1,9 +1,10 @@
 #include "plan/transpose/select.h"
 
+#include <string.h>
+
+#include "core/index_math.h"
 #include "plan/transpose/model.h"
 #include "plan/transpose/whole_dims.h"
-
-#include <string.h>
 
 /* The numbers the rules below use come from the handle's tuning table
  * (core/tuning.h, tt here; core/tuning.c says where each came from); what stays
@@ -11,13 +12,6 @@
  * the swizzle's minimum sides). */
 
 static void finish_tile_launch(cuperm_launch_t* L, const cuperm_transpose_tuning_t* tt);
-
-static int log2_ceil(int64_t v)
-{
-    int l = 0;
-    while (((int64_t)1 << l) < v) ++l;
-    return l;
-}
 
 static int imin(int a, int b) { return a < b ? a : b; }
 
@@ -57,7 +51,7 @@ int cuperm_tile_smem_bytes(cuperm_launch_kind_t kind, const cuperm_tile_params_t
     return tables + tb * t->smem_row * elem;
 }
 
-static int tile_elems_log2(int elem) { return log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS(elem)); }
+static int tile_elems_log2(int elem) { return cuperm_log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS(elem)); }
 
 /* Tile extents (log2) along groups of va and vb elements. A gets at least
  * tt->tile_a_min_bytes (sm_90: 128) of consecutive elements, and at least
@@ -67,10 +61,10 @@ static int tile_elems_log2(int elem) { return log2_ceil((int64_t)CUPERM_THREADS 
  * group is too short for the tile to fill otherwise. */
 static void choose_tile(int64_t va, int64_t vb, int elem, const cuperm_transpose_tuning_t* tt, int* la, int* lb)
 {
-    const int total = tile_elems_log2(elem), side_max = log2_ceil(CUPERM_THREADS);
-    const int ca = log2_ceil(va), cb = log2_ceil(vb);
+    const int total = tile_elems_log2(elem), side_max = cuperm_log2_ceil(CUPERM_THREADS);
+    const int ca = cuperm_log2_ceil(va), cb = cuperm_log2_ceil(vb);
     const int a_bytes = tt->tile_a_min_bytes / elem;
-    int a = imin(log2_ceil(a_bytes < tt->tile_a_min_elems ? tt->tile_a_min_elems : a_bytes), ca);
+    int a = imin(cuperm_log2_ceil(a_bytes < tt->tile_a_min_elems ? tt->tile_a_min_elems : a_bytes), ca);
     int b = imin(imin(total - a, side_max), cb);
     a = imin(imin(total - b, side_max), ca);
     /* One group is short: widen the other past a block (at most 512, which
@@ -85,7 +79,7 @@ static void choose_tile(int64_t va, int64_t vb, int elem, const cuperm_transpose
  * sizes the vector paths serve (1, 2 and 4 bytes); 0 otherwise. */
 static int vec_log2_for(int elem, int vec_bytes)
 {
-    return elem > 4 ? 0 : log2_ceil(vec_bytes / elem);
+    return elem > 4 ? 0 : cuperm_log2_ceil(vec_bytes / elem);
 }
 
 /* 16-byte vectors fit when dimension `in_first` is contiguous in the input
@@ -112,13 +106,13 @@ static double tile_fill(int64_t volume, int log2_tile)
 
 /* Vector tiles hold 16 KB (the kernels' contract: CUPERM_THREADS x 64 bytes, tile_vec.cuh):
  * log2 of their elements. */
-static int vec_tile_log2(int elem) { return 14 - log2_ceil(elem); }
+static int vec_tile_log2(int elem) { return 14 - cuperm_log2_ceil(elem); }
 
 /* The kernel's swizzle needs at least S = 128 / vec_bytes vectors along each
  * side of a vector tile (tile_vec.cuh), so A spans 2^la_min to 2^la_max. */
 static void vec_tile_range(int elem, int vec_bytes, int* la_min, int* la_max)
 {
-    const int side_min = log2_ceil(vec_bytes / elem) + log2_ceil(128 / vec_bytes);
+    const int side_min = cuperm_log2_ceil(vec_bytes / elem) + cuperm_log2_ceil(128 / vec_bytes);
     *la_min = side_min;
     *la_max = vec_tile_log2(elem) - side_min;
 }
@@ -132,9 +126,9 @@ static void vec_tile(int64_t va, int64_t vb, int elem, int vec_bytes, const cupe
     const int total = vec_tile_log2(elem);
     int lo, hi;
     vec_tile_range(elem, vec_bytes, &lo, &hi);
-    int a = log2_ceil((elem == 1 ? tt->vec_row_bytes_1byte : tt->vec_row_bytes) / elem);
-    if (log2_ceil(va) < a) a = log2_ceil(va) > lo ? log2_ceil(va) : lo;
-    if (log2_ceil(vb) < total - a) a = total - (log2_ceil(vb) > lo ? log2_ceil(vb) : lo);
+    int a = cuperm_log2_ceil((elem == 1 ? tt->vec_row_bytes_1byte : tt->vec_row_bytes) / elem);
+    if (cuperm_log2_ceil(va) < a) a = cuperm_log2_ceil(va) > lo ? cuperm_log2_ceil(va) : lo;
+    if (cuperm_log2_ceil(vb) < total - a) a = total - (cuperm_log2_ceil(vb) > lo ? cuperm_log2_ceil(vb) : lo);
     *la = a;
     *lb = total - a;
 }
@@ -159,7 +153,7 @@ static void rows_launch(const cuperm_dim_t* dims, int rank, int elem, const cupe
     const int lv = vec_log2_for(elem, 16);
     if (lv && vectors_fit(dims, rank, 0, 0, 1 << lv)) {
         /* 16 KB a tile: rows of up to 2^rows_vec_max_log2 vectors (sm_90: 32) */
-        la = imin(log2_ceil(dims[0].extent), lv + tt->rows_vec_max_log2);
+        la = imin(cuperm_log2_ceil(dims[0].extent), lv + tt->rows_vec_max_log2);
         lb = vec_tile_log2(elem) - la;
         cuperm_tile_params_init(&L->tile, dims, rank, 1, rank, la, lb, elem);
         L->tile.vec_log2 = lv;
@@ -170,10 +164,10 @@ static void rows_launch(const cuperm_dim_t* dims, int rank, int elem, const cupe
      * can (up to 256 elements): on the H100 that beat the square-ish tiles of
      * choose_tile by up to 17% whenever rows were long (measure mode, random
      * and perm720 suites), and B takes what the tile has left. */
-    const int total = tile_elems_log2(elem), side_max = log2_ceil(CUPERM_THREADS);
-    const int ca = log2_ceil(dims[0].extent);
+    const int total = tile_elems_log2(elem), side_max = cuperm_log2_ceil(CUPERM_THREADS);
+    const int ca = cuperm_log2_ceil(dims[0].extent);
     la = imin(ca, side_max);
-    lb = imin(total - la, log2_ceil(rows));
+    lb = imin(total - la, cuperm_log2_ceil(rows));
     if (la + lb < total) la = imin(imin(total - lb, side_max + 1), ca);
     cuperm_tile_params_init(&L->tile, dims, rank, 1, rank, la, lb, elem);
     finish_tile_launch(L, tt);
@@ -463,7 +457,7 @@ int cuperm_candidate_launches(const cuperm_launch_t* h, const cuperm_device_info
         scalar = c.tile;
     }
     const cuperm_tile_params_t* t = &scalar;
-    const int la_max = log2_ceil(t->a_volume), lb_max = log2_ceil(t->b_volume);
+    const int la_max = cuperm_log2_ceil(t->a_volume), lb_max = cuperm_log2_ceil(t->b_volume);
     /* Reshape the tile, keeping its size (and so the kernels' fast path), its sides
      * within 2^tile_side_max_log2 and its shared memory within the device's per-block
      * limit without opt-in. */

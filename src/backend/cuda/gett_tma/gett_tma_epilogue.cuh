@@ -16,7 +16,6 @@
 #include "cutlass/array.h"
 #include "cutlass/epilogue/collective/detail.hpp"
 
-
 namespace cuperm {
 namespace gett_tma {
 
