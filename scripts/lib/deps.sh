@@ -100,13 +100,14 @@ cuperm_find_cutensor() {
   export CUPERM_BENCH_CUTENSOR="$PWD/$dir/lib/libcutensor.so.2"
 }
 
-# Downloads the pinned cuTENSOR wheel into .deps-cutensor/ and splits it into 60 MB pieces
-# (part-aa, part-ab, ...) that cuperm_find_cutensor puts together again.
+# Downloads the pinned cuTENSOR wheel into .deps-cutensor/ and splits it into 50 MiB pieces
+# (part-aa, part-ab, ...) that cuperm_find_cutensor puts together again: a device call takes 64 MiB
+# in all, and the working tree travels with each piece.
 cuperm_split_cutensor() {
   local dir=.deps-cutensor whl=".deps-cutensor/$CUPERM_CUTENSOR_WHEEL"
   mkdir -p "$dir"
   cuperm_fetch_wheel "cutensor-cu13==$CUPERM_CUTENSOR_VERSION" "$whl" "$CUPERM_CUTENSOR_SHA256" || return 1
   rm -f "$dir"/part-*
-  split -b 60M "$whl" "$dir/part-"
+  split -b 50M "$whl" "$dir/part-"
   ls -l "$dir"/part-*
 }
