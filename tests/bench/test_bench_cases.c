@@ -571,7 +571,7 @@ static void test_summary_per_rank_and_overall(void** state)
 }
 
 /* --compare's agreement: equal results agree; a difference just inside / outside the tolerance
- * (relative to the largest magnitude) passes / fails; an unwritten (NaN) element fails; f16
+ * (relative to the largest magnitude) passes / fails; an unwritten (NaN) element on either side fails; f16
  * data is read as f16. */
 static void test_agreement(void** state)
 {
@@ -587,6 +587,9 @@ static void test_agreement(void** state)
     const double twice = bench_agreement(CUPERM_R_32F, mine, theirs, 64, K, acc, out);
     assert_true(twice > 1.9 && twice < 2.1);
     theirs[17] = NAN;
+    assert_true(isinf(bench_agreement(CUPERM_R_32F, mine, theirs, 64, K, acc, out)));
+    theirs[17] = mine[17];
+    for (int i = 0; i < 64; ++i) mine[i] = NAN; /* nothing to agree with: never a pass */
     assert_true(isinf(bench_agreement(CUPERM_R_32F, mine, theirs, 64, K, acc, out)));
     uint16_t a[4] = {0x3c00, 0x4000, 0xc000, 0x0000}, b[4] = {0x3c00, 0x4000, 0xc000, 0x0000}; /* 1, 2, -2, 0 */
     assert_true(bench_agreement(CUPERM_R_16F, a, b, 4, 1, 6e-8, 4.9e-4) == 0);

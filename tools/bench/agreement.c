@@ -19,7 +19,7 @@ double bench_agreement(cupermDataType_t type, const void* mine, const void* thei
     for (int64_t i = 0; i < n; ++i) {
         const double x = bench_value(type, mine, i), y = bench_value(type, theirs, i);
         top = fmax(top, fabs(x));
-        diff = isnan(y) ? INFINITY : fmax(diff, fabs(x - y));
+        diff = isnan(x) || isnan(y) ? INFINITY : fmax(diff, fabs(x - y));
     }
     const double tol = 4 * outEps + 4 * accEps * sqrt(K > 1 ? K : 1);
     return top > 0 ? diff / top / tol : diff > 0 ? INFINITY : 0;
