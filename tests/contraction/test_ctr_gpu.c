@@ -454,6 +454,92 @@ static void test_info_and_cache(void** state)
     assert_int_equal(cupermContractionPlanDestroy(p2), CUPERM_STATUS_SUCCESS);
 }
 
+/* One GEMM-shaped contraction of each floating type: its plan chooses a cuBLASLt algorithm
+ * (the description says so), and the same plan runs right with 16-byte aligned operands (that
+ * algorithm) and with operands one element off (cublasGemmEx), against a double-precision
+ * reference; D's neighbours stay untouched. */
+static void test_lt_and_fallback(void** state)
+{
+    (void)state;
+    enum { M = 37, N = 29, K = 23 };
+    const int32_t mA[2] = {'m', 'k'}, mB[2] = {'k', 'n'}, mD[2] = {'m', 'n'};
+    const int64_t eA[2] = {M, K}, eB[2] = {K, N}, eD[2] = {M, N};
+    static const type_case ltTypes[] = {
+        {CUPERM_R_32F, CUPERM_R_32F, CUPERM_COMPUTE_DEFAULT, 1e-5, "32F"},
+        {CUPERM_R_64F, CUPERM_R_64F, CUPERM_COMPUTE_DEFAULT, 1e-12, "64F"},
+        {CUPERM_R_16F, CUPERM_R_16F, CUPERM_COMPUTE_DEFAULT, 5e-3, "16F"},
+        {CUPERM_C_32F, CUPERM_C_32F, CUPERM_COMPUTE_DEFAULT, 1e-5, "C32F"},
+    };
+    rng_t r = {4242};
+    for (size_t t = 0; t < sizeof ltTypes / sizeof ltTypes[0]; ++t) {
+        const type_case* tc = &ltTypes[t];
+        cupermTensorDescriptor_t d[4] = {{2, mA, eA, NULL, tc->ab, CUPERM_OP_IDENTITY, 0},
+                                         {2, mB, eB, NULL, tc->ab, CUPERM_OP_IDENTITY, 0},
+                                         {2, mD, eD, NULL, tc->cd, CUPERM_OP_IDENTITY, 0},
+                                         {2, mD, eD, NULL, tc->cd, CUPERM_OP_IDENTITY, 0}};
+        cupermContractionPlan_t plan;
+        assert_int_equal(cupermPlanContractionAlgo(handle, &plan, &d[0], &d[1], &d[2], &d[3], tc->compute,
+                                                   CUPERM_PLAN_MODEL, CUPERM_ALGO_TTGT),
+                         CUPERM_STATUS_SUCCESS);
+        cupermContractionInfo_t info;
+        assert_int_equal(cupermContractionPlanGetInfo(plan, &info), CUPERM_STATUS_SUCCESS);
+        if (!strstr(info.description, "cuBLASLt")) fail_msg("%s: no cuBLASLt algorithm: %s", tc->name, info.description);
+        host_tensor h[3];
+        for (int x = 0; x < 2; ++x) {
+            host_alloc(&h[x], &d[x]);
+            host_fill(&r, &h[x], tc->ab, 0);
+        }
+        host_alloc(&h[2], &d[3]);
+        ctr_cplx* want = calloc((size_t)M * N, sizeof(ctr_cplx));
+        ctr_ref_contract(&d[0], &d[1], &d[3], &d[3], h[0].values, h[1].values, NULL, 1.0, 0.0, want, NULL);
+        size_t wsBytes = 0;
+        assert_int_equal(cupermContractionGetWorkspaceSize(plan, &wsBytes), CUPERM_STATUS_SUCCESS);
+        void* ws;
+        CHECK_CUDA(cudaMalloc(&ws, wsBytes));
+        const size_t ab = (size_t)h[0].elem, cd = (size_t)h[2].elem, pad = 64;
+        for (int shift = 0; shift < 2; ++shift) { /* elements off a 256-byte boundary */
+            char* dev[3];
+            const int64_t spans[3] = {h[0].span, h[1].span, h[2].span};
+            for (int x = 0; x < 3; ++x) {
+                const size_t elem = x < 2 ? ab : cd, bytes = (size_t)spans[x] * elem + 2 * pad;
+                CHECK_CUDA(cudaMalloc((void**)&dev[x], bytes));
+                CHECK_CUDA(cudaMemset(dev[x], POISON_BYTE, bytes));
+                if (x < 2)
+                    CHECK_CUDA(cudaMemcpy(dev[x] + pad + shift * elem, h[x].bytes, (size_t)spans[x] * elem,
+                                          cudaMemcpyHostToDevice));
+            }
+            unsigned char one[16], zero[16];
+            make_scalar(tc->cd, 1.0, one);
+            make_scalar(tc->cd, 0.0, zero);
+            char* D = dev[2] + pad + shift * cd;
+            if (cupermContract(plan, one, dev[0] + pad + shift * ab, dev[1] + pad + shift * ab, zero, D, D, ws, wsBytes,
+                               0) != CUPERM_STATUS_SUCCESS)
+                fail_msg("%s shift %d: %s", tc->name, shift, cupermGetLastErrorMessage());
+            const size_t outBytes = (size_t)M * N * cd + 2 * pad;
+            unsigned char* got = malloc(outBytes);
+            CHECK_CUDA(cudaMemcpy(got, dev[2], outBytes, cudaMemcpyDeviceToHost));
+            for (size_t i = 0; i < pad + shift * cd; ++i) assert_int_equal(got[i], POISON_BYTE);
+            for (size_t i = pad + (shift + (size_t)M * N) * cd; i < outBytes; ++i) assert_int_equal(got[i], POISON_BYTE);
+            double num = 0, den = 0;
+            for (int64_t i = 0; i < (int64_t)M * N; ++i) {
+                double v[2];
+                ref_load(tc->cd, got + pad + (shift + (size_t)i) * cd, v);
+                num += pow(cabs(v[0] + I * v[1] - want[i]), 2);
+                den += pow(cabs(want[i]), 2);
+            }
+            const double err = sqrt(num / den);
+            if (!(err <= tc->tolerance))
+                fail_msg("%s shift %d: relative error %.3g > %.3g", tc->name, shift, err, tc->tolerance);
+            free(got);
+            for (int x = 0; x < 3; ++x) cudaFree(dev[x]);
+        }
+        cudaFree(ws);
+        free(want);
+        for (int x = 0; x < 3; ++x) host_free(&h[x]);
+        assert_int_equal(cupermContractionPlanDestroy(plan), CUPERM_STATUS_SUCCESS);
+    }
+}
+
 /* A measured plan is cached apart from the model's: planned again it comes from the cache
  * (same layout, same measured time); a model plan of the same problem stays unmeasured. */
 static void test_measure_cache(void** state)
@@ -506,6 +592,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_lifetime_and_pointers),
         cmocka_unit_test(test_info_and_cache),
+        cmocka_unit_test(test_lt_and_fallback),
         cmocka_unit_test(test_random_small),
         cmocka_unit_test(test_random_gemm_sized),
         cmocka_unit_test(test_random_measured),

@@ -56,18 +56,8 @@ static void blas_scalar(cupermComputeType_t c, int complexType, const double v[2
     }
 }
 
-/* What both GEMM entry points pass to cuBLAS: scalars, flags, types and leading dimensions. */
-typedef struct {
-    unsigned char alpha[16], beta[16];
-    cublasOperation_t opFirst, opSecond;
-    int64_t ldFirst, ldSecond;
-    const cuperm_ctr_input_layout_t *first, *second;
-    cudaDataType_t ab, cd;
-    cublasComputeType_t compute;
-} gemm_args;
-
-static void gemm_args_of(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const double alpha[2], const double beta[2],
-                         gemm_args* g)
+void cuperm_ctr_gemm_args_of(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const double alpha[2],
+                             const double beta[2], cuperm_ctr_gemm_args_t* g)
 {
     const int complexType = cuperm_ctr_type_is_complex(p->op[CTR_A].type);
     blas_scalar(p->compute, complexType, alpha, g->alpha);
@@ -81,6 +71,9 @@ static void gemm_args_of(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_
     g->ab = (cudaDataType_t)p->op[CTR_A].type;
     g->cd = (cudaDataType_t)p->op[CTR_D].type;
     g->compute = blas_compute(p->compute);
+    g->scale = p->compute == CUPERM_COMPUTE_16F ? CUDA_R_16F
+               : p->compute == CUPERM_COMPUTE_64F ? (complexType ? CUDA_C_64F : CUDA_R_64F)
+                                                   : (complexType ? CUDA_C_32F : CUDA_R_32F);
 }
 
 static cupermStatus_t gemm_status(cublasStatus_t st, const cuperm_ctr_layout_t* l, int64_t entries)
@@ -95,8 +88,8 @@ cupermStatus_t cuperm_ctr_gemm_run(cublasHandle_t blas, const cuperm_ctr_problem
                             const void* first, const void* second, void* out, const double alpha[2],
                             const double beta[2])
 {
-    gemm_args g;
-    gemm_args_of(p, l, alpha, beta, &g);
+    cuperm_ctr_gemm_args_t g;
+    cuperm_ctr_gemm_args_of(p, l, alpha, beta, &g);
     cublasStatus_t st;
     if (l->batch == 1)
         st = cublasGemmEx_64(blas, g.opFirst, g.opSecond, l->m, l->n, l->k, g.alpha, first, g.ab, g.ldFirst,
@@ -113,8 +106,8 @@ cupermStatus_t cuperm_ctr_gemm_run_pointers(cublasHandle_t blas, const cuperm_ct
                                      void* const* arrays, int64_t count, const double alpha[2],
                                      const double beta[2])
 {
-    gemm_args g;
-    gemm_args_of(p, l, alpha, beta, &g);
+    cuperm_ctr_gemm_args_t g;
+    cuperm_ctr_gemm_args_of(p, l, alpha, beta, &g);
     const cublasStatus_t st = cublasGemmBatchedEx_64(
         blas, g.opFirst, g.opSecond, l->m, l->n, l->k, g.alpha, (const void* const*)arrays, g.ab, g.ldFirst,
         (const void* const*)(arrays + count), g.ab, g.ldSecond, g.beta, (void* const*)(arrays + 2 * count), g.cd,

@@ -6,6 +6,20 @@
 
 #include "plan/contraction/layout.h"
 
+/* What every GEMM entry point (cuBLAS, cuBLASLt) passes: scalars in the compute type's scale
+ * type, flags, types and leading dimensions of the layout's operands. */
+typedef struct {
+    unsigned char alpha[16], beta[16];
+    cublasOperation_t opFirst, opSecond;
+    int64_t ldFirst, ldSecond;
+    const cuperm_ctr_input_layout_t *first, *second;
+    cudaDataType_t ab, cd, scale;
+    cublasComputeType_t compute;
+} cuperm_ctr_gemm_args_t;
+
+void cuperm_ctr_gemm_args_of(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const double alpha[2],
+                             const double beta[2], cuperm_ctr_gemm_args_t* g);
+
 /*
  * out = alpha * op(first) op(second) + beta * out, strided-batched as the layout
  * says; alpha and beta are {re, im}. The caller holds the cuBLAS handle's lock

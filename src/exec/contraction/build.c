@@ -74,6 +74,18 @@ static void fill_pointers(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout
     g->pointersAligned = pointers_aligned(&g->pointers);
 }
 
+/* The cuBLASLt algorithm of a one-call GEMM, chosen on the plan's device (none: cublasGemmEx runs it). */
+static void plan_lt(cuperm_contraction_plan_t* c, cuperm_ctr_gemm_step_t* g)
+{
+    int previous = -1;
+    if (cudaGetDevice(&previous) != cudaSuccess || (previous != c->device && cudaSetDevice(c->device) != cudaSuccess)) {
+        cudaGetLastError();
+        return;
+    }
+    cuperm_ctr_lt_plan(cuperm_ctr_lt_handle(c->state), &c->problem, &c->layout, CTR_CUBLAS_WORKSPACE, &g->lt);
+    if (previous != c->device) cudaSetDevice(previous);
+}
+
 /* The layout's steps, in order: operands into the workspace (opA, opB inside), C into D, the
  * GEMM, the result into D (opC, opD inside), opD in place. */
 static cupermStatus_t build_steps(cuperm_contraction_plan_t* c)
@@ -107,7 +119,9 @@ static cupermStatus_t build_steps(cuperm_contraction_plan_t* c)
     const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
     cuperm_ctr_gemm_step_t* g = &c->gemm;
     g->use_beta = l->out == CTR_OUT_DIRECT;
+    memset(&g->lt, 0, sizeof g->lt); /* a copy of another plan may hold that plan's */
     if (l->calls > 1) fill_pointers(p, l, g);
+    else plan_lt(c, g);
     add_step(c, "GEMM", cuperm_ctr_step_gemm, g, gemmIn[first], gemmIn[second],
              l->out == CTR_OUT_DIRECT ? operand_buffer(CTR_D) : W);
     if (l->out != CTR_OUT_DIRECT) {
@@ -270,6 +284,10 @@ cupermStatus_t cuperm_ctr_plan_build(cuperm_contraction_plan_t* c)
     /* GETT needs no workspace (and no cuBLAS). */
     c->workspaceBytes = c->layout.kind == CTR_KIND_GETT ? 0 : c->layout.workspaceBytes + CTR_CUBLAS_WORKSPACE;
     const int n = cuperm_ctr_layout_describe(p, &c->layout, c->description, sizeof c->description);
+    if (c->layout.kind == CTR_KIND_TTGT && c->gemm.lt.ready && n > 0 && (size_t)n < sizeof c->description)
+        snprintf(c->description + n, sizeof c->description - (size_t)n,
+                 "; GEMM on cuBLASLt, its algorithm chosen at planning (cublasGemmEx for operands not 16-byte "
+                 "aligned)");
     if (c->layout.kind == CTR_KIND_GETT && n > 0 && (size_t)n < sizeof c->description) {
         /* The kernel's load and store paths (widths before the execute-time pointer check). */
         const cuperm_gett_params_t* q = &c->gett.params;

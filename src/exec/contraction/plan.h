@@ -7,6 +7,7 @@
 #ifndef CUPERM_EXEC_CONTRACTION_PLAN_H
 #define CUPERM_EXEC_CONTRACTION_PLAN_H
 
+#include "backend/cuda/cublaslt_gemm.h"
 #include "backend/cuda/gemm_pointers.h"
 #include "backend/cuda/gett/gett.h"
 #include "backend/cuda/gett_tma/gett_tma.h"
@@ -29,6 +30,7 @@ typedef struct {
 /* The GEMM step: out = alpha * first x second (+ beta * out with use_beta). */
 typedef struct {
     int use_beta;
+    cuperm_ctr_lt_gemm_t lt;          /* one GEMM call (layout.calls == 1): its cuBLASLt algorithm */
     cuperm_ctr_ptr_params_t pointers; /* looped modes: the pointer-array batch (layout.calls > 1) */
     int pointersAligned;     /* every entry's offset from its base is a multiple of CTR_PTR_ALIGN bytes */
 } cuperm_ctr_gemm_step_t;

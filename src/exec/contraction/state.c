@@ -46,6 +46,7 @@ static void state_destroy(void* state)
     cuperm_ctr_state_t* s = state;
     if (!s) return;
     for (int i = 0; i < s->idleCount; ++i) cublasDestroy(s->idle[i]);
+    if (s->lt) cublasLtDestroy(s->lt);
     free(atomic_load(&s->spareScratch));
     cuperm_cache_destroy(s->decisions);
     pthread_mutex_destroy(&s->lock);
@@ -92,6 +93,15 @@ void cuperm_ctr_blas_release(cuperm_ctr_state_t* s, cublasHandle_t blas)
     }
     pthread_mutex_unlock(&s->lock);
     if (blas) cublasDestroy(blas);
+}
+
+cublasLtHandle_t cuperm_ctr_lt_handle(cuperm_ctr_state_t* s)
+{
+    pthread_mutex_lock(&s->lock);
+    if (!s->lt && cublasLtCreate(&s->lt) != CUBLAS_STATUS_SUCCESS) s->lt = NULL;
+    cublasLtHandle_t lt = s->lt;
+    pthread_mutex_unlock(&s->lock);
+    return lt;
 }
 
 int cuperm_ctr_state_lookup(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* key, int measured,

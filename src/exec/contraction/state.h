@@ -8,6 +8,7 @@
 #ifndef CUPERM_CTR_STATE_H
 #define CUPERM_CTR_STATE_H
 
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -23,6 +24,7 @@ typedef struct cuperm_ctr_state {
     pthread_mutex_t lock;                  /* guards the pool */
     cublasHandle_t idle[CTR_BLAS_POOL];
     int idleCount;
+    cublasLtHandle_t lt;                   /* one for every thread: cuBLASLt keeps no stream or workspace */
     struct cuperm_cache* decisions;        /* core/cache.h: (problem, mode) -> (layout, seconds) */
     void* _Atomic spareScratch;            /* a layout search's scratch, kept for the next search */
 } cuperm_ctr_state_t;
@@ -33,6 +35,9 @@ cupermStatus_t cuperm_ctr_state_get(struct cuperm_handle* handle, cuperm_ctr_sta
 /* A cuBLAS handle for one GEMM's use (LIBRARY_ERROR if none can be created), and its return. */
 cupermStatus_t cuperm_ctr_blas_acquire(cuperm_ctr_state_t* s, cublasHandle_t* blas);
 void cuperm_ctr_blas_release(cuperm_ctr_state_t* s, cublasHandle_t blas);
+
+/* The state's cuBLASLt handle, created on first use (thread-safe); NULL if it cannot be. */
+cublasLtHandle_t cuperm_ctr_lt_handle(cuperm_ctr_state_t* s);
 
 /* Cache lookup / insertion by problem, plan mode (measured or not) and algo; both take the lock.
  * seconds: the measured time of a measured entry (0 for model entries). */

@@ -39,7 +39,8 @@ cupermStatus_t cuperm_ctr_step_transpose(const cuperm_step_t* s, const void* pla
 
 static int aligned(const void* p) { return (uintptr_t)p % CTR_PTR_ALIGN == 0; }
 
-/* The GEMM on a cuBLAS handle of the state's pool (one per concurrent caller: a cuBLAS
+/* The GEMM with the algorithm chosen at planning, when the pointers allow (cublaslt_gemm.h);
+ * else on a cuBLAS handle of the state's pool (one per concurrent caller: a cuBLAS
  * handle holds one stream and one workspace at a time). */
 cupermStatus_t cuperm_ctr_step_gemm(const cuperm_step_t* s, const void* vplan, const cuperm_run_args_t* a)
 {
@@ -50,11 +51,15 @@ cupermStatus_t cuperm_ctr_step_gemm(const cuperm_step_t* s, const void* vplan, c
     char* out = cuperm_buffer_address(s->out, a);
     const double zero[2] = {0.0, 0.0};
     const double* beta = g->use_beta && !a->beta_zero ? a->beta : zero;
+    char* cublasWorkspace = a->workspace + plan->layout.workspaceBytes;
+    if (cuperm_ctr_lt_fits(&g->lt, first, second, out))
+        return cuperm_ctr_lt_run(plan->state->lt, &g->lt, &plan->problem, &plan->layout, first, second, out, a->alpha,
+                                 beta, cublasWorkspace, a->stream);
     cublasHandle_t blas;
     cupermStatus_t st = cuperm_ctr_blas_acquire(plan->state, &blas);
     if (st) return st;
     if (cublasSetStream(blas, a->stream) != CUBLAS_STATUS_SUCCESS ||
-        cublasSetWorkspace(blas, a->workspace + plan->layout.workspaceBytes, CTR_CUBLAS_WORKSPACE) !=
+        cublasSetWorkspace(blas, cublasWorkspace, CTR_CUBLAS_WORKSPACE) !=
             CUBLAS_STATUS_SUCCESS)
         st = cuperm_fail(CUPERM_STATUS_LIBRARY_ERROR, "cupermContract: cuBLAS rejected the stream or workspace");
     const cuperm_ctr_layout_t* l = &plan->layout;

@@ -1,0 +1,40 @@
+/*
+ * The GEMM step of a contraction on cuBLASLt, its algorithm chosen once when the plan is built.
+ * cublasGemmEx looks its kernel up again on every call (about half of its host time); a plan
+ * knows its shapes, so it asks cuBLASLt's heuristic once and a run is one cublasLtMatmul.
+ * The algorithm is chosen for CTR_LT_PTR_ALIGN-byte aligned operands: a run with a pointer
+ * aligned less takes cublasGemmEx (backend/cuda/cublas_gemm.h), which checks its own pointers.
+ */
+#ifndef CUPERM_CTR_LT_GEMM_H
+#define CUPERM_CTR_LT_GEMM_H
+
+#include <cublasLt.h>
+
+#include "plan/contraction/layout.h"
+
+#define CTR_LT_PTR_ALIGN 16
+
+typedef struct {
+    int ready; /* an algorithm was found: cuperm_ctr_lt_run may run the GEMM */
+    cublasLtMatmulDescOpaque_t desc;
+    cublasLtMatrixLayoutOpaque_t first, second, out; /* out serves as C and D (updated in place) */
+    cublasLtMatmulAlgo_t algo;
+    size_t workspaceBytes; /* the most the algorithm uses of the plan's cuBLAS workspace */
+} cuperm_ctr_lt_gemm_t;
+
+/* Describes the layout's single or strided-batched GEMM (layout.calls == 1) to cuBLASLt and
+ * chooses its algorithm for at most workspaceBytes of workspace, on the current device.
+ * Leaves g->ready 0 when cuBLASLt declines any part: the step then runs cublasGemmEx. */
+void cuperm_ctr_lt_plan(cublasLtHandle_t lt, const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l,
+                        size_t workspaceBytes, cuperm_ctr_lt_gemm_t* g);
+
+/* Whether a run on these pointers may take the planned algorithm. */
+int cuperm_ctr_lt_fits(const cuperm_ctr_lt_gemm_t* g, const void* first, const void* second, const void* out);
+
+/* out = alpha * op(first) op(second) + beta * out with the planned algorithm; alpha, beta as
+ * {re, im}. Sets the error message on failure. */
+cupermStatus_t cuperm_ctr_lt_run(cublasLtHandle_t lt, const cuperm_ctr_lt_gemm_t* g, const cuperm_ctr_problem_t* p,
+                                 const cuperm_ctr_layout_t* l, const void* first, const void* second, void* out,
+                                 const double alpha[2], const double beta[2], void* workspace, cudaStream_t stream);
+
+#endif
