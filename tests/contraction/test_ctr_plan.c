@@ -214,6 +214,37 @@ static void test_interleaved_free_modes_use_pointer_batches(void** state)
     assert_non_null(strstr(buf, "cuBLAS writes D"));
 }
 
+/* Looped modes whose entries are not CTR_PTR_ALIGN-byte aligned cannot be one pointer-array
+ * batch: the plan makes one cuBLAS call per looped index, each costing at least the host's time
+ * of a call. In f16, 135-element strides are 270 bytes: 675 such calls must not win over one GEMM
+ * (random contraction 13 of cuperm-bench, 5.6 ms against 1.0 ms on the H100). */
+static void test_unaligned_loops_cost_a_call_each(void** state)
+{
+    (void)state;
+    spec s;
+    cuperm_ctr_problem_t p;
+    cuperm_ctr_layout_t l;
+    int64_t ext[26];
+    for (int i = 0; i < 26; ++i) ext[i] = 1;
+    const int64_t e[7] = {135, 2, 6, 135, 5, 135, 135};
+    memcpy(ext, e, sizeof e);
+    make_spec(&s, "dcbafe-abcg-gfde", ext, CUPERM_R_16F, CUPERM_R_16F);
+    assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
+    assert_true(l.calls == 1 || cuperm_ctr_layout_pointers_aligned(&p, &l));
+    mock_ctx ctx = {NULL};
+    cuperm_ctr_cost_model_t m = mock_model(&ctx);
+    cuperm_ctr_gemm_shape_t one = {135, 1620, 135, 1, 1, 0, 0, 0, 'T', 'T', CUPERM_R_16F, CUPERM_R_16F,
+                                   CUPERM_COMPUTE_32F};
+    cuperm_ctr_gemm_shape_t loop = one;
+    loop.calls = 675;
+    assert_true(cuperm_ctr_gemm_seconds(&m, &one) < CTR_GEMM_CALL_SECONDS);
+    assert_true(cuperm_ctr_gemm_seconds(&m, &loop) >= 675 * CTR_GEMM_CALL_SECONDS);
+    /* The same strides in f32 are 540 bytes, in f64 1080: aligned only from 16 bytes per 4 elements. */
+    make_spec(&s, "dcbafe-abcg-gfde", ext, CUPERM_R_64F, CUPERM_R_64F);
+    assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
+    assert_true(l.calls == 1 || cuperm_ctr_layout_pointers_aligned(&p, &l));
+}
+
 static void test_describe_names_the_decomposition(void** state)
 {
     (void)state;
@@ -675,6 +706,7 @@ int main(void)
         cmocka_unit_test(test_only_misordered_operand_is_transposed),
         cmocka_unit_test(test_free_modes_batch_instead_of_output_transpose),
         cmocka_unit_test(test_interleaved_free_modes_use_pointer_batches),
+        cmocka_unit_test(test_unaligned_loops_cost_a_call_each),
         cmocka_unit_test(test_describe_names_the_decomposition),
         cmocka_unit_test(test_negations_fold_into_scalars),
         cmocka_unit_test(test_conj_folds_into_cublas_c_flag),

@@ -18,17 +18,6 @@ static cupermStatus_t plan_transpose(cuperm_handle_t* h, const cuperm_ctr_transp
     return cuperm_transpose_plan_init(h, out, t->rank, t->extents, t->perm, t->type, t->inStrides, t->outStrides);
 }
 
-/* Whether every entry of the pointer-array batch lies a multiple of CTR_PTR_ALIGN bytes from
- * its operand's base: then aligned bases make every pointer aligned. (Fused dimensions:
- * the strides fused away are multiples of the one kept.) */
-static int pointers_aligned(const cuperm_ctr_ptr_params_t* q)
-{
-    for (int j = 0; j < 3; ++j)
-        for (int d = 0; d < q->rank; ++d)
-            if (q->dim[d].extent > 1 && q->dim[d].stride[j] * q->elemBytes[j] % CTR_PTR_ALIGN) return 0;
-    return 1;
-}
-
 /* Where each GETT offset table goes in cuperm_gett_params_t: the index group and operand it serves. */
 typedef struct {
     size_t field; /* offsetof a const void* member */
@@ -71,7 +60,7 @@ static cupermStatus_t add_transpose(cuperm_contraction_plan_t* c, int slot, cons
 static void fill_pointers(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, cuperm_ctr_gemm_step_t* g)
 {
     cuperm_ctr_layout_pointers(p, l, &g->pointers);
-    g->pointersAligned = pointers_aligned(&g->pointers);
+    g->pointersAligned = cuperm_ctr_layout_pointers_aligned(p, l);
 }
 
 /* The cuBLASLt algorithm of a one-call GEMM, chosen on the plan's device (none: cublasGemmEx runs it). */

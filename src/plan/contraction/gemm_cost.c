@@ -98,6 +98,8 @@ double cuperm_ctr_gemm_factor(const cuperm_ctr_gemm_shape_t* s)
 
 double cuperm_ctr_gemm_seconds(const cuperm_ctr_cost_model_t* model, const cuperm_ctr_gemm_shape_t* s)
 {
-    const double calls = s->calls > 0 ? (double)s->calls : 1.0;
-    return calls * gemm_base(model, s) * cuperm_ctr_gemm_factor(s);
+    const double one = gemm_base(model, s) * cuperm_ctr_gemm_factor(s);
+    if (s->calls <= 1) return one;
+    /* Calls issued one after another by the host: none goes faster than cuBLAS's host time. */
+    return (double)s->calls * fmax(one, CTR_GEMM_CALL_SECONDS);
 }

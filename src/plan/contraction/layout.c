@@ -338,18 +338,42 @@ static double price_output(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
     return transpose_cost(model, &t);
 }
 
-/* The GEMM of layout l's roles with inputs inA and inB. */
+/* Whether every entry of the looped GEMMs (batch and looped modes; inputs a and b as the GEMM
+ * reads them) lies a multiple of CTR_PTR_ALIGN bytes from its operand's base. */
+static int loop_aligned(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const cuperm_ctr_input_layout_t* a,
+                        const cuperm_ctr_input_layout_t* b)
+{
+    const int64_t ab = (int64_t)cupermDataTypeSize(p->op[CTR_A].type), cd = (int64_t)cupermDataTypeSize(p->op[CTR_D].type);
+    if (l->size[CTR_GROUP_L] > 1 &&
+        (a->batchStride * ab % CTR_PTR_ALIGN || b->batchStride * ab % CTR_PTR_ALIGN || l->batchStrideD * cd % CTR_PTR_ALIGN))
+        return 0;
+    for (int i = 0; i < l->count[CTR_ROLE_O]; ++i)
+        if (p->modes[l->order[CTR_ROLE_O][i]].extent > 1 &&
+            (a->outerStride[i] * ab % CTR_PTR_ALIGN || b->outerStride[i] * ab % CTR_PTR_ALIGN ||
+             l->outerStrideD[i] * cd % CTR_PTR_ALIGN))
+            return 0;
+    return 1;
+}
+
+int cuperm_ctr_layout_pointers_aligned(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l)
+{
+    return loop_aligned(p, l, &l->in[CTR_A], &l->in[CTR_B]);
+}
+
+/* The GEMM of layout l's roles with inputs inA and inB: looped modes make one pointer-array batch
+ * when its entries keep the alignment, else one strided-batched call per looped index. */
 static void gemm_shape(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const cuperm_ctr_input_layout_t* inA,
                        const cuperm_ctr_input_layout_t* inB, cuperm_ctr_gemm_shape_t* s)
 {
     const cuperm_ctr_input_layout_t* first = l->swapped ? inB : inA;
     const cuperm_ctr_input_layout_t* second = l->swapped ? inA : inB;
+    const int looped = l->size[CTR_ROLE_O] > 1;
     s->m = l->size[l->swapped ? CTR_GROUP_N : CTR_GROUP_M];
     s->n = l->size[l->swapped ? CTR_GROUP_M : CTR_GROUP_N];
     s->k = l->size[CTR_GROUP_K];
-    s->batch = l->size[CTR_GROUP_L] * l->size[CTR_ROLE_O];
-    s->calls = 1;
-    s->pointers = l->size[CTR_ROLE_O] > 1;
+    s->pointers = looped && loop_aligned(p, l, inA, inB);
+    s->calls = looped && !s->pointers ? l->size[CTR_ROLE_O] : 1;
+    s->batch = l->size[CTR_GROUP_L] * (s->pointers ? l->size[CTR_ROLE_O] : 1);
     s->opFirst = first->cublasOp;
     s->opSecond = second->cublasOp;
     /* Batch stride 0: one matrix read by every strided batch entry. */
@@ -399,8 +423,8 @@ static void price_pairings(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
         cuperm_ctr_gemm_shape_t s;
         gemm_shape(p, l, a, b, &s);
         const double inputs = seconds[0][c & 1] + seconds[1][c >> 1];
-        /* Looped modes: a pointer-array batch, its arrays built by one small kernel first. */
-        const double gemm = cuperm_ctr_gemm_seconds(model, &s) + (l->calls > 1 ? 3e-6 : 0.0);
+        /* A pointer-array batch's arrays are built by one small kernel first. */
+        const double gemm = cuperm_ctr_gemm_seconds(model, &s) + (s.pointers ? 3e-6 : 0.0);
         if (!ranked_may_take(r, inputs + l->outputSeconds + gemm)) continue; /* total_seconds' sum, in its order */
         l->in[CTR_A] = *a;
         l->in[CTR_B] = *b;

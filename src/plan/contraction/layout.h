@@ -23,7 +23,8 @@ typedef struct {
 
 /* Shape of the GEMM, for the GEMM cost model. */
 typedef struct {
-    int64_t m, n, k, batch, calls;
+    int64_t m, n, k, batch;
+    int64_t calls;                 /* separate cuBLAS calls of this shape, issued one after another */
     int firstShared, secondShared; /* batch stride 0: one matrix read by every batch entry */
     int pointers;                  /* a pointer-array batch (cublasGemmBatchedEx) */
     char opFirst, opSecond;        /* cuBLAS flags: 'N', 'T' or 'C' */
@@ -123,6 +124,16 @@ typedef struct {
     size_t wsOffset[4], wsBytes[4];       /* workspace for op(A), op(B), W, GEMM pointer arrays */
     size_t workspaceBytes;                /* total, without cuBLAS's own workspace */
 } cuperm_ctr_layout_t;
+
+/* The host time of one cuBLAS GEMM call (cublasGemmEx, 8.2 us on the H100 machine's host:
+ * bench/results/contraction/lt-h100/host-overhead.md): the least each of a layout's separate calls
+ * costs, however small its GEMM. */
+#define CTR_GEMM_CALL_SECONDS 8e-6
+
+/* Whether every entry of a layout's looped GEMMs lies a multiple of CTR_PTR_ALIGN bytes from its
+ * operand's base: then aligned bases make every pointer of the pointer-array batch aligned, and
+ * the plan runs one batch; otherwise one strided-batched call per looped index. */
+int cuperm_ctr_layout_pointers_aligned(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l);
 
 /* The pointer-array batch of a layout with looped modes (l->calls > 1): the strided batch as
  * dimension 0, then the looped modes, unit extents dropped and contiguous ones fused. */
