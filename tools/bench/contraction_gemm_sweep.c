@@ -6,7 +6,11 @@
  * model (src/plan/contraction/gemm_fit.h) is fitted to this file by
  * tools/bench/contraction_gemm_fit.py; docs/contractions.md has the method.
  *
- * Usage: cuperm-ctr-gemm-sweep OUT.csv [f16,f32]
+ * Usage: cuperm-ctr-gemm-sweep OUT.csv [f16,f32] [all|deep]
+ * deep: only the family of deep, narrow GEMMs (k of 2^16 and 2^19, m and n of 4 to 128, batches
+ * of 1 to 64: few thread blocks, each streaming a long k) that the first sweep never measured and
+ * random contractions planned into (a strided batch of 14 GEMMs m=110 n=7 k=1331000 took 8.6 ms
+ * on the H100 where the model said 0.3 ms).
  */
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -119,6 +123,17 @@ static void shape(FILE* f, sweep_ctx* x, int64_t m, int64_t n, int64_t k, int64_
     }
 }
 
+/* Deep, narrow GEMMs: the thread blocks are few (batch x tiles), so each SM streams a long k. */
+static void sweep_deep(FILE* f, sweep_ctx* x)
+{
+    static const int64_t mn[5][2] = {{4, 4}, {16, 128}, {128, 16}, {64, 64}, {128, 128}};
+    static const int64_t ks[2] = {(int64_t)1 << 16, (int64_t)1 << 19}, batches[3] = {1, 8, 64};
+    for (int i = 0; i < 5; ++i)
+        for (int j = 0; j < 2; ++j)
+            for (int b = 0; b < 3; ++b) shape(f, x, mn[i][0], mn[i][1], ks[j], batches[b], 1);
+    fflush(f);
+}
+
 static void sweep(FILE* f, sweep_ctx* x)
 {
     static const int64_t smalls[4] = {24, 48, 96, 256};
@@ -144,11 +159,16 @@ static void sweep(FILE* f, sweep_ctx* x)
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s OUT.csv [f16,f32]\n", argv[0]);
+        fprintf(stderr, "usage: %s OUT.csv [f16,f32] [all|deep]\n", argv[0]);
         return 2;
     }
     const dtype_info* types[2] = {dtype_find("f16"), dtype_find("f32")};
     const char* which = argc > 2 ? argv[2] : "f16,f32";
+    const char* family = argc > 3 ? argv[3] : "all";
+    if (strcmp(family, "all") && strcmp(family, "deep")) {
+        fprintf(stderr, "%s: family \"%s\": expected all or deep\n", argv[0], family);
+        return 2;
+    }
     FILE* f = fopen(argv[1], "w");
     if (!f) {
         fprintf(stderr, "cannot write %s\n", argv[1]);
@@ -177,7 +197,8 @@ int main(int argc, char** argv)
         }
         bench_ctr_fill(x.a, elems, x.t->type, 1, x.s);
         bench_ctr_fill(x.b, elems, x.t->type, 2, x.s);
-        sweep(f, &x);
+        if (!strcmp(family, "all")) sweep(f, &x);
+        sweep_deep(f, &x);
         cudaFree(x.a);
         cudaFree(x.b);
         cudaFree(x.c);
