@@ -281,6 +281,7 @@ typedef struct {
     cupermContractionInfo_t info; /* its description pointer dies with the plan: */
     char description[640];        /* the copy printed */
     int64_t m, n, k, batch;
+    gemm_run own;                 /* the plan's own GEMM as timed (gemm_ms): held-out data for the GEMM model */
     const char* skipped;
 } case_result;
 
@@ -457,6 +458,7 @@ static int run_mode(cupermHandle_t h, cublasHandle_t blas, bench_cutensor* ct, c
     own.shareA = own.m * own.k * own.batch > volFirst;
     own.shareB = own.k * own.n * own.batch > volSecond;
     r->gemmMs = time_median(run_gemm, &own, NULL, s, opt->target_ms);
+    r->own = own;
     r->flops = bench_ctr_flops(c);
     r->bytes = bench_ctr_bytes(c, t->dt->size, t->dt->size);
     const double floor = fmax(r->flops / roof->peakFlops, r->bytes / roof->bandwidth);
@@ -626,7 +628,8 @@ int bench_run_contraction_suite(const bench_suite* suite, const bench_options* o
             fprintf(csv[mi], "suite,id,spec,extents,dtype,m,n,k,batch,flops,bytes,time_ms,tflops,transpose_ms,"
                              "gemm_ms,eff,plain_gemm_ms,plain_gemm_eff,pred_transpose_ms,pred_gemm_ms,"
                              "transposed_a,transposed_b,transposed_d,workspace_bytes,check,unwritten,peak_tflops,"
-                             "bandwidth_gbs,description,mode,plan_ms,model_over_measured%s\n",
+                             "bandwidth_gbs,description,mode,plan_ms,model_over_measured,gemm_m,gemm_n,gemm_k,"
+                             "gemm_batch,gemm_op_first,gemm_op_second,gemm_share_first,gemm_share_second%s\n",
                     ct ? ",cutensor_ms,cutensor_over_cuperm,cutensor_check,cutensor_plan_ms" : "");
         }
         printf("%s %s: peak %.1f TFLOP/s, bandwidth %.0f GB/s\n", suite->name, t.dt->name, roof.peakFlops * 1e-12,
@@ -674,6 +677,11 @@ int bench_run_contraction_suite(const bench_suite* suite, const bench_options* o
                         r->info.transposedA, r->info.transposedB, r->info.transposedD, r->info.workspaceBytes,
                         r->check, (long long)r->unwritten, roof.peakFlops * 1e-12, roof.bandwidth * 1e-9,
                         r->description, kModeNames[mi], r->planMs, r->modelOverMeas);
+                /* The own GEMM's shape, as cuperm_ctr_gemm_features sees it (strided, dense ld). */
+                const gemm_run* g = &r->own;
+                fprintf(csv[mi], ",%lld,%lld,%lld,%lld,%c,%c,%d,%d", (long long)g->m, (long long)g->n, (long long)g->k,
+                        (long long)g->batch, g->opA == CUBLAS_OP_N ? 'N' : 'T', g->opB == CUBLAS_OP_N ? 'N' : 'T',
+                        g->shareA, g->shareB);
                 if (ct) {
                     /* cuTENSOR's D must agree with cuperm's; a case it cannot plan or run is reported. */
                     const double over = r->cutensorMs > 0 ? r->cutensorMs / r->ms : 0;
