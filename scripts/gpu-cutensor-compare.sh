@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cuperm against cuTENSOR on the same run (issue "Contractions, part 2"): builds cuperm-bench
-# for sm_90 and runs `cuperm-bench tccg48 --compare cutensor` (cuTENSOR 2's default plans,
+# for sm_90 and runs `cuperm-bench tccg48 --compare cutensor` and the same on random-contractions (cuTENSOR 2's default plans,
 # loaded with dlopen; every cuTENSOR D checked against cuperm's) for the given element types,
 # model plans. cuTENSOR comes from scripts/lib/deps.sh's cuperm_find_cutensor: the pinned
 # wheel in .deps-cutensor/, its pieces there (cuperm_split_cutensor; bring them to a machine
@@ -26,4 +26,11 @@ fi
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
 "$build/tools/bench/cuperm-bench" tccg48 --dtype "${DTYPES:-f32,f16}" --mode model --compare "$compare" --quiet \
   --out "$logs" --tag "tccg48-$compare" "$@" 2>&1 | tee "$logs/bench.log"
-exit "${PIPESTATUS[0]}"
+rc=${PIPESTATUS[0]}
+# Shapes the planner was not fitted to (RANDOM_CASES=0 skips them).
+if [ "${RANDOM_CASES:-1}" != 0 ]; then
+  "$build/tools/bench/cuperm-bench" random-contractions --dtype "${DTYPES:-f32,f16}" --mode model --compare "$compare" \
+    --quiet --out "$logs" --tag "random-$compare" "$@" 2>&1 | tee -a "$logs/bench.log"
+  [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+fi
+exit "$rc"
