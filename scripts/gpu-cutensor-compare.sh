@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # cuperm against cuTENSOR on the same run (issue "Contractions, part 2"): builds cuperm-bench
-# for sm_90 and runs `cuperm-bench tccg48 --compare cutensor` and the same on random-contractions (cuTENSOR 2's default plans,
-# loaded with dlopen; every cuTENSOR D checked against cuperm's) for the given element types,
-# model plans. cuTENSOR comes from scripts/lib/deps.sh's cuperm_find_cutensor: the pinned
+# for sm_90 and runs `cuperm-bench tccg48 --compare cutensor`, then the same on
+# random-contractions (cuTENSOR 2's default plans, loaded with dlopen; every cuTENSOR D checked
+# against cuperm's) for the given element types, model plans. cuTENSOR comes from scripts/lib/deps.sh's cuperm_find_cutensor: the pinned
 # wheel in .deps-cutensor/, its pieces there (cuperm_split_cutensor; bring them to a machine
 # without network one at a time), or pip. From the repository root on the device machine:
 #   DTYPES=f32,f16 scripts/gpu-cutensor-compare.sh [--jit] [more cuperm-bench options]
