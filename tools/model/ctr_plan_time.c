@@ -4,6 +4,9 @@
  *   cuperm-ctr-plan-time FILE [--reps N] [--dtype f32|f16] [--full | --sequence | --describe]
  *   (FILE: bench/cases/tccg48.txt)
  * --describe: the chosen layout of each case instead of times (to compare plans between trees).
+ * --transposes: the chosen layouts' transposes as cuperm-plan-features case lines
+ *         ("ELEM E0,.. P0,.. # case ID A|B|D, predicted US"), to see how the transpose planner
+ *         takes them (pipe into cuperm-plan-features --describe).
  * --full: times all of model planning of a problem new to the handle (problem, search, steps: the
  *         transposes' plans, description) on a fresh stand-in handle each time, its contraction
  *         state made before the clock starts (a handle's first contraction makes it once).
@@ -105,16 +108,51 @@ static char* read_file(const char* path)
     return s;
 }
 
+/* One transpose as a case line, when both sides are dense (the case-line format has no strides). */
+static void print_transpose(const cuperm_ctr_transpose_t* t, int id, char which, const cuperm_ctr_cost_model_t* m)
+{
+    int64_t dense = 1, outDense = 1;
+    int ok = 1;
+    for (int i = 0; i < t->rank; ++i) {
+        ok &= t->inStrides[i] == dense;
+        dense *= t->extents[i];
+        ok &= t->outStrides[i] == outDense;
+        outDense *= t->extents[t->perm[i]];
+    }
+    printf("%s%d ", ok ? "" : "# not dense: ", (int)cupermDataTypeSize(t->type));
+    for (int i = 0; i < t->rank; ++i) printf("%s%lld", i ? "," : "", (long long)t->extents[i]);
+    printf(" ");
+    for (int i = 0; i < t->rank; ++i) printf("%s%d", i ? "," : "", t->perm[i]);
+    printf(" # case %d %c, predicted %.1f us\n", id, which, 1e6 * m->transpose_seconds(m->ctx, t));
+}
+
+static void print_transposes(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int id,
+                             const cuperm_ctr_cost_model_t* m)
+{
+    cuperm_ctr_transpose_t t;
+    for (int x = 0; x < 2; ++x)
+        if (l->in[x].path != CTR_IN_DIRECT) {
+            cuperm_ctr_layout_input_transpose(p, l, x, &t);
+            print_transpose(&t, id, x ? 'B' : 'A', m);
+        }
+    if (l->out != CTR_OUT_DIRECT) {
+        cuperm_ctr_layout_output_transpose(p, l, &t);
+        print_transpose(&t, id, 'D', m);
+    }
+}
+
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s FILE [--reps N] [--dtype f32|f16] [--full | --sequence | --describe]\n", argv[0]);
+        fprintf(stderr, "usage: %s FILE [--reps N] [--dtype f32|f16] [--full | --sequence | --describe | --transposes]\n",
+                argv[0]);
         return 2;
     }
-    int reps = 20, describe = 0, full = 0, sequence = 0;
+    int reps = 20, describe = 0, full = 0, sequence = 0, transposes = 0;
     cupermDataType_t type = CUPERM_R_32F;
     for (int i = 2; i < argc; ++i) {
         if (!strcmp(argv[i], "--describe")) describe = 1;
+        else if (!strcmp(argv[i], "--transposes")) describe = transposes = 1;
         else if (!strcmp(argv[i], "--full")) full = 1;
         else if (!strcmp(argv[i], "--sequence")) sequence = 1;
         else if (i + 1 < argc && !strcmp(argv[i], "--reps")) reps = atoi(argv[++i]);
@@ -182,7 +220,9 @@ int main(int argc, char** argv)
                 return 1;
             }
             t[r] = now_us() - t0;
-            if (describe) {
+            if (transposes) {
+                print_transposes(&p, &l, cases[c].id, &model);
+            } else if (describe) {
                 char text[1024];
                 cuperm_ctr_layout_describe(&p, &l, text, sizeof text);
                 printf("%d %s | %s | %a %a %a\n", cases[c].id, cases[c].spec, text, l.inputSeconds, l.outputSeconds,
