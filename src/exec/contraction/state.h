@@ -24,7 +24,7 @@ typedef struct cuperm_ctr_state {
     pthread_mutex_t lock;                  /* guards the pool */
     cublasHandle_t idle[CTR_BLAS_POOL];
     int idleCount;
-    cublasLtHandle_t lt;                   /* one for every thread: cuBLASLt keeps no stream or workspace */
+    cublasLtHandle_t lt;                   /* shared by all threads: cuBLASLt keeps no stream or workspace */
     struct cuperm_cache* decisions;        /* core/cache.h: (problem, mode) -> (layout, seconds) */
     void* _Atomic spareScratch;            /* a layout search's scratch, kept for the next search */
 } cuperm_ctr_state_t;
