@@ -4,10 +4,11 @@
 #include "cutensor_dl.h"
 
 #include <dlfcn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "bench_case.h" /* bench_fail */
 
 /* cuTENSOR 2's constants used here (cutensor/types.h). */
 enum {
@@ -62,25 +63,11 @@ struct bench_cutensor_plan {
     int f64; /* scalars are double (fp64 compute), else float */
 };
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int fail(char* err, size_t size, const char* fmt, ...)
-{
-    if (err && size) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, size, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 /* dlsym into *slot (a function or data pointer of the library); 0 or -1. */
 static int find(bench_cutensor* t, const char* name, void* slot, char* err, size_t size)
 {
     void* p = dlsym(t->lib, name);
-    if (!p) return fail(err, size, "%s has no %s (cuTENSOR 2 expected)", t->path, name);
+    if (!p) return bench_fail(err, size, "%s has no %s (cuTENSOR 2 expected)", t->path, name);
     memcpy(slot, &p, sizeof p);
     return 0;
 }
@@ -89,7 +76,7 @@ bench_cutensor* bench_cutensor_open(int jit, char* err, size_t errSize)
 {
     bench_cutensor* t = calloc(1, sizeof *t);
     if (!t) {
-        fail(err, errSize, "out of host memory");
+        bench_fail(err, errSize, "out of host memory");
         return NULL;
     }
     const char* env = getenv("CUPERM_BENCH_CUTENSOR");
@@ -97,7 +84,7 @@ bench_cutensor* bench_cutensor_open(int jit, char* err, size_t errSize)
     t->jit = jit;
     t->lib = dlopen(t->path, RTLD_NOW | RTLD_LOCAL);
     if (!t->lib) {
-        fail(err, errSize, "cannot load cuTENSOR (%s; set CUPERM_BENCH_CUTENSOR to its path): %s", t->path,
+        bench_fail(err, errSize, "cannot load cuTENSOR (%s; set CUPERM_BENCH_CUTENSOR to its path): %s", t->path,
              dlerror());
         free(t);
         return NULL;
@@ -126,7 +113,7 @@ bench_cutensor* bench_cutensor_open(int jit, char* err, size_t errSize)
     t->compute64 = *c64;
     const int st = t->create(&t->handle);
     if (st != CT_STATUS_SUCCESS) {
-        fail(err, errSize, "cutensorCreate: %s", t->error(st));
+        bench_fail(err, errSize, "cutensorCreate: %s", t->error(st));
         dlclose(t->lib);
         free(t);
         return NULL;
@@ -161,7 +148,7 @@ int bench_cutensor_plan_create(bench_cutensor* t, const cupermTensorDescriptor_t
 {
     *plan = NULL;
     bench_cutensor_plan* p = calloc(1, sizeof *p);
-    if (!p) return fail(err, errSize, "out of host memory");
+    if (!p) return bench_fail(err, errSize, "out of host memory");
     p->t = t;
     p->f64 = d[3].type == CUPERM_R_64F || d[3].type == CUPERM_C_64F;
     static const int which[3] = {0, 1, 3};
@@ -186,7 +173,7 @@ int bench_cutensor_plan_create(bench_cutensor* t, const cupermTensorDescriptor_t
     if (st == CT_STATUS_SUCCESS) st = t->plan(t->handle, &p->plan, p->operation, p->preference, ws);
     if (st != CT_STATUS_SUCCESS) {
         bench_cutensor_plan_destroy(p);
-        return fail(err, errSize, "cuTENSOR plan: %s", t->error(st));
+        return bench_fail(err, errSize, "cuTENSOR plan: %s", t->error(st));
     }
     *wsBytes = ws;
     *plan = p;

@@ -63,16 +63,34 @@ static void fill_pointers(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout
     g->pointersAligned = cuperm_ctr_layout_pointers_aligned(p, l);
 }
 
+/* The plan's device made current for work done at planning; *previous: the device to give back
+ * (-1 when the current one could not be read). */
+static cudaError_t enter_plan_device(const cuperm_contraction_plan_t* c, int* previous)
+{
+    *previous = -1;
+    cudaError_t e = cudaGetDevice(previous);
+    if (e != cudaSuccess) {
+        *previous = -1;
+        return e;
+    }
+    return *previous != c->device ? cudaSetDevice(c->device) : cudaSuccess;
+}
+
+static void leave_plan_device(const cuperm_contraction_plan_t* c, int previous)
+{
+    if (previous >= 0 && previous != c->device) cudaSetDevice(previous);
+}
+
 /* The cuBLASLt algorithm of a one-call GEMM, chosen on the plan's device (none: cublasGemmEx runs it). */
 static void plan_lt(cuperm_contraction_plan_t* c, cuperm_ctr_gemm_step_t* g)
 {
-    int previous = -1;
-    if (cudaGetDevice(&previous) != cudaSuccess || (previous != c->device && cudaSetDevice(c->device) != cudaSuccess)) {
+    int previous;
+    if (enter_plan_device(c, &previous) != cudaSuccess) {
         cudaGetLastError();
         return;
     }
     cuperm_ctr_lt_plan(cuperm_ctr_lt_handle(c->state), &c->problem, &c->layout, CTR_CUBLAS_WORKSPACE, &g->lt);
-    if (previous != c->device) cudaSetDevice(previous);
+    leave_plan_device(c, previous);
 }
 
 /* The layout's steps, in order: operands into the workspace (opA, opB inside), C into D, the
@@ -190,9 +208,8 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
         for (int64_t i = 0; i < t.entries; ++i) narrow[i] = (int32_t)t.table[i];
         host = narrow;
     }
-    int previous = -1;
-    cudaError_t e = cudaGetDevice(&previous);
-    if (e == cudaSuccess && previous != c->device) e = cudaSetDevice(c->device);
+    int previous;
+    cudaError_t e = enter_plan_device(c, &previous);
     char* dev = NULL;
     if (e != cudaSuccess) {
         st = gett_cuda_fail(e, "selecting the plan's device");
@@ -206,7 +223,7 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
         cudaFree(dev);
         dev = NULL;
     }
-    if (previous >= 0 && previous != c->device) cudaSetDevice(previous);
+    leave_plan_device(c, previous);
     if (host != t.table) free(host);
     if (st) {
         cuperm_ctr_gett_tables_free(&t);
@@ -252,10 +269,10 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
 void cuperm_ctr_plan_release(cuperm_contraction_plan_t* c)
 {
     if (!c->gett.tables) return;
-    int previous = -1;
-    if (cudaGetDevice(&previous) == cudaSuccess && previous != c->device) cudaSetDevice(c->device);
+    int previous;
+    enter_plan_device(c, &previous);
     cudaFree(c->gett.tables); /* the caller must not destroy a plan with runs in flight */
-    if (previous >= 0 && previous != c->device) cudaSetDevice(previous);
+    leave_plan_device(c, previous);
     cudaGetLastError();
     c->gett.tables = NULL;
 }
