@@ -60,7 +60,7 @@ typedef struct {
     int rank, a_end, b_end;
     int tile_a_log2, tile_b_log2;
     int smem_row;        /* elements per shared-memory row (tile A extent + padding) */
-    int vec_log2;        /* > 0: the vector paths apply, vectors of 1 << vec_log2 elements (16 or 8 bytes) */
+    int vec_log2;        /* > 0: the vector paths apply, vectors of 1 << vec_log2 elements (16, 8 or 4 bytes) */
     int64_t a_volume, b_volume;
     int64_t a_tiles, b_tiles;
     int64_t num_tiles;

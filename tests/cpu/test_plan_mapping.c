@@ -21,7 +21,7 @@ static int packed_cases; /* how many problems the packed path saw: must not be 0
 static int banded_walks; /* candidates with a banded tile walk checked: must not be 0 */
 static int predictions;  /* cuperm_plan_predict checked against cuperm_plan_host: must not be 0 */
 static int whole_dims_launches[2]; /* WHOLE_DIMS launches checked without and with a split dimension */
-static int vector_tiles[2]; /* TILED launches with 8- and 16-byte vectors checked: neither may be 0 */
+static int vector_tiles[3]; /* TILED launches with 4-, 8- and 16-byte vectors checked: none may be 0 */
 static const cuperm_device_info_t kDevice = {0, 9, 0, 132, 50 << 20, 48 << 10, 3.35e12};
 
 /* src_of[o] = input offset that output offset o must come from, or -1. */
@@ -98,8 +98,8 @@ static void check_vector_launch(const cuperm_launch_t* l)
         assert_int_equal(vec_bytes, 16);
         return;
     }
-    assert_true(vec_bytes == 16 || vec_bytes == 8);
-    ++vector_tiles[vec_bytes == 16];
+    assert_true(vec_bytes == 16 || vec_bytes == 8 || (vec_bytes == 4 && l->elem_size <= 2));
+    ++vector_tiles[vec_bytes == 16 ? 2 : vec_bytes == 8 ? 1 : 0];
     assert_int_equal((l->elem_size << t->tile_a_log2) << t->tile_b_log2, 16384);
     assert_true((1 << (t->tile_a_log2 - t->vec_log2)) >= 128 / vec_bytes);
     assert_true((1 << (t->tile_b_log2 - t->vec_log2)) >= 128 / vec_bytes);
@@ -259,10 +259,11 @@ int main(void)
         fprintf(stderr, "no problem exercised the packed launch\n");
         return 1;
     }
-    if (vector_tiles[0] == 0 || vector_tiles[1] == 0) {
-        fprintf(stderr, "no problem exercised the %d-byte vector tiles\n", vector_tiles[0] ? 16 : 8);
-        return 1;
-    }
+    for (int v = 0; v < 3; ++v)
+        if (vector_tiles[v] == 0) {
+            fprintf(stderr, "no problem exercised the %d-byte vector tiles\n", 4 << v);
+            return 1;
+        }
     if (predictions == 0) {
         fprintf(stderr, "no problem checked cuperm_plan_predict\n");
         return 1;
@@ -278,7 +279,7 @@ int main(void)
     }
     printf("banded tile walks checked: %d; whole-dims launches: %d, %d of them with a split dimension\n",
            banded_walks, whole_dims_launches[0] + whole_dims_launches[1], whole_dims_launches[1]);
-    printf("packed launches checked: %d; vector tiles: %d of 8 bytes, %d of 16\n", packed_cases,
-           vector_tiles[0], vector_tiles[1]);
+    printf("packed launches checked: %d; vector tiles: %d of 4 bytes, %d of 8, %d of 16\n", packed_cases,
+           vector_tiles[0], vector_tiles[1], vector_tiles[2]);
     return failed;
 }

@@ -75,8 +75,9 @@ static void choose_tile(int64_t va, int64_t vb, int elem, const cuperm_transpose
     *lb = b;
 }
 
-/* Log2 of the elements in a vector of vec_bytes (16 or 8), for the element
- * sizes the vector paths serve (1, 2 and 4 bytes); 0 otherwise. */
+/* Log2 of the elements in a vector of vec_bytes (16, 8 or 4), for the element
+ * sizes the vector paths serve (1, 2 and 4 bytes); 0 otherwise (a 4-byte
+ * element is no vector of 4 bytes). */
 static int vec_log2_for(int elem, int vec_bytes)
 {
     return elem > 4 ? 0 : cuperm_log2_ceil(vec_bytes / elem);
@@ -308,13 +309,14 @@ static void tiled_launch(const cuperm_dim_t* dims, int n, int na, int nb, int64_
     L->kind = CUPERM_LAUNCH_TILED;
     choose_tile(va, vb, elem, tt, &la, &lb);
     cuperm_tile_params_init(&L->tile, dims, n, na, na + nb, la, lb, elem);
-    /* 16-byte vectors where the extents allow, else (tiled_min_vec_bytes = 8)
+    /* 16-byte vectors where the extents allow, else (tiled_min_vec_bytes <= 8)
      * 8-byte ones: on the H100 the latter lifted 4-byte tensors of even extents
-     * by 6-19 points of copy. Vector tiles have a fixed size, so they may fill
+     * by 6-19 points of copy; else (tiled_min_vec_bytes = 4) 4-byte ones for 1- and
+     * 2-byte elements, which otherwise move one element per access. Vector tiles have a fixed size, so they may fill
      * worse than the scalar tile; they still win unless they fill less than
      * tt->vec_min_relative_fill of it. */
     const double scalar_fill = tile_fill(va, la) * tile_fill(vb, lb);
-    for (int vec_bytes = 16; vec_bytes >= 8 && vec_bytes >= tt->tiled_min_vec_bytes; vec_bytes /= 2) {
+    for (int vec_bytes = 16; vec_bytes >= 4 && vec_bytes >= tt->tiled_min_vec_bytes; vec_bytes /= 2) {
         const int lv = vec_log2_for(elem, vec_bytes);
         if (!lv || !vectors_fit(dims, n, 0, na, 1 << lv)) continue;
         int vla, vlb;

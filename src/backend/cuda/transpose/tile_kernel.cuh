@@ -125,7 +125,7 @@ __device__ __forceinline__ void move_tile_any(const cuperm_tile_params_t& p, con
 // The three ways through a tile. Each is a kernel of its own, so registers are
 // allocated for the path that runs, not for the most demanding of the three:
 // that is what lets the vector and fast paths keep more blocks resident.
-enum class TilePath { kVec, kVec8, kFast, kAny };
+enum class TilePath { kVec, kVec8, kVec4, kFast, kAny };
 
 // Resident blocks per SM the compiler must allow for (registers <= 64K / (256 * n)).
 template <TilePath kPath>
@@ -134,8 +134,9 @@ constexpr int tile_min_blocks() { return 4; }
 template <bool kStaged, TilePath kPath, typename Op>
 __device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const TileView<Op>& tv, const Op& op)
 {
-    if constexpr (kPath == TilePath::kVec || kPath == TilePath::kVec8) {
-        using VT = std::conditional_t<kPath == TilePath::kVec, uint4, uint2>;
+    if constexpr (kPath == TilePath::kVec || kPath == TilePath::kVec8 || kPath == TilePath::kVec4) {
+        using VT = std::conditional_t<kPath == TilePath::kVec, uint4,
+                                      std::conditional_t<kPath == TilePath::kVec8, uint2, uint32_t>>;
         if constexpr (kStaged)
             move_tile_vec<VT>(p, tv, op);
         else
@@ -205,10 +206,12 @@ cudaError_t launch_tiles(const cuperm_launch_t* l, cupermDataType_t type, const 
         using T = typename Op::value_type;
         const int ta = 1 << l->tile.tile_a_log2, tb = 1 << l->tile.tile_b_log2;
         if constexpr (sizeof(T) <= 4) {
-            const uintptr_t vec_bytes = sizeof(T) << l->tile.vec_log2; // 16 or 8 when vec_log2 > 0
+            const uintptr_t vec_bytes = sizeof(T) << l->tile.vec_log2; // 16, 8 or 4 when vec_log2 > 0
             if (l->tile.vec_log2 > 0 && (uintptr_t)in % vec_bytes == 0 && (uintptr_t)out % vec_bytes == 0) {
                 if constexpr (kStaged) { // rows are planned with 16-byte vectors only
                     if (vec_bytes == 8) return launch_tile_kernel<kStaged, TilePath::kVec8>(l, in, out, op, stream);
+                    if constexpr (sizeof(T) <= 2) /* 4-byte vectors: 1- and 2-byte elements only */
+                        if (vec_bytes == 4) return launch_tile_kernel<kStaged, TilePath::kVec4>(l, in, out, op, stream);
                 }
                 return launch_tile_kernel<kStaged, TilePath::kVec>(l, in, out, op, stream);
             }

@@ -1,7 +1,8 @@
 // Tile paths for elements of 1, 2 and 4 bytes that move 16-byte vectors on
 // both sides (8-byte ones when the extents are multiples of half as many
-// elements only), so the per-element cost of offsets and instructions shrinks
-// by the vector width. The planner enables them (cuperm_tile_params_t.vec_log2)
+// elements only; for 1- and 2-byte elements 4-byte ones, when only a quarter
+// as many divide them), so the per-element cost of offsets and instructions
+// shrinks by the vector width. The planner enables them (cuperm_tile_params_t.vec_log2)
 // when every stride but the fastest one's is a multiple of the vector width;
 // the launcher when both pointers are aligned to the vector.
 //
@@ -9,8 +10,8 @@
 // 1-byte elements. Reads load one chunk (vector) of a row per thread; chunks
 // are stored XOR-swizzled, so the write pass, in which a warp gathers column
 // vectors, touches 32 distinct banks. Both passes are coalesced in runs of 128
-// bytes or more. Vectors live in uint4 / uint2 registers; elements are packed
-// and unpacked with shifts, which keeps small types out of local memory.
+// bytes or more. Vectors live in uint4 / uint2 / uint32_t registers; elements
+// are packed and unpacked with shifts, which keeps small types out of local memory.
 #pragma once
 
 #include "core/index_math.h"
@@ -29,7 +30,7 @@ struct TileView {
     typename Op::value_type* tile;
 };
 
-// Bytes each thread moves per pass: 4 vectors of 16 bytes, or 8 of 8.
+// Bytes each thread moves per pass: 4 vectors of 16 bytes, 8 of 8 or 16 of 4.
 constexpr int kVecBytesPerThread = 64;
 
 template <typename T>
@@ -59,6 +60,11 @@ template <> struct VecWords<uint2> {
     static constexpr int kWords = 2;
     __device__ static void split(const uint2& v, uint32_t (&w)[2]) { w[0] = v.x; w[1] = v.y; }
     __device__ static uint2 join(const uint32_t (&w)[2]) { return make_uint2(w[0], w[1]); }
+};
+template <> struct VecWords<uint32_t> {
+    static constexpr int kWords = 1;
+    __device__ static void split(const uint32_t& v, uint32_t (&w)[1]) { w[0] = v; }
+    __device__ static uint32_t join(const uint32_t (&w)[1]) { return w[0]; }
 };
 
 // Element j of a vector of Ts (j a compile-time constant after unrolling).
@@ -123,8 +129,9 @@ __device__ __forceinline__ void move_rows_vec(const cuperm_tile_params_t& p, con
 // TILED: see the file comment. A tile is (1 << tile_b_log2) rows of
 // C = (1 << tile_a_log2) / V chunks (vectors of V elements). In the write pass
 // a warp gathers S column vectors for each of 32 / S neighbouring columns:
-// S = 8 for 16-byte vectors, 16 for 8-byte ones, so that with chunks of row y
-// XOR-swizzled by (y / V) % S the warp touches all 32 banks. The planner keeps
+// S = 128 / vector bytes (8 for 16-byte vectors, 16 for 8-byte, 32 for 4-byte
+// ones), so that with chunks of row y XOR-swizzled by (y / V) % S the warp
+// touches all 32 banks. The planner keeps
 // C >= S, at least S column vectors per column, and the tile at 16 KB.
 template <typename VT, typename Op>
 __device__ __forceinline__ void move_tile_vec(const cuperm_tile_params_t& p, const TileView<Op>& tv, const Op& op)
@@ -132,7 +139,8 @@ __device__ __forceinline__ void move_tile_vec(const cuperm_tile_params_t& p, con
     using T = typename Op::value_type;
     constexpr int V = sizeof(VT) / sizeof(T), lV = V == 16 ? 4 : V == 8 ? 3 : V == 4 ? 2 : 1;
     constexpr int kPer = kVecBytesPerThread / sizeof(VT);
-    constexpr int S = sizeof(VT) == 16 ? 8 : 16, lS = sizeof(VT) == 16 ? 3 : 4, lX = 5 - lS;
+    constexpr int S = 128 / sizeof(VT), lS = sizeof(VT) == 16 ? 3 : sizeof(VT) == 8 ? 4 : 5, lX = 5 - lS;
+    static_assert(S == 1 << lS, "S column vectors of 32 / S columns: one warp");
     const int lC = p.tile_a_log2 - lV, C = 1 << lC; // chunks per row
     const int ly = p.tile_b_log2 - lV;              // log2 of column vectors per column
     VT* rows = reinterpret_cast<VT*>(tv.tile);
