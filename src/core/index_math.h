@@ -157,4 +157,20 @@ CUPERM_HD int64_t cuperm_whole_dims_split_len(const cuperm_tile_params_t* p, con
     return left < part ? left : part;
 }
 
+/*
+ * A run of n elements that starts `shift` elements into an aligned granule of v elements
+ * (v a power of two, 0 <= shift < v), seen granule by granule: granule g holds the run's
+ * elements g * v - shift + j for j in [*lo, *hi), and the run needs granules 0 up to
+ * cuperm_granules_of(shift, n, v) - 1. The shifted vector tiles (tile_vec.cuh) read each
+ * input row and write each output column this way, so a 16-byte access serves any start.
+ */
+CUPERM_HD int cuperm_granules_of(int shift, int n, int v) { return (shift + n + v - 1) / v; }
+
+CUPERM_HD void cuperm_granule_part(int shift, int n, int v, int g, int* lo, int* hi)
+{
+    const int first = g * v - shift; /* run index of the granule's slot 0 */
+    *lo = first < 0 ? -first : 0;
+    *hi = n - first < v ? n - first : v;
+}
+
 #endif

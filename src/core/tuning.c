@@ -20,8 +20,11 @@
         /* 8-byte vectors where 16-byte ones do not fit lifted 4-byte tensors of even extents by 6-19    \
          * points of copy (small 4-byte median 88.8 -> 95.4%). The rows kernel has 16-byte vectors only: \
          * 8-byte ones ran a 6 x 4-byte row case at 76% of copy instead of the scalar rows' 100%.        \
-         * 4-byte vectors (1- and 2-byte elements): branch wip/vec4-tiles, NOT YET MEASURED. */             \
+         * 4-byte vectors (1- and 2-byte elements whose extents are even) lifted those f16 tiles from     \
+         * 29-38% to 46-59% of copy (bench/results/vec4-tiles-h100/). */                                    \
         .tiled_min_vec_bytes = 4,                                                                            \
+        /* Shifted 16-byte vectors for 1- and 2-byte elements of any extent: NOT YET MEASURED. */          \
+        .tiled_shifted_vectors = 1,                                                                          \
         /* Vector tiles of 256-byte rows (128 for 1-byte elements) beat the 128 x 128-byte tiles. */      \
         .vec_row_bytes = 256, .vec_row_bytes_1byte = 128,                                                    \
         /* Vector rows tiles: rows of up to 32 vectors, 64 bytes a thread. */                              \

@@ -141,6 +141,32 @@ static void banded_tile_walk_is_a_bijection(void** state)
     }
 }
 
+/* Granules cover a shifted run exactly once, in order, touching no granule the run does not
+ * need; whole granules (lo 0, hi v) are exactly those inside the run. */
+static void granules_cover_a_shifted_run_once(void** state)
+{
+    (void)state;
+    for (int v = 1; v <= 16; v *= 2)
+        for (int n = 1; n <= 70; ++n)
+            for (int shift = 0; shift < v; ++shift) {
+                const int count = cuperm_granules_of(shift, n, v);
+                int next = 0; /* the run index the next granule must start at */
+                for (int g = 0; g < count; ++g) {
+                    int lo, hi;
+                    cuperm_granule_part(shift, n, v, g, &lo, &hi);
+                    assert_true(0 <= lo && lo < hi && hi <= v);
+                    assert_int_equal(g * v - shift + lo, next);
+                    next = g * v - shift + hi;
+                    const int whole = g * v >= shift && g * v - shift + v <= n;
+                    assert_int_equal(lo == 0 && hi == v, whole);
+                }
+                assert_int_equal(next, n);
+                int lo, hi; /* the granule after the last holds nothing of the run */
+                cuperm_granule_part(shift, n, v, count, &lo, &hi);
+                assert_true(lo >= hi);
+            }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -148,6 +174,7 @@ int main(void)
         cmocka_unit_test(group_offsets_decompose_first_fastest),
         cmocka_unit_test(tile_origin_walks_a_then_b_then_outer),
         cmocka_unit_test(banded_tile_walk_is_a_bijection),
+        cmocka_unit_test(granules_cover_a_shifted_run_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,6 +22,7 @@ static int banded_walks; /* candidates with a banded tile walk checked: must not
 static int predictions;  /* cuperm_plan_predict checked against cuperm_plan_host: must not be 0 */
 static int whole_dims_launches[2]; /* WHOLE_DIMS launches checked without and with a split dimension */
 static int vector_tiles[3]; /* TILED launches with 4-, 8- and 16-byte vectors checked: none may be 0 */
+static int shifted_tiles;   /* of which shifted (tile_shifted.cuh): may not be 0 */
 static const cuperm_device_info_t kDevice = {0, 9, 0, 132, 50 << 20, 48 << 10, 3.35e12};
 
 /* src_of[o] = input offset that output offset o must come from, or -1. */
@@ -82,10 +83,28 @@ static int emulate(const cuperm_launch_t* l, int64_t w, const int64_t* src_of, i
     return 0;
 }
 
+/* What the shifted vector tiles (tile_shifted.cuh) assume besides the 16 KB tile and the
+ * swizzle's span: 1- and 2-byte elements, 16-byte vectors, group A one run of the input and
+ * group B one of the output, and a row's chunks (8 to 32) within one warp. */
+static void check_shifted_launch(const cuperm_launch_t* l)
+{
+    const cuperm_tile_params_t* t = &l->tile;
+    assert_int_equal(l->kind, CUPERM_LAUNCH_TILED);
+    assert_true(l->elem_size <= 2);
+    assert_int_equal(l->elem_size << t->vec_log2, 16);
+    const int chunks = 1 << (t->tile_a_log2 - t->vec_log2);
+    assert_true(chunks >= 8 && chunks <= 32);
+    int64_t run = 1;
+    for (int d = 0; d < t->a_end; run *= t->dim[d].extent, ++d) assert_int_equal(t->dim[d].in_stride, run);
+    run = 1;
+    for (int d = t->a_end; d < t->b_end; run *= t->dim[d].extent, ++d) assert_int_equal(t->dim[d].out_stride, run);
+    ++shifted_tiles;
+}
+
 /* What the vector kernels (tile_vec.cuh) assume of a launch with vec_log2 > 0:
  * TILED tiles of 16 KB with at least 128 / vec_bytes vectors along each side
  * (the swizzle's span), ROWS with 16-byte vectors; vectors whole along the
- * fastest dimension of both sides. */
+ * fastest dimension of both sides, unless they are shifted. */
 static void check_vector_launch(const cuperm_launch_t* l)
 {
     const cuperm_tile_params_t* t = &l->tile;
@@ -93,7 +112,8 @@ static void check_vector_launch(const cuperm_launch_t* l)
     const int vec_bytes = l->elem_size << t->vec_log2;
     assert_true(l->elem_size <= 4);
     assert_int_equal(t->dim[0].in_stride, 1);
-    assert_int_equal(t->dim[0].extent % (1 << t->vec_log2), 0);
+    if (t->vec_shifted) check_shifted_launch(l);
+    assert_true(t->vec_shifted || t->dim[0].extent % (1 << t->vec_log2) == 0);
     if (l->kind == CUPERM_LAUNCH_ROWS) {
         assert_int_equal(vec_bytes, 16);
         return;
@@ -104,7 +124,7 @@ static void check_vector_launch(const cuperm_launch_t* l)
     assert_true((1 << (t->tile_a_log2 - t->vec_log2)) >= 128 / vec_bytes);
     assert_true((1 << (t->tile_b_log2 - t->vec_log2)) >= 128 / vec_bytes);
     assert_int_equal(t->dim[t->a_end].out_stride, 1);
-    assert_int_equal(t->dim[t->a_end].extent % (1 << t->vec_log2), 0);
+    assert_true(t->vec_shifted || t->dim[t->a_end].extent % (1 << t->vec_log2) == 0);
 }
 
 static void check_case(const test_case_t* c, int elem)
@@ -264,6 +284,10 @@ int main(void)
             fprintf(stderr, "no problem exercised the %d-byte vector tiles\n", 4 << v);
             return 1;
         }
+    if (shifted_tiles == 0) {
+        fprintf(stderr, "no problem exercised the shifted vector tiles\n");
+        return 1;
+    }
     if (predictions == 0) {
         fprintf(stderr, "no problem checked cuperm_plan_predict\n");
         return 1;
@@ -279,7 +303,7 @@ int main(void)
     }
     printf("banded tile walks checked: %d; whole-dims launches: %d, %d of them with a split dimension\n",
            banded_walks, whole_dims_launches[0] + whole_dims_launches[1], whole_dims_launches[1]);
-    printf("packed launches checked: %d; vector tiles: %d of 4 bytes, %d of 8, %d of 16\n", packed_cases,
-           vector_tiles[0], vector_tiles[1], vector_tiles[2]);
+    printf("packed launches checked: %d; vector tiles: %d of 4 bytes, %d of 8, %d of 16 (%d of them shifted)\n",
+           packed_cases, vector_tiles[0], vector_tiles[1], vector_tiles[2], shifted_tiles);
     return failed;
 }

@@ -53,6 +53,8 @@ static void reference_move(const test_case_t* c, int elem, const unsigned char* 
 
 /* Runs every candidate of c (packed or not) on in/out shifted by misalign
  * elements; returns the number of failing candidates. */
+static int shifted_runs; /* candidates run on the shifted vector tiles (tile_shifted.cuh) */
+
 static int run_candidates(const test_case_t* c, int elem, int packed, int misalign, const unsigned char* h_want, unsigned char* h_out, unsigned char* d_in,
                           unsigned char* d_out, int64_t out_bytes)
 {
@@ -74,6 +76,16 @@ static int run_candidates(const test_case_t* c, int elem, int packed, int misali
             ++failures;
             continue;
         }
+        shifted_runs += cand[k].kind == CUPERM_LAUNCH_TILED && cand[k].tile.vec_shifted;
+        unsigned char before[16]; /* the bytes before a misaligned output stay untouched */
+        cudaMemcpy(before, d_out, off, cudaMemcpyDeviceToHost);
+        for (size_t b = 0; b < off; ++b)
+            if (before[b] != POISON_BYTE) {
+                fprintf(stderr, "candidate %d wrote before the output: ", k);
+                case_print(stderr, c);
+                ++failures;
+                break;
+            }
         cudaMemcpy(h_out, d_out + off, (size_t)out_bytes, cudaMemcpyDeviceToHost);
         if (memcmp(h_out, h_want, (size_t)out_bytes) != 0) {
             const cuperm_tile_params_t* t = &cand[k].tile;
@@ -142,6 +154,9 @@ static void vector_tile_shapes(void** state)
         {2, {256, 384}, {1, 0}},   {2, {24, 1000}, {1, 0}},       {2, {1000, 24}, {1, 0}},
         {2, {46, 2002}, {1, 0}},   {3, {20, 30, 64}, {1, 2, 0}},  {3, {64, 7, 36}, {2, 1, 0}},
         {4, {46, 14, 10, 6}, {1, 2, 3, 0}}, {3, {122, 36, 18}, {1, 0, 2}},
+        /* odd and prime extents: shifted vectors for 1- and 2-byte elements */
+        {2, {1001, 263}, {1, 0}}, {3, {57, 57, 9}, {2, 0, 1}}, {3, {3, 131, 67}, {2, 1, 0}},
+        {4, {13, 5, 29, 7}, {3, 2, 0, 1}},
     };
     rng_t r = {42};
     int failures = 0;
@@ -151,6 +166,7 @@ static void vector_tile_shapes(void** state)
             failures += check_case(&c, elem, &r);
         }
     assert_int_equal(failures, 0);
+    assert_true(shifted_runs > 0);
 }
 
 int main(void)

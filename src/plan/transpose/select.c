@@ -98,6 +98,21 @@ static int vectors_fit(const cuperm_dim_t* dims, int n, int in_first, int out_fi
     return 1;
 }
 
+/* Shifted 16-byte vectors (tile_vec.cuh, move_tile_shifted) need less: elements of 1 or 2
+ * bytes, group A (dims[0, na)) one contiguous run in the input and group B (dims[na, na + nb))
+ * one in the output. A tile's rows and columns are then runs that may start anywhere in a
+ * vector; the kernel reads and writes them by aligned 16-byte vectors whatever the extents,
+ * the other strides and the pointers' alignment. */
+static int shifted_vectors_fit(const cuperm_dim_t* dims, int na, int nb, int elem)
+{
+    if (elem > 2 || na < 1 || nb < 1 || dims[0].in_stride != 1 || dims[na].out_stride != 1) return 0;
+    for (int d = 1; d < na; ++d)
+        if (dims[d].in_stride != dims[d - 1].in_stride * dims[d - 1].extent) return 0;
+    for (int d = na + 1; d < na + nb; ++d)
+        if (dims[d].out_stride != dims[d - 1].out_stride * dims[d - 1].extent) return 0;
+    return 1;
+}
+
 /* The fraction of a group's tiles' slots that hold elements. */
 static double tile_fill(int64_t volume, int log2_tile)
 {
@@ -318,12 +333,17 @@ static void tiled_launch(const cuperm_dim_t* dims, int n, int na, int nb, int64_
     const double scalar_fill = tile_fill(va, la) * tile_fill(vb, lb);
     for (int vec_bytes = 16; vec_bytes >= 4 && vec_bytes >= tt->tiled_min_vec_bytes; vec_bytes /= 2) {
         const int lv = vec_log2_for(elem, vec_bytes);
-        if (!lv || !vectors_fit(dims, n, 0, na, 1 << lv)) continue;
+        if (!lv) continue;
+        /* aligned vectors, else (16 bytes, tt->tiled_shifted_vectors) shifted ones */
+        const int shifted = !vectors_fit(dims, n, 0, na, 1 << lv);
+        if (shifted && !(vec_bytes == 16 && tt->tiled_shifted_vectors && shifted_vectors_fit(dims, na, nb, elem)))
+            continue;
         int vla, vlb;
         vec_tile(va, vb, elem, vec_bytes, tt, &vla, &vlb);
         if (tile_fill(va, vla) * tile_fill(vb, vlb) < tt->vec_min_relative_fill * scalar_fill) continue;
         cuperm_tile_params_init(&L->tile, dims, n, na, na + nb, vla, vlb, elem);
         L->tile.vec_log2 = lv;
+        L->tile.vec_shifted = shifted;
         break;
     }
     /* Outer dimensions are walked in input order (tiles that continue each
@@ -444,6 +464,7 @@ int cuperm_candidate_launches(const cuperm_launch_t* h, const cuperm_device_info
             cuperm_tile_params_init(&c.tile, scalar.dim, scalar.rank, scalar.a_end, scalar.b_end, la,
                                     vec_tile_log2(h->elem_size) - la, h->elem_size);
             c.tile.vec_log2 = scalar.vec_log2;
+            c.tile.vec_shifted = scalar.vec_shifted;
             finish_tile_launch(&c, tt);
             out[n++] = c;
         }

@@ -13,6 +13,7 @@
 
 #include "core/index_math.h"
 #include "backend/cuda/transpose/launch.h"
+#include "backend/cuda/transpose/tile_shifted.cuh"
 #include "backend/cuda/transpose/tile_vec.cuh"
 #include "backend/cuda/transpose/type_dispatch.cuh"
 
@@ -122,10 +123,10 @@ __device__ __forceinline__ void move_tile_any(const cuperm_tile_params_t& p, con
     }
 }
 
-// The three ways through a tile. Each is a kernel of its own, so registers are
-// allocated for the path that runs, not for the most demanding of the three:
+// The ways through a tile. Each is a kernel of its own, so registers are
+// allocated for the path that runs, not for the most demanding one:
 // that is what lets the vector and fast paths keep more blocks resident.
-enum class TilePath { kVec, kVec8, kVec4, kFast, kAny };
+enum class TilePath { kVec, kVec8, kVec4, kShift, kFast, kAny };
 
 // Resident blocks per SM the compiler must allow for (registers <= 64K / (256 * n)).
 template <TilePath kPath>
@@ -141,6 +142,9 @@ __device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const T
             move_tile_vec<VT>(p, tv, op);
         else
             move_rows_vec(p, tv, op); // planned with 16-byte vectors only
+    } else if constexpr (kPath == TilePath::kShift) {
+        static_assert(kStaged, "shifted vectors are planned for staged tiles only");
+        move_tile_shifted(p, tv, op);
     } else if constexpr (kPath == TilePath::kFast) {
         move_tile_fast<kStaged>(p, tv, op);
     } else {
@@ -161,6 +165,12 @@ tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const typ
     int64_t* b_in = a_out + ta;
     int64_t* b_out = b_in + tb;
     T* tile = reinterpret_cast<T*>(b_out + tb);
+    const T* in_hi = nullptr; // the input's footprint ends here (the shifted path reads by vectors)
+    if constexpr (kPath == TilePath::kShift) {
+        int64_t last = 0;
+        for (int d = 0; d < p.rank; ++d) last += (p.dim[d].extent - 1) * p.dim[d].in_stride;
+        in_hi = in + last + 1;
+    }
 
     for (int64_t t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
         int64_t a0, b0, in_base, out_base;
@@ -174,7 +184,7 @@ tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const typ
                 cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.b_end, b0 + (i - ta), &b_in[i - ta], &b_out[i - ta]);
         }
         __syncthreads();
-        const TileView<Op> tv{in + in_base, out + out_base, na, nb, a_in, a_out, b_in, b_out, tile};
+        const TileView<Op> tv{in + in_base, out + out_base, na, nb, a_in, a_out, b_in, b_out, tile, in, in_hi};
         move_tile<kStaged, kPath>(p, tv, op);
         __syncthreads(); // tables and tile are rewritten by the next tile
     }
@@ -205,6 +215,9 @@ cudaError_t launch_tiles(const cuperm_launch_t* l, cupermDataType_t type, const 
         using Op = decltype(op);
         using T = typename Op::value_type;
         const int ta = 1 << l->tile.tile_a_log2, tb = 1 << l->tile.tile_b_log2;
+        if constexpr (kStaged && sizeof(T) <= 2) { // any alignment: whole vectors where they fit
+            if (l->tile.vec_shifted) return launch_tile_kernel<kStaged, TilePath::kShift>(l, in, out, op, stream);
+        }
         if constexpr (sizeof(T) <= 4) {
             const uintptr_t vec_bytes = sizeof(T) << l->tile.vec_log2; // 16, 8 or 4 when vec_log2 > 0
             if (l->tile.vec_log2 > 0 && (uintptr_t)in % vec_bytes == 0 && (uintptr_t)out % vec_bytes == 0) {

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# A transpose change against its base in ONE device call: builds this tree and a copy with
+# BASE_SED applied to BASE_FILE (the base: e.g. a tuning flag turned off), both for sm_90 and
+# in parallel; runs this tree's transpose GPU tests (test_gpu_candidates runs every candidate
+# launch against a reference), the fuzz test and memcheck on test_gpu_candidates' vector shapes;
+# then each suite of SUITES ("suite:dtype ...") on the base and on this tree, one after the
+# other (cuperm-bench, heuristic plans, every element verified), printing the medians; racecheck
+# on the vector shapes last (RACECHECK_S seconds at most).
+# From the repository root on the device machine, carrying the two .deps/libcmocka*.deb:
+#   BASE_FILE=src/core/tuning.c BASE_SED='s/.tiled_shifted_vectors = 1/.tiled_shifted_vectors = 0/' \
+#     scripts/gpu-transpose-ab.sh
+# Logs and CSVs go to $OUT (or ./gpu-transpose-ab-logs), also packed into all-logs.tgz.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/usr/local/cuda/bin"
+: "${BASE_FILE:?which file the base changes}" "${BASE_SED:?the sed expression that makes the base}"
+suites=${SUITES:-"random:f16 highrank:f16 mixed:f16 small:f16 primes:f16 random:i8"}
+logs="${OUT:-$PWD/gpu-transpose-ab-logs}"
+mkdir -p "$logs"
+finish() {
+  local tgz
+  tgz=$(mktemp) && tar czf "$tgz" -C "$logs" --exclude=all-logs.tgz . && mv "$tgz" "$logs/all-logs.tgz"
+}
+trap finish EXIT
+source scripts/lib/deps.sh
+cuperm_find_cmocka
+base=/tmp/cuperm-ab-base
+rm -rf "$base" && mkdir -p "$base"
+tar cf - --exclude='./build*' --exclude=./.deps-cutensor . | tar xf - -C "$base"
+cp "$base/$BASE_FILE" "$logs/base-file.orig"
+sed -i "$BASE_SED" "$base/$BASE_FILE"
+if cmp -s "$logs/base-file.orig" "$base/$BASE_FILE"; then echo "BASE_SED changed nothing in $BASE_FILE"; exit 1; fi
+diff "$logs/base-file.orig" "$base/$BASE_FILE" >"$logs/base.diff"
+build() { # tree, build dir
+  cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >>"$logs/build.log" 2>&1 &&
+    cmake --build "$2" -j"$(nproc)" >>"$logs/build.log" 2>&1
+}
+build . build-ab & build "$base" "$base/build" & wait
+[ -x build-ab/tools/bench/cuperm-bench ] && [ -x "$base/build/tools/bench/cuperm-bench" ] ||
+  { tail -30 "$logs/build.log"; exit 1; }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
+for t in test_gpu_transpose test_gpu_candidates test_plan_mapping test_index_math; do
+  exe=$(find build-ab/tests -name "$t" -type f | head -1)
+  timeout 200 "$exe" >"$logs/$t.log" 2>&1; echo "$t rc=$? $(grep -E 'PASSED|FAILED' "$logs/$t.log" | tail -1)"
+done
+timeout 120 build-ab/tests/fuzz/cuperm-fuzz --contractions 300 --transposes 20000 --seed 7 --quiet >"$logs/fuzz.log" 2>&1
+echo "fuzz rc=$? $(grep -E '^fuzz:' "$logs/fuzz.log")"
+exe=$(find build-ab/tests -name test_gpu_candidates -type f | head -1)
+CUPERM_TEST_FILTER=vector_tile_shapes timeout 150 compute-sanitizer --tool memcheck "$exe" >"$logs/memcheck.log" 2>&1
+echo "memcheck rc=$? $(grep 'ERROR SUMMARY' "$logs/memcheck.log" | tail -1)"
+for sd in $suites; do
+  suite=${sd%%:*} dtype=${sd##*:}
+  for side in base this; do
+    b=build-ab; [ $side = base ] && b=$base/build
+    timeout 150 "$b/tools/bench/cuperm-bench" "$suite" --dtype "$dtype" --mode heuristic --out "$logs" \
+      --tag "$suite-$dtype-$side" >"$logs/$suite-$dtype-$side.log" 2>&1
+    echo "$suite $dtype $side rc=$? $(grep -E '^  all |verification failures' "$logs/$suite-$dtype-$side.log" | tr -s ' ' | tr '\n' ';')"
+  done
+done
+CUPERM_TEST_FILTER=vector_tile_shapes timeout ${RACECHECK_S:-100} compute-sanitizer --tool racecheck "$exe" >"$logs/racecheck.log" 2>&1
+echo "racecheck rc=$? $(grep 'RACECHECK SUMMARY' "$logs/racecheck.log" | tail -1)"
