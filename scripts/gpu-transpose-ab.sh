@@ -7,7 +7,7 @@
 # other (cuperm-bench, heuristic plans, every element verified), printing the medians; racecheck
 # on the vector shapes last (RACECHECK_S seconds at most).
 # From the repository root on the device machine, carrying the two .deps/libcmocka*.deb:
-#   BASE_FILE=src/core/tuning.c BASE_SED='s/.tiled_shifted_vectors = 1/.tiled_shifted_vectors = 0/' \
+#   BASE_FILE=src/core/tuning.c BASE_SED='s/.tiled_shifted_max_elem = 1,/.tiled_shifted_max_elem = 0,/' \
 #     scripts/gpu-transpose-ab.sh
 # Logs and CSVs go to $OUT (or ./gpu-transpose-ab-logs), also packed into all-logs.tgz.
 set -uo pipefail

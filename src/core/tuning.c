@@ -23,8 +23,10 @@
          * 4-byte vectors (1- and 2-byte elements whose extents are even) lifted those f16 tiles from     \
          * 29-38% to 46-59% of copy (bench/results/vec4-tiles-h100/). */                                    \
         .tiled_min_vec_bytes = 4,                                                                            \
-        /* Shifted 16-byte vectors for 1- and 2-byte elements of any extent: NOT YET MEASURED. */          \
-        .tiled_shifted_vectors = 1,                                                                          \
+        /* Shifted 16-byte vectors (any extent) against the scalar tiles they replace, random suite, same   \
+         * run (bench/results/shifted-tiles-h100/): 1-byte 15-20% -> 24-56% of copy on 15 of 16 cases, but  \
+         * 2-byte 33-38% -> 25-31%; where aligned 4-byte vectors fit they beat both (an i8 case 50 vs 31%). */ \
+        .tiled_shifted_max_elem = 1,                                                                         \
         /* Vector tiles of 256-byte rows (128 for 1-byte elements) beat the 128 x 128-byte tiles. */      \
         .vec_row_bytes = 256, .vec_row_bytes_1byte = 128,                                                    \
         /* Vector rows tiles: rows of up to 32 vectors, 64 bytes a thread. */                              \

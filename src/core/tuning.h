@@ -34,8 +34,8 @@ typedef struct {
     /* Vector paths */
     int tiled_min_vec_bytes;         /* tiled: 16-byte vectors, else 8-byte ones if this is <= 8, else 4-byte ones
                                         (1- and 2-byte elements) if it is 4 */
-    int tiled_shifted_vectors;       /* tiled, 1- and 2-byte elements: shifted 16-byte vectors where aligned ones
-                                      * do not fit (1) or not (0) */
+    int tiled_shifted_max_elem;      /* tiled: shifted 16-byte vectors, where no aligned ones fit, for elements of
+                                      * at most this many bytes (1 or 2; 0: never) */
     int vec_row_bytes;               /* a vector tile's A side, in bytes (elements of 2 bytes and more) */
     int vec_row_bytes_1byte;         /* the same for 1-byte elements */
     int rows_vec_max_log2;           /* a vector rows tile spans up to 2^this vectors of a row */

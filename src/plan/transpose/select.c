@@ -327,17 +327,18 @@ static void tiled_launch(const cuperm_dim_t* dims, int n, int na, int nb, int64_
     /* 16-byte vectors where the extents allow, else (tiled_min_vec_bytes <= 8)
      * 8-byte ones: on the H100 the latter lifted 4-byte tensors of even extents
      * by 6-19 points of copy; else (tiled_min_vec_bytes = 4) 4-byte ones for 1- and
-     * 2-byte elements, which otherwise move one element per access. Vector tiles have a fixed size, so they may fill
-     * worse than the scalar tile; they still win unless they fill less than
-     * tt->vec_min_relative_fill of it. */
+     * 2-byte elements, which otherwise move one element per access; else, for elements of
+     * at most tt->tiled_shifted_max_elem bytes, shifted 16-byte ones (any extent). Vector
+     * tiles have a fixed size, so they may fill worse than the scalar tile; they still win
+     * unless they fill less than tt->vec_min_relative_fill of it. */
     const double scalar_fill = tile_fill(va, la) * tile_fill(vb, lb);
-    for (int vec_bytes = 16; vec_bytes >= 4 && vec_bytes >= tt->tiled_min_vec_bytes; vec_bytes /= 2) {
+    static const struct { int bytes, shifted; } kVectors[] = {{16, 0}, {8, 0}, {4, 0}, {16, 1}};
+    const int shift_ok = elem <= tt->tiled_shifted_max_elem && shifted_vectors_fit(dims, na, nb, elem);
+    for (size_t i = 0; i < sizeof kVectors / sizeof kVectors[0]; ++i) {
+        const int vec_bytes = kVectors[i].bytes, shifted = kVectors[i].shifted;
+        if (!shifted && vec_bytes < tt->tiled_min_vec_bytes) continue;
         const int lv = vec_log2_for(elem, vec_bytes);
-        if (!lv) continue;
-        /* aligned vectors, else (16 bytes, tt->tiled_shifted_vectors) shifted ones */
-        const int shifted = !vectors_fit(dims, n, 0, na, 1 << lv);
-        if (shifted && !(vec_bytes == 16 && tt->tiled_shifted_vectors && shifted_vectors_fit(dims, na, nb, elem)))
-            continue;
+        if (!lv || (shifted ? !shift_ok : !vectors_fit(dims, n, 0, na, 1 << lv))) continue;
         int vla, vlb;
         vec_tile(va, vb, elem, vec_bytes, tt, &vla, &vlb);
         if (tile_fill(va, vla) * tile_fill(vb, vlb) < tt->vec_min_relative_fill * scalar_fill) continue;
