@@ -17,27 +17,17 @@ export PATH="$PATH:/usr/local/cuda/bin"
 suites=${SUITES:-"random:f16 highrank:f16 mixed:f16 small:f16 primes:f16 random:i8"}
 logs="${OUT:-$PWD/gpu-transpose-ab-logs}"
 mkdir -p "$logs"
-finish() {
-  local tgz
-  tgz=$(mktemp) && tar czf "$tgz" -C "$logs" --exclude=all-logs.tgz . && mv "$tgz" "$logs/all-logs.tgz"
-}
-trap finish EXIT
+source scripts/lib/ab.sh
+ab_pack_on_exit
 source scripts/lib/deps.sh
 cuperm_find_cmocka
 base=/tmp/cuperm-ab-base
-rm -rf "$base" && mkdir -p "$base"
-tar cf - --exclude='./build*' --exclude=./.deps-cutensor . | tar xf - -C "$base"
+ab_copy_tree "$base"
 cp "$base/$BASE_FILE" "$logs/base-file.orig"
 sed -i "$BASE_SED" "$base/$BASE_FILE"
 if cmp -s "$logs/base-file.orig" "$base/$BASE_FILE"; then echo "BASE_SED changed nothing in $BASE_FILE"; exit 1; fi
 diff "$logs/base-file.orig" "$base/$BASE_FILE" >"$logs/base.diff"
-build() { # tree, build dir
-  cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >>"$logs/build.log" 2>&1 &&
-    cmake --build "$2" -j"$(nproc)" >>"$logs/build.log" 2>&1
-}
-build . build-ab & build "$base" "$base/build" & wait
-[ -x build-ab/tools/bench/cuperm-bench ] && [ -x "$base/build/tools/bench/cuperm-bench" ] ||
-  { tail -30 "$logs/build.log"; exit 1; }
+ab_build_pair . build-ab "$base" "$base/build" || exit 1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
 for t in test_gpu_transpose test_gpu_candidates test_plan_mapping test_index_math; do
   exe=$(find build-ab/tests -name "$t" -type f | head -1)
@@ -49,13 +39,7 @@ exe=$(find build-ab/tests -name test_gpu_candidates -type f | head -1)
 CUPERM_TEST_FILTER=vector_tile_shapes timeout 150 compute-sanitizer --tool memcheck "$exe" >"$logs/memcheck.log" 2>&1
 echo "memcheck rc=$? $(grep 'ERROR SUMMARY' "$logs/memcheck.log" | tail -1)"
 for sd in $suites; do
-  suite=${sd%%:*} dtype=${sd##*:}
-  for side in base this; do
-    b=build-ab; [ $side = base ] && b=$base/build
-    timeout 150 "$b/tools/bench/cuperm-bench" "$suite" --dtype "$dtype" --mode heuristic --out "$logs" \
-      --tag "$suite-$dtype-$side" >"$logs/$suite-$dtype-$side.log" 2>&1
-    echo "$suite $dtype $side rc=$? $(grep -E '^  all |verification failures' "$logs/$suite-$dtype-$side.log" | tr -s ' ' | tr '\n' ';')"
-  done
+  ab_bench_pair "$base/build" base build-ab this "${sd%%:*}" "${sd##*:}" heuristic
 done
 CUPERM_TEST_FILTER=vector_tile_shapes timeout ${RACECHECK_S:-100} compute-sanitizer --tool racecheck "$exe" >"$logs/racecheck.log" 2>&1
 echo "racecheck rc=$? $(grep 'RACECHECK SUMMARY' "$logs/racecheck.log" | tail -1)"

@@ -54,6 +54,14 @@
         .model_efficiency = CUPERM_SM90_MODEL_EFFICIENCY,                                                    \
     }
 
+/* A batched GEMM's thread block per step of k, by rate (fp64, fp32, tf32, fp16). OFF (0) until the
+ * plans it makes are measured: the candidate is 2 ns (fp16) and 10 ns (fp32), chosen by the
+ * GEMM model's in-sample error on the H100 sweep plus its deep family (1-5 ns and 10-40 ns tried,
+ * one block per SM per wave), with the weights refitted for it in
+ * bench/results/contraction/model-refit-h100/candidates/ (README there: its held-out errors, the
+ * plans it changes, the one device call that measures it). */
+#define CUPERM_SM90_GEMM_BATCH_K_SECONDS {0.0, 0.0, 0.0, 0.0}
+
 /* Per SM: the reference part's dense peak divided by its SM count (H100 SXM: 132 SMs,
  * A100: 108). fp64 GEMMs run on the fp64 tensor cores of both.
  * dist_link_overlap 0: on 2 x H200 (NVLink, NCCL 2.28 send/recv) a transpose or even a
@@ -62,10 +70,11 @@
  * the other tables assume the same, which never promises overlap a device may not give. */
 static const cuperm_tuning_t tables[] = {
     {"sm_90 (H100 measurements)", 1, 9, {67e12 / 132, 67e12 / 132, 495e12 / 132, 989e12 / 132}, 0.90,
-     CUPERM_TRANSPOSE_TUNING_SM90, 0.0},
+     CUPERM_TRANSPOSE_TUNING_SM90, 0.0, CUPERM_SM90_GEMM_BATCH_K_SECONDS},
     /* Transposes were never measured on an A100: they plan with the H100's numbers. */
     {"sm_80 (A100 datasheet rates; transposes: sm_90 values)", 1, 8,
-     {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0},
+     {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0,
+     {0.0, 0.0, 0.0, 0.0}},
 };
 
 /* Anything else (sm_75, sm_89, sm_100, sm_120, ...): Ampere's per-SM GEMM rates, the most
@@ -73,7 +82,8 @@ static const cuperm_tuning_t tables[] = {
  * have; and the H100's transpose numbers, the only ones measured. */
 static const cuperm_tuning_t fallback = {
     "defaults (untuned architecture: A100 per-SM GEMM rates, sm_90 transpose values)", 0, 0,
-    {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0};
+    {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0,
+    {0.0, 0.0, 0.0, 0.0}};
 
 const cuperm_tuning_t* cuperm_tuning_for(const cuperm_device_info_t* dev)
 {

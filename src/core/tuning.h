@@ -67,6 +67,8 @@ typedef struct {
     cuperm_transpose_tuning_t transpose;    /* the transpose planner's */
     double dist_link_overlap;               /* fraction of the local transposes' time that a distributed
                                                plan's NCCL exchange hides (dist/plan.c cost model) */
+    double gemm_batch_k_seconds[CUPERM_RATES]; /* a batched GEMM's thread block per step of k (0: not
+                                                * modelled; src/plan/contraction/gemm_cost.c) */
 } cuperm_tuning_t;
 
 /** The table for a device (never NULL: unknown families get the defaults). */

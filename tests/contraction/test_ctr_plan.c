@@ -25,7 +25,9 @@ typedef ctr_mock_prices mock_ctx; /* ctr_cpu_exec.h */
 
 static cuperm_ctr_cost_model_t mock_model(mock_ctx* ctx)
 {
-    cuperm_ctr_cost_model_t m = {ctr_mock_transpose_seconds, ctx, 2e12, {50e12, 50e12, 400e12, 800e12}, NULL};
+    /* no k steps for batched GEMMs (test_batched_long_k_is_serial sets them) */
+    cuperm_ctr_cost_model_t m = {ctr_mock_transpose_seconds, ctx, 2e12, {50e12, 50e12, 400e12, 800e12}, NULL,
+                                 {0, 0, 0, 0}, 100};
     return m;
 }
 
@@ -243,6 +245,27 @@ static void test_unaligned_loops_cost_a_call_each(void** state)
     make_spec(&s, "dcbafe-abcg-gfde", ext, CUPERM_R_64F, CUPERM_R_64F);
     assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
     assert_true(l.calls == 1 || cuperm_ctr_layout_pointers_aligned(&p, &l));
+}
+
+/* A batch's thread blocks each walk all of k (gemm_cost.c): with k steps priced, a batch of 8
+ * deep 4 x 4 GEMMs costs a wave of k steps, one such GEMM alone does not, and a model without
+ * them (0) keeps the roofline. */
+static void test_batched_long_k_is_serial(void** state)
+{
+    (void)state;
+    mock_ctx ctx = {NULL};
+    cuperm_ctr_cost_model_t m = mock_model(&ctx);
+    cuperm_ctr_gemm_shape_t one = {4, 4, 524288, 1, 1, 0, 0, 0, 'N', 'N', CUPERM_R_16F, CUPERM_R_16F,
+                                   CUPERM_COMPUTE_32F};
+    cuperm_ctr_gemm_shape_t batch = one;
+    batch.batch = 8;
+    const double roofline = cuperm_ctr_gemm_seconds(&m, &batch);
+    m.batchKSeconds[CTR_RATE_FP16] = 2e-9;
+    assert_true(cuperm_ctr_gemm_seconds(&m, &one) < 524288 * 2e-9);
+    assert_true(cuperm_ctr_gemm_seconds(&m, &batch) >= 524288 * 2e-9);
+    assert_true(roofline < 524288 * 2e-9);
+    batch.batch = 8 * 100 + 1; /* one wave more than the model's 100 SMs hold (16 x 16 tiles: one a GEMM) */
+    assert_true(cuperm_ctr_gemm_seconds(&m, &batch) >= 9 * 524288 * 2e-9);
 }
 
 static void test_describe_names_the_decomposition(void** state)
@@ -632,7 +655,8 @@ static void test_search_prices_each_transpose_once(void** state)
         assert_int_equal(cuperm_ctr_problem_init(&p, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
                                                  CUPERM_COMPUTE_DEFAULT), CUPERM_STATUS_SUCCESS);
         counter.count = 0;
-        cuperm_ctr_cost_model_t m = {counting_seconds, &counter, 2e12, {50e12, 50e12, 400e12, 800e12}, NULL};
+        cuperm_ctr_cost_model_t m = {counting_seconds, &counter, 2e12, {50e12, 50e12, 400e12, 800e12}, NULL,
+                                     {0, 0, 0, 0}, 100};
         cuperm_ctr_layout_t best[8];
         assert_true(cuperm_ctr_layout_rank(&p, &m, best, 8) >= 1);
         priced += counter.count;
@@ -707,6 +731,7 @@ int main(void)
         cmocka_unit_test(test_free_modes_batch_instead_of_output_transpose),
         cmocka_unit_test(test_interleaved_free_modes_use_pointer_batches),
         cmocka_unit_test(test_unaligned_loops_cost_a_call_each),
+        cmocka_unit_test(test_batched_long_k_is_serial),
         cmocka_unit_test(test_describe_names_the_decomposition),
         cmocka_unit_test(test_negations_fold_into_scalars),
         cmocka_unit_test(test_conj_folds_into_cublas_c_flag),

@@ -6,11 +6,15 @@
  * model (src/plan/contraction/gemm_fit.h) is fitted to this file by
  * tools/bench/contraction_gemm_fit.py; docs/contractions.md has the method.
  *
- * Usage: cuperm-ctr-gemm-sweep OUT.csv [f16,f32] [all|deep]
+ * Usage: cuperm-ctr-gemm-sweep OUT.csv [f16,f32] [all|deep|odd]
  * deep: only the family of deep, narrow GEMMs (k of 2^16 and 2^19, m and n of 4 to 128, batches
  * of 1 to 64: few thread blocks, each streaming a long k) that the first sweep never measured and
  * random contractions planned into (a strided batch of 14 GEMMs m=110 n=7 k=1331000 took 8.6 ms
  * on the H100 where the model said 0.3 ms).
+ * odd: only the family of leading dimensions that are not multiples of 8 elements (so not of 16
+ * bytes in f16), which the first sweep never had and which contractions of odd extents make
+ * (f16 plans' own GEMMs ran up to 9x the model there). No pointer arrays: the planner uses them
+ * only when every pointer is 16-byte aligned.
  */
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -108,7 +112,8 @@ static void emit(FILE* f, sweep_ctx* x, const sweep_gemm* g)
 
 /* Every flag pair of one shape; batched shapes also with the small operand shared and
  * as a pointer-array batch (the planner's three ways of batching free modes). */
-static void shape(FILE* f, sweep_ctx* x, int64_t m, int64_t n, int64_t k, int64_t batch, int smallIsA)
+static void shape_of(FILE* f, sweep_ctx* x, int64_t m, int64_t n, int64_t k, int64_t batch, int smallIsA,
+                     int pointers)
 {
     static const char ops[4][2] = {{'N', 'N'}, {'N', 'T'}, {'T', 'N'}, {'T', 'T'}};
     for (int o = 0; o < 4; ++o) {
@@ -118,9 +123,29 @@ static void shape(FILE* f, sweep_ctx* x, int64_t m, int64_t n, int64_t k, int64_
         g.shareA = smallIsA;
         g.shareB = !smallIsA;
         emit(f, x, &g);
+        if (!pointers) continue;
         g.pointers = 1;
         emit(f, x, &g);
     }
+}
+
+static void shape(FILE* f, sweep_ctx* x, int64_t m, int64_t n, int64_t k, int64_t batch, int smallIsA)
+{
+    shape_of(f, x, m, n, k, batch, smallIsA, 1);
+}
+
+/* Odd leading dimensions: m, n and k each odd or a multiple of 8 but not all of them aligned. */
+static void sweep_odd(FILE* f, sweep_ctx* x)
+{
+    static const int64_t mn[4][2] = {{4095, 255}, {255, 4095}, {1023, 1023}, {97, 25}};
+    static const int64_t ks[3] = {23, 311, 2047}, batches[2] = {1, 16};
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 3; ++j)
+            for (int b = 0; b < 2; ++b) {
+                shape_of(f, x, mn[i][0], mn[i][1], ks[j], batches[b], mn[i][0] < mn[i][1], 0);
+                shape_of(f, x, mn[i][0] + 1, mn[i][1] + 1, ks[j], batches[b], mn[i][0] < mn[i][1], 0); /* k odd only */
+            }
+    fflush(f);
 }
 
 /* Deep, narrow GEMMs: the thread blocks are few (batch x tiles), so each SM streams a long k. */
@@ -159,14 +184,14 @@ static void sweep(FILE* f, sweep_ctx* x)
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s OUT.csv [f16,f32] [all|deep]\n", argv[0]);
+        fprintf(stderr, "usage: %s OUT.csv [f16,f32] [all|deep|odd]\n", argv[0]);
         return 2;
     }
     const dtype_info* types[2] = {dtype_find("f16"), dtype_find("f32")};
     const char* which = argc > 2 ? argv[2] : "f16,f32";
     const char* family = argc > 3 ? argv[3] : "all";
-    if (strcmp(family, "all") && strcmp(family, "deep")) {
-        fprintf(stderr, "%s: family \"%s\": expected all or deep\n", argv[0], family);
+    if (strcmp(family, "all") && strcmp(family, "deep") && strcmp(family, "odd")) {
+        fprintf(stderr, "%s: family \"%s\": expected all, deep or odd\n", argv[0], family);
         return 2;
     }
     FILE* f = fopen(argv[1], "w");
@@ -179,7 +204,8 @@ int main(int argc, char** argv)
         fprintf(stderr, "no CUDA device\n");
         return 3;
     }
-    fprintf(f, "# %s; cuBLAS GEMMs, fp32 accumulation, alpha 1, beta 0, dense leading dimensions\n", prop.name);
+    fprintf(f, "# %s; cuBLAS GEMMs, fp32 accumulation, alpha 1, beta 0, dense leading dimensions (the odd family's are\n"
+               "# not multiples of 8)\n", prop.name);
     fprintf(f, "dtype,kind,opA,opB,m,n,k,batch,shareA,shareB,ms\n");
     sweep_ctx x;
     memset(&x, 0, sizeof x);
@@ -198,7 +224,8 @@ int main(int argc, char** argv)
         bench_ctr_fill(x.a, elems, x.t->type, 1, x.s);
         bench_ctr_fill(x.b, elems, x.t->type, 2, x.s);
         if (!strcmp(family, "all")) sweep(f, &x);
-        sweep_deep(f, &x);
+        if (strcmp(family, "odd")) sweep_deep(f, &x);
+        if (strcmp(family, "deep")) sweep_odd(f, &x);
         cudaFree(x.a);
         cudaFree(x.b);
         cudaFree(x.c);

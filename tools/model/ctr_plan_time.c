@@ -185,6 +185,8 @@ int main(int argc, char** argv)
     model.ctx = &h;
     model.bandwidth = h.tuning->copy_efficiency * h.dev.dram_bytes_per_second;
     for (int i = 0; i < CUPERM_RATES; ++i) model.gemmFlops[i] = h.dev.sm_count * h.tuning->gemm_flops_per_sm[i];
+    for (int i = 0; i < CUPERM_RATES; ++i) model.batchKSeconds[i] = h.tuning->gemm_batch_k_seconds[i];
+    model.smCount = h.dev.sm_count;
     double* times = malloc(sizeof(double) * (size_t)reps * (size_t)n); /* [case][rep] */
     double* med = malloc(sizeof(double) * (size_t)n);
     if (!describe) printf("id,spec,median_us\n");

@@ -25,6 +25,8 @@ static cuperm_ctr_cost_model_t device_model(cuperm_handle_t* h)
     m.bandwidth = t->copy_efficiency * (d->dram_bytes_per_second > 0 ? d->dram_bytes_per_second : 2e12);
     m.scratch = NULL;
     for (int i = 0; i < CUPERM_RATES; ++i) m.gemmFlops[i] = (d->sm_count > 0 ? d->sm_count : 1) * t->gemm_flops_per_sm[i];
+    for (int i = 0; i < CUPERM_RATES; ++i) m.batchKSeconds[i] = t->gemm_batch_k_seconds[i];
+    m.smCount = d->sm_count > 0 ? d->sm_count : 1;
     return m;
 }
 

@@ -39,7 +39,8 @@ static double tile_use(int64_t x)
 }
 
 /* Roofline base: flops at the peak rate derated for tiles, or bytes at bandwidth, or a floor
- * per thread block, plus a launch (tools/bench/contraction_gemm_fit.py repeats this). */
+ * per thread block, or (batches) k steps per wave of blocks, plus a launch
+ * (tools/bench/contraction_gemm_fit.py repeats this). */
 static double gemm_base(const cuperm_ctr_cost_model_t* model, const cuperm_ctr_gemm_shape_t* s)
 {
     const int complexType = cuperm_ctr_type_is_complex(s->abType);
@@ -59,7 +60,14 @@ static double gemm_base(const cuperm_ctr_cost_model_t* model, const cuperm_ctr_g
     const double blocks = batch * (double)((s->m + tile_of(s->m) - 1) / tile_of(s->m)) *
                           (double)((s->n + tile_of(s->n) - 1) / tile_of(s->n));
     const double blockFloor = blocks * 2e-6 / 500.0;
-    return 2.5e-6 + fmax(fmax(compute, memory), blockFloor);
+    /* cuBLAS splits a long k over thread blocks for one GEMM but not for a batch (H100: m = n = 4,
+     * k = 524,288 took 0.025 ms alone and 2.9 ms as a batch of 8), so each wave of a batch's
+     * blocks walks all of k; few blocks and a long k make a batch latency-bound. */
+    const double perK = model->batchKSeconds[cuperm_ctr_gemm_rate(s)];
+    const double serial = s->batch > 1 && perK > 0 && model->smCount >= 1
+                              ? ceil(blocks / model->smCount) * (double)s->k * perK
+                              : 0.0;
+    return 2.5e-6 + fmax(fmax(fmax(compute, memory), blockFloor), serial);
 }
 
 /* Octaves a dimension lies below a 128-wide tile (0 at 128 and above). */

@@ -43,6 +43,10 @@ typedef struct {
      * Lets a caller keep it between searches: a fresh ~60 KB each time costs the heap a grow
      * and a trim, about a tenth of a search. */
     void* scratch;
+    /* Batched GEMMs: seconds per step of k that a thread block takes (indexed as gemmFlops; 0:
+     * not modelled), and the blocks that run at once (the SM count). See gemm_cost.c. */
+    double batchKSeconds[4];
+    double smCount;
 } cuperm_ctr_cost_model_t;
 
 size_t cuperm_ctr_search_scratch_bytes(void);

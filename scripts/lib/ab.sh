@@ -1,0 +1,41 @@
+# Sourced by the device scripts that measure a change against another build of the same tree
+# (gpu-transpose-ab.sh, gpu-contraction-ab.sh). They set logs=... first.
+
+# Packs $logs into $logs/all-logs.tgz on exit (the device tool brings back 8 files at most).
+ab_pack_on_exit() {
+  trap 'tgz=$(mktemp) && tar czf "$tgz" -C "$logs" --exclude=all-logs.tgz . && mv "$tgz" "$logs/all-logs.tgz"' EXIT
+}
+
+# A copy of this tree (no build folders, no cuTENSOR pieces) in $1, emptied first.
+ab_copy_tree() {
+  rm -rf "$1" && mkdir -p "$1"
+  tar cf - --exclude='./build*' --exclude=./.deps-cutensor . | tar xf - -C "$1"
+}
+
+# Builds trees $1 and $3 into $2 and $4 for sm_90, in parallel; says why and fails if either
+# has no cuperm-bench.
+ab_build_pair() {
+  local tree1=$1 dir1=$2 tree2=$3 dir2=$4
+  ab_build_one "$tree1" "$dir1" & ab_build_one "$tree2" "$dir2" & wait
+  [ -x "$dir1/tools/bench/cuperm-bench" ] && [ -x "$dir2/tools/bench/cuperm-bench" ] ||
+    { tail -30 "$logs/build.log"; return 1; }
+}
+
+ab_build_one() {
+  cmake -S "$1" -B "$2" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 >>"$logs/build.log" 2>&1 &&
+    cmake --build "$2" -j"$(nproc)" >>"$logs/build.log" 2>&1
+}
+
+# Runs cuperm-bench SUITE --dtype DTYPE --mode MODE [ARGS...] on build $1 (tag $2), then on build
+# $3 (tag $4), one after the other, and prints each run's summary lines.
+ab_bench_pair() {
+  local b1=$1 t1=$2 b2=$3 t2=$4 suite=$5 dtype=$6 mode=$7 b t side
+  shift 7
+  for side in 1 2; do
+    if [ $side = 1 ]; then b=$b1 t=$t1; else b=$b2 t=$t2; fi
+    timeout 200 "$b/tools/bench/cuperm-bench" "$suite" --dtype "$dtype" --mode "$mode" "$@" --out "$logs" \
+      --tag "$suite-$dtype-$t" >"$logs/$suite-$dtype-$t.log" 2>&1
+    echo "$suite $dtype $t rc=$? $(grep -E '^  all |geomean|verification failures' "$logs/$suite-$dtype-$t.log" |
+      tr -s ' ' | tr '\n' ';')"
+  done
+}
