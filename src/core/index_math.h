@@ -173,4 +173,17 @@ CUPERM_HD void cuperm_granule_part(int shift, int n, int v, int g, int* lo, int*
     *hi = n - first < v ? n - first : v;
 }
 
+/* Whether bytes [o, o + size) of a 16-byte vector (size 1, 2, 4 or 8, o a multiple of it) are
+ * one of the largest aligned pieces that [lo, hi) splits into: inside [lo, hi), and the aligned
+ * piece twice as large that holds it is not (the whole vector never is: [lo, hi) is partial).
+ * Storing exactly those pieces writes [lo, hi) once, each piece with one aligned store (at most
+ * 6 pieces; the shifted tiles' partial vectors, tile_shifted.cuh). */
+CUPERM_HD int cuperm_vector_piece(int lo, int hi, int o, int size)
+{
+    if (o < lo || o + size > hi) return 0;
+    if (size == 8) return 1;
+    const int parent = o & ~(2 * size - 1);
+    return parent < lo || parent + 2 * size > hi;
+}
+
 #endif

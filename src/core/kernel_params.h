@@ -62,7 +62,8 @@ typedef struct {
     int smem_row;        /* elements per shared-memory row (tile A extent + padding) */
     int vec_log2;        /* > 0: the vector paths apply, vectors of 1 << vec_log2 elements (16, 8 or 4 bytes) */
     int vec_shifted;     /* TILED, 1- and 2-byte elements, 16-byte vectors: rows and columns may start
-                          * anywhere in a vector (A contiguous in the input, B in the output) */
+                          * anywhere in a vector (A contiguous in the input, B in the output); 2:
+                          * written by lanes (tile_shifted.cuh), tiles of 8 vectors per column */
     int64_t a_volume, b_volume;
     int64_t a_tiles, b_tiles;
     int64_t num_tiles;

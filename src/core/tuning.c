@@ -27,6 +27,9 @@
          * run (bench/results/shifted-tiles-h100/): 1-byte 15-20% -> 24-56% of copy on 15 of 16 cases, but  \
          * 2-byte 33-38% -> 25-31%; where aligned 4-byte vectors fit they beat both (an i8 case 50 vs 31%). */ \
         .tiled_shifted_max_elem = 1,                                                                         \
+        /* Their write pass by lanes (aligned gathers, shifted across lanes, partial vectors by pieces):  \
+         * NOT YET MEASURED, so off. */                                                                       \
+        .tiled_shifted_lane_writes = 0,                                                                      \
         /* Vector tiles of 256-byte rows (128 for 1-byte elements) beat the 128 x 128-byte tiles. */      \
         .vec_row_bytes = 256, .vec_row_bytes_1byte = 128,                                                    \
         /* Vector rows tiles: rows of up to 32 vectors, 64 bytes a thread. */                              \

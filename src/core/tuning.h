@@ -36,6 +36,7 @@ typedef struct {
                                         (1- and 2-byte elements) if it is 4 */
     int tiled_shifted_max_elem;      /* tiled: shifted 16-byte vectors, where no aligned ones fit, for elements of
                                       * at most this many bytes (1 or 2; 0: never) */
+    int tiled_shifted_lane_writes;   /* 1: shifted tiles of 8 vectors per column write by lanes (vec_shifted 2) */
     int vec_row_bytes;               /* a vector tile's A side, in bytes (elements of 2 bytes and more) */
     int vec_row_bytes_1byte;         /* the same for 1-byte elements */
     int rows_vec_max_log2;           /* a vector rows tile spans up to 2^this vectors of a row */

@@ -167,6 +167,26 @@ static void granules_cover_a_shifted_run_once(void** state)
             }
 }
 
+/* The pieces of a partial vector cover it once: every byte of [lo, hi) in exactly one piece,
+ * none outside, at most 6 pieces. */
+static void vector_pieces_cover_a_span_once(void** state)
+{
+    (void)state;
+    for (int lo = 0; lo < 16; ++lo)
+        for (int hi = lo + 1; hi <= 16; ++hi) {
+            if (lo == 0 && hi == 16) continue; /* a whole vector is stored whole */
+            int cover[16] = {0}, pieces = 0;
+            for (int size = 1; size <= 8; size *= 2)
+                for (int o = 0; o < 16; o += size)
+                    if (cuperm_vector_piece(lo, hi, o, size)) {
+                        ++pieces;
+                        for (int b = o; b < o + size; ++b) ++cover[b];
+                    }
+            for (int b = 0; b < 16; ++b) assert_int_equal(cover[b], b >= lo && b < hi);
+            assert_true(pieces <= 6);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -175,6 +195,7 @@ int main(void)
         cmocka_unit_test(tile_origin_walks_a_then_b_then_outer),
         cmocka_unit_test(banded_tile_walk_is_a_bijection),
         cmocka_unit_test(granules_cover_a_shifted_run_once),
+        cmocka_unit_test(vector_pieces_cover_a_span_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -94,6 +94,7 @@ static void check_shifted_launch(const cuperm_launch_t* l)
     assert_int_equal(l->elem_size << t->vec_log2, 16);
     const int chunks = 1 << (t->tile_a_log2 - t->vec_log2);
     assert_true(chunks >= 8 && chunks <= 32);
+    assert_true(t->vec_shifted == 1 || (t->vec_shifted == 2 && t->tile_b_log2 - t->vec_log2 == 3));
     int64_t run = 1;
     for (int d = 0; d < t->a_end; run *= t->dim[d].extent, ++d) assert_int_equal(t->dim[d].in_stride, run);
     run = 1;
@@ -249,6 +250,33 @@ static void short_shared_rows(void** state)
     }
 }
 
+/* With the tuning asking for shifted tiles written by lanes (off on sm_90 until measured), 1- and
+ * 2-byte problems get them, and every launch and candidate keeps the shifted contract. */
+static void shifted_lane_writes_when_asked(void** state)
+{
+    (void)state;
+    cuperm_tuning_t tuning = *cuperm_tuning_for(&kDevice);
+    tuning.transpose.tiled_shifted_max_elem = 2;
+    tuning.transpose.tiled_shifted_lane_writes = 1;
+    rng_t r = {5};
+    int lanes = 0;
+    for (int i = 0; i < 300; ++i) {
+        test_case_t c;
+        case_random(&r, &c, 2, 6, 200000, 0);
+        cuperm_problem_t p;
+        cuperm_problem_init(&p, c.rank, c.extents, c.perm, NULL, NULL);
+        cuperm_problem_canonicalize(&p);
+        cuperm_launch_t l, cand[16];
+        cuperm_select_launch(&p, 1 + i % 2, &tuning, &l);
+        const int n = cuperm_candidate_launches(&l, &kDevice, &tuning, cand, 16);
+        for (int k = 0; k < n; ++k) {
+            check_vector_launch(&cand[k]);
+            lanes += cand[k].kind == CUPERM_LAUNCH_TILED && cand[k].tile.vec_shifted == 2;
+        }
+    }
+    assert_true(lanes > 0);
+}
+
 /* Shapes the heuristic treats specially: tiny fastest dimensions, identity, matrices. */
 static void edge_problems(void** state)
 {
@@ -273,6 +301,7 @@ int main(void)
         cmocka_unit_test(high_rank_problems),
         cmocka_unit_test(edge_problems),
         cmocka_unit_test(short_shared_rows),
+        cmocka_unit_test(shifted_lane_writes_when_asked),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     if (packed_cases == 0) {

@@ -113,6 +113,12 @@ static int shifted_vectors_fit(const cuperm_dim_t* dims, int na, int nb, int ele
     return 1;
 }
 
+/* 2 (write by lanes) where the tuning asks for it and the tile has 8 vectors per column, else 1. */
+static int shifted_variant(const cuperm_tile_params_t* t, const cuperm_transpose_tuning_t* tt)
+{
+    return tt->tiled_shifted_lane_writes && t->tile_b_log2 - t->vec_log2 == 3 ? 2 : 1;
+}
+
 /* The fraction of a group's tiles' slots that hold elements. */
 static double tile_fill(int64_t volume, int log2_tile)
 {
@@ -344,7 +350,7 @@ static void tiled_launch(const cuperm_dim_t* dims, int n, int na, int nb, int64_
         if (tile_fill(va, vla) * tile_fill(vb, vlb) < tt->vec_min_relative_fill * scalar_fill) continue;
         cuperm_tile_params_init(&L->tile, dims, n, na, na + nb, vla, vlb, elem);
         L->tile.vec_log2 = lv;
-        L->tile.vec_shifted = shifted;
+        L->tile.vec_shifted = shifted ? shifted_variant(&L->tile, tt) : 0;
         break;
     }
     /* Outer dimensions are walked in input order (tiles that continue each
@@ -465,7 +471,7 @@ int cuperm_candidate_launches(const cuperm_launch_t* h, const cuperm_device_info
             cuperm_tile_params_init(&c.tile, scalar.dim, scalar.rank, scalar.a_end, scalar.b_end, la,
                                     vec_tile_log2(h->elem_size) - la, h->elem_size);
             c.tile.vec_log2 = scalar.vec_log2;
-            c.tile.vec_shifted = scalar.vec_shifted;
+            c.tile.vec_shifted = scalar.vec_shifted ? shifted_variant(&c.tile, tt) : 0;
             finish_tile_launch(&c, tt);
             out[n++] = c;
         }

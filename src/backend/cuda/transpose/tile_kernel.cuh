@@ -126,7 +126,7 @@ __device__ __forceinline__ void move_tile_any(const cuperm_tile_params_t& p, con
 // The ways through a tile. Each is a kernel of its own, so registers are
 // allocated for the path that runs, not for the most demanding one:
 // that is what lets the vector and fast paths keep more blocks resident.
-enum class TilePath { kVec, kVec8, kVec4, kShift, kFast, kAny };
+enum class TilePath { kVec, kVec8, kVec4, kShift, kShiftLanes, kFast, kAny };
 
 // Resident blocks per SM the compiler must allow for (registers <= 64K / (256 * n)).
 template <TilePath kPath>
@@ -142,9 +142,9 @@ __device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const T
             move_tile_vec<VT>(p, tv, op);
         else
             move_rows_vec(p, tv, op); // planned with 16-byte vectors only
-    } else if constexpr (kPath == TilePath::kShift) {
+    } else if constexpr (kPath == TilePath::kShift || kPath == TilePath::kShiftLanes) {
         static_assert(kStaged, "shifted vectors are planned for staged tiles only");
-        move_tile_shifted(p, tv, op);
+        move_tile_shifted<kPath == TilePath::kShiftLanes>(p, tv, op);
     } else if constexpr (kPath == TilePath::kFast) {
         move_tile_fast<kStaged>(p, tv, op);
     } else {
@@ -166,7 +166,7 @@ tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const typ
     int64_t* b_out = b_in + tb;
     T* tile = reinterpret_cast<T*>(b_out + tb);
     const T* in_hi = nullptr; // the input's footprint ends here (the shifted path reads by vectors)
-    if constexpr (kPath == TilePath::kShift) {
+    if constexpr (kPath == TilePath::kShift || kPath == TilePath::kShiftLanes) {
         int64_t last = 0;
         for (int d = 0; d < p.rank; ++d) last += (p.dim[d].extent - 1) * p.dim[d].in_stride;
         in_hi = in + last + 1;
@@ -216,6 +216,7 @@ cudaError_t launch_tiles(const cuperm_launch_t* l, cupermDataType_t type, const 
         using T = typename Op::value_type;
         const int ta = 1 << l->tile.tile_a_log2, tb = 1 << l->tile.tile_b_log2;
         if constexpr (kStaged && sizeof(T) <= 2) { // any alignment: whole vectors where they fit
+            if (l->tile.vec_shifted == 2) return launch_tile_kernel<kStaged, TilePath::kShiftLanes>(l, in, out, op, stream);
             if (l->tile.vec_shifted) return launch_tile_kernel<kStaged, TilePath::kShift>(l, in, out, op, stream);
         }
         if constexpr (sizeof(T) <= 4) {

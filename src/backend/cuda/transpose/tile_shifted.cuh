@@ -11,6 +11,9 @@
 // ends a vector also holds elements of the neighbouring tiles, so only the tile's own
 // elements are stored, one by one. Vectors that reach outside the input's footprint (its
 // first and last bytes) are read element by element, so nothing outside it is touched.
+// vec_shifted == 2 writes differently (write_columns_by_lanes): each lane gathers an aligned
+// chunk of a column as the aligned path does and shifts it with the lane before's, and partial
+// vectors go out by aligned pieces. Not measured yet: off unless the tuning table asks for it.
 #pragma once
 
 #include "backend/cuda/transpose/tile_vec.cuh"
@@ -63,7 +66,100 @@ __device__ __forceinline__ uint4 shfl_down_vec(const uint4& v)
                       __shfl_down_sync(0xffffffffu, v.z, 1), __shfl_down_sync(0xffffffffu, v.w, 1));
 }
 
+__device__ __forceinline__ uint4 shfl_up_vec(const uint4& v)
+{
+    return make_uint4(__shfl_up_sync(0xffffffffu, v.x, 1), __shfl_up_sync(0xffffffffu, v.y, 1),
+                      __shfl_up_sync(0xffffffffu, v.z, 1), __shfl_up_sync(0xffffffffu, v.w, 1));
+}
+
+// Bytes [lo, hi) of v to o (16-byte aligned), by the largest aligned pieces (cuperm_vector_piece).
+template <typename T>
+__device__ __forceinline__ void store_vector_part(T* o, const uint4& v, int lo, int hi)
+{
+    const uint32_t w[4] = {v.x, v.y, v.z, v.w};
+    unsigned char* b = reinterpret_cast<unsigned char*>(o);
+#pragma unroll
+    for (int i = 0; i < 2; ++i)
+        if (cuperm_vector_piece(lo, hi, 8 * i, 8)) *reinterpret_cast<uint2*>(b + 8 * i) = make_uint2(w[2 * i], w[2 * i + 1]);
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+        if (cuperm_vector_piece(lo, hi, 4 * i, 4)) *reinterpret_cast<uint32_t*>(b + 4 * i) = w[i];
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+        if (cuperm_vector_piece(lo, hi, 2 * i, 2))
+            *reinterpret_cast<uint16_t*>(b + 2 * i) = (uint16_t)(w[i / 2] >> (16 * (i % 2)));
+    if constexpr (sizeof(T) == 1) {
+#pragma unroll
+        for (int i = 0; i < 16; ++i)
+            if (cuperm_vector_piece(lo, hi, i, 1)) b[i] = (unsigned char)(w[i / 4] >> (8 * (i % 4)));
+    }
+}
+
+// Output vector g of a column (elements [jlo, jhi) of it are the tile's) to o: whole, or its
+// pieces; with an operator that reads the destination, only the tile's own elements are read.
 template <typename Op>
+__device__ __forceinline__ void store_column_vector(typename Op::value_type* o, const uint4& v, int jlo, int jhi,
+                                                    const Op& op)
+{
+    using T = typename Op::value_type;
+    constexpr int V = 16 / sizeof(T);
+    if (jlo >= jhi) return;
+    if (jlo == 0 && jhi == V) {
+        *reinterpret_cast<uint4*>(o) = apply_vec(v, o, op);
+        return;
+    }
+    uint4 r = v;
+    if constexpr (!Op::kMovesBits) {
+        uint32_t w[4] = {};
+#pragma unroll
+        for (int j = 0; j < V; ++j)
+            if (j >= jlo && j < jhi) vec_put(w, j, op(vec_get<T>(v, j), o + j));
+        r = VecWords<uint4>::join(w);
+    }
+    store_vector_part(o, r, jlo * (int)sizeof(T), jhi * (int)sizeof(T));
+}
+
+// The write pass of vec_shifted == 2 (the planner gives it tiles of 8 whole vectors per column,
+// tile_b = 8 V): a column's 8 chunks are the lanes iy of one warp step. Each lane gathers its
+// chunk as move_tile_vec does (constant offsets), takes the chunk before from the lane before,
+// and shifts the two into the column's aligned output vector iy; lane 7 also stores vector 8,
+// the last chunk's tail. Partial vectors (a column's first and last) go out by aligned pieces.
+template <typename Op>
+__device__ __forceinline__ void write_columns_by_lanes(const cuperm_tile_params_t& p, const TileView<Op>& tv,
+                                                       const Op& op)
+{
+    using T = typename Op::value_type;
+    constexpr int V = 16 / sizeof(T), lV = V == 16 ? 4 : 3;
+    constexpr int kPer = kVecBytesPerThread / 16;
+    constexpr int S = 8, lS = 3, lX = 2;
+    const int CV = (1 << p.tile_a_log2); // elements per shared-memory row
+    const T* tile = tv.tile;
+#pragma unroll 2
+    for (int k = 0; k < kPer; ++k) {
+        const int q = threadIdx.x + k * CUPERM_THREADS, iy = q & (S - 1), x = ((q >> 5) << lX) | ((q >> lS) & 3);
+        const bool ok = x < tv.na;
+        const T* col = tile + ((((x >> lV) ^ iy) << lV) | (x & (V - 1))); // rows of chunk iy share swizzle iy
+        uint32_t w[4] = {};
+#pragma unroll
+        for (int j = 0; j < V; ++j) vec_put(w, j, col[(iy * V + j) * CV]);
+        const uint4 own = VecWords<uint4>::join(w);
+        const uint4 prev = shfl_up_vec(own); // every lane: the shuffle is warp-wide
+        if (!ok) continue;
+        T* column = tv.out + tv.a_out[x] + tv.b_out[0];
+        const int shift = shift_of(column), b = shift * (int)sizeof(T);
+        T* base = column - shift; // 16-byte aligned: output vector g starts at base + g V
+        int jlo, jhi;
+        cuperm_granule_part(shift, tv.nb, V, iy, &jlo, &jhi);
+        store_column_vector(base + iy * V, b ? shift_bytes(prev, own, 16 - b) : own, jlo, jhi, op);
+        if (iy == S - 1 && b) {
+            cuperm_granule_part(shift, tv.nb, V, S, &jlo, &jhi);
+            store_column_vector(base + S * V, shift_bytes(own, own, 16 - b), jlo, jhi, op);
+        }
+    }
+}
+
+// kLanes: the write pass of vec_shifted == 2 (write_columns_by_lanes).
+template <bool kLanes, typename Op>
 __device__ __forceinline__ void move_tile_shifted(const cuperm_tile_params_t& p, const TileView<Op>& tv, const Op& op)
 {
     using T = typename Op::value_type;
@@ -88,6 +184,10 @@ __device__ __forceinline__ void move_tile_shifted(const cuperm_tile_params_t& p,
         if (ok && c * V < tv.na) rows[y * C + (c ^ ((y >> lV) & (S - 1)))] = shift_bytes(raw, next, shift * sizeof(T));
     }
     __syncthreads();
+    if constexpr (kLanes) {
+        write_columns_by_lanes(p, tv, op);
+        return;
+    }
     const T* tile = tv.tile;
     // Vector g of column x: whole, or the tile's own elements of it.
     auto write = [&](int x, int g) {
