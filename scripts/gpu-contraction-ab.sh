@@ -18,13 +18,9 @@ export PATH="$PATH:/usr/local/cuda/bin"
 header=bench/results/contraction/model-refit-h100/candidates/$CANDIDATE
 [ -f "$header" ] || { echo "no $header"; exit 1; }
 logs="${OUT:-$PWD/gpu-contraction-ab-logs}"
-mkdir -p "$logs"
 source scripts/lib/ab.sh
-ab_pack_on_exit
-source scripts/lib/deps.sh
-cuperm_find_cmocka
 cand=/tmp/cuperm-ab-candidate
-ab_copy_tree "$cand"
+ab_start "$cand"
 cp "$header" "$cand/src/plan/contraction/gemm_fit.h"
 f16=${BATCH_K%%,*} f32=${BATCH_K##*,}
 sed -i "s/^#define CUPERM_SM90_GEMM_BATCH_K_SECONDS .*/#define CUPERM_SM90_GEMM_BATCH_K_SECONDS {0.0, $f32, 0.0, $f16}/" \

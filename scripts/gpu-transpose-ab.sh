@@ -16,13 +16,9 @@ export PATH="$PATH:/usr/local/cuda/bin"
 : "${BASE_FILE:?which file the base changes}" "${BASE_SED:?the sed expression that makes the base}"
 suites=${SUITES:-"random:f16 highrank:f16 mixed:f16 small:f16 primes:f16 random:i8"}
 logs="${OUT:-$PWD/gpu-transpose-ab-logs}"
-mkdir -p "$logs"
 source scripts/lib/ab.sh
-ab_pack_on_exit
-source scripts/lib/deps.sh
-cuperm_find_cmocka
 base=/tmp/cuperm-ab-base
-ab_copy_tree "$base"
+ab_start "$base"
 cp "$base/$BASE_FILE" "$logs/base-file.orig"
 sed -i "$BASE_SED" "$base/$BASE_FILE"
 if cmp -s "$logs/base-file.orig" "$base/$BASE_FILE"; then echo "BASE_SED changed nothing in $BASE_FILE"; exit 1; fi

@@ -6,6 +6,16 @@ ab_pack_on_exit() {
   trap 'tgz=$(mktemp) && tar czf "$tgz" -C "$logs" --exclude=all-logs.tgz . && mv "$tgz" "$logs/all-logs.tgz"' EXIT
 }
 
+# The start both scripts share: $logs made and packed on exit, cmocka found, and a copy of this
+# tree in $1 for the other build.
+ab_start() {
+  mkdir -p "$logs"
+  ab_pack_on_exit
+  source scripts/lib/deps.sh
+  cuperm_find_cmocka
+  ab_copy_tree "$1"
+}
+
 # A copy of this tree (no build folders, no cuTENSOR pieces) in $1, emptied first.
 ab_copy_tree() {
   rm -rf "$1" && mkdir -p "$1"
