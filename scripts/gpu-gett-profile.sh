@@ -27,7 +27,7 @@ if [ "${SKIP_BUILD:-0}" != 1 ]; then
     cmake --build "$build" -j"$(nproc)" --target cuperm-bench >>"$logs/build.log" 2>&1 || { tail -30 "$logs/build.log"; exit 1; }
 fi
 for c in "$@"; do
-  env ${TILE:+CUPERM_GETT_TMA_TILE=$TILE} CUPERM_GETT=$engine ncu --kernel-name "$kernel" --launch-skip 2 --launch-count 1 \
+  env ${TILE:+CUPERM_GETT_TMA_TILE=$TILE} CUPERM_GETT=$engine ncu --clock-control none --kernel-name "$kernel" --launch-skip 2 --launch-count 1 \
     --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
     --section LaunchStats --section SchedulerStats \
     "$build/tools/bench/cuperm-bench" tccg48 --dtype f16 --mode model --skip $((c - 1)) --limit 1 \

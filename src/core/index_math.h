@@ -74,6 +74,25 @@ CUPERM_HD void cuperm_tile_divisors(const cuperm_tile_params_t* p, cuperm_tile_d
     dv->last_band = cuperm_fastdiv_make(p->band_tiles > 0 ? p->a_tiles % p->band_tiles : 0);
 }
 
+/* Whether a tile walk's offset tables may hold 32-bit entries (host, at launch): the
+ * tables hold offsets within groups A and B, and the kernels add an A entry to a B entry,
+ * so on each side the span of dim[0, b_end) must stay below 2^32 (strides >= 0). */
+CUPERM_HD int cuperm_tile_offsets_fit_u32(const cuperm_tile_params_t* p)
+{
+    const uint64_t limit = UINT32_MAX;
+    uint64_t in_span = 0, out_span = 0;
+    for (int d = 0; d < p->b_end; ++d) {
+        const int64_t e = p->dim[d].extent - 1, si = p->dim[d].in_stride, so = p->dim[d].out_stride;
+        if (e < 0 || si < 0 || so < 0) return 0;
+        if (e == 0) continue;
+        if ((uint64_t)si > limit / (uint64_t)e || (uint64_t)so > limit / (uint64_t)e) return 0;
+        in_span += (uint64_t)(e * si);
+        out_span += (uint64_t)(e * so);
+        if (in_span > limit || out_span > limit) return 0;
+    }
+    return 1;
+}
+
 /* Where tile number t starts: its first A and B indices and the offsets of its
  * outer-dimension combination (walk order: cuperm_tile_params_t; dv: cuperm_tile_divisors). */
 CUPERM_HD void cuperm_tile_origin(const cuperm_tile_params_t* p, const cuperm_tile_divs_t* dv, int64_t t,

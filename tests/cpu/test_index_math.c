@@ -187,6 +187,65 @@ static void vector_pieces_cover_a_span_once(void** state)
         }
 }
 
+/* The largest offset dim[begin, end) reaches in each view, by walking every index. */
+static void group_max_offsets(const cuperm_dim_t* dims, const cuperm_fastdiv_t* div, int begin, int end,
+                              int64_t* in_max, int64_t* out_max)
+{
+    int64_t volume = 1;
+    for (int d = begin; d < end; ++d) volume *= dims[d].extent;
+    *in_max = *out_max = 0;
+    for (int64_t i = 0; i < volume; ++i) {
+        int64_t in, out;
+        cuperm_group_offsets(dims, div, begin, end, i, &in, &out);
+        if (in > *in_max) *in_max = in;
+        if (out > *out_max) *out_max = out;
+    }
+}
+
+/* 32-bit offset tables are allowed exactly when an A entry plus a B entry stays below 2^32 on
+ * both sides: random groups whose strides straddle that bound, against a walk of every index;
+ * the outer dimensions never count; a negative stride never fits. */
+static void offsets_fit_u32_when_spans_do(void** state)
+{
+    (void)state;
+    rng_t r = {29};
+    int fits = 0, misses = 0;
+    for (int trial = 0; trial < 3000; ++trial) {
+        cuperm_tile_params_t p = {0};
+        p.rank = 2 + (int)(rng_next(&r) % 4);
+        p.a_end = 1 + (int)(rng_next(&r) % (uint64_t)(p.rank - 1));
+        p.b_end = p.a_end + 1 + (int)(rng_next(&r) % (uint64_t)(p.rank - p.a_end));
+        const int64_t scale = (int64_t)1 << (20 + rng_next(&r) % 12);
+        for (int d = 0; d < p.rank; ++d) {
+            p.dim[d].extent = 1 + (int64_t)(rng_next(&r) % 9);
+            p.dim[d].in_stride = (int64_t)(rng_next(&r) % 64) * scale + (int64_t)(rng_next(&r) % 3);
+            p.dim[d].out_stride = (int64_t)(rng_next(&r) % 64) * scale + (int64_t)(rng_next(&r) % 3);
+        }
+        cuperm_fastdiv_t div[CUPERM_MAX_RANK];
+        group_divisors(p.dim, p.rank, div);
+        int64_t ai, ao, bi, bo;
+        group_max_offsets(p.dim, div, 0, p.a_end, &ai, &ao);
+        group_max_offsets(p.dim, div, p.a_end, p.b_end, &bi, &bo);
+        const int expect = ai + bi <= (int64_t)UINT32_MAX && ao + bo <= (int64_t)UINT32_MAX;
+        if (cuperm_tile_offsets_fit_u32(&p) != expect)
+            fail_msg("trial %d: rank %d a_end %d b_end %d: fit %d, walk says %d", trial, p.rank, p.a_end, p.b_end,
+                     !expect, expect);
+        expect ? ++fits : ++misses;
+    }
+    assert_true(fits > 300 && misses > 300); /* both sides of the bound were drawn */
+
+    cuperm_tile_params_t p = {0};
+    p.rank = 3, p.a_end = 1, p.b_end = 2;
+    p.dim[0] = (cuperm_dim_t){2, 1, UINT32_MAX - 8};
+    p.dim[1] = (cuperm_dim_t){9, 2, 1};
+    p.dim[2] = (cuperm_dim_t){5, (int64_t)1 << 40, (int64_t)1 << 40}; /* outer: never in a table */
+    assert_true(cuperm_tile_offsets_fit_u32(&p));                  /* out: 2^32 - 9 + 8, the largest */
+    p.dim[1].out_stride = 2;
+    assert_false(cuperm_tile_offsets_fit_u32(&p));                 /* out: 2^32 - 9 + 16 */
+    p.dim[1].out_stride = -1;
+    assert_false(cuperm_tile_offsets_fit_u32(&p));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -196,6 +255,7 @@ int main(void)
         cmocka_unit_test(banded_tile_walk_is_a_bijection),
         cmocka_unit_test(granules_cover_a_shifted_run_once),
         cmocka_unit_test(vector_pieces_cover_a_span_once),
+        cmocka_unit_test(offsets_fit_u32_when_spans_do),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

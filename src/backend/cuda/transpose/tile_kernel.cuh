@@ -13,6 +13,7 @@
 
 #include "core/index_math.h"
 #include "backend/cuda/transpose/launch.h"
+#include "backend/cuda/transpose/tile_lean.cuh"
 #include "backend/cuda/transpose/tile_shifted.cuh"
 #include "backend/cuda/transpose/tile_vec.cuh"
 #include "backend/cuda/transpose/type_dispatch.cuh"
@@ -61,11 +62,14 @@ __device__ __forceinline__ void stage_and_write(const cuperm_tile_params_t& p, t
     }
 }
 
-// The common case: both tile sides at most one block wide and the tile exactly
-// kTileThreads * items elements, so each thread keeps one x (reads) or one y
-// (writes) and the loops unroll fully, putting all loads in flight at once.
+// The common case (both tile sides at most one block wide and the tile exactly kTileThreads *
+// items elements) for elements of 8 and 16 bytes: each thread keeps one x (reads) or one y
+// (writes) and the loops unroll fully, putting all loads in flight at once. Every access is
+// checked against the tile's edge. These tiles are memory-bound, and move_tile_lean's straight-line
+// form, which lifts the smaller elements, ran f64 1-6 points of copy slower on several shapes
+// (bench/results/lean-tiles-h100/), so they keep this form.
 template <bool kStaged, typename Op>
-__device__ __forceinline__ void move_tile_fast(const cuperm_tile_params_t& p, const TileView<Op>& tv, const Op& op)
+__device__ __forceinline__ void move_tile_checked(const cuperm_tile_params_t& p, const TileView<Op>& tv, const Op& op)
 {
     using T = typename Op::value_type;
     constexpr int kItems = tile_items<T>();
@@ -91,6 +95,21 @@ __device__ __forceinline__ void move_tile_fast(const cuperm_tile_params_t& p, co
         }
     } else {
         stage_and_write(p, tv.out, tv.na, tv.nb, x, y0, ystep, tv.a_out, tv.b_out, tv.tile, v, op);
+    }
+}
+
+// The fast path's two forms: move_tile_lean (tile_lean.cuh) for elements of up to 4 bytes,
+// whose tiles were issue-bound in the checked form, move_tile_checked for the larger ones.
+template <bool kStaged, typename Op, typename Off>
+__device__ __forceinline__ void move_tile_fast(const cuperm_tile_params_t& p, const TileView<Op, Off>& tv, const Op& op)
+{
+    if constexpr (sizeof(typename Op::value_type) <= 4) {
+        if (tv.na == 1 << p.tile_a_log2 && tv.nb == 1 << p.tile_b_log2)
+            move_tile_lean<kStaged, true>(p, tv, op);
+        else
+            move_tile_lean<kStaged, false>(p, tv, op);
+    } else {
+        move_tile_checked<kStaged>(p, tv, op);
     }
 }
 
@@ -132,8 +151,8 @@ enum class TilePath { kVec, kVec8, kVec4, kShift, kShiftLanes, kFast, kAny };
 template <TilePath kPath>
 constexpr int tile_min_blocks() { return 4; }
 
-template <bool kStaged, TilePath kPath, typename Op>
-__device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const TileView<Op>& tv, const Op& op)
+template <bool kStaged, TilePath kPath, typename Op, typename Off>
+__device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const TileView<Op, Off>& tv, const Op& op)
 {
     if constexpr (kPath == TilePath::kVec || kPath == TilePath::kVec8 || kPath == TilePath::kVec4) {
         using VT = std::conditional_t<kPath == TilePath::kVec, uint4,
@@ -152,7 +171,8 @@ __device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const T
     }
 }
 
-template <bool kStaged, TilePath kPath, typename Op>
+// Off: the offset tables' entry type (uint32_t where cuperm_tile_offsets_fit_u32, else int64_t).
+template <bool kStaged, TilePath kPath, typename Op, typename Off>
 __global__ void __launch_bounds__(kTileThreads, tile_min_blocks<kPath>())
 tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const typename Op::value_type* __restrict__ in,
             typename Op::value_type* __restrict__ out, Op op)
@@ -160,11 +180,18 @@ tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const typ
     using T = typename Op::value_type;
     extern __shared__ __align__(16) unsigned char smem[];
     const int ta = 1 << p.tile_a_log2, tb = 1 << p.tile_b_log2;
-    int64_t* a_in = reinterpret_cast<int64_t*>(smem);
-    int64_t* a_out = a_in + ta;
-    int64_t* b_in = a_out + ta;
-    int64_t* b_out = b_in + tb;
-    T* tile = reinterpret_cast<T*>(b_out + tb);
+    Off* a_in = reinterpret_cast<Off*>(smem);
+    Off* a_out = a_in + ta;
+    Off* b_in = a_out + ta;
+    Off* b_out = b_in + tb;
+    // The tile sits where the host's layout puts it (cuperm_tile_smem_bytes sizes the tables at
+    // 8 bytes an entry). With 8-byte entries that is the end of b_out, written so: it keeps those
+    // kernels' PTX exactly as before the 32-bit tables (bench/results/lean-tiles-h100/).
+    T* tile;
+    if constexpr (std::is_same_v<Off, int64_t>)
+        tile = reinterpret_cast<T*>(b_out + tb);
+    else
+        tile = reinterpret_cast<T*>(reinterpret_cast<int64_t*>(a_in) + 2 * (ta + tb));
     const T* in_hi = nullptr; // the input's footprint ends here (the shifted path reads by vectors)
     if constexpr (kPath == TilePath::kShift || kPath == TilePath::kShiftLanes) {
         int64_t last = 0;
@@ -178,24 +205,35 @@ tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const typ
         const int na = (int)min((int64_t)ta, p.a_volume - a0);
         const int nb = (int)min((int64_t)tb, p.b_volume - b0);
         for (int i = threadIdx.x; i < ta + tb; i += kTileThreads) {
-            if (i < na)
-                cuperm_group_offsets(p.dim, dv.dim, 0, p.a_end, a0 + i, &a_in[i], &a_out[i]);
-            else if (i >= ta && i - ta < nb)
-                cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.b_end, b0 + (i - ta), &b_in[i - ta], &b_out[i - ta]);
+            if constexpr (std::is_same_v<Off, int64_t>) {
+                if (i < na)
+                    cuperm_group_offsets(p.dim, dv.dim, 0, p.a_end, a0 + i, &a_in[i], &a_out[i]);
+                else if (i >= ta && i - ta < nb)
+                    cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.b_end, b0 + (i - ta), &b_in[i - ta], &b_out[i - ta]);
+            } else { // 32-bit entries (the launcher checked that they fit)
+                int64_t oi, oo;
+                if (i < na) {
+                    cuperm_group_offsets(p.dim, dv.dim, 0, p.a_end, a0 + i, &oi, &oo);
+                    a_in[i] = (Off)oi, a_out[i] = (Off)oo;
+                } else if (i >= ta && i - ta < nb) {
+                    cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.b_end, b0 + (i - ta), &oi, &oo);
+                    b_in[i - ta] = (Off)oi, b_out[i - ta] = (Off)oo;
+                }
+            }
         }
         __syncthreads();
-        const TileView<Op> tv{in + in_base, out + out_base, na, nb, a_in, a_out, b_in, b_out, tile, in, in_hi};
+        const TileView<Op, Off> tv{in + in_base, out + out_base, na, nb, a_in, a_out, b_in, b_out, tile, in, in_hi};
         move_tile<kStaged, kPath>(p, tv, op);
         __syncthreads(); // tables and tile are rewritten by the next tile
     }
 }
 
-template <bool kStaged, TilePath kPath, typename Op>
+template <bool kStaged, TilePath kPath, typename Op, typename Off = int64_t>
 cudaError_t launch_tile_kernel(const cuperm_launch_t* l, const void* in, void* out, const Op& op,
                                cudaStream_t stream)
 {
     using T = typename Op::value_type;
-    auto kernel = tile_kernel<kStaged, kPath, Op>;
+    auto kernel = tile_kernel<kStaged, kPath, Op, Off>;
     if (l->smem_bytes > 48 * 1024) {
         cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, l->smem_bytes);
         if (err != cudaSuccess) return err;
@@ -230,8 +268,12 @@ cudaError_t launch_tiles(const cuperm_launch_t* l, cupermDataType_t type, const 
                 return launch_tile_kernel<kStaged, TilePath::kVec>(l, in, out, op, stream);
             }
         }
-        if (ta <= kTileThreads && tb <= kTileThreads && ta * tb == kTileThreads * tile_items<T>())
+        if (ta <= kTileThreads && tb <= kTileThreads && ta * tb == kTileThreads * tile_items<T>()) {
+            if constexpr (sizeof(T) <= 4) /* move_tile_lean, on 32-bit tables where they fit */
+                if (cuperm_tile_offsets_fit_u32(&l->tile))
+                    return launch_tile_kernel<kStaged, TilePath::kFast, Op, uint32_t>(l, in, out, op, stream);
             return launch_tile_kernel<kStaged, TilePath::kFast>(l, in, out, op, stream);
+        }
         return launch_tile_kernel<kStaged, TilePath::kAny>(l, in, out, op, stream);
     });
 }

@@ -19,14 +19,15 @@
 namespace cuperm {
 
 // One tile as the tile paths see it: the tile's origin in and out, its extents na x nb (clipped
-// at the tensor's edge), the four offset tables and the shared-memory staging area. Passed by
-// reference to force-inlined functions only, so it never leaves registers.
-template <typename Op>
+// at the tensor's edge), the four offset tables (entries of type Off: 32-bit where the
+// launcher found every offset below 2^32, cuperm_tile_offsets_fit_u32) and the shared-memory
+// staging area. Passed by reference to force-inlined functions only, so it never leaves registers.
+template <typename Op, typename Off = int64_t>
 struct TileView {
     const typename Op::value_type* in;
     typename Op::value_type* out;
     int na, nb;
-    const int64_t *a_in, *a_out, *b_in, *b_out;
+    const Off *a_in, *a_out, *b_in, *b_out;
     typename Op::value_type* tile;
     const typename Op::value_type *in_lo, *in_hi; // the input's footprint (shifted vectors only)
 };

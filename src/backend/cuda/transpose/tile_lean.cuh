@@ -1,0 +1,116 @@
+// The tile kernels' fast path for elements of 1, 2 and 4 bytes (move_tile_fast in
+// tile_kernel.cuh): straight-line code with 32-bit offsets where the tables allow them.
+//
+// Its earlier form checked every access against the tile's edge; the compiler wrapped each
+// access in a branch of its own and rebuilt the shared-memory and 64-bit global addresses inside
+// it: about 65 instructions an element on sm_90 against 12 here, which made these tiles
+// issue-bound (f16 and f32 31625 x 6325 took the same time, 38 and 71% of copy; ncu,
+// bench/results/lean-tiles-h100/).
+#pragma once
+
+#include <type_traits>
+
+#include "core/kernel_params.h"
+#include "backend/cuda/transpose/tile_vec.cuh"
+
+namespace cuperm {
+
+// p itself, hidden from the optimiser, and known to point to global memory: an element's
+// address is then one multiply-add from p (a 32-bit offset widened), where the compiler would
+// otherwise fold p's own 64-bit offset into every element's index and redo the 64-bit sum and
+// scaling per element.
+template <typename P>
+__device__ __forceinline__ P* as_base(P* p)
+{
+    asm("" : "+l"(p));
+    __builtin_assume(__isGlobal(p));
+    return p;
+}
+
+// *p through the read-only data path (ld.global.nc), for any element type: as_base hides the
+// kernel's __restrict__ from the compiler, which would otherwise emit a plain load.
+template <typename T>
+__device__ __forceinline__ T load_ro(const T* p)
+{
+    using U = std::conditional_t<sizeof(T) == 1, unsigned char,
+              std::conditional_t<sizeof(T) == 2, unsigned short, unsigned int>>;
+    static_assert(sizeof(U) == sizeof(T), "an element of 1, 2 or 4 bytes");
+    const U u = __ldg(reinterpret_cast<const U*>(p));
+    T x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+// n consecutive table entries from t (16-byte aligned): 16 bytes per shared-memory load.
+template <int n, typename Off>
+__device__ __forceinline__ void load_entries(const Off* t, Off (&e)[n])
+{
+    constexpr int per = 16 / sizeof(Off);
+    static_assert(n % per == 0, "whole 16-byte loads");
+#pragma unroll
+    for (int c = 0; c < n / per; ++c) {
+        const uint4 w = reinterpret_cast<const uint4*>(t)[c];
+        memcpy(&e[c * per], &w, sizeof w);
+    }
+}
+
+// A tile of CUPERM_THREADS * n elements, both sides at most one block wide (n = CUPERM_TILE_ITEMS).
+// Reads: each thread keeps one x and takes n consecutive rows; writes: one y and n consecutive
+// columns; all of a thread's loads are in flight before its first shared-memory store. On a
+// whole tile (kWhole: na, nb are the tile's sides) nothing is checked and the table entries come
+// in 16-byte loads; on an edge tile the indices are clamped to the tile's last row and column
+// and only the global accesses are predicated.
+template <bool kStaged, bool kWhole, typename Op, typename Off>
+__device__ __forceinline__ void move_tile_lean(const cuperm_tile_params_t& p, const TileView<Op, Off>& tv, const Op& op)
+{
+    using T = typename Op::value_type;
+    constexpr int n = CUPERM_TILE_ITEMS(sizeof(T));
+    const int la = p.tile_a_log2, lb = p.tile_b_log2, row = p.smem_row, na = tv.na, nb = tv.nb;
+    const int x = threadIdx.x & ((1 << la) - 1), y0 = (threadIdx.x >> la) * n;
+    const bool x_ok = kWhole || x < na;
+    const T* in = as_base(tv.in + tv.a_in[kWhole ? x : min(x, na - 1)]);
+    Off e[n];
+    if constexpr (kWhole) {
+        load_entries(tv.b_in + y0, e);
+    } else {
+#pragma unroll
+        for (int k = 0; k < n; ++k) e[k] = tv.b_in[min(y0 + k, nb - 1)];
+    }
+    T v[n] = {};
+#pragma unroll
+    for (int k = 0; k < n; ++k)
+        if (kWhole || (x_ok && y0 + k < nb)) v[k] = load_ro(in + e[k]);
+    if constexpr (!kStaged) { // same fastest dimension: store straight back
+        T* out = as_base(tv.out + tv.a_out[kWhole ? x : min(x, na - 1)]);
+        if constexpr (kWhole) load_entries(tv.b_out + y0, e);
+#pragma unroll
+        for (int k = 0; k < n; ++k) {
+            T* o = out + (kWhole ? e[k] : tv.b_out[min(y0 + k, nb - 1)]);
+            if (kWhole || (x_ok && y0 + k < nb)) *o = op(v[k], o);
+        }
+    } else {
+        T* put = tv.tile + y0 * row + x; // rows past an edge tile's end hold values never read
+#pragma unroll
+        for (int k = 0; k < n; ++k) put[k * row] = v[k];
+        __syncthreads();
+        const int y = threadIdx.x & ((1 << lb) - 1), x0 = (threadIdx.x >> lb) * n;
+        const bool y_ok = kWhole || y < nb;
+        const T* get = tv.tile + y * row + x0;
+#pragma unroll
+        for (int k = 0; k < n; ++k) v[k] = get[k];
+        T* out = as_base(tv.out + tv.b_out[kWhole ? y : min(y, nb - 1)]);
+        if constexpr (kWhole) {
+            load_entries(tv.a_out + x0, e);
+        } else {
+#pragma unroll
+            for (int k = 0; k < n; ++k) e[k] = tv.a_out[min(x0 + k, na - 1)];
+        }
+#pragma unroll
+        for (int k = 0; k < n; ++k) {
+            T* o = out + e[k];
+            if (kWhole || (y_ok && x0 + k < na)) *o = op(v[k], o);
+        }
+    }
+}
+
+} // namespace cuperm
