@@ -63,12 +63,48 @@ static void rows_above_2_31_elements(void** state)
     cupermDestroy(h);
 }
 
+/* 2-byte elements on the scalar tile's straight-line path (tile_lean.cuh), whose offset tables
+ * are 32-bit when the input's and output's spans over the tile groups fit below 2^32
+ * (cuperm_tile_offsets_fit_u32) and 64-bit otherwise. A strided input reaches both sides of that
+ * bound with a small volume: 95 x 81 elements, the second dimension's stride such that the span
+ * ends 2 elements below 2^32 (32-bit entries, sums past 2^31) or just above it (64-bit entries).
+ * Odd extents keep vector tiles out; 64 x 32 tiles leave whole and edge tiles. */
+static void small_elements_with_spans_near_2_32(void** state)
+{
+    (void)state;
+    size_t free_b = 0, total_b = 0;
+    cudaMemGetInfo(&free_b, &total_b);
+    if (free_b < ((size_t)9 << 30)) {
+        printf("SKIPPED: small_elements_with_spans_near_2_32 needs 9 GB of GPU memory\n");
+        skip();
+    }
+    cupermHandle_t h;
+    assert_int_equal(cupermCreate(&h), CUPERM_STATUS_SUCCESS);
+    const int64_t strides[2] = {53687090, 53687093}; /* spans 2^32 - 2 and 2^32 + 238 */
+    for (int i = 0; i < 2; ++i) {
+        test_case_t c = {0};
+        c.rank = 2;
+        c.extents[0] = 95;
+        c.extents[1] = 81;
+        c.perm[0] = 1;
+        c.perm[1] = 0;
+        c.has_in_strides = 1;
+        c.in_strides[0] = 1;
+        c.in_strides[1] = strides[i];
+        rng_t r = {902 + (uint64_t)i};
+        run_opts_t o = {CUPERM_R_16F, SCALARS_ALPHA, 0, 0};
+        assert_int_equal(gpu_run_case(h, &c, &o, &r), 0);
+    }
+    cupermDestroy(h);
+}
+
 int main(void)
 {
     require_gpu_or_skip("test_gpu_large");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(matrix_above_2_31_elements),
         cmocka_unit_test(rows_above_2_31_elements),
+        cmocka_unit_test(small_elements_with_spans_near_2_32),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
