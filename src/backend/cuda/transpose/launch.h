@@ -24,14 +24,6 @@ cudaError_t cuperm_launch_whole_dims(const cuperm_launch_t* l, cupermDataType_t 
 cudaError_t cuperm_launch_rows(const cuperm_launch_t* l, cupermDataType_t type,
                                const cuperm_scalars_t* s, const void* in, void* out,
                                cudaStream_t stream);
-/* The alpha * x + beta * y halves of the two above, each in a file of its own so that the
- * tile kernels' instantiations compile in parallel (called by them, not by the runtime). */
-cudaError_t cuperm_launch_tiled_axpby(const cuperm_launch_t* l, cupermDataType_t type,
-                                      const cuperm_scalars_t* s, const void* in, void* out,
-                                      cudaStream_t stream);
-cudaError_t cuperm_launch_rows_axpby(const cuperm_launch_t* l, cupermDataType_t type,
-                                     const cuperm_scalars_t* s, const void* in, void* out,
-                                     cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -245,12 +245,11 @@ cudaError_t launch_tile_kernel(const cuperm_launch_t* l, const void* in, void* o
     return cudaGetLastError();
 }
 
-// Launches l for the element operations of kSet (the caller picked the set: op_set_of).
-template <bool kStaged, OpSet kSet>
+template <bool kStaged>
 cudaError_t launch_tiles(const cuperm_launch_t* l, cupermDataType_t type, const cuperm_scalars_t* s,
                          const void* in, void* out, cudaStream_t stream)
 {
-    return dispatch_op_in<kSet>(type, s, [&](auto op) {
+    return dispatch_op(type, s, [&](auto op) {
         using Op = decltype(op);
         using T = typename Op::value_type;
         const int ta = 1 << l->tile.tile_a_log2, tb = 1 << l->tile.tile_b_log2;

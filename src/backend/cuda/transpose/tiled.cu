@@ -1,11 +1,9 @@
-// Orthogonal fastest dimensions: tiles staged through shared memory. The alpha * x + beta * y
-// instantiations compile in tiled_axpby.cu (OpSet in type_dispatch.cuh: two files build in parallel).
+// Orthogonal fastest dimensions: tiles staged through shared memory.
 #include "backend/cuda/transpose/tile_kernel.cuh"
 
 extern "C" cudaError_t cuperm_launch_tiled(const cuperm_launch_t* l, cupermDataType_t type,
                                            const cuperm_scalars_t* s, const void* in, void* out,
                                            cudaStream_t stream)
 {
-    if (cuperm::op_set_of(s) == cuperm::OpSet::kAxpby) return cuperm_launch_tiled_axpby(l, type, s, in, out, stream);
-    return cuperm::launch_tiles<true, cuperm::OpSet::kMovesAndOperators>(l, type, s, in, out, stream);
+    return cuperm::launch_tiles<true>(l, type, s, in, out, stream);
 }

@@ -52,48 +52,23 @@ cudaError_t with_type(TypeTable<Rows...>, cupermDataType_t type, G&& g)
     return err;
 }
 
-// The element operations, in two sets, so that the tile kernels' instantiations can be split
-// over two files and the build's longest compiles run side by side: plain moves and elementwise
-// operators; alpha * x + beta * y.
-enum class OpSet { kMovesAndOperators, kAxpby };
-
-inline OpSet op_set_of(const cuperm_scalars_t* s)
-{
-    return s->plain || s->has_ops ? OpSet::kMovesAndOperators : OpSet::kAxpby;
-}
-
-// Calls f(op) with the op for (type, scalars), which must belong to kSet; f launches and returns a
-// cudaError_t.
-template <OpSet kSet, typename F>
-cudaError_t dispatch_op_in(cupermDataType_t type, const cuperm_scalars_t* s, F&& f)
-{
-    if constexpr (kSet == OpSet::kMovesAndOperators) {
-        if (s->plain) {
-            switch (cupermDataTypeSize(type)) {
-            case 1: return f(CopyOp<uint8_t>{});
-            case 2: return f(CopyOp<uint16_t>{});
-            case 4: return f(CopyOp<uint32_t>{});
-            case 8: return f(CopyOp<unsigned long long>{});
-            case 16: return f(CopyOp<uint4>{});
-            default: return cudaErrorInvalidValue;
-            }
-        }
-        if (s->has_ops) // integer types take no operator
-            return with_type<true>(DataTypes{}, type,
-                                   [&](auto t) { return f(make_operator<typename decltype(t)::type>(s)); });
-        return cudaErrorInvalidValue;
-    } else {
-        if (op_set_of(s) != OpSet::kAxpby) return cudaErrorInvalidValue;
-        return with_type<false>(DataTypes{}, type, [&](auto t) { return f(make_axpby<typename decltype(t)::type>(s)); });
-    }
-}
-
 // Calls f(op) with the op for (type, scalars); f launches and returns a cudaError_t.
 template <typename F>
 cudaError_t dispatch_op(cupermDataType_t type, const cuperm_scalars_t* s, F&& f)
 {
-    if (op_set_of(s) == OpSet::kAxpby) return dispatch_op_in<OpSet::kAxpby>(type, s, f);
-    return dispatch_op_in<OpSet::kMovesAndOperators>(type, s, f);
+    if (s->plain) {
+        switch (cupermDataTypeSize(type)) {
+        case 1: return f(CopyOp<uint8_t>{});
+        case 2: return f(CopyOp<uint16_t>{});
+        case 4: return f(CopyOp<uint32_t>{});
+        case 8: return f(CopyOp<unsigned long long>{});
+        case 16: return f(CopyOp<uint4>{});
+        default: return cudaErrorInvalidValue;
+        }
+    }
+    if (s->has_ops) // integer types take no operator
+        return with_type<true>(DataTypes{}, type, [&](auto t) { return f(make_operator<typename decltype(t)::type>(s)); });
+    return with_type<false>(DataTypes{}, type, [&](auto t) { return f(make_axpby<typename decltype(t)::type>(s)); });
 }
 
 } // namespace cuperm
