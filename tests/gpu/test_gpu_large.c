@@ -13,16 +13,21 @@
 #include "support/gpu_skip.h"
 #include "gpu/gpu_case.h"
 
+/* Whether the GPU has `bytes` free; otherwise prints a SKIPPED line naming the test. */
+static int gpu_has_free(size_t bytes, const char* test)
+{
+    size_t free_b = 0, total_b = 0;
+    cudaMemGetInfo(&free_b, &total_b);
+    if (free_b >= bytes) return 1;
+    printf("SKIPPED: %s needs %zu MB of GPU memory\n", test, bytes >> 20);
+    return 0;
+}
+
 static void matrix_above_2_31_elements(void** state)
 {
     (void)state;
-    size_t free_b = 0, total_b = 0;
-    cudaMemGetInfo(&free_b, &total_b);
     const int64_t n = 46349; /* n*n = 2,148,229,801 > 2^31 */
-    if (free_b < (size_t)(2 * n * n + (1 << 28))) {
-        printf("SKIPPED: matrix_above_2_31_elements needs %lld MB of GPU memory\n", (long long)(2 * n * n >> 20));
-        skip();
-    }
+    if (!gpu_has_free((size_t)(2 * n * n + (1 << 28)), "matrix_above_2_31_elements")) skip();
     cupermHandle_t h;
     assert_int_equal(cupermCreate(&h), CUPERM_STATUS_SUCCESS);
     test_case_t c = {0};
@@ -41,12 +46,7 @@ static void matrix_above_2_31_elements(void** state)
 static void rows_above_2_31_elements(void** state)
 {
     (void)state;
-    size_t free_b = 0, total_b = 0;
-    cudaMemGetInfo(&free_b, &total_b);
-    if (free_b < ((size_t)9 << 30)) {
-        printf("SKIPPED: rows_above_2_31_elements needs 9 GB of GPU memory\n");
-        skip();
-    }
+    if (!gpu_has_free((size_t)9 << 30, "rows_above_2_31_elements")) skip();
     cupermHandle_t h;
     assert_int_equal(cupermCreate(&h), CUPERM_STATUS_SUCCESS);
     test_case_t c = {0};
@@ -72,12 +72,7 @@ static void rows_above_2_31_elements(void** state)
 static void small_elements_with_spans_near_2_32(void** state)
 {
     (void)state;
-    size_t free_b = 0, total_b = 0;
-    cudaMemGetInfo(&free_b, &total_b);
-    if (free_b < ((size_t)9 << 30)) {
-        printf("SKIPPED: small_elements_with_spans_near_2_32 needs 9 GB of GPU memory\n");
-        skip();
-    }
+    if (!gpu_has_free((size_t)9 << 30, "small_elements_with_spans_near_2_32")) skip();
     cupermHandle_t h;
     assert_int_equal(cupermCreate(&h), CUPERM_STATUS_SUCCESS);
     const int64_t strides[2] = {53687090, 53687093}; /* spans 2^32 - 2 and 2^32 + 238 */
