@@ -11,10 +11,13 @@
 
 /* Threads per block of the tile kernels (the planner sizes tiles to match). */
 #define CUPERM_THREADS 256
-/* Elements each thread moves per tile in the tile kernels: 64 bytes (at most
- * 16 elements), which keeps enough loads in flight to cover DRAM latency.
- * Tiles hold CUPERM_THREADS * CUPERM_TILE_ITEMS(elem) elements. */
-#define CUPERM_TILE_ITEMS(elem) ((elem) >= 8 ? 64 / (elem) : 8)
+/* Elements each thread moves per tile in the tile kernels: 64 bytes for elements
+ * of 8 and 16 bytes, 16 elements for the smaller ones. The bytes a thread has in
+ * flight must cover DRAM latency: with 8 elements, 1-, 2- and 4-byte tiles ran at
+ * 29, 61 and 83% of copy (medians, random suite, H100), with 16 at 42, 67 and 86
+ * (bench/results/lean-vec-tiles-h100/). Tiles hold CUPERM_THREADS *
+ * CUPERM_TILE_ITEMS(elem) elements. */
+#define CUPERM_TILE_ITEMS(elem) ((elem) >= 8 ? 64 / (elem) : 16)
 
 /* A dimension shared by a transpose's input and output. Like cuperm_dim3_t, a record of
  * int64_t (the extent, then a stride per view) that cuperm_decode reads. */

@@ -157,9 +157,12 @@ __device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const T
     if constexpr (kPath == TilePath::kVec || kPath == TilePath::kVec8 || kPath == TilePath::kVec4) {
         using VT = std::conditional_t<kPath == TilePath::kVec, uint4,
                                       std::conditional_t<kPath == TilePath::kVec8, uint2, uint32_t>>;
-        if constexpr (kStaged)
-            move_tile_vec<VT>(p, tv, op);
-        else
+        if constexpr (kStaged) {
+            if (tv.na == 1 << p.tile_a_log2 && tv.nb == 1 << p.tile_b_log2)
+                move_tile_vec<VT, true>(p, tv, op);
+            else
+                move_tile_vec<VT, false>(p, tv, op);
+        } else
             move_rows_vec(p, tv, op); // planned with 16-byte vectors only
     } else if constexpr (kPath == TilePath::kShift || kPath == TilePath::kShiftLanes) {
         static_assert(kStaged, "shifted vectors are planned for staged tiles only");
@@ -245,6 +248,14 @@ cudaError_t launch_tile_kernel(const cuperm_launch_t* l, const void* in, void* o
     return cudaGetLastError();
 }
 
+// f(uint32_t{}) where every table entry of the launch fits 32 bits (cuperm_tile_offsets_fit_u32),
+// else f(int64_t{}): the offset type of the lean and vector paths' tables.
+template <typename F>
+cudaError_t with_offsets(const cuperm_tile_params_t* t, F&& f)
+{
+    return cuperm_tile_offsets_fit_u32(t) ? f(uint32_t{}) : f(int64_t{});
+}
+
 template <bool kStaged>
 cudaError_t launch_tiles(const cuperm_launch_t* l, cupermDataType_t type, const cuperm_scalars_t* s,
                          const void* in, void* out, cudaStream_t stream)
@@ -260,18 +271,22 @@ cudaError_t launch_tiles(const cuperm_launch_t* l, cupermDataType_t type, const 
         if constexpr (sizeof(T) <= 4) {
             const uintptr_t vec_bytes = sizeof(T) << l->tile.vec_log2; // 16, 8 or 4 when vec_log2 > 0
             if (l->tile.vec_log2 > 0 && (uintptr_t)in % vec_bytes == 0 && (uintptr_t)out % vec_bytes == 0) {
-                if constexpr (kStaged) { // rows are planned with 16-byte vectors only
-                    if (vec_bytes == 8) return launch_tile_kernel<kStaged, TilePath::kVec8>(l, in, out, op, stream);
-                    if constexpr (sizeof(T) <= 2) /* 4-byte vectors: 1- and 2-byte elements only */
-                        if (vec_bytes == 4) return launch_tile_kernel<kStaged, TilePath::kVec4>(l, in, out, op, stream);
-                }
+                if constexpr (kStaged) /* rows are planned with 16-byte vectors only */
+                    return with_offsets(&l->tile, [&](auto off) {
+                        using Off = decltype(off);
+                        if (vec_bytes == 8) return launch_tile_kernel<kStaged, TilePath::kVec8, Op, Off>(l, in, out, op, stream);
+                        if constexpr (sizeof(T) <= 2) /* 4-byte vectors: 1- and 2-byte elements only */
+                            if (vec_bytes == 4) return launch_tile_kernel<kStaged, TilePath::kVec4, Op, Off>(l, in, out, op, stream);
+                        return launch_tile_kernel<kStaged, TilePath::kVec, Op, Off>(l, in, out, op, stream);
+                    });
                 return launch_tile_kernel<kStaged, TilePath::kVec>(l, in, out, op, stream);
             }
         }
         if (ta <= kTileThreads && tb <= kTileThreads && ta * tb == kTileThreads * tile_items<T>()) {
-            if constexpr (sizeof(T) <= 4) /* move_tile_lean, on 32-bit tables where they fit */
-                if (cuperm_tile_offsets_fit_u32(&l->tile))
-                    return launch_tile_kernel<kStaged, TilePath::kFast, Op, uint32_t>(l, in, out, op, stream);
+            if constexpr (sizeof(T) <= 4) /* move_tile_lean */
+                return with_offsets(&l->tile, [&](auto off) {
+                    return launch_tile_kernel<kStaged, TilePath::kFast, Op, decltype(off)>(l, in, out, op, stream);
+                });
             return launch_tile_kernel<kStaged, TilePath::kFast>(l, in, out, op, stream);
         }
         return launch_tile_kernel<kStaged, TilePath::kAny>(l, in, out, op, stream);

@@ -8,51 +8,10 @@
 // bench/results/lean-tiles-h100/).
 #pragma once
 
-#include <type_traits>
-
 #include "core/kernel_params.h"
 #include "backend/cuda/transpose/tile_vec.cuh"
 
 namespace cuperm {
-
-// p itself, hidden from the optimiser, and known to point to global memory: an element's
-// address is then one multiply-add from p (a 32-bit offset widened), where the compiler would
-// otherwise fold p's own 64-bit offset into every element's index and redo the 64-bit sum and
-// scaling per element.
-template <typename P>
-__device__ __forceinline__ P* as_base(P* p)
-{
-    asm("" : "+l"(p));
-    __builtin_assume(__isGlobal(p));
-    return p;
-}
-
-// *p through the read-only data path (ld.global.nc), for any element type: as_base hides the
-// kernel's __restrict__ from the compiler, which would otherwise emit a plain load.
-template <typename T>
-__device__ __forceinline__ T load_ro(const T* p)
-{
-    using U = std::conditional_t<sizeof(T) == 1, unsigned char,
-              std::conditional_t<sizeof(T) == 2, unsigned short, unsigned int>>;
-    static_assert(sizeof(U) == sizeof(T), "an element of 1, 2 or 4 bytes");
-    const U u = __ldg(reinterpret_cast<const U*>(p));
-    T x;
-    memcpy(&x, &u, sizeof x);
-    return x;
-}
-
-// n consecutive table entries from t (16-byte aligned): 16 bytes per shared-memory load.
-template <int n, typename Off>
-__device__ __forceinline__ void load_entries(const Off* t, Off (&e)[n])
-{
-    constexpr int per = 16 / sizeof(Off);
-    static_assert(n % per == 0, "whole 16-byte loads");
-#pragma unroll
-    for (int c = 0; c < n / per; ++c) {
-        const uint4 w = reinterpret_cast<const uint4*>(t)[c];
-        memcpy(&e[c * per], &w, sizeof w);
-    }
-}
 
 // A tile of CUPERM_THREADS * n elements, both sides at most one block wide (n = CUPERM_TILE_ITEMS).
 // Reads: each thread keeps one x and takes n consecutive rows; writes: one y and n consecutive

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "core/index_math.h"
+#include "backend/cuda/transpose/tile_access.cuh"
 
 namespace cuperm {
 
@@ -129,14 +130,19 @@ __device__ __forceinline__ void move_rows_vec(const cuperm_tile_params_t& p, con
 }
 
 // TILED: see the file comment. A tile is (1 << tile_b_log2) rows of
-// C = (1 << tile_a_log2) / V chunks (vectors of V elements). In the write pass
-// a warp gathers S column vectors for each of 32 / S neighbouring columns:
+// C = (1 << tile_a_log2) / V chunks (vectors of V elements). Reads: each thread keeps one chunk
+// column and takes kPer consecutive rows (their table entries in 16-byte loads). In the write
+// pass a warp gathers S column vectors for each of 32 / S neighbouring columns:
 // S = 128 / vector bytes (8 for 16-byte vectors, 16 for 8-byte, 32 for 4-byte
 // ones), so that with chunks of row y XOR-swizzled by (y / V) % S the warp
-// touches all 32 banks. The planner keeps
-// C >= S, at least S column vectors per column, and the tile at 16 KB.
-template <typename VT, typename Op>
-__device__ __forceinline__ void move_tile_vec(const cuperm_tile_params_t& p, const TileView<Op>& tv, const Op& op)
+// touches all 32 banks. The planner keeps C >= S, at least S column vectors per column, and the
+// tile at exactly 16 KB (CUPERM_THREADS * kVecBytesPerThread), so the rows of the read pass are
+// the tile's. As in move_tile_lean: whole tiles (kWhole) run unchecked, edge tiles on clamped
+// table indices with predicated global accesses, on 32-bit tables where they fit. The checked
+// form this replaced spent ~52 instructions an element on f16 with 4-byte vectors (ncu,
+// bench/results/lean-tiles-h100/).
+template <typename VT, bool kWhole, typename Op, typename Off>
+__device__ __forceinline__ void move_tile_vec(const cuperm_tile_params_t& p, const TileView<Op, Off>& tv, const Op& op)
 {
     using T = typename Op::value_type;
     constexpr int V = sizeof(VT) / sizeof(T), lV = V == 16 ? 4 : V == 8 ? 3 : V == 4 ? 2 : 1;
@@ -144,36 +150,48 @@ __device__ __forceinline__ void move_tile_vec(const cuperm_tile_params_t& p, con
     constexpr int S = 128 / sizeof(VT), lS = sizeof(VT) == 16 ? 3 : sizeof(VT) == 8 ? 4 : 5, lX = 5 - lS;
     static_assert(S == 1 << lS, "S column vectors of 32 / S columns: one warp");
     const int lC = p.tile_a_log2 - lV, C = 1 << lC; // chunks per row
-    const int ly = p.tile_b_log2 - lV;              // log2 of column vectors per column
+    const int lm = p.tile_b_log2 - lV - lS;         // log2 of a column's groups of S column vectors
+    const int na = tv.na, nb = tv.nb;
     VT* rows = reinterpret_cast<VT*>(tv.tile);
-    VT r[kPer];
+
+    const int cx = threadIdx.x & (C - 1), x = cx * V, y0 = (threadIdx.x >> lC) * kPer;
+    const bool x_ok = kWhole || x < na;
+    const T* in = as_base(tv.in + tv.a_in[kWhole ? x : min(x, na - 1)]);
+    Off e[kPer];
+    if constexpr (kWhole) {
+        load_entries(tv.b_in + y0, e);
+    } else {
 #pragma unroll
-    for (int k = 0; k < kPer; ++k) {
-        const int q = threadIdx.x + k * CUPERM_THREADS, x = (q & (C - 1)) * V, y = q >> lC;
-        if (x < tv.na && y < tv.nb) r[k] = *reinterpret_cast<const VT*>(tv.in + tv.a_in[x] + tv.b_in[y]);
+        for (int k = 0; k < kPer; ++k) e[k] = tv.b_in[min(y0 + k, nb - 1)];
     }
+    VT r[kPer] = {};
 #pragma unroll
-    for (int k = 0; k < kPer; ++k) {
-        const int q = threadIdx.x + k * CUPERM_THREADS, cx = q & (C - 1), y = q >> lC;
-        if (cx * V < tv.na && y < tv.nb) rows[y * C + (cx ^ ((y >> lV) & (S - 1)))] = r[k];
-    }
+    for (int k = 0; k < kPer; ++k)
+        if (kWhole || (x_ok && y0 + k < nb)) r[k] = __ldg(reinterpret_cast<const VT*>(in + e[k]));
+    // Row y0 + k's swizzle is y0's XOR k's: y0 is a multiple of kPer, so the two share no bit.
+    VT* put = rows + y0 * C;
+    const int cx0 = cx ^ ((y0 >> lV) & (S - 1));
+#pragma unroll
+    for (int k = 0; k < kPer; ++k) // rows past an edge tile's end hold values never written out
+        put[k * C + (cx0 ^ ((k >> lV) & (S - 1)))] = r[k];
     __syncthreads();
+
+    const int iy = threadIdx.x & (S - 1), xl = (threadIdx.x >> lS) & ((1 << lX) - 1), warp = threadIdx.x >> 5;
+    T* out = as_base(tv.out);
     // Not fully unrolled: a gathered vector holds V registers before packing.
-#pragma unroll 2
+#pragma unroll 4
     for (int k = 0; k < kPer; ++k) {
-        const int q = threadIdx.x + k * CUPERM_THREADS, iy = q & (S - 1), xl = (q >> lS) & ((1 << lX) - 1);
-        const int hi = q >> 5;
-        const int yv = ((hi & ((1 << (ly - lS)) - 1)) << lS) | iy, x = ((hi >> (ly - lS)) << lX) | xl;
-        const int y = yv * V;
-        if (x < tv.na && y < tv.nb) {
-            // (row >> lV) & (S - 1) == yv & (S - 1) == iy for every row of this column vector
-            const T* col = reinterpret_cast<const T*>(rows + ((x / V) ^ iy)) + (x % V);
-            uint32_t w[VecWords<VT>::kWords] = {};
+        const int hi = warp + k * (CUPERM_THREADS / 32);
+        const int xw = ((hi >> lm) << lX) | xl, y = ((((hi & ((1 << lm) - 1)) << lS) | iy)) * V;
+        // (row >> lV) & (S - 1) == iy for every row of this column vector
+        const T* col = reinterpret_cast<const T*>(rows + y * C + ((xw >> lV) ^ iy)) + (xw & (V - 1));
+        uint32_t w[VecWords<VT>::kWords] = {};
 #pragma unroll
-            for (int j = 0; j < V; ++j) vec_put(w, j, col[(y + j) * C * V]);
-            T* o = tv.out + tv.a_out[x] + tv.b_out[y];
-            *reinterpret_cast<VT*>(o) = apply_vec(VecWords<VT>::join(w), o, op);
-        }
+        for (int j = 0; j < V; ++j) vec_put(w, j, col[j * C * V]);
+        // two 32-bit offsets added to the pointer one by one: the compiler would otherwise sum them
+        // in 64 bits first
+        T* o = as_base(out + tv.a_out[kWhole ? xw : min(xw, na - 1)]) + tv.b_out[kWhole ? y : min(y, nb - 1)];
+        if (kWhole || (xw < na && y < nb)) *reinterpret_cast<VT*>(o) = apply_vec(VecWords<VT>::join(w), o, op);
     }
 }
 
