@@ -63,36 +63,49 @@ static void rows_above_2_31_elements(void** state)
     cupermDestroy(h);
 }
 
-/* 2-byte elements on the scalar tile's straight-line path (tile_lean.cuh), whose offset tables
- * are 32-bit when the input's and output's spans over the tile groups fit below 2^32
- * (cuperm_tile_offsets_fit_u32) and 64-bit otherwise. A strided input reaches both sides of that
- * bound with a small volume: 95 x 81 elements, the second dimension's stride such that the span
- * ends 2 elements below 2^32 (32-bit entries, sums past 2^31) or just above it (64-bit entries).
- * Odd extents keep vector tiles out; 64 x 32 tiles leave whole and edge tiles. */
-static void small_elements_with_spans_near_2_32(void** state)
+/* 2-byte elements moved through a 2-D transpose whose input's second dimension has stride
+ * strides[i]: spans chosen just below and just above 2^32, so the tile kernels run on 32-bit
+ * offset tables (cuperm_tile_offsets_fit_u32) and on 64-bit ones. int16 rather than f16: the same
+ * 2-byte kernels, and its random fill of the 8.6 GB footprint takes a second where the float fill
+ * takes minutes. */
+static void two_byte_spans_near_2_32(const int64_t extents[2], const int64_t strides[2], uint64_t seed)
 {
-    (void)state;
-    if (!gpu_has_free((size_t)9 << 30, "small_elements_with_spans_near_2_32")) skip();
+    if (!gpu_has_free((size_t)9 << 30, "spans near 2^32")) skip();
     cupermHandle_t h;
     assert_int_equal(cupermCreate(&h), CUPERM_STATUS_SUCCESS);
-    const int64_t strides[2] = {53687090, 53687093}; /* spans 2^32 - 2 and 2^32 + 238 */
     for (int i = 0; i < 2; ++i) {
         test_case_t c = {0};
         c.rank = 2;
-        c.extents[0] = 95;
-        c.extents[1] = 81;
+        c.extents[0] = extents[0];
+        c.extents[1] = extents[1];
         c.perm[0] = 1;
         c.perm[1] = 0;
         c.has_in_strides = 1;
         c.in_strides[0] = 1;
         c.in_strides[1] = strides[i];
-        rng_t r = {902 + (uint64_t)i};
-        /* int16 rather than f16: the same 2-byte tile kernels, and its random fill of the 8.6 GB
-         * footprint takes a second where the float fill takes minutes. */
+        rng_t r = {seed + (uint64_t)i};
         run_opts_t o = {CUPERM_R_16I, SCALARS_ALPHA, 0, 0};
         assert_int_equal(gpu_run_case(h, &c, &o, &r), 0);
     }
     cupermDestroy(h);
+}
+
+/* The scalar tiles' straight-line path (tile_lean.cuh): 95 x 81, spans 2^32 - 2 and 2^32 + 238.
+ * Odd extents keep vector tiles out; 64 x 64 tiles leave whole and edge tiles. */
+static void small_elements_with_spans_near_2_32(void** state)
+{
+    (void)state;
+    const int64_t extents[2] = {95, 81}, strides[2] = {53687090, 53687093};
+    two_byte_spans_near_2_32(extents, strides, 902);
+}
+
+/* The 4-byte vector tiles (tile_vec.cuh): 258 x 130 with even strides, spans 2^32 - 2339 and
+ * 2^32 + 241; the host planner takes 128 x 64 vector tiles for it, whole and edge ones. */
+static void vector_tiles_with_spans_near_2_32(void** state)
+{
+    (void)state;
+    const int64_t extents[2] = {258, 130}, strides[2] = {33294300, 33294320};
+    two_byte_spans_near_2_32(extents, strides, 904);
 }
 
 int main(void)
@@ -102,6 +115,7 @@ int main(void)
         cmocka_unit_test(matrix_above_2_31_elements),
         cmocka_unit_test(rows_above_2_31_elements),
         cmocka_unit_test(small_elements_with_spans_near_2_32),
+        cmocka_unit_test(vector_tiles_with_spans_near_2_32),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
