@@ -2,11 +2,13 @@
 # A transpose change against its base in ONE device call: builds this tree and a copy with
 # BASE_SED applied to BASE_FILE (the base: e.g. a tuning flag turned off), both for sm_90 and
 # in parallel; runs this tree's transpose GPU tests (test_gpu_candidates runs every candidate
-# launch against a reference), the fuzz test and memcheck on test_gpu_candidates' vector shapes;
-# then each suite of SUITES ("suite:dtype ...") on the base and on this tree, one after the
-# other (cuperm-bench, heuristic plans, every element verified), printing the medians; racecheck
-# on the vector shapes last (RACECHECK_S seconds at most). SANITIZE_FILTER picks other
-# test_gpu_candidates tests for both sanitizers (a cmocka glob).
+# launch against a reference; test_gpu_large, ~3 minutes, only with AB_LARGE=1) and the fuzz
+# test; then each suite of SUITES ("suite:dtype ...") on the base and on this tree, one after the
+# other (cuperm-bench, heuristic plans, every element verified), printing the medians; then
+# memcheck and racecheck (RACECHECK_S seconds at most) on test_gpu_candidates' vector shapes.
+# The measurements come before the sanitizers so that a call that runs out of time loses the
+# sanitizers, not the suites. SANITIZE_FILTER picks other test_gpu_candidates tests for both
+# sanitizers (a cmocka glob).
 # From the repository root on the device machine, carrying the two .deps/libcmocka*.deb:
 #   BASE_FILE=src/core/tuning.c BASE_SED='s/.tiled_shifted_max_elem = 1,/.tiled_shifted_max_elem = 0,/' \
 #     scripts/gpu-transpose-ab.sh
@@ -35,19 +37,21 @@ else
 fi
 AB_SECOND_BENCH_ONLY=1 ab_build_pair . build-ab "$base" "$base/build" || exit 1
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
-for t in test_gpu_transpose test_gpu_candidates test_gpu_large test_plan_mapping test_index_math; do
+tests="test_gpu_transpose test_gpu_candidates test_plan_mapping test_index_math"
+[ "${AB_LARGE:-0}" = 1 ] && tests="$tests test_gpu_large"
+for t in $tests; do
   exe=$(find build-ab/tests -name "$t" -type f | head -1)
   timeout 200 "$exe" >"$logs/$t.log" 2>&1; echo "$t rc=$? $(grep -E 'PASSED|FAILED' "$logs/$t.log" | tail -1)"
 done
 timeout 120 build-ab/tests/fuzz/cuperm-fuzz --contractions 300 --transposes 20000 --seed 7 --quiet >"$logs/fuzz.log" 2>&1
 echo "fuzz rc=$? $(grep -E '^fuzz:' "$logs/fuzz.log")"
 exe=$(find build-ab/tests -name test_gpu_candidates -type f | head -1)
-CUPERM_TEST_FILTER=${SANITIZE_FILTER:-vector_tile_shapes} timeout 150 compute-sanitizer --tool memcheck "$exe" >"$logs/memcheck.log" 2>&1
-echo "memcheck rc=$? $(grep 'ERROR SUMMARY' "$logs/memcheck.log" | tail -1)"
 for sd in $suites; do # suites that would start after BUDGET_S seconds are left out, and said so
   if [ "$SECONDS" -gt "${BUDGET_S:-100000}" ]; then echo "$sd: left out (BUDGET_S)"; continue; fi
   ab_bench_pair "$base/build" base build-ab this "${sd%%:*}" "${sd##*:}" heuristic
   tar czf "$logs/suites-so-far.tgz" -C "$logs" --exclude='*.tgz' .
 done
+CUPERM_TEST_FILTER=${SANITIZE_FILTER:-vector_tile_shapes} timeout 150 compute-sanitizer --tool memcheck "$exe" >"$logs/memcheck.log" 2>&1
+echo "memcheck rc=$? $(grep 'ERROR SUMMARY' "$logs/memcheck.log" | tail -1)"
 CUPERM_TEST_FILTER=${SANITIZE_FILTER:-vector_tile_shapes} timeout ${RACECHECK_S:-100} compute-sanitizer --tool racecheck "$exe" >"$logs/racecheck.log" 2>&1
 echo "racecheck rc=$? $(grep 'RACECHECK SUMMARY' "$logs/racecheck.log" | tail -1)"
