@@ -205,4 +205,22 @@ CUPERM_HD int cuperm_vector_piece(int lo, int hi, int o, int size)
     return parent < lo || parent + 2 * size > hi;
 }
 
+/* Row y's XOR swizzle of chunk slots in a vector tile (tile_vec.cuh, tile_shifted.cuh): chunk c of
+ * row y sits in slot c ^ cuperm_vec_swizzle(y, lv, s). The 2^lv rows of a column vector share one
+ * swizzle and s (= 128 / vector bytes) consecutive column vectors differ, so the write pass's warp,
+ * which gathers s column vectors of each of 32 / s columns, touches 32 distinct banks. It reads
+ * only y's bits from lv up: for y0 a multiple of 2^p and 0 <= k < 2^p it is y0's XOR k's. */
+CUPERM_HD int cuperm_vec_swizzle(int y, int lv, int s) { return (y >> lv) & (s - 1); }
+
+/* Column vector k of thread t in a vector tile's write pass (tile_vec.cuh): its column *x (an
+ * element index along A) and first row *y. A warp takes 2^ls column vectors (of 2^lv rows) of each
+ * of 2^(5 - ls) neighbouring columns; a column holds 2^lm groups of 2^ls column vectors. */
+CUPERM_HD void cuperm_vec_gather(unsigned t, int k, int ls, int lm, int lv, int* x, int* y)
+{
+    const int lx = 5 - ls, hi = (int)(t >> 5) + k * (CUPERM_THREADS >> 5);
+    const int xl = (int)((t >> ls) & ((1u << lx) - 1)), iy = (int)(t & ((1u << ls) - 1));
+    *x = ((hi >> lm) << lx) | xl;
+    *y = (((hi & ((1 << lm) - 1)) << ls) | iy) * (1 << lv);
+}
+
 #endif

@@ -246,6 +246,84 @@ static void offsets_fit_u32_when_spans_do(void** state)
     assert_false(cuperm_tile_offsets_fit_u32(&p));
 }
 
+/* Runs check on every vector tile shape the planner may give tile_vec.cuh's kernels: vectors of vb
+ * bytes (16, 8, or 4 for 1- and 2-byte elements) of elements of es bytes, 16 KB tiles of 2^lc
+ * chunks a row and 2^lr rows, at least s = 128 / vb chunks a row and column vectors a column. */
+typedef void (*vec_tile_check_fn)(int vb, int es, int lc, int lr);
+static int for_each_vec_tile(vec_tile_check_fn check)
+{
+    int shapes = 0;
+    for (int vb = 4; vb <= 16; vb *= 2)
+        for (int es = 1; es <= 4 && es < vb; es *= 2) {
+            const int lv = cuperm_log2_ceil(vb / es), ls = cuperm_log2_ceil(128 / vb);
+            const int chunks_rows = cuperm_log2_ceil(16384 / vb); /* lc + lr */
+            for (int lc = ls; chunks_rows - lc - lv >= ls; ++lc, ++shapes) check(vb, es, lc, chunks_rows - lc);
+        }
+    return shapes;
+}
+
+/* The read pass (thread t: chunk t % C of kPer consecutive rows) stores every chunk of the tile
+ * once, each row's slots a permutation of its chunks, and a thread's swizzles split as
+ * tile_vec.cuh assumes (first row's XOR the row number's within the thread). */
+static void vec_tile_read_pass(int vb, int es, int lc, int lr)
+{
+    const int lv = cuperm_log2_ceil(vb / es), s = 128 / vb, per = 64 / vb, c = 1 << lc, rows = 1 << lr;
+    assert_int_equal(CUPERM_THREADS * per, c * rows); /* 16 KB: one chunk a thread and row */
+    int* hits = calloc((size_t)c * rows, sizeof *hits);
+    for (int t = 0; t < CUPERM_THREADS; ++t) {
+        const int cx = t & (c - 1), y0 = (t >> lc) * per;
+        for (int k = 0; k < per; ++k) {
+            const int y = y0 + k, slot = cx ^ cuperm_vec_swizzle(y, lv, s);
+            assert_int_equal(cuperm_vec_swizzle(y, lv, s), cuperm_vec_swizzle(y0, lv, s) ^ cuperm_vec_swizzle(k, lv, s));
+            assert_true(slot >= 0 && slot < c);
+            hits[y * c + slot]++;
+        }
+    }
+    for (int i = 0; i < c * rows; ++i) assert_int_equal(hits[i], 1);
+    free(hits);
+}
+
+/* The write pass (cuperm_vec_gather) takes every column vector of the tile once, every row of a
+ * column vector has the swizzle tile_vec.cuh takes for it (the thread's t % s), and each of the
+ * warp's gathers (row j of its column vectors) touches every bank at most once (4-byte words;
+ * lanes reading the same word share it). */
+static void vec_tile_write_pass(int vb, int es, int lc, int lr)
+{
+    const int v = vb / es, lv = cuperm_log2_ceil(v), ls = cuperm_log2_ceil(128 / vb), s = 1 << ls;
+    const int per = 64 / vb, c = 1 << lc, cols = c * v, col_vectors = (1 << lr) / v;
+    const int lm = lr - lv - ls;
+    int* hits = calloc((size_t)cols * col_vectors, sizeof *hits);
+    for (int warp = 0; warp < CUPERM_THREADS / 32; ++warp)
+        for (int k = 0; k < per; ++k) {
+            for (int j = 0; j < v; ++j) {
+                int word_of_bank[32];
+                for (int b = 0; b < 32; ++b) word_of_bank[b] = -1;
+                for (int lane = 0; lane < 32; ++lane) {
+                    const int t = warp * 32 + lane;
+                    int x, y;
+                    cuperm_vec_gather((unsigned)t, k, ls, lm, lv, &x, &y);
+                    assert_true(x >= 0 && x < cols && y >= 0 && y < col_vectors * v && y % v == 0);
+                    if (j == 0) hits[x * col_vectors + y / v]++;
+                    const int row = y + j, sw = cuperm_vec_swizzle(row, lv, s);
+                    assert_int_equal(sw, t & (s - 1));
+                    const long byte = ((long)row * c + ((x >> lv) ^ sw)) * vb + (long)(x & (v - 1)) * es;
+                    const int word = (int)(byte / 4), bank = word % 32;
+                    if (word_of_bank[bank] < 0) word_of_bank[bank] = word;
+                    assert_int_equal(word_of_bank[bank], word); /* else two words in one bank: a conflict */
+                }
+            }
+        }
+    for (int i = 0; i < cols * col_vectors; ++i) assert_int_equal(hits[i], 1);
+    free(hits);
+}
+
+static void vector_tile_passes_cover_once_without_conflicts(void** state)
+{
+    (void)state;
+    assert_true(for_each_vec_tile(vec_tile_read_pass) >= 8);
+    assert_true(for_each_vec_tile(vec_tile_write_pass) >= 8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +334,7 @@ int main(void)
         cmocka_unit_test(granules_cover_a_shifted_run_once),
         cmocka_unit_test(vector_pieces_cover_a_span_once),
         cmocka_unit_test(offsets_fit_u32_when_spans_do),
+        cmocka_unit_test(vector_tile_passes_cover_once_without_conflicts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -181,7 +181,7 @@ __device__ __forceinline__ void move_tile_shifted(const cuperm_tile_params_t& p,
         const uint4 raw = load_run_vector(base, shift, tv.na, c, tv.in_lo, tv.in_hi, ok);
         uint4 next = shfl_down_vec(raw); // every lane: the shuffle is warp-wide
         if (c == C - 1) next = load_run_vector(base, shift, tv.na, C, tv.in_lo, tv.in_hi, ok);
-        if (ok && c * V < tv.na) rows[y * C + (c ^ ((y >> lV) & (S - 1)))] = shift_bytes(raw, next, shift * sizeof(T));
+        if (ok && c * V < tv.na) rows[y * C + (c ^ cuperm_vec_swizzle(y, lV, S))] = shift_bytes(raw, next, shift * sizeof(T));
     }
     __syncthreads();
     if constexpr (kLanes) {
@@ -200,7 +200,7 @@ __device__ __forceinline__ void move_tile_shifted(const cuperm_tile_params_t& p,
         const int y0 = g * V - shift;
         T* o = col + y0; // 16-byte aligned
         const T* at = tile + (x & (V - 1));
-        auto elem = [&](int y) { return at[(y * C + ((x >> lV) ^ ((y >> lV) & (S - 1)))) * V]; };
+        auto elem = [&](int y) { return at[(y * C + ((x >> lV) ^ cuperm_vec_swizzle(y, lV, S))) * V]; };
         if (jlo == 0 && jhi == V) {
             uint32_t w[4] = {};
 #pragma unroll

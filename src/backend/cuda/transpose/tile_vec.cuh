@@ -147,7 +147,7 @@ __device__ __forceinline__ void move_tile_vec(const cuperm_tile_params_t& p, con
     using T = typename Op::value_type;
     constexpr int V = sizeof(VT) / sizeof(T), lV = V == 16 ? 4 : V == 8 ? 3 : V == 4 ? 2 : 1;
     constexpr int kPer = kVecBytesPerThread / sizeof(VT);
-    constexpr int S = 128 / sizeof(VT), lS = sizeof(VT) == 16 ? 3 : sizeof(VT) == 8 ? 4 : 5, lX = 5 - lS;
+    constexpr int S = 128 / sizeof(VT), lS = sizeof(VT) == 16 ? 3 : sizeof(VT) == 8 ? 4 : 5;
     static_assert(S == 1 << lS, "S column vectors of 32 / S columns: one warp");
     const int lC = p.tile_a_log2 - lV, C = 1 << lC; // chunks per row
     const int lm = p.tile_b_log2 - lV - lS;         // log2 of a column's groups of S column vectors
@@ -170,20 +170,19 @@ __device__ __forceinline__ void move_tile_vec(const cuperm_tile_params_t& p, con
         if (kWhole || (x_ok && y0 + k < nb)) r[k] = __ldg(reinterpret_cast<const VT*>(in + e[k]));
     // Row y0 + k's swizzle is y0's XOR k's: y0 is a multiple of kPer, so the two share no bit.
     VT* put = rows + y0 * C;
-    const int cx0 = cx ^ ((y0 >> lV) & (S - 1));
+    const int cx0 = cx ^ cuperm_vec_swizzle(y0, lV, S);
 #pragma unroll
     for (int k = 0; k < kPer; ++k) // rows past an edge tile's end hold values never written out
-        put[k * C + (cx0 ^ ((k >> lV) & (S - 1)))] = r[k];
+        put[k * C + (cx0 ^ cuperm_vec_swizzle(k, lV, S))] = r[k];
     __syncthreads();
 
-    const int iy = threadIdx.x & (S - 1), xl = (threadIdx.x >> lS) & ((1 << lX) - 1), warp = threadIdx.x >> 5;
+    const int iy = threadIdx.x & (S - 1); // the swizzle of every row this thread gathers
     T* out = as_base(tv.out);
     // Not fully unrolled: a gathered vector holds V registers before packing.
 #pragma unroll 4
     for (int k = 0; k < kPer; ++k) {
-        const int hi = warp + k * (CUPERM_THREADS / 32);
-        const int xw = ((hi >> lm) << lX) | xl, y = ((((hi & ((1 << lm) - 1)) << lS) | iy)) * V;
-        // (row >> lV) & (S - 1) == iy for every row of this column vector
+        int xw, y;
+        cuperm_vec_gather(threadIdx.x, k, lS, lm, lV, &xw, &y);
         const T* col = reinterpret_cast<const T*>(rows + y * C + ((xw >> lV) ^ iy)) + (xw & (V - 1));
         uint32_t w[VecWords<VT>::kWords] = {};
 #pragma unroll
