@@ -46,4 +46,17 @@ __device__ __forceinline__ void load_entries(const Off* t, Off (&e)[n])
     }
 }
 
+// Entries i0 .. i0 + n - 1 of table t: on a whole tile in 16-byte loads, on an edge tile with
+// each index clamped to the last valid one (count entries), so no thread reads past them.
+template <bool kWhole, int n, typename Off>
+__device__ __forceinline__ void load_run(const Off* t, int i0, int count, Off (&e)[n])
+{
+    if constexpr (kWhole) {
+        load_entries(t + i0, e);
+    } else {
+#pragma unroll
+        for (int k = 0; k < n; ++k) e[k] = t[min(i0 + k, count - 1)];
+    }
+}
+
 } // namespace cuperm

@@ -29,12 +29,7 @@ __device__ __forceinline__ void move_tile_lean(const cuperm_tile_params_t& p, co
     const bool x_ok = kWhole || x < na;
     const T* in = as_base(tv.in + tv.a_in[kWhole ? x : min(x, na - 1)]);
     Off e[n];
-    if constexpr (kWhole) {
-        load_entries(tv.b_in + y0, e);
-    } else {
-#pragma unroll
-        for (int k = 0; k < n; ++k) e[k] = tv.b_in[min(y0 + k, nb - 1)];
-    }
+    load_run<kWhole>(tv.b_in, y0, nb, e);
     T v[n] = {};
 #pragma unroll
     for (int k = 0; k < n; ++k)
@@ -58,12 +53,7 @@ __device__ __forceinline__ void move_tile_lean(const cuperm_tile_params_t& p, co
 #pragma unroll
         for (int k = 0; k < n; ++k) v[k] = get[k];
         T* out = as_base(tv.out + tv.b_out[kWhole ? y : min(y, nb - 1)]);
-        if constexpr (kWhole) {
-            load_entries(tv.a_out + x0, e);
-        } else {
-#pragma unroll
-            for (int k = 0; k < n; ++k) e[k] = tv.a_out[min(x0 + k, na - 1)];
-        }
+        load_run<kWhole>(tv.a_out, x0, na, e);
 #pragma unroll
         for (int k = 0; k < n; ++k) {
             T* o = out + e[k];

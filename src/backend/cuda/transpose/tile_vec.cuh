@@ -158,12 +158,7 @@ __device__ __forceinline__ void move_tile_vec(const cuperm_tile_params_t& p, con
     const bool x_ok = kWhole || x < na;
     const T* in = as_base(tv.in + tv.a_in[kWhole ? x : min(x, na - 1)]);
     Off e[kPer];
-    if constexpr (kWhole) {
-        load_entries(tv.b_in + y0, e);
-    } else {
-#pragma unroll
-        for (int k = 0; k < kPer; ++k) e[k] = tv.b_in[min(y0 + k, nb - 1)];
-    }
+    load_run<kWhole>(tv.b_in, y0, nb, e);
     VT r[kPer] = {};
 #pragma unroll
     for (int k = 0; k < kPer; ++k)
