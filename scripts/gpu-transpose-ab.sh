@@ -13,7 +13,8 @@
 #   BASE_FILE=src/core/tuning.c BASE_SED='s/.tiled_shifted_max_elem = 1,/.tiled_shifted_max_elem = 0,/' \
 #     scripts/gpu-transpose-ab.sh
 # or, for a change over several files, BASE_PATCH=FILE (a `git diff` of the change, taken back
-# with patch -R to make the base).
+# with patch -R to make the base). With VARIANT_FILE and VARIANT_SED, a third build (variant):
+# this tree with that sed applied to that file, run after the other two on every suite.
 # Logs and CSVs go to $OUT (or ./gpu-transpose-ab-logs), also packed into all-logs.tgz.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -35,7 +36,20 @@ else
   if cmp -s "$logs/base-file.orig" "$base/$BASE_FILE"; then echo "BASE_SED changed nothing in $BASE_FILE"; exit 1; fi
   diff "$logs/base-file.orig" "$base/$BASE_FILE" >"$logs/base.diff"
 fi
+if [ -n "${VARIANT_FILE:-}" ]; then # built beside the pair, cuperm-bench only
+  variant=/tmp/cuperm-ab-variant
+  ab_copy_tree "$variant"
+  sed -i "${VARIANT_SED:?the sed expression that makes the variant}" "$variant/$VARIANT_FILE"
+  if cmp -s "$VARIANT_FILE" "$variant/$VARIANT_FILE"; then echo "VARIANT_SED changed nothing in $VARIANT_FILE"; exit 1; fi
+  diff "$VARIANT_FILE" "$variant/$VARIANT_FILE" >"$logs/variant.diff"
+  ab_build_one "$variant" "$variant/build" 1 &
+fi
 AB_SECOND_BENCH_ONLY=1 ab_build_pair . build-ab "$base" "$base/build" || exit 1
+wait
+if [ -n "${VARIANT_FILE:-}" ]; then
+  [ -x "$variant/build/tools/bench/cuperm-bench" ] || { tail -30 "$logs/build.log"; exit 1; }
+  export AB_THIRD="$variant/build variant"
+fi
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
 tests="test_gpu_transpose test_gpu_candidates test_plan_mapping test_index_math"
 [ "${AB_LARGE:-0}" = 1 ] && tests="$tests test_gpu_large"

@@ -55,6 +55,7 @@ for c in "$@"; do
     ncu --clock-control none --kernel-name regex:'tile_kernel|whole_dims|copy_kernel' --launch-skip 1 --launch-count 1 \
       --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
       --section LaunchStats --section SchedulerStats --section InstructionStats \
+      --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' \
       "$bench" --case "$extents $perm" --dtype "$dtype" --mode heuristic --no-verify --target-ms 2 \
       --plan-reps 1 --quiet >"$logs/ncu-$tag-$n.txt" 2>&1
     echo "   ncu: $(grep -E '^ +(Duration|DRAM Throughput|Achieved Occupancy|Registers Per Thread|Executed Instructions|Compute \(SM\) Throughput) ' \

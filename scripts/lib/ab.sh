@@ -40,8 +40,9 @@ ab_build_one() {
 }
 
 # Runs cuperm-bench SUITE --dtype DTYPE --mode MODE [ARGS...] on build $1 (tag $2), then on build
-# $3 (tag $4), one after the other, and prints each run's summary lines. SUITE/N runs every N-th
-# case of SUITE (from its --list), named SUITE-everyN in the logs.
+# $3 (tag $4), then, when AB_THIRD="DIR TAG" is set, on that build, one after the other, and prints
+# each run's summary lines. SUITE/N runs every N-th case of SUITE (from its --list), named
+# SUITE-everyN in the logs.
 ab_bench_pair() {
   local b1=$1 t1=$2 b2=$3 t2=$4 suite=$5 dtype=$6 mode=$7 b t side name=$5 sel=("$5")
   shift 7
@@ -51,8 +52,10 @@ ab_bench_pair() {
       awk -v n="${suite##*/}" 'NR % n == 1' >"$logs/$name-cases.txt"
     sel=(--cases "$logs/$name-cases.txt")
   fi
-  for side in 1 2; do
-    if [ $side = 1 ]; then b=$b1 t=$t1; else b=$b2 t=$t2; fi
+  local sides="1 2"
+  [ -n "${AB_THIRD:-}" ] && sides="1 2 3"
+  for side in $sides; do
+    case $side in 1) b=$b1 t=$t1 ;; 2) b=$b2 t=$t2 ;; 3) read -r b t <<<"$AB_THIRD" ;; esac
     timeout 200 "$b/tools/bench/cuperm-bench" "${sel[@]}" --dtype "$dtype" --mode "$mode" "$@" --out "$logs" \
       --tag "$name-$dtype-$t" >"$logs/$name-$dtype-$t.log" 2>&1
     echo "$name $dtype $t rc=$? $(grep -E '^  all |geomean|verification failures' "$logs/$name-$dtype-$t.log" |

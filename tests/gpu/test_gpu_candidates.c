@@ -54,15 +54,17 @@ static void reference_move(const test_case_t* c, int elem, const unsigned char* 
 /* Runs every candidate of c (packed or not) on in/out shifted by misalign
  * elements; returns the number of failing candidates. */
 static int shifted_runs; /* candidates run on the shifted vector tiles (tile_shifted.cuh) */
+static int word_runs;    /* candidates run on word reads (tile_words.cuh) */
 
-static int run_candidates(const test_case_t* c, int elem, int packed, int misalign, const unsigned char* h_want, unsigned char* h_out, unsigned char* d_in,
-                          unsigned char* d_out, int64_t out_bytes)
+static int run_candidates(const test_case_t* c, int elem, const cuperm_tuning_t* tuning, int packed, int misalign,
+                          const unsigned char* h_want, unsigned char* h_out, unsigned char* d_in, unsigned char* d_out,
+                          int64_t out_bytes)
 {
     cuperm_launch_t cand[CUPERM_MAX_CANDIDATES];
     const int64_t* is = c->has_in_strides ? c->in_strides : NULL;
     const int64_t* os = c->has_out_strides ? c->out_strides : NULL;
     const int n = cuperm_plan_candidates(c->rank, c->extents, c->perm, elem, is, os, &kDevice,
-                                         cuperm_tuning_for(&kDevice), packed, cand, CUPERM_MAX_CANDIDATES);
+                                         tuning, packed, cand, CUPERM_MAX_CANDIDATES);
     const size_t off = (size_t)misalign * (size_t)elem;
     int failures = 0;
     for (int k = 0; k < n; ++k) {
@@ -77,6 +79,7 @@ static int run_candidates(const test_case_t* c, int elem, int packed, int misali
             continue;
         }
         shifted_runs += cand[k].kind == CUPERM_LAUNCH_TILED && cand[k].tile.vec_shifted;
+        word_runs += cand[k].kind == CUPERM_LAUNCH_TILED && cand[k].tile.word_reads;
         unsigned char before[16]; /* the bytes before a misaligned output stay untouched */
         cudaMemcpy(before, d_out, off, cudaMemcpyDeviceToHost);
         for (size_t b = 0; b < off; ++b)
@@ -89,9 +92,11 @@ static int run_candidates(const test_case_t* c, int elem, int packed, int misali
         cudaMemcpy(h_out, d_out + off, (size_t)out_bytes, cudaMemcpyDeviceToHost);
         if (memcmp(h_out, h_want, (size_t)out_bytes) != 0) {
             const cuperm_tile_params_t* t = &cand[k].tile;
-            fprintf(stderr, "candidate %d (kind %d, %d-byte elements%s, tile 2^%d x 2^%d, vec 2^%d, misalign %d) wrong: ",
+            fprintf(stderr,
+                    "candidate %d (kind %d, %d-byte elements%s, tile 2^%d x 2^%d, vec 2^%d, shifted %d, words %d, "
+                    "misalign %d) wrong: ",
                     k, cand[k].kind, cand[k].elem_size, packed ? ", packed" : "", t->tile_a_log2, t->tile_b_log2,
-                    t->vec_log2, misalign);
+                    t->vec_log2, t->vec_shifted, t->word_reads, misalign);
             case_print(stderr, c);
             ++failures;
         }
@@ -99,8 +104,8 @@ static int run_candidates(const test_case_t* c, int elem, int packed, int misali
     return failures;
 }
 
-/* Random bytes in, each candidate's output against reference_move. */
-static int check_case(const test_case_t* c, int elem, rng_t* r)
+/* Random bytes in, each candidate's output (planned with tuning) against reference_move. */
+static int check_case(const test_case_t* c, int elem, const cuperm_tuning_t* tuning, rng_t* r)
 {
     const int misalign = 1;
     const int64_t in_n = case_in_span(c) + misalign, out_n = case_out_span(c);
@@ -119,8 +124,8 @@ static int check_case(const test_case_t* c, int elem, rng_t* r)
         memset(h_want, POISON_BYTE, (size_t)out_bytes);
         reference_move(c, elem, h_in + m * elem, h_want);
         cudaMemcpy(d_in, h_in, (size_t)(in_n * elem), cudaMemcpyHostToDevice);
-        failures += run_candidates(c, elem, 0, m, h_want, h_out, d_in, d_out, out_bytes);
-        if (m == 0) failures += run_candidates(c, elem, 1, 0, h_want, h_out, d_in, d_out, out_bytes);
+        failures += run_candidates(c, elem, tuning, 0, m, h_want, h_out, d_in, d_out, out_bytes);
+        if (m == 0) failures += run_candidates(c, elem, tuning, 1, 0, h_want, h_out, d_in, d_out, out_bytes);
     }
     cudaFree(d_in);
     cudaFree(d_out);
@@ -140,13 +145,16 @@ static void random_problems_every_candidate(void** state)
     for (int i = 0; i < count; ++i) {
         test_case_t c;
         case_random(&r, &c, 1, 7, 300000, i % 4 == 3);
-        failures += check_case(&c, elems[i % 5], &r);
+        failures += check_case(&c, elems[i % 5], cuperm_tuning_for(&kDevice), &r);
     }
     assert_int_equal(failures, 0);
+    assert_true(word_runs > 0);
 }
 
 /* Shapes whose vector tiles take each allowed shape: short A or B groups
- * (32-element rows), even extents for 8-byte vectors, multiples of 16 bytes. */
+ * (32-element rows), even extents for 8-byte vectors, multiples of 16 bytes; each with the
+ * device's tuning and with one that asks for shifted vectors for 1- and 2-byte elements (their
+ * kernel stays tested whatever the tuning table says of it). */
 static void vector_tile_shapes(void** state)
 {
     (void)state;
@@ -159,14 +167,18 @@ static void vector_tile_shapes(void** state)
         {4, {13, 5, 29, 7}, {3, 2, 0, 1}},
     };
     rng_t r = {42};
+    cuperm_tuning_t shifted = *cuperm_tuning_for(&kDevice);
+    shifted.transpose.tiled_shifted_max_elem = 2;
     int failures = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
         for (int elem = 1; elem <= 4; elem *= 2) {
             const test_case_t c = case_from_shape(&cases[i]);
-            failures += check_case(&c, elem, &r);
+            failures += check_case(&c, elem, cuperm_tuning_for(&kDevice), &r);
+            if (elem <= 2) failures += check_case(&c, elem, &shifted, &r);
         }
     assert_int_equal(failures, 0);
     assert_true(shifted_runs > 0);
+    assert_true(word_runs > 0);
 }
 
 int main(void)
