@@ -223,18 +223,4 @@ CUPERM_HD void cuperm_vec_gather(unsigned t, int k, int ls, int lm, int lv, int*
     *y = (((hi & ((1 << lm) - 1)) << ls) | iy) * (1 << lv);
 }
 
-/* Division of q by a small run-time d (2 <= d < 2^16; q < 2^16) as one multiply-high by
- * cuperm_small_div_magic(d) = ceil(2^32 / d): the error q (m - 2^32/d) / 2^32 stays below
- * 2^-16 < 1/d, so the quotient is exact. The word tiles (tile_words.cuh) split a flat word
- * index into row and word with it. */
-CUPERM_HD uint32_t cuperm_small_div_magic(uint32_t d) { return 0xffffffffu / d + 1u; }
-
-CUPERM_HD uint32_t cuperm_small_div(uint32_t q, uint32_t magic) { return cuperm_mulhi32(q, magic); }
-
-/* Words of a word tile's shared-memory row (tile_words.cuh): the aligned 4-byte words that
- * cover a row of run_bytes (a multiple of 4) starting anywhere in a word, that is one more
- * than the row's own. The tile's row pitch of smem_row elements of elem bytes is exactly that
- * (cuperm_tile_params_init pads each row by one word for small elements). */
-CUPERM_HD int cuperm_word_row_words(int run_bytes) { return run_bytes / 4 + 1; }
-
 #endif

@@ -67,8 +67,6 @@ typedef struct {
     int vec_shifted;     /* TILED, 1- and 2-byte elements, 16-byte vectors: rows and columns may start
                           * anywhere in a vector (A contiguous in the input, B in the output); 2:
                           * written by lanes (tile_shifted.cuh), tiles of 8 vectors per column */
-    int word_reads;      /* TILED, 1- and 2-byte elements, the lean tile's shape, A one unit-stride run
-                          * of the input: rows are read by aligned 4-byte words (tile_words.cuh) */
     int64_t a_volume, b_volume;
     int64_t a_tiles, b_tiles;
     int64_t num_tiles;

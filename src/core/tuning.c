@@ -26,12 +26,10 @@
         /* Shifted 16-byte vectors (any extent) against the scalar tiles they replace, random suite, same   \
          * run (bench/results/shifted-tiles-h100/): 1-byte 15-20% -> 24-56% of copy on 15 of 16 cases, but  \
          * 2-byte 33-38% -> 25-31%; where aligned 4-byte vectors fit they beat both (an i8 case 50 vs 31%). \
-         * Since the scalar tiles' lean form (tile_lean.cuh) they lose to it: i8 6325 x 31625 24.6 -> 41.8%   \
-         * of copy with them off (ncu run, bench/results/word-reads-h100/). So off. */                         \
+         * Since the scalar tiles' lean form with 16 items (tile_lean.cuh) they lose to it: off, 1-byte       \
+         * random 41.7 -> 43.5% median, 14 cases up by 4.7-27 points, one down (56.1 -> 45.3); held-out     \
+         * primes 38.2 -> 43.2%, 28 up, none down (bench/results/word-reads-h100-dropped/). */                \
         .tiled_shifted_max_elem = 0,                                                                         \
-        /* Scalar tiles of 1- and 2-byte elements read by aligned words (tile_words.cuh): a warp's load    \
-         * then covers 128 bytes of a row instead of 32 or 64. BEING MEASURED. */                          \
-        .tiled_word_reads_max_elem = 2,                                                                      \
         /* Their write pass by lanes (aligned gathers, shifted across lanes, partial vectors by pieces):  \
          * NOT YET MEASURED, so off. */                                                                       \
         .tiled_shifted_lane_writes = 0,                                                                      \

@@ -36,8 +36,6 @@ typedef struct {
                                         (1- and 2-byte elements) if it is 4 */
     int tiled_shifted_max_elem;      /* tiled: shifted 16-byte vectors, where no aligned ones fit, for elements of
                                       * at most this many bytes (1 or 2; 0: never) */
-    int tiled_word_reads_max_elem;   /* tiled: scalar tiles read by aligned 4-byte words (tile_words.cuh) for
-                                      * elements of at most this many bytes (1 or 2; 0: never) */
     int tiled_shifted_lane_writes;   /* 1: shifted tiles of 8 vectors per column write by lanes (vec_shifted 2) */
     int vec_row_bytes;               /* a vector tile's A side, in bytes (elements of 2 bytes and more) */
     int vec_row_bytes_1byte;         /* the same for 1-byte elements */

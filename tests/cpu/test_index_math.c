@@ -4,7 +4,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <cmocka.h>
 
@@ -325,66 +324,6 @@ static void vector_tile_passes_cover_once_without_conflicts(void** state)
     assert_true(for_each_vec_tile(vec_tile_write_pass) >= 8);
 }
 
-/* cuperm_small_div against the operator: every q < 2^16 for d up to 2048, and every quotient's
- * boundary (q = k d - 1, k d) for larger d below 2^16. */
-static void small_division_is_exact(void** state)
-{
-    (void)state;
-    long bad = 0;
-    for (uint32_t d = 2; d <= 2048; ++d) {
-        const uint32_t m = cuperm_small_div_magic(d);
-        for (uint32_t q = 0; q < 65536; ++q) bad += cuperm_small_div(q, m) != q / d;
-    }
-    for (uint32_t d = 2049; d < 65536; ++d) {
-        const uint32_t m = cuperm_small_div_magic(d);
-        for (uint32_t k = 1; k * d < 65536; ++k) bad += cuperm_small_div(k * d - 1, m) != k - 1 || cuperm_small_div(k * d, m) != k;
-        bad += cuperm_small_div(65535, m) != 65535 / d;
-    }
-    assert_int_equal(bad, 0);
-}
-
-/* A word tile (tile_words.cuh) of every lean shape for 1- and 2-byte elements and every start of
- * its rows in a word: the read pass's kLoads steps of CUPERM_THREADS flat words reach every word
- * the tile's rows need and stay inside the shared-memory rows (cuperm_tile_params_init's pitch),
- * and every element the write pass reads lies in a word the read pass loaded. */
-static void word_tiles_cover_their_rows(void** state)
-{
-    (void)state;
-    int shapes = 0;
-    for (int es = 1; es <= 2; es *= 2) {
-        const int n = CUPERM_TILE_ITEMS(es), loads = n * es / 4 + 1, tile = CUPERM_THREADS * n;
-        for (int ta = 16; ta <= 256; ta *= 2) {
-            const int tb = tile / ta;
-            if (tb > 256) continue;
-            const int smem_row = ta + 4 / es; /* as cuperm_tile_params_init pads it */
-            const int words = cuperm_word_row_words(ta * es);
-            assert_int_equal(words * 4, smem_row * es);
-            const uint32_t magic = cuperm_small_div_magic((uint32_t)words);
-            char* got = calloc((size_t)tb * words, 1);
-            for (int shift = 0; shift < 4; shift += es) {
-                memset(got, 0, (size_t)tb * words);
-                for (int t = 0; t < CUPERM_THREADS; ++t)
-                    for (int k = 0; k < loads; ++k) {
-                        const uint32_t q = (uint32_t)(t + k * CUPERM_THREADS);
-                        const int y = (int)cuperm_small_div(q, magic), w = (int)q - y * words;
-                        if (y >= tb) continue;
-                        assert_true(w >= 0 && w < words);
-                        got[y * words + w]++;
-                    }
-                for (int y = 0; y < tb; ++y)
-                    for (int w = 0; w < words; ++w) assert_int_equal(got[y * words + w], 1);
-                for (int x = 0; x < ta; ++x) { /* the write pass's byte of element x, any row */
-                    const int byte = shift + x * es;
-                    assert_true(byte / 4 < words && (byte + es - 1) / 4 < words);
-                }
-            }
-            free(got);
-            ++shapes;
-        }
-    }
-    assert_int_equal(shapes, 10);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -396,8 +335,6 @@ int main(void)
         cmocka_unit_test(vector_pieces_cover_a_span_once),
         cmocka_unit_test(offsets_fit_u32_when_spans_do),
         cmocka_unit_test(vector_tile_passes_cover_once_without_conflicts),
-        cmocka_unit_test(small_division_is_exact),
-        cmocka_unit_test(word_tiles_cover_their_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,8 +25,7 @@ static void check_sm90_transpose(const cuperm_transpose_tuning_t* t)
     assert_int_equal(t->tile_side_max_log2, 11);
     assert_int_equal(t->tiled_min_vec_bytes, 4);
     assert_int_equal(t->tiled_shifted_lane_writes, 0); /* not measured yet */
-    assert_int_equal(t->tiled_shifted_max_elem, 0);
-    assert_int_equal(t->tiled_word_reads_max_elem, 2);
+    assert_int_equal(t->tiled_shifted_max_elem, 0); /* measured: the lean scalar tiles win */
     assert_int_equal(t->vec_row_bytes, 256);
     assert_int_equal(t->vec_row_bytes_1byte, 128);
     assert_int_equal(t->rows_vec_max_log2, 5);

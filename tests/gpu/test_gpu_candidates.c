@@ -54,7 +54,6 @@ static void reference_move(const test_case_t* c, int elem, const unsigned char* 
 /* Runs every candidate of c (packed or not) on in/out shifted by misalign
  * elements; returns the number of failing candidates. */
 static int shifted_runs; /* candidates run on the shifted vector tiles (tile_shifted.cuh) */
-static int word_runs;    /* candidates run on word reads (tile_words.cuh) */
 
 static int run_candidates(const test_case_t* c, int elem, const cuperm_tuning_t* tuning, int packed, int misalign,
                           const unsigned char* h_want, unsigned char* h_out, unsigned char* d_in, unsigned char* d_out,
@@ -79,7 +78,6 @@ static int run_candidates(const test_case_t* c, int elem, const cuperm_tuning_t*
             continue;
         }
         shifted_runs += cand[k].kind == CUPERM_LAUNCH_TILED && cand[k].tile.vec_shifted;
-        word_runs += cand[k].kind == CUPERM_LAUNCH_TILED && cand[k].tile.word_reads;
         unsigned char before[16]; /* the bytes before a misaligned output stay untouched */
         cudaMemcpy(before, d_out, off, cudaMemcpyDeviceToHost);
         for (size_t b = 0; b < off; ++b)
@@ -93,10 +91,10 @@ static int run_candidates(const test_case_t* c, int elem, const cuperm_tuning_t*
         if (memcmp(h_out, h_want, (size_t)out_bytes) != 0) {
             const cuperm_tile_params_t* t = &cand[k].tile;
             fprintf(stderr,
-                    "candidate %d (kind %d, %d-byte elements%s, tile 2^%d x 2^%d, vec 2^%d, shifted %d, words %d, "
-                    "misalign %d) wrong: ",
+                    "candidate %d (kind %d, %d-byte elements%s, tile 2^%d x 2^%d, vec 2^%d, shifted %d, misalign %d) "
+                    "wrong: ",
                     k, cand[k].kind, cand[k].elem_size, packed ? ", packed" : "", t->tile_a_log2, t->tile_b_log2,
-                    t->vec_log2, t->vec_shifted, t->word_reads, misalign);
+                    t->vec_log2, t->vec_shifted, misalign);
             case_print(stderr, c);
             ++failures;
         }
@@ -148,7 +146,6 @@ static void random_problems_every_candidate(void** state)
         failures += check_case(&c, elems[i % 5], cuperm_tuning_for(&kDevice), &r);
     }
     assert_int_equal(failures, 0);
-    assert_true(word_runs > 0);
 }
 
 /* Shapes whose vector tiles take each allowed shape: short A or B groups
@@ -178,7 +175,6 @@ static void vector_tile_shapes(void** state)
         }
     assert_int_equal(failures, 0);
     assert_true(shifted_runs > 0);
-    assert_true(word_runs > 0);
 }
 
 int main(void)

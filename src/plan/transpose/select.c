@@ -443,25 +443,9 @@ static int64_t choose_band(const cuperm_launch_t* L, const cuperm_transpose_tuni
     return out_eff < 1 - tt->sector_eff_tolerance ? band : 0;
 }
 
-/* Whether a TILED launch's scalar tile reads by aligned words (tile_words.cuh): elements of at most
- * tt->tiled_word_reads_max_elem bytes, the lean tile's shape (CUPERM_THREADS x items, both sides at
- * most CUPERM_THREADS) and group A one unit-stride run of the input, so a tile's row is one run. */
-static int word_reads_fit(const cuperm_launch_t* L, const cuperm_transpose_tuning_t* tt)
-{
-    const cuperm_tile_params_t* t = &L->tile;
-    const int elem = L->elem_size, ta = 1 << t->tile_a_log2, tb = 1 << t->tile_b_log2;
-    if (L->kind != CUPERM_LAUNCH_TILED || elem > tt->tiled_word_reads_max_elem || elem > 2) return 0;
-    if (ta > CUPERM_THREADS || tb > CUPERM_THREADS || ta * tb != CUPERM_THREADS * CUPERM_TILE_ITEMS(elem)) return 0;
-    if (t->a_end < 1 || t->dim[0].in_stride != 1) return 0;
-    for (int d = 1; d < t->a_end; ++d)
-        if (t->dim[d].in_stride != t->dim[d - 1].in_stride * t->dim[d - 1].extent) return 0;
-    return 1;
-}
-
 /* Finishes a tile launch whose tile params are set. */
 static void finish_tile_launch(cuperm_launch_t* L, const cuperm_transpose_tuning_t* tt)
 {
-    L->tile.word_reads = word_reads_fit(L, tt);
     L->tile.band_tiles = choose_band(L, tt);
     const int64_t max_grid = 0x7fffffff;
     L->blocks = L->tile.num_tiles < max_grid ? L->tile.num_tiles : max_grid;

@@ -16,7 +16,6 @@
 #include "backend/cuda/transpose/tile_lean.cuh"
 #include "backend/cuda/transpose/tile_shifted.cuh"
 #include "backend/cuda/transpose/tile_vec.cuh"
-#include "backend/cuda/transpose/tile_words.cuh"
 #include "backend/cuda/transpose/type_dispatch.cuh"
 
 namespace cuperm {
@@ -146,7 +145,7 @@ __device__ __forceinline__ void move_tile_any(const cuperm_tile_params_t& p, con
 // The ways through a tile. Each is a kernel of its own, so registers are
 // allocated for the path that runs, not for the most demanding one:
 // that is what lets the vector and fast paths keep more blocks resident.
-enum class TilePath { kVec, kVec8, kVec4, kShift, kShiftLanes, kFast, kAny, kWords };
+enum class TilePath { kVec, kVec8, kVec4, kShift, kShiftLanes, kFast, kAny };
 
 // Resident blocks per SM the compiler must allow for (registers <= 64K / (256 * n)).
 template <TilePath kPath>
@@ -168,12 +167,6 @@ __device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const T
     } else if constexpr (kPath == TilePath::kShift || kPath == TilePath::kShiftLanes) {
         static_assert(kStaged, "shifted vectors are planned for staged tiles only");
         move_tile_shifted<kPath == TilePath::kShiftLanes>(p, tv, op);
-    } else if constexpr (kPath == TilePath::kWords) {
-        static_assert(kStaged, "word reads are planned for staged tiles only");
-        if (tv.na == 1 << p.tile_a_log2 && tv.nb == 1 << p.tile_b_log2)
-            move_tile_words<true>(p, tv, op);
-        else
-            move_tile_words<false>(p, tv, op);
     } else if constexpr (kPath == TilePath::kFast) {
         move_tile_fast<kStaged>(p, tv, op);
     } else {
@@ -202,8 +195,8 @@ tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const typ
         tile = reinterpret_cast<T*>(b_out + tb);
     else
         tile = reinterpret_cast<T*>(reinterpret_cast<int64_t*>(a_in) + 2 * (ta + tb));
-    const T* in_hi = nullptr; // the input's footprint ends here (the shifted and word paths read whole vectors)
-    if constexpr (kPath == TilePath::kShift || kPath == TilePath::kShiftLanes || kPath == TilePath::kWords) {
+    const T* in_hi = nullptr; // the input's footprint ends here (the shifted path reads by vectors)
+    if constexpr (kPath == TilePath::kShift || kPath == TilePath::kShiftLanes) {
         int64_t last = 0;
         for (int d = 0; d < p.rank; ++d) last += (p.dim[d].extent - 1) * p.dim[d].in_stride;
         in_hi = in + last + 1;
@@ -290,11 +283,6 @@ cudaError_t launch_tiles(const cuperm_launch_t* l, cupermDataType_t type, const 
             }
         }
         if (ta <= kTileThreads && tb <= kTileThreads && ta * tb == kTileThreads * tile_items<T>()) {
-            if constexpr (kStaged && sizeof(T) <= 2) /* move_tile_words */
-                if (l->tile.word_reads)
-                    return with_offsets(&l->tile, [&](auto off) {
-                        return launch_tile_kernel<kStaged, TilePath::kWords, Op, decltype(off)>(l, in, out, op, stream);
-                    });
             if constexpr (sizeof(T) <= 4) /* move_tile_lean */
                 return with_offsets(&l->tile, [&](auto off) {
                     return launch_tile_kernel<kStaged, TilePath::kFast, Op, decltype(off)>(l, in, out, op, stream);

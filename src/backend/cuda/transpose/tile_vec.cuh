@@ -30,7 +30,7 @@ struct TileView {
     int na, nb;
     const Off *a_in, *a_out, *b_in, *b_out;
     typename Op::value_type* tile;
-    const typename Op::value_type *in_lo, *in_hi; // the input's footprint (shifted vectors and word reads only)
+    const typename Op::value_type *in_lo, *in_hi; // the input's footprint (shifted vectors only)
 };
 
 // Bytes each thread moves per pass: 4 vectors of 16 bytes, 8 of 8 or 16 of 4.
