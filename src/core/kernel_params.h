@@ -18,6 +18,10 @@
  * (bench/results/lean-vec-tiles-h100/). Tiles hold CUPERM_THREADS *
  * CUPERM_TILE_ITEMS(elem) elements. */
 #define CUPERM_TILE_ITEMS(elem) ((elem) >= 8 ? 64 / (elem) : 16)
+/* Wide scalar tiles (1- and 2-byte elements, staged, both sides within one block, when the
+ * tuning table asks for them): this many elements a thread. With 32 the plain-copy medians
+ * rose by 5-11 points of copy where the sides stayed within a block (bench/results/items32-h100/). */
+#define CUPERM_TILE_ITEMS_WIDE 32
 
 /* A dimension shared by a transpose's input and output. Like cuperm_dim3_t, a record of
  * int64_t (the extent, then a stride per view) that cuperm_decode reads. */

@@ -36,6 +36,8 @@ typedef struct {
                                         (1- and 2-byte elements) if it is 4 */
     int tiled_shifted_max_elem;      /* tiled: shifted 16-byte vectors, where no aligned ones fit, for elements of
                                       * at most this many bytes (1 or 2; 0: never) */
+    int tiled_wide_small_tiles;      /* 1: scalar tiles of 1- and 2-byte elements hold CUPERM_TILE_ITEMS_WIDE elements a
+                                      * thread where both sides stay within a block */
     int tiled_shifted_lane_writes;   /* 1: shifted tiles of 8 vectors per column write by lanes (vec_shifted 2) */
     int vec_row_bytes;               /* a vector tile's A side, in bytes (elements of 2 bytes and more) */
     int vec_row_bytes_1byte;         /* the same for 1-byte elements */

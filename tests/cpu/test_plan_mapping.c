@@ -128,27 +128,28 @@ static void check_vector_launch(const cuperm_launch_t* l)
     assert_true(t->vec_shifted || t->dim[t->a_end].extent % (1 << t->vec_log2) == 0);
 }
 
-static void check_case(const test_case_t* c, int elem)
+/* c's heuristic launch and every candidate, planned with tuning, against the reference mapping. */
+static void check_case_with(const test_case_t* c, int elem, const cuperm_tuning_t* tuning)
 {
     cuperm_problem_t p;
     cuperm_problem_init(&p, c->rank, c->extents, c->perm, c->has_in_strides ? c->in_strides : NULL,
                         c->has_out_strides ? c->out_strides : NULL);
     cuperm_problem_canonicalize(&p);
     cuperm_launch_t heuristic, cand[16];
-    cuperm_select_launch(&p, elem, cuperm_tuning_for(&kDevice), &heuristic);
+    cuperm_select_launch(&p, elem, tuning, &heuristic);
     { /* the predictor that prices transposes gives the plan's own prediction, bit for bit */
         const int64_t* is = c->has_in_strides ? c->in_strides : NULL;
         const int64_t* os = c->has_out_strides ? c->out_strides : NULL;
         cuperm_host_plan_t h;
-        cuperm_plan_host(c->rank, c->extents, c->perm, elem, is, os, &kDevice, cuperm_tuning_for(&kDevice), &h);
+        cuperm_plan_host(c->rank, c->extents, c->perm, elem, is, os, &kDevice, tuning, &h);
         const double predicted = cuperm_plan_predict(c->rank, c->extents, c->perm, elem, is, os, &kDevice,
-                                                     cuperm_tuning_for(&kDevice));
+                                                     tuning);
         assert_memory_equal(&predicted, &h.predicted_seconds, sizeof predicted);
         ++predictions;
     }
     assert_int_equal(heuristic.volume, case_volume(c));
     assert_true(heuristic.smem_bytes <= 48 * 1024);
-    int n = cuperm_candidate_launches(&heuristic, &kDevice, cuperm_tuning_for(&kDevice), cand, 16);
+    int n = cuperm_candidate_launches(&heuristic, &kDevice, tuning, cand, 16);
     assert_true(n >= 1);
 
     int64_t span = case_out_span(c);
@@ -166,7 +167,7 @@ static void check_case(const test_case_t* c, int elem)
         }
     }
     cuperm_launch_t wd;
-    if (cuperm_whole_dims_launch(&p, elem, &cuperm_tuning_for(&kDevice)->transpose, &wd)) {
+    if (cuperm_whole_dims_launch(&p, elem, &tuning->transpose, &wd)) {
         const cuperm_tile_params_t* t = &wd.tile;
         assert_true(t->a_volume >= 2 && t->a_volume <= cuperm_whole_dims_max_volume(elem));
         assert_true(wd.smem_bytes <= 48 * 1024);
@@ -181,7 +182,7 @@ static void check_case(const test_case_t* c, int elem)
     int wide;
     if (cuperm_problem_pack(&p, elem, &packed, &wide)) {
         cuperm_launch_t l;
-        cuperm_select_launch(&packed, wide, cuperm_tuning_for(&kDevice), &l);
+        cuperm_select_launch(&packed, wide, tuning, &l);
         check_vector_launch(&l);
         assert_int_equal(l.volume * (wide / elem), case_volume(c));
         if (emulate(&l, wide / elem, src_of, span, hits)) {
@@ -194,6 +195,8 @@ static void check_case(const test_case_t* c, int elem)
     free(src_of);
     free(hits);
 }
+
+static void check_case(const test_case_t* c, int elem) { check_case_with(c, elem, cuperm_tuning_for(&kDevice)); }
 
 static void random_dense_problems(void** state)
 {
@@ -277,6 +280,47 @@ static void shifted_lane_writes_when_asked(void** state)
     assert_true(lanes > 0);
 }
 
+/* The scalar tile of c (1- or 2-byte elements) under tuning: 1 when it holds CUPERM_TILE_ITEMS_WIDE
+ * elements a thread, 0 when CUPERM_TILE_ITEMS, -1 when not a scalar TILED launch. */
+static int wide_scalar_tile(const test_case_t* c, int elem, const cuperm_tuning_t* tuning)
+{
+    cuperm_problem_t p;
+    cuperm_problem_init(&p, c->rank, c->extents, c->perm, NULL, NULL);
+    cuperm_problem_canonicalize(&p);
+    cuperm_launch_t l;
+    cuperm_select_launch(&p, elem, tuning, &l);
+    if (l.kind != CUPERM_LAUNCH_TILED || l.tile.vec_log2) return -1;
+    const int la = l.tile.tile_a_log2, lb = l.tile.tile_b_log2;
+    if ((1 << (la + lb)) != CUPERM_THREADS * CUPERM_TILE_ITEMS_WIDE) return 0;
+    assert_true((1 << la) <= CUPERM_THREADS && (1 << lb) <= CUPERM_THREADS);
+    return 1;
+}
+
+/* With the tuning asking for wide tiles (off on sm_90 until measured), 1- and 2-byte problems get
+ * scalar tiles of CUPERM_THREADS x CUPERM_TILE_ITEMS_WIDE elements, always with both sides within a
+ * block (a longer side would leave the lean path), and every launch still maps right. A group of 13
+ * elements keeps the narrow tile (a wide one would need a 512-element side). */
+static void wide_tiles_when_asked(void** state)
+{
+    (void)state;
+    cuperm_tuning_t tuning = *cuperm_tuning_for(&kDevice);
+    tuning.transpose.tiled_wide_small_tiles = 1;
+    rng_t r = {8};
+    int wide = 0;
+    for (int i = 0; i < 300; ++i) {
+        test_case_t c;
+        case_random(&r, &c, 2, 7, 300000, 0);
+        const int elem = 1 + i % 2;
+        check_case_with(&c, elem, &tuning);
+        wide += wide_scalar_tile(&c, elem, &tuning) == 1;
+        assert_true(wide_scalar_tile(&c, elem, cuperm_tuning_for(&kDevice)) != 1);
+    }
+    assert_true(wide > 0);
+    static const test_shape_t short_group = {6, {4, 13, 60, 60, 26, 41}, {1, 0, 3, 4, 5, 2}};
+    const test_case_t c = case_from_shape(&short_group);
+    for (int elem = 1; elem <= 2; ++elem) assert_int_equal(wide_scalar_tile(&c, elem, &tuning), 0);
+}
+
 /* Shapes the heuristic treats specially: tiny fastest dimensions, identity, matrices. */
 static void edge_problems(void** state)
 {
@@ -302,6 +346,7 @@ int main(void)
         cmocka_unit_test(edge_problems),
         cmocka_unit_test(short_shared_rows),
         cmocka_unit_test(shifted_lane_writes_when_asked),
+        cmocka_unit_test(wide_tiles_when_asked),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     if (packed_cases == 0) {

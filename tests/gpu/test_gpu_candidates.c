@@ -18,6 +18,7 @@
 #include "support/gpu_skip.h"
 #include "support/poison.h"
 #include "plan/transpose/select.h"
+#include "core/scalars.h"
 #include "exec/transpose/measure.h"
 
 static const cuperm_device_info_t kDevice = {
@@ -54,6 +55,14 @@ static void reference_move(const test_case_t* c, int elem, const unsigned char* 
 /* Runs every candidate of c (packed or not) on in/out shifted by misalign
  * elements; returns the number of failing candidates. */
 static int shifted_runs; /* candidates run on the shifted vector tiles (tile_shifted.cuh) */
+static int wide_runs;    /* candidates run on wide scalar tiles (CUPERM_TILE_ITEMS_WIDE) */
+
+static int is_wide(const cuperm_launch_t* l)
+{
+    const cuperm_tile_params_t* t = &l->tile;
+    return l->kind == CUPERM_LAUNCH_TILED && !t->vec_log2 && l->elem_size <= 2 && t->tile_a_log2 <= 8 &&
+           t->tile_b_log2 <= 8 && (1 << (t->tile_a_log2 + t->tile_b_log2)) == CUPERM_THREADS * CUPERM_TILE_ITEMS_WIDE;
+}
 
 static int run_candidates(const test_case_t* c, int elem, const cuperm_tuning_t* tuning, int packed, int misalign,
                           const unsigned char* h_want, unsigned char* h_out, unsigned char* d_in, unsigned char* d_out,
@@ -78,6 +87,7 @@ static int run_candidates(const test_case_t* c, int elem, const cuperm_tuning_t*
             continue;
         }
         shifted_runs += cand[k].kind == CUPERM_LAUNCH_TILED && cand[k].tile.vec_shifted;
+        wide_runs += is_wide(&cand[k]);
         unsigned char before[16]; /* the bytes before a misaligned output stay untouched */
         cudaMemcpy(before, d_out, off, cudaMemcpyDeviceToHost);
         for (size_t b = 0; b < off; ++b)
@@ -177,6 +187,83 @@ static void vector_tile_shapes(void** state)
     assert_true(shifted_runs > 0);
 }
 
+/* out = in + out (alpha = beta = 1) by every unpacked candidate of dense c under tuning, for 1-byte
+ * (uint8) or 2-byte (int16) elements: inputs of 0..63 per byte, outputs poisoned (-1 in both), so
+ * each element must come out as its input - 1 (wrapping for uint8, never overflowing int16).
+ * That runs the operator kernels, which move wide tiles in rounds (tile_lean.cuh). */
+static int check_axpby_case(const test_case_t* c, int elem, const cuperm_tuning_t* tuning, rng_t* r)
+{
+    const int64_t n = case_volume(c), bytes = n * elem;
+    unsigned char *h_in = malloc((size_t)bytes), *h_want = malloc((size_t)bytes), *h_out = malloc((size_t)bytes);
+    unsigned char *d_in = NULL, *d_out = NULL;
+    assert_true(h_in && h_want && h_out);
+    for (int64_t i = 0; i < bytes; ++i) h_in[i] = (unsigned char)(rng_next(r) & 0x3f);
+    reference_move(c, elem, h_in, h_want);
+    for (int64_t i = 0; i < n; ++i) { /* input - 1, little-endian elements */
+        if (elem == 1) {
+            h_want[i] = (unsigned char)(h_want[i] - 1);
+        } else {
+            int16_t v;
+            memcpy(&v, h_want + 2 * i, 2);
+            v = (int16_t)(v - 1);
+            memcpy(h_want + 2 * i, &v, 2);
+        }
+    }
+    assert_int_equal(cudaMalloc((void**)&d_in, (size_t)bytes), cudaSuccess);
+    assert_int_equal(cudaMalloc((void**)&d_out, (size_t)bytes), cudaSuccess);
+    cudaMemcpy(d_in, h_in, (size_t)bytes, cudaMemcpyHostToDevice);
+    const cupermDataType_t type = cuperm_bits_type(elem);
+    const uint16_t one = 1;
+    cuperm_scalars_t s;
+    cuperm_read_scalars(type, &one, &one, &s); /* the low byte first: 1 as uint8 and as int16 */
+    cuperm_launch_t cand[CUPERM_MAX_CANDIDATES];
+    const int k_n = cuperm_plan_candidates(c->rank, c->extents, c->perm, elem, NULL, NULL, &kDevice, tuning, 0, cand,
+                                           CUPERM_MAX_CANDIDATES);
+    int failures = 0;
+    for (int k = 0; k < k_n; ++k) {
+        cudaMemset(d_out, POISON_BYTE, (size_t)bytes);
+        const cupermStatus_t st = cuperm_launch_plan(&cand[k], type, &s, d_in, d_out, 0);
+        const cudaError_t err = cudaDeviceSynchronize();
+        cudaMemcpy(h_out, d_out, (size_t)bytes, cudaMemcpyDeviceToHost);
+        if (st != CUPERM_STATUS_SUCCESS || err != cudaSuccess || memcmp(h_out, h_want, (size_t)bytes) != 0) {
+            fprintf(stderr, "out = in + out: candidate %d (kind %d, %d-byte elements, tile 2^%d x 2^%d) wrong: ", k,
+                    cand[k].kind, elem, cand[k].tile.tile_a_log2, cand[k].tile.tile_b_log2);
+            case_print(stderr, c);
+            ++failures;
+        }
+        wide_runs += is_wide(&cand[k]);
+    }
+    cudaFree(d_in);
+    cudaFree(d_out);
+    free(h_in);
+    free(h_want);
+    free(h_out);
+    return failures;
+}
+
+/* Wide scalar tiles (tiled_wide_small_tiles, off in the sm_90 tuning until measured): every candidate
+ * of random 1- and 2-byte problems planned with them, plain moves (one round of 32 elements a thread)
+ * and out = in + out (rounds of 16), against the reference. */
+static void wide_tiles_every_candidate(void** state)
+{
+    (void)state;
+    cuperm_tuning_t wide = *cuperm_tuning_for(&kDevice);
+    wide.transpose.tiled_wide_small_tiles = 1;
+    rng_t r = {43};
+    int failures = 0;
+    wide_runs = 0;
+    const int count = quick() ? 30 : 120;
+    for (int i = 0; i < count; ++i) {
+        test_case_t c;
+        case_random(&r, &c, 2, 7, 600000, 0);
+        const int elem = 1 + i % 2;
+        failures += check_case(&c, elem, &wide, &r);
+        failures += check_axpby_case(&c, elem, &wide, &r);
+    }
+    assert_int_equal(failures, 0);
+    assert_true(wide_runs > 0);
+}
+
 int main(void)
 {
     require_gpu_or_skip("test_gpu_candidates");
@@ -184,6 +271,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(vector_tile_shapes),
         cmocka_unit_test(random_problems_every_candidate),
+        cmocka_unit_test(wide_tiles_every_candidate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

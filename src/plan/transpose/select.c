@@ -53,15 +53,12 @@ int cuperm_tile_smem_bytes(cuperm_launch_kind_t kind, const cuperm_tile_params_t
 
 static int tile_elems_log2(int elem) { return cuperm_log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS(elem)); }
 
-/* Tile extents (log2) along groups of va and vb elements. A gets at least
- * tt->tile_a_min_bytes (sm_90: 128) of consecutive elements, and at least
- * tt->tile_a_min_elems (32), when the group is that long; then B takes
- * what the tile has left, and A grows again if B's group is short. A side
- * stays within one block width, so the kernels' fast path applies, unless a
- * group is too short for the tile to fill otherwise. */
-static void choose_tile(int64_t va, int64_t vb, int elem, const cuperm_transpose_tuning_t* tt, int* la, int* lb)
+
+/* choose_tile's rule for a tile of 2^total elements. */
+static void choose_tile_of(int64_t va, int64_t vb, int elem, int total, const cuperm_transpose_tuning_t* tt, int* la,
+                           int* lb)
 {
-    const int total = tile_elems_log2(elem), side_max = cuperm_log2_ceil(CUPERM_THREADS);
+    const int side_max = cuperm_log2_ceil(CUPERM_THREADS);
     const int ca = cuperm_log2_ceil(va), cb = cuperm_log2_ceil(vb);
     const int a_bytes = tt->tile_a_min_bytes / elem;
     int a = imin(cuperm_log2_ceil(a_bytes < tt->tile_a_min_elems ? tt->tile_a_min_elems : a_bytes), ca);
@@ -73,6 +70,29 @@ static void choose_tile(int64_t va, int64_t vb, int elem, const cuperm_transpose
     if (a + b < total && b < cb) b = imin(imin(total - a, side_max + 1), cb);
     *la = a;
     *lb = b;
+}
+
+/* Tile extents (log2) along groups of va and vb elements. A gets at least
+ * tt->tile_a_min_bytes (sm_90: 128) of consecutive elements, and at least
+ * tt->tile_a_min_elems (32), when the group is that long; then B takes
+ * what the tile has left, and A grows again if B's group is short. A side
+ * stays within one block width, so the kernels' fast path applies, unless a
+ * group is too short for the tile to fill otherwise. */
+static void choose_tile(int64_t va, int64_t vb, int elem, const cuperm_transpose_tuning_t* tt, int* la, int* lb)
+{
+    choose_tile_of(va, vb, elem, tile_elems_log2(elem), tt, la, lb);
+    if (!tt->tiled_wide_small_tiles || elem > 2) return;
+    /* Wide tiles (CUPERM_TILE_ITEMS_WIDE elements a thread) where both sides then stay within a
+     * block: a longer side would leave the kernels' lean path for the generic one, which is what
+     * made the few tiles with a group of 16 elements or fewer lose (bench/results/items32-h100/). */
+    const int wide = cuperm_log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS_WIDE);
+    const int side_max = cuperm_log2_ceil(CUPERM_THREADS);
+    int wa, wb;
+    choose_tile_of(va, vb, elem, wide, tt, &wa, &wb);
+    if (wa <= side_max && wb <= side_max && wa + wb == wide) {
+        *la = wa;
+        *lb = wb;
+    }
 }
 
 /* Log2 of the elements in a vector of vec_bytes (16, 8 or 4), for the element

@@ -100,15 +100,19 @@ __device__ __forceinline__ void move_tile_checked(const cuperm_tile_params_t& p,
 
 // The fast path's two forms: move_tile_lean (tile_lean.cuh) for elements of up to 4 bytes,
 // whose tiles were issue-bound in the checked form, move_tile_checked for the larger ones.
-template <bool kStaged, typename Op, typename Off>
+// kWide: a wide staged tile (CUPERM_TILE_ITEMS_WIDE elements a thread).
+template <bool kStaged, bool kWide, typename Op, typename Off>
 __device__ __forceinline__ void move_tile_fast(const cuperm_tile_params_t& p, const TileView<Op, Off>& tv, const Op& op)
 {
-    if constexpr (sizeof(typename Op::value_type) <= 4) {
+    using T = typename Op::value_type;
+    if constexpr (sizeof(T) <= 4) {
+        constexpr int n = kWide ? CUPERM_TILE_ITEMS_WIDE : tile_items<T>();
         if (tv.na == 1 << p.tile_a_log2 && tv.nb == 1 << p.tile_b_log2)
-            move_tile_lean<kStaged, true>(p, tv, op);
+            move_tile_lean<n, kStaged, true>(p, tv, op);
         else
-            move_tile_lean<kStaged, false>(p, tv, op);
+            move_tile_lean<n, kStaged, false>(p, tv, op);
     } else {
+        static_assert(!kWide, "wide tiles are planned for 1- and 2-byte elements only");
         move_tile_checked<kStaged>(p, tv, op);
     }
 }
@@ -145,7 +149,7 @@ __device__ __forceinline__ void move_tile_any(const cuperm_tile_params_t& p, con
 // The ways through a tile. Each is a kernel of its own, so registers are
 // allocated for the path that runs, not for the most demanding one:
 // that is what lets the vector and fast paths keep more blocks resident.
-enum class TilePath { kVec, kVec8, kVec4, kShift, kShiftLanes, kFast, kAny };
+enum class TilePath { kVec, kVec8, kVec4, kShift, kShiftLanes, kFast, kAny, kFastWide };
 
 // Resident blocks per SM the compiler must allow for (registers <= 64K / (256 * n)).
 template <TilePath kPath>
@@ -167,8 +171,8 @@ __device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const T
     } else if constexpr (kPath == TilePath::kShift || kPath == TilePath::kShiftLanes) {
         static_assert(kStaged, "shifted vectors are planned for staged tiles only");
         move_tile_shifted<kPath == TilePath::kShiftLanes>(p, tv, op);
-    } else if constexpr (kPath == TilePath::kFast) {
-        move_tile_fast<kStaged>(p, tv, op);
+    } else if constexpr (kPath == TilePath::kFast || kPath == TilePath::kFastWide) {
+        move_tile_fast<kStaged, kPath == TilePath::kFastWide>(p, tv, op);
     } else {
         move_tile_any<kStaged>(p, tv, op);
     }
@@ -282,6 +286,12 @@ cudaError_t launch_tiles(const cuperm_launch_t* l, cupermDataType_t type, const 
                 return launch_tile_kernel<kStaged, TilePath::kVec>(l, in, out, op, stream);
             }
         }
+        if constexpr (kStaged && sizeof(T) <= 2) /* wide scalar tiles (select.c: both sides within a block) */
+            if (l->tile.vec_log2 == 0 && ta <= kTileThreads && tb <= kTileThreads &&
+                ta * tb == kTileThreads * CUPERM_TILE_ITEMS_WIDE)
+                return with_offsets(&l->tile, [&](auto off) {
+                    return launch_tile_kernel<kStaged, TilePath::kFastWide, Op, decltype(off)>(l, in, out, op, stream);
+                });
         if (ta <= kTileThreads && tb <= kTileThreads && ta * tb == kTileThreads * tile_items<T>()) {
             if constexpr (sizeof(T) <= 4) /* move_tile_lean */
                 return with_offsets(&l->tile, [&](auto off) {

@@ -13,24 +13,16 @@
 
 namespace cuperm {
 
-// A tile of CUPERM_THREADS * n elements, both sides at most one block wide (n = CUPERM_TILE_ITEMS).
-// Reads: each thread keeps one x and takes n consecutive rows; writes: one y and n consecutive
-// columns; all of a thread's loads are in flight before its first shared-memory store. On a
-// whole tile (kWhole: na, nb are the tile's sides) nothing is checked and the table entries come
-// in 16-byte loads; on an edge tile the indices are clamped to the tile's last row and column
-// and only the global accesses are predicated.
-template <bool kStaged, bool kWhole, typename Op, typename Off>
-__device__ __forceinline__ void move_tile_lean(const cuperm_tile_params_t& p, const TileView<Op, Off>& tv, const Op& op)
+// move_tile_lean in one round (all n loads in flight at once), from its loads on.
+template <bool kStaged, bool kWhole, int n, typename Op, typename Off>
+__device__ __forceinline__ void move_tile_lean_once(const cuperm_tile_params_t& p, const TileView<Op, Off>& tv,
+                                                    const Op& op, int x, int y0, bool x_ok,
+                                                    const typename Op::value_type* in, Off (&e)[n],
+                                                    typename Op::value_type (&v)[n])
 {
     using T = typename Op::value_type;
-    constexpr int n = CUPERM_TILE_ITEMS(sizeof(T));
-    const int la = p.tile_a_log2, lb = p.tile_b_log2, row = p.smem_row, na = tv.na, nb = tv.nb;
-    const int x = threadIdx.x & ((1 << la) - 1), y0 = (threadIdx.x >> la) * n;
-    const bool x_ok = kWhole || x < na;
-    const T* in = as_base(tv.in + tv.a_in[kWhole ? x : min(x, na - 1)]);
-    Off e[n];
+    const int lb = p.tile_b_log2, row = p.smem_row, na = tv.na, nb = tv.nb;
     load_run<kWhole>(tv.b_in, y0, nb, e);
-    T v[n] = {};
 #pragma unroll
     for (int k = 0; k < n; ++k)
         if (kWhole || (x_ok && y0 + k < nb)) v[k] = load_ro(in + e[k]);
@@ -59,6 +51,56 @@ __device__ __forceinline__ void move_tile_lean(const cuperm_tile_params_t& p, co
             T* o = out + e[k];
             if (kWhole || (y_ok && x0 + k < na)) *o = op(v[k], o);
         }
+    }
+}
+
+// A tile of CUPERM_THREADS * n elements, both sides at most one block wide (n = CUPERM_TILE_ITEMS,
+// or CUPERM_TILE_ITEMS_WIDE for wide staged tiles). Reads: each thread keeps one x and takes n
+// consecutive rows; writes: one y and n consecutive columns; all of a thread's loads are in
+// flight before its first shared-memory store. On a whole tile (kWhole: na, nb are the tile's
+// sides) nothing is checked and the table entries come in 16-byte loads; on an edge tile the
+// indices are clamped to the tile's last row and column and only the global accesses are
+// predicated. Wide tiles of operators that compute (alpha, beta, element operators) run in
+// rounds of 16 (their kernels spilled with 32 values live).
+template <int n, bool kStaged, bool kWhole, typename Op, typename Off>
+__device__ __forceinline__ void move_tile_lean(const cuperm_tile_params_t& p, const TileView<Op, Off>& tv, const Op& op)
+{
+    using T = typename Op::value_type;
+    constexpr int r = Op::kMovesBits || n <= 16 ? n : 16; // elements a round
+    static_assert(kStaged || r == n, "the rows path moves its elements in one round");
+    const int la = p.tile_a_log2, lb = p.tile_b_log2, row = p.smem_row, na = tv.na, nb = tv.nb;
+    const int x = threadIdx.x & ((1 << la) - 1), y0 = (threadIdx.x >> la) * n;
+    const bool x_ok = kWhole || x < na;
+    const T* in = as_base(tv.in + tv.a_in[kWhole ? x : min(x, na - 1)]);
+    Off e[r];
+    T v[r] = {};
+    if constexpr (kStaged && r < n) { // the rounds of a wide tile: loads, then their stores
+        T* put = tv.tile + y0 * row + x;
+#pragma unroll
+        for (int j = 0; j < n; j += r) {
+            load_run<kWhole>(tv.b_in, y0 + j, nb, e);
+#pragma unroll
+            for (int k = 0; k < r; ++k)
+                if (kWhole || (x_ok && y0 + j + k < nb)) v[k] = load_ro(in + e[k]);
+#pragma unroll
+            for (int k = 0; k < r; ++k) put[(j + k) * row] = v[k];
+        }
+        __syncthreads();
+        const int y = threadIdx.x & ((1 << lb) - 1), x0 = (threadIdx.x >> lb) * n;
+        const bool y_ok = kWhole || y < nb;
+        const T* get = tv.tile + y * row + x0;
+        T* out = as_base(tv.out + tv.b_out[kWhole ? y : min(y, nb - 1)]);
+#pragma unroll
+        for (int j = 0; j < n; j += r) {
+            load_run<kWhole>(tv.a_out, x0 + j, na, e);
+#pragma unroll
+            for (int k = 0; k < r; ++k) {
+                T* o = out + e[k];
+                if (kWhole || (y_ok && x0 + j + k < na)) *o = op(get[j + k], o);
+            }
+        }
+    } else {
+        move_tile_lean_once<kStaged, kWhole>(p, tv, op, x, y0, x_ok, in, e, v);
     }
 }
 
