@@ -253,6 +253,15 @@ static void short_shared_rows(void** state)
     }
 }
 
+/* The heuristic launch of dense c with elem-byte elements under tuning. */
+static void heuristic_launch_of(const test_case_t* c, int elem, const cuperm_tuning_t* tuning, cuperm_launch_t* l)
+{
+    cuperm_problem_t p;
+    cuperm_problem_init(&p, c->rank, c->extents, c->perm, NULL, NULL);
+    cuperm_problem_canonicalize(&p);
+    cuperm_select_launch(&p, elem, tuning, l);
+}
+
 /* With the tuning asking for shifted tiles written by lanes (off on sm_90 until measured), 1- and
  * 2-byte problems get them, and every launch and candidate keeps the shifted contract. */
 static void shifted_lane_writes_when_asked(void** state)
@@ -266,11 +275,8 @@ static void shifted_lane_writes_when_asked(void** state)
     for (int i = 0; i < 300; ++i) {
         test_case_t c;
         case_random(&r, &c, 2, 6, 200000, 0);
-        cuperm_problem_t p;
-        cuperm_problem_init(&p, c.rank, c.extents, c.perm, NULL, NULL);
-        cuperm_problem_canonicalize(&p);
         cuperm_launch_t l, cand[16];
-        cuperm_select_launch(&p, 1 + i % 2, &tuning, &l);
+        heuristic_launch_of(&c, 1 + i % 2, &tuning, &l);
         const int n = cuperm_candidate_launches(&l, &kDevice, &tuning, cand, 16);
         for (int k = 0; k < n; ++k) {
             check_vector_launch(&cand[k]);
@@ -284,11 +290,8 @@ static void shifted_lane_writes_when_asked(void** state)
  * elements a thread, 0 when CUPERM_TILE_ITEMS, -1 when not a scalar TILED launch. */
 static int wide_scalar_tile(const test_case_t* c, int elem, const cuperm_tuning_t* tuning)
 {
-    cuperm_problem_t p;
-    cuperm_problem_init(&p, c->rank, c->extents, c->perm, NULL, NULL);
-    cuperm_problem_canonicalize(&p);
     cuperm_launch_t l;
-    cuperm_select_launch(&p, elem, tuning, &l);
+    heuristic_launch_of(c, elem, tuning, &l);
     if (l.kind != CUPERM_LAUNCH_TILED || l.tile.vec_log2) return -1;
     const int la = l.tile.tile_a_log2, lb = l.tile.tile_b_log2;
     if ((1 << (la + lb)) != CUPERM_THREADS * CUPERM_TILE_ITEMS_WIDE) return 0;
