@@ -15,6 +15,7 @@
 # or, for a change over several files, BASE_PATCH=FILE (a `git diff` of the change, taken back
 # with patch -R to make the base). With VARIANT_FILE and VARIANT_SED, a third build (variant):
 # this tree with that sed applied to that file, run after the other two on every suite.
+# BENCH_ARGS are passed to every cuperm-bench run (e.g. "--alpha 2 --beta 1").
 # Logs and CSVs go to $OUT (or ./gpu-transpose-ab-logs), also packed into all-logs.tgz.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -62,7 +63,7 @@ echo "fuzz rc=$? $(grep -E '^fuzz:' "$logs/fuzz.log")"
 exe=$(find build-ab/tests -name test_gpu_candidates -type f | head -1)
 for sd in $suites; do # suites that would start after BUDGET_S seconds are left out, and said so
   if [ "$SECONDS" -gt "${BUDGET_S:-100000}" ]; then echo "$sd: left out (BUDGET_S)"; continue; fi
-  ab_bench_pair "$base/build" base build-ab this "${sd%%:*}" "${sd##*:}" heuristic
+  ab_bench_pair "$base/build" base build-ab this "${sd%%:*}" "${sd##*:}" heuristic ${BENCH_ARGS:-}
   tar czf "$logs/suites-so-far.tgz" -C "$logs" --exclude='*.tgz' .
 done
 CUPERM_TEST_FILTER=${SANITIZE_FILTER:-vector_tile_shapes} timeout 150 compute-sanitizer --tool memcheck "$exe" >"$logs/memcheck.log" 2>&1

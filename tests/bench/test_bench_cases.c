@@ -19,6 +19,7 @@
 #include "reference.h"
 #include "results.h"
 #include "summary.h"
+#include "support/reference.h"
 
 extern const char bench_ttc57_text[];
 
@@ -439,27 +440,46 @@ static void test_reference_detects_wrong_elements(void** state)
     check_reference("c64", c5, 2);
 }
 
+/* out = 2 perm(in) + 3 out for one type, the expected result from the support library's
+ * reference: accepted; one element off by its type's top mantissa bit (floats) or by one
+ * (integers): one mismatch. */
+static void check_alpha_beta(const char* dtype)
+{
+    bench_case c = {.rank = 3, .extents = {37, 29, 5}, .perm = {1, 2, 0}};
+    const dtype_info* t = dtype_find(dtype);
+    assert_non_null(t);
+    assert_true(bench_verify_supports(t, 2, 3));
+    const size_t n = 37 * 29 * 5, es = t->size;
+    unsigned char *in = malloc(n * es), *init = malloc(n * es), *out = malloc(n * es);
+    bench_fill_random(in, n, t, 1, 2);
+    bench_fill_random(init, n, t, 2, 2);
+    memcpy(out, init, n * es);
+    unsigned char alpha[16], beta[16];
+    dtype_scalar(t->type, 2, alpha);
+    dtype_scalar(t->type, 3, beta);
+    ref_transpose(t->type, c.rank, c.extents, c.perm, NULL, NULL, alpha, in, beta, out, NULL);
+    bench_verify_report rep;
+    assert_int_equal(bench_verify_transpose(&c, t, in, out, init, 2, 3, 2, &rep), 0);
+    const int bit = t->kind == DTYPE_INT ? 0 : t->mantissa_bits - 1;
+    out[5 * es + bit / 8] ^= (unsigned char)(1u << (bit % 8));
+    assert_int_equal(bench_verify_transpose(&c, t, in, out, init, 2, 3, 2, &rep), 1);
+    assert_int_equal(rep.first_index, 5);
+    free(in);
+    free(init);
+    free(out);
+}
+
 static void test_reference_with_alpha_and_beta(void** state)
 {
     (void)state;
-    bench_case c = {.rank = 2, .extents = {37, 29}, .perm = {1, 0}};
-    const dtype_info* t = dtype_find("f32");
-    assert_true(bench_verify_supports(t, 2, 0.5));
-    assert_false(bench_verify_supports(dtype_find("f16"), 2, 0.5));
-    size_t n = 37 * 29;
-    float *in = malloc(n * 4), *init = malloc(n * 4), *moved = malloc(n * 4), *out = malloc(n * 4);
-    bench_fill_random(in, n, t, 1, 2);
-    bench_fill_random(init, n, t, 2, 2);
-    naive_transpose(&c, in, moved, 4);
-    for (size_t j = 0; j < n; ++j) out[j] = 2.0f * moved[j] + 0.5f * init[j];
-    bench_verify_report rep;
-    assert_int_equal(bench_verify_transpose(&c, t, in, out, init, 2, 0.5, 2, &rep), 0);
-    out[5] *= 1 + 1e-5f; /* far beyond rounding */
-    assert_int_equal(bench_verify_transpose(&c, t, in, out, init, 2, 0.5, 2, &rep), 1);
-    free(in);
-    free(init);
-    free(moved);
-    free(out);
+    static const char* types[] = {"f64", "f32", "f16", "bf16", "i8", "u8", "i16", "u32", "i64"};
+    for (size_t k = 0; k < sizeof types / sizeof types[0]; ++k) check_alpha_beta(types[k]);
+    /* Complex types only with (1, 0); integer scalars must be whole numbers 0-127. */
+    assert_false(bench_verify_supports(dtype_find("c64"), 2, 0.5));
+    assert_true(bench_verify_supports(dtype_find("c64"), 1, 0));
+    assert_false(bench_verify_supports(dtype_find("i8"), 0.5, 0));
+    assert_false(bench_verify_supports(dtype_find("u8"), -1, 0));
+    assert_false(bench_verify_supports(dtype_find("i16"), 2, 128));
 }
 
 static void test_random_fill_is_finite_and_thread_independent(void** state)

@@ -350,7 +350,8 @@ int bench_parse_args(int argc, char** argv, bench_options* opt, char* err, size_
     for (int k = 0; k < opt->num_dtypes; ++k)
         if (!bench_verify_supports(opt->dtypes[k], opt->alpha, opt->beta))
             return bench_fail(err, err_size,
-                        "--alpha/--beta other than 1/0 are supported for f32 and f64 only (got %s)",
+                        "--alpha/--beta other than 1/0: any values for real floating types, whole numbers 0-127 for "
+                        "integer types, none for complex types (got %s)",
                         opt->dtypes[k]->name);
     return 0;
 }
@@ -378,7 +379,8 @@ void bench_print_usage(const char* argv0)
         "  --skip N, --limit N run cases [N, N+limit) of the suite\n"
         "  --out DIR           write DIR/TAG.csv and DIR/TAG-summary.txt\n"
         "  --tag TAG           file name stem (default SUITE-DTYPES-MODE)\n"
-        "  --alpha A --beta B  scalars (f32/f64 only unless 1 and 0; beta != 0 counts 3x bytes)\n"
+        "  --alpha A --beta B  scalars (real floating types; integer types: whole numbers 0-127; complex:\n"
+        "                      1 and 0 only; beta != 0 counts 3x bytes)\n"
         "  --no-verify         skip the element-by-element check of the first execution\n"
         "  --plan-reps N       plan creations timed per case, fresh handle each (5)\n"
         "  --target-ms MS      timing budget per case and mode (100)\n"

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "parallel.h"
+#include "support/reference.h"
 #include "support/rng.h"
 
 /* ---- random fill ---------------------------------------------------------- */
@@ -94,29 +95,30 @@ typedef struct {
     int64_t first[64];                  /* per worker, output index or -1 */
 } verify_ctx;
 
-static double load_real(const unsigned char* p, size_t size)
-{
-    if (size == 8) {
-        double d;
-        memcpy(&d, p, 8);
-        return d;
-    }
-    float f;
-    memcpy(&f, p, 4);
-    return f;
-}
-
-/* Whether out_elem equals the reference for output element j whose input is in_elem. */
+/* Whether out_elem equals the reference for output element j whose input is in_elem: bits for
+ * (1, 0); integers wrap as the kernels' arithmetic does; floats within a few ulps of the type
+ * (a fused multiply-add and the final rounding) of |alpha*x| + |beta*y|, plus its smallest
+ * subnormal. */
 static int element_ok(const verify_ctx* v, const unsigned char* in_elem,
                       const unsigned char* out_elem, size_t j)
 {
-    size_t size = v->t->size;
+    const size_t size = v->t->size;
     if (v->alpha == 1 && v->beta == 0) return memcmp(in_elem, out_elem, size) == 0;
-    double x = load_real(in_elem, size), got = load_real(out_elem, size);
-    double y = v->beta != 0 ? load_real(v->out_init + j * size, size) : 0;
-    double expected = v->alpha * x + v->beta * y;
-    double eps = size == 8 ? 0x1p-52 : 0x1p-23;
-    return fabs(got - expected) <= 4 * eps * (fabs(v->alpha * x) + fabs(v->beta * y));
+    if (v->t->kind == DTYPE_INT) {
+        uint64_t x = 0, y = 0;
+        memcpy(&x, in_elem, size); /* little-endian: the low bytes */
+        if (v->beta != 0) memcpy(&y, v->out_init + j * size, size);
+        const uint64_t want = (uint64_t)v->alpha * x + (uint64_t)v->beta * y;
+        return memcmp(&want, out_elem, size) == 0;
+    }
+    double x[2], got[2], y[2] = {0, 0};
+    ref_load(v->t->type, in_elem, x);
+    ref_load(v->t->type, out_elem, got);
+    if (v->beta != 0) ref_load(v->t->type, v->out_init + j * size, y);
+    const double expected = v->alpha * x[0] + v->beta * y[0];
+    const double eps = ldexp(1, -v->t->mantissa_bits);
+    const double tiny = ldexp(1, 2 - (1 << (v->t->exponent_bits - 1)) - v->t->mantissa_bits);
+    return fabs(got[0] - expected) <= 4 * eps * (fabs(v->alpha * x[0]) + fabs(v->beta * y[0])) + tiny;
 }
 
 static void verify_range(size_t begin, size_t end, int worker, void* arg)
@@ -150,10 +152,14 @@ static void verify_range(size_t begin, size_t end, int worker, void* arg)
     v->first[worker] = first;
 }
 
+/* Integers: whole numbers 0-127, which every integer type holds as they are. */
+static int small_whole(double x) { return x >= 0 && x <= 127 && x == floor(x); }
+
 int bench_verify_supports(const dtype_info* t, double alpha, double beta)
 {
     if (alpha == 1 && beta == 0) return 1;
-    return t->kind == DTYPE_FLOAT && (t->size == 4 || t->size == 8);
+    if (t->kind == DTYPE_INT) return small_whole(alpha) && small_whole(beta);
+    return t->kind == DTYPE_FLOAT;
 }
 
 /* Input linear index of output element j, for the mismatch message. */

@@ -22,13 +22,13 @@ typedef struct {
     char detail[192];    /* the first mismatch, expected vs got */
 } bench_verify_report;
 
-/* 1 if (alpha, beta) can be checked for type t: (1, 0) for every type, anything
- * for f32 and f64. */
+/* 1 if (alpha, beta) can be checked for type t: (1, 0) for every type, any values for the real
+ * floating types, whole numbers 0-127 for the integer types. */
 int bench_verify_supports(const dtype_info* t, double alpha, double beta);
 
 /* Compares every element of out (dense column-major, extents permuted) with
- * alpha * perm(in) + beta * out_init. (1, 0) is checked bit-exactly; otherwise the
- * tolerance is a few ulps of |alpha*x| + |beta*y|. out_init is read only when
+ * alpha * perm(in) + beta * out_init. (1, 0) and integers are checked bit-exactly (integers
+ * wrap); otherwise the tolerance is a few ulps of |alpha*x| + |beta*y|. out_init is read only when
  * beta != 0. Returns the number of mismatches (also in report). */
 int64_t bench_verify_transpose(const bench_case* c, const dtype_info* t, const void* in,
                                const void* out, const void* out_init, double alpha, double beta,
