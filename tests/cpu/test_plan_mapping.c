@@ -299,15 +299,16 @@ static int wide_scalar_tile(const test_case_t* c, int elem, const cuperm_tuning_
     return 1;
 }
 
-/* With the tuning asking for wide tiles (off on sm_90 until measured), 1- and 2-byte problems get
- * scalar tiles of CUPERM_THREADS x CUPERM_TILE_ITEMS_WIDE elements, always with both sides within a
- * block (a longer side would leave the lean path), and every launch still maps right. A group of 13
- * elements keeps the narrow tile (a wide one would need a 512-element side). */
+/* With the tuning asking for wide tiles (sm_90 does), 1- and 2-byte problems get scalar tiles of
+ * CUPERM_THREADS x CUPERM_TILE_ITEMS_WIDE elements, always with both sides within a block (a longer
+ * side would leave the lean path), and every launch still maps right; without it, never. A group of
+ * 13 elements keeps the narrow tile (a wide one would need a 512-element side). */
 static void wide_tiles_when_asked(void** state)
 {
     (void)state;
-    cuperm_tuning_t tuning = *cuperm_tuning_for(&kDevice);
+    cuperm_tuning_t tuning = *cuperm_tuning_for(&kDevice), narrow = tuning;
     tuning.transpose.tiled_wide_small_tiles = 1;
+    narrow.transpose.tiled_wide_small_tiles = 0;
     rng_t r = {8};
     int wide = 0;
     for (int i = 0; i < 300; ++i) {
@@ -316,7 +317,8 @@ static void wide_tiles_when_asked(void** state)
         const int elem = 1 + i % 2;
         check_case_with(&c, elem, &tuning);
         wide += wide_scalar_tile(&c, elem, &tuning) == 1;
-        assert_true(wide_scalar_tile(&c, elem, cuperm_tuning_for(&kDevice)) != 1);
+        assert_true(wide_scalar_tile(&c, elem, &narrow) != 1);
+        check_case_with(&c, elem, &narrow);
     }
     assert_true(wide > 0);
     static const test_shape_t short_group = {6, {4, 13, 60, 60, 26, 41}, {1, 0, 3, 4, 5, 2}};

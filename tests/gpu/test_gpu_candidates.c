@@ -241,7 +241,7 @@ static int check_axpby_case(const test_case_t* c, int elem, const cuperm_tuning_
     return failures;
 }
 
-/* Wide scalar tiles (tiled_wide_small_tiles, off in the sm_90 tuning until measured): every candidate
+/* Wide scalar tiles (tiled_wide_small_tiles, on in the sm_90 tuning; forced here): every candidate
  * of random 1- and 2-byte problems planned with them, plain moves (one round of 32 elements a thread)
  * and out = in + out (rounds of 16), against the reference. */
 static void wide_tiles_every_candidate(void** state)

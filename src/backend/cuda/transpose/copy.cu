@@ -34,13 +34,19 @@ copy_kernel(const typename Op::value_type* __restrict__ in, typename Op::value_t
             int64_t i = base + (int64_t)k * kThreads;
             if (i < nvec) r[k] = vin[i];
         }
+        VecT y[kUnroll]; // the old values where the operator reads them, loaded together (store_run)
+        if (op.reads_out()) {
+#pragma unroll
+            for (int k = 0; k < kUnroll; ++k)
+                if (base + (int64_t)k * kThreads < nvec) y[k] = vout[base + (int64_t)k * kThreads];
+        }
 #pragma unroll
         for (int k = 0; k < kUnroll; ++k) {
             int64_t i = base + (int64_t)k * kThreads;
             if (i < nvec) {
                 VecT w;
 #pragma unroll
-                for (int j = 0; j < V; ++j) w.v[j] = op(r[k].v[j], &vout[i].v[j]);
+                for (int j = 0; j < V; ++j) w.v[j] = op(r[k].v[j], &y[k].v[j]);
                 vout[i] = w;
             }
         }

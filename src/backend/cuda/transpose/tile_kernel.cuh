@@ -52,13 +52,19 @@ __device__ __forceinline__ void stage_and_write(const cuperm_tile_params_t& p, t
         const int xx = x0 + k * xstep;
         if (y_ok && xx < na) v[k] = tile[y * p.smem_row + xx];
     }
+    if constexpr (Op::kMovesBits) {
 #pragma unroll
-    for (int k = 0; k < kItems; ++k) {
-        const int xx = x0 + k * xstep;
-        if (y_ok && xx < na) {
-            T* o = tout + bo + a_out[xx];
-            *o = op(v[k], o);
+        for (int k = 0; k < kItems; ++k) {
+            const int xx = x0 + k * xstep;
+            if (y_ok && xx < na) {
+                T* o = tout + bo + a_out[xx];
+                *o = op(v[k], o);
+            }
         }
+    } else {
+        store_run<kItems>(
+            op, [&](int k) { return tout + bo + a_out[x0 + k * xstep]; }, [&](int k) { return v[k]; },
+            [&](int k) { return y_ok && x0 + k * xstep < na; });
     }
 }
 
@@ -85,13 +91,19 @@ __device__ __forceinline__ void move_tile_checked(const cuperm_tile_params_t& p,
     }
     if constexpr (!kStaged) { // same fastest dimension: store straight back
         const int64_t ao = x_ok ? tv.a_out[x] : 0;
+        if constexpr (Op::kMovesBits) {
 #pragma unroll
-        for (int k = 0; k < kItems; ++k) {
-            const int y = y0 + k * ystep;
-            if (x_ok && y < tv.nb) {
-                T* o = tv.out + ao + tv.b_out[y];
-                *o = op(v[k], o);
+            for (int k = 0; k < kItems; ++k) {
+                const int y = y0 + k * ystep;
+                if (x_ok && y < tv.nb) {
+                    T* o = tv.out + ao + tv.b_out[y];
+                    *o = op(v[k], o);
+                }
             }
+        } else {
+            store_run<kItems>(
+                op, [&](int k) { return tv.out + ao + tv.b_out[y0 + k * ystep]; }, [&](int k) { return v[k]; },
+                [&](int k) { return x_ok && y0 + k * ystep < tv.nb; });
         }
     } else {
         stage_and_write(p, tv.out, tv.na, tv.nb, x, y0, ystep, tv.a_out, tv.b_out, tv.tile, v, op);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "core/kernel_params.h"
+#include "backend/cuda/transpose/element_ops.cuh"
 #include "backend/cuda/transpose/tile_vec.cuh"
 
 namespace cuperm {
@@ -29,10 +30,16 @@ __device__ __forceinline__ void move_tile_lean_once(const cuperm_tile_params_t& 
     if constexpr (!kStaged) { // same fastest dimension: store straight back
         T* out = as_base(tv.out + tv.a_out[kWhole ? x : min(x, na - 1)]);
         if constexpr (kWhole) load_entries(tv.b_out + y0, e);
+        if constexpr (Op::kMovesBits) {
 #pragma unroll
-        for (int k = 0; k < n; ++k) {
-            T* o = out + (kWhole ? e[k] : tv.b_out[min(y0 + k, nb - 1)]);
-            if (kWhole || (x_ok && y0 + k < nb)) *o = op(v[k], o);
+            for (int k = 0; k < n; ++k) {
+                T* o = out + (kWhole ? e[k] : tv.b_out[min(y0 + k, nb - 1)]);
+                if (kWhole || (x_ok && y0 + k < nb)) *o = op(v[k], o);
+            }
+        } else {
+            store_run<n>(
+                op, [&](int k) { return out + (kWhole ? e[k] : tv.b_out[min(y0 + k, nb - 1)]); },
+                [&](int k) { return v[k]; }, [&](int k) { return kWhole || (x_ok && y0 + k < nb); });
         }
     } else {
         T* put = tv.tile + y0 * row + x; // rows past an edge tile's end hold values never read
@@ -46,10 +53,16 @@ __device__ __forceinline__ void move_tile_lean_once(const cuperm_tile_params_t& 
         for (int k = 0; k < n; ++k) v[k] = get[k];
         T* out = as_base(tv.out + tv.b_out[kWhole ? y : min(y, nb - 1)]);
         load_run<kWhole>(tv.a_out, x0, na, e);
+        if constexpr (Op::kMovesBits) {
 #pragma unroll
-        for (int k = 0; k < n; ++k) {
-            T* o = out + e[k];
-            if (kWhole || (y_ok && x0 + k < na)) *o = op(v[k], o);
+            for (int k = 0; k < n; ++k) {
+                T* o = out + e[k];
+                if (kWhole || (y_ok && x0 + k < na)) *o = op(v[k], o);
+            }
+        } else {
+            store_run<n>(
+                op, [&](int k) { return out + e[k]; }, [&](int k) { return v[k]; },
+                [&](int k) { return kWhole || (y_ok && x0 + k < na); });
         }
     }
 }
@@ -93,11 +106,9 @@ __device__ __forceinline__ void move_tile_lean(const cuperm_tile_params_t& p, co
 #pragma unroll
         for (int j = 0; j < n; j += r) {
             load_run<kWhole>(tv.a_out, x0 + j, na, e);
-#pragma unroll
-            for (int k = 0; k < r; ++k) {
-                T* o = out + e[k];
-                if (kWhole || (y_ok && x0 + j + k < na)) *o = op(get[j + k], o);
-            }
+            store_run<r>(
+                op, [&](int k) { return out + e[k]; }, [&](int k) { return get[j + k]; },
+                [&](int k) { return kWhole || (y_ok && x0 + j + k < na); });
         }
     } else {
         move_tile_lean_once<kStaged, kWhole>(p, tv, op, x, y0, x_ok, in, e, v);

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "core/index_math.h"
+#include "backend/cuda/transpose/element_ops.cuh"
 #include "backend/cuda/transpose/tile_access.cuh"
 
 namespace cuperm {
@@ -104,6 +105,37 @@ __device__ __forceinline__ VT apply_vec(const VT& v, typename Op::value_type* o,
     }
 }
 
+// The same with the destination's old vector y already in registers (ignored unless the operator
+// reads it).
+template <typename Op, typename VT>
+__device__ __forceinline__ VT apply_vec_to(const VT& v, const VT& y, const Op& op)
+{
+    using T = typename Op::value_type;
+    uint32_t w[VecWords<VT>::kWords] = {};
+#pragma unroll
+    for (int j = 0; j < (int)(sizeof(VT) / sizeof(T)); ++j) {
+        const T old = vec_get<T>(y, j);
+        vec_put(w, j, op(vec_get<T>(v, j), &old));
+    }
+    return VecWords<VT>::join(w);
+}
+
+// store_run (element_ops.cuh) for vectors of an operator that computes: where it reads the
+// destination, the n old vectors are loaded before the first store.
+template <int n, typename VT, typename Op, typename Addr, typename Val, typename Ok>
+__device__ __forceinline__ void store_vec_run(const Op& op, Addr&& addr, Val&& val, Ok&& ok)
+{
+    VT y[n] = {};
+    if (op.reads_out()) {
+#pragma unroll
+        for (int k = 0; k < n; ++k)
+            if (ok(k)) y[k] = *reinterpret_cast<const VT*>(addr(k));
+    }
+#pragma unroll
+    for (int k = 0; k < n; ++k)
+        if (ok(k)) *reinterpret_cast<VT*>(addr(k)) = apply_vec_to(val(k), y[k], op);
+}
+
 // ROWS: both sides contiguous along x; 16-byte vectors move straight through.
 template <typename Op>
 __device__ __forceinline__ void move_rows_vec(const cuperm_tile_params_t& p, const TileView<Op>& tv, const Op& op)
@@ -118,14 +150,22 @@ __device__ __forceinline__ void move_rows_vec(const cuperm_tile_params_t& p, con
         const int x = (q & ((1 << lxv) - 1)) << p.vec_log2, y = q >> lxv;
         if (x < tv.na && y < tv.nb) r[k] = *reinterpret_cast<const uint4*>(tv.in + tv.a_in[x] + tv.b_in[y]);
     }
+    if constexpr (Op::kMovesBits) {
 #pragma unroll
-    for (int k = 0; k < kPer; ++k) {
-        const int q = threadIdx.x + k * CUPERM_THREADS;
-        const int x = (q & ((1 << lxv) - 1)) << p.vec_log2, y = q >> lxv;
-        if (x < tv.na && y < tv.nb) {
-            T* o = tv.out + tv.a_out[x] + tv.b_out[y];
-            *reinterpret_cast<uint4*>(o) = apply_vec(r[k], o, op);
+        for (int k = 0; k < kPer; ++k) {
+            const int q = threadIdx.x + k * CUPERM_THREADS;
+            const int x = (q & ((1 << lxv) - 1)) << p.vec_log2, y = q >> lxv;
+            if (x < tv.na && y < tv.nb) {
+                T* o = tv.out + tv.a_out[x] + tv.b_out[y];
+                *reinterpret_cast<uint4*>(o) = apply_vec(r[k], o, op);
+            }
         }
+    } else {
+        auto x_of = [&](int k) { return (int)((threadIdx.x + k * CUPERM_THREADS) & ((1 << lxv) - 1)) << p.vec_log2; };
+        auto y_of = [&](int k) { return (int)(threadIdx.x + k * CUPERM_THREADS) >> lxv; };
+        store_vec_run<kPer, uint4>(
+            op, [&](int k) { return tv.out + tv.a_out[x_of(k)] + tv.b_out[y_of(k)]; }, [&](int k) { return r[k]; },
+            [&](int k) { return x_of(k) < tv.na && y_of(k) < tv.nb; });
     }
 }
 
@@ -173,19 +213,41 @@ __device__ __forceinline__ void move_tile_vec(const cuperm_tile_params_t& p, con
 
     const int iy = threadIdx.x & (S - 1); // the swizzle of every row this thread gathers
     T* out = as_base(tv.out);
-    // Not fully unrolled: a gathered vector holds V registers before packing.
+    if constexpr (Op::kMovesBits) {
+        // Not fully unrolled: a gathered vector holds V registers before packing.
 #pragma unroll 4
-    for (int k = 0; k < kPer; ++k) {
-        int xw, y;
-        cuperm_vec_gather(threadIdx.x, k, lS, lm, lV, &xw, &y);
-        const T* col = reinterpret_cast<const T*>(rows + y * C + ((xw >> lV) ^ iy)) + (xw & (V - 1));
-        uint32_t w[VecWords<VT>::kWords] = {};
+        for (int k = 0; k < kPer; ++k) {
+            int xw, y;
+            cuperm_vec_gather(threadIdx.x, k, lS, lm, lV, &xw, &y);
+            const T* col = reinterpret_cast<const T*>(rows + y * C + ((xw >> lV) ^ iy)) + (xw & (V - 1));
+            uint32_t w[VecWords<VT>::kWords] = {};
 #pragma unroll
-        for (int j = 0; j < V; ++j) vec_put(w, j, col[j * C * V]);
-        // two 32-bit offsets added to the pointer one by one: the compiler would otherwise sum them
-        // in 64 bits first
-        T* o = as_base(out + tv.a_out[kWhole ? xw : min(xw, na - 1)]) + tv.b_out[kWhole ? y : min(y, nb - 1)];
-        if (kWhole || (xw < na && y < nb)) *reinterpret_cast<VT*>(o) = apply_vec(VecWords<VT>::join(w), o, op);
+            for (int j = 0; j < V; ++j) vec_put(w, j, col[j * C * V]);
+            // two 32-bit offsets added to the pointer one by one: the compiler would otherwise sum
+            // them in 64 bits first
+            T* o = as_base(out + tv.a_out[kWhole ? xw : min(xw, na - 1)]) + tv.b_out[kWhole ? y : min(y, nb - 1)];
+            if (kWhole || (xw < na && y < nb)) *reinterpret_cast<VT*>(o) = apply_vec(VecWords<VT>::join(w), o, op);
+        }
+    } else { // four vectors at a time, their old values loaded together (store_vec_run)
+        constexpr int kRun = kPer < 4 ? kPer : 4;
+#pragma unroll 1
+        for (int k0 = 0; k0 < kPer; k0 += kRun) {
+            int xw[kRun], y[kRun];
+#pragma unroll
+            for (int i = 0; i < kRun; ++i) cuperm_vec_gather(threadIdx.x, k0 + i, lS, lm, lV, &xw[i], &y[i]);
+            auto gather = [&](int i) {
+                const T* col = reinterpret_cast<const T*>(rows + y[i] * C + ((xw[i] >> lV) ^ iy)) + (xw[i] & (V - 1));
+                uint32_t w[VecWords<VT>::kWords] = {};
+#pragma unroll
+                for (int j = 0; j < V; ++j) vec_put(w, j, col[j * C * V]);
+                return VecWords<VT>::join(w);
+            };
+            auto dest = [&](int i) {
+                return as_base(out + tv.a_out[kWhole ? xw[i] : min(xw[i], na - 1)]) +
+                       tv.b_out[kWhole ? y[i] : min(y[i], nb - 1)];
+            };
+            store_vec_run<kRun, VT>(op, dest, gather, [&](int i) { return kWhole || (xw[i] < na && y[i] < nb); });
+        }
     }
 }
 

@@ -67,13 +67,23 @@ whole_dims_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, con
             if (k < v && (!split || in_split[k] < len)) tile[swizzle<T>(k)] = r[i];
         }
         __syncthreads();
+        if constexpr (Op::kMovesBits) {
 #pragma unroll
-        for (int i = 0; i < kWholeDimsItems; ++i) {
-            const int j = threadIdx.x + i * kTileThreads;
-            if (j < v && (!split || out_split[j] < len)) {
-                T* o = out + out_base + out_off[j];
-                *o = op(tile[swizzle<T>(slot[j])], o);
+            for (int i = 0; i < kWholeDimsItems; ++i) {
+                const int j = threadIdx.x + i * kTileThreads;
+                if (j < v && (!split || out_split[j] < len)) {
+                    T* o = out + out_base + out_off[j];
+                    *o = op(tile[swizzle<T>(slot[j])], o);
+                }
             }
+        } else {
+            store_run<kWholeDimsItems>(
+                op, [&](int i) { return out + out_base + out_off[threadIdx.x + i * kTileThreads]; },
+                [&](int i) { return tile[swizzle<T>(slot[threadIdx.x + i * kTileThreads])]; },
+                [&](int i) {
+                    const int j = threadIdx.x + i * kTileThreads;
+                    return j < v && (!split || out_split[j] < len);
+                });
         }
         __syncthreads(); // the tile is refilled by the next one
     }
