@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# GPU checks on a build made elsewhere (for sm_90) and carried in build-carry/: lib/libcuperm.so.0
+# and the test programs that link it in bin/ (the statically linked ones, test_gpu_candidates and
+# cuperm-fuzz, are too large for the device tool's 64 MiB carry). Runs the GPU tests it finds there,
+# memcheck on the error paths and the Python tests against that library. Logs to $OUT (or
+# ./gpu-carried-logs), packed into all-logs.tgz.
+#   run (carry build-carry and the two .deps/libcmocka*.deb): scripts/gpu-carried-check.sh
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/usr/local/cuda/bin"
+logs="${OUT:-$PWD/gpu-carried-logs}"
+mkdir -p "$logs"
+source scripts/lib/deps.sh
+cuperm_find_cmocka
+export LD_LIBRARY_PATH="$PWD/build-carry/lib:$LD_LIBRARY_PATH"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
+for exe in build-carry/bin/*; do
+  t=$(basename "$exe")
+  timeout 240 "$exe" >"$logs/$t.log" 2>&1; echo "$t rc=$? $(grep -E 'PASSED|FAILED' "$logs/$t.log" | tail -1)"
+done
+timeout 120 compute-sanitizer --tool memcheck build-carry/bin/test_gpu_errors >"$logs/memcheck-errors.log" 2>&1
+echo "memcheck test_gpu_errors rc=$? $(grep 'ERROR SUMMARY' "$logs/memcheck-errors.log" | tail -1)"
+CUPERM_LIBRARY="$PWD/build-carry/lib/libcuperm.so" timeout 200 python3 -m pytest -q -p no:cacheprovider python/tests \
+  >"$logs/pytest.log" 2>&1
+echo "pytest rc=$? $(tail -1 "$logs/pytest.log")"
+tgz=$(mktemp) && tar czf "$tgz" -C "$logs" --exclude=all-logs.tgz . && mv "$tgz" "$logs/all-logs.tgz"
