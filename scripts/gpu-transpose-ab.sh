@@ -5,7 +5,8 @@
 # launch against a reference; test_gpu_large, ~3 minutes, only with AB_LARGE=1) and the fuzz
 # test; then each suite of SUITES ("suite:dtype ...") on the base and on this tree, one after the
 # other (cuperm-bench, heuristic plans, every element verified), printing the medians; then
-# memcheck and racecheck (RACECHECK_S seconds at most) on test_gpu_candidates' vector shapes.
+# memcheck and racecheck (RACECHECK_S seconds at most) on test_gpu_candidates' vector shapes, in its
+# quick mode (fewer random problems) so that racecheck ends within its time.
 # The measurements come before the sanitizers so that a call that runs out of time loses the
 # sanitizers, not the suites. SANITIZE_FILTER picks other test_gpu_candidates tests for both
 # sanitizers (a cmocka glob).
@@ -16,6 +17,9 @@
 # with patch -R to make the base). With VARIANT_FILE and VARIANT_SED, a third build (variant):
 # this tree with that sed applied to that file, run after the other two on every suite.
 # BENCH_ARGS are passed to every cuperm-bench run (e.g. "--alpha 2 --beta 1").
+# On a fresh H100 machine the two builds and the tests took 7-8 minutes (session 16), leaving no
+# suite within a BUDGET_S of 440; the suites then run in the next call, while the machine is warm:
+#   logs=$OUT; source scripts/lib/ab.sh; ab_bench_pair /tmp/cuperm-ab-base/build base build-ab this SUITE DTYPE heuristic
 # Logs and CSVs go to $OUT (or ./gpu-transpose-ab-logs), also packed into all-logs.tgz.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -66,7 +70,7 @@ for sd in $suites; do # suites that would start after BUDGET_S seconds are left 
   ab_bench_pair "$base/build" base build-ab this "${sd%%:*}" "${sd##*:}" heuristic ${BENCH_ARGS:-}
   tar czf "$logs/suites-so-far.tgz" -C "$logs" --exclude='*.tgz' .
 done
-CUPERM_TEST_FILTER=${SANITIZE_FILTER:-vector_tile_shapes} timeout 150 compute-sanitizer --tool memcheck "$exe" >"$logs/memcheck.log" 2>&1
+CUPERM_TEST_QUICK=1 CUPERM_TEST_FILTER=${SANITIZE_FILTER:-vector_tile_shapes} timeout 150 compute-sanitizer --tool memcheck "$exe" >"$logs/memcheck.log" 2>&1
 echo "memcheck rc=$? $(grep 'ERROR SUMMARY' "$logs/memcheck.log" | tail -1)"
-CUPERM_TEST_FILTER=${SANITIZE_FILTER:-vector_tile_shapes} timeout ${RACECHECK_S:-100} compute-sanitizer --tool racecheck "$exe" >"$logs/racecheck.log" 2>&1
+CUPERM_TEST_QUICK=1 CUPERM_TEST_FILTER=${SANITIZE_FILTER:-vector_tile_shapes} timeout ${RACECHECK_S:-100} compute-sanitizer --tool racecheck "$exe" >"$logs/racecheck.log" 2>&1
 echo "racecheck rc=$? $(grep 'RACECHECK SUMMARY' "$logs/racecheck.log" | tail -1)"
