@@ -89,6 +89,7 @@ typedef struct {
     const unsigned char* out;
     const unsigned char* out_init;
     double alpha, beta;
+    double eps, tiny;                   /* floating types: the unit roundoff and smallest subnormal */
     int64_t out_extent[BENCH_MAX_RANK]; /* output dimension r: extent ... */
     int64_t in_stride[BENCH_MAX_RANK];  /* ... and its stride in the input */
     int64_t mismatches[64];             /* per worker */
@@ -116,9 +117,7 @@ static int element_ok(const verify_ctx* v, const unsigned char* in_elem,
     ref_load(v->t->type, out_elem, got);
     if (v->beta != 0) ref_load(v->t->type, v->out_init + j * size, y);
     const double expected = v->alpha * x[0] + v->beta * y[0];
-    const double eps = ldexp(1, -v->t->mantissa_bits);
-    const double tiny = ldexp(1, 2 - (1 << (v->t->exponent_bits - 1)) - v->t->mantissa_bits);
-    return fabs(got[0] - expected) <= 4 * eps * (fabs(v->alpha * x[0]) + fabs(v->beta * y[0])) + tiny;
+    return fabs(got[0] - expected) <= 4 * v->eps * (fabs(v->alpha * x[0]) + fabs(v->beta * y[0])) + v->tiny;
 }
 
 static void verify_range(size_t begin, size_t end, int worker, void* arg)
@@ -191,6 +190,10 @@ int64_t bench_verify_transpose(const bench_case* c, const dtype_info* t, const v
     v.out_init = out_init;
     v.alpha = alpha;
     v.beta = beta;
+    if (t->kind != DTYPE_INT) {
+        v.eps = ldexp(1, -t->mantissa_bits);
+        v.tiny = ldexp(1, 2 - (1 << (t->exponent_bits - 1)) - t->mantissa_bits);
+    }
     int64_t stride[BENCH_MAX_RANK];
     for (int i = 0; i < c->rank; ++i) stride[i] = i ? stride[i - 1] * c->extents[i - 1] : 1;
     for (int r = 0; r < c->rank; ++r) {

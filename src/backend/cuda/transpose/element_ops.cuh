@@ -223,7 +223,8 @@ OperatorOp<T> make_operator(const cuperm_scalars_t* s)
 // loop waits out one load's latency per element (out = 2 in + out ran at 16% of a copy's
 // bandwidth for 1-byte elements and 32% for 2-byte ones, against 43% and 67% for plain copies,
 // H100). Eight at a time, not all: with all 16 held the staged tile kernels spilled at their
-// 64-register bound.
+// 64-register bound. Plain copies (CopyOp) keep their own loops at the call sites: through this
+// function their code changed, and the copy kernels are the ones the tuning was measured on.
 template <int n, typename Op, typename Addr, typename Val, typename Ok>
 __device__ __forceinline__ void store_run(const Op& op, Addr&& addr, Val&& val, Ok&& ok)
 {
