@@ -14,7 +14,7 @@ source scripts/lib/deps.sh
 cuperm_find_cmocka
 export LD_LIBRARY_PATH="$PWD/build-carry/lib:$LD_LIBRARY_PATH"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
-for exe in build-carry/bin/*; do
+for exe in build-carry/bin/test_*; do
   t=$(basename "$exe")
   timeout 240 "$exe" >"$logs/$t.log" 2>&1; echo "$t rc=$? $(grep -E 'PASSED|FAILED' "$logs/$t.log" | tail -1)"
 done

@@ -98,7 +98,7 @@ enum {
     OPT_DTYPE = 256, OPT_MODE, OPT_CASES, OPT_CASE, OPT_EXTENT, OPT_RANK, OPT_RATIO, OPT_COUNT,
     OPT_VOLUME, OPT_SEED, OPT_SKIP, OPT_LIMIT, OPT_OUT, OPT_TAG, OPT_ALPHA, OPT_BETA,
     OPT_PLAN_REPS, OPT_TARGET_MS, OPT_LIST, OPT_NO_VERIFY, OPT_QUIET, OPT_VERSION, OPT_OPS, OPT_ALGO,
-    OPT_COMPARE
+    OPT_COMPARE, OPT_COMPUTE
 };
 
 static const struct option long_options[] = {
@@ -128,6 +128,7 @@ static const struct option long_options[] = {
     {"ops", required_argument, NULL, OPT_OPS},
     {"algo", required_argument, NULL, OPT_ALGO},
     {"compare", required_argument, NULL, OPT_COMPARE},
+    {"compute", required_argument, NULL, OPT_COMPUTE},
     {NULL, 0, NULL, 0},
 };
 
@@ -174,6 +175,12 @@ static int apply_option(int c, const char* v, bench_options* opt, char* err, siz
         else if (!strcmp(v, "gett")) opt->algo = CUPERM_ALGO_GETT;
         else
             return bench_fail(err, err_size, "--algo \"%s\": expected default, ttgt or gett", v);
+        break;
+    case OPT_COMPUTE:
+        if (!strcmp(v, "default")) opt->compute_tf32 = 0;
+        else if (!strcmp(v, "tf32")) opt->compute_tf32 = 1;
+        else
+            return bench_fail(err, err_size, "--compute \"%s\": expected default or tf32", v);
         break;
     case OPT_COMPARE:
         if (!strcmp(v, "cutensor")) opt->compare_cutensor = 1;
@@ -389,6 +396,8 @@ void bench_print_usage(const char* argv0)
         "                      leaky_relu and elu with parameter 0.1)\n"
         "  --algo A            contractions: default (the plan mode chooses), ttgt or gett (a case GETT\n"
         "                      cannot run is skipped with the reason)\n"
+        "  --compute C         contractions: default (the type's own: strict fp32 for f32) or tf32 (f32\n"
+        "                      on TF32 tensor cores, CUPERM_COMPUTE_32F_FAST_TF32; the GEMM likewise)\n"
         "  --compare L         contractions: cutensor or cutensor-jit: cuTENSOR 2's default plan (loaded\n"
         "                      with dlopen: libcutensor.so.2 or $CUPERM_BENCH_CUTENSOR) timed beside\n"
         "                      cuperm's on the same buffers, its D checked against cuperm's\n"

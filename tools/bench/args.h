@@ -27,6 +27,7 @@ typedef struct {
     double alpha, beta;
     cupermOperator_t ops[3];  /* --ops A,B,D: contraction operators on A, B and the result (identity) */
     cupermContractionAlgo_t algo; /* --algo: the kinds of contraction plan allowed (default: all) */
+    int compute_tf32;         /* --compute tf32: f32 contractions (and their GEMM) on TF32 tensor cores */
     int compare_cutensor;     /* --compare cutensor (1) or cutensor-jit (2): cuTENSOR's default plan
                                  timed beside cuperm's and checked against it (contractions) */
     int plan_reps;            /* heuristic plan creations timed per case */

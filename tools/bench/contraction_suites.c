@@ -36,15 +36,26 @@ typedef struct {
     cupermDataType_t ab, cd;
     cudaDataType_t blasType;
     cublasComputeType_t blasCompute;
+    cupermComputeType_t compute; /* cuperm's compute type of the plan */
     double accEps, outEps; /* accumulation and output rounding, for the sampled check */
 } ctr_type;
 
-static int type_for(const dtype_info* dt, ctr_type* t)
+/* tf32: f32 data on TF32 tensor cores (operands rounded to 10-bit mantissas, 2^-11 each). */
+static int type_for(const dtype_info* dt, int tf32, ctr_type* t)
 {
     memset(t, 0, sizeof *t);
     t->dt = dt;
     t->ab = t->cd = dt->type;
     t->blasType = (cudaDataType_t)dt->type;
+    t->compute = CUPERM_COMPUTE_DEFAULT;
+    if (tf32) {
+        if (dt->type != CUPERM_R_32F) return -1;
+        t->compute = CUPERM_COMPUTE_32F_FAST_TF32;
+        t->blasCompute = CUBLAS_COMPUTE_32F_FAST_TF32;
+        t->accEps = 4.9e-4;
+        t->outEps = 6e-8;
+        return 0;
+    }
     switch (dt->type) {
     case CUPERM_R_32F: t->blasCompute = CUBLAS_COMPUTE_32F; t->accEps = 6e-8; t->outEps = 6e-8; return 0;
     case CUPERM_R_64F: t->blasCompute = CUBLAS_COMPUTE_64F; t->accEps = 1.2e-16; t->outEps = 1.2e-16; return 0;
@@ -385,7 +396,7 @@ static int run_mode(cupermHandle_t h, cublasHandle_t blas, bench_cutensor* ct, c
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     const cupermStatus_t planned = cupermPlanContractionAlgo(h, &run.plan, &cd->desc[0], &cd->desc[1], &cd->desc[2],
-                                                             &cd->desc[3], CUPERM_COMPUTE_DEFAULT, mode, opt->algo);
+                                                             &cd->desc[3], t->compute, mode, opt->algo);
     if (planned == CUPERM_STATUS_NOT_SUPPORTED && opt->algo != CUPERM_ALGO_DEFAULT) {
         r->skipped = "the algorithm cannot run it"; /* --algo gett on a problem GETT does not take */
         fprintf(stderr, "case %d: skipped: %s\n", c->id, cupermGetLastErrorMessage());
@@ -573,6 +584,10 @@ int bench_run_contraction_suite(const bench_suite* suite, const bench_options* o
         return 3;
     }
     bench_cutensor* ct = NULL;
+    if (opt->compare_cutensor && opt->compute_tf32) {
+        fprintf(stderr, "cuperm-bench: --compare cutensor runs the types' default compute (drop --compute tf32)\n");
+        return 2;
+    }
     if (opt->compare_cutensor) {
         for (int i = 0; i < 3; ++i)
             if (opt->ops[i] != CUPERM_OP_IDENTITY) {
@@ -589,9 +604,10 @@ int bench_run_contraction_suite(const bench_suite* suite, const bench_options* o
     int status = 0;
     for (int di = 0; di < ndt; ++di) {
         ctr_type t;
-        if (type_for(opt->num_dtypes ? opt->dtypes[di] : f32, &t) != 0) {
-            fprintf(stderr, "cuperm-bench: %s: contraction suites run f32, f64, f16, bf16\n",
-                    opt->dtypes[di]->name);
+        const dtype_info* dt = opt->num_dtypes ? opt->dtypes[di] : f32;
+        if (type_for(dt, opt->compute_tf32, &t) != 0) {
+            fprintf(stderr, "cuperm-bench: %s: contraction suites run f32, f64, f16, bf16%s\n", dt->name,
+                    opt->compute_tf32 ? "; --compute tf32 f32 only" : "");
             return 2;
         }
         int n;
@@ -609,8 +625,8 @@ int bench_run_contraction_suite(const bench_suite* suite, const bench_options* o
         for (int mi = 0; mi < 2; ++mi) {
             if (!mode_wanted(opt, mi)) continue;
             /* The model plan's file keeps its old name: contraction_torch.py and older results read it. */
-            snprintf(tag[mi], sizeof tag[mi], "%s-%s%s", opt->tag ? opt->tag : suite->name, t.dt->name,
-                     mi ? "-measure" : "");
+            snprintf(tag[mi], sizeof tag[mi], "%s-%s%s%s", opt->tag ? opt->tag : suite->name, t.dt->name,
+                     opt->compute_tf32 ? "-tf32" : "", mi ? "-measure" : "");
             char path[1024];
             snprintf(path, sizeof path, "%s/%s.csv", outDir, tag[mi]);
             if (!(csv[mi] = fopen(path, "w"))) {
@@ -715,9 +731,11 @@ int bench_run_contraction_suite(const bench_suite* suite, const bench_options* o
             const double g = geomean(eff[mi], done), gp = geomean(plainEff, done), gr = geomean(ratio, done);
             char line[1024];
             static const char* const algoNames[3] = {"", ", TTGT only", ", GETT only"};
-            int len = snprintf(line, sizeof line, "%s %s (%s plans%s): %d cases, geomean roofline efficiency %.4f; "
+            int len = snprintf(line, sizeof line, "%s %s%s (%s plans%s): %d cases, geomean roofline efficiency %.4f; "
                                "plain same-shape cuBLAS GEMM %.4f; ratio %.4f (target >= 0.8); model/measured time "
-                               "geomean %.4f; %d failed", suite->name, t.dt->name, kModeNames[mi], algoNames[opt->algo],
+                               "geomean %.4f; %d failed", suite->name, t.dt->name,
+                               t.compute == CUPERM_COMPUTE_32F_FAST_TF32 ? " on TF32" : "", kModeNames[mi],
+                               algoNames[opt->algo],
                                done, g, gp, gp > 0 ? g / gp : 0, gr, failed);
             if (ct && len > 0 && len < (int)sizeof line) {
                 double worst = 0;
