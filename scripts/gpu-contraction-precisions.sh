@@ -5,6 +5,7 @@
 # (bench/results/contraction-planning-h100/s17/plan_shim.c) one more f32 run splits the planning
 # time. Logs and CSVs to $OUT, packed into all-logs.tgz.
 #   run (carry build-carry): scripts/gpu-contraction-precisions.sh [RANDOM_COUNT]
+#   SHIM_ONLY=1 scripts/gpu-contraction-precisions.sh: the planning-time split only
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs="${OUT:-$PWD/gpu-precisions-logs}"
@@ -18,6 +19,7 @@ run() { # TAG ARGS...: one bench run, its summary line printed
   timeout 150 "$bench" "$@" --mode model --quiet --out "$logs" >"$logs/$tag.log" 2>&1
   echo "$tag rc=$? $(grep -h 'ratio' "$logs/$tag.log" | tail -2 | tr '\n' ' ')"
 }
+if [ "${SHIM_ONLY:-0}" != 1 ]; then
 run tccg48-f64 tccg48 --dtype f64
 run tccg48-bf16 tccg48 --dtype bf16
 run tccg48-tf32 tccg48 --dtype f32 --compute tf32
@@ -27,7 +29,9 @@ if [ "$count" != 0 ]; then
   run random-f64-bf16 random-contractions --dtype f64,bf16 --count "$count"
   run random-tf32 random-contractions --dtype f32 --compute tf32 --count "$count"
 fi
+fi
 if [ -f build-carry/lib/plan_shim.so ]; then
+  mkdir -p "$logs/shim"
   LD_PRELOAD="$PWD/build-carry/lib/plan_shim.so" timeout 150 "$bench" tccg48 --dtype f32 --mode model --quiet \
     --no-verify --target-ms 5 --out "$logs/shim" >"$logs/plan-shim.log" 2>&1
   echo "plan shim rc=$?"; grep plan_shim "$logs/plan-shim.log"

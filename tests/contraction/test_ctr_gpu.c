@@ -343,9 +343,9 @@ static void test_errors(void** state)
     expect(cupermPlanContractionAlgo(handle, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL,
                                      (cupermContractionAlgo_t)7),
            CUPERM_STATUS_INVALID_VALUE, "algo 7");
-    expect(cupermPlanContractionAlgo(handle, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL,
+    expect(cupermPlanContractionAlgo(handle, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_32F_FAST_TF32, CUPERM_PLAN_MODEL,
                                      CUPERM_ALGO_GETT),
-           CUPERM_STATUS_NOT_SUPPORTED, "not R_16F or R_16BF");
+           CUPERM_STATUS_NOT_SUPPORTED, "not strict 32F");
     assert_null(plan);
     assert_int_equal(cupermPlanContraction(handle, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT,
                                            CUPERM_PLAN_MODEL),

@@ -3,7 +3,8 @@
  * so model plans of eligible problems are GETT plans (asserted through the plan info). Fixed
  * shapes (extents 1, 3, 17, 31, 127 and more, several modes per group, batched modes, D
  * interleaving A's and B's free modes, empty groups, more than 65535 batches) and random
- * contractions, fp16/bf16 into fp32 or the input type, beta = 0 / C != D / C == D, base
+ * contractions, fp16/bf16 into fp32 or the input type and fp32 / fp64 on the CUDA-core kernel,
+ * beta = 0 / C != D / C == D, base
  * pointers aligned or one element off. Every element of D is checked against a double
  * reference with an fp32-accumulation error bound, and every byte outside D's elements
  * (guards, padding, A, B, C) must be unchanged. CUPERM_GETT_TEST_CASES sets the number of
@@ -42,23 +43,29 @@ typedef struct {
     const char* name;
 } type_pair;
 
+/* The tensor-core kernel's four pairs first (the vector-path test takes only those), then the
+ * CUDA-core kernel's. */
 static const type_pair pairs[] = {
     {CUPERM_R_16F, CUPERM_R_32F, "16F->32F"},
     {CUPERM_R_16F, CUPERM_R_16F, "16F->16F"},
     {CUPERM_R_16BF, CUPERM_R_32F, "16BF->32F"},
     {CUPERM_R_16BF, CUPERM_R_16BF, "16BF->16BF"},
+    {CUPERM_R_32F, CUPERM_R_32F, "32F"},
+    {CUPERM_R_64F, CUPERM_R_64F, "64F"},
 };
+#define TENSOR_CORE_PAIRS 4
+#define ALL_PAIRS (sizeof pairs / sizeof pairs[0])
 
 enum { BETA_ZERO = 0, BETA_C_NOT_D = 1, BETA_C_IS_D = 2 };
 
 static double unit_roundoff(cupermDataType_t t)
 {
-    return t == CUPERM_R_16F ? 0x1p-11 : t == CUPERM_R_16BF ? 0x1p-8 : 0x1p-24;
+    return t == CUPERM_R_16F ? 0x1p-11 : t == CUPERM_R_16BF ? 0x1p-8 : t == CUPERM_R_64F ? 0x1p-53 : 0x1p-24;
 }
 
 static double subnormal(cupermDataType_t t)
 {
-    return t == CUPERM_R_16F ? 0x1p-24 : t == CUPERM_R_16BF ? 0x1p-133 : 0x1p-149;
+    return t == CUPERM_R_16F ? 0x1p-24 : t == CUPERM_R_16BF ? 0x1p-133 : t == CUPERM_R_64F ? 0x1p-1074 : 0x1p-149;
 }
 
 /* Product of the contracted extents (labels of A that D lacks). */
@@ -194,10 +201,11 @@ static int run_case(rng_t* r, cupermTensorDescriptor_t desc[4], const type_pair*
         CHECK_CUDA(cudaMalloc((void**)&b[t].dev, b[t].bytes));
         CHECK_CUDA(cudaMemcpy(b[t].dev, b[t].host, b[t].bytes, cudaMemcpyHostToDevice));
     }
-    const float fa = (float)alpha, fb = (float)beta;
+    const float fa = (float)alpha, fb = (float)beta; /* scalars in the compute type: fp32, fp64 for fp64 */
+    const int f64 = tp->ab == CUPERM_R_64F;
     void* C = betaMode == BETA_ZERO ? NULL : alias ? b[3].dev + b[3].origin : b[2].dev + b[2].origin;
-    st = cupermContract(plan, &fa, b[0].dev + b[0].origin, b[1].dev + b[1].origin, &fb, C, b[3].dev + b[3].origin,
-                        NULL, 0, 0);
+    st = cupermContract(plan, f64 ? (const void*)&alpha : &fa, b[0].dev + b[0].origin, b[1].dev + b[1].origin,
+                        f64 ? (const void*)&beta : &fb, C, b[3].dev + b[3].origin, NULL, 0, 0);
     if (st != CUPERM_STATUS_SUCCESS) fail_msg("%s: contract failed: %s", label, cupermGetLastErrorMessage());
     CHECK_CUDA(cudaDeviceSynchronize());
     for (int t = 0; t < 4; ++t) CHECK_CUDA(cudaMemcpy(b[t].back, b[t].dev, b[t].bytes, cudaMemcpyDeviceToHost));
@@ -217,15 +225,16 @@ static int run_case(rng_t* r, cupermTensorDescriptor_t desc[4], const type_pair*
     }
     const double K = contracted(&desc[0], &desc[3]);
     const double u = unit_roundoff(tp->cd), sub = subnormal(tp->cd);
+    const double acc = tp->ab == CUPERM_R_64F ? 0x1p-53 : 0x1p-24, accSub = tp->ab == CUPERM_R_64F ? 0x1p-1074 : 0x1p-149;
     double worst = 0;
     for (int64_t i = 0; i < spanD && !bad; ++i) {
         if (!mask[i]) continue;
         double v[2];
         ref_load(tp->cd, b[3].back + b[3].origin + (size_t)i * b[3].es, v);
         const double w = creal(want[i]);
-        /* fp32 accumulation of exact products (K + 2 roundings, doubled for the tensor cores'
-         * accumulation order), the rounding to D's type, a subnormal floor. */
-        const double bound = (2 * (K + 2) * 0x1p-24 + 2 * u) * mag[i] + (K + 2) * 0x1p-149 + sub;
+        /* fp32 (fp64) accumulation (K + 2 roundings, doubled for the tensor cores' accumulation
+         * order), the rounding to D's type, a subnormal floor. */
+        const double bound = (2 * (K + 2) * acc + 2 * u) * mag[i] + (K + 2) * accSub + sub;
         const double err = fabs(v[0] - w);
         if (!(err <= bound)) {
             bad = 1;
@@ -330,7 +339,7 @@ static void test_fixed_shapes(void** state)
             char label[96];
             snprintf(label, sizeof label, "shape %zu (%s,%s->%s) variant %d", s, shapes[s].a, shapes[s].b,
                      shapes[s].d, variant);
-            failures += run_case(&r, b.d, &pairs[(s + (size_t)variant) % 4], variant % 3, variant / 3,
+            failures += run_case(&r, b.d, &pairs[(s + (size_t)variant) % ALL_PAIRS], variant % 3, variant / 3,
                                  CUPERM_PLAN_MODEL, 1, label);
             ++runs;
         }
@@ -408,7 +417,7 @@ static void test_vector_paths(void** state)
                 snprintf(label, sizeof label, "vector shape %zu (%s,%s->%s) off %d", s, shapes[s].sh.a, shapes[s].sh.b,
                          shapes[s].sh.d, offsets[o]);
                 expect_in_description = shapes[s].expect;
-                failures += run_case(&r, b.d, &pairs[(s + (size_t)o + (size_t)betaMode) % 4], betaMode, offsets[o],
+                failures += run_case(&r, b.d, &pairs[(s + (size_t)o + (size_t)betaMode) % TENSOR_CORE_PAIRS], betaMode, offsets[o],
                                      CUPERM_PLAN_MODEL, 1, label);
                 expect_in_description = NULL;
                 ++runs;
@@ -447,7 +456,7 @@ static void test_random(void** state)
         char label[1100], text[1000];
         ctr_random_print(&c, text, sizeof text);
         snprintf(label, sizeof label, "random %d: %s", i, text);
-        failures += run_case(&r, c.desc, &pairs[i % 4], betaMode, (int)rng_range(&r, 0, 1), CUPERM_PLAN_MODEL, 1,
+        failures += run_case(&r, c.desc, &pairs[i % ALL_PAIRS], betaMode, (int)rng_range(&r, 0, 1), CUPERM_PLAN_MODEL, 1,
                              label);
     }
     printf("    random: %d cases, %d failed\n", count, failures);
@@ -463,7 +472,7 @@ static void test_measured(void** state)
     const shape sh = {"aebf", "dfce", "acbd", E(['a' - 'a'] = 48, ['b' - 'a'] = 24, ['c' - 'a'] = 40,
                                                 ['d' - 'a'] = 16, ['e' - 'a'] = 24, ['f' - 'a'] = 16), 0};
     int failures = 0;
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < (int)ALL_PAIRS; ++i) {
         built b;
         build_shape(&r, &sh, &b);
         failures += run_case(&r, b.d, &pairs[i], i % 3, 0, CUPERM_PLAN_MEASURE, 0, "measured");
@@ -477,13 +486,22 @@ static void test_not_eligible(void** state)
     (void)state;
     const int32_t mA[2] = {'a', 'k'}, mB[2] = {'k', 'b'}, mD[2] = {'a', 'b'};
     const int64_t e[2] = {32, 32};
-    cupermTensorDescriptor_t A = {2, mA, e, NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
-    cupermTensorDescriptor_t B = {2, mB, e, NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
-    cupermTensorDescriptor_t D = {2, mD, e, NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
+    cupermTensorDescriptor_t A = {2, mA, e, NULL, CUPERM_C_32F, CUPERM_OP_IDENTITY, 0};
+    cupermTensorDescriptor_t B = {2, mB, e, NULL, CUPERM_C_32F, CUPERM_OP_IDENTITY, 0};
+    cupermTensorDescriptor_t D = {2, mD, e, NULL, CUPERM_C_32F, CUPERM_OP_IDENTITY, 0};
     cupermContractionPlan_t plan;
     cupermContractionInfo_t info;
     assert_int_equal(cupermPlanContraction(handle, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL), 0);
-    assert_false(plan_is_gett(plan, &info));
+    assert_false(plan_is_gett(plan, &info)); /* complex */
+    assert_int_equal(cupermContractionPlanDestroy(plan), 0);
+    A.type = B.type = D.type = CUPERM_R_32F;
+    assert_int_equal(cupermPlanContraction(handle, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_32F_FAST_TF32,
+                                           CUPERM_PLAN_MODEL), 0);
+    assert_false(plan_is_gett(plan, &info)); /* TF32 stays on cuBLAS */
+    assert_int_equal(cupermContractionPlanDestroy(plan), 0);
+    assert_int_equal(cupermPlanContraction(handle, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL), 0);
+    assert_true(plan_is_gett(plan, &info)); /* strict fp32: the CUDA-core kernel */
+    assert_non_null(strstr(info.description, "CUDA cores (fp32 FFMA)"));
     assert_int_equal(cupermContractionPlanDestroy(plan), 0);
     A.type = B.type = D.type = CUPERM_R_16F;
     A.op = CUPERM_OP_RELU;

@@ -588,9 +588,22 @@ static void test_eligible(void** state)
     D.type = CUPERM_R_32F;
     assert_int_equal(cuperm_ctr_problem_init(&p, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT), 0);
     assert_true(cuperm_ctr_gett_eligible(&p, why, sizeof why));
+    assert_false(cuperm_ctr_gett_cuda_cores(&p));
+    /* fp32 and fp64: the CUDA-core kernel, strict arithmetic only */
     A.type = B.type = D.type = CUPERM_R_32F;
     assert_int_equal(cuperm_ctr_problem_init(&p, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT), 0);
+    assert_true(cuperm_ctr_gett_eligible(&p, why, sizeof why));
+    assert_true(cuperm_ctr_gett_cuda_cores(&p));
+    assert_int_equal(cuperm_ctr_problem_init(&p, &A, &B, &D, &D, CUPERM_COMPUTE_32F_FAST_TF32), 0);
     assert_false(cuperm_ctr_gett_eligible(&p, why, sizeof why));
+    assert_non_null(strstr(why, "strict 32F"));
+    A.type = B.type = D.type = CUPERM_R_64F;
+    assert_int_equal(cuperm_ctr_problem_init(&p, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT), 0);
+    assert_true(cuperm_ctr_gett_eligible(&p, why, sizeof why));
+    assert_true(cuperm_ctr_gett_cuda_cores(&p));
+    A.type = B.type = D.type = CUPERM_C_32F;
+    assert_int_equal(cuperm_ctr_problem_init(&p, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT), 0);
+    assert_false(cuperm_ctr_gett_eligible(&p, why, sizeof why)); /* complex types stay on TTGT */
 }
 
 int main(void)

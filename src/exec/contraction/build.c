@@ -160,20 +160,26 @@ _Static_assert(CTR_GETT_BM == CUPERM_GETT_BM && CTR_GETT_BN == CUPERM_GETT_BN &&
                "one GETT block tile");
 _Static_assert(CTR_GETT_ORDERED == 3, "cuperm_ctr_gett_step_t.by holds M, N, K");
 
+_Static_assert(CTR_GETT_SIMT_BM == CUPERM_GETT_SIMT_BM && CTR_GETT_SIMT_BN == CUPERM_GETT_SIMT_BN,
+               "one CUDA-core GETT block tile");
+
+/* The CUDA-core kernel runs on any device; the tensor-core one needs sm_80+ code and device. */
 int cuperm_ctr_gett_usable(const cuperm_handle_t* h, const cuperm_ctr_problem_t* p)
 {
-    return h->dev.cc_major >= 8 && cuperm_ctr_gett_eligible(p, NULL, 0) && cuperm_gett_available();
+    if (!cuperm_ctr_gett_eligible(p, NULL, 0)) return 0;
+    return cuperm_ctr_gett_cuda_cores(p) || (h->dev.cc_major >= 8 && cuperm_gett_available());
 }
 
 cupermStatus_t cuperm_ctr_gett_check(const cuperm_handle_t* h, const cuperm_ctr_problem_t* p)
 {
     static const char fn[] = "cupermPlanContraction";
     char why[128];
+    if (!cuperm_ctr_gett_eligible(p, why, sizeof why))
+        return cuperm_fail_in(fn, CUPERM_STATUS_NOT_SUPPORTED, "CUPERM_ALGO_GETT cannot run this contraction: %s", why);
+    if (cuperm_ctr_gett_cuda_cores(p)) return CUPERM_STATUS_SUCCESS;
     if (h->dev.cc_major < 8)
         return cuperm_fail_in(fn, CUPERM_STATUS_NOT_SUPPORTED, "CUPERM_ALGO_GETT needs an sm_80 or newer device (this "
                               "one is sm_%d%d)", h->dev.cc_major, h->dev.cc_minor);
-    if (!cuperm_ctr_gett_eligible(p, why, sizeof why))
-        return cuperm_fail_in(fn, CUPERM_STATUS_NOT_SUPPORTED, "CUPERM_ALGO_GETT cannot run this contraction: %s", why);
     if (!cuperm_gett_available())
         return cuperm_fail_in(fn, CUPERM_STATUS_NOT_SUPPORTED, "CUPERM_ALGO_GETT: this build's GETT kernel has no "
                               "sm_80+ code for the device");
@@ -247,8 +253,10 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     q->n = (int)t.size[CTR_GROUP_N];
     q->k = (int)t.size[CTR_GROUP_K];
     q->batch = (int)t.size[CTR_GROUP_L];
-    q->mTiles = (q->m + CUPERM_GETT_BM - 1) / CUPERM_GETT_BM;
-    q->nTiles = (q->n + CUPERM_GETT_BN - 1) / CUPERM_GETT_BN;
+    g->cudaCores = cuperm_ctr_gett_cuda_cores(p);
+    const int bm = g->cudaCores ? CUPERM_GETT_SIMT_BM : CUPERM_GETT_BM, bn = g->cudaCores ? CUPERM_GETT_SIMT_BN : CUPERM_GETT_BN;
+    q->mTiles = (q->m + bm - 1) / bm;
+    q->nTiles = (q->n + bn - 1) / bn;
     q->aKFast = t.aKFast;
     q->bKFast = t.bKFast;
     memcpy(g->by, t.by, sizeof g->by);
@@ -258,7 +266,7 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     /* The Hopper kernels (sm_90a machine code: compute capability 9.0 only), where the problem
      * maps onto them; the table kernel above stays the fallback for unaligned pointers. */
     const cuperm_device_info_t* info = &c->handle->dev;
-    g->useTma = c->handle->gettTma && cuperm_gett_tma_built() && info->cc_major == 9 && info->cc_minor == 0 &&
+    g->useTma = !g->cudaCores && c->handle->gettTma && cuperm_gett_tma_built() && info->cc_major == 9 && info->cc_minor == 0 &&
                 cuperm_ctr_tma_map(p, &g->tma, NULL, 0);
     if (g->useTma && c->handle->gettTmaTile >= 0) cuperm_ctr_tma_set_tile(&g->tma, c->handle->gettTmaTile);
     c->stepCount = 0;
@@ -299,7 +307,14 @@ cupermStatus_t cuperm_ctr_plan_build(cuperm_contraction_plan_t* c)
         const cuperm_gett_params_t* q = &c->gett.params;
         char orders[64];
         cuperm_ctr_gett_orders_describe(c->gett.by, orders, sizeof orders);
-        snprintf(c->description + n, sizeof c->description - (size_t)n,
+        if (c->gett.cudaCores)
+            snprintf(c->description + n, sizeof c->description - (size_t)n,
+                     "; orders %s; CUDA cores (%s), %d x %d tiles, A loaded along %s, B along %s, D written along %s; "
+                     "%d-bit offsets", orders, q->abType == CUPERM_R_64F ? "fp64 DFMA" : "fp32 FFMA",
+                     CUPERM_GETT_SIMT_BM, CUPERM_GETT_SIMT_BN, q->aKFast ? "K" : "M", q->bKFast ? "K" : "N",
+                     q->dMFast ? "M" : "N", q->off32 ? 32 : 64);
+        else
+            snprintf(c->description + n, sizeof c->description - (size_t)n,
                  "; orders %s; tiles A %s x%d, B %s x%d; D runs along %s x%d (C x%d); %d-bit offsets", orders,
                  q->aKFast ? "k-major" : "m-major", q->vecA, q->bKFast ? "k-major" : "n-major", q->vecB,
                  q->dMFast ? "M" : "N", q->vecD, q->vecC, q->off32 ? 32 : 64);

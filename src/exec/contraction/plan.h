@@ -43,6 +43,7 @@ typedef struct {
     void* tables; /* device memory, owned: int32_t entries when params.off32, else int64_t */
     int by[3];    /* M, N, K ordered by these operands' strides (cuperm_ctr_gett_tables_t.by) */
     int useTma;   /* the Hopper kernels run it when A and B are 16-byte aligned, the table kernel otherwise */
+    int cudaCores; /* fp32 / fp64: the CUDA-core kernel (gett_simt.cu) instead of the tensor-core one */
     cuperm_gett_tma_params_t tma;
 } cuperm_ctr_gett_step_t;
 

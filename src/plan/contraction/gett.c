@@ -38,14 +38,29 @@ static int why_not(char* why, size_t size, const char* text)
     return 0;
 }
 
+int cuperm_ctr_gett_cuda_cores(const cuperm_ctr_problem_t* p)
+{
+    const cupermDataType_t ab = p->op[CTR_A].type;
+    return ab == CUPERM_R_32F || ab == CUPERM_R_64F;
+}
+
 int cuperm_ctr_gett_supported(const cuperm_ctr_problem_t* p, char* why, size_t whySize)
 {
     const cupermDataType_t ab = p->op[CTR_A].type, cd = p->op[CTR_D].type;
-    if (ab != CUPERM_R_16F && ab != CUPERM_R_16BF) return why_not(why, whySize, "A/B are not R_16F or R_16BF");
     if (p->op[CTR_B].type != ab) return why_not(why, whySize, "A and B types differ");
-    if (cd != CUPERM_R_32F && cd != ab) return why_not(why, whySize, "C/D are neither R_32F nor the A/B type");
     if (p->op[CTR_C].type != cd) return why_not(why, whySize, "C and D types differ");
-    if (p->compute != CUPERM_COMPUTE_32F) return why_not(why, whySize, "compute type is not 32F");
+    if (ab == CUPERM_R_32F || ab == CUPERM_R_64F) { /* the CUDA-core kernel: strict arithmetic of the type */
+        if (cd != ab) return why_not(why, whySize, "C/D are not the A/B type");
+        if (p->compute != (ab == CUPERM_R_32F ? CUPERM_COMPUTE_32F : CUPERM_COMPUTE_64F))
+            return why_not(why, whySize, ab == CUPERM_R_32F ? "compute type is not strict 32F (TF32 and 16-bit "
+                                                              "computes stay on cuBLAS)"
+                                                            : "compute type is not 64F");
+    } else {
+        if (ab != CUPERM_R_16F && ab != CUPERM_R_16BF)
+            return why_not(why, whySize, "A/B are not R_16F, R_16BF, R_32F or R_64F");
+        if (cd != CUPERM_R_32F && cd != ab) return why_not(why, whySize, "C/D are neither R_32F nor the A/B type");
+        if (p->compute != CUPERM_COMPUTE_32F) return why_not(why, whySize, "compute type is not 32F");
+    }
     cuperm_ctr_folded_ops_t f;
     cuperm_ctr_fold_operators(p, &f);
     for (int w = 0; w < CTR_OPERANDS; ++w)
@@ -57,8 +72,9 @@ int cuperm_ctr_gett_eligible(const cuperm_ctr_problem_t* p, char* why, size_t wh
 {
     if (!cuperm_ctr_gett_supported(p, why, whySize)) return 0;
     if (table_entries(p) > CTR_GETT_MAX_ENTRIES) return why_not(why, whySize, "offset tables too large");
-    /* The kernel indexes m, n, k with int and tiles with a 31-bit grid. */
-    const int64_t mt = (p->groupSize[CTR_GROUP_M] + 127) / 128, nt = (p->groupSize[CTR_GROUP_N] + 127) / 128;
+    /* The kernels index m, n, k with int and tiles with a 31-bit grid. */
+    const int64_t tile = cuperm_ctr_gett_cuda_cores(p) ? CTR_GETT_SIMT_BM : CTR_GETT_BM;
+    const int64_t mt = (p->groupSize[CTR_GROUP_M] + tile - 1) / tile, nt = (p->groupSize[CTR_GROUP_N] + tile - 1) / tile;
     if (mt * nt > INT32_MAX) return why_not(why, whySize, "too many tiles");
     return 1;
 }

@@ -47,12 +47,20 @@ typedef struct {
     int64_t* table;                        /* host memory, malloc'd by cuperm_ctr_gett_tables_build */
 } cuperm_ctr_gett_tables_t;
 
+/* The CUDA-core kernel's block tile (backend/cuda/gett/gett.h: CUPERM_GETT_SIMT_BM, _BN). */
+#define CTR_GETT_SIMT_BM 64
+#define CTR_GETT_SIMT_BN 64
+
 /*
- * The GETT family's types and operators: A/B R_16F or R_16BF, compute 32F (DEFAULT resolves
- * to it), C/D R_32F or the A/B type, every operator the identity after folding (negations fold
- * into alpha and beta). Returns 1 or 0; on 0 writes the reason into why (if non-NULL).
+ * The GETT family's types and operators, every operator the identity after folding (negations
+ * fold into alpha and beta): on tensor cores A/B R_16F or R_16BF, compute 32F (DEFAULT resolves
+ * to it), C/D R_32F or the A/B type; on CUDA cores all four R_32F with strict 32F compute, or all
+ * four R_64F with 64F compute. Returns 1 or 0; on 0 writes the reason into why (if non-NULL).
  */
 int cuperm_ctr_gett_supported(const cuperm_ctr_problem_t* p, char* why, size_t whySize);
+
+/* 1 when p's GETT plan runs the CUDA-core kernel (A/B R_32F or R_64F), 0 for the tensor cores. */
+int cuperm_ctr_gett_cuda_cores(const cuperm_ctr_problem_t* p);
 
 /* Whether the table kernel can run problem p: the family's types and operators, tables within
  * CTR_GETT_MAX_ENTRIES, a grid of fewer than 2^31 tiles. Returns 1 or 0 with the reason. */

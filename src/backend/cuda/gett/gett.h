@@ -1,6 +1,8 @@
 /*
- * The GETT kernel (gett_mma.cu): D[m,n,l] = alpha sum_k A[m,k,l] B[k,n,l] + beta C[m,n,l]
- * on tensor cores (mma.sync m16n8k16, fp16/bf16 inputs, fp32 accumulation), every element
+ * The GETT kernels: D[m,n,l] = alpha sum_k A[m,k,l] B[k,n,l] + beta C[m,n,l], every element
+ * found through the block-scatter offset tables of plan/contraction/gett.h.
+ *
+ * gett_mma.cu: tensor cores (mma.sync m16n8k16, fp16/bf16 inputs, fp32 accumulation), every element
  * found through the block-scatter offset tables of plan/contraction/gett.h: A and B are read
  * in place (cp.async into a 4-stage shared-memory pipeline, 16/8/4-byte vectors where the
  * plan found aligned contiguous runs, 2-byte loads otherwise), D is written in place.
@@ -24,6 +26,11 @@ extern "C" {
 #define CUPERM_GETT_BN 128
 #define CUPERM_GETT_BK 32
 
+/* gett_simt.cu: fp32 (FFMA, strict) and fp64 (DFMA) on the CUDA cores, same tables, block tile
+ * CUPERM_GETT_SIMT_BM x CUPERM_GETT_SIMT_BN outputs. */
+#define CUPERM_GETT_SIMT_BM 64
+#define CUPERM_GETT_SIMT_BN 64
+
 typedef struct {
     /* Device tables, element offsets (A(m,k,l) = A + aM[m] + aK[k] + aL[l], ...): int32_t
      * entries when off32 (the plan proved every offset of every operand fits), else int64_t. */
@@ -33,13 +40,13 @@ typedef struct {
     const void *dM, *dN, *dL;
     int off32;
     int m, n, k, batch;      /* group sizes (1 for an empty group) */
-    int mTiles, nTiles;      /* ceil(m / BM), ceil(n / BN); mTiles * nTiles < 2^31 */
+    int mTiles, nTiles;      /* ceil(m / BM), ceil(n / BN) of the kernel's tile; mTiles * nTiles < 2^31 */
     int aKFast, bKFast;      /* shared tile layout: k contiguous (1) or m / n contiguous (0) */
     int vecA, vecB;          /* run widths (8, 4, 2, 1 elements) along that layout's fast direction */
     int dMFast;              /* epilogue: D's runs along M (1) or N (0) */
     int vecC, vecD;          /* run widths of C and D along that direction */
-    cupermDataType_t abType; /* R_16F or R_16BF */
-    cupermDataType_t cdType; /* R_32F or abType */
+    cupermDataType_t abType; /* R_16F or R_16BF (tensor cores); R_32F or R_64F (CUDA cores) */
+    cupermDataType_t cdType; /* R_32F or abType; abType on the CUDA cores */
 } cuperm_gett_params_t;
 
 /* The widths the kernel uses for these base pointers: each plan width halved until the
@@ -51,6 +58,11 @@ void cuperm_gett_effective_widths(const cuperm_gett_params_t* q, const void* A, 
 /* Enqueues the kernel. C is read only when useBeta (it may equal D). */
 cudaError_t cuperm_gett_launch(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C, void* D,
                                float alpha, float beta, int useBeta, cudaStream_t stream);
+
+/* The CUDA-core kernel (A/B/C/D all R_32F or all R_64F; any device): scalars in D's type,
+ * vector widths unused. C is read only when useBeta (it may equal D). */
+cudaError_t cuperm_gett_simt_launch(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C,
+                                    void* D, double alpha, double beta, int useBeta, cudaStream_t stream);
 
 /* 1 if the kernel was compiled for sm_80+ (mma.sync) and can run on the current device. */
 int cuperm_gett_available(void);
