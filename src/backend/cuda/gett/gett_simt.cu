@@ -22,6 +22,7 @@ namespace cuperm {
 namespace gett_simt {
 
 constexpr int BM = CUPERM_GETT_SIMT_BM, BN = CUPERM_GETT_SIMT_BN, BK = 16, THREADS = 256;
+constexpr int KS = 256; // K offsets staged in shared memory once per block when K is at most this
 constexpr int PAD = 4;                   // keeps 16-byte rows and spreads the column-wise stores
 constexpr int LOADS = BM * BK / THREADS; // elements of A (and of B) per thread per K step
 static_assert(BM == BN && LOADS == 4, "the load maps assume 64 x 64 x 16 tiles and 256 threads");
@@ -50,17 +51,29 @@ __device__ __forceinline__ void load_slot(int t, int j, bool kFast, int& i, int&
     }
 }
 
+// Resident blocks the registers must allow: the short-K problems this kernel is for wait on
+// memory, so residency matters more than a few extra registers (ptxas sm_90: no spills).
+template <typename T>
+constexpr int min_blocks() { return sizeof(T) == 8 ? 3 : 4; }
+
 template <typename T, typename OFF>
-__global__ void __launch_bounds__(THREADS) kernel(const cuperm_gett_params_t q, const T* __restrict__ A,
+__global__ void __launch_bounds__(THREADS, min_blocks<T>()) kernel(const cuperm_gett_params_t q, const T* __restrict__ A,
                                                   const T* __restrict__ B, const T* C, T* D, T alpha, T beta,
                                                   int useBeta)
 {
     __shared__ __align__(16) Smem<T> s;
-    __shared__ OFF rowA[BM], rowB[BN], rowC[BM], colC[BN], rowD[BM], colD[BN];
+    __shared__ OFF rowA[BM], rowB[BN], rowC[BM], colC[BN], rowD[BM], colD[BN], kA[KS], kB[KS];
     const OFF* aM = static_cast<const OFF*>(q.aM);
-    const OFF* aK = static_cast<const OFF*>(q.aK);
-    const OFF* bK = static_cast<const OFF*>(q.bK);
     const OFF* bN = static_cast<const OFF*>(q.bN);
+    // Short K: its offsets in shared memory, loaded with the row offsets (one wait fewer per step).
+    const bool kStaged = q.k <= KS;
+    const OFF* aK = kStaged ? kA : static_cast<const OFF*>(q.aK);
+    const OFF* bK = kStaged ? kB : static_cast<const OFF*>(q.bK);
+    if (kStaged)
+        for (int i = threadIdx.x; i < q.k; i += THREADS) {
+            kA[i] = static_cast<const OFF*>(q.aK)[i];
+            kB[i] = static_cast<const OFF*>(q.bK)[i];
+        }
     const int t = threadIdx.x;
     // Neighbouring blocks take neighbouring tiles along D's direction.
     const int tile = blockIdx.x;
