@@ -257,7 +257,6 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     const int bm = g->cudaCores ? CUPERM_GETT_SIMT_BM : CUPERM_GETT_BM, bn = g->cudaCores ? CUPERM_GETT_SIMT_BN : CUPERM_GETT_BN;
     q->mTiles = (q->m + bm - 1) / bm;
     q->nTiles = (q->n + bn - 1) / bn;
-    q->smCount = c->handle->dev.sm_count;
     q->aKFast = t.aKFast;
     q->bKFast = t.bKFast;
     memcpy(g->by, t.by, sizeof g->by);

@@ -45,7 +45,6 @@ typedef struct {
     int vecA, vecB;          /* run widths (8, 4, 2, 1 elements) along that layout's fast direction */
     int dMFast;              /* epilogue: D's runs along M (1) or N (0) */
     int vecC, vecD;          /* run widths of C and D along that direction */
-    int smCount;             /* the plan's device's multiprocessors (the CUDA-core kernel's persistent grid) */
     cupermDataType_t abType; /* R_16F or R_16BF (tensor cores); R_32F or R_64F (CUDA cores) */
     cupermDataType_t cdType; /* R_32F or abType; abType on the CUDA cores */
 } cuperm_gett_params_t;
