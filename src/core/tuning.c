@@ -65,13 +65,14 @@
         .model_efficiency = CUPERM_SM90_MODEL_EFFICIENCY,                                                    \
     }
 
-/* A batched GEMM's thread block per step of k, by rate (fp64, fp32, tf32, fp16). OFF (0) until the
- * plans it makes are measured: the candidate is 2 ns (fp16) and 10 ns (fp32), chosen by the
- * GEMM model's in-sample error on the H100 sweep plus its deep family (1-5 ns and 10-40 ns tried,
- * one block per SM per wave), with the weights refitted for it in
- * bench/results/contraction/model-refit-h100/candidates/ (README there: its held-out errors, the
- * plans it changes, the one device call that measures it). */
-#define CUPERM_SM90_GEMM_BATCH_K_SECONDS {0.0, 0.0, 0.0, 0.0}
+/* A batched GEMM's thread block per step of k, by rate (fp64, fp32, tf32, fp16): cuBLAS splits a
+ * long k over thread blocks for one GEMM but not for a batch. fp16 (and bf16): 2 ns, chosen by
+ * the GEMM model's in-sample error on the H100 sweep plus its deep family with the weights
+ * refitted for it (bench/results/contraction/model-refit-h100/candidates/), then measured on
+ * the H100 (bench/results/contraction/batch-term-h100/: held-out random seed 4 +3-4%, a bf16
+ * batch of 14 GEMMs with k = 1.3M 16x faster, TCCG48 f16 -1.2%). The fp32 candidate (10 ns, its
+ * own refit) measured mixed (TCCG48 -1%, seeds 4 / 1 +4% / -3%): off. fp64 and tf32 unmeasured. */
+#define CUPERM_SM90_GEMM_BATCH_K_SECONDS {0.0, 0.0, 0.0, 2e-9}
 
 /* Per SM: the reference part's dense peak divided by its SM count (H100 SXM: 132 SMs,
  * A100: 108). fp64 GEMMs run on the fp64 tensor cores of both.
