@@ -23,4 +23,11 @@ echo "memcheck test_gpu_errors rc=$? $(grep 'ERROR SUMMARY' "$logs/memcheck-erro
 CUPERM_LIBRARY="$PWD/build-carry/lib/libcuperm.so" timeout 200 python3 -m pytest -q -p no:cacheprovider python/tests \
   >"$logs/pytest.log" 2>&1
 echo "pytest rc=$? $(tail -1 "$logs/pytest.log")"
+if [ -x build-carry/bin/test_gett_gpu ]; then # the GETT kernels (24 random cases beside the fixed shapes)
+  for tool in memcheck racecheck; do
+    CUPERM_GETT_TEST_CASES=24 timeout 150 compute-sanitizer --tool $tool build-carry/bin/test_gett_gpu \
+      >"$logs/$tool-gett.log" 2>&1
+    echo "$tool test_gett_gpu rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$logs/$tool-gett.log" | tail -1)"
+  done
+fi
 tgz=$(mktemp) && tar czf "$tgz" -C "$logs" --exclude=all-logs.tgz . && mv "$tgz" "$logs/all-logs.tgz"
