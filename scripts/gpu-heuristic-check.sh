@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The transpose planner's honesty target (issue 14): per suite, the share of cases whose heuristic
+# plan runs within 5% of the measure-mode plan (cuperm-bench --mode both: heur_over_meas <= 1.05),
+# on a library built elsewhere for sm_90 and carried in build-carry/ (lib/libcuperm.so.0,
+# bin/cuperm-bench). Every element of both plans' outputs verified. Suites that would not fit in
+# BUDGET_S (480) are skipped and said so. CSVs to $OUT, packed into all-logs.tgz.
+#   run (carry build-carry): scripts/gpu-heuristic-check.sh
+set -uo pipefail
+cd "$(dirname "$0")/.."
+logs="${OUT:-$PWD/gpu-heuristic-logs}"
+mkdir -p "$logs/cases"
+export LD_LIBRARY_PATH="$PWD/build-carry/lib:${LD_LIBRARY_PATH:-}"
+bench=build-carry/bin/cuperm-bench
+t0=$(date +%s) budget=${BUDGET_S:-480}
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
+sample() { # NAME EVERY SUITE ARGS...: every EVERY-th case of the suite into cases/NAME.txt
+  local name=$1 every=$2; shift 2
+  "$bench" "$@" --list | grep -v '^#' | awk -v k="$every" '(NR - 1) % k == 0' >"$logs/cases/$name.txt"
+}
+sample permn-heldout 24 permn-heldout
+sample random 3 random
+runs=("primes-heldout-f64|primes-heldout --count 5 --dtype f64" "mixed-heldout-f64|mixed-heldout --dtype f64"
+      "permn-heldout-f64|--cases $logs/cases/permn-heldout.txt --dtype f64" "l2-heldout-f32|l2-heldout --dtype f32"
+      "random-f16|--cases $logs/cases/random.txt --dtype f16" "random-i8|--cases $logs/cases/random.txt --dtype i8"
+      "primes-heldout-i8|primes-heldout --count 5 --dtype i8")
+for r in "${runs[@]}"; do
+  tag=${r%%|*} args=${r#*|}
+  if [ $(( $(date +%s) - t0 )) -gt "$budget" ]; then echo "$tag: skipped (time budget)"; continue; fi
+  # shellcheck disable=SC2086
+  timeout 200 "$bench" $args --mode both --quiet --target-ms 20 --out "$logs" --tag "$tag" >"$logs/$tag.log" 2>&1
+  echo "$tag rc=$?"
+done
+python3 - "$logs" <<'PY' | tee "$logs/summary.txt"
+import csv, glob, statistics as st, sys
+print("suite: cases, heuristic within 5% of measure, median heuristic/measure, worst")
+for f in sorted(glob.glob(sys.argv[1] + "/*.csv")):
+    rows = [r for r in csv.DictReader(l for l in open(f) if not l.startswith("#")) if r["mode"] == "heuristic"]
+    v = [float(r["heur_over_meas"]) for r in rows if r["heur_over_meas"] not in ("", "nan")]
+    if v:
+        print(f"{f.split('/')[-1][:-4]}: {len(v)}, {100 * sum(x <= 1.05 for x in v) / len(v):.0f}%, "
+              f"{st.median(v):.3f}, {max(v):.3f}")
+PY
+tgz=$(mktemp) && tar czf "$tgz" -C "$logs" --exclude=all-logs.tgz . && mv "$tgz" "$logs/all-logs.tgz"
