@@ -4,6 +4,10 @@
 
 #include "core/tuning_model_sm90.h"
 
+/* Small elements' A sides (see .tile_a_small_bytes): 0 keeps the rules for larger elements. */
+#define CUPERM_SM90_TILE_A_SMALL_BYTES 64
+#define CUPERM_SM90_VEC_ROW_BYTES_2BYTE 128
+
 /* The transpose planner's numbers, all set or fitted on the H100 (sm_90), the only
  * part transposes were measured on. Where each came from: */
 #define CUPERM_TRANSPOSE_TUNING_SM90                                                                         \
@@ -15,6 +19,10 @@
         .group_grow_until = 1024,                                                                            \
         /* A scalar tile's A side: a 128-byte line, at least 32 elements (first planner). */               \
         .tile_a_min_bytes = 128, .tile_a_min_elems = 32,                                                     \
+        /* 1- and 2-byte elements: a 64-byte A side, so B (the writes) gets the longer runs: measure  \
+         * mode chose 64 x 128 and 32 x 256 over the heuristic's 128 x 64 on most random and held-out    \
+         * prime tensors (bench/results/heuristic-h100/). */                                             \
+        .tile_a_small_bytes = CUPERM_SM90_TILE_A_SMALL_BYTES,                                                 \
         /* Tile sides up to 2048 elements: a whole 8-byte tile (256 threads x 8 items) on one side. */     \
         .tile_side_max_log2 = 11,                                                                            \
         /* 8-byte vectors where 16-byte ones do not fit lifted 4-byte tensors of even extents by 6-19    \
@@ -39,7 +47,7 @@
          * NOT YET MEASURED, so off. */                                                                       \
         .tiled_shifted_lane_writes = 0,                                                                      \
         /* Vector tiles of 256-byte rows (128 for 1-byte elements) beat the 128 x 128-byte tiles. */      \
-        .vec_row_bytes = 256, .vec_row_bytes_1byte = 128,                                                    \
+        .vec_row_bytes = 256, .vec_row_bytes_1byte = 128, .vec_row_bytes_2byte = CUPERM_SM90_VEC_ROW_BYTES_2BYTE,                                                    \
         /* Vector rows tiles: rows of up to 32 vectors, 64 bytes a thread. */                              \
         .rows_vec_max_log2 = 5,                                                                              \
         /* Vectors cut per-element work by their width, which outweighs some idle slots: 46 x 4-byte    \

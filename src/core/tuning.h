@@ -30,6 +30,7 @@ typedef struct {
     int group_grow_until;            /* groups A and B grow until they span this many elements */
     int tile_a_min_bytes;            /* a scalar tile's A side spans at least this many bytes ... */
     int tile_a_min_elems;            /* ... and at least this many elements (where the group is that long) */
+    int tile_a_small_bytes;          /* the same bytes for elements of 1 and 2 bytes (0: tile_a_min_bytes) */
     int tile_side_max_log2;          /* candidates' tile sides stay within 2^this elements */
     /* Vector paths */
     int tiled_min_vec_bytes;         /* tiled: 16-byte vectors, else 8-byte ones if this is <= 8, else 4-byte ones
@@ -41,6 +42,7 @@ typedef struct {
     int tiled_shifted_lane_writes;   /* 1: shifted tiles of 8 vectors per column write by lanes (vec_shifted 2) */
     int vec_row_bytes;               /* a vector tile's A side, in bytes (elements of 2 bytes and more) */
     int vec_row_bytes_1byte;         /* the same for 1-byte elements */
+    int vec_row_bytes_2byte;         /* the same for 2-byte elements (0: vec_row_bytes) */
     int rows_vec_max_log2;           /* a vector rows tile spans up to 2^this vectors of a row */
     double vec_min_relative_fill;    /* a vector tile must fill this fraction of what the scalar tile fills */
     /* Alignment (sector) cost and the tile walk */

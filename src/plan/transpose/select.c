@@ -60,7 +60,7 @@ static void choose_tile_of(int64_t va, int64_t vb, int elem, int total, const cu
 {
     const int side_max = cuperm_log2_ceil(CUPERM_THREADS);
     const int ca = cuperm_log2_ceil(va), cb = cuperm_log2_ceil(vb);
-    const int a_bytes = tt->tile_a_min_bytes / elem;
+    const int a_bytes = (elem <= 2 && tt->tile_a_small_bytes ? tt->tile_a_small_bytes : tt->tile_a_min_bytes) / elem;
     int a = imin(cuperm_log2_ceil(a_bytes < tt->tile_a_min_elems ? tt->tile_a_min_elems : a_bytes), ca);
     int b = imin(imin(total - a, side_max), cb);
     a = imin(imin(total - b, side_max), ca);
@@ -168,7 +168,10 @@ static void vec_tile(int64_t va, int64_t vb, int elem, int vec_bytes, const cupe
     const int total = vec_tile_log2(elem);
     int lo, hi;
     vec_tile_range(elem, vec_bytes, &lo, &hi);
-    int a = cuperm_log2_ceil((elem == 1 ? tt->vec_row_bytes_1byte : tt->vec_row_bytes) / elem);
+    const int row = elem == 1 ? tt->vec_row_bytes_1byte
+                    : elem == 2 && tt->vec_row_bytes_2byte ? tt->vec_row_bytes_2byte : tt->vec_row_bytes;
+    int a = cuperm_log2_ceil(row / elem);
+    if (a < lo) a = lo;
     if (cuperm_log2_ceil(va) < a) a = cuperm_log2_ceil(va) > lo ? cuperm_log2_ceil(va) : lo;
     if (cuperm_log2_ceil(vb) < total - a) a = total - (cuperm_log2_ceil(vb) > lo ? cuperm_log2_ceil(vb) : lo);
     *la = a;
