@@ -21,7 +21,8 @@
         .tile_a_min_bytes = 128, .tile_a_min_elems = 32,                                                     \
         /* 1- and 2-byte elements: a 64-byte A side, so B (the writes) gets the longer runs: measure  \
          * mode chose 64 x 128 and 32 x 256 over the heuristic's 128 x 64 on most random and held-out    \
-         * prime tensors (bench/results/heuristic-h100/). */                                             \
+         * prime tensors; A/B on the H100: medians +5 to +9 points there, +5.8 (i8) and +1.3 (f16) on     \
+         * held-out mixed ranks, TTC-57 unchanged; one mixed f16 case -23 (bench/results/heuristic-h100/). */\
         .tile_a_small_bytes = CUPERM_SM90_TILE_A_SMALL_BYTES,                                                 \
         /* Tile sides up to 2048 elements: a whole 8-byte tile (256 threads x 8 items) on one side. */     \
         .tile_side_max_log2 = 11,                                                                            \
