@@ -326,6 +326,38 @@ static void wide_tiles_when_asked(void** state)
     for (int elem = 1; elem <= 2; ++elem) assert_int_equal(wide_scalar_tile(&c, elem, &tuning), 0);
 }
 
+/* 1- and 2-byte tiles give the writes the longer side (sm_90: tile_a_small_bytes 64,
+ * vec_row_bytes_2byte 128): a square matrix of odd side plans 64 x 128 scalar tiles in i8 (was
+ * 128 x 64) and 32 x 256 in f16 (was 64 x 128); an even side 64 x 128 4-byte-vector tiles in f16
+ * (was 128 x 64). "Was": both numbers 0, the rule for larger elements. Every launch maps right. */
+static void small_elements_write_longer(void** state)
+{
+    (void)state;
+    const cuperm_tuning_t sm90 = *cuperm_tuning_for(&kDevice);
+    cuperm_tuning_t old = sm90;
+    old.transpose.tile_a_small_bytes = 0;
+    old.transpose.vec_row_bytes_2byte = 0;
+    static const struct { test_shape_t shape; int elem, vec, la, lb, old_la, old_lb; } cases[] = {
+        {{2, {14143, 14143}, {1, 0}}, 1, 0, 6, 7, 7, 6},
+        {{2, {14143, 14143}, {1, 0}}, 2, 0, 5, 8, 6, 7},
+        {{2, {14142, 14142}, {1, 0}}, 2, 1, 6, 7, 7, 6},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const test_case_t c = case_from_shape(&cases[i].shape);
+        cuperm_launch_t now, before;
+        heuristic_launch_of(&c, cases[i].elem, &sm90, &now);
+        heuristic_launch_of(&c, cases[i].elem, &old, &before);
+        assert_int_equal(now.kind, CUPERM_LAUNCH_TILED);
+        assert_int_equal(now.tile.vec_log2 > 0, cases[i].vec);
+        assert_int_equal(now.tile.tile_a_log2, cases[i].la);
+        assert_int_equal(now.tile.tile_b_log2, cases[i].lb);
+        assert_int_equal(before.tile.tile_a_log2, cases[i].old_la);
+        assert_int_equal(before.tile.tile_b_log2, cases[i].old_lb);
+        check_case_with(&c, cases[i].elem, &sm90);
+        check_case_with(&c, cases[i].elem, &old);
+    }
+}
+
 /* Shapes the heuristic treats specially: tiny fastest dimensions, identity, matrices. */
 static void edge_problems(void** state)
 {
@@ -352,6 +384,7 @@ int main(void)
         cmocka_unit_test(short_shared_rows),
         cmocka_unit_test(shifted_lane_writes_when_asked),
         cmocka_unit_test(wide_tiles_when_asked),
+        cmocka_unit_test(small_elements_write_longer),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     if (packed_cases == 0) {
