@@ -306,9 +306,10 @@ CUPERM_API cupermStatus_t cupermPlanGetInfo(cupermPlan_t plan, cupermPlanInfo_t*
  * cannot read in place are transposed into the workspace with cuperm's own
  * transposes (operators applied inside them), the GEMM (strided-batched over the
  * batched modes) runs on cuBLAS, and the result is transposed into D unless cuBLAS
- * can write D directly. fp16/bf16 contractions may instead run as one GETT kernel
- * that reads A and B and writes D in place (CUPERM_PLAN_MEASURE times it beside
- * the TTGT layouts; see cupermPlanMode_t).
+ * can write D directly. Real contractions in fp16/bf16 (tensor cores), strict fp32
+ * or fp64 (CUDA cores) may instead run as one GETT kernel that reads A and B and
+ * writes D in place (CUPERM_PLAN_MEASURE times it beside the TTGT layouts; see
+ * cupermPlanMode_t).
  */
 
 /**
@@ -330,7 +331,7 @@ typedef enum {
 typedef enum {
     CUPERM_PLAN_MODEL = 0,  /**< by the cost model (transpose predictions + a GEMM model); nothing runs.
                                  With the environment variable CUPERM_GETT set to 1 at cupermCreate, eligible
-                                 fp16/bf16 contractions take the GETT kernel instead (CUPERM_ALGO_DEFAULT
+                                 contractions take the GETT kernel instead (CUPERM_ALGO_DEFAULT
                                  only), whose plan copies its offset tables to the device (cudaMalloc +
                                  cudaMemcpy), as a CUPERM_ALGO_GETT plan does */
     CUPERM_PLAN_MEASURE = 1 /**< the model's 8 cheapest layouts timed on the device, the fastest kept.
@@ -353,7 +354,9 @@ typedef enum {
                                   the model's 8 cheapest timed); ignores CUPERM_GETT */
     CUPERM_ALGO_GETT = 2     /**< the GETT kernel (one plan per problem, so the mode changes nothing);
                                   CUPERM_STATUS_NOT_SUPPORTED, naming the rule, where it cannot run the
-                                  problem: types, operators, table size, an sm_80+ device */
+                                  problem: types (fp16/bf16 into fp32 or the same type, strict fp32 or
+                                  fp64 all four alike), operators, table size, an sm_80+ device for
+                                  fp16/bf16 */
 } cupermContractionAlgo_t;
 
 /** One operand of a contraction. */
