@@ -67,7 +67,7 @@ __device__ __forceinline__ void load4(const double* p, double (&v)[4])
 
 // Resident blocks the registers must allow: the short-K problems this kernel is for wait on
 // memory, so residency matters more than a few extra registers (ptxas sm_90: 64 / 80 registers,
-// 4-56 bytes of spill stores outside the multiply loop; at two blocks a persistent variant of
+// 4-56 bytes of spill stores, 3-9 spill accesses within the K loop; at two blocks a persistent variant of
 // this kernel ran slower, bench/results/gett-h100/cuda-cores/).
 template <typename T>
 constexpr int min_blocks() { return sizeof(T) == 8 ? 3 : 4; }
