@@ -49,7 +49,7 @@ int cuperm_ctr_gett_supported(const cuperm_ctr_problem_t* p, char* why, size_t w
     const cupermDataType_t ab = p->op[CTR_A].type, cd = p->op[CTR_D].type;
     if (p->op[CTR_B].type != ab) return why_not(why, whySize, "A and B types differ");
     if (p->op[CTR_C].type != cd) return why_not(why, whySize, "C and D types differ");
-    if (ab == CUPERM_R_32F || ab == CUPERM_R_64F) { /* the CUDA-core kernel: strict arithmetic of the type */
+    if (cuperm_ctr_gett_cuda_cores(p)) { /* strict arithmetic of the type */
         if (cd != ab) return why_not(why, whySize, "C/D are not the A/B type");
         if (p->compute != (ab == CUPERM_R_32F ? CUPERM_COMPUTE_32F : CUPERM_COMPUTE_64F))
             return why_not(why, whySize, ab == CUPERM_R_32F ? "compute type is not strict 32F (TF32 and 16-bit "
@@ -73,8 +73,9 @@ int cuperm_ctr_gett_eligible(const cuperm_ctr_problem_t* p, char* why, size_t wh
     if (!cuperm_ctr_gett_supported(p, why, whySize)) return 0;
     if (table_entries(p) > CTR_GETT_MAX_ENTRIES) return why_not(why, whySize, "offset tables too large");
     /* The kernels index m, n, k with int and tiles with a 31-bit grid. */
-    const int64_t tile = cuperm_ctr_gett_cuda_cores(p) ? CTR_GETT_SIMT_BM : CTR_GETT_BM;
-    const int64_t mt = (p->groupSize[CTR_GROUP_M] + tile - 1) / tile, nt = (p->groupSize[CTR_GROUP_N] + tile - 1) / tile;
+    const int simt = cuperm_ctr_gett_cuda_cores(p);
+    const int64_t bm = simt ? CTR_GETT_SIMT_BM : CTR_GETT_BM, bn = simt ? CTR_GETT_SIMT_BN : CTR_GETT_BN;
+    const int64_t mt = (p->groupSize[CTR_GROUP_M] + bm - 1) / bm, nt = (p->groupSize[CTR_GROUP_N] + bn - 1) / bn;
     if (mt * nt > INT32_MAX) return why_not(why, whySize, "too many tiles");
     return 1;
 }
