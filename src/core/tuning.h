@@ -44,6 +44,10 @@ typedef struct {
     int vec_row_bytes_1byte;         /* the same for 1-byte elements */
     int vec_row_bytes_2byte;         /* the same for 2-byte elements (0: vec_row_bytes) */
     int rows_vec_max_log2;           /* a vector rows tile spans up to 2^this vectors of a row */
+    int rows_small_side_log2;        /* a scalar rows tile of 1- or 2-byte elements spans up to 2^this elements of a
+                                      * row (0: as for larger elements) ... */
+    int rows_1byte_short_side_log2;  /* ... and of 1-byte elements up to 2^this where the whole row is no longer than
+                                      * that (0: no other limit) */
     double vec_min_relative_fill;    /* a vector tile must fill this fraction of what the scalar tile fills */
     /* Alignment (sector) cost and the tile walk */
     double align_margin;             /* an alternative must cost this fraction less to replace the rules' plan */

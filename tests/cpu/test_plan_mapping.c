@@ -358,6 +358,37 @@ static void small_elements_write_longer(void** state)
     }
 }
 
+/* Scalar rows tiles of small elements (tuning rows_small_side_log2 7, rows_1byte_short_side_log2 5):
+ * a row of 585 elements gets 128-element sides in i8 and f16 (was 256), a row of 97 gets 32 in i8
+ * (was 128: the whole row) and keeps 128 in f16; 8-byte rows keep 256. Every launch maps right. */
+static void small_rows_tiles_shorter(void** state)
+{
+    (void)state;
+    const cuperm_tuning_t sm90 = *cuperm_tuning_for(&kDevice);
+    cuperm_tuning_t old = sm90;
+    old.transpose.rows_small_side_log2 = 0;
+    static const struct { test_shape_t shape; int elem, la, old_la; } cases[] = {
+        {{3, {585, 585, 585}, {0, 2, 1}}, 1, 7, 8},
+        {{3, {585, 585, 585}, {0, 2, 1}}, 2, 7, 8},
+        {{3, {585, 585, 585}, {0, 2, 1}}, 8, 8, 8},
+        {{4, {97, 211, 61, 157}, {0, 3, 2, 1}}, 1, 5, 7},
+        {{4, {97, 211, 61, 157}, {0, 3, 2, 1}}, 2, 7, 7},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const test_case_t c = case_from_shape(&cases[i].shape);
+        cuperm_launch_t now, before;
+        heuristic_launch_of(&c, cases[i].elem, &sm90, &now);
+        heuristic_launch_of(&c, cases[i].elem, &old, &before);
+        assert_int_equal(now.kind, CUPERM_LAUNCH_ROWS);
+        assert_int_equal(before.kind, CUPERM_LAUNCH_ROWS);
+        assert_int_equal(now.tile.tile_a_log2, cases[i].la);
+        assert_int_equal(before.tile.tile_a_log2, cases[i].old_la);
+        assert_int_equal(now.tile.tile_a_log2 + now.tile.tile_b_log2, before.tile.tile_a_log2 + before.tile.tile_b_log2);
+        check_case_with(&c, cases[i].elem, &sm90);
+        check_case_with(&c, cases[i].elem, &old);
+    }
+}
+
 /* Shapes the heuristic treats specially: tiny fastest dimensions, identity, matrices. */
 static void edge_problems(void** state)
 {
@@ -385,6 +416,7 @@ int main(void)
         cmocka_unit_test(shifted_lane_writes_when_asked),
         cmocka_unit_test(wide_tiles_when_asked),
         cmocka_unit_test(small_elements_write_longer),
+        cmocka_unit_test(small_rows_tiles_shorter),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     if (packed_cases == 0) {

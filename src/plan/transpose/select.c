@@ -209,8 +209,14 @@ static void rows_launch(const cuperm_dim_t* dims, int rank, int elem, const cupe
      * can (up to 256 elements): on the H100 that beat the square-ish tiles of
      * choose_tile by up to 17% whenever rows were long (measure mode, random
      * and perm720 suites), and B takes what the tile has left. */
-    const int total = tile_elems_log2(elem), side_max = cuperm_log2_ceil(CUPERM_THREADS);
-    const int ca = cuperm_log2_ceil(dims[0].extent);
+    const int total = tile_elems_log2(elem), ca = cuperm_log2_ceil(dims[0].extent);
+    int side_max = cuperm_log2_ceil(CUPERM_THREADS);
+    /* Small elements: shorter sides ran faster (see tt->rows_small_side_log2), for 1-byte ones a
+     * warp's 32 elements where the whole row fits the longer side. */
+    if (elem <= 2 && tt->rows_small_side_log2) {
+        side_max = tt->rows_small_side_log2;
+        if (elem == 1 && tt->rows_1byte_short_side_log2 && ca <= side_max) side_max = tt->rows_1byte_short_side_log2;
+    }
     la = imin(ca, side_max);
     lb = imin(total - la, cuperm_log2_ceil(rows));
     if (la + lb < total) la = imin(imin(total - lb, side_max + 1), ca);
