@@ -1,7 +1,7 @@
 /* Host time of contraction model planning (problem, GEMM layout search with the transpose
  * model, no device): per TCCG case the median of --reps plannings, on a stand-in H100 handle.
  * What cupermPlanContraction spends before it builds steps; no GPU needed.
- *   cuperm-ctr-plan-time FILE [--reps N] [--dtype f32|f16] [--full | --sequence | --describe]
+ *   cuperm-ctr-plan-time FILE [--reps N] [--dtype f32|f16] [--cold MIB] [--full | --sequence | --describe]
  *   (FILE: bench/cases/tccg48.txt)
  * --describe: the chosen layout of each case instead of times (to compare plans between trees).
  * --transposes: the chosen layouts' transposes as cuperm-plan-features case lines
@@ -13,6 +13,7 @@
  * --sequence: the same, but one fresh handle per pass over all cases (an application planning
  *         its contractions once each, one after another, on one handle): what a handle keeps
  *         between plans (its caches, the search's scratch) is warm, no decision is cached.
+ * --cold MIB: write MIB MiB of memory before each plan (cold CPU caches).
  * FILE "random:SEED:COUNT": cuperm-bench's random-contractions instead of a case list. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
@@ -63,11 +64,22 @@ static void drop_handle(cuperm_handle_t* fresh)
     cuperm_plan_cache_destroy(fresh->plan_cache);
 }
 
+/* --cold: bytes written between plans, as a program's work between its plans evicts the planner's
+ * code and data from the CPU caches (cuperm-bench runs and checks contractions in between). */
+static size_t cold_bytes;
+static unsigned char* cold_buffer;
+
+__attribute__((noinline)) static void evict_caches(void)
+{
+    for (size_t i = 0; i < cold_bytes; i += 64) cold_buffer[i] += 1;
+}
+
 /* Microseconds of one model planning of case d on handle h; negative on failure. */
 static double time_plan(cuperm_handle_t* h, const cupermTensorDescriptor_t* d, int id)
 {
     static cuperm_contraction_plan_t plan;
     memset(&plan, 0, sizeof plan);
+    if (cold_bytes) evict_caches();
     const double t0 = now_us();
     if (cuperm_ctr_plan_make(h, &d[0], &d[1], &d[2], &d[3], CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL,
                              CUPERM_ALGO_DEFAULT, &plan)) {
@@ -156,9 +168,11 @@ int main(int argc, char** argv)
         else if (!strcmp(argv[i], "--full")) full = 1;
         else if (!strcmp(argv[i], "--sequence")) sequence = 1;
         else if (i + 1 < argc && !strcmp(argv[i], "--reps")) reps = atoi(argv[++i]);
+        else if (i + 1 < argc && !strcmp(argv[i], "--cold")) cold_bytes = (size_t)atoll(argv[++i]) << 20;
         else if (i + 1 < argc && !strcmp(argv[i], "--dtype")) type = strcmp(argv[++i], "f16") ? CUPERM_R_32F : CUPERM_R_16F;
     }
     if (describe) reps = 1;
+    if (cold_bytes && !(cold_buffer = calloc(cold_bytes, 1))) return 1;
     int n = -1;
     unsigned long long seed;
     int count;
@@ -213,6 +227,7 @@ int main(int argc, char** argv)
             drop_handle(&fresh);
         }
         for (int r = 0; r < reps && !full && !sequence; ++r) {
+            if (cold_bytes) evict_caches();
             const double t0 = now_us();
             cuperm_ctr_problem_t p;
             cuperm_ctr_layout_t l;
