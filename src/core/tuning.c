@@ -9,6 +9,7 @@
 #define CUPERM_SM90_VEC_ROW_BYTES_2BYTE 128
 /* Small elements' scalar rows tiles (see .rows_small_side_log2): 0 keeps the rules for larger elements. */
 #define CUPERM_SM90_ROWS_SMALL_SIDE_LOG2 7
+#define CUPERM_SM90_ROWS_2BYTE_MIN_SIDE_LOG2 5
 
 /* The transpose planner's numbers, all set or fitted on the H100 (sm_90), the only
  * part transposes were measured on. Where each came from: */
@@ -54,11 +55,13 @@
         /* Vector rows tiles: rows of up to 32 vectors, 64 bytes a thread. */                              \
         .rows_vec_max_log2 = 5,                                                                              \
         /* Scalar rows tiles of 1- and 2-byte elements: at most 128 elements of a row instead of 256; for  \
-         * 1-byte elements 32 (a warp) where the row has at most 128. Read off every candidate timed on the \
-         * tuning suites, checked on held-out ones (bench/results/rows-small-h100/): the rows cases there  \
-         * ran 1.28-1.36x (i8) and 1.12x (f16, long rows) faster, 23 of 26 i8 cases up. The 32-element    \
-         * side for short f16 rows, also read off the tuning suites, lost on the held-out ones: not kept. */ \
+         * 1-byte elements 32 (a warp) where the row has at most 128; for 2-byte rows of at most 128 the  \
+         * side down to 32 whose tiles leave the least of the row idle. Read off every candidate timed on \
+         * tuning suites, checked on suites drawn afterwards (bench/results/rows-small-h100/): 39 of 45   \
+         * changed cases faster there (up to 1.98x), 3 slower by 1-3%. A plain 32-element side for short  \
+         * f16 rows lost on held-out suites (up to 22%) and is not used. */                                  \
         .rows_small_side_log2 = CUPERM_SM90_ROWS_SMALL_SIDE_LOG2, .rows_1byte_short_side_log2 = 5,           \
+        .rows_2byte_min_side_log2 = CUPERM_SM90_ROWS_2BYTE_MIN_SIDE_LOG2,                                     \
         /* Vectors cut per-element work by their width, which outweighs some idle slots: 46 x 4-byte    \
          * input rows fill 72% with 64-element vector tiles, as with the scalar ones. */                   \
         .vec_min_relative_fill = 0.75,                                                                       \
