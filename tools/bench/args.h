@@ -29,7 +29,7 @@ typedef struct {
     cupermContractionAlgo_t algo; /* --algo: the kinds of contraction plan allowed (default: all) */
     int compute_tf32;         /* --compute tf32: f32 contractions (and their GEMM) on TF32 tensor cores */
     int compare_cutensor;     /* --compare cutensor (1) or cutensor-jit (2): cuTENSOR's default plan
-                                 timed beside cuperm's and checked against it (contractions) */
+                                 timed beside cuperm's and checked (contractions and transposes) */
     int plan_reps;            /* heuristic plan creations timed per case */
     double target_ms;         /* timing budget per case and mode */
     int list_only;            /* --list */

@@ -233,6 +233,64 @@ static int measure(const owned_plan* p, const bench_case* c, const dtype_info* t
     return 0;
 }
 
+typedef struct {
+    bench_cutensor_plan* plan;
+    const void* in;
+    void* out;
+} cutensor_run;
+
+static int run_cutensor(void* ctx, cudaStream_t s, char* why, size_t why_size)
+{
+    const cutensor_run* r = ctx;
+    if (bench_cutensor_permute(r->plan, r->in, r->out, s) == 0) return 0;
+    snprintf(why, why_size, "cutensorPermute failed");
+    return -1;
+}
+
+/* --compare cutensor: cuTENSOR's default plan of the same permutation, its output checked
+ * element by element like cuperm's, then timed against the copy in its own batches; fills r's
+ * cutensor fields (alpha 1 and beta 0 only). A cuTENSOR failure is reported on stderr and
+ * leaves them unset: it is not cuperm's. Returns -1 on a CUDA error. */
+static int compare_cutensor(const bench_case* c, const dtype_info* t, const bench_options* opt, bench_buffers* b,
+                            bench_result* r)
+{
+    if (opt->alpha != 1.0 || opt->beta != 0.0) return 0;
+    char why[256];
+    cutensor_run run = {NULL, b->d_in, b->d_out};
+    if (bench_cutensor_permute_create(b->ct, c->rank, c->extents, c->perm, t->type, &run.plan, why, sizeof why)) {
+        fprintf(stderr, "case %ld: %s\n", r->index, why);
+        return 0;
+    }
+    size_t bytes = (size_t)bench_case_volume(c) * t->size;
+    int rc = 0;
+    cudaError_t e = cudaMemsetAsync(b->d_out, POISON_BYTE, bytes, b->stream);
+    if (e == cudaSuccess && run_cutensor(&run, b->stream, why, sizeof why) != 0) {
+        fprintf(stderr, "case %ld: %s\n", r->index, why);
+        goto out;
+    }
+    if (e == cudaSuccess) e = cudaStreamSynchronize(b->stream);
+    if (e == cudaSuccess) e = cudaMemcpy(b->h_out, b->d_out, bytes, cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) {
+        rc = -1;
+        goto out;
+    }
+    bench_verify_report rep;
+    r->cutensor_verified = bench_verify_transpose(c, t, b->h_in, b->h_out, NULL, 1.0, 0.0, b->threads, &rep) == 0;
+    if (!r->cutensor_verified) fprintf(stderr, "case %ld: cuTENSOR's output differs: %s\n", r->index, rep.detail);
+    bench_timing tm;
+    if (bench_time_run(run_cutensor, &run, b->d_in, b->d_out, bytes, b->stream, opt->target_ms, &tm, why,
+                       sizeof why) == 0) {
+        r->cutensor_ms = tm.exec_ms;
+        r->cutensor_pct_copy = 100.0 * tm.copy_ms / tm.exec_ms;
+    } else {
+        fprintf(stderr, "case %ld: timing cuTENSOR: %s\n", r->index, why);
+        rc = cudaGetLastError() == cudaSuccess ? 0 : -1;
+    }
+out:
+    bench_cutensor_plan_destroy(run.plan);
+    return rc;
+}
+
 static bench_result new_result(const bench_suite* suite, const dtype_info* t, const char* mode,
                                long index, const bench_case* c)
 {
@@ -249,8 +307,8 @@ static bench_result new_result(const bench_suite* suite, const dtype_info* t, co
     snprintf(r.kernel, sizeof r.kernel, "-");
     snprintf(r.config, sizeof r.config, "-");
     r.plan_us = r.single_use_ms = r.exec_ms = r.gbps = r.copy_ms = r.copy_gbps = r.pct_copy = NAN;
-    r.heur_over_meas = NAN;
-    r.verified = -1;
+    r.heur_over_meas = r.cutensor_ms = r.cutensor_pct_copy = NAN;
+    r.verified = r.cutensor_verified = -1;
     return r;
 }
 
@@ -285,6 +343,8 @@ int bench_run_case(const bench_suite* suite, const bench_options* opt, const dty
     }
     if ((opt->mode & BENCH_MODE_HEURISTIC) && plan_heuristic(c, t, opt->plan_reps, &hp, &heur) == 0)
         fatal |= measure(&hp, c, t, opt, b, &heur) != 0;
+    if (!fatal && b->ct && !heur.error[0] && !isnan(heur.exec_ms))
+        fatal |= compare_cutensor(c, t, opt, b, &heur) != 0;
     if (!fatal && mp.plan) fatal |= measure(&mp, c, t, opt, b, &meas) != 0;
     if (opt->mode == BENCH_MODE_BOTH && !heur.error[0] && !meas.error[0])
         heur.heur_over_meas = meas.heur_over_meas = heur.exec_ms / meas.exec_ms;

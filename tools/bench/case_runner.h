@@ -9,6 +9,7 @@
 
 #include "args.h"
 #include "bench_case.h"
+#include "cutensor_dl.h"
 #include "support/dtype.h"
 #include "results.h"
 #include "suites.h"
@@ -21,6 +22,7 @@ typedef struct {
     size_t h_cap;
     cudaStream_t stream;
     int threads;
+    bench_cutensor* ct; /* --compare cutensor: the library, opened once per run (else NULL) */
 } bench_buffers;
 
 void bench_buffers_free(bench_buffers* b);

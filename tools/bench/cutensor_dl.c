@@ -19,6 +19,7 @@ enum {
     CT_JIT_MODE_NONE = 0,
     CT_JIT_MODE_DEFAULT = 1,
     CT_ALIGNMENT = 128, /* bytes every buffer here has (cudaMalloc: 256) */
+    CT_OPERATION_SCALAR_TYPE = 1, /* CUTENSOR_OPERATION_DESCRIPTOR_SCALAR_TYPE: a cudaDataType_t */
 };
 
 typedef int (*ct_create_fn)(void** handle);
@@ -34,6 +35,10 @@ typedef int (*ct_plan_fn)(void* handle, void** plan, void* desc, void* pref, uin
 typedef int (*ct_contract_fn)(void* handle, void* plan, const void* alpha, const void* a, const void* b,
                               const void* beta, const void* c, void* d, void* ws, uint64_t wsBytes,
                               cudaStream_t stream);
+typedef int (*ct_permutation_fn)(void* handle, void** desc, void* a, const int32_t* modesA, int opA, void* b,
+                                 const int32_t* modesB, const void* compute);
+typedef int (*ct_permute_fn)(void* handle, void* plan, const void* alpha, const void* a, void* b, cudaStream_t stream);
+typedef int (*ct_op_attr_fn)(void* handle, void* desc, int attr, void* buf, size_t bytes);
 typedef const char* (*ct_error_fn)(int status);
 
 struct bench_cutensor {
@@ -43,6 +48,7 @@ struct bench_cutensor {
     void* handle;
     const void* compute32; /* the values of CUTENSOR_COMPUTE_DESC_32F and _64F */
     const void* compute64;
+    const void* compute16; /* CUTENSOR_COMPUTE_DESC_16F (permutations of fp16 data) */
     ct_create_fn create;
     ct_destroy_fn destroy, destroyTensor, destroyOperation, destroyPreference, destroyPlan;
     ct_tensor_fn tensor;
@@ -51,6 +57,9 @@ struct bench_cutensor {
     ct_workspace_fn workspace;
     ct_plan_fn plan;
     ct_contract_fn contract;
+    ct_permutation_fn permutation;
+    ct_permute_fn permute;
+    ct_op_attr_fn opAttr;
     ct_error_fn error;
 };
 
@@ -61,6 +70,7 @@ struct bench_cutensor_plan {
     void* preference;
     void* plan;
     int f64; /* scalars are double (fp64 compute), else float */
+    unsigned char alpha[8]; /* permutations: 1 in the operation's scalar type */
 };
 
 /* dlsym into *slot (a function or data pointer of the library); 0 or -1. */
@@ -91,6 +101,7 @@ bench_cutensor* bench_cutensor_open(int jit, char* err, size_t errSize)
     }
     const void* const* c32 = NULL;
     const void* const* c64 = NULL;
+    const void* const* c16 = NULL;
     if (find(t, "cutensorCreate", &t->create, err, errSize) || find(t, "cutensorDestroy", &t->destroy, err, errSize) ||
         find(t, "cutensorCreateTensorDescriptor", &t->tensor, err, errSize) ||
         find(t, "cutensorDestroyTensorDescriptor", &t->destroyTensor, err, errSize) ||
@@ -102,15 +113,20 @@ bench_cutensor* bench_cutensor_open(int jit, char* err, size_t errSize)
         find(t, "cutensorCreatePlan", &t->plan, err, errSize) ||
         find(t, "cutensorDestroyPlan", &t->destroyPlan, err, errSize) ||
         find(t, "cutensorContract", &t->contract, err, errSize) ||
+        find(t, "cutensorCreatePermutation", &t->permutation, err, errSize) ||
+        find(t, "cutensorPermute", &t->permute, err, errSize) ||
+        find(t, "cutensorOperationDescriptorGetAttribute", &t->opAttr, err, errSize) ||
         find(t, "cutensorGetErrorString", &t->error, err, errSize) ||
         find(t, "CUTENSOR_COMPUTE_DESC_32F", &c32, err, errSize) ||
-        find(t, "CUTENSOR_COMPUTE_DESC_64F", &c64, err, errSize)) {
+        find(t, "CUTENSOR_COMPUTE_DESC_64F", &c64, err, errSize) ||
+        find(t, "CUTENSOR_COMPUTE_DESC_16F", &c16, err, errSize)) {
         dlclose(t->lib);
         free(t);
         return NULL;
     }
     t->compute32 = *c32;
     t->compute64 = *c64;
+    t->compute16 = *c16;
     const int st = t->create(&t->handle);
     if (st != CT_STATUS_SUCCESS) {
         bench_fail(err, errSize, "cutensorCreate: %s", t->error(st));
@@ -143,6 +159,15 @@ void bench_cutensor_plan_destroy(bench_cutensor_plan* p)
     free(p);
 }
 
+/* p's plan with cuTENSOR's default preference (algorithm, JIT as asked) and workspace. */
+static int default_plan(bench_cutensor* t, bench_cutensor_plan* p, uint64_t* ws)
+{
+    int st = t->preference(t->handle, &p->preference, CT_ALGO_DEFAULT, t->jit ? CT_JIT_MODE_DEFAULT : CT_JIT_MODE_NONE);
+    if (st == CT_STATUS_SUCCESS) st = t->workspace(t->handle, p->operation, p->preference, CT_WORKSPACE_DEFAULT, ws);
+    if (st == CT_STATUS_SUCCESS) st = t->plan(t->handle, &p->plan, p->operation, p->preference, *ws);
+    return st;
+}
+
 int bench_cutensor_plan_create(bench_cutensor* t, const cupermTensorDescriptor_t d[4], bench_cutensor_plan** plan,
                                uint64_t* wsBytes, char* err, size_t errSize)
 {
@@ -166,11 +191,8 @@ int bench_cutensor_plan_create(bench_cutensor* t, const cupermTensorDescriptor_t
         st = t->contraction(t->handle, &p->operation, p->desc[0], d[0].modes, CT_OP_IDENTITY, p->desc[1], d[1].modes,
                             CT_OP_IDENTITY, p->desc[2], d[3].modes, CT_OP_IDENTITY, p->desc[2], d[3].modes,
                             p->f64 ? t->compute64 : t->compute32);
-    if (st == CT_STATUS_SUCCESS)
-        st = t->preference(t->handle, &p->preference, CT_ALGO_DEFAULT, t->jit ? CT_JIT_MODE_DEFAULT : CT_JIT_MODE_NONE);
     uint64_t ws = 0;
-    if (st == CT_STATUS_SUCCESS) st = t->workspace(t->handle, p->operation, p->preference, CT_WORKSPACE_DEFAULT, &ws);
-    if (st == CT_STATUS_SUCCESS) st = t->plan(t->handle, &p->plan, p->operation, p->preference, ws);
+    if (st == CT_STATUS_SUCCESS) st = default_plan(t, p, &ws);
     if (st != CT_STATUS_SUCCESS) {
         bench_cutensor_plan_destroy(p);
         return bench_fail(err, errSize, "cuTENSOR plan: %s", t->error(st));
@@ -188,4 +210,70 @@ int bench_cutensor_contract(bench_cutensor_plan* p, const void* a, const void* b
     const void* one = p->f64 ? (const void*)&one64 : (const void*)&one32;
     const void* zero = p->f64 ? (const void*)&zero64 : (const void*)&zero32;
     return p->t->contract(p->t->handle, p->plan, one, a, b, zero, d, d, ws, wsBytes, s) == CT_STATUS_SUCCESS ? 0 : -1;
+}
+
+/* 1 in CUDA data type `type` (R_16F, R_32F or R_64F); 0, or -1 for another type. */
+static int scalar_one(int type, unsigned char out[8])
+{
+    const float f = 1;
+    const double d = 1;
+    const uint16_t h = 0x3C00; /* 1.0 in IEEE half */
+    switch (type) {
+    case CUPERM_R_16F: memcpy(out, &h, sizeof h); return 0;
+    case CUPERM_R_32F: memcpy(out, &f, sizeof f); return 0;
+    case CUPERM_R_64F: memcpy(out, &d, sizeof d); return 0;
+    default: return -1;
+    }
+}
+
+int bench_cutensor_permute_create(bench_cutensor* t, int rank, const int64_t* extents, const int* perm,
+                                  cupermDataType_t type, bench_cutensor_plan** plan, char* err, size_t errSize)
+{
+    *plan = NULL;
+    const void* compute = type == CUPERM_R_16F ? t->compute16
+                          : type == CUPERM_R_32F ? t->compute32
+                          : type == CUPERM_R_64F ? t->compute64
+                                                 : NULL;
+    if (!compute) return bench_fail(err, errSize, "cuTENSOR comparison: fp16, fp32 and fp64 only");
+    bench_cutensor_plan* p = calloc(1, sizeof *p);
+    if (!p) return bench_fail(err, errSize, "out of host memory");
+    p->t = t;
+    int64_t inStrides[CUPERM_MAX_RANK], outExtents[CUPERM_MAX_RANK], outStrides[CUPERM_MAX_RANK];
+    int32_t inModes[CUPERM_MAX_RANK], outModes[CUPERM_MAX_RANK];
+    int64_t in = 1, out = 1;
+    for (int k = 0; k < rank; ++k) {
+        inStrides[k] = in;
+        in *= extents[k];
+        inModes[k] = k;
+        outExtents[k] = extents[perm[k]];
+        outStrides[k] = out;
+        out *= outExtents[k];
+        outModes[k] = perm[k];
+    }
+    int st = t->tensor(t->handle, &p->desc[0], (uint32_t)rank, extents, inStrides, (int)type, CT_ALIGNMENT);
+    if (st == CT_STATUS_SUCCESS)
+        st = t->tensor(t->handle, &p->desc[1], (uint32_t)rank, outExtents, outStrides, (int)type, CT_ALIGNMENT);
+    if (st == CT_STATUS_SUCCESS)
+        st = t->permutation(t->handle, &p->operation, p->desc[0], inModes, CT_OP_IDENTITY, p->desc[1], outModes, compute);
+    int scalarType = -1;
+    if (st == CT_STATUS_SUCCESS)
+        st = t->opAttr(t->handle, p->operation, CT_OPERATION_SCALAR_TYPE, &scalarType, sizeof scalarType);
+    uint64_t ws = 0;
+    if (st == CT_STATUS_SUCCESS) st = default_plan(t, p, &ws);
+    if (st != CT_STATUS_SUCCESS) {
+        bench_cutensor_plan_destroy(p);
+        return bench_fail(err, errSize, "cuTENSOR permutation plan: %s", t->error(st));
+    }
+    if (ws != 0 || scalar_one(scalarType, p->alpha)) {
+        bench_cutensor_plan_destroy(p);
+        return bench_fail(err, errSize, "cuTENSOR permutation plan: wants %llu workspace bytes, scalar type %d "
+                          "(not handled here)", (unsigned long long)ws, scalarType);
+    }
+    *plan = p;
+    return 0;
+}
+
+int bench_cutensor_permute(bench_cutensor_plan* p, const void* in, void* out, cudaStream_t s)
+{
+    return p->t->permute(p->t->handle, p->plan, p->alpha, in, out, s) == CT_STATUS_SUCCESS ? 0 : -1;
 }

@@ -16,7 +16,7 @@ void bench_csv_header(FILE* f)
     fprintf(
         f, "suite,case,dtype,mode,rank,extents,perm,bytes,kernel,config,fused_rank,plan_us,exec_ms,"
            "gbps,copy_ms,copy_gbps,pct_copy,heur_over_meas,verified,mismatches,batches,inner,"
-           "error,single_use_ms\n");
+           "error,single_use_ms,cutensor_ms,cutensor_pct_copy,cutensor_over_cuperm,cutensor_verified\n");
 }
 
 /* Empty for NaN so spreadsheets and csv readers see a missing value. */
@@ -41,8 +41,11 @@ void bench_csv_row(FILE* f, const bench_result* r)
     fprintf(f, "%d,%lld,%d,%d,\"", r->verified, (long long)r->mismatches, r->batches, r->inner);
     for (const char* c = r->error; *c; ++c) fputc(*c == '"' ? '\'' : *c, f);
     fprintf(f, "\",");
-    if (!isnan(r->single_use_ms)) fprintf(f, "%.5f", r->single_use_ms);
-    fputc('\n', f);
+    num(f, "%.5f", r->single_use_ms);
+    num(f, "%.5f", r->cutensor_ms);
+    num(f, "%.2f", r->cutensor_pct_copy);
+    num(f, "%.4f", r->cutensor_ms / r->exec_ms);
+    fprintf(f, "%d\n", r->cutensor_verified);
 }
 
 void bench_table_header(FILE* f)

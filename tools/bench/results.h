@@ -28,6 +28,10 @@ typedef struct {
     int verified;            /* 1 every element matched, 0 mismatches, -1 not checked */
     int64_t mismatches;
     int batches, inner;      /* timed batches and executions per batch */
+    double cutensor_ms;      /* --compare cutensor: cutensorPermute's median time (its own batches against the
+                              * copy), heuristic rows only; NaN when not run */
+    double cutensor_pct_copy; /* its bandwidth as % of the copy timed in its batches */
+    int cutensor_verified;   /* 1 every element of its output matched, 0 mismatches, -1 not run */
     char error[256];         /* non-empty when planning or execution failed */
 } bench_result;
 

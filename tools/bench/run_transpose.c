@@ -141,6 +141,15 @@ int bench_run_transpose_suite(const bench_suite* suite, const bench_options* opt
     bench_result* results = malloc((total ? total : 1) * 2 * sizeof *results);
     bench_buffers b = {0};
     b.threads = bench_cpu_count();
+    if (opt.compare_cutensor) {
+        if (!(b.ct = bench_cutensor_open(opt.compare_cutensor == 2, err, sizeof err))) {
+            fprintf(stderr, "cuperm-bench: --compare: %s\n", err);
+            status = 2;
+            goto out_results;
+        }
+        printf("cuTENSOR: %s (default plans%s), timed after cuperm against its own same-run copy\n",
+               bench_cutensor_path(b.ct), opt.compare_cutensor == 2 ? ", JIT" : "");
+    }
     if (!results || cudaStreamCreate(&b.stream) != cudaSuccess) {
         fprintf(stderr, "cuperm-bench: cannot allocate results or a CUDA stream\n");
         status = 2;
@@ -198,6 +207,7 @@ int bench_run_transpose_suite(const bench_suite* suite, const bench_options* opt
         }
     }
 out_results:
+    bench_cutensor_close(b.ct);
     if (b.stream) cudaStreamDestroy(b.stream);
     bench_buffers_free(&b);
     free(results);

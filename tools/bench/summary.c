@@ -24,7 +24,7 @@ bench_stats bench_stats_of(double* values, size_t n)
     return s;
 }
 
-typedef enum { COL_PCT_COPY, COL_RATIO, COL_GBPS, COL_COPY_GBPS, COL_SINGLE_USE } column;
+typedef enum { COL_PCT_COPY, COL_RATIO, COL_GBPS, COL_COPY_GBPS, COL_SINGLE_USE, COL_CUTENSOR, COL_CUTENSOR_PCT } column;
 
 /* The single-use target concerns tensors of at least this size. */
 #define SINGLE_USE_MIN_BYTES 100000000LL
@@ -35,6 +35,8 @@ static double value_of(const bench_result* r, column c)
     case COL_RATIO: return r->heur_over_meas;
     case COL_GBPS: return r->gbps;
     case COL_COPY_GBPS: return r->copy_gbps;
+    case COL_CUTENSOR: return r->cutensor_ms / r->exec_ms;
+    case COL_CUTENSOR_PCT: return r->cutensor_pct_copy;
     case COL_SINGLE_USE:
         return r->bytes >= SINGLE_USE_MIN_BYTES ? r->single_use_ms / r->exec_ms : NAN;
     default: return r->pct_copy;
@@ -127,6 +129,20 @@ void bench_write_summary(FILE* f, const bench_result* r, size_t n, bench_groupin
         if (single.count)
             fprintf(f, "  single use (plan + execute) / execute, tensors >= 100 MB: median %.3f, worst %.3f (%zu cases)\n",
                     single.median, single.best, single.count);
+        size_t m = collect(r, n, dtype, mode, by, -1, COL_CUTENSOR, values), slower = 0, below09 = 0, ct_failed = 0;
+        for (size_t i = 0; i < m; ++i) {
+            slower += values[i] < 1.0;
+            below09 += values[i] < 0.9;
+        }
+        for (size_t i = 0; i < n; ++i)
+            ct_failed += !strcmp(r[i].dtype, dtype) && !strcmp(r[i].mode, mode) && r[i].cutensor_verified == 0;
+        bench_stats ct = bench_stats_of(values, m);
+        bench_stats ctp =
+            bench_stats_of(values, collect(r, n, dtype, mode, by, -1, COL_CUTENSOR_PCT, values));
+        if (ct.count)
+            fprintf(f, "  cuTENSOR time / cuperm's: median %.3f, worst %.3f, best %.3f; cuperm faster on %zu of %zu "
+                    "cases, below 0.9x cuTENSOR's speed on %zu; cuTENSOR %% of copy median %.1f; its check failed on %zu\n",
+                    ct.median, ct.worst, ct.best, ct.count - slower, ct.count, below09, ctp.median, ct_failed);
         fprintf(f, "  verification failures: %zu, errors: %zu\n", failed, errors);
     }
     free(values);

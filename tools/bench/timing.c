@@ -20,31 +20,29 @@
         }                                                                                        \
     } while (0)
 
-#define CUPERM_TRY(call)                                                                         \
+#define RUN_TRY(call)                                                                            \
     do {                                                                                         \
-        cupermStatus_t s_ = (call);                                                              \
-        if (s_ != CUPERM_STATUS_SUCCESS) {                                                       \
-            snprintf(err, err_size, "cupermExecute: %s: %s", cupermGetErrorString(s_),           \
-                     cupermGetLastErrorMessage());                                               \
+        if ((call) != 0) {                                                                       \
+            snprintf(err, err_size, "%s", w.why[0] ? w.why : "the timed operation failed");     \
             goto fail;                                                                           \
         }                                                                                        \
     } while (0)
 
 typedef struct {
-    cupermPlan_t plan;
-    const void *alpha, *beta, *in;
+    bench_timed_fn run;
+    void* ctx;
+    const void* in;
     void* out;
     size_t bytes;
     cudaStream_t stream;
+    char why[256]; /* the failing run's message */
 } work;
 
-static cupermStatus_t run_execs(const work* w, int n)
+static int run_execs(work* w, int n)
 {
-    for (int i = 0; i < n; ++i) {
-        cupermStatus_t s = cupermExecute(w->plan, w->alpha, w->in, w->beta, w->out, w->stream);
-        if (s != CUPERM_STATUS_SUCCESS) return s;
-    }
-    return CUPERM_STATUS_SUCCESS;
+    for (int i = 0; i < n; ++i)
+        if (w->run(w->ctx, w->stream, w->why, sizeof w->why) != 0) return -1;
+    return 0;
 }
 
 static cudaError_t run_copies(const work* w, int n)
@@ -57,21 +55,43 @@ static cudaError_t run_copies(const work* w, int n)
     return cudaSuccess;
 }
 
+typedef struct {
+    cupermPlan_t plan;
+    const void *alpha, *beta, *in;
+    void* out;
+} plan_run;
+
+static int execute_plan(void* ctx, cudaStream_t stream, char* why, size_t why_size)
+{
+    const plan_run* r = ctx;
+    cupermStatus_t s = cupermExecute(r->plan, r->alpha, r->in, r->beta, r->out, stream);
+    if (s == CUPERM_STATUS_SUCCESS) return 0;
+    snprintf(why, why_size, "cupermExecute: %s: %s", cupermGetErrorString(s), cupermGetLastErrorMessage());
+    return -1;
+}
+
 int bench_time_plan(cupermPlan_t plan, const void* alpha, const void* beta, const void* in,
                     void* out, size_t bytes, cudaStream_t stream, double target_ms,
                     bench_timing* result, char* err, size_t err_size)
 {
-    work w = {plan, alpha, beta, in, out, bytes, stream};
+    plan_run r = {plan, alpha, beta, in, out};
+    return bench_time_run(execute_plan, &r, in, out, bytes, stream, target_ms, result, err, err_size);
+}
+
+int bench_time_run(bench_timed_fn run, void* ctx, const void* in, void* out, size_t bytes, cudaStream_t stream,
+                   double target_ms, bench_timing* result, char* err, size_t err_size)
+{
+    work w = {run, ctx, in, out, bytes, stream, ""};
     cudaEvent_t ev[4] = {0};
     double *exec_ms = NULL, *copy_ms = NULL;
     int rc = -1;
     for (int i = 0; i < 4; ++i) CUDA_TRY(cudaEventCreate(&ev[i]));
 
     /* Warm-up, then one of each timed alone to size the batches. */
-    CUPERM_TRY(run_execs(&w, WARMUP_RUNS));
+    RUN_TRY(run_execs(&w, WARMUP_RUNS));
     CUDA_TRY(run_copies(&w, WARMUP_RUNS));
     CUDA_TRY(cudaEventRecord(ev[0], stream));
-    CUPERM_TRY(run_execs(&w, 1));
+    RUN_TRY(run_execs(&w, 1));
     CUDA_TRY(cudaEventRecord(ev[1], stream));
     CUDA_TRY(run_copies(&w, 1));
     CUDA_TRY(cudaEventRecord(ev[2], stream));
@@ -99,7 +119,7 @@ int bench_time_plan(cupermPlan_t plan, const void* alpha, const void* beta, cons
         for (int k = 0; k < 2; ++k) {
             cudaEvent_t start = ev[2 * k], stop = ev[2 * k + 1];
             CUDA_TRY(cudaEventRecord(start, stream));
-            if ((k == 0) == exec_first) CUPERM_TRY(run_execs(&w, inner));
+            if ((k == 0) == exec_first) RUN_TRY(run_execs(&w, inner));
             else CUDA_TRY(run_copies(&w, inner));
             CUDA_TRY(cudaEventRecord(stop, stream));
         }
