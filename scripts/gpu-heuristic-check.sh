@@ -12,14 +12,10 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 logs="${OUT:-$PWD/gpu-heuristic-logs}"
 mkdir -p "$logs/cases"
-export LD_LIBRARY_PATH="$PWD/build-carry/lib:${LD_LIBRARY_PATH:-}"
-bench=build-carry/bin/cuperm-bench
+source scripts/lib/carried.sh
 t0=$(date +%s) budget=${BUDGET_S:-480}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
-sample() { # NAME EVERY SUITE ARGS...: every EVERY-th case of the suite into cases/NAME.txt
-  local name=$1 every=$2; shift 2
-  "$bench" "$@" --list | grep -v '^#' | awk -v k="$every" '(NR - 1) % k == 0' >"$logs/cases/$name.txt"
-}
+sample() { local name=$1; shift; cuperm_sample_cases "$logs/cases/$name.txt" "$@"; } # NAME EVERY SUITE ARGS...
 sample permn-heldout 24 permn-heldout
 sample random 3 random
 sample ttc57 2 ttc57

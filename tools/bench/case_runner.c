@@ -127,36 +127,42 @@ static int plan_measured(const bench_case* c, const dtype_info* t, bench_buffers
     return 0;
 }
 
-/* Runs the plan once on a poisoned (or, with beta != 0, initialized) output and
- * compares every element with the CPU reference. Returns -1 on a CUDA error. */
+/* Runs `run` once on a poisoned (or, with beta != 0, initialized) output and compares every
+ * element with the CPU reference for (alpha, beta): the mismatch count in *mismatches, the first
+ * in rep. Returns -1 on a CUDA error (err set), 1 when the run itself failed (err set), else 0. */
+static int run_and_check(bench_timed_fn run, void* ctx, const bench_case* c, const dtype_info* t, double alpha,
+                         double beta, bench_buffers* b, size_t bytes, int64_t* mismatches,
+                         bench_verify_report* rep, char* err, size_t err_size)
+{
+    cudaError_t e = beta != 0 ? cudaMemcpy(b->d_out, b->h_init, bytes, cudaMemcpyHostToDevice)
+                              : cudaMemsetAsync(b->d_out, POISON_BYTE, bytes, b->stream);
+    if (e == cudaSuccess && run(ctx, b->stream, err, err_size) != 0) return 1;
+    if (e == cudaSuccess) e = cudaStreamSynchronize(b->stream);
+    if (e == cudaSuccess) e = cudaMemcpy(b->h_out, b->d_out, bytes, cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) {
+        snprintf(err, err_size, "CUDA: %s", cudaGetErrorString(e));
+        return -1;
+    }
+    *mismatches = bench_verify_transpose(c, t, b->h_in, b->h_out, b->h_init, alpha, beta, b->threads, rep);
+    return 0;
+}
+
+/* The plan's first execution, checked (run_and_check). Returns -1 on a CUDA error. */
 static int verify(const owned_plan* p, const bench_case* c, const dtype_info* t,
                   const bench_options* opt, const unsigned char* alpha, const unsigned char* beta,
                   bench_buffers* b, size_t bytes, bench_result* r)
 {
-    cudaError_t e = opt->beta != 0
-                        ? cudaMemcpy(b->d_out, b->h_init, bytes, cudaMemcpyHostToDevice)
-                        : cudaMemsetAsync(b->d_out, POISON_BYTE, bytes, b->stream);
-    if (e != cudaSuccess) goto cuda_fail;
-    cupermStatus_t s = cupermExecute(p->plan, alpha, b->d_in, beta, b->d_out, b->stream);
-    if (s != CUPERM_STATUS_SUCCESS) {
-        set_error(r, "cupermExecute", s);
-        return 0;
-    }
-    if ((e = cudaStreamSynchronize(b->stream)) != cudaSuccess) goto cuda_fail;
-    if ((e = cudaMemcpy(b->h_out, b->d_out, bytes, cudaMemcpyDeviceToHost)) != cudaSuccess)
-        goto cuda_fail;
+    bench_plan_run run = {p->plan, alpha, beta, b->d_in, b->d_out};
     bench_verify_report rep;
-    r->mismatches = bench_verify_transpose(c, t, b->h_in, b->h_out, b->h_init, opt->alpha,
-                                           opt->beta, b->threads, &rep);
+    const int rc = run_and_check(bench_run_plan, &run, c, t, opt->alpha, opt->beta, b, bytes, &r->mismatches, &rep,
+                                 r->error, sizeof r->error);
+    if (rc) return rc < 0 ? -1 : 0;
     r->verified = r->mismatches == 0;
     if (!r->verified)
         fprintf(stderr, "VERIFY FAILED: %s case %ld (%s %s, %s, %s): %lld mismatches; first: %s\n",
                 r->suite, r->index, r->extents, r->perm, r->dtype, r->mode,
                 (long long)r->mismatches, rep.detail);
     return 0;
-cuda_fail:
-    snprintf(r->error, sizeof r->error, "CUDA: %s", cudaGetErrorString(e));
-    return -1;
 }
 
 /* Single-use time of a heuristic plan: plan creation on a fresh handle (so the
@@ -262,20 +268,15 @@ static int compare_cutensor(const bench_case* c, const dtype_info* t, const benc
         return 0;
     }
     size_t bytes = (size_t)bench_case_volume(c) * t->size;
-    int rc = 0;
-    cudaError_t e = cudaMemsetAsync(b->d_out, POISON_BYTE, bytes, b->stream);
-    if (e == cudaSuccess && run_cutensor(&run, b->stream, why, sizeof why) != 0) {
-        fprintf(stderr, "case %ld: %s\n", r->index, why);
-        goto out;
-    }
-    if (e == cudaSuccess) e = cudaStreamSynchronize(b->stream);
-    if (e == cudaSuccess) e = cudaMemcpy(b->h_out, b->d_out, bytes, cudaMemcpyDeviceToHost);
-    if (e != cudaSuccess) {
-        rc = -1;
-        goto out;
-    }
+    int64_t mismatches = 0;
     bench_verify_report rep;
-    r->cutensor_verified = bench_verify_transpose(c, t, b->h_in, b->h_out, NULL, 1.0, 0.0, b->threads, &rep) == 0;
+    int rc = run_and_check(run_cutensor, &run, c, t, 1.0, 0.0, b, bytes, &mismatches, &rep, why, sizeof why);
+    if (rc) {
+        fprintf(stderr, "case %ld: cuTENSOR: %s\n", r->index, why);
+        rc = rc < 0 ? -1 : 0;
+        goto out;
+    }
+    r->cutensor_verified = mismatches == 0;
     if (!r->cutensor_verified) fprintf(stderr, "case %ld: cuTENSOR's output differs: %s\n", r->index, rep.detail);
     bench_timing tm;
     if (bench_time_run(run_cutensor, &run, b->d_in, b->d_out, bytes, b->stream, opt->target_ms, &tm, why,

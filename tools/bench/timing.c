@@ -55,15 +55,9 @@ static cudaError_t run_copies(const work* w, int n)
     return cudaSuccess;
 }
 
-typedef struct {
-    cupermPlan_t plan;
-    const void *alpha, *beta, *in;
-    void* out;
-} plan_run;
-
-static int execute_plan(void* ctx, cudaStream_t stream, char* why, size_t why_size)
+int bench_run_plan(void* ctx, cudaStream_t stream, char* why, size_t why_size)
 {
-    const plan_run* r = ctx;
+    const bench_plan_run* r = ctx;
     cupermStatus_t s = cupermExecute(r->plan, r->alpha, r->in, r->beta, r->out, stream);
     if (s == CUPERM_STATUS_SUCCESS) return 0;
     snprintf(why, why_size, "cupermExecute: %s: %s", cupermGetErrorString(s), cupermGetLastErrorMessage());
@@ -74,8 +68,8 @@ int bench_time_plan(cupermPlan_t plan, const void* alpha, const void* beta, cons
                     void* out, size_t bytes, cudaStream_t stream, double target_ms,
                     bench_timing* result, char* err, size_t err_size)
 {
-    plan_run r = {plan, alpha, beta, in, out};
-    return bench_time_run(execute_plan, &r, in, out, bytes, stream, target_ms, result, err, err_size);
+    bench_plan_run r = {plan, alpha, beta, in, out};
+    return bench_time_run(bench_run_plan, &r, in, out, bytes, stream, target_ms, result, err, err_size);
 }
 
 int bench_time_run(bench_timed_fn run, void* ctx, const void* in, void* out, size_t bytes, cudaStream_t stream,

@@ -27,6 +27,14 @@ int bench_time_plan(cupermPlan_t plan, const void* alpha, const void* beta, cons
 /* One run of the timed operation on stream: 0, or -1 with why set. */
 typedef int (*bench_timed_fn)(void* ctx, cudaStream_t stream, char* why, size_t why_size);
 
+/* cupermExecute(plan, alpha, in, beta, out) as a bench_timed_fn (ctx: a bench_plan_run). */
+typedef struct {
+    cupermPlan_t plan;
+    const void *alpha, *beta, *in;
+    void* out;
+} bench_plan_run;
+int bench_run_plan(void* ctx, cudaStream_t stream, char* why, size_t why_size);
+
 /* The same for any operation that reads in and writes the bytes of out (a comparison library's). */
 int bench_time_run(bench_timed_fn run, void* ctx, const void* in, void* out, size_t bytes, cudaStream_t stream,
                    double target_ms, bench_timing* result, char* err, size_t err_size);
