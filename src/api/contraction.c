@@ -212,7 +212,7 @@ cupermStatus_t cupermContractionPlanGetInfo(cupermContractionPlan_t token, cuper
     info->predictedTransposeSeconds = l->inputSeconds + l->outputSeconds;
     info->predictedGemmSeconds = l->gemmSeconds;
     info->workspaceBytes = plan->workspaceBytes;
-    info->description = plan->description;
+    info->description = cuperm_ctr_plan_description(plan);
     info->measured = plan->measured;
     info->measuredSeconds = plan->measuredSeconds;
     info->tuning = plan->handle->tuning->name;

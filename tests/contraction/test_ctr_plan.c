@@ -27,7 +27,7 @@ static cuperm_ctr_cost_model_t mock_model(mock_ctx* ctx)
 {
     /* no k steps for batched GEMMs (test_batched_long_k_is_serial sets them) */
     cuperm_ctr_cost_model_t m = {ctr_mock_transpose_seconds, ctx, 2e12, {50e12, 50e12, 400e12, 800e12}, NULL,
-                                 {0, 0, 0, 0}, 100};
+                                 {0, 0, 0, 0}, 100, 0, 0};
     return m;
 }
 
@@ -656,12 +656,56 @@ static void test_search_prices_each_transpose_once(void** state)
                                                  CUPERM_COMPUTE_DEFAULT), CUPERM_STATUS_SUCCESS);
         counter.count = 0;
         cuperm_ctr_cost_model_t m = {counting_seconds, &counter, 2e12, {50e12, 50e12, 400e12, 800e12}, NULL,
-                                     {0, 0, 0, 0}, 100};
+                                     {0, 0, 0, 0}, 100, 0, 0};
         cuperm_ctr_layout_t best[8];
         assert_true(cuperm_ctr_layout_rank(&p, &m, best, 8) >= 1);
         priced += counter.count;
     }
     assert_true(priced > 60); /* the searches did price transposes */
+}
+
+/* The transposes' floors (no transpose priced below T0 + bytes / rate) only spare the search
+ * prices: the rankings, best-first lists of 1 and of 8, are the ones full prices give, and over
+ * the cases fewer transposes are priced. Floors equal to the mock's prices (the tightest a model
+ * may give) and below them. */
+static void test_transpose_floors_prune_only(void** state)
+{
+    (void)state;
+    static counting_model counter;
+    static const double floors[2][2] = {{5e-6, 2e12}, {4e-6, 2.5e12}}; /* mock: 5 us + bytes / 2e12 */
+    int without = 0, with = 0;
+    for (int f = 0; f < 2; ++f) {
+        rng_t r = {13};
+        for (int it = 0; it < 60; ++it) {
+            ctr_random_options o = {6, 40, 1e9, it % 2}; /* volumes where bytes, not T0, set prices */
+            ctr_random_case c;
+            ctr_random_draw(&r, &o, &c);
+            cuperm_ctr_problem_t p;
+            assert_int_equal(cuperm_ctr_problem_init(&p, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
+                                                     CUPERM_COMPUTE_DEFAULT), CUPERM_STATUS_SUCCESS);
+            for (int max = 1; max <= 8; max += 7) {
+                cuperm_ctr_cost_model_t plain = {counting_seconds, &counter, 2e12, {50e12, 50e12, 400e12, 800e12},
+                                                 NULL, {0, 10e-9, 0, 2e-9}, 132, 0, 0};
+                cuperm_ctr_cost_model_t floored = plain;
+                floored.transposeFloorT0 = floors[f][0];
+                floored.transposeFloorRate = floors[f][1];
+                cuperm_ctr_layout_t a[8], b[8];
+                memset(a, 0, sizeof a);
+                memset(b, 0, sizeof b);
+                counter.count = 0;
+                const int na = cuperm_ctr_layout_rank(&p, &plain, a, max);
+                without += counter.count;
+                counter.count = 0;
+                const int nb = cuperm_ctr_layout_rank(&p, &floored, b, max);
+                with += counter.count;
+                if (na != nb) fail_msg("floors changed the ranking's length (case %d, max %d): %d -> %d", it, max, na, nb);
+                for (int i = 0; i < na; ++i)
+                    if (memcmp(&a[i], &b[i], sizeof a[i])) fail_msg("floors changed layout %d (case %d, max %d)", i, it, max);
+            }
+        }
+    }
+    print_message("transposes priced: %d without floors, %d with\n", without, with);
+    assert_true(with < without);
 }
 
 /* A caller's scratch, reused search after search (a handle's spare), gives the layouts and
@@ -745,6 +789,7 @@ int main(void)
         cmocka_unit_test(test_random_layouts_compute_the_contraction),
         cmocka_unit_test(test_ranked_layouts_are_distinct_sorted_and_correct),
         cmocka_unit_test(test_search_prices_each_transpose_once),
+        cmocka_unit_test(test_transpose_floors_prune_only),
         cmocka_unit_test(test_search_scratch_reuse),
         cmocka_unit_test(test_gemm_factor),
     };

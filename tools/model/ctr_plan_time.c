@@ -32,11 +32,6 @@
 static bench_ctr_case cases[BENCH_CTR_MAX_CASES];
 
 
-static double predict(void* ctx, const cuperm_ctr_transpose_t* t)
-{
-    return cuperm_transpose_predict(ctx, t->rank, t->extents, t->perm, t->type, t->inStrides, t->outStrides);
-}
-
 static double now_us(void)
 {
     struct timespec t;
@@ -193,14 +188,7 @@ int main(int argc, char** argv)
     memset(&h, 0, sizeof h);
     h.dev = (cuperm_device_info_t){0, 9, 0, 132, 50 << 20, 48 << 10, 3.35e12};
     h.tuning = cuperm_tuning_for(&h.dev);
-    cuperm_ctr_cost_model_t model;
-    memset(&model, 0, sizeof model);
-    model.transpose_seconds = predict;
-    model.ctx = &h;
-    model.bandwidth = h.tuning->copy_efficiency * h.dev.dram_bytes_per_second;
-    for (int i = 0; i < CUPERM_RATES; ++i) model.gemmFlops[i] = h.dev.sm_count * h.tuning->gemm_flops_per_sm[i];
-    for (int i = 0; i < CUPERM_RATES; ++i) model.batchKSeconds[i] = h.tuning->gemm_batch_k_seconds[i];
-    model.smCount = h.dev.sm_count;
+    cuperm_ctr_cost_model_t model = cuperm_ctr_device_model(&h);
     double* times = malloc(sizeof(double) * (size_t)reps * (size_t)n); /* [case][rep] */
     double* med = malloc(sizeof(double) * (size_t)n);
     if (!describe) printf("id,spec,median_us\n");

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <threads.h>
 
 #include "exec/contraction/plan.h"
 #include "core/error.h"
@@ -297,6 +298,14 @@ cupermStatus_t cuperm_ctr_plan_build(cuperm_contraction_plan_t* c)
         c->spanBytes[w] = (cuperm_ctr_operand_max_offset(&p->op[w]) + 1) * (int64_t)cupermDataTypeSize(p->op[w].type);
     /* GETT needs no workspace (and no cuBLAS). */
     c->workspaceBytes = c->layout.kind == CTR_KIND_GETT ? 0 : c->layout.workspaceBytes + CTR_CUBLAS_WORKSPACE;
+    return CUPERM_STATUS_SUCCESS;
+}
+
+/* The description of a built plan, written by its first reader (cupermContractionPlanGetInfo):
+ * formatting it costs about a tenth of a model plan, which most plans never show. */
+static void describe(cuperm_contraction_plan_t* c)
+{
+    const cuperm_ctr_problem_t* p = &c->problem;
     const int n = cuperm_ctr_layout_describe(p, &c->layout, c->description, sizeof c->description);
     if (c->layout.kind == CTR_KIND_TTGT && c->gemm.lt.ready && n > 0 && (size_t)n < sizeof c->description)
         snprintf(c->description + n, sizeof c->description - (size_t)n,
@@ -327,5 +336,20 @@ cupermStatus_t cuperm_ctr_plan_build(cuperm_contraction_plan_t* c)
                      t->swapped ? "as D^T = B^T A^T, " : "", t->aKMajor ? "k" : "m", t->bKMajor ? "k" : "n",
                      t->count[0], t->count[1], t->count[2], t->count[3]);
     }
-    return CUPERM_STATUS_SUCCESS;
+}
+
+const char* cuperm_ctr_plan_description(cuperm_contraction_plan_t* c)
+{
+    /* 0: not written, 1: being written (other readers wait), 2: written */
+    int state = atomic_load_explicit(&c->described, memory_order_acquire);
+    if (state == 2) return c->description;
+    int expected = 0;
+    if (atomic_compare_exchange_strong_explicit(&c->described, &expected, 1, memory_order_acquire,
+                                                memory_order_acquire)) {
+        describe(c);
+        atomic_store_explicit(&c->described, 2, memory_order_release);
+        return c->description;
+    }
+    while (atomic_load_explicit(&c->described, memory_order_acquire) != 2) thrd_yield();
+    return c->description;
 }

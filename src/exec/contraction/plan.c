@@ -15,11 +15,12 @@ static double predict_transpose(void* ctx, const cuperm_ctr_transpose_t* t)
 
 /* The contraction cost model for the handle's device: its architecture's tuning table, scaled by
  * its SM count and its own memory bandwidth. */
-static cuperm_ctr_cost_model_t device_model(cuperm_handle_t* h)
+cuperm_ctr_cost_model_t cuperm_ctr_device_model(cuperm_handle_t* h)
 {
     const cuperm_device_info_t* d = &h->dev;
     const cuperm_tuning_t* t = h->tuning;
     cuperm_ctr_cost_model_t m;
+    memset(&m, 0, sizeof m);
     m.transpose_seconds = predict_transpose;
     m.ctx = h;
     m.bandwidth = t->copy_efficiency * (d->dram_bytes_per_second > 0 ? d->dram_bytes_per_second : 2e12);
@@ -27,6 +28,7 @@ static cuperm_ctr_cost_model_t device_model(cuperm_handle_t* h)
     for (int i = 0; i < CUPERM_RATES; ++i) m.gemmFlops[i] = (d->sm_count > 0 ? d->sm_count : 1) * t->gemm_flops_per_sm[i];
     for (int i = 0; i < CUPERM_RATES; ++i) m.batchKSeconds[i] = t->gemm_batch_k_seconds[i];
     m.smCount = d->sm_count > 0 ? d->sm_count : 1;
+    cuperm_transpose_predict_floor(h, &m.transposeFloorT0, &m.transposeFloorRate);
     return m;
 }
 
@@ -53,7 +55,7 @@ cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, const cupermTensorDescri
     } else {
         c->measured = mode == CUPERM_PLAN_MEASURE;
         if (!cuperm_ctr_state_lookup(c->state, &c->problem, c->measured, algo, &c->layout, &c->measuredSeconds)) {
-            cuperm_ctr_cost_model_t model = device_model(h);
+            cuperm_ctr_cost_model_t model = cuperm_ctr_device_model(h);
             model.scratch = cuperm_ctr_scratch_take(c->state);
             if (c->measured)
                 st = cuperm_ctr_measure_choose(c, &model, algo == CUPERM_ALGO_DEFAULT);

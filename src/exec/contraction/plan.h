@@ -7,6 +7,8 @@
 #ifndef CUPERM_EXEC_CONTRACTION_PLAN_H
 #define CUPERM_EXEC_CONTRACTION_PLAN_H
 
+#include <stdatomic.h>
+
 #include "backend/cuda/cublaslt_gemm.h"
 #include "backend/cuda/gemm_pointers.h"
 #include "backend/cuda/gett/gett.h"
@@ -65,6 +67,7 @@ typedef struct cuperm_contraction_plan {
     int measured;                   /* chosen by CUPERM_PLAN_MEASURE */
     cupermContractionAlgo_t algo;   /* the kinds of plan it could be */
     double measuredSeconds;         /* its median time then (0 for model plans) */
+    atomic_int described;           /* description written: cuperm_ctr_plan_description */
     char description[640];
 } cuperm_contraction_plan_t;
 
@@ -77,9 +80,17 @@ CUPERM_INTERNAL_API cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, cons
                                     cupermPlanMode_t mode, cupermContractionAlgo_t algo,
                                     cuperm_contraction_plan_t* c);
 
-/* Builds c->layout's steps, the workspace size, the operand spans and the description (a
- * GETT layout also uploads its offset tables: release them with cuperm_ctr_plan_release). */
+/* The contraction cost model of h's device (its tuning table, SM count and bandwidth; the
+ * transpose model behind transpose_seconds). */
+CUPERM_INTERNAL_API cuperm_ctr_cost_model_t cuperm_ctr_device_model(cuperm_handle_t* h);
+
+/* Builds c->layout's steps, the workspace size and the operand spans (a GETT layout also
+ * uploads its offset tables: release them with cuperm_ctr_plan_release). */
 cupermStatus_t cuperm_ctr_plan_build(cuperm_contraction_plan_t* c);
+
+/* The plan's one-line description, written on first use (safe from several threads at once;
+ * c built and zeroed before it was planned). */
+CUPERM_INTERNAL_API const char* cuperm_ctr_plan_description(cuperm_contraction_plan_t* c);
 
 /* Frees what cuperm_ctr_plan_build allocated on the device (GETT tables); idempotent. */
 CUPERM_INTERNAL_API void cuperm_ctr_plan_release(cuperm_contraction_plan_t* c);

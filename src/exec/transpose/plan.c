@@ -8,6 +8,7 @@
 #include "core/scalars.h"
 #include "exec/transpose/plan.h"
 #include "exec/transpose/measure.h"
+#include "plan/transpose/model.h"
 #include "plan/transpose/select.h"
 #include "plan/transpose/validate.h"
 
@@ -48,6 +49,12 @@ double cuperm_transpose_predict(cuperm_handle_t* h, int rank, const int64_t* ext
     if (cuperm_validate_transpose(rank, extents, perm, type, in_strides, out_strides)) return -1.0;
     return cuperm_plan_predict(rank, extents, perm, (int)cupermDataTypeSize(type), in_strides, out_strides, &h->dev,
                                h->tuning);
+}
+
+void cuperm_transpose_predict_floor(const cuperm_handle_t* h, double* t0, double* rate)
+{
+    *t0 = h->tuning->transpose.model_t0;
+    *rate = cuperm_model_floor_rate(h->dev.dram_bytes_per_second, &h->tuning->transpose);
 }
 
 cupermStatus_t cuperm_transpose_plan_measure(cuperm_handle_t* h, cuperm_transpose_plan_t* plan, int rank,

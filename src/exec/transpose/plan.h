@@ -35,6 +35,10 @@ CUPERM_INTERNAL_API cupermStatus_t cuperm_transpose_plan_init(cuperm_handle_t* h
 CUPERM_INTERNAL_API double cuperm_transpose_predict(cuperm_handle_t* h, int rank, const int64_t* extents, const int* perm,
                                 cupermDataType_t type, const int64_t* in_strides, const int64_t* out_strides);
 
+/** The floor under cuperm_transpose_predict on h: every transpose reading and writing B bytes is
+ *  predicted at least *t0 + B / *rate seconds (*rate 0: no floor known). */
+void cuperm_transpose_predict_floor(const cuperm_handle_t* h, double* t0, double* rate);
+
 /** Replaces plan's launch by the fastest candidate timed on (in, out) (plan made by
  *  cuperm_transpose_plan_make for the same arguments); cached in the handle. */
 cupermStatus_t cuperm_transpose_plan_measure(cuperm_handle_t* h, cuperm_transpose_plan_t* plan, int rank,

@@ -307,6 +307,22 @@ static void describe_input(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l
     *out = cand;
 }
 
+/* What a transpose costs at least (the model's floor): 0 when no floor is known. */
+static double transpose_floor(const cuperm_ctr_cost_model_t* model, const cuperm_ctr_transpose_t* t)
+{
+    if (!(model->transposeFloorRate > 0)) return 0.0;
+    double v = 1.0;
+    for (int r = 0; r < t->rank; ++r) v *= (double)t->extents[r];
+    return model->transposeFloorT0 + 2.0 * v * (double)cupermDataTypeSize(t->type) / model->transposeFloorRate;
+}
+
+/* An input's price if known, else its transpose's floor. */
+static double input_floor(const cuperm_ctr_cost_model_t* model, const cuperm_ctr_input_layout_t* in,
+                          const cuperm_ctr_transpose_t* t)
+{
+    return isnan(in->seconds) ? transpose_floor(model, t) : in->seconds;
+}
+
 /* The price of getting an input ready: its transpose's, priced on first need. */
 static double settle_input(const cuperm_ctr_cost_model_t* model, cuperm_ctr_input_layout_t* in,
                            const cuperm_ctr_transpose_t* t)
@@ -374,6 +390,7 @@ static void gemm_shape(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t*
     const cuperm_ctr_input_layout_t* first = l->swapped ? inB : inA;
     const cuperm_ctr_input_layout_t* second = l->swapped ? inA : inB;
     const int looped = l->size[CTR_ROLE_O] > 1;
+    memset(s, 0, sizeof *s); /* padding too: the search's memo compares shapes as bytes */
     s->m = l->size[l->swapped ? CTR_GROUP_N : CTR_GROUP_M];
     s->n = l->size[l->swapped ? CTR_GROUP_M : CTR_GROUP_N];
     s->k = l->size[CTR_GROUP_K];
@@ -408,12 +425,16 @@ static int ranked_may_take(const ranked_list* r, double seconds)
 
 static void keep_ranked(cuperm_ctr_layout_t* best, int* n, int max, const cuperm_ctr_layout_t* cand);
 
+typedef struct price_memo price_memo;
+static double gemm_price(price_memo* memo, const cuperm_ctr_cost_model_t* model, const cuperm_ctr_gemm_shape_t* s);
+
 /* The four candidates of layout l's role orders: each input read with its free group or K fast,
  * the output's path, and the GEMM of every pairing; a pairing that can enter the ranking is
- * completed in l and kept. Each transpose is priced once, and only for a pairing whose GEMM could
- * enter the ranking (9% fewer instructions in the TCCG48 searches, plans byte-identical). */
-static void price_pairings(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* l,
-                           const ranked_list* r)
+ * completed in l and kept. Each transpose is priced once, and only for a pairing whose GEMM plus
+ * its transposes' floors could enter the ranking (prices >= floors: the ranking is the one full
+ * prices give). */
+static void price_pairings(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, price_memo* memo,
+                           cuperm_ctr_layout_t* l, const ranked_list* r)
 {
     l->m = l->size[l->swapped ? CTR_GROUP_N : CTR_GROUP_M];
     l->n = l->size[l->swapped ? CTR_GROUP_M : CTR_GROUP_N];
@@ -430,10 +451,14 @@ static void price_pairings(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
         cuperm_ctr_gemm_shape_t s;
         gemm_shape(p, l, a, b, &s);
         /* A pointer-array batch's arrays are built by one small kernel first. */
-        const double gemm = cuperm_ctr_gemm_seconds(model, &s) + (s.pointers ? 3e-6 : 0.0);
+        const double gemm = gemm_price(memo, model, &s) + (s.pointers ? 3e-6 : 0.0);
         /* Transposes cost >= 0: a pairing whose GEMM alone cannot enter the ranking goes before
          * its transposes are priced (the ranking stays the one full prices give). */
         if (!ranked_may_take(r, gemm)) continue;
+        /* Nor one whose transposes at their floors already keep it out. */
+        const double floors = input_floor(model, a, &t[0][c & 1]) + input_floor(model, b, &t[1][c >> 1]) +
+                              (isnan(output) ? transpose_floor(model, &tOut) : output);
+        if (!ranked_may_take(r, floors + gemm)) continue;
         const double inputs = settle_input(model, a, &t[0][c & 1]) + settle_input(model, b, &t[1][c >> 1]);
         if (isnan(output)) output = transpose_cost(model, &tOut);
         l->outputSeconds = output;
@@ -523,14 +548,16 @@ static void keep_ranked(cuperm_ctr_layout_t* best, int* n, int max, const cuperm
     if (*n < max) ++*n;
 }
 
-/* ---- transpose prices, once per search ----------------------------------------------------
+/* ---- transpose and GEMM prices, once per search -------------------------------------------
  * The candidates of one search share most of their transposes (each operand has a few ways to
  * be rewritten, and every pairing of them is a candidate), and pricing one plans it. A search
  * keeps the prices it has asked for: the transposes packed (only their rank's entries) in an
- * arena, found through an open-addressed table of their hashes. Small enough (~55 KB) to come
- * from the heap's free lists rather than fresh pages. */
+ * arena, found through an open-addressed table of their hashes. Its GEMM shapes repeat too (role
+ * orders that differ only where the GEMM does not look): their prices are kept the same way.
+ * Small enough (~70 KB) to come from the heap's free lists rather than fresh pages. */
 
 enum { PRICE_SLOTS = 512, PRICE_ENTRIES = 256, PRICE_ARENA = 48 << 10 }; /* TCCG48, random: <= 85 transposes, 19 KB */
+enum { GEMM_SLOTS = 256, GEMM_ENTRIES = 128 };
 
 typedef struct {
     uint64_t hash;
@@ -539,13 +566,21 @@ typedef struct {
 } price_entry;
 
 typedef struct {
+    cuperm_ctr_gemm_shape_t shape;
+    double seconds;
+} gemm_entry;
+
+struct price_memo {
     const cuperm_ctr_cost_model_t* model;
     uint16_t slot[PRICE_SLOTS]; /* 0: empty, else an entry's index + 1 */
     int entries;
     uint32_t used;
     price_entry entry[PRICE_ENTRIES];
     unsigned char arena[PRICE_ARENA];
-} price_memo;
+    uint16_t gemmSlot[GEMM_SLOTS]; /* as slot, for gemm[] */
+    int gemmEntries;
+    gemm_entry gemm[GEMM_ENTRIES];
+};
 
 /* The fields a transpose's price depends on, packed (entries past its rank are not set by the
  * callers); returns the bytes written to out (at most sizeof(cuperm_ctr_transpose_t)). */
@@ -587,18 +622,42 @@ static double memo_seconds(void* ctx, const cuperm_ctr_transpose_t* t)
     return m->model->transpose_seconds(m->model->ctx, t);
 }
 
-size_t cuperm_ctr_search_scratch_bytes(void) { return sizeof(price_memo); }
+/* cuperm_ctr_gemm_seconds of s, through the search's memo when it has one (s zeroed before it
+ * was filled: shapes compare as bytes). */
+static double gemm_price(price_memo* m, const cuperm_ctr_cost_model_t* model, const cuperm_ctr_gemm_shape_t* s)
+{
+    if (!m) return cuperm_ctr_gemm_seconds(model, s);
+    const uint64_t h = cuperm_hash_bytes(s, sizeof *s);
+    for (uint64_t i = h, probe = 0; probe < GEMM_SLOTS; ++i, ++probe) {
+        uint16_t* slot = &m->gemmSlot[i & (GEMM_SLOTS - 1)];
+        if (*slot == 0) {
+            const double seconds = cuperm_ctr_gemm_seconds(model, s);
+            if (m->gemmEntries < GEMM_ENTRIES) { /* else priced again next time */
+                m->gemm[m->gemmEntries] = (gemm_entry){*s, seconds};
+                *slot = (uint16_t)++m->gemmEntries;
+            }
+            return seconds;
+        }
+        const gemm_entry* e = &m->gemm[*slot - 1];
+        if (!memcmp(&e->shape, s, sizeof *s)) return e->seconds;
+    }
+    return cuperm_ctr_gemm_seconds(model, s);
+}
+
+size_t cuperm_ctr_search_scratch_bytes(void) { return sizeof(struct price_memo); }
 
 int cuperm_ctr_layout_rank(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* best, int max)
 {
     /* Prices through the search's memo (without it, when out of memory: the same prices, slower). */
-    void* const own = model->scratch ? NULL : malloc(sizeof(price_memo));
+    void* const own = model->scratch ? NULL : malloc(sizeof(struct price_memo));
     price_memo* memo = model->scratch ? model->scratch : own;
     cuperm_ctr_cost_model_t memoModel = *model;
     if (memo) {
         memo->model = model;
         memset(memo->slot, 0, sizeof memo->slot);
+        memset(memo->gemmSlot, 0, sizeof memo->gemmSlot);
         memo->entries = 0;
+        memo->gemmEntries = 0;
         memo->used = 0;
         memoModel.transpose_seconds = memo_seconds;
         memoModel.ctx = memo;
@@ -641,7 +700,7 @@ int cuperm_ctr_layout_rank(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
                                     memcpy(cand.order[r], orders[r][pick[r]], sizeof(int) * (size_t)cand.count[r]);
                                 cand.swapped = sw;
                                 /* Each input read in place or rewritten, with either group fast. */
-                                price_pairings(p, model, &cand, &ranked);
+                                price_pairings(p, model, memo, &cand, &ranked);
                             }
     }
     for (int i = 0; i < n; ++i) place_workspace(p, &best[i]);

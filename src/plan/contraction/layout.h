@@ -47,6 +47,10 @@ typedef struct {
      * not modelled), and the blocks that run at once (the SM count). See gemm_cost.c. */
     double batchKSeconds[4];
     double smCount;
+    /* A floor under transpose_seconds: no transpose that reads and writes B bytes costs less than
+     * transposeFloorT0 + B / transposeFloorRate (rate 0: none known). The search prices a
+     * candidate's transposes only when its GEMM plus these floors could still enter the ranking. */
+    double transposeFloorT0, transposeFloorRate;
 } cuperm_ctr_cost_model_t;
 
 size_t cuperm_ctr_search_scratch_bytes(void);

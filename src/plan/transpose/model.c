@@ -172,3 +172,11 @@ double cuperm_model_seconds(const cuperm_model_features_t* f, double peak, const
     double shape = run >= 1.0 ? 1.0 : pow(run, tuning->model_gamma);
     return tuning->model_t0 + f->bytes / (peak * tuning->model_efficiency[f->cls] * shape);
 }
+
+double cuperm_model_floor_rate(double peak, const cuperm_transpose_tuning_t* tuning)
+{
+    double best = 0.0;
+    for (int c = 0; c < CUPERM_MODEL_CLASSES; ++c)
+        if (tuning->model_efficiency[c] > best) best = tuning->model_efficiency[c];
+    return peak * best;
+}

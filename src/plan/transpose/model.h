@@ -61,6 +61,11 @@ double cuperm_sector_cost(const cuperm_launch_t* launch, const cuperm_transpose_
 double cuperm_model_seconds(const cuperm_model_features_t* f, double peak_bytes_per_second,
                             const cuperm_transpose_tuning_t* tuning);
 
+/** The fastest rate cuperm_model_seconds gives any launch (bytes per second): peak times the
+ * largest class efficiency (the run term is at most 1), so every launch moving bytes takes at
+ * least tuning->model_t0 + bytes / this rate. */
+double cuperm_model_floor_rate(double peak_bytes_per_second, const cuperm_transpose_tuning_t* tuning);
+
 #ifdef __cplusplus
 }
 #endif
