@@ -2,8 +2,10 @@
  * Eight host threads share one handle: each plans contractions (model plans,
  * racing on the handle's decision cache and its pool of cuBLAS handles) and
  * runs them on a stream of its own, every result checked against the CPU
- * reference. Nothing serialises their GPU work but the GPU itself.
+ * reference. Nothing serialises their GPU work but the GPU itself. Then eight threads read one
+ * new plan's description at once (it is written by its first reader).
  */
+#define _POSIX_C_SOURCE 200809L /* pthread barriers */
 #include <complex.h>
 #include <math.h>
 #include <pthread.h>
@@ -125,9 +127,67 @@ static void eight_threads_share_a_handle(void** state)
     assert_int_equal(cupermDestroy(handle), CUPERM_STATUS_SUCCESS);
 }
 
+/* A plan's description is written by its first reader: eight threads asking for it at once all
+ * get the one, whole text. */
+typedef struct {
+    cupermContractionPlan_t plan;
+    pthread_barrier_t* start;
+    const char* text;
+    char copy[640];
+} reader_t;
+
+static void* read_info(void* arg)
+{
+    reader_t* r = arg;
+    cupermContractionInfo_t info;
+    pthread_barrier_wait(r->start);
+    if (cupermContractionPlanGetInfo(r->plan, &info) == CUPERM_STATUS_SUCCESS && info.description) {
+        r->text = info.description;
+        snprintf(r->copy, sizeof r->copy, "%s", info.description);
+    }
+    return NULL;
+}
+
+static void eight_threads_read_a_new_description(void** state)
+{
+    (void)state;
+    assert_int_equal(cupermCreate(&handle), CUPERM_STATUS_SUCCESS);
+    rng_t r = {7100};
+    for (int round = 0; round < 20; ++round) {
+        ctr_random_case c;
+        const ctr_random_options o = {6, 5, 1 << 14, 0};
+        ctr_random_draw(&r, &o, &c);
+        cupermContractionPlan_t plan;
+        assert_int_equal(cupermPlanContraction(handle, &plan, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
+                                               CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL),
+                         CUPERM_STATUS_SUCCESS);
+        pthread_barrier_t start;
+        pthread_barrier_init(&start, NULL, kThreads);
+        pthread_t t[kThreads];
+        reader_t rd[kThreads];
+        for (int i = 0; i < kThreads; ++i) {
+            memset(&rd[i], 0, sizeof rd[i]);
+            rd[i].plan = plan;
+            rd[i].start = &start;
+            assert_int_equal(pthread_create(&t[i], NULL, read_info, &rd[i]), 0);
+        }
+        for (int i = 0; i < kThreads; ++i) pthread_join(t[i], NULL);
+        pthread_barrier_destroy(&start);
+        assert_non_null(rd[0].text);
+        assert_non_null(strstr(rd[0].copy, "GEMM"));
+        for (int i = 1; i < kThreads; ++i) {
+            assert_ptr_equal(rd[i].text, rd[0].text);
+            assert_string_equal(rd[i].copy, rd[0].copy);
+        }
+        cupermContractionPlanDestroy(plan);
+    }
+    assert_int_equal(cupermDestroy(handle), CUPERM_STATUS_SUCCESS);
+}
+
 int main(void)
 {
     require_gpu_or_skip("test_ctr_threads");
-    const struct CMUnitTest tests[] = {cmocka_unit_test(eight_threads_share_a_handle)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(eight_threads_share_a_handle),
+                                       cmocka_unit_test(eight_threads_read_a_new_description)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
