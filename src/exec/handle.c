@@ -1,5 +1,6 @@
 #include "exec/handle.h"
 
+#include "backend/cuda/cublaslt_gemm.h"
 #include "plan/contraction/gett_tma.h"
 
 #include <stdlib.h>
@@ -63,6 +64,10 @@ cupermStatus_t cuperm_handle_create(cuperm_handle_t** out)
     h->gettForced = h->gettTma || (gett && strcmp(gett, "1") == 0);
     const char* tile = getenv("CUPERM_GETT_TMA_TILE");
     h->gettTmaTile = tile ? cuperm_ctr_tma_tile_id(tile) : -1;
+    const char* lt = getenv("CUPERM_LT_AFTER_RUNS");
+    char* end = NULL;
+    const long runs = lt ? strtol(lt, &end, 10) : -1;
+    h->ltAfterRuns = lt && end != lt && *end == '\0' && runs >= 0 ? runs : CTR_LT_AFTER_RUNS;
     *out = h;
     return CUPERM_STATUS_SUCCESS;
 }

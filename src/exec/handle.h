@@ -31,6 +31,8 @@ typedef struct cuperm_handle {
     cuperm_plan_cache_t* plan_cache; /* measured transpose plans */
     cuperm_engine_slot_t engines[CUPERM_ENGINES];
     atomic_int refs; /* the public token's reference plus one per live plan that uses engine state */
+    long ltAfterRuns; /* a one-GEMM plan's cuBLASLt algorithm is chosen at its run number ltAfterRuns (0: at
+                         planning); CUPERM_LT_AFTER_RUNS=N at cupermCreate, else CTR_LT_AFTER_RUNS */
     int gettForced;  /* CUPERM_GETT=1 or tma at cupermCreate: model contraction plans take GETT when eligible */
     int gettTma;     /* CUPERM_GETT=tma: GETT plans run the Hopper kernels where they map (not yet by default:
                         they have not run on a GPU) */

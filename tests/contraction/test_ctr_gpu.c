@@ -4,6 +4,7 @@
  * poisoned before each run and its padding checked untouched; error paths of
  * cupermContract; plan info and the decision cache.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -454,13 +455,13 @@ static void test_info_and_cache(void** state)
     assert_int_equal(cupermContractionPlanDestroy(p2), CUPERM_STATUS_SUCCESS);
 }
 
-/* One GEMM-shaped contraction of each floating type: its plan chooses a cuBLASLt algorithm
- * (the description says so), and the same plan runs right with 16-byte aligned operands (that
- * algorithm) and with operands one element off (cublasGemmEx), against a double-precision
- * reference; D's neighbours stay untouched. */
-static void test_lt_and_fallback(void** state)
+/* One GEMM-shaped contraction of each floating type on handle h (made with CUPERM_LT_AFTER_RUNS
+ * = ltAfter): the same plan runs `runs` times with 16-byte aligned operands (cublasGemmEx, then
+ * the cuBLASLt algorithm from run ltAfter on) and with operands one element off (cublasGemmEx),
+ * each run against a double-precision reference, D poisoned before it and its neighbours checked;
+ * then the description (written at that first GetInfo) says the algorithm was chosen (`chosen`). */
+static void lt_and_fallback_runs(cupermHandle_t h, int runs, const char* chosen)
 {
-    (void)state;
     enum { M = 37, N = 29, K = 23 };
     const int32_t mA[2] = {'m', 'k'}, mB[2] = {'k', 'n'}, mD[2] = {'m', 'n'};
     const int64_t eA[2] = {M, K}, eB[2] = {K, N}, eD[2] = {M, N};
@@ -478,12 +479,9 @@ static void test_lt_and_fallback(void** state)
                                          {2, mD, eD, NULL, tc->cd, CUPERM_OP_IDENTITY, 0},
                                          {2, mD, eD, NULL, tc->cd, CUPERM_OP_IDENTITY, 0}};
         cupermContractionPlan_t plan;
-        assert_int_equal(cupermPlanContractionAlgo(handle, &plan, &d[0], &d[1], &d[2], &d[3], tc->compute,
+        assert_int_equal(cupermPlanContractionAlgo(h, &plan, &d[0], &d[1], &d[2], &d[3], tc->compute,
                                                    CUPERM_PLAN_MODEL, CUPERM_ALGO_TTGT),
                          CUPERM_STATUS_SUCCESS);
-        cupermContractionInfo_t info;
-        assert_int_equal(cupermContractionPlanGetInfo(plan, &info), CUPERM_STATUS_SUCCESS);
-        if (!strstr(info.description, "cuBLASLt")) fail_msg("%s: no cuBLASLt algorithm: %s", tc->name, info.description);
         host_tensor h[3];
         for (int x = 0; x < 2; ++x) {
             host_alloc(&h[x], &d[x]);
@@ -497,7 +495,8 @@ static void test_lt_and_fallback(void** state)
         void* ws;
         CHECK_CUDA(cudaMalloc(&ws, wsBytes));
         const size_t ab = (size_t)h[0].elem, cd = (size_t)h[2].elem, pad = 64;
-        for (int shift = 0; shift < 2; ++shift) { /* elements off a 256-byte boundary */
+        for (int run = 0; run < 2 * runs; ++run) {
+            const int shift = run / runs; /* elements off a 256-byte boundary */
             char* dev[3];
             const int64_t spans[3] = {h[0].span, h[1].span, h[2].span};
             for (int x = 0; x < 3; ++x) {
@@ -536,8 +535,49 @@ static void test_lt_and_fallback(void** state)
         cudaFree(ws);
         free(want);
         for (int x = 0; x < 3; ++x) host_free(&h[x]);
+        cupermContractionInfo_t info;
+        assert_int_equal(cupermContractionPlanGetInfo(plan, &info), CUPERM_STATUS_SUCCESS);
+        if (!strstr(info.description, chosen))
+            fail_msg("%s: no cuBLASLt algorithm (\"%s\"): %s", tc->name, chosen, info.description);
         assert_int_equal(cupermContractionPlanDestroy(plan), CUPERM_STATUS_SUCCESS);
     }
+}
+
+/* A handle made with CUPERM_LT_AFTER_RUNS=value (NULL: unset). */
+static cupermHandle_t handle_with_lt_after(const char* value)
+{
+    const char* old = getenv("CUPERM_LT_AFTER_RUNS");
+    char saved[32] = "";
+    if (old) snprintf(saved, sizeof saved, "%s", old);
+    if (value) setenv("CUPERM_LT_AFTER_RUNS", value, 1);
+    else unsetenv("CUPERM_LT_AFTER_RUNS");
+    cupermHandle_t h = NULL;
+    assert_int_equal(cupermCreate(&h), CUPERM_STATUS_SUCCESS);
+    if (old) setenv("CUPERM_LT_AFTER_RUNS", saved, 1);
+    else unsetenv("CUPERM_LT_AFTER_RUNS");
+    return h;
+}
+
+/* The algorithm chosen at planning (CUPERM_LT_AFTER_RUNS=0), and at a plan's third run. */
+static void test_lt_and_fallback(void** state)
+{
+    (void)state;
+    cupermHandle_t eager = handle_with_lt_after("0"), lazy = handle_with_lt_after("3");
+    lt_and_fallback_runs(eager, 1, "its algorithm chosen at planning");
+    lt_and_fallback_runs(lazy, 4, "then on cuBLASLt with an algorithm chosen for the plan (chosen when");
+    assert_int_equal(cupermDestroy(eager), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(cupermDestroy(lazy), CUPERM_STATUS_SUCCESS);
+}
+
+/* By default a plan runs cublasGemmEx until its CTR_LT_AFTER_RUNS-th run (256): planned and run
+ * once, its description says so. */
+static void test_lt_not_chosen_at_first_run(void** state)
+{
+    (void)state;
+    cupermHandle_t h = handle_with_lt_after(NULL);
+    lt_and_fallback_runs(h, 1, "for the first 255 runs, then on cuBLASLt with an algorithm chosen for the plan "
+                               "(not yet chosen when");
+    assert_int_equal(cupermDestroy(h), CUPERM_STATUS_SUCCESS);
 }
 
 /* A measured plan is cached apart from the model's: planned again it comes from the cache
@@ -593,6 +633,7 @@ int main(void)
         cmocka_unit_test(test_lifetime_and_pointers),
         cmocka_unit_test(test_info_and_cache),
         cmocka_unit_test(test_lt_and_fallback),
+        cmocka_unit_test(test_lt_not_chosen_at_first_run),
         cmocka_unit_test(test_random_small),
         cmocka_unit_test(test_random_gemm_sized),
         cmocka_unit_test(test_random_measured),

@@ -3,7 +3,8 @@
  * racing on the handle's decision cache and its pool of cuBLAS handles) and
  * runs them on a stream of its own, every result checked against the CPU
  * reference. Nothing serialises their GPU work but the GPU itself. Then eight threads read one
- * new plan's description at once (it is written by its first reader).
+ * new plan's description at once (it is written by its first reader), and run one plan at once
+ * across the run that chooses its cuBLASLt algorithm.
  */
 #define _POSIX_C_SOURCE 200809L /* pthread barriers */
 #include <complex.h>
@@ -184,10 +185,91 @@ static void eight_threads_read_a_new_description(void** state)
     assert_int_equal(cupermDestroy(handle), CUPERM_STATUS_SUCCESS);
 }
 
+/* One plan run by eight threads at once, each on its own stream and operands, across the run
+ * at which its cuBLASLt algorithm is chosen (CUPERM_LT_AFTER_RUNS=5): every result right. */
+enum { kM = 64, kN = 48, kK = 32, kRuns = 4 };
+static cupermContractionPlan_t shared;
+static double hostA[kM * kK], hostB[kK * kN], wantD[kM * kN];
+
+static void* run_shared(void* arg)
+{
+    worker_t* w = arg;
+    cudaStream_t s;
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    double *a, *b, *d, got[kM * kN];
+    cudaMalloc((void**)&a, sizeof hostA);
+    cudaMalloc((void**)&b, sizeof hostB);
+    cudaMalloc((void**)&d, sizeof got);
+    cudaMemcpyAsync(a, hostA, sizeof hostA, cudaMemcpyHostToDevice, s);
+    cudaMemcpyAsync(b, hostB, sizeof hostB, cudaMemcpyHostToDevice, s);
+    const double alpha = 1.0, beta = 0.0;
+    for (int run = 0; run < kRuns; ++run) {
+        cudaMemsetAsync(d, 0xff, sizeof got, s); /* NaNs */
+        if (cupermContract(shared, &alpha, a, b, &beta, d, d, NULL, 0, s)) note(w, cupermGetLastErrorMessage());
+        cudaMemcpyAsync(got, d, sizeof got, cudaMemcpyDeviceToHost, s);
+        if (cudaStreamSynchronize(s) != cudaSuccess) note(w, "cudaStreamSynchronize failed");
+        for (int i = 0; i < kM * kN; ++i)
+            if (!(fabs(got[i] - wantD[i]) <= 1e-12 * (1 + fabs(wantD[i])))) {
+                note(w, "shared plan: wrong element");
+                break;
+            }
+    }
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(d);
+    cudaStreamDestroy(s);
+    return NULL;
+}
+
+static void eight_threads_run_one_plan_across_its_lt_choice(void** state)
+{
+    (void)state;
+    setenv("CUPERM_LT_AFTER_RUNS", "5", 1);
+    assert_int_equal(cupermCreate(&handle), CUPERM_STATUS_SUCCESS);
+    unsetenv("CUPERM_LT_AFTER_RUNS");
+    rng_t r = {7200};
+    for (int i = 0; i < kM * kK; ++i) hostA[i] = rng_unit(&r);
+    for (int i = 0; i < kK * kN; ++i) hostB[i] = rng_unit(&r);
+    for (int m = 0; m < kM; ++m) /* A[m,k], B[k,n], D[m,n], first mode fastest */
+        for (int n = 0; n < kN; ++n) {
+            double sum = 0;
+            for (int k = 0; k < kK; ++k) sum += hostA[m + kM * k] * hostB[k + kK * n];
+            wantD[m + kM * n] = sum;
+        }
+    const int32_t mA[2] = {'m', 'k'}, mB[2] = {'k', 'n'}, mD[2] = {'m', 'n'};
+    const int64_t eA[2] = {kM, kK}, eB[2] = {kK, kN}, eD[2] = {kM, kN};
+    const cupermTensorDescriptor_t dA = {2, mA, eA, NULL, CUPERM_R_64F, CUPERM_OP_IDENTITY, 0},
+                                   dB = {2, mB, eB, NULL, CUPERM_R_64F, CUPERM_OP_IDENTITY, 0},
+                                   dD = {2, mD, eD, NULL, CUPERM_R_64F, CUPERM_OP_IDENTITY, 0};
+    assert_int_equal(cupermPlanContraction(handle, &shared, &dA, &dB, &dD, &dD, CUPERM_COMPUTE_DEFAULT,
+                                           CUPERM_PLAN_MODEL),
+                     CUPERM_STATUS_SUCCESS);
+    pthread_t t[kThreads];
+    worker_t w[kThreads];
+    for (int i = 0; i < kThreads; ++i) {
+        memset(&w[i], 0, sizeof w[i]);
+        w[i].id = i;
+        assert_int_equal(pthread_create(&t[i], NULL, run_shared, &w[i]), 0);
+    }
+    int failures = 0;
+    for (int i = 0; i < kThreads; ++i) {
+        pthread_join(t[i], NULL);
+        if (w[i].failures) printf("    %s\n", w[i].first);
+        failures += w[i].failures;
+    }
+    assert_int_equal(failures, 0);
+    cupermContractionInfo_t info;
+    assert_int_equal(cupermContractionPlanGetInfo(shared, &info), CUPERM_STATUS_SUCCESS);
+    if (!strstr(info.description, "(chosen when")) fail_msg("no cuBLASLt algorithm chosen: %s", info.description);
+    assert_int_equal(cupermContractionPlanDestroy(shared), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(cupermDestroy(handle), CUPERM_STATUS_SUCCESS);
+}
+
 int main(void)
 {
     require_gpu_or_skip("test_ctr_threads");
     const struct CMUnitTest tests[] = {cmocka_unit_test(eight_threads_share_a_handle),
-                                       cmocka_unit_test(eight_threads_read_a_new_description)};
+                                       cmocka_unit_test(eight_threads_read_a_new_description),
+                                       cmocka_unit_test(eight_threads_run_one_plan_across_its_lt_choice)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,6 +45,7 @@ static int fresh_handle(const cuperm_handle_t* model, cuperm_handle_t* fresh)
     memset(fresh, 0, sizeof *fresh);
     fresh->dev = model->dev;
     fresh->tuning = model->tuning;
+    fresh->ltAfterRuns = model->ltAfterRuns;
     fresh->plan_cache = cuperm_plan_cache_create();
     atomic_init(&fresh->refs, 1);
     cuperm_ctr_state_t* state;
@@ -188,6 +189,7 @@ int main(int argc, char** argv)
     memset(&h, 0, sizeof h);
     h.dev = (cuperm_device_info_t){0, 9, 0, 132, 50 << 20, 48 << 10, 3.35e12};
     h.tuning = cuperm_tuning_for(&h.dev);
+    h.ltAfterRuns = CTR_LT_AFTER_RUNS; /* as cupermCreate's default: no cuBLASLt heuristic at planning */
     cuperm_ctr_cost_model_t model = cuperm_ctr_device_model(&h);
     double* times = malloc(sizeof(double) * (size_t)reps * (size_t)n); /* [case][rep] */
     double* med = malloc(sizeof(double) * (size_t)n);

@@ -1,10 +1,14 @@
 /*
- * The GEMM step of a contraction on cuBLASLt, its algorithm chosen once when the plan is built.
+ * The GEMM step of a contraction on cuBLASLt, its algorithm chosen once for the plan.
  * cublasGemmEx asks cuBLAS's heuristic again on every call; a plan knows its shapes, so it asks
  * once and a run is one cublasLtMatmul (on the H100 machine's host a whole cupermContract of a
  * one-GEMM plan took 7.7 us, a bare cublasGemmEx 8.2 us: bench/results/contraction/lt-h100/).
- * The algorithm is chosen for CTR_LT_PTR_ALIGN-byte aligned operands: a run with a pointer
- * aligned less takes cublasGemmEx (backend/cuda/cublas_gemm.h), which checks its own pointers.
+ * The asking costs 50-150 us of host time (cublasLtMatmulAlgoGetHeuristic on the H100 host,
+ * bench/results/contraction-planning-h100/s19/), the price of hundreds of runs' savings: a plan
+ * runs cublasGemmEx for its first CTR_LT_AFTER_RUNS runs and asks then (ski rental: a plan run
+ * once never pays, a hot plan pays once). The algorithm is chosen for CTR_LT_PTR_ALIGN-byte
+ * aligned operands: a run with a pointer aligned less takes cublasGemmEx
+ * (backend/cuda/cublas_gemm.h), which checks its own pointers.
  */
 #ifndef CUPERM_CTR_LT_GEMM_H
 #define CUPERM_CTR_LT_GEMM_H
@@ -14,6 +18,7 @@
 #include "plan/contraction/layout.h"
 
 #define CTR_LT_PTR_ALIGN 16
+#define CTR_LT_AFTER_RUNS 256
 
 typedef struct {
     int ready; /* an algorithm was found: cuperm_ctr_lt_run may run the GEMM */

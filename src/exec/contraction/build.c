@@ -83,7 +83,7 @@ static void leave_plan_device(const cuperm_contraction_plan_t* c, int previous)
 }
 
 /* The cuBLASLt algorithm of a one-call GEMM, chosen on the plan's device (none: cublasGemmEx runs it). */
-static void plan_lt(cuperm_contraction_plan_t* c, cuperm_ctr_gemm_step_t* g)
+static void choose_lt(const cuperm_contraction_plan_t* c, cuperm_ctr_gemm_step_t* g)
 {
     int previous;
     if (enter_plan_device(c, &previous) != cudaSuccess) {
@@ -92,6 +92,29 @@ static void plan_lt(cuperm_contraction_plan_t* c, cuperm_ctr_gemm_step_t* g)
     }
     cuperm_ctr_lt_plan(cuperm_ctr_lt_handle(c->state), &c->problem, &c->layout, CTR_CUBLAS_WORKSPACE, &g->lt);
     leave_plan_device(c, previous);
+}
+
+/* Now when the handle says so (ltAfterRuns 0), else at the plan's ltAfterRuns-th run. */
+static void plan_lt(const cuperm_contraction_plan_t* c, cuperm_ctr_gemm_step_t* g)
+{
+    atomic_init(&g->runs, 0);
+    atomic_init(&g->ltState, 0);
+    if (c->handle->ltAfterRuns > 0) return;
+    choose_lt(c, g);
+    atomic_store_explicit(&g->ltState, 2, memory_order_release);
+}
+
+int cuperm_ctr_plan_lt_run(const cuperm_contraction_plan_t* c, cuperm_ctr_gemm_step_t* g)
+{
+    if (atomic_load_explicit(&g->ltState, memory_order_acquire) == 2) return g->lt.ready;
+    if (atomic_fetch_add_explicit(&g->runs, 1, memory_order_relaxed) + 1 < c->handle->ltAfterRuns) return 0;
+    int expected = 0;
+    if (!atomic_compare_exchange_strong_explicit(&g->ltState, &expected, 1, memory_order_acquire,
+                                                 memory_order_relaxed))
+        return expected == 2 && g->lt.ready; /* being chosen by another run: cublasGemmEx this once */
+    choose_lt(c, g);
+    atomic_store_explicit(&g->ltState, 2, memory_order_release);
+    return g->lt.ready;
 }
 
 /* The layout's steps, in order: operands into the workspace (opA, opB inside), C into D, the
@@ -307,10 +330,19 @@ static void describe(cuperm_contraction_plan_t* c)
 {
     const cuperm_ctr_problem_t* p = &c->problem;
     const int n = cuperm_ctr_layout_describe(p, &c->layout, c->description, sizeof c->description);
-    if (c->layout.kind == CTR_KIND_TTGT && c->gemm.lt.ready && n > 0 && (size_t)n < sizeof c->description)
-        snprintf(c->description + n, sizeof c->description - (size_t)n,
-                 "; GEMM on cuBLASLt, its algorithm chosen at planning (cublasGemmEx for operands not 16-byte "
-                 "aligned)");
+    const int ltChosen = atomic_load_explicit(&c->gemm.ltState, memory_order_acquire) == 2;
+    if (c->layout.kind == CTR_KIND_TTGT && c->layout.calls == 1 && n > 0 && (size_t)n < sizeof c->description) {
+        const long after = c->handle->ltAfterRuns;
+        if (after == 0 && c->gemm.lt.ready)
+            snprintf(c->description + n, sizeof c->description - (size_t)n,
+                     "; GEMM on cuBLASLt, its algorithm chosen at planning (cublasGemmEx for operands not "
+                     "16-byte aligned)");
+        else if (after > 0)
+            snprintf(c->description + n, sizeof c->description - (size_t)n,
+                     "; GEMM on cublasGemmEx for the first %ld runs, then on cuBLASLt with an algorithm chosen "
+                     "for the plan (%s when this was written; cublasGemmEx for operands not 16-byte aligned)",
+                     after - 1, !ltChosen ? "not yet chosen" : c->gemm.lt.ready ? "chosen" : "none found");
+    }
     if (c->layout.kind == CTR_KIND_GETT && n > 0 && (size_t)n < sizeof c->description) {
         /* The kernel's load and store paths (widths before the execute-time pointer check). */
         const cuperm_gett_params_t* q = &c->gett.params;

@@ -32,7 +32,9 @@ typedef struct {
 /* The GEMM step: out = alpha * first x second (+ beta * out with use_beta). */
 typedef struct {
     int use_beta;
-    cuperm_ctr_lt_gemm_t lt;          /* one GEMM call (layout.calls == 1): its cuBLASLt algorithm */
+    cuperm_ctr_lt_gemm_t lt;          /* one GEMM call (layout.calls == 1): its cuBLASLt algorithm, */
+    atomic_int ltState;               /* once chosen (2; 1: being chosen; 0: not yet: cublasGemmEx), */
+    atomic_long runs;                 /* at this run (handle's ltAfterRuns; cuperm_ctr_plan_lt_run) */
     cuperm_ctr_ptr_params_t pointers; /* looped modes: the pointer-array batch (layout.calls > 1) */
     int pointersAligned;     /* every entry's offset from its base is a multiple of CTR_PTR_ALIGN bytes */
 } cuperm_ctr_gemm_step_t;
@@ -87,6 +89,11 @@ CUPERM_INTERNAL_API cuperm_ctr_cost_model_t cuperm_ctr_device_model(cuperm_handl
 /* Builds c->layout's steps, the workspace size and the operand spans (a GETT layout also
  * uploads its offset tables: release them with cuperm_ctr_plan_release). */
 cupermStatus_t cuperm_ctr_plan_build(cuperm_contraction_plan_t* c);
+
+/* Counts a run of a one-GEMM plan's GEMM step and, at its handle's ltAfterRuns-th, chooses the
+ * cuBLASLt algorithm (one caller does; the others go on with cublasGemmEx meanwhile). Returns
+ * whether the algorithm is chosen and usable. */
+int cuperm_ctr_plan_lt_run(const cuperm_contraction_plan_t* c, cuperm_ctr_gemm_step_t* g);
 
 /* The plan's one-line description, written on first use (safe from several threads at once;
  * c built and zeroed before it was planned). */

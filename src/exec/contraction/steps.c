@@ -39,20 +39,20 @@ cupermStatus_t cuperm_ctr_step_transpose(const cuperm_step_t* s, const void* pla
 
 static int aligned(const void* p) { return (uintptr_t)p % CTR_PTR_ALIGN == 0; }
 
-/* The GEMM with the algorithm chosen at planning, when the pointers allow (cublaslt_gemm.h);
+/* The GEMM with the plan's cuBLASLt algorithm once chosen, when the pointers allow (cublaslt_gemm.h);
  * else on a cuBLAS handle of the state's pool (one per concurrent caller: a cuBLAS
  * handle holds one stream and one workspace at a time). */
 cupermStatus_t cuperm_ctr_step_gemm(const cuperm_step_t* s, const void* vplan, const cuperm_run_args_t* a)
 {
     const cuperm_contraction_plan_t* plan = vplan;
-    const cuperm_ctr_gemm_step_t* g = s->params;
+    cuperm_ctr_gemm_step_t* g = s->params; /* its cuBLASLt choice is made by a run (cuperm_ctr_plan_lt_run) */
     const char* first = cuperm_buffer_address(s->in, a);
     const char* second = cuperm_buffer_address(s->in2, a);
     char* out = cuperm_buffer_address(s->out, a);
     const double zero[2] = {0.0, 0.0};
     const double* beta = g->use_beta && !a->beta_zero ? a->beta : zero;
     char* cublasWorkspace = a->workspace + plan->layout.workspaceBytes;
-    if (cuperm_ctr_lt_fits(&g->lt, first, second, out))
+    if (plan->layout.calls == 1 && cuperm_ctr_plan_lt_run(plan, g) && cuperm_ctr_lt_fits(&g->lt, first, second, out))
         return cuperm_ctr_lt_run(plan->state->lt, &g->lt, &plan->problem, &plan->layout, first, second, out, a->alpha,
                                  beta, cublasWorkspace, a->stream);
     cublasHandle_t blas;
