@@ -93,9 +93,7 @@ static cupermStatus_t check_pointer(const void* ptr, cupermDataType_t type, int 
     if ((uintptr_t)ptr % elem)
         return cuperm_fail(INVALID, "cupermContract: %s = %p is not aligned to its element size (%zu bytes)", name,
                            ptr, elem);
-    char what[48];
-    snprintf(what, sizeof what, "cupermContract: %s", name);
-    return cuperm_check_device_pointer(ptr, device, what);
+    return cuperm_check_device_pointer(ptr, device, "cupermContract", name);
 }
 
 static cupermStatus_t check_arguments(const cuperm_contraction_plan_t* plan, const void* A, const void* B,
@@ -128,7 +126,7 @@ static cupermStatus_t check_arguments(const cuperm_contraction_plan_t* plan, con
     if (!st) st = check_pointer(B, ab, plan->device, "B");
     if (!st && !betaZero) st = check_pointer(C, cd, plan->device, "C");
     if (!st) st = check_pointer(D, cd, plan->device, "D");
-    if (!st && workspace) st = cuperm_check_device_pointer(workspace, plan->device, "cupermContract: workspace");
+    if (!st && workspace) st = cuperm_check_device_pointer(workspace, plan->device, "cupermContract", "workspace");
     return st;
 }
 

@@ -125,9 +125,9 @@ static cupermStatus_t check_execute(const cuperm_transpose_plan_t* plan, const v
         return cuperm_fail(INVALID, "in and out overlap: transposes are out-of-place");
     st = cuperm_check_current_device(plan->device, "cupermExecute");
     if (st) return st;
-    st = cuperm_check_device_pointer(in, plan->device, "in");
+    st = cuperm_check_device_pointer(in, plan->device, "cupermExecute", "in");
     if (st) return st;
-    return cuperm_check_device_pointer(out, plan->device, "out");
+    return cuperm_check_device_pointer(out, plan->device, "cupermExecute", "out");
 }
 
 cupermStatus_t cupermExecute(cupermPlan_t token, const void* alpha, const void* in, const void* beta,

@@ -7,7 +7,8 @@
 /** SUCCESS if the current device is device; INVALID_VALUE otherwise. */
 cupermStatus_t cuperm_check_current_device(int device, const char* what);
 
-/** SUCCESS if ptr is device memory of device, managed memory, or mapped host memory. */
-cupermStatus_t cuperm_check_device_pointer(const void* ptr, int device, const char* name);
+/** SUCCESS if ptr is device memory of device, managed memory, or mapped host memory; else
+ *  INVALID_VALUE, the message naming the API function fn and the argument name. */
+cupermStatus_t cuperm_check_device_pointer(const void* ptr, int device, const char* fn, const char* name);
 
 #endif
