@@ -150,17 +150,25 @@ int64_t cuperm_problem_max_out_offset(const cuperm_problem_t* p)
 int cuperm_problem_pack(const cuperm_problem_t* p, int elem, cuperm_problem_t* packed, int* packed_elem)
 {
     const cuperm_dim_t* d0 = &p->dim[0];
-    const int64_t bytes = d0->extent * elem;
-    if (p->rank < 2 || d0->in_stride != 1 || d0->out_stride != 1 || d0->extent < 2 || bytes > 16 ||
-        (bytes & (bytes - 1)))
-        return 0;
-    packed->rank = p->rank - 1;
+    if (p->rank < 2 || d0->in_stride != 1 || d0->out_stride != 1 || d0->extent < 2) return 0;
+    /* a elements of dimension 0 per wide element: all of them when they make a power of two of
+     * at most 16 bytes, else the largest power of two dividing the extent below 16 bytes (where
+     * 16 would divide it, the rows kernel moves 16-byte vectors of its own). */
+    int64_t a = d0->extent;
+    if (a * elem > 16 || ((a * elem) & (a * elem - 1))) {
+        a = 1;
+        while (d0->extent % (2 * a) == 0 && 2 * a * elem <= 16) a *= 2;
+        if (a < 2 || a * elem == 16) return 0;
+    }
+    const int whole = a == d0->extent; /* dimension 0 disappears into the element */
+    packed->rank = whole ? p->rank - 1 : p->rank;
+    if (!whole) packed->dim[0] = (cuperm_dim_t){d0->extent / a, 1, 1};
     for (int d = 1; d < p->rank; ++d) {
         const cuperm_dim_t* g = &p->dim[d];
-        if (g->in_stride % d0->extent || g->out_stride % d0->extent) return 0;
-        packed->dim[d - 1] = (cuperm_dim_t){g->extent, g->in_stride / d0->extent, g->out_stride / d0->extent};
+        if (g->in_stride % a || g->out_stride % a) return 0;
+        packed->dim[d - whole] = (cuperm_dim_t){g->extent, g->in_stride / a, g->out_stride / a};
     }
     cuperm_problem_canonicalize(packed);
-    *packed_elem = (int)bytes;
+    *packed_elem = (int)(a * elem);
     return 1;
 }

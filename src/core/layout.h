@@ -61,13 +61,15 @@ void cuperm_problem_canonicalize(cuperm_problem_t* p);
 int64_t cuperm_problem_volume(const cuperm_problem_t* p);
 
 /**
- * When canonical problem p's fastest dimension is contiguous on both sides
- * and only a few elements long (extent * elem <= 16 bytes, a power of two),
- * and every other stride is a multiple of that extent, the dimension can move
- * as one wide element: writes the packed problem (rest of the dimensions,
- * strides in wide elements, canonical) and the wide element's size, and
- * returns 1. The packed problem is only valid for plain moves of pointers
- * aligned to the wide element. Returns 0 otherwise.
+ * When canonical problem p's fastest dimension is contiguous on both sides,
+ * a elements of it can move as one wide element: all of it when it is a few
+ * elements long (extent * elem <= 16 bytes, a power of two), else the largest
+ * power of two a dividing its extent with a * elem <= 16 (a >= 2) when that is
+ * less than 16 bytes (16-byte vectors of a row are the rows kernel's own), when
+ * every other stride is a multiple of a. Writes the packed problem (dimension 0 gone
+ * or a times shorter, strides in wide elements, canonical) and the wide
+ * element's size, and returns 1. The packed problem is only valid for plain
+ * moves of pointers aligned to the wide element. Returns 0 otherwise.
  */
 int cuperm_problem_pack(const cuperm_problem_t* p, int elem, cuperm_problem_t* packed, int* packed_elem);
 

@@ -18,6 +18,7 @@
 #include "core/layout.h"
 
 static int packed_cases; /* how many problems the packed path saw: must not be 0 */
+static int partly_packed_cases; /* of them, dimension 0 only partly in the wide element: must not be 0 */
 static int banded_walks; /* candidates with a banded tile walk checked: must not be 0 */
 static int predictions;  /* cuperm_plan_predict checked against cuperm_plan_host: must not be 0 */
 static int whole_dims_launches[2]; /* WHOLE_DIMS launches checked without and with a split dimension */
@@ -191,6 +192,7 @@ static void check_case_with(const test_case_t* c, int elem, const cuperm_tuning_
             fail();
         }
         ++packed_cases;
+        partly_packed_cases += packed.rank == p.rank || (wide / elem) < p.dim[0].extent;
     }
     free(src_of);
     free(hits);
@@ -423,8 +425,8 @@ int main(void)
         cmocka_unit_test(small_rows_tiles_shorter),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    if (packed_cases == 0) {
-        fprintf(stderr, "no problem exercised the packed launch\n");
+    if (packed_cases == 0 || partly_packed_cases == 0) {
+        fprintf(stderr, "no problem exercised the packed launch%s\n", packed_cases ? " with a partly packed row" : "");
         return 1;
     }
     for (int v = 0; v < 3; ++v)
@@ -451,7 +453,7 @@ int main(void)
     }
     printf("banded tile walks checked: %d; whole-dims launches: %d, %d of them with a split dimension\n",
            banded_walks, whole_dims_launches[0] + whole_dims_launches[1], whole_dims_launches[1]);
-    printf("packed launches checked: %d; vector tiles: %d of 4 bytes, %d of 8, %d of 16 (%d of them shifted)\n",
-           packed_cases, vector_tiles[0], vector_tiles[1], vector_tiles[2], shifted_tiles);
+    printf("packed launches checked: %d (%d of a partly packed row); vector tiles: %d of 4 bytes, %d of 8, %d of 16 (%d of them shifted)\n",
+           packed_cases, partly_packed_cases, vector_tiles[0], vector_tiles[1], vector_tiles[2], shifted_tiles);
     return failed;
 }

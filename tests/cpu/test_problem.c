@@ -79,6 +79,47 @@ static void strided_views_do_not_fuse_across_padding(void** state)
     assert_dim(&pr.dim[1], 4, 6, 1);
 }
 
+/* A row shared by both sides packs into one wide element when it is a power of two of at most
+ * 16 bytes, else a power-of-two part of it does (the largest that divides it and fits), unless
+ * that part is 16 bytes (the rows kernel's own vectors). */
+static void pack_takes_the_shared_row_or_a_part(void** state)
+{
+    (void)state;
+    static const struct {
+        int64_t row;
+        int elem;
+        int wide;     /* 0: no packing */
+        int64_t left; /* dimension 0's extent after packing (0: gone) */
+    } cases[] = {{4, 4, 16, 0}, {2, 8, 16, 0}, {10, 4, 8, 5}, {12, 4, 0, 0},  {20, 2, 8, 5}, {24, 1, 8, 3},
+                 {6, 8, 0, 0},  {7, 4, 0, 0},  {3, 4, 0, 0},  {9, 2, 0, 0},  {32, 4, 0, 0}, {5, 16, 0, 0},
+                 {6, 4, 8, 3},  {12, 2, 8, 3}, {18, 1, 2, 9}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        /* [row, 11, 20] -> [row, 20, 11]: dimension 0 contiguous on both sides */
+        const int64_t e[3] = {cases[i].row, 11, 20};
+        const int perm[3] = {0, 2, 1};
+        cuperm_problem_t p, q;
+        cuperm_problem_init(&p, 3, e, perm, NULL, NULL);
+        cuperm_problem_canonicalize(&p);
+        int wide = -1;
+        const int packs = cuperm_problem_pack(&p, cases[i].elem, &q, &wide);
+        assert_int_equal(packs, cases[i].wide != 0);
+        if (!packs) continue;
+        assert_int_equal(wide, cases[i].wide);
+        const int64_t a = wide / cases[i].elem;
+        assert_int_equal(cuperm_problem_volume(&q) * a, cuperm_problem_volume(&p));
+        if (cases[i].left == 0) {
+            assert_int_equal(q.rank, 2);
+            assert_dim(&q.dim[0], 11, 1, 20);
+            assert_dim(&q.dim[1], 20, 11, 1);
+        } else {
+            assert_int_equal(q.rank, 3);
+            assert_dim(&q.dim[0], cases[i].left, 1, 1);
+            assert_dim(&q.dim[1], 11, cases[i].left, cases[i].left * 20);
+            assert_dim(&q.dim[2], 20, cases[i].left * 11, cases[i].left);
+        }
+    }
+}
+
 static void spans(void** state)
 {
     (void)state;
@@ -100,6 +141,7 @@ int main(void)
         cmocka_unit_test(unit_extents_vanish),
         cmocka_unit_test(strided_views_do_not_fuse_across_padding),
         cmocka_unit_test(spans),
+        cmocka_unit_test(pack_takes_the_shared_row_or_a_part),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
