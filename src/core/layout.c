@@ -147,7 +147,7 @@ int64_t cuperm_problem_max_out_offset(const cuperm_problem_t* p)
     return m;
 }
 
-int cuperm_problem_pack(const cuperm_problem_t* p, int elem, cuperm_problem_t* packed, int* packed_elem)
+int cuperm_problem_pack(const cuperm_problem_t* p, int elem, int partial, cuperm_problem_t* packed, int* packed_elem)
 {
     const cuperm_dim_t* d0 = &p->dim[0];
     if (p->rank < 2 || d0->in_stride != 1 || d0->out_stride != 1 || d0->extent < 2) return 0;
@@ -156,6 +156,7 @@ int cuperm_problem_pack(const cuperm_problem_t* p, int elem, cuperm_problem_t* p
      * 16 would divide it, the rows kernel moves 16-byte vectors of its own). */
     int64_t a = d0->extent;
     if (a * elem > 16 || ((a * elem) & (a * elem - 1))) {
+        if (!partial) return 0;
         a = 1;
         while (d0->extent % (2 * a) == 0 && 2 * a * elem <= 16) a *= 2;
         if (a < 2 || a * elem == 16) return 0;

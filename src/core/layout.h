@@ -65,13 +65,13 @@ int64_t cuperm_problem_volume(const cuperm_problem_t* p);
  * a elements of it can move as one wide element: all of it when it is a few
  * elements long (extent * elem <= 16 bytes, a power of two), else the largest
  * power of two a dividing its extent with a * elem <= 16 (a >= 2) when that is
- * less than 16 bytes (16-byte vectors of a row are the rows kernel's own), when
- * every other stride is a multiple of a. Writes the packed problem (dimension 0 gone
+ * less than 16 bytes (16-byte vectors of a row are the rows kernel's own) and
+ * partial is set, when every other stride is a multiple of a. Writes the packed problem (dimension 0 gone
  * or a times shorter, strides in wide elements, canonical) and the wide
  * element's size, and returns 1. The packed problem is only valid for plain
  * moves of pointers aligned to the wide element. Returns 0 otherwise.
  */
-int cuperm_problem_pack(const cuperm_problem_t* p, int elem, cuperm_problem_t* packed, int* packed_elem);
+int cuperm_problem_pack(const cuperm_problem_t* p, int elem, int partial, cuperm_problem_t* packed, int* packed_elem);
 
 /** Index of the dimension with the smallest output stride (ties: lowest index). */
 int cuperm_problem_out_fastest(const cuperm_problem_t* p);

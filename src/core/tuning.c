@@ -62,6 +62,12 @@
          * f16 rows lost on held-out suites (up to 22%) and is not used. */                                  \
         .rows_small_side_log2 = CUPERM_SM90_ROWS_SMALL_SIDE_LOG2, .rows_1byte_short_side_log2 = 5,           \
         .rows_2byte_min_side_log2 = CUPERM_SM90_ROWS_2BYTE_MIN_SIDE_LOG2,                                     \
+        /* Shared rows packed in part (2 u8 as a 2-byte element, 2 f32 as 8 bytes, ...), against the plans  \
+         * of the whole elements, same run: tuning suites u8 / f16 / f32 1.26 / 1.16 / 1.09x by geomean; 120 \
+         * changed cases drawn afterwards 1.56 / 1.15 / 1.18x, slower than 0.95x in 3 of 45 / 10 of 52 / 1   \
+         * of 23, the worst 0.77 / 0.55 / 0.92x (bench/results/rows-partial-pack-h100/). f16 rows keep their \
+         * own short-row tiles (rows_2byte_min_side_log2): not packed in part. */                             \
+        .rows_part_pack_elems = (1 << 1) | (1 << 4),                                                        \
         /* Vectors cut per-element work by their width, which outweighs some idle slots: 46 x 4-byte    \
          * input rows fill 72% with 64-element vector tiles, as with the scalar ones. */                   \
         .vec_min_relative_fill = 0.75,                                                                       \

@@ -181,7 +181,7 @@ static void check_case_with(const test_case_t* c, int elem, const cuperm_tuning_
     }
     cuperm_problem_t packed;
     int wide;
-    if (cuperm_problem_pack(&p, elem, &packed, &wide)) {
+    if (cuperm_problem_pack(&p, elem, 1, &packed, &wide)) {
         cuperm_launch_t l;
         cuperm_select_launch(&packed, wide, tuning, &l);
         check_vector_launch(&l);

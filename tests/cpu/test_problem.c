@@ -101,8 +101,11 @@ static void pack_takes_the_shared_row_or_a_part(void** state)
         cuperm_problem_init(&p, 3, e, perm, NULL, NULL);
         cuperm_problem_canonicalize(&p);
         int wide = -1;
-        const int packs = cuperm_problem_pack(&p, cases[i].elem, &q, &wide);
+        const int packs = cuperm_problem_pack(&p, cases[i].elem, 1, &q, &wide);
         assert_int_equal(packs, cases[i].wide != 0);
+        cuperm_problem_t whole;
+        int wholeWide = -1; /* without partial packing only whole rows pack */
+        assert_int_equal(cuperm_problem_pack(&p, cases[i].elem, 0, &whole, &wholeWide), packs && cases[i].left == 0);
         if (!packs) continue;
         assert_int_equal(wide, cases[i].wide);
         const int64_t a = wide / cases[i].elem;

@@ -546,9 +546,16 @@ int cuperm_candidate_launches(const cuperm_launch_t* h, const cuperm_device_info
     return n;
 }
 
+/* Whether elements of this size may pack part of a shared row (tuning data). */
+static int part_pack(const cuperm_tuning_t* tuning, int elem)
+{
+    return elem < 31 && (tuning->transpose.rows_part_pack_elems >> elem & 1);
+}
+
 /* The canonical problem of a transpose; with packed, its packed form (0 if it has none). */
 static int canonical_problem(int rank, const int64_t* extents, const int* perm, int elem, const int64_t* in_strides,
-                             const int64_t* out_strides, int packed, cuperm_problem_t* p, int* p_elem)
+                             const int64_t* out_strides, int packed, const cuperm_tuning_t* tuning,
+                             cuperm_problem_t* p, int* p_elem)
 {
     cuperm_problem_t q;
     cuperm_problem_init(&q, rank, extents, perm, in_strides, out_strides);
@@ -558,7 +565,7 @@ static int canonical_problem(int rank, const int64_t* extents, const int* perm, 
         *p = q;
         return 1;
     }
-    return cuperm_problem_pack(&q, elem, p, p_elem);
+    return cuperm_problem_pack(&q, elem, part_pack(tuning, elem), p, p_elem);
 }
 
 /* The launch the planner runs for canonical problem p on dev: the rules' launch, or the
@@ -581,7 +588,7 @@ int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, in
 {
     cuperm_problem_t p;
     int p_elem, has_wd;
-    if (max < 1 || !canonical_problem(rank, extents, perm, elem, in_strides, out_strides, packed, &p, &p_elem))
+    if (max < 1 || !canonical_problem(rank, extents, perm, elem, in_strides, out_strides, packed, tuning, &p, &p_elem))
         return 0;
     cuperm_launch_t chosen, rules, wd;
     heuristic_launch(&p, p_elem, dev, tuning, &chosen, &rules, &wd, &has_wd);
@@ -604,7 +611,7 @@ double cuperm_plan_predict(int rank, const int64_t* extents, const int* perm, in
     cuperm_problem_init(&p, rank, extents, perm, in_strides, out_strides);
     cuperm_problem_canonicalize(&p);
     cuperm_launch_t L, rules, wd;
-    if (cuperm_problem_pack(&p, elem, &packed, &packed_elem))
+    if (cuperm_problem_pack(&p, elem, part_pack(tuning, elem), &packed, &packed_elem))
         heuristic_launch(&packed, packed_elem, dev, tuning, &L, &rules, &wd, &has_wd);
     else
         heuristic_launch(&p, elem, dev, tuning, &L, &rules, &wd, &has_wd);
@@ -630,7 +637,7 @@ void cuperm_plan_host(int rank, const int64_t* extents, const int* perm, int ele
     int has_wd;
     heuristic_launch(&p, elem, dev, tuning, &plan->launch, &rules, &wd, &has_wd);
     plan->predicted_seconds = cuperm_predict_seconds(&plan->launch, dev, tuning);
-    if (cuperm_problem_pack(&p, elem, &packed, &packed_elem)) {
+    if (cuperm_problem_pack(&p, elem, part_pack(tuning, elem), &packed, &packed_elem)) {
         plan->has_packed = 1;
         heuristic_launch(&packed, packed_elem, dev, tuning, &plan->packed, &rules, &wd, &has_wd);
         plan->predicted_seconds = cuperm_predict_seconds(&plan->packed, dev, tuning);
