@@ -110,7 +110,7 @@ int cuperm_ctr_plan_lt_run(const cuperm_contraction_plan_t* c, cuperm_ctr_gemm_s
     if (atomic_fetch_add_explicit(&g->runs, 1, memory_order_relaxed) + 1 < c->handle->ltAfterRuns) return 0;
     int expected = 0;
     if (!atomic_compare_exchange_strong_explicit(&g->ltState, &expected, 1, memory_order_acquire,
-                                                 memory_order_relaxed))
+                                                 memory_order_acquire))
         return expected == 2 && g->lt.ready; /* being chosen by another run: cublasGemmEx this once */
     choose_lt(c, g);
     atomic_store_explicit(&g->ltState, 2, memory_order_release);

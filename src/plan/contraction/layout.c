@@ -633,7 +633,9 @@ static double gemm_price(price_memo* m, const cuperm_ctr_cost_model_t* model, co
         if (*slot == 0) {
             const double seconds = cuperm_ctr_gemm_seconds(model, s);
             if (m->gemmEntries < GEMM_ENTRIES) { /* else priced again next time */
-                m->gemm[m->gemmEntries] = (gemm_entry){*s, seconds};
+                gemm_entry* e = &m->gemm[m->gemmEntries];
+                memcpy(&e->shape, s, sizeof *s); /* bytes, padding included (an assignment may skip it) */
+                e->seconds = seconds;
                 *slot = (uint16_t)++m->gemmEntries;
             }
             return seconds;
