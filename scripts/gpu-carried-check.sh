@@ -12,7 +12,7 @@ logs="${OUT:-$PWD/gpu-carried-logs}"
 mkdir -p "$logs"
 source scripts/lib/deps.sh
 cuperm_find_cmocka
-export LD_LIBRARY_PATH="$PWD/build-carry/lib:$LD_LIBRARY_PATH"
+source scripts/lib/carried.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
 for exe in build-carry/bin/test_*; do
   t=$(basename "$exe")

@@ -12,10 +12,7 @@ source scripts/lib/deps.sh
 cuperm_find_cmocka
 source scripts/lib/carried.sh
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
-for exe in build-carry/bin/test_*; do
-  t=$(basename "$exe")
-  timeout 200 "$exe" >"$logs/$t.log" 2>&1; echo "$t rc=$? $(grep -E 'PASSED|FAILED' "$logs/$t.log" | tail -1)"
-done
+cuperm_carried_tests
 timeout 120 compute-sanitizer --tool memcheck build-carry/bin/test_gpu_errors >"$logs/memcheck-errors.log" 2>&1
 echo "memcheck test_gpu_errors rc=$? $(grep 'ERROR SUMMARY' "$logs/memcheck-errors.log" | tail -1)"
 CUPERM_LIBRARY="$PWD/build-carry/lib/libcuperm.so.0" timeout 150 python3 -m pytest -q -p no:cacheprovider python/tests \
@@ -26,4 +23,4 @@ for f in bench/results/rows-partial-pack-h100/{tuning-cases,fresh}/orig-*.txt; d
   timeout 100 "$bench" --cases "$f" --dtype "$(basename "$f" .txt | cut -d- -f2)" --mode heuristic --quiet \
     --target-ms 20 --out "$logs" --tag "new-$tag" >"$logs/new-$tag.log" 2>&1 || echo "$tag rc=$?"
 done
-tgz=$(mktemp) && tar czf "$tgz" -C "$logs" --exclude=all-logs.tgz . && mv "$tgz" "$logs/all-logs.tgz"
+cuperm_pack_logs

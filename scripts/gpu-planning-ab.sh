@@ -23,13 +23,5 @@ for round in $(seq 1 "${1:-2}"); do
   done
 done
 unset CUPERM_LT_AFTER_RUNS
-python3 - "$logs" <<'PY'
-import csv, glob, statistics as st, sys, collections
-by = collections.defaultdict(list)
-for f in sorted(glob.glob(sys.argv[1] + "/*-*/*.csv")):
-    variant = f.split("/")[-2].rsplit("-", 1)[0]
-    rows = [r for r in csv.DictReader(l for l in open(f) if not l.startswith("#"))]
-    ms = [float(r["plan_ms"]) * 1e3 for r in rows if r.get("plan_ms")]
-    print(f"{f.split('/')[-2]}/{f.split('/')[-1]}: plan_us median {st.median(ms):.1f} p90 {sorted(ms)[int(0.9*len(ms))]:.1f} max {max(ms):.1f}")
-PY
-tgz=$(mktemp) && tar czf "$tgz" -C "$logs" --exclude=all-logs.tgz . && mv "$tgz" "$logs/all-logs.tgz"
+cuperm_plan_us_summary "$logs/*-*/*.csv"
+cuperm_pack_logs

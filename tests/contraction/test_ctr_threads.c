@@ -107,16 +107,16 @@ static void* work(void* arg)
     return NULL;
 }
 
-static void eight_threads_share_a_handle(void** state)
+/* Runs fn on kThreads threads at once (each its own worker_t) and fails with the first failure of
+ * each thread that had one. */
+static void run_workers(void* (*fn)(void*))
 {
-    (void)state;
-    assert_int_equal(cupermCreate(&handle), CUPERM_STATUS_SUCCESS);
     pthread_t t[kThreads];
     worker_t w[kThreads];
     for (int i = 0; i < kThreads; ++i) {
         memset(&w[i], 0, sizeof w[i]);
         w[i].id = i;
-        assert_int_equal(pthread_create(&t[i], NULL, work, &w[i]), 0);
+        assert_int_equal(pthread_create(&t[i], NULL, fn, &w[i]), 0);
     }
     int failures = 0;
     for (int i = 0; i < kThreads; ++i) {
@@ -125,6 +125,13 @@ static void eight_threads_share_a_handle(void** state)
         failures += w[i].failures;
     }
     assert_int_equal(failures, 0);
+}
+
+static void eight_threads_share_a_handle(void** state)
+{
+    (void)state;
+    assert_int_equal(cupermCreate(&handle), CUPERM_STATUS_SUCCESS);
+    run_workers(work);
     assert_int_equal(cupermDestroy(handle), CUPERM_STATUS_SUCCESS);
 }
 
@@ -244,20 +251,7 @@ static void eight_threads_run_one_plan_across_its_lt_choice(void** state)
     assert_int_equal(cupermPlanContraction(handle, &shared, &dA, &dB, &dD, &dD, CUPERM_COMPUTE_DEFAULT,
                                            CUPERM_PLAN_MODEL),
                      CUPERM_STATUS_SUCCESS);
-    pthread_t t[kThreads];
-    worker_t w[kThreads];
-    for (int i = 0; i < kThreads; ++i) {
-        memset(&w[i], 0, sizeof w[i]);
-        w[i].id = i;
-        assert_int_equal(pthread_create(&t[i], NULL, run_shared, &w[i]), 0);
-    }
-    int failures = 0;
-    for (int i = 0; i < kThreads; ++i) {
-        pthread_join(t[i], NULL);
-        if (w[i].failures) printf("    %s\n", w[i].first);
-        failures += w[i].failures;
-    }
-    assert_int_equal(failures, 0);
+    run_workers(run_shared);
     cupermContractionInfo_t info;
     assert_int_equal(cupermContractionPlanGetInfo(shared, &info), CUPERM_STATUS_SUCCESS);
     if (!strstr(info.description, "(chosen when")) fail_msg("no cuBLASLt algorithm chosen: %s", info.description);
