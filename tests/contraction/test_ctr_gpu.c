@@ -113,7 +113,12 @@ static void host_free(host_tensor* t)
 /* How often each execution path ran, printed per type. */
 typedef struct {
     int transposed[3], pointerBatched, strideBatched, kernels;
+    int ragged, raggedOnLt; /* plans with ragged GEMM operands (gemm_bounds.h), on a narrowed cuBLASLt algorithm */
 } path_counts;
+
+/* Over every run_type call: compute-sanitizer's memcheck on this program is what shows that the
+ * narrowed algorithms keep cuBLAS's reads inside the operands; these counts show they ran. */
+static path_counts allPaths;
 
 /* The plan mode and algorithm run_case plans with (test_random_measured and test_random_algos
  * switch them). */
@@ -152,6 +157,10 @@ static double run_case(rng_t* r, const type_case* tc, const ctr_random_options* 
     paths->pointerBatched += info.calls > 1;
     paths->strideBatched += info.calls == 1 && info.batch > 1;
     paths->kernels += info.elementwiseKernels > 0;
+    if (strstr(info.description, "ragged operands")) {
+        ++paths->ragged;
+        paths->raggedOnLt += strstr(info.description, "on a cuBLASLt algorithm chosen at planning") != NULL;
+    }
 
     host_tensor h[4];
     for (int t = 0; t < 4; ++t) {
@@ -247,6 +256,10 @@ static int run_type(const type_case* tc, int count, const ctr_random_options* o,
            "A/B/D %d/%d/%d, strided batch %d, pointer batch %d, operator kernels %d\n", tc->name, count,
            (long long)o->maxExtent, worst, tc->tolerance, failures, paths.transposed[0], paths.transposed[1],
            paths.transposed[2], paths.strideBatched, paths.pointerBatched, paths.kernels);
+    if (paths.ragged) printf("    %-16s %d plans with ragged GEMM operands, %d on a narrowed cuBLASLt algorithm\n", tc->name,
+                             paths.ragged, paths.raggedOnLt);
+    allPaths.ragged += paths.ragged;
+    allPaths.raggedOnLt += paths.raggedOnLt;
     return failures;
 }
 
@@ -259,6 +272,9 @@ static void test_random_small(void** state)
         failures += run_type(&types[t], 60, &o, 1000 + t);
     }
     assert_int_equal(failures, 0);
+    /* Small odd shapes make ragged operands (the 16-bit ones caught cuBLAS reading past them). */
+    assert_true(allPaths.ragged > 0);
+    assert_int_equal(allPaths.raggedOnLt, allPaths.ragged);
 }
 
 static void test_random_gemm_sized(void** state)

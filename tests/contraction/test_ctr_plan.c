@@ -15,6 +15,7 @@
 
 #include "support/rng.h"
 #include "contraction/ctr_cpu_exec.h"
+#include "plan/contraction/gemm_bounds.h"
 #include "plan/contraction/layout.h"
 #include "contraction/ctr_random.h"
 #include "contraction/ctr_reference.h"
@@ -560,6 +561,109 @@ static void test_random_layouts_compute_the_contraction(void** state)
     assert_true(freeBatched > 0);
 }
 
+/* ---- how wide cuBLAS's vectors may be (gemm_bounds.h) ------------------------------ */
+
+/* Checks one GEMM operand read or written in place against its tensor: cuBLAS may use any vector
+ * width w (a power of two of at least one element, at most 16 bytes) that divides every stride
+ * it is given; a width passes the operand's end unless the tensor's last byte ends a w-aligned
+ * vector. vectorBytes must be 16 when no allowed width passes the end, else the widest width
+ * that does not. Returns whether the operand is ragged. */
+static int check_operand_bounds(const cupermTensorDescriptor_t* d, const cuperm_ctr_problem_t* p,
+                                const cuperm_ctr_layout_t* l, int64_t ld, int64_t batchStride, const int64_t* outer,
+                                unsigned vectorBytes, const char* what)
+{
+    const int64_t elem = (int64_t)cupermDataTypeSize(d->type);
+    int64_t end = 1; /* elements from the operand's first to past its last */
+    for (int i = 0; i < d->rank; ++i) end += (d->extents[i] - 1) * d->strides[i];
+    const int64_t endBytes = end * elem;
+    unsigned widestOk = 0, passes = 0;
+    for (int64_t w = elem; w <= 16; w *= 2) {
+        int allowed = (ld * elem) % w == 0 && (l->batch == 1 || batchStride == 0 || (batchStride * elem) % w == 0);
+        for (int i = 0; i < l->count[CTR_ROLE_O] && l->calls > 1; ++i)
+            if (p->modes[l->order[CTR_ROLE_O][i]].extent > 1 && outer[i]) allowed &= (outer[i] * elem) % w == 0;
+        if (endBytes % w == 0) widestOk = (unsigned)w;
+        else if (allowed) passes = 1;
+    }
+    const unsigned want = passes ? widestOk : 16;
+    if (vectorBytes != want) fail_msg("%s: vectorBytes %u, want %u (end %lld bytes, ld %lld)", what, vectorBytes, want,
+                                      (long long)endBytes, (long long)ld);
+    return passes;
+}
+
+/* Random half and single contractions (random prices drive every path): each operand cuBLAS reads
+ * or writes in place gets the vector bound its tensor's footprint allows. */
+static void test_gemm_bounds_match_footprints(void** state)
+{
+    (void)state;
+    rng_t r = {20261124};
+    rng_t costs = {11};
+    int ragged = 0, checked = 0;
+    for (int it = 0; it < 600; ++it) {
+        ctr_random_options o = {6, 5, 4096, (int)rng_range(&r, 0, 1)};
+        ctr_random_case c;
+        ctr_random_draw(&r, &o, &c);
+        const int half = rng_range(&r, 0, 2) > 0;
+        for (int t = 0; t < 4; ++t) c.desc[t].type = half ? CUPERM_R_16F : CUPERM_R_32F;
+        cuperm_ctr_problem_t p;
+        cuperm_ctr_layout_t l;
+        assert_int_equal(cuperm_ctr_problem_init(&p, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
+                                                 CUPERM_COMPUTE_DEFAULT), CUPERM_STATUS_SUCCESS);
+        mock_ctx ctx = {(it & 1) ? &costs : NULL};
+        cuperm_ctr_cost_model_t m = mock_model(&ctx);
+        assert_int_equal(cuperm_ctr_layout_choose(&p, &m, &l), CUPERM_STATUS_SUCCESS);
+        cuperm_ctr_gemm_bounds_t b;
+        cuperm_ctr_gemm_bounds(&p, &l, &b);
+        int any = 0;
+        for (int x = 0; x < 2; ++x) {
+            const int slot = (x == CTR_A) == !l.swapped ? CTR_GEMM_FIRST : CTR_GEMM_SECOND;
+            const cuperm_ctr_input_layout_t* in = &l.in[x];
+            if (in->path != CTR_IN_DIRECT) {
+                assert_int_equal(b.vectorBytes[slot], 16); /* dense in the workspace */
+                continue;
+            }
+            any |= check_operand_bounds(&c.desc[x], &p, &l, in->ld, in->batchStride, in->outerStride,
+                                        b.vectorBytes[slot], x == CTR_A ? "A" : "B");
+            ++checked;
+        }
+        if (l.out == CTR_OUT_DIRECT) {
+            any |= check_operand_bounds(&c.desc[3], &p, &l, l.ldD, l.batchStrideD, l.outerStrideD,
+                                        b.vectorBytes[CTR_GEMM_OUT], "D");
+            ++checked;
+        } else {
+            assert_int_equal(b.vectorBytes[CTR_GEMM_OUT], 16);
+        }
+        assert_int_equal(b.ragged, any);
+        ragged += any;
+    }
+    assert_true(checked > 600);
+    assert_true(ragged > 20); /* the case the rule is for occurs */
+}
+
+/* The case compute-sanitizer caught (test_ctr_gpu, f16): B is 1 x 9 halves, leading dimension 2,
+ * 17 halves in all; cuBLAS's 4-byte vectors read the 18th. */
+static void test_gemm_bounds_known_case(void** state)
+{
+    (void)state;
+    int32_t mA[] = {'x', 'm', 'k', 'l'}, mB[] = {'x', 'k', 'l'}, mD[] = {'m'};
+    int64_t eA[] = {1, 4, 3, 3}, eB[] = {1, 3, 3}, eD[] = {4};
+    int64_t sA[] = {1, 1, 4, 12}, sB[] = {1, 2, 6}, sD[] = {1};
+    cupermTensorDescriptor_t A = {4, mA, eA, sA, CUPERM_R_16F, CUPERM_OP_IDENTITY, 0};
+    cupermTensorDescriptor_t B = {3, mB, eB, sB, CUPERM_R_16F, CUPERM_OP_IDENTITY, 0};
+    cupermTensorDescriptor_t D = {1, mD, eD, sD, CUPERM_R_16F, CUPERM_OP_IDENTITY, 0};
+    cuperm_ctr_problem_t p;
+    cuperm_ctr_layout_t l;
+    assert_int_equal(cuperm_ctr_problem_init(&p, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT), CUPERM_STATUS_SUCCESS);
+    mock_ctx ctx = {NULL};
+    cuperm_ctr_cost_model_t m = mock_model(&ctx);
+    assert_int_equal(cuperm_ctr_layout_choose(&p, &m, &l), CUPERM_STATUS_SUCCESS);
+    cuperm_ctr_gemm_bounds_t b;
+    cuperm_ctr_gemm_bounds(&p, &l, &b);
+    assert_int_equal(l.in[CTR_B].path, CTR_IN_DIRECT);
+    assert_int_equal(l.in[CTR_B].ld, 2);
+    assert_int_equal(b.vectorBytes[l.swapped ? CTR_GEMM_FIRST : CTR_GEMM_SECOND], 2);
+    assert_true(b.ragged);
+}
+
 /* CUPERM_PLAN_MEASURE's candidates: distinct, cheapest first, led by the model's choice, and
  * every one of them computes the contraction. */
 static void test_ranked_layouts_are_distinct_sorted_and_correct(void** state)
@@ -789,6 +893,8 @@ int main(void)
         cmocka_unit_test(test_random_layouts_compute_the_contraction),
         cmocka_unit_test(test_ranked_layouts_are_distinct_sorted_and_correct),
         cmocka_unit_test(test_search_prices_each_transpose_once),
+        cmocka_unit_test(test_gemm_bounds_match_footprints),
+        cmocka_unit_test(test_gemm_bounds_known_case),
         cmocka_unit_test(test_transpose_floors_prune_only),
         cmocka_unit_test(test_search_scratch_reuse),
         cmocka_unit_test(test_gemm_factor),

@@ -23,7 +23,7 @@ static int describe_matrix(cublasLtMatrixLayoutOpaque_t* m, cudaDataType_t type,
 
 static int describe(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, cuperm_ctr_lt_gemm_t* g)
 {
-    if (l->calls != 1 || l->batch > INT32_MAX) return 0;
+    if (l->batch > INT32_MAX) return 0;
     const double zero[2] = {0, 0};
     cuperm_ctr_gemm_args_t a;
     cuperm_ctr_gemm_args_of(p, l, zero, zero, &a);
@@ -40,21 +40,27 @@ static int describe(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l,
 }
 
 void cuperm_ctr_lt_plan(cublasLtHandle_t lt, const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l,
-                        size_t workspaceBytes, cuperm_ctr_lt_gemm_t* g)
+                        size_t workspaceBytes, const unsigned* vectorBytes, cuperm_ctr_lt_gemm_t* g)
 {
     memset(g, 0, sizeof *g);
+    for (int i = 0; i < 3; ++i)
+        g->align[i] = vectorBytes && vectorBytes[i] < CTR_LT_PTR_ALIGN ? vectorBytes[i] : CTR_LT_PTR_ALIGN;
     if (!lt || !describe(p, l, g)) return;
     cublasLtMatmulPreference_t pref = NULL;
     if (!ok(cublasLtMatmulPreferenceCreate(&pref))) return;
-    const uint32_t align = CTR_LT_PTR_ALIGN;
+    const uint32_t alignFirst = g->align[0], alignSecond = g->align[1], alignOut = g->align[2];
     cublasLtMatmulHeuristicResult_t result;
     int found = 0;
     if (ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspaceBytes,
                                                 sizeof workspaceBytes)) &&
-        ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &align, sizeof align)) &&
-        ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &align, sizeof align)) &&
-        ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &align, sizeof align)) &&
-        ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &align, sizeof align)) &&
+        ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &alignFirst,
+                                                sizeof alignFirst)) &&
+        ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &alignSecond,
+                                                sizeof alignSecond)) &&
+        ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &alignOut,
+                                                sizeof alignOut)) &&
+        ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &alignOut,
+                                                sizeof alignOut)) &&
         ok(cublasLtMatmulAlgoGetHeuristic(lt, &g->desc, &g->first, &g->second, &g->out, &g->out, pref, 1, &result,
                                           &found)))
         g->ready = found > 0 && ok(result.state);
@@ -67,8 +73,8 @@ void cuperm_ctr_lt_plan(cublasLtHandle_t lt, const cuperm_ctr_problem_t* p, cons
 
 int cuperm_ctr_lt_fits(const cuperm_ctr_lt_gemm_t* g, const void* first, const void* second, const void* out)
 {
-    return g->ready && (uintptr_t)first % CTR_LT_PTR_ALIGN == 0 && (uintptr_t)second % CTR_LT_PTR_ALIGN == 0 &&
-           (uintptr_t)out % CTR_LT_PTR_ALIGN == 0;
+    return g->ready && (uintptr_t)first % g->align[0] == 0 && (uintptr_t)second % g->align[1] == 0 &&
+           (uintptr_t)out % g->align[2] == 0;
 }
 
 cupermStatus_t cuperm_ctr_lt_run(cublasLtHandle_t lt, const cuperm_ctr_lt_gemm_t* g, const cuperm_ctr_problem_t* p,

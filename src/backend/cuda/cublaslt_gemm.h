@@ -22,19 +22,23 @@
 
 typedef struct {
     int ready; /* an algorithm was found: cuperm_ctr_lt_run may run the GEMM */
+    unsigned align[3]; /* bytes each operand (first, second, out) is aligned to for the algorithm */
     cublasLtMatmulDescOpaque_t desc;
     cublasLtMatrixLayoutOpaque_t first, second, out; /* out serves as C and D (updated in place) */
     cublasLtMatmulAlgo_t algo;
     size_t workspaceBytes; /* the most the algorithm uses of the plan's cuBLAS workspace */
 } cuperm_ctr_lt_gemm_t;
 
-/* Describes the layout's single or strided-batched GEMM (layout.calls == 1) to cuBLASLt and
- * chooses its algorithm for at most workspaceBytes of workspace, on the current device.
- * Leaves g->ready 0 when cuBLASLt declines any part: the step then runs cublasGemmEx. */
+/* Describes one call of the layout's GEMM (single or strided-batched; a looped layout runs it once
+ * per looped index) to cuBLASLt and chooses its algorithm for at most workspaceBytes of
+ * workspace, on the current device, for operands aligned to CTR_LT_PTR_ALIGN bytes or, where
+ * vectorBytes (cuperm_ctr_gemm_bounds_t, NULL: none) says less, to that: an algorithm whose
+ * vectors stay inside a ragged operand. Leaves g->ready 0 when cuBLASLt declines any part: the
+ * step then runs cublasGemmEx. */
 void cuperm_ctr_lt_plan(cublasLtHandle_t lt, const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l,
-                        size_t workspaceBytes, cuperm_ctr_lt_gemm_t* g);
+                        size_t workspaceBytes, const unsigned* vectorBytes, cuperm_ctr_lt_gemm_t* g);
 
-/* Whether a run on these pointers may take the planned algorithm. */
+/* Whether a run on these pointers may take the planned algorithm (each aligned as it assumes). */
 int cuperm_ctr_lt_fits(const cuperm_ctr_lt_gemm_t* g, const void* first, const void* second, const void* out);
 
 /* out = alpha * op(first) op(second) + beta * out with the planned algorithm; alpha, beta as

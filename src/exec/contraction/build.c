@@ -82,7 +82,7 @@ static void leave_plan_device(const cuperm_contraction_plan_t* c, int previous)
     if (previous >= 0 && previous != c->device) cudaSetDevice(previous);
 }
 
-/* The cuBLASLt algorithm of a one-call GEMM, chosen on the plan's device (none: cublasGemmEx runs it). */
+/* The cuBLASLt algorithm of the GEMM, chosen on the plan's device (none: cublasGemmEx runs it). */
 static void choose_lt(const cuperm_contraction_plan_t* c, cuperm_ctr_gemm_step_t* g)
 {
     int previous;
@@ -90,16 +90,20 @@ static void choose_lt(const cuperm_contraction_plan_t* c, cuperm_ctr_gemm_step_t
         cudaGetLastError();
         return;
     }
-    cuperm_ctr_lt_plan(cuperm_ctr_lt_handle(c->state), &c->problem, &c->layout, CTR_CUBLAS_WORKSPACE, &g->lt);
+    cuperm_ctr_lt_plan(cuperm_ctr_lt_handle(c->state), &c->problem, &c->layout, CTR_CUBLAS_WORKSPACE,
+                       g->bounds.vectorBytes, &g->lt);
     leave_plan_device(c, previous);
 }
 
-/* Now when the handle says so (ltAfterRuns 0), else at the plan's ltAfterRuns-th run. */
+/* A one-call GEMM's algorithm now when the handle says so (ltAfterRuns 0), else at the plan's
+ * ltAfterRuns-th run; a ragged GEMM's (gemm_bounds.h) now, whatever its calls: cublasGemmEx
+ * could read past its operands' ends. */
 static void plan_lt(const cuperm_contraction_plan_t* c, cuperm_ctr_gemm_step_t* g)
 {
     atomic_init(&g->runs, 0);
     atomic_init(&g->ltState, 0);
-    if (c->handle->ltAfterRuns > 0) return;
+    cuperm_ctr_gemm_bounds(&c->problem, &c->layout, &g->bounds);
+    if (!g->bounds.ragged && (c->layout.calls > 1 || c->handle->ltAfterRuns > 0)) return;
     choose_lt(c, g);
     atomic_store_explicit(&g->ltState, 2, memory_order_release);
 }
@@ -152,7 +156,7 @@ static cupermStatus_t build_steps(cuperm_contraction_plan_t* c)
     g->use_beta = l->out == CTR_OUT_DIRECT;
     memset(&g->lt, 0, sizeof g->lt); /* a copy of another plan may hold that plan's */
     if (l->calls > 1) fill_pointers(p, l, g);
-    else plan_lt(c, g);
+    plan_lt(c, g);
     add_step(c, "GEMM", cuperm_ctr_step_gemm, g, gemmIn[first], gemmIn[second],
              l->out == CTR_OUT_DIRECT ? operand_buffer(CTR_D) : W);
     if (l->out != CTR_OUT_DIRECT) {
@@ -331,7 +335,14 @@ static void describe(cuperm_contraction_plan_t* c)
     const cuperm_ctr_problem_t* p = &c->problem;
     const int n = cuperm_ctr_layout_describe(p, &c->layout, c->description, sizeof c->description);
     const int ltChosen = atomic_load_explicit(&c->gemm.ltState, memory_order_acquire) == 2;
-    if (c->layout.kind == CTR_KIND_TTGT && c->layout.calls == 1 && n > 0 && (size_t)n < sizeof c->description) {
+    const cuperm_ctr_gemm_step_t* g = &c->gemm;
+    if (c->layout.kind == CTR_KIND_TTGT && g->bounds.ragged && n > 0 && (size_t)n < sizeof c->description) {
+        snprintf(c->description + n, sizeof c->description - (size_t)n,
+                 "; ragged operands (columns end inside cuBLAS's vectors): GEMM %s, for vectors of at most "
+                 "%u/%u/%u bytes (first/second/output)", g->lt.ready ? "on a cuBLASLt algorithm chosen at planning"
+                 : "on cublasGemmEx (cuBLASLt found no algorithm)", g->bounds.vectorBytes[0],
+                 g->bounds.vectorBytes[1], g->bounds.vectorBytes[2]);
+    } else if (c->layout.kind == CTR_KIND_TTGT && c->layout.calls == 1 && n > 0 && (size_t)n < sizeof c->description) {
         const long after = c->handle->ltAfterRuns;
         if (after == 0 && c->gemm.lt.ready)
             snprintf(c->description + n, sizeof c->description - (size_t)n,

@@ -16,6 +16,7 @@
 #include "exec/contraction/state.h"
 #include "exec/step.h"
 #include "exec/transpose/plan.h"
+#include "plan/contraction/gemm_bounds.h"
 #include "plan/contraction/layout.h"
 
 /* cuBLAS gets its own slice of the workspace (per call, so concurrent streams never share one). */
@@ -32,7 +33,8 @@ typedef struct {
 /* The GEMM step: out = alpha * first x second (+ beta * out with use_beta). */
 typedef struct {
     int use_beta;
-    cuperm_ctr_lt_gemm_t lt;          /* one GEMM call (layout.calls == 1): its cuBLASLt algorithm, */
+    cuperm_ctr_gemm_bounds_t bounds;  /* how wide cuBLAS's vectors may be (ragged: chosen at planning) */
+    cuperm_ctr_lt_gemm_t lt;          /* one GEMM call (layout.calls == 1, or ragged): its cuBLASLt algorithm, */
     atomic_int ltState;               /* once chosen (2; 1: being chosen; 0: not yet: cublasGemmEx), */
     atomic_long runs;                 /* at this run (handle's ltAfterRuns; cuperm_ctr_plan_lt_run) */
     cuperm_ctr_ptr_params_t pointers; /* looped modes: the pointer-array batch (layout.calls > 1) */

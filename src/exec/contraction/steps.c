@@ -64,21 +64,27 @@ cupermStatus_t cuperm_ctr_step_gemm(const cuperm_step_t* s, const void* vplan, c
         st = cuperm_fail(CUPERM_STATUS_LIBRARY_ERROR, "cupermContract: cuBLAS rejected the stream or workspace");
     const cuperm_ctr_layout_t* l = &plan->layout;
     const cuperm_ctr_problem_t* p = &plan->problem;
-    if (!st && l->calls > 1 && g->pointersAligned && aligned(first) && aligned(second) && aligned(out)) {
+    if (!st && l->calls > 1 && g->pointersAligned && !g->bounds.ragged && aligned(first) && aligned(second) &&
+        aligned(out)) {
         /* Looped modes: one pointer-array batched GEMM, its arrays built on the stream first. */
         void** arrays = (void**)(a->workspace + l->wsOffset[3]);
         const cudaError_t e = cuperm_ctr_ptr_launch(&g->pointers, first, second, out, arrays, a->stream);
         st = e == cudaSuccess ? cuperm_ctr_gemm_run_pointers(blas, p, l, arrays, g->pointers.count, a->alpha, beta)
                               : cuda_failed(e, "the GEMM pointer kernel");
     } else if (!st && l->calls > 1) {
-        /* Some pointer would break cuBLAS's alignment assumptions (core/kernel_params.h): one strided
-         * batch per looped index instead, each of whose pointers cuBLAS sees and checks. */
+        /* Some pointer would break cuBLAS's alignment assumptions (core/kernel_params.h), or an operand
+         * is ragged (gemm_bounds.h): one strided batch per looped index instead, each of whose
+         * pointers cuBLAS sees and checks, a ragged one's on the algorithm chosen for it. */
         const int64_t* eb = g->pointers.elemBytes;
         for (int64_t call = 0; call < l->calls && !st; ++call) {
             int64_t off[3]; /* entry call * batch: the call's first batch entry */
             cuperm_ctr_ptr_offsets(&g->pointers, call * l->batch, off);
-            st = cuperm_ctr_gemm_run(blas, p, l, first + off[0] * eb[0], second + off[1] * eb[1], out + off[2] * eb[2],
-                              a->alpha, beta);
+            const char *f = first + off[0] * eb[0], *s2 = second + off[1] * eb[1];
+            char* o = out + off[2] * eb[2];
+            st = g->bounds.ragged && cuperm_ctr_lt_fits(&g->lt, f, s2, o)
+                     ? cuperm_ctr_lt_run(plan->state->lt, &g->lt, p, l, f, s2, o, a->alpha, beta, cublasWorkspace,
+                                         a->stream)
+                     : cuperm_ctr_gemm_run(blas, p, l, f, s2, o, a->alpha, beta);
         }
     } else if (!st) {
         st = cuperm_ctr_gemm_run(blas, p, l, first, second, out, a->alpha, beta);

@@ -227,6 +227,26 @@ __device__ __forceinline__ void load_tile_gather(unsigned char* tile, const unsi
     }
 }
 
+// A run of n (0..W) two-byte elements into its W-element slot of a tile. A whole or empty run is
+// one cp.async (src-size 0 reads nothing and zero-fills); a partial one, which only a tile's edge
+// has, goes element by element: compute-sanitizer counts a cp.async whose src-size is below its
+// size as a read of the whole vector (a 16-byte copy of 6 bytes from a 6-byte buffer is an error,
+// of 0 bytes none: bench/results/contraction-planning-h100/s20/), and at a tensor's last run that
+// vector lies past the tensor's end (aligned, so never across a page, but outside the buffer).
+template <int W>
+__device__ __forceinline__ void load_run(unsigned dst, const unsigned short* src, int n)
+{
+    if (n == W || n == 0) {
+        cp_async<2 * W>(dst, src, 2 * n);
+        return;
+    }
+#pragma unroll
+    for (int e = 0; e < W; ++e) {
+        const unsigned short v = e < n ? __ldg(src + e) : (unsigned short)0;
+        asm volatile("st.shared.u16 [%0], %1;\n" ::"r"(dst + 2 * e), "h"(v) : "memory");
+    }
+}
+
 template <bool KMAJ, int W, typename OFF>
 __device__ __forceinline__ void load_tile_w(unsigned char* tile, const unsigned short* base, const OFF* rowOff,
                                             int rows, const OFF* __restrict__ kTab, int k0, int K, int tid)
@@ -244,7 +264,7 @@ __device__ __forceinline__ void load_tile_w(unsigned char* tile, const unsigned 
             gett_load_run(1, W, tid, i, &row, &kk);
             const int n = row < rows ? nk : 0;
             const unsigned short* src = base + (n > 0 ? rowOff[row] + ko : OFF(0));
-            cp_async<2 * W>(tileAddr + gett_kmajor_byte(row, kk), src, 2 * n);
+            load_run<W>(tileAddr + gett_kmajor_byte(row, kk), src, n);
         }
     } else {
         int r, kk;
@@ -257,7 +277,7 @@ __device__ __forceinline__ void load_tile_w(unsigned char* tile, const unsigned 
             const int k = k0 + kk;
             const int n = k < K ? nr : 0;
             const unsigned short* src = base + (n > 0 ? ro + kTab[k] : OFF(0));
-            cp_async<2 * W>(tileAddr + gett_mnmajor_byte(r, kk), src, 2 * n);
+            load_run<W>(tileAddr + gett_mnmajor_byte(r, kk), src, n);
         }
     }
 }
