@@ -308,8 +308,9 @@ CUPERM_API cupermStatus_t cupermPlanGetInfo(cupermPlan_t plan, cupermPlanInfo_t*
  * batched modes) runs on cuBLAS, and the result is transposed into D unless cuBLAS
  * can write D directly. Real contractions in fp16/bf16 (tensor cores), strict fp32
  * or fp64 (CUDA cores) may instead run as one GETT kernel that reads A and B and
- * writes D in place (CUPERM_PLAN_MEASURE times it beside the TTGT layouts; see
- * cupermPlanMode_t).
+ * writes D in place (CUPERM_PLAN_MEASURE times it beside the TTGT layouts; CUPERM_PLAN_MODEL
+ * takes it where its grid fits one wave of blocks and its model predicts it faster, as for
+ * small contractions; see cupermPlanMode_t).
  */
 
 /**
@@ -329,7 +330,10 @@ typedef enum {
 
 /** How a contraction plan is chosen. */
 typedef enum {
-    CUPERM_PLAN_MODEL = 0,  /**< by the cost model (transpose predictions + a GEMM model); nothing runs.
+    CUPERM_PLAN_MODEL = 0,  /**< by the cost model (transpose predictions + a GEMM model, and for GETT-eligible
+                                 contractions whose GETT grid fits one wave of blocks a GETT model: the
+                                 GETT plan where it predicts GETT faster); nothing runs, but a GETT plan
+                                 copies its offset tables to the device (cudaMalloc + cudaMemcpy).
                                  With the environment variable CUPERM_GETT set to 1 at cupermCreate, eligible
                                  contractions take the GETT kernel instead (CUPERM_ALGO_DEFAULT
                                  only), whose plan copies its offset tables to the device (cudaMalloc +

@@ -100,6 +100,20 @@
  * own refit) measured mixed (TCCG48 -1%, seeds 4 / 1 +4% / -3%): off. fp64 and tf32 unmeasured. */
 #define CUPERM_SM90_GEMM_BATCH_K_SECONDS {0.0, 0.0, 0.0, 2e-9}
 
+/* The GETT kernels on one wave of blocks, fitted by tools/model/fit_gett_wave.py (least squares on
+ * relative error) to the 95 one-wave cases of 96 small random contractions per type on the H100
+ * (random-contractions --volume 4096 / 65536 / 1048576 --seed 1 --algo gett;
+ * bench/results/small-contractions-h100/): median error 11% (fp16) and 10% (fp32). Beyond one
+ * wave the kernels' times depend on more than this (compute-bound tiles, D's sectors): such plans
+ * are not priced and model plans keep TTGT. fp64 unmeasured. The margin: the fit's worst
+ * under-predictions on one wave were 1.3-1.6x, at long K, where TTGT's model (itself 1.3-2.8x
+ * below its measured times on these sets) still wins. */
+#define CUPERM_SM90_GETT                                                                                       \
+    {{5.58e-6, 1.71e-6, 0.52e-12, 2}, {4.44e-6, 1.183e-6, 0.64e-12, 4}, {0.0, 0.0, 0.0, 3}}
+#define CUPERM_SM90_GETT_MARGIN 1.25
+/* Families nobody measured on an architecture: model plans never take GETT there. */
+#define CUPERM_GETT_UNMEASURED {{0.0, 0.0, 0.0, 0}, {0.0, 0.0, 0.0, 0}, {0.0, 0.0, 0.0, 0}}
+
 /* Per SM: the reference part's dense peak divided by its SM count (H100 SXM: 132 SMs,
  * A100: 108). fp64 GEMMs run on the fp64 tensor cores of both.
  * dist_link_overlap 0: on 2 x H200 (NVLink, NCCL 2.28 send/recv) a transpose or even a
@@ -108,11 +122,11 @@
  * the other tables assume the same, which never promises overlap a device may not give. */
 static const cuperm_tuning_t tables[] = {
     {"sm_90 (H100 measurements)", 1, 9, {67e12 / 132, 67e12 / 132, 495e12 / 132, 989e12 / 132}, 0.90,
-     CUPERM_TRANSPOSE_TUNING_SM90, 0.0, CUPERM_SM90_GEMM_BATCH_K_SECONDS},
+     CUPERM_TRANSPOSE_TUNING_SM90, 0.0, CUPERM_SM90_GEMM_BATCH_K_SECONDS, CUPERM_SM90_GETT, CUPERM_SM90_GETT_MARGIN},
     /* Transposes were never measured on an A100: they plan with the H100's numbers. */
     {"sm_80 (A100 datasheet rates; transposes: sm_90 values)", 1, 8,
      {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0,
-     {0.0, 0.0, 0.0, 0.0}},
+     {0.0, 0.0, 0.0, 0.0}, CUPERM_GETT_UNMEASURED, 0.0},
 };
 
 /* Anything else (sm_75, sm_89, sm_100, sm_120, ...): Ampere's per-SM GEMM rates, the most
@@ -121,7 +135,7 @@ static const cuperm_tuning_t tables[] = {
 static const cuperm_tuning_t fallback = {
     "defaults (untuned architecture: A100 per-SM GEMM rates, sm_90 transpose values)", 0, 0,
     {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0,
-    {0.0, 0.0, 0.0, 0.0}};
+    {0.0, 0.0, 0.0, 0.0}, CUPERM_GETT_UNMEASURED, 0.0};
 
 const cuperm_tuning_t* cuperm_tuning_for(const cuperm_device_info_t* dev)
 {

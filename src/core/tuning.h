@@ -71,6 +71,19 @@ typedef struct {
     double model_efficiency[CUPERM_TRANSPOSE_MODEL_CLASSES]; /* fraction of the DRAM peak, per class */
 } cuperm_transpose_tuning_t;
 
+/* The GETT kernels' time model for grids of at most one wave (plan/contraction/gett_cost.c):
+ * t = seconds0 + ceil(K / tile depth) * stepSeconds + bytes * byteSeconds, where a wave is
+ * residentBlocks blocks per SM. seconds0 0: not measured; model plans never choose that family. */
+typedef struct {
+    double seconds0;    /* launch and one tile's load, multiply and store */
+    double stepSeconds; /* one step of K through the block's pipeline */
+    double byteSeconds; /* per byte of A, B and D */
+    int residentBlocks; /* blocks an SM holds at once */
+} cuperm_gett_tuning_t;
+
+/* GETT kernel families: tensor cores (fp16 / bf16), CUDA cores fp32, CUDA cores fp64. */
+enum { CUPERM_GETT_TENSOR_CORES = 0, CUPERM_GETT_FP32 = 1, CUPERM_GETT_FP64 = 2, CUPERM_GETT_FAMILIES = 3 };
+
 typedef struct {
     const char* name;                       /* e.g. "sm_90 (H100 measurements)" */
     int tuned;                              /* 0: defaults for an architecture nobody measured */
@@ -82,6 +95,8 @@ typedef struct {
                                                plan's NCCL exchange hides (dist/plan.c cost model) */
     double gemm_batch_k_seconds[CUPERM_RATES]; /* a batched GEMM's thread block per step of k (0: not
                                                 * modelled; src/plan/contraction/gemm_cost.c) */
+    cuperm_gett_tuning_t gett[CUPERM_GETT_FAMILIES];
+    double gett_margin; /* a model plan takes GETT when its time x this is below TTGT's predicted time */
 } cuperm_tuning_t;
 
 /** The table for a device (never NULL: unknown families get the defaults). */

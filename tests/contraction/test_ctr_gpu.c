@@ -114,6 +114,7 @@ static void host_free(host_tensor* t)
 typedef struct {
     int transposed[3], pointerBatched, strideBatched, kernels;
     int ragged, raggedOnLt; /* plans with ragged GEMM operands (gemm_bounds.h), on a narrowed cuBLASLt algorithm */
+    int gett;               /* GETT plans */
 } path_counts;
 
 /* Over every run_type call: compute-sanitizer's memcheck on this program is what shows that the
@@ -157,6 +158,7 @@ static double run_case(rng_t* r, const type_case* tc, const ctr_random_options* 
     paths->pointerBatched += info.calls > 1;
     paths->strideBatched += info.calls == 1 && info.batch > 1;
     paths->kernels += info.elementwiseKernels > 0;
+    paths->gett += info.kind == CUPERM_CONTRACTION_GETT;
     if (strstr(info.description, "ragged operands")) {
         ++paths->ragged;
         paths->raggedOnLt += strstr(info.description, "on a cuBLASLt algorithm chosen at planning") != NULL;
@@ -258,6 +260,8 @@ static int run_type(const type_case* tc, int count, const ctr_random_options* o,
            paths.transposed[2], paths.strideBatched, paths.pointerBatched, paths.kernels);
     if (paths.ragged) printf("    %-16s %d plans with ragged GEMM operands, %d on a narrowed cuBLASLt algorithm\n", tc->name,
                              paths.ragged, paths.raggedOnLt);
+    if (paths.gett) printf("    %-16s %d GETT plans\n", tc->name, paths.gett);
+    allPaths.gett += paths.gett;
     allPaths.ragged += paths.ragged;
     allPaths.raggedOnLt += paths.raggedOnLt;
     return failures;
@@ -275,6 +279,8 @@ static void test_random_small(void** state)
     /* Small odd shapes make ragged operands (the 16-bit ones caught cuBLAS reading past them). */
     assert_true(allPaths.ragged > 0);
     assert_int_equal(allPaths.raggedOnLt, allPaths.ragged);
+    /* Model plans of small contractions take GETT where its model says so (gett_cost.h). */
+    assert_true(allPaths.gett > 0);
 }
 
 static void test_random_gemm_sized(void** state)
@@ -629,6 +635,38 @@ static void test_measure_cache(void** state)
     assert_int_equal(cupermContractionPlanDestroy(p3), CUPERM_STATUS_SUCCESS);
 }
 
+/* Model planning picks GETT for a small contraction whose TTGT plan would transpose (one kernel
+ * launch against transposes and a cuBLAS call: random-contractions --volume 4096 case 3) and TTGT
+ * for a large GEMM (beyond the GETT model's one wave), in fp16 and fp32. */
+static void test_model_takes_gett_when_small(void** state)
+{
+    (void)state;
+    /* D[b,f,d,e,c,a] = sum_g A[a,g,b] B[d,g,c,f,e], every extent 4 but b = 2. */
+    const int32_t sA[3] = {'a', 'g', 'b'}, sB[5] = {'d', 'g', 'c', 'f', 'e'}, sD[6] = {'b', 'f', 'd', 'e', 'c', 'a'};
+    const int64_t xA[3] = {4, 4, 2}, xB[5] = {4, 4, 4, 4, 4}, xD[6] = {2, 4, 4, 4, 4, 4};
+    const int32_t gA[2] = {'m', 'k'}, gB[2] = {'k', 'n'}, gD[2] = {'m', 'n'};
+    const int64_t yA[2] = {4096, 4096}, yB[2] = {4096, 4096}, yD[2] = {4096, 4096};
+    const cupermDataType_t types[2] = {CUPERM_R_16F, CUPERM_R_32F};
+    for (int t = 0; t < 2; ++t)
+        for (int large = 0; large < 2; ++large) {
+            cupermTensorDescriptor_t A = {large ? 2 : 3, large ? gA : sA, large ? yA : xA, NULL, types[t],
+                                          CUPERM_OP_IDENTITY, 0};
+            cupermTensorDescriptor_t B = {large ? 2 : 5, large ? gB : sB, large ? yB : xB, NULL, types[t],
+                                          CUPERM_OP_IDENTITY, 0};
+            cupermTensorDescriptor_t D = {large ? 2 : 6, large ? gD : sD, large ? yD : xD, NULL, types[t],
+                                          CUPERM_OP_IDENTITY, 0};
+            cupermContractionPlan_t plan;
+            assert_int_equal(cupermPlanContraction(handle, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT,
+                                                   CUPERM_PLAN_MODEL), CUPERM_STATUS_SUCCESS);
+            cupermContractionInfo_t info;
+            assert_int_equal(cupermContractionPlanGetInfo(plan, &info), CUPERM_STATUS_SUCCESS);
+            printf("    %s %s: %s\n", types[t] == CUPERM_R_16F ? "f16" : "f32", large ? "4096^3 GEMM" : "small",
+                   info.description);
+            assert_int_equal(info.kind, large ? CUPERM_CONTRACTION_TTGT : CUPERM_CONTRACTION_GETT);
+            assert_int_equal(cupermContractionPlanDestroy(plan), CUPERM_STATUS_SUCCESS);
+        }
+}
+
 static int setup(void** state)
 {
     (void)state;
@@ -650,6 +688,7 @@ int main(void)
         cmocka_unit_test(test_info_and_cache),
         cmocka_unit_test(test_lt_and_fallback),
         cmocka_unit_test(test_lt_not_chosen_at_first_run),
+        cmocka_unit_test(test_model_takes_gett_when_small),
         cmocka_unit_test(test_random_small),
         cmocka_unit_test(test_random_gemm_sized),
         cmocka_unit_test(test_random_measured),

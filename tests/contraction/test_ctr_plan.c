@@ -16,6 +16,8 @@
 #include "support/rng.h"
 #include "contraction/ctr_cpu_exec.h"
 #include "plan/contraction/gemm_bounds.h"
+#include "plan/contraction/gett.h"
+#include "plan/contraction/gett_cost.h"
 #include "plan/contraction/layout.h"
 #include "contraction/ctr_random.h"
 #include "contraction/ctr_reference.h"
@@ -664,6 +666,59 @@ static void test_gemm_bounds_known_case(void** state)
     assert_true(b.ragged);
 }
 
+/* ---- model planning's GETT price (gett_cost.h) ----------------------------------------- */
+
+static const cuperm_tuning_t* tuning_of(int ccMajor)
+{
+    const cuperm_device_info_t dev = {0, ccMajor, 0, 132, 50 << 20, 48 << 10, 3.35e12};
+    return cuperm_tuning_for(&dev);
+}
+
+/* D[m,n] = A[m,k] B[k,n] of type t: the price against the formula, the K steps it counts, and the
+ * edges of what it covers (one wave; measured families; measured architectures). */
+static double gett_price(int64_t m, int64_t n, int64_t k, cupermDataType_t t, const cuperm_tuning_t* tuning)
+{
+    int32_t mA[] = {'m', 'k'}, mB[] = {'k', 'n'}, mD[] = {'m', 'n'};
+    int64_t eA[] = {m, k}, eB[] = {k, n}, eD[] = {m, n};
+    cupermTensorDescriptor_t A = {2, mA, eA, NULL, t, CUPERM_OP_IDENTITY, 0};
+    cupermTensorDescriptor_t B = {2, mB, eB, NULL, t, CUPERM_OP_IDENTITY, 0};
+    cupermTensorDescriptor_t D = {2, mD, eD, NULL, t, CUPERM_OP_IDENTITY, 0};
+    cuperm_ctr_problem_t p;
+    assert_int_equal(cuperm_ctr_problem_init(&p, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT), CUPERM_STATUS_SUCCESS);
+    assert_true(cuperm_ctr_gett_eligible(&p, NULL, 0));
+    return cuperm_ctr_gett_seconds(&p, tuning, 132);
+}
+
+static void test_gett_price(void** state)
+{
+    (void)state;
+    const cuperm_tuning_t* h100 = tuning_of(9);
+    const cuperm_gett_tuning_t* tc = &h100->gett[CUPERM_GETT_TENSOR_CORES];
+    const cuperm_gett_tuning_t* f32 = &h100->gett[CUPERM_GETT_FP32];
+    /* 100 x 60 x 70 halves: one block, ceil(70 / 32) = 3 steps, 2 * (7000 + 4200 + 6000) bytes. */
+    assert_float_equal(gett_price(100, 60, 70, CUPERM_R_16F, h100),
+                       tc->seconds0 + 3 * tc->stepSeconds + 2.0 * 17200 * tc->byteSeconds, 1e-12);
+    assert_float_equal(gett_price(100, 60, 70, CUPERM_R_32F, h100),
+                       f32->seconds0 + 5 * f32->stepSeconds + 4.0 * 17200 * f32->byteSeconds, 1e-12);
+    /* Each step of K adds one step's time. */
+    assert_float_equal(gett_price(100, 60, 96 + 32, CUPERM_R_16F, h100) - gett_price(100, 60, 96, CUPERM_R_16F, h100),
+                       tc->stepSeconds + 2.0 * 32 * 160 * tc->byteSeconds, 1e-12);
+    /* One wave is 132 x 2 blocks of 128 x 128 (tensor cores), 132 x 4 of 64 x 64 (fp32). */
+    assert_true(isfinite(gett_price(128 * 12, 128 * 22, 16, CUPERM_R_16F, h100)));
+    assert_false(isfinite(gett_price(128 * 12, 128 * 22 + 1, 16, CUPERM_R_16F, h100)));
+    assert_true(isfinite(gett_price(64 * 24, 64 * 22, 16, CUPERM_R_32F, h100)));
+    assert_false(isfinite(gett_price(64 * 24, 64 * 23, 16, CUPERM_R_32F, h100)));
+    /* fp64 was not measured, nor any family on other architectures. */
+    assert_false(isfinite(gett_price(100, 60, 70, CUPERM_R_64F, h100)));
+    assert_false(isfinite(gett_price(100, 60, 70, CUPERM_R_16F, tuning_of(8))));
+    assert_false(isfinite(gett_price(100, 60, 70, CUPERM_R_16F, tuning_of(12))));
+    /* GETT is preferred only below TTGT's price by the margin. */
+    const double g = gett_price(100, 60, 70, CUPERM_R_16F, h100);
+    assert_true(cuperm_ctr_gett_preferred(g, g * h100->gett_margin * 1.01, h100));
+    assert_false(cuperm_ctr_gett_preferred(g, g * h100->gett_margin * 0.99, h100));
+    assert_false(cuperm_ctr_gett_preferred(INFINITY, INFINITY, h100));
+}
+
 /* CUPERM_PLAN_MEASURE's candidates: distinct, cheapest first, led by the model's choice, and
  * every one of them computes the contraction. */
 static void test_ranked_layouts_are_distinct_sorted_and_correct(void** state)
@@ -895,6 +950,7 @@ int main(void)
         cmocka_unit_test(test_search_prices_each_transpose_once),
         cmocka_unit_test(test_gemm_bounds_match_footprints),
         cmocka_unit_test(test_gemm_bounds_known_case),
+        cmocka_unit_test(test_gett_price),
         cmocka_unit_test(test_transpose_floors_prune_only),
         cmocka_unit_test(test_search_scratch_reuse),
         cmocka_unit_test(test_gemm_factor),

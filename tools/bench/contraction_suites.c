@@ -546,8 +546,9 @@ static int load_cases(const bench_suite* suite, const bench_options* opt, const 
     } else {
         const int count = opt->gen.count > 0 ? opt->gen.count : 24;
         const uint64_t seed = opt->gen.seed ? opt->gen.seed : 1;
-        /* cuTT's TAL-SH study: 150M elements of 4 bytes, 75M of 8 (2-byte types as 4). */
-        const int64_t target = t->dt->size >= 8 ? 75000000 : 150000000;
+        /* cuTT's TAL-SH study: 150M elements of 4 bytes, 75M of 8 (2-byte types as 4); --volume:
+         * that many elements in the largest tensor instead (small contractions). */
+        const int64_t target = opt->gen.volume > 0 ? opt->gen.volume : t->dt->size >= 8 ? 75000000 : 150000000;
         *n = bench_ctr_random(seed, count > BENCH_CTR_MAX_CASES ? BENCH_CTR_MAX_CASES : count, target, 4e11,
                               cases);
     }

@@ -188,7 +188,8 @@ _Static_assert(CTR_GETT_BM == CUPERM_GETT_BM && CTR_GETT_BN == CUPERM_GETT_BN &&
                "one GETT block tile");
 _Static_assert(CTR_GETT_ORDERED == 3, "cuperm_ctr_gett_step_t.by holds M, N, K");
 
-_Static_assert(CTR_GETT_SIMT_BM == CUPERM_GETT_SIMT_BM && CTR_GETT_SIMT_BN == CUPERM_GETT_SIMT_BN,
+_Static_assert(CTR_GETT_SIMT_BM == CUPERM_GETT_SIMT_BM && CTR_GETT_SIMT_BN == CUPERM_GETT_SIMT_BN &&
+                   CTR_GETT_SIMT_BK == CUPERM_GETT_SIMT_BK,
                "one CUDA-core GETT block tile");
 
 /* The CUDA-core kernel runs on any device; the tensor-core one needs sm_80+ code and device. */
@@ -367,7 +368,8 @@ static void describe(cuperm_contraction_plan_t* c)
                      q->dMFast ? "M" : "N", q->off32 ? 32 : 64);
         else
             snprintf(c->description + n, sizeof c->description - (size_t)n,
-                 "; orders %s; tiles A %s x%d, B %s x%d; D runs along %s x%d (C x%d); %d-bit offsets", orders,
+                 "; mma.sync tensor cores, %d x %d x %d blocks; orders %s; tiles A %s x%d, B %s x%d; D runs along "
+                 "%s x%d (C x%d); %d-bit offsets", CUPERM_GETT_BM, CUPERM_GETT_BN, CUPERM_GETT_BK, orders,
                  q->aKFast ? "k-major" : "m-major", q->vecA, q->bKFast ? "k-major" : "n-major", q->vecB,
                  q->dMFast ? "M" : "N", q->vecD, q->vecC, q->off32 ? 32 : 64);
         const size_t used = strlen(c->description);

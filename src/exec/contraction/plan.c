@@ -5,6 +5,7 @@
 #include "exec/contraction/plan.h"
 #include "core/error.h"
 #include "plan/contraction/gett.h"
+#include "plan/contraction/gett_cost.h"
 
 /* ---- the cost model on a real device ----------------------------------------- */
 
@@ -30,6 +31,17 @@ cuperm_ctr_cost_model_t cuperm_ctr_device_model(cuperm_handle_t* h)
     m.smCount = d->sm_count > 0 ? d->sm_count : 1;
     cuperm_transpose_predict_floor(h, &m.transposeFloorT0, &m.transposeFloorRate);
     return m;
+}
+
+/* A model plan takes GETT instead of layout l (the best TTGT layout) where the GETT model
+ * (plan/contraction/gett_cost.h) covers the problem and predicts it faster by the tuning's margin. */
+static void choose_gett_if_faster(cuperm_handle_t* h, const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l)
+{
+    if (!cuperm_ctr_gett_usable(h, p)) return;
+    const double gett = cuperm_ctr_gett_seconds(p, h->tuning, h->dev.sm_count > 0 ? h->dev.sm_count : 1);
+    if (!cuperm_ctr_gett_preferred(gett, l->inputSeconds + l->outputSeconds + l->gemmSeconds, h->tuning)) return;
+    cuperm_ctr_gett_layout(p, l);
+    l->gemmSeconds = gett;
 }
 
 cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, const cupermTensorDescriptor_t* A,
@@ -61,8 +73,9 @@ cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, const cupermTensorDescri
                 st = cuperm_ctr_measure_choose(c, &model, algo == CUPERM_ALGO_DEFAULT);
             else if (algo == CUPERM_ALGO_DEFAULT && h->gettForced && cuperm_ctr_gett_usable(h, &c->problem))
                 cuperm_ctr_gett_layout(&c->problem, &c->layout); /* CUPERM_GETT=1: GETT whenever eligible */
-            else
-                st = cuperm_ctr_layout_choose(&c->problem, &model, &c->layout);
+            else if ((st = cuperm_ctr_layout_choose(&c->problem, &model, &c->layout)) == CUPERM_STATUS_SUCCESS &&
+                     algo == CUPERM_ALGO_DEFAULT)
+                choose_gett_if_faster(h, &c->problem, &c->layout);
             cuperm_ctr_scratch_release(c->state, model.scratch);
             if (st) return st;
             cuperm_ctr_state_insert(c->state, &c->problem, c->measured, algo, &c->layout, c->measuredSeconds);

@@ -47,9 +47,10 @@ typedef struct {
     int64_t* table;                        /* host memory, malloc'd by cuperm_ctr_gett_tables_build */
 } cuperm_ctr_gett_tables_t;
 
-/* The CUDA-core kernel's block tile (backend/cuda/gett/gett.h: CUPERM_GETT_SIMT_BM, _BN). */
+/* The CUDA-core kernel's block tile (backend/cuda/gett/gett.h: CUPERM_GETT_SIMT_BM, _BN, _BK). */
 #define CTR_GETT_SIMT_BM 64
 #define CTR_GETT_SIMT_BN 64
+#define CTR_GETT_SIMT_BK 16
 
 /*
  * The GETT family's types and operators, every operator the identity after folding (negations

@@ -735,12 +735,15 @@ int cuperm_ctr_layout_describe(const cuperm_ctr_problem_t* p, const cuperm_ctr_l
     static const char* outPath[] = {"cuBLAS writes D", "transpose W->D", "operator kernel W->D"};
     char g[CTR_ROLES][160];
     for (int i = 0; i < CTR_ROLES; ++i) put_group(p, l, i, g[i], sizeof g[i]);
-    if (l->kind == CTR_KIND_GETT)
+    if (l->kind == CTR_KIND_GETT) { /* the kernel and its tiles follow (exec/contraction/build.c) */
+        char predicted[48] = "";
+        if (l->gemmSeconds > 0) snprintf(predicted, sizeof predicted, "; predicted %.3g us", 1e6 * l->gemmSeconds);
         return snprintf(buf, size,
-                        "GETT (mma.sync tensor cores, 128x128x32 tiles, A and B read in place through offset "
-                        "tables, D written in place) m=%lld n=%lld k=%lld batch=%lld (M(%s) N(%s) K(%s) batch(%s))",
+                        "GETT (A and B read in place through offset tables, D written in place) m=%lld n=%lld "
+                        "k=%lld batch=%lld (M(%s) N(%s) K(%s) batch(%s))%s",
                         (long long)l->m, (long long)l->n, (long long)l->k, (long long)l->batch, g[0], g[1], g[2],
-                        g[3]);
+                        g[3], predicted);
+    }
     const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
     return snprintf(buf, size,
                     "%lld x GEMM m=%lld n=%lld k=%lld batch=%lld (M(%s) N(%s) K(%s) batch(%s) loop(%s)), cuBLAS %s(%c) x %s(%c); "

@@ -27,9 +27,10 @@ extern "C" {
 #define CUPERM_GETT_BK 32
 
 /* gett_simt.cu: fp32 (FFMA, strict) and fp64 (DFMA) on the CUDA cores, same tables, block tile
- * CUPERM_GETT_SIMT_BM x CUPERM_GETT_SIMT_BN outputs. */
+ * CUPERM_GETT_SIMT_BM x CUPERM_GETT_SIMT_BN outputs, K in steps of CUPERM_GETT_SIMT_BK. */
 #define CUPERM_GETT_SIMT_BM 64
 #define CUPERM_GETT_SIMT_BN 64
+#define CUPERM_GETT_SIMT_BK 16
 
 typedef struct {
     /* Device tables, element offsets (A(m,k,l) = A + aM[m] + aK[k] + aL[l], ...): int32_t

@@ -21,7 +21,7 @@
 namespace cuperm {
 namespace gett_simt {
 
-constexpr int BM = CUPERM_GETT_SIMT_BM, BN = CUPERM_GETT_SIMT_BN, BK = 16, THREADS = 256;
+constexpr int BM = CUPERM_GETT_SIMT_BM, BN = CUPERM_GETT_SIMT_BN, BK = CUPERM_GETT_SIMT_BK, THREADS = 256;
 constexpr int KS = 256; // K offsets staged in shared memory once per block when K is at most this
 constexpr int PAD = 4;                   // keeps 16-byte rows and spreads the column-wise stores
 constexpr int LOADS = BM * BK / THREADS; // elements of A (and of B) per thread per K step

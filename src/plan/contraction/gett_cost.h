@@ -1,0 +1,23 @@
+/*
+ * The GETT kernels' predicted time where the model covers them (grids of one wave), and model
+ * planning's choice between a GETT plan and the best TTGT layout. Small contractions gain most:
+ * a GETT plan is one kernel launch where TTGT makes a cuBLAS call and up to three transposes
+ * (H100, random contractions of 4096 elements: GETT took 6-10 us, TTGT 14-98 us;
+ * bench/results/small-contractions-h100/). Plain C, CPU-tested.
+ */
+#ifndef CUPERM_CTR_GETT_COST_H
+#define CUPERM_CTR_GETT_COST_H
+
+#include "core/tuning.h"
+#include "plan/contraction/problem.h"
+
+/* Seconds of p's GETT plan on a device of smCount SMs with the family's tuning (cuperm_gett_tuning_t),
+ * or INFINITY where the model does not cover it: a family not measured, or a grid of more than one
+ * wave. p must be GETT-eligible (cuperm_ctr_gett_eligible). */
+double cuperm_ctr_gett_seconds(const cuperm_ctr_problem_t* p, const cuperm_tuning_t* t, double smCount);
+
+/* Whether a model plan takes GETT: its predicted seconds x the tuning's margin below ttgtSeconds
+ * (the best TTGT layout's predicted total). */
+int cuperm_ctr_gett_preferred(double gettSeconds, double ttgtSeconds, const cuperm_tuning_t* t);
+
+#endif
