@@ -591,6 +591,85 @@ static void test_lt_and_fallback(void** state)
     assert_int_equal(cupermDestroy(lazy), CUPERM_STATUS_SUCCESS);
 }
 
+/* fp16 / bf16 contractions accumulate in fp32, split-K reductions included: every element of D
+ * within 16 eps32 sqrt(K) sum|a b| + one ulp of the output type of a double reference. cuBLAS's
+ * default may reduce in the output type (bf16 random contractions of 4096 elements missed this bound
+ * on the H100 before the math mode was set; bench/results/small-contractions-h100/bf16-reductions/).
+ * Long K over few outputs is where cuBLAS splits K; cuBLASLt (from the first run) and cublasGemmEx. */
+static void test_half_types_accumulate_in_fp32(void** state)
+{
+    (void)state;
+    static const struct { int64_t m, n, k; } shapes[] = {{4, 1024, 1024}, {6, 101, 10201}, {2, 15, 69904}};
+    const cupermDataType_t halfTypes[2] = {CUPERM_R_16BF, CUPERM_R_16F};
+    const int32_t mA[2] = {'c', 'a'}, mB[2] = {'c', 'b'}, mD[2] = {'a', 'b'}; /* D = A^T B */
+    rng_t r = {20261124};
+    for (int h = 0; h < 2; ++h) {
+        const char* lts[2] = {NULL, "0"}; /* cublasGemmEx first; cuBLASLt chosen at planning */
+        for (int l = 0; l < 2; ++l) {
+            cupermHandle_t hd = handle_with_lt_after(lts[l]);
+            for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s) {
+                const int64_t M = shapes[s].m, N = shapes[s].n, K = shapes[s].k;
+                const int64_t eA[2] = {K, M}, eB[2] = {K, N}, eD[2] = {M, N};
+                cupermTensorDescriptor_t A = {2, mA, eA, NULL, halfTypes[h], CUPERM_OP_IDENTITY, 0};
+                cupermTensorDescriptor_t B = {2, mB, eB, NULL, halfTypes[h], CUPERM_OP_IDENTITY, 0};
+                cupermTensorDescriptor_t D = {2, mD, eD, NULL, halfTypes[h], CUPERM_OP_IDENTITY, 0};
+                cupermContractionPlan_t plan;
+                assert_int_equal(cupermPlanContractionAlgo(hd, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT,
+                                                           CUPERM_PLAN_MODEL, CUPERM_ALGO_TTGT), CUPERM_STATUS_SUCCESS);
+                const size_t es = 2;
+                unsigned char* ha = malloc((size_t)(K * M) * es);
+                unsigned char* hb = malloc((size_t)(K * N) * es);
+                unsigned char* hdst = malloc((size_t)(M * N) * es);
+                rng_fill(&r, halfTypes[h], K * M, ha);
+                rng_fill(&r, halfTypes[h], K * N, hb);
+                void *da, *db, *dd, *ws = NULL;
+                size_t wsBytes;
+                CHECK_CUDA(cudaMalloc(&da, (size_t)(K * M) * es));
+                CHECK_CUDA(cudaMalloc(&db, (size_t)(K * N) * es));
+                CHECK_CUDA(cudaMalloc(&dd, (size_t)(M * N) * es));
+                CHECK_CUDA(cudaMemcpy(da, ha, (size_t)(K * M) * es, cudaMemcpyHostToDevice));
+                CHECK_CUDA(cudaMemcpy(db, hb, (size_t)(K * N) * es, cudaMemcpyHostToDevice));
+                CHECK_CUDA(cudaMemset(dd, POISON_BYTE, (size_t)(M * N) * es));
+                assert_int_equal(cupermContractionGetWorkspaceSize(plan, &wsBytes), CUPERM_STATUS_SUCCESS);
+                if (wsBytes) CHECK_CUDA(cudaMalloc(&ws, wsBytes));
+                const float one = 1, zero = 0;
+                assert_int_equal(cupermContract(plan, &one, da, db, &zero, dd, dd, ws, wsBytes, 0), CUPERM_STATUS_SUCCESS);
+                CHECK_CUDA(cudaMemcpy(hdst, dd, (size_t)(M * N) * es, cudaMemcpyDeviceToHost));
+                const double ulp = halfTypes[h] == CUPERM_R_16BF ? 0x1p-8 : 0x1p-11;
+                double worst = 0;
+                for (int64_t i = 0; i < M; ++i)
+                    for (int64_t j = 0; j < N; ++j) {
+                        double want = 0, abssum = 0, v[2];
+                        for (int64_t c = 0; c < K; ++c) {
+                            double x[2], y[2];
+                            ref_load(halfTypes[h], ha + (size_t)(c + K * i) * es, x);
+                            ref_load(halfTypes[h], hb + (size_t)(c + K * j) * es, y);
+                            want += x[0] * y[0];
+                            abssum += fabs(x[0] * y[0]);
+                        }
+                        ref_load(halfTypes[h], hdst + (size_t)(i + M * j) * es, v);
+                        const double bound = 16 * 0x1p-24 * sqrt((double)K) * abssum + ulp * fabs(want) + 1e-30;
+                        const double e = fabs(v[0] - want) / bound;
+                        if (!(e <= worst)) worst = e; /* NaN sticks */
+                    }
+                printf("    %s %lldx%lldx%lld (%s): worst error %.3g of the fp32-accumulation bound\n",
+                       halfTypes[h] == CUPERM_R_16BF ? "bf16" : "f16", (long long)M, (long long)N, (long long)K,
+                       l ? "cuBLASLt" : "cublasGemmEx", worst);
+                if (!(worst <= 1.0)) fail_msg("accumulation beyond fp32's bound (%.3g)", worst);
+                cudaFree(da);
+                cudaFree(db);
+                cudaFree(dd);
+                if (ws) cudaFree(ws);
+                free(ha);
+                free(hb);
+                free(hdst);
+                assert_int_equal(cupermContractionPlanDestroy(plan), CUPERM_STATUS_SUCCESS);
+            }
+            assert_int_equal(cupermDestroy(hd), CUPERM_STATUS_SUCCESS);
+        }
+    }
+}
+
 /* By default a plan runs cublasGemmEx until its CTR_LT_AFTER_RUNS-th run (256): planned and run
  * once, its description says so. */
 static void test_lt_not_chosen_at_first_run(void** state)
@@ -688,6 +767,7 @@ int main(void)
         cmocka_unit_test(test_info_and_cache),
         cmocka_unit_test(test_lt_and_fallback),
         cmocka_unit_test(test_lt_not_chosen_at_first_run),
+        cmocka_unit_test(test_half_types_accumulate_in_fp32),
         cmocka_unit_test(test_model_takes_gett_when_small),
         cmocka_unit_test(test_random_small),
         cmocka_unit_test(test_random_gemm_sized),

@@ -49,10 +49,15 @@ void cuperm_ctr_lt_plan(cublasLtHandle_t lt, const cuperm_ctr_problem_t* p, cons
     cublasLtMatmulPreference_t pref = NULL;
     if (!ok(cublasLtMatmulPreferenceCreate(&pref))) return;
     const uint32_t alignFirst = g->align[0], alignSecond = g->align[1], alignOut = g->align[2];
+    /* Split-K partial sums in the compute type, never the (narrower) output type: as the cuBLAS
+     * handles' CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION (exec/contraction/state.c). */
+    const uint32_t reductions = CUBLASLT_REDUCTION_SCHEME_INPLACE | CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE;
     cublasLtMatmulHeuristicResult_t result;
     int found = 0;
     if (ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspaceBytes,
                                                 sizeof workspaceBytes)) &&
+        ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &reductions,
+                                                sizeof reductions)) &&
         ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &alignFirst,
                                                 sizeof alignFirst)) &&
         ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &alignSecond,

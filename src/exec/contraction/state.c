@@ -77,8 +77,14 @@ cupermStatus_t cuperm_ctr_blas_acquire(cuperm_ctr_state_t* s, cublasHandle_t* bl
     if (s->idleCount > 0) *blas = s->idle[--s->idleCount];
     pthread_mutex_unlock(&s->lock);
     if (*blas) return CUPERM_STATUS_SUCCESS;
-    const cublasStatus_t st = cublasCreate(blas);
+    cublasStatus_t st = cublasCreate(blas);
+    /* Mixed-precision GEMMs (fp16 / bf16 out, fp32 compute) keep fp32 in split-K reductions: by
+     * default cuBLAS may reduce in the output type, and bf16 contractions then missed the fp32-
+     * accumulation bound on the H100 (bench/results/small-contractions-h100/bf16-reductions/). */
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = cublasSetMathMode(*blas, CUBLAS_DEFAULT_MATH | CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION);
     if (st == CUBLAS_STATUS_SUCCESS) return CUPERM_STATUS_SUCCESS;
+    if (*blas) cublasDestroy(*blas);
     *blas = NULL;
     return cuperm_fail(CUPERM_STATUS_LIBRARY_ERROR, "cupermContract: cublasCreate failed: %s",
                        cublasGetStatusString(st));
