@@ -708,8 +708,12 @@ static void test_gett_price(void** state)
     assert_false(isfinite(gett_price(128 * 12, 128 * 22 + 1, 16, CUPERM_R_16F, h100)));
     assert_true(isfinite(gett_price(64 * 24, 64 * 22, 16, CUPERM_R_32F, h100)));
     assert_false(isfinite(gett_price(64 * 24, 64 * 23, 16, CUPERM_R_32F, h100)));
-    /* fp64 was not measured, nor any family on other architectures. */
-    assert_false(isfinite(gett_price(100, 60, 70, CUPERM_R_64F, h100)));
+    const cuperm_gett_tuning_t* f64 = &h100->gett[CUPERM_GETT_FP64];
+    assert_float_equal(gett_price(100, 60, 70, CUPERM_R_64F, h100),
+                       f64->seconds0 + 5 * f64->stepSeconds + 8.0 * 17200 * f64->byteSeconds, 1e-12);
+    assert_true(isfinite(gett_price(64 * 18, 64 * 22, 16, CUPERM_R_64F, h100)));   /* 3 blocks an SM */
+    assert_false(isfinite(gett_price(64 * 18, 64 * 22 + 1, 16, CUPERM_R_64F, h100)));
+    /* No family was measured on other architectures. */
     assert_false(isfinite(gett_price(100, 60, 70, CUPERM_R_16F, tuning_of(8))));
     assert_false(isfinite(gett_price(100, 60, 70, CUPERM_R_16F, tuning_of(12))));
     /* GETT is preferred only below TTGT's price by the margin. */
