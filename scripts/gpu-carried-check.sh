@@ -8,12 +8,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/cuda/bin"
-logs="${OUT:-$PWD/gpu-carried-logs}"
-mkdir -p "$logs"
-source scripts/lib/deps.sh
-cuperm_find_cmocka
 source scripts/lib/carried.sh
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
+cuperm_carried_begin "$PWD/gpu-carried-logs"
 for exe in build-carry/bin/test_*; do
   t=$(basename "$exe")
   timeout 240 "$exe" >"$logs/$t.log" 2>&1; echo "$t rc=$? $(grep -E 'PASSED|FAILED' "$logs/$t.log" | tail -1)"

@@ -6,12 +6,8 @@
 #   run (carry build-carry and the two .deps/libcmocka*.deb): scripts/gpu-final-s19.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
-logs="${OUT:-$PWD/gpu-final-logs}"
-mkdir -p "$logs"
-source scripts/lib/deps.sh
-cuperm_find_cmocka
 source scripts/lib/carried.sh
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
+cuperm_carried_begin "$PWD/gpu-final-logs"
 cuperm_carried_tests
 timeout 120 compute-sanitizer --tool memcheck build-carry/bin/test_gpu_errors >"$logs/memcheck-errors.log" 2>&1
 echo "memcheck test_gpu_errors rc=$? $(grep 'ERROR SUMMARY' "$logs/memcheck-errors.log" | tail -1)"

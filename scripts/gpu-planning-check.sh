@@ -8,12 +8,8 @@
 #   run (carry build-carry and the two .deps/libcmocka*.deb): scripts/gpu-planning-check.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
-logs="${OUT:-$PWD/gpu-planning-logs}"
-mkdir -p "$logs"
-source scripts/lib/deps.sh
-cuperm_find_cmocka
 source scripts/lib/carried.sh
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
+cuperm_carried_begin "$PWD/gpu-planning-logs"
 [ "${TESTS:-1}" = 1 ] && cuperm_carried_tests
 cuperm_model_run tccg48-f32 tccg48 --dtype f32
 cuperm_model_run tccg48-f16 tccg48 --dtype f16

@@ -10,12 +10,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/cuda/bin"
-logs="${OUT:-$PWD/gpu-ragged-logs}"
-mkdir -p "$logs"
-source scripts/lib/deps.sh
-cuperm_find_cmocka
 source scripts/lib/carried.sh
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
+cuperm_carried_begin "$PWD/gpu-ragged-logs"
 cuperm_carried_tests
 grep -h "ragged" "$logs/test_ctr_gpu.log"
 if [ -x build-carry/probe/probe_cpasync ]; then # ALLOC SRC_BYTES: a 16-byte cp.async of SRC_BYTES

@@ -3,6 +3,16 @@
 export LD_LIBRARY_PATH="$PWD/build-carry/lib:${LD_LIBRARY_PATH:-}"
 bench=build-carry/bin/cuperm-bench
 
+# cuperm_carried_begin DEFAULT_LOGS: $logs ($OUT, else DEFAULT_LOGS) made, cmocka found (the carried
+# .deps debs), the GPU's name and driver in $logs/gpu.txt
+cuperm_carried_begin() {
+  logs="${OUT:-$1}"
+  mkdir -p "$logs"
+  source scripts/lib/deps.sh
+  cuperm_find_cmocka
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
+}
+
 # cuperm_sample_cases FILE EVERY SUITE ARGS...: every EVERY-th case of the suite (case-file lines) into FILE
 cuperm_sample_cases() {
   local file=$1 every=$2; shift 2
