@@ -37,9 +37,12 @@ cuperm_ctr_cost_model_t cuperm_ctr_device_model(cuperm_handle_t* h)
  * (plan/contraction/gett_cost.h) covers the problem and predicts it faster by the tuning's margin. */
 static void choose_gett_if_faster(cuperm_handle_t* h, const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l)
 {
-    if (!cuperm_ctr_gett_usable(h, p)) return;
+    if (!cuperm_ctr_gett_eligible(p, NULL, 0)) return;
     const double gett = cuperm_ctr_gett_seconds(p, h->tuning, h->dev.sm_count > 0 ? h->dev.sm_count : 1);
     if (!cuperm_ctr_gett_preferred(gett, l->inputSeconds + l->outputSeconds + l->gemmSeconds, h->tuning)) return;
+    /* Last: for the tensor-core kernel it asks the CUDA runtime (cudaFuncGetAttributes), which most
+     * model plans, large ones, never need. */
+    if (!cuperm_ctr_gett_usable(h, p)) return;
     cuperm_ctr_gett_layout(p, l);
     l->gemmSeconds = gett;
 }
