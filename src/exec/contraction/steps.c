@@ -79,12 +79,12 @@ cupermStatus_t cuperm_ctr_step_gemm(const cuperm_step_t* s, const void* vplan, c
         for (int64_t call = 0; call < l->calls && !st; ++call) {
             int64_t off[3]; /* entry call * batch: the call's first batch entry */
             cuperm_ctr_ptr_offsets(&g->pointers, call * l->batch, off);
-            const char *f = first + off[0] * eb[0], *s2 = second + off[1] * eb[1];
-            char* o = out + off[2] * eb[2];
-            st = g->bounds.ragged && cuperm_ctr_lt_fits(&g->lt, f, s2, o)
-                     ? cuperm_ctr_lt_run(plan->state->lt, &g->lt, p, l, f, s2, o, a->alpha, beta, cublasWorkspace,
-                                         a->stream)
-                     : cuperm_ctr_gemm_run(blas, p, l, f, s2, o, a->alpha, beta);
+            const char *callFirst = first + off[0] * eb[0], *callSecond = second + off[1] * eb[1];
+            char* callOut = out + off[2] * eb[2];
+            st = g->bounds.ragged && cuperm_ctr_lt_fits(&g->lt, callFirst, callSecond, callOut)
+                     ? cuperm_ctr_lt_run(plan->state->lt, &g->lt, p, l, callFirst, callSecond, callOut, a->alpha,
+                                         beta, cublasWorkspace, a->stream)
+                     : cuperm_ctr_gemm_run(blas, p, l, callFirst, callSecond, callOut, a->alpha, beta);
         }
     } else if (!st) {
         st = cuperm_ctr_gemm_run(blas, p, l, first, second, out, a->alpha, beta);
