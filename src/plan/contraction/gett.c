@@ -68,13 +68,21 @@ int cuperm_ctr_gett_supported(const cuperm_ctr_problem_t* p, char* why, size_t w
     return 1;
 }
 
+void cuperm_ctr_gett_block_tile(const cuperm_ctr_problem_t* p, int64_t* bm, int64_t* bn, int64_t* bk)
+{
+    const int simt = cuperm_ctr_gett_cuda_cores(p);
+    *bm = simt ? CTR_GETT_SIMT_BM : CTR_GETT_BM;
+    *bn = simt ? CTR_GETT_SIMT_BN : CTR_GETT_BN;
+    *bk = simt ? CTR_GETT_SIMT_BK : CTR_GETT_BK;
+}
+
 int cuperm_ctr_gett_eligible(const cuperm_ctr_problem_t* p, char* why, size_t whySize)
 {
     if (!cuperm_ctr_gett_supported(p, why, whySize)) return 0;
     if (table_entries(p) > CTR_GETT_MAX_ENTRIES) return why_not(why, whySize, "offset tables too large");
     /* The kernels index m, n, k with int and tiles with a 31-bit grid. */
-    const int simt = cuperm_ctr_gett_cuda_cores(p);
-    const int64_t bm = simt ? CTR_GETT_SIMT_BM : CTR_GETT_BM, bn = simt ? CTR_GETT_SIMT_BN : CTR_GETT_BN;
+    int64_t bm, bn, bk;
+    cuperm_ctr_gett_block_tile(p, &bm, &bn, &bk);
     const int64_t mt = (p->groupSize[CTR_GROUP_M] + bm - 1) / bm, nt = (p->groupSize[CTR_GROUP_N] + bn - 1) / bn;
     if (mt * nt > INT32_MAX) return why_not(why, whySize, "too many tiles");
     return 1;

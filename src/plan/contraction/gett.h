@@ -63,6 +63,10 @@ int cuperm_ctr_gett_supported(const cuperm_ctr_problem_t* p, char* why, size_t w
 /* 1 when p's GETT plan runs the CUDA-core kernel (A/B R_32F or R_64F), 0 for the tensor cores. */
 int cuperm_ctr_gett_cuda_cores(const cuperm_ctr_problem_t* p);
 
+/* The block tile of p's GETT kernel (CUDA cores or tensor cores): outputs along M and N, and the
+ * depth of one step of K. */
+void cuperm_ctr_gett_block_tile(const cuperm_ctr_problem_t* p, int64_t* bm, int64_t* bn, int64_t* bk);
+
 /* Whether the table kernel can run problem p: the family's types and operators, tables within
  * CTR_GETT_MAX_ENTRIES, a grid of fewer than 2^31 tiles. Returns 1 or 0 with the reason. */
 int cuperm_ctr_gett_eligible(const cuperm_ctr_problem_t* p, char* why, size_t whySize);

@@ -4,14 +4,6 @@
 
 #include "plan/contraction/gett.h"
 
-/* Elements of an operand (unit extents included: they change nothing). */
-static double volume(const cuperm_ctr_operand_t* t)
-{
-    double v = 1;
-    for (int i = 0; i < t->rank; ++i) v *= (double)t->extents[i];
-    return v;
-}
-
 static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 double cuperm_ctr_gett_seconds(const cuperm_ctr_problem_t* p, const cuperm_tuning_t* t, double smCount)
@@ -22,13 +14,14 @@ double cuperm_ctr_gett_seconds(const cuperm_ctr_problem_t* p, const cuperm_tunin
                                                           : CUPERM_GETT_FP32;
     const cuperm_gett_tuning_t* g = &t->gett[family];
     if (!(g->seconds0 > 0) || g->residentBlocks < 1) return INFINITY;
-    const int64_t bm = cudaCores ? CTR_GETT_SIMT_BM : CTR_GETT_BM, bn = cudaCores ? CTR_GETT_SIMT_BN : CTR_GETT_BN;
-    const int64_t bk = cudaCores ? CTR_GETT_SIMT_BK : CTR_GETT_BK;
+    int64_t bm, bn, bk;
+    cuperm_ctr_gett_block_tile(p, &bm, &bn, &bk);
     const double blocks = (double)ceil_div(p->groupSize[CTR_GROUP_M], bm) *
                           (double)ceil_div(p->groupSize[CTR_GROUP_N], bn) * (double)p->groupSize[CTR_GROUP_L];
     if (blocks > smCount * g->residentBlocks) return INFINITY;
-    const double bytes = (volume(&p->op[CTR_A]) + volume(&p->op[CTR_B])) * (double)cupermDataTypeSize(p->op[CTR_A].type) +
-                         volume(&p->op[CTR_D]) * (double)cupermDataTypeSize(p->op[CTR_D].type);
+    const double bytes = (double)(cuperm_ctr_operand_volume(&p->op[CTR_A]) + cuperm_ctr_operand_volume(&p->op[CTR_B])) *
+                             (double)cupermDataTypeSize(p->op[CTR_A].type) +
+                         (double)cuperm_ctr_operand_volume(&p->op[CTR_D]) * (double)cupermDataTypeSize(p->op[CTR_D].type);
     return g->seconds0 + (double)ceil_div(p->groupSize[CTR_GROUP_K], bk) * g->stepSeconds + bytes * g->byteSeconds;
 }
 

@@ -473,13 +473,6 @@ static void price_pairings(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
 
 static size_t align_up(size_t x) { return (x + WS_ALIGN - 1) / WS_ALIGN * WS_ALIGN; }
 
-static int64_t operand_volume(const cuperm_ctr_operand_t* t)
-{
-    int64_t v = 1;
-    for (int i = 0; i < t->rank; ++i) v *= t->extents[i];
-    return v;
-}
-
 static void place_workspace(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l)
 {
     size_t off = 0;
@@ -487,9 +480,9 @@ static void place_workspace(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* 
         size_t bytes = 0;
         if (i == 3 && l->calls > 1) bytes = 3 * sizeof(void*) * (size_t)(l->calls * l->batch);
         if (i < 2 && l->in[i].path != CTR_IN_DIRECT)
-            bytes = (size_t)operand_volume(&p->op[i]) * cupermDataTypeSize(p->op[i].type);
+            bytes = (size_t)cuperm_ctr_operand_volume(&p->op[i]) * cupermDataTypeSize(p->op[i].type);
         if (i == 2 && l->out != CTR_OUT_DIRECT)
-            bytes = (size_t)operand_volume(&p->op[CTR_D]) * cupermDataTypeSize(p->op[CTR_D].type);
+            bytes = (size_t)cuperm_ctr_operand_volume(&p->op[CTR_D]) * cupermDataTypeSize(p->op[CTR_D].type);
         l->wsOffset[i] = off;
         l->wsBytes[i] = bytes;
         off += align_up(bytes);

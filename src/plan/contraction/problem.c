@@ -63,6 +63,13 @@ static cupermStatus_t copy_operand(cuperm_ctr_operand_t* t, const cupermTensorDe
     return CUPERM_STATUS_SUCCESS;
 }
 
+int64_t cuperm_ctr_operand_volume(const cuperm_ctr_operand_t* t)
+{
+    int64_t v = 1;
+    for (int i = 0; i < t->rank; ++i) v *= t->extents[i];
+    return v;
+}
+
 int64_t cuperm_ctr_operand_max_offset(const cuperm_ctr_operand_t* t)
 {
     return cuperm_max_offset(t->rank, t->extents, t->strides);
