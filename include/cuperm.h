@@ -359,8 +359,8 @@ typedef enum {
     CUPERM_ALGO_GETT = 2     /**< the GETT kernel (one plan per problem, so the mode changes nothing);
                                   CUPERM_STATUS_NOT_SUPPORTED, naming the rule, where it cannot run the
                                   problem: types (fp16/bf16 into fp32 or the same type, strict fp32 or
-                                  fp64 all four alike), operators, table size, an sm_80+ device for
-                                  fp16/bf16 */
+                                  fp64 all four alike), table size, an sm_80+ device for fp16/bf16.
+                                  Every operator runs inside the kernel */
 } cupermContractionAlgo_t;
 
 /** One operand of a contraction. */

@@ -107,12 +107,21 @@
  * (fp64, 94; bf16 shares the fp16 kernel's numbers). Beyond one wave the kernels' times depend on
  * more than this (compute-bound tiles, D's sectors): such plans are not priced and model plans keep
  * TTGT. The margin: the fit's worst under-predictions on one wave were 1.3-1.6x, at long K, where
- * TTGT's model (itself 1.3-2.8x below its measured times on these sets) still wins. */
+ * TTGT's model (itself 1.3-2.8x below its measured times on these sets) still wins.
+ *
+ * Operators (the last three numbers: fixed, per step and input operand cheap / costly), fitted by
+ * tools/model/fit_gett_ops.py to the same 48 cases of 4096 elements (seed 1) run by GETT plans with
+ * relu or sigmoid on A and B and with tanh on D against none
+ * (bench/results/small-contractions-h100/operators/): about 4 us (fp16) and 2.5 us (fp32) for the
+ * operator instance, whatever the operators, plus the tile passes. fp64 with operators unmeasured. */
 #define CUPERM_SM90_GETT                                                                                       \
-    {{5.58e-6, 1.71e-6, 0.52e-12, 2}, {4.44e-6, 1.183e-6, 0.64e-12, 4}, {4.31e-6, 2.315e-6, 0.61e-12, 3}}
+    {{5.58e-6, 1.71e-6, 0.52e-12, 2, 4.0e-6, {0.42e-6, 1.7e-6}},                                                 \
+     {4.44e-6, 1.183e-6, 0.64e-12, 4, 2.5e-6, {0.21e-6, 0.29e-6}},                                               \
+     {4.31e-6, 2.315e-6, 0.61e-12, 3, 0.0, {0.0, 0.0}}}
 #define CUPERM_SM90_GETT_MARGIN 1.25
 /* Families nobody measured on an architecture: model plans never take GETT there. */
-#define CUPERM_GETT_UNMEASURED {{0.0, 0.0, 0.0, 0}, {0.0, 0.0, 0.0, 0}, {0.0, 0.0, 0.0, 0}}
+#define CUPERM_GETT_UNMEASURED {{0.0, 0.0, 0.0, 0, 0.0, {0.0, 0.0}}, {0.0, 0.0, 0.0, 0, 0.0, {0.0, 0.0}}, \
+                                {0.0, 0.0, 0.0, 0, 0.0, {0.0, 0.0}}}
 
 /* Per SM: the reference part's dense peak divided by its SM count (H100 SXM: 132 SMs,
  * A100: 108). fp64 GEMMs run on the fp64 tensor cores of both.

@@ -79,6 +79,12 @@ typedef struct {
     double stepSeconds; /* one step of K through the block's pipeline */
     double byteSeconds; /* per byte of A, B and D */
     int residentBlocks; /* blocks an SM holds at once */
+    /* Operators the plan does not fold into the scalars (plan/contraction/gett_cost.c): a fixed
+     * time for the kernel's operator instance, and per step of K and input operand with an
+     * operator, cheap (abs, relu, leaky_relu) or costly (elu, sigmoid, tanh, exp, sqrt).
+     * opSeconds0 0: not measured; model plans with such operators never take that family. */
+    double opSeconds0;
+    double opStepSeconds[2];
 } cuperm_gett_tuning_t;
 
 /* GETT kernel families: tensor cores (fp16 / bf16), CUDA cores fp32, CUDA cores fp64. */

@@ -676,17 +676,49 @@ static const cuperm_tuning_t* tuning_of(int ccMajor)
 
 /* D[m,n] = A[m,k] B[k,n] of type t: the price against the formula, the K steps it counts, and the
  * edges of what it covers (one wave; measured families; measured architectures). */
-static double gett_price(int64_t m, int64_t n, int64_t k, cupermDataType_t t, const cuperm_tuning_t* tuning)
+static double gett_price_ops(int64_t m, int64_t n, int64_t k, cupermDataType_t t, const cuperm_tuning_t* tuning,
+                             const cupermOperator_t ops[3])
 {
     int32_t mA[] = {'m', 'k'}, mB[] = {'k', 'n'}, mD[] = {'m', 'n'};
     int64_t eA[] = {m, k}, eB[] = {k, n}, eD[] = {m, n};
-    cupermTensorDescriptor_t A = {2, mA, eA, NULL, t, CUPERM_OP_IDENTITY, 0};
-    cupermTensorDescriptor_t B = {2, mB, eB, NULL, t, CUPERM_OP_IDENTITY, 0};
-    cupermTensorDescriptor_t D = {2, mD, eD, NULL, t, CUPERM_OP_IDENTITY, 0};
+    cupermTensorDescriptor_t A = {2, mA, eA, NULL, t, ops[0], 0.5};
+    cupermTensorDescriptor_t B = {2, mB, eB, NULL, t, ops[1], 0.5};
+    cupermTensorDescriptor_t D = {2, mD, eD, NULL, t, ops[2], 0.5};
     cuperm_ctr_problem_t p;
     assert_int_equal(cuperm_ctr_problem_init(&p, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT), CUPERM_STATUS_SUCCESS);
     assert_true(cuperm_ctr_gett_eligible(&p, NULL, 0));
     return cuperm_ctr_gett_seconds(&p, tuning, 132);
+}
+
+static double gett_price(int64_t m, int64_t n, int64_t k, cupermDataType_t t, const cuperm_tuning_t* tuning)
+{
+    static const cupermOperator_t none[3] = {CUPERM_OP_IDENTITY, CUPERM_OP_IDENTITY, CUPERM_OP_IDENTITY};
+    return gett_price_ops(m, n, k, t, tuning, none);
+}
+
+/* Operators (A, B, D): the family's fixed operator time once, a tile pass per step of K for each
+ * input operand with one (cheap: abs, relu, leaky_relu; costly: the rest), nothing for negations
+ * (folded into the scalars); unmeasured operator prices leave the plan unpriced. */
+static void test_gett_operator_price(void** state)
+{
+    (void)state;
+    const cuperm_tuning_t* h100 = tuning_of(9);
+    const cuperm_gett_tuning_t* tc = &h100->gett[CUPERM_GETT_TENSOR_CORES];
+    const double plain = gett_price(100, 60, 70, CUPERM_R_16F, h100); /* 3 steps of K */
+    const cupermOperator_t negations[3] = {CUPERM_OP_NEGATE, CUPERM_OP_IDENTITY, CUPERM_OP_NEGATE};
+    const cupermOperator_t outOnly[3] = {CUPERM_OP_IDENTITY, CUPERM_OP_IDENTITY, CUPERM_OP_TANH};
+    const cupermOperator_t relu[3] = {CUPERM_OP_RELU, CUPERM_OP_IDENTITY, CUPERM_OP_IDENTITY};
+    const cupermOperator_t both[3] = {CUPERM_OP_LEAKY_RELU, CUPERM_OP_SIGMOID, CUPERM_OP_ELU};
+    assert_float_equal(gett_price_ops(100, 60, 70, CUPERM_R_16F, h100, negations), plain, 1e-15);
+    assert_float_equal(gett_price_ops(100, 60, 70, CUPERM_R_16F, h100, outOnly), plain + tc->opSeconds0, 1e-15);
+    assert_float_equal(gett_price_ops(100, 60, 70, CUPERM_R_16F, h100, relu),
+                       plain + tc->opSeconds0 + 3 * tc->opStepSeconds[0], 1e-15);
+    assert_float_equal(gett_price_ops(100, 60, 70, CUPERM_R_16F, h100, both),
+                       plain + tc->opSeconds0 + 3 * (tc->opStepSeconds[0] + tc->opStepSeconds[1]), 1e-15);
+    assert_true(tc->opSeconds0 > 0 && tc->opStepSeconds[1] > tc->opStepSeconds[0]);
+    /* fp64 with operators: not measured. */
+    assert_true(isfinite(gett_price(100, 60, 70, CUPERM_R_64F, h100)));
+    assert_false(isfinite(gett_price_ops(100, 60, 70, CUPERM_R_64F, h100, outOnly)));
 }
 
 static void test_gett_price(void** state)
@@ -955,6 +987,7 @@ int main(void)
         cmocka_unit_test(test_gemm_bounds_match_footprints),
         cmocka_unit_test(test_gemm_bounds_known_case),
         cmocka_unit_test(test_gett_price),
+        cmocka_unit_test(test_gett_operator_price),
         cmocka_unit_test(test_transpose_floors_prune_only),
         cmocka_unit_test(test_search_scratch_reuse),
         cmocka_unit_test(test_gemm_factor),

@@ -8,7 +8,8 @@
  * pointers aligned or one element off. Every element of D is checked against a double
  * reference with an fp32-accumulation error bound, and every byte outside D's elements
  * (guards, padding, A, B, C) must be unchanged. CUPERM_GETT_TEST_CASES sets the number of
- * random cases (default 200). Exits 77 without a GPU.
+ * random cases (default 200; half as many with operators), CUPERM_GETT_TEST_FILTER a name pattern of
+ * the tests to run. Exits 77 without a GPU.
  *
  * CUPERM_GETT_TEST_ENGINE=tma runs the same cases with CUPERM_GETT=tma: GETT plans run the
  * Hopper TMA kernels where the problem maps onto them and A, B are 16-byte aligned (the table
@@ -113,6 +114,12 @@ static void buffer_values(buffer* b, cupermDataType_t type)
     }
 }
 
+/* |x| for every element (sqrt's operands): the sign is the top bit of the last byte. */
+static void clear_signs(buffer* b)
+{
+    for (size_t i = b->es - 1; i < b->bytes; i += b->es) b->host[i] &= 0x7f;
+}
+
 static void buffer_free(buffer* b)
 {
     free(b->host);
@@ -181,8 +188,11 @@ static int run_case(rng_t* r, cupermTensorDescriptor_t desc[4], const type_pair*
     buffer b[4];
     for (int t = 0; t < 4; ++t) buffer_make(&b[t], &desc[t], off);
     for (int t = 0; t < 3; ++t) rng_fill(r, desc[t].type, (int64_t)(b[t].bytes / b[t].es), b[t].host);
+    for (int t = 0; t < 3; ++t)
+        if (desc[t].op == CUPERM_OP_SQRT) clear_signs(&b[t]);
     if (alias) {
         rng_fill(r, desc[3].type, (int64_t)(b[3].bytes / b[3].es), b[3].host);
+        if (desc[2].op == CUPERM_OP_SQRT) clear_signs(&b[3]); /* C's values */
     } else {
         /* Guards and holes: a byte pattern; D's elements: NaN (every one must be written). */
         poison_pattern(b[3].host, b[3].bytes);
@@ -229,6 +239,12 @@ static int run_case(rng_t* r, cupermTensorDescriptor_t desc[4], const type_pair*
     const double K = contracted(&desc[0], &desc[3]);
     const double u = unit_roundoff(tp->cd), sub = subnormal(tp->cd);
     const double acc = tp->ab == CUPERM_R_64F ? 0x1p-53 : 0x1p-24, accSub = tp->ab == CUPERM_R_64F ? 0x1p-1074 : 0x1p-149;
+    /* Operators: op(A) and op(B) are rounded to their type before the products (as TTGT's
+     * transposes store them), each op's own error a few units of the compute type; opD (the
+     * test's are 1-Lipschitz) passes the error through and adds its own and D's rounding. */
+    const int inOps = (desc[0].op != CUPERM_OP_IDENTITY && desc[0].op != CUPERM_OP_NEGATE) ||
+                      (desc[1].op != CUPERM_OP_IDENTITY && desc[1].op != CUPERM_OP_NEGATE);
+    const double uIn = inOps ? 3 * unit_roundoff(tp->ab) + 8 * acc : 0, uOut = desc[3].op ? u + 4 * acc : 0;
     double worst = 0;
     for (int64_t i = 0; i < spanD && !bad; ++i) {
         if (!mask[i]) continue;
@@ -237,7 +253,7 @@ static int run_case(rng_t* r, cupermTensorDescriptor_t desc[4], const type_pair*
         const double w = creal(want[i]);
         /* fp32 (fp64) accumulation (K + 2 roundings, doubled for the tensor cores' accumulation
          * order), the rounding to D's type, a subnormal floor. */
-        const double bound = (2 * (K + 2) * acc + 2 * u) * mag[i] + (K + 2) * accSub + sub;
+        const double bound = (2 * (K + 2) * acc + 2 * u + uIn) * mag[i] + uOut * fabs(w) + (K + 2) * accSub + sub;
         const double err = fabs(v[0] - w);
         if (!(err <= bound)) {
             bad = 1;
@@ -467,6 +483,52 @@ static void test_random(void** state)
     assert_int_equal(failures, 0);
 }
 
+/* An operator for operand t: any of cupermOperator_t's real ones for A, B and C, the 1-Lipschitz
+ * ones for D (the error bound passes through them unscaled); parameters in (0, 1]. */
+static cupermOperator_t random_operator(rng_t* r, int t, double* param)
+{
+    static const cupermOperator_t any[] = {CUPERM_OP_IDENTITY, CUPERM_OP_NEGATE, CUPERM_OP_ABS,     CUPERM_OP_RELU,
+                                           CUPERM_OP_LEAKY_RELU, CUPERM_OP_ELU, CUPERM_OP_SIGMOID, CUPERM_OP_TANH,
+                                           CUPERM_OP_EXP,        CUPERM_OP_SQRT, CUPERM_OP_CONJ};
+    const int n = t == 3 ? 8 : (int)(sizeof any / sizeof any[0]); /* D: up to tanh */
+    *param = 0.05 + 0.95 * rng_uniform(r);
+    return any[rng_range(r, 0, n - 1)];
+}
+
+/* Operators on the GETT kernels (opA / opB on the loaded tiles, opC / opD in the epilogue), every
+ * type pair, random shapes, strides, beta modes and base offsets: each case has at least one
+ * operator that does not fold into the scalars, so the kernels' operator instances run. */
+static void test_operators(void** state)
+{
+    (void)state;
+    rng_t r = {2718};
+    const int count = case_count() / 2 > 8 ? case_count() / 2 : 8;
+    int failures = 0;
+    for (int i = 0; i < count; ++i) {
+        ctr_random_case c;
+        const int aliasable = i % 2;
+        ctr_random_options o = {6, i % 5 == 0 ? 200 : 40, i % 5 == 0 ? 1 << 22 : 1 << 18, aliasable, 0, 1, 15, 20};
+        ctr_random_draw(&r, &o, &c);
+        for (int t = 0; t < 4; ++t) c.desc[t].op = random_operator(&r, t, &c.desc[t].opParam);
+        const int forced = i % 4; /* this operand gets relu .. tanh (none of them folds) */
+        c.desc[forced].op = (cupermOperator_t)rng_range(&r, CUPERM_OP_ABS, CUPERM_OP_TANH);
+        const type_pair* tp = &pairs[i % ALL_PAIRS];
+        for (int t = 0; t < 2; ++t) /* exp(A) exp(B) summed over K could pass fp16's largest value */
+            if (tp->cd == CUPERM_R_16F && c.desc[t].op == CUPERM_OP_EXP) c.desc[t].op = CUPERM_OP_SIGMOID;
+        const int betaMode = aliasable ? (int)rng_range(&r, 0, 2) : (int)rng_range(&r, 0, 1);
+        char label[1200], text[1000];
+        ctr_random_print(&c, text, sizeof text);
+        snprintf(label, sizeof label, "operators %d: %s; ops A %d B %d C %d D %d", i, text, c.desc[0].op,
+                 c.desc[1].op, c.desc[2].op, c.desc[3].op);
+        expect_in_description = "operators";
+        failures += run_case(&r, c.desc, tp, betaMode, (int)rng_range(&r, 0, 1), CUPERM_PLAN_MODEL, 1, label);
+        expect_in_description = NULL;
+    }
+    printf("    operators: %d cases, %d failed\n", count, failures);
+    print_orders("operators");
+    assert_int_equal(failures, 0);
+}
+
 /* Measured plans time GETT against the TTGT candidates: whichever wins must be right. */
 static void test_measured(void** state)
 {
@@ -507,9 +569,10 @@ static void test_not_eligible(void** state)
     assert_non_null(strstr(info.description, "CUDA cores (fp32 FFMA)"));
     assert_int_equal(cupermContractionPlanDestroy(plan), 0);
     A.type = B.type = D.type = CUPERM_R_16F;
-    A.op = CUPERM_OP_RELU;
+    A.op = CUPERM_OP_RELU; /* operators run inside the GETT kernels */
     assert_int_equal(cupermPlanContraction(handle, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL), 0);
-    assert_false(plan_is_gett(plan, &info));
+    assert_true(plan_is_gett(plan, &info));
+    assert_non_null(strstr(info.description, "operators"));
     assert_int_equal(cupermContractionPlanDestroy(plan), 0);
     A.op = CUPERM_OP_IDENTITY;
     assert_int_equal(cupermPlanContraction(handle, &plan, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL), 0);
@@ -563,11 +626,16 @@ int main(void)
                "device is not compute capability 9.0)\n");
         return 77;
     }
+    /* CUPERM_GETT_TEST_FILTER: only the tests whose names match (cmocka's * and ? patterns), e.g.
+     * test_operators under compute-sanitizer's racecheck, which is too slow for all of them. */
+    const char* filter = getenv("CUPERM_GETT_TEST_FILTER");
+    if (filter && *filter) cmocka_set_test_filter(filter);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_not_eligible),
         cmocka_unit_test(test_fixed_shapes),
         cmocka_unit_test(test_vector_paths),
         cmocka_unit_test(test_random),
+        cmocka_unit_test(test_operators),
         cmocka_unit_test(test_measured),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -279,16 +279,27 @@ static void hand_problem(hand_t* h, const char* a, const char* b, const char* cd
                      CUPERM_STATUS_SUCCESS);
 }
 
-static void expect_no(const char* a, const char* b, const char* cd, const int64_t* ext, const int64_t* aStrides,
-                      const char* reason)
+static void expect_no_op(const char* a, const char* b, const char* cd, const int64_t* ext, const int64_t* aStrides,
+                         int opOperand, cupermOperator_t op, const char* reason)
 {
     hand_t h;
     cuperm_ctr_problem_t p;
     cuperm_gett_tma_params_t q;
     char why[200] = "";
     hand_problem(&h, a, b, cd, ext, aStrides, &p);
+    if (opOperand >= 0) {
+        h.d[opOperand].op = op;
+        h.d[opOperand].opParam = 0.5;
+        assert_int_equal(cuperm_ctr_problem_init(&p, &h.d[0], &h.d[1], &h.d[2], &h.d[3], CUPERM_COMPUTE_DEFAULT), 0);
+    }
     assert_int_equal(cuperm_ctr_tma_map(&p, &q, why, sizeof why), 0);
     if (!strstr(why, reason)) fail_msg("%s-%s-%s: expected \"%s\", got \"%s\"", cd, a, b, reason, why);
+}
+
+static void expect_no(const char* a, const char* b, const char* cd, const int64_t* ext, const int64_t* aStrides,
+                      const char* reason)
+{
+    expect_no_op(a, b, cd, ext, aStrides, -1, CUPERM_OP_IDENTITY, reason);
 }
 
 static void test_map_rules(void** state)
@@ -302,6 +313,16 @@ static void test_map_rules(void** state)
     expect_no("acl", "lcb", "abl", e8, NULL, "B has no unit-stride N or K"); /* B's unit mode is batched */
     expect_no("cda", "dcb", "ab", e8, NULL, "different K modes");
     expect_no("ac", "cb", "ab", e12, NULL, "not a multiple of 8");
+    /* Operators other than negation stay on the table kernel, whichever operand has one. */
+    static const cupermOperator_t ops[] = {CUPERM_OP_RELU, CUPERM_OP_LEAKY_RELU, CUPERM_OP_EXP, CUPERM_OP_TANH};
+    for (int w = 0; w < 4; ++w) expect_no_op("ac", "cb", "ab", e8, NULL, w, ops[w], "operators other than identity");
+    hand_t h;
+    cuperm_ctr_problem_t p;
+    cuperm_gett_tma_params_t q;
+    hand_problem(&h, "ac", "cb", "ab", e8, NULL, &p);
+    h.d[0].op = h.d[3].op = CUPERM_OP_NEGATE; /* folds into alpha and beta */
+    assert_int_equal(cuperm_ctr_problem_init(&p, &h.d[0], &h.d[1], &h.d[2], &h.d[3], CUPERM_COMPUTE_DEFAULT), 0);
+    assert_int_equal(cuperm_ctr_tma_map(&p, &q, NULL, 0), 1);
     /* M of four modes no neighbour of which is contiguous in both A and D. */
     const int64_t e2[8] = {8, 2, 2, 2, 2, 2, 2, 2};
     expect_no("aebgchd", "eghf", "abcdf", e2, NULL, "free-in-A has 4 modes after fusing");

@@ -8,6 +8,7 @@
 
 #include "exec/contraction/plan.h"
 #include "core/error.h"
+#include "core/operators.h"
 #include "plan/contraction/gett.h"
 #include "plan/contraction/gett_tma.h"
 #include "plan/contraction/types.h"
@@ -291,6 +292,11 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     memcpy(g->by, t.by, sizeof g->by);
     q->abType = p->op[CTR_A].type;
     q->cdType = p->op[CTR_D].type;
+    for (int w = 0; w < CTR_OPERANDS; ++w) { /* negations are in the scalars already */
+        q->op[w] = c->layout.ops.op[w];
+        q->opParam[w] = p->op[w].opParam;
+        q->ops |= q->op[w] != CUPERM_OP_IDENTITY;
+    }
     cuperm_ctr_gett_tables_free(&t);
     /* The Hopper kernels (sm_90a machine code: compute capability 9.0 only), where the problem
      * maps onto them; the table kernel above stays the fallback for unaligned pointers. */
@@ -372,7 +378,15 @@ static void describe(cuperm_contraction_plan_t* c)
                  "%s x%d (C x%d); %d-bit offsets", CUPERM_GETT_BM, CUPERM_GETT_BN, CUPERM_GETT_BK, orders,
                  q->aKFast ? "k-major" : "m-major", q->vecA, q->bKFast ? "k-major" : "n-major", q->vecB,
                  q->dMFast ? "M" : "N", q->vecD, q->vecC, q->off32 ? 32 : 64);
-        const size_t used = strlen(c->description);
+        size_t used = strlen(c->description);
+        const char* sep = "; operators in the kernel: ";
+        for (int w = 0; w < CTR_OPERANDS; ++w)
+            if (q->op[w] != CUPERM_OP_IDENTITY && used < sizeof c->description) {
+                snprintf(c->description + used, sizeof c->description - used, "%s%c %s", sep, "ABCD"[w],
+                         cuperm_operator_name(q->op[w]));
+                used = strlen(c->description);
+                sep = ", ";
+            }
         const cuperm_gett_tma_params_t* t = &c->gett.tma;
         if (c->gett.useTma && used < sizeof c->description)
             snprintf(c->description + used, sizeof c->description - used,

@@ -53,12 +53,16 @@ typedef struct {
 #define CTR_GETT_SIMT_BK 16
 
 /*
- * The GETT family's types and operators, every operator the identity after folding (negations
- * fold into alpha and beta): on tensor cores A/B R_16F or R_16BF, compute 32F (DEFAULT resolves
+ * The GETT family's types: on tensor cores A/B R_16F or R_16BF, compute 32F (DEFAULT resolves
  * to it), C/D R_32F or the A/B type; on CUDA cores all four R_32F with strict 32F compute, or all
- * four R_64F with 64F compute. Returns 1 or 0; on 0 writes the reason into why (if non-NULL).
+ * four R_64F with 64F compute. Every operator (the types are real): the table kernels apply
+ * them; the Hopper TMA kernels take only the identity and negation (gett_tma.h). Returns 1 or 0;
+ * on 0 writes the reason into why (if non-NULL).
  */
 int cuperm_ctr_gett_supported(const cuperm_ctr_problem_t* p, char* why, size_t whySize);
+
+/* 1 if some operator of p is not the identity once negations are folded into alpha and beta. */
+int cuperm_ctr_gett_has_operators(const cuperm_ctr_problem_t* p);
 
 /* 1 when p's GETT plan runs the CUDA-core kernel (A/B R_32F or R_64F), 0 for the tensor cores. */
 int cuperm_ctr_gett_cuda_cores(const cuperm_ctr_problem_t* p);

@@ -3,8 +3,15 @@
 #include <math.h>
 
 #include "plan/contraction/gett.h"
+#include "plan/contraction/layout.h"
 
 static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/* The operators whose tile pass costs transcendental arithmetic (cuperm_gett_tuning_t.opStepSeconds). */
+static int costly(cupermOperator_t op)
+{
+    return op != CUPERM_OP_ABS && op != CUPERM_OP_RELU && op != CUPERM_OP_LEAKY_RELU;
+}
 
 double cuperm_ctr_gett_seconds(const cuperm_ctr_problem_t* p, const cuperm_tuning_t* t, double smCount)
 {
@@ -22,7 +29,19 @@ double cuperm_ctr_gett_seconds(const cuperm_ctr_problem_t* p, const cuperm_tunin
     const double bytes = (double)(cuperm_ctr_operand_volume(&p->op[CTR_A]) + cuperm_ctr_operand_volume(&p->op[CTR_B])) *
                              (double)cupermDataTypeSize(p->op[CTR_A].type) +
                          (double)cuperm_ctr_operand_volume(&p->op[CTR_D]) * (double)cupermDataTypeSize(p->op[CTR_D].type);
-    return g->seconds0 + (double)ceil_div(p->groupSize[CTR_GROUP_K], bk) * g->stepSeconds + bytes * g->byteSeconds;
+    const double steps = (double)ceil_div(p->groupSize[CTR_GROUP_K], bk);
+    double seconds = g->seconds0 + steps * g->stepSeconds + bytes * g->byteSeconds;
+    cuperm_ctr_folded_ops_t f;
+    cuperm_ctr_fold_operators(p, &f);
+    for (int w = 0; w < CTR_OPERANDS; ++w)
+        if (f.op[w] != CUPERM_OP_IDENTITY) {
+            if (!(g->opSeconds0 > 0)) return INFINITY; /* not measured */
+            seconds += g->opSeconds0;
+            break;
+        }
+    for (int w = CTR_A; w <= CTR_B; ++w)
+        if (f.op[w] != CUPERM_OP_IDENTITY) seconds += steps * g->opStepSeconds[costly(f.op[w])];
+    return seconds;
 }
 
 int cuperm_ctr_gett_preferred(double gettSeconds, double ttgtSeconds, const cuperm_tuning_t* t)

@@ -12,8 +12,10 @@
 #include "plan/contraction/problem.h"
 
 /* Seconds of p's GETT plan on a device of smCount SMs with the family's tuning (cuperm_gett_tuning_t),
- * or INFINITY where the model does not cover it: a family not measured, or a grid of more than one
- * wave. p must be GETT-eligible (cuperm_ctr_gett_eligible). */
+ * or INFINITY where the model does not cover it: a family not measured (or its operator prices, for
+ * a problem with operators that do not fold into the scalars), or a grid of more than one wave.
+ * Operators add the family's fixed operator time and, per step of K, the tile pass of each input
+ * operand with one. p must be GETT-eligible (cuperm_ctr_gett_eligible). */
 double cuperm_ctr_gett_seconds(const cuperm_ctr_problem_t* p, const cuperm_tuning_t* t, double smCount);
 
 /* Whether a model plan takes GETT: its predicted seconds x the tuning's margin below ttgtSeconds

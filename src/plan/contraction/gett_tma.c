@@ -138,6 +138,9 @@ static int map_as_given(const cuperm_ctr_problem_t* p, cuperm_gett_tma_params_t*
 {
     memset(q, 0, sizeof *q);
     if (!cuperm_ctr_gett_supported(p, why, whySize)) return 0;
+    if (cuperm_ctr_gett_has_operators(p))
+        return why_not(why, whySize, "operators other than identity and negate (the Hopper kernels apply none; the "
+                       "table kernel does)");
     const int ua = unit_mode(p, CTR_A), ub = unit_mode(p, CTR_B);
     const int ga = ua < 0 ? -1 : (int)p->modes[ua].group, gb = ub < 0 ? -1 : (int)p->modes[ub].group;
     if (ga != CTR_GROUP_M && ga != CTR_GROUP_K)

@@ -6,6 +6,8 @@
  * found through the block-scatter offset tables of plan/contraction/gett.h: A and B are read
  * in place (cp.async into a 4-stage shared-memory pipeline, 16/8/4-byte vectors where the
  * plan found aligned contiguous runs, 2-byte loads otherwise), D is written in place.
+ * gett_mma.cuh holds it; gett_mma.cu instantiates the plain kernels, gett_mma_ops.cu the ones
+ * that apply operators (two translation units: they build in parallel).
  * Index maps shared with the CPU tests: gett_index.h.
  */
 #ifndef CUPERM_BACKEND_GETT_H
@@ -48,6 +50,13 @@ typedef struct {
     int vecC, vecD;          /* run widths of C and D along that direction */
     cupermDataType_t abType; /* R_16F or R_16BF (tensor cores); R_32F or R_64F (CUDA cores) */
     cupermDataType_t cdType; /* R_32F or abType; abType on the CUDA cores */
+    /* Elementwise operators of A, B, C, D after the plan folded negations into the scalars:
+     * op[0..1] on every loaded element of A / B (never on the zeros past K), op[2] on C's loaded
+     * values, op[3] on the result; opParam as cupermTensorDescriptor_t's. ops: some op is not
+     * the identity (then the kernels' operator variants run). */
+    int ops;
+    cupermOperator_t op[4];
+    double opParam[4];
 } cuperm_gett_params_t;
 
 /* The widths the kernel uses for these base pointers: each plan width halved until the

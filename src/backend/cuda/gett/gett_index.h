@@ -1,5 +1,5 @@
 /*
- * Index maps of the GETT kernel (gett_mma.cu), plain C so that the CPU test
+ * Index maps of the GETT kernel (gett_mma.cuh), plain C so that the CPU test
  * tests/contraction/test_gett_index.c can emulate the kernel's data movement (tile loads,
  * ldmatrix, mma.sync fragments, epilogue) with exactly these functions.
  *

@@ -1,5 +1,5 @@
 // GETT on the CUDA cores for fp32 (strict: FFMA, never TF32) and fp64 (DFMA): the same offset
-// tables and plan as the tensor-core kernel (gett_mma.cu), a plain register-tiled GEMM.
+// tables and plan as the tensor-core kernel (gett_mma.cuh), a plain register-tiled GEMM.
 //
 // Why a CUDA-core kernel: where D interleaves A's and B's free modes and K is short (TCCG
 // 31-48: K = 24, D hundreds of MB) the time is D's one write, which TTGT cannot make without
@@ -14,6 +14,11 @@
 // m / n contiguous), so a warp's loads walk the operand's unit-stride direction. Epilogue: the
 // tile goes through shared memory and is written along D's direction (dMFast), each element
 // of D (and of C, which may be D) read and written by one thread.
+//
+// Operators (OPS instances, the params' op[]): opA / opB on each loaded element inside the
+// extents as it goes into shared memory (the zeros past K stay zeros), opC on C's values and
+// opD on the result in the epilogue, in the type's arithmetic.
+#include "backend/cuda/apply_op.cuh"
 #include "backend/cuda/gett/gett.h"
 
 #include <stdint.h>
@@ -72,7 +77,7 @@ __device__ __forceinline__ void load4(const double* p, double (&v)[4])
 template <typename T>
 constexpr int min_blocks() { return sizeof(T) == 8 ? 3 : 4; }
 
-template <typename T, typename OFF>
+template <typename T, typename OFF, bool OPS>
 __global__ void __launch_bounds__(THREADS, min_blocks<T>()) kernel(const cuperm_gett_params_t q, const T* __restrict__ A,
                                                   const T* __restrict__ B, const T* C, T* D, T alpha, T beta,
                                                   int useBeta)
@@ -131,8 +136,10 @@ __global__ void __launch_bounds__(THREADS, min_blocks<T>()) kernel(const cuperm_
             for (int j = 0; j < LOADS; ++j) {
                 int i, k;
                 load_slot(t, j, q.aKFast, i, k);
+                if (OPS && i < mn && k0 + k < q.k) ra[j] = apply_op<T>(q.op[0], T(q.opParam[0]), ra[j]);
                 s.mk.a[k][i] = ra[j];
                 load_slot(t, j, q.bKFast, i, k);
+                if (OPS && i < nn && k0 + k < q.k) rb[j] = apply_op<T>(q.op[1], T(q.opParam[1]), rb[j]);
                 s.mk.b[k][i] = rb[j];
             }
             __syncthreads();
@@ -167,8 +174,11 @@ __global__ void __launch_bounds__(THREADS, min_blocks<T>()) kernel(const cuperm_
             const int m = q.dMFast ? fast : slow, n = q.dMFast ? slow : fast;
             if (m >= mn || n >= nn) continue;
             T v = alpha * s.d[slow][fast];
-            if (useBeta) v = fma(beta, c[rowC[m] + colC[n]], v);
-            d[rowD[m] + colD[n]] = v;
+            if (useBeta) {
+                const T x = c[rowC[m] + colC[n]];
+                v = fma(beta, OPS ? apply_op<T>(q.op[2], T(q.opParam[2]), x) : x, v);
+            }
+            d[rowD[m] + colD[n]] = OPS ? apply_op<T>(q.op[3], T(q.opParam[3]), v) : v;
         }
         __syncthreads(); // s.d is the next batch's operand tiles
     }
@@ -179,9 +189,9 @@ static cudaError_t launch(const cuperm_gett_params_t* q, const void* A, const vo
                           double alpha, double beta, int useBeta, cudaStream_t stream)
 {
     const dim3 grid((unsigned)q->mTiles * (unsigned)q->nTiles, (unsigned)(q->batch < 65535 ? q->batch : 65535));
-    kernel<T, OFF><<<grid, THREADS, 0, stream>>>(*q, static_cast<const T*>(A), static_cast<const T*>(B),
-                                                 static_cast<const T*>(C), static_cast<T*>(D), (T)alpha, (T)beta,
-                                                 useBeta);
+    auto* k = q->ops ? kernel<T, OFF, true> : kernel<T, OFF, false>;
+    k<<<grid, THREADS, 0, stream>>>(*q, static_cast<const T*>(A), static_cast<const T*>(B), static_cast<const T*>(C),
+                                    static_cast<T*>(D), (T)alpha, (T)beta, useBeta);
     return cudaGetLastError();
 }
 

@@ -11,6 +11,7 @@
 
 #include <type_traits>
 
+#include "backend/cuda/apply_op.cuh"
 #include "core/scalar_values.h"
 
 namespace cuperm {
@@ -133,38 +134,6 @@ template <> struct OpValue<__nv_bfloat16> {
     __device__ static float load(__nv_bfloat16 x) { return __bfloat162float(x); }
     __device__ static __nv_bfloat16 store(float x) { return __float2bfloat16_rn(x); }
 };
-template <typename R>
-__device__ __forceinline__ R apply_op(cupermOperator_t op, R p, R x)
-{
-    switch (op) {
-    case CUPERM_OP_NEGATE: return -x;
-    case CUPERM_OP_ABS: return x < R(0) ? -x : x;
-    case CUPERM_OP_RELU: return x > R(0) ? x : R(0);
-    case CUPERM_OP_LEAKY_RELU: return x > R(0) ? x : p * x;
-    case CUPERM_OP_ELU: return x > R(0) ? x : p * expm1(x); // exp(x) - 1 would cancel near 0
-    case CUPERM_OP_SIGMOID: return R(1) / (R(1) + exp(-x));
-    case CUPERM_OP_TANH: return tanh(x);
-    case CUPERM_OP_EXP: return exp(x);
-    case CUPERM_OP_SQRT: return sqrt(x);
-    default: return x; // identity, and conj of a real number
-    }
-}
-// Complex types take identity, negate and conj (the planners reject the rest).
-template <>
-__device__ __forceinline__ cuFloatComplex apply_op(cupermOperator_t op, cuFloatComplex, cuFloatComplex x)
-{
-    if (op == CUPERM_OP_NEGATE) return make_cuFloatComplex(-x.x, -x.y);
-    if (op == CUPERM_OP_CONJ) return cuConjf(x);
-    return x;
-}
-template <>
-__device__ __forceinline__ cuDoubleComplex apply_op(cupermOperator_t op, cuDoubleComplex, cuDoubleComplex x)
-{
-    if (op == CUPERM_OP_NEGATE) return make_cuDoubleComplex(-x.x, -x.y);
-    if (op == CUPERM_OP_CONJ) return cuConj(x);
-    return x;
-}
-
 // The scalar arithmetic of the operator path, in R (float, double or a complex type).
 template <typename R> struct OpArith {
     __device__ static R axpby(R a, R x, R b, R y, bool use_b)
