@@ -455,6 +455,16 @@ static int case_count(void)
     return n > 0 ? n : 200;
 }
 
+/* Random case i of a test: every fifth one larger, every other one with C and D alike (then
+ * returns 1: C may be D). */
+static int draw_case(rng_t* r, int i, ctr_random_case* c)
+{
+    const int aliasable = i % 2;
+    ctr_random_options o = {6, i % 5 == 0 ? 200 : 40, i % 5 == 0 ? 1 << 22 : 1 << 18, aliasable, 0, 1, 15, 20};
+    ctr_random_draw(r, &o, c);
+    return aliasable;
+}
+
 static void test_random(void** state)
 {
     (void)state;
@@ -463,9 +473,7 @@ static void test_random(void** state)
     int failures = 0;
     for (int i = 0; i < count; ++i) {
         ctr_random_case c;
-        const int aliasable = i % 2;
-        ctr_random_options o = {6, i % 5 == 0 ? 200 : 40, i % 5 == 0 ? 1 << 22 : 1 << 18, aliasable, 0, 1, 15, 20};
-        ctr_random_draw(&r, &o, &c);
+        const int aliasable = draw_case(&r, i, &c);
         /* Negations fold into alpha and beta: still GETT. */
         for (int t = 0; t < 4; ++t) {
             c.desc[t].op = rng_range(&r, 0, 5) == 0 ? CUPERM_OP_NEGATE : CUPERM_OP_IDENTITY;
@@ -506,9 +514,7 @@ static void test_operators(void** state)
     int failures = 0;
     for (int i = 0; i < count; ++i) {
         ctr_random_case c;
-        const int aliasable = i % 2;
-        ctr_random_options o = {6, i % 5 == 0 ? 200 : 40, i % 5 == 0 ? 1 << 22 : 1 << 18, aliasable, 0, 1, 15, 20};
-        ctr_random_draw(&r, &o, &c);
+        const int aliasable = draw_case(&r, i, &c);
         for (int t = 0; t < 4; ++t) c.desc[t].op = random_operator(&r, t, &c.desc[t].opParam);
         const int forced = i % 4; /* this operand gets relu .. tanh (none of them folds) */
         c.desc[forced].op = (cupermOperator_t)rng_range(&r, CUPERM_OP_ABS, CUPERM_OP_TANH);
