@@ -753,6 +753,19 @@ static void test_gett_price(void** state)
     assert_true(cuperm_ctr_gett_preferred(g, g * h100->gett_margin * 1.01, h100));
     assert_false(cuperm_ctr_gett_preferred(g, g * h100->gett_margin * 0.99, h100));
     assert_false(cuperm_ctr_gett_preferred(INFINITY, INFINITY, h100));
+    /* TTGT's side: a single cuBLAS call costs at least its host time; transposes add; looped
+     * calls are priced per call already. */
+    cuperm_ctr_layout_t l;
+    memset(&l, 0, sizeof l);
+    l.calls = 1;
+    l.gemmSeconds = 2e-6;
+    l.inputSeconds = 3e-6;
+    assert_float_equal(cuperm_ctr_ttgt_issued_seconds(&l), 3e-6 + CTR_GEMM_CALL_SECONDS, 1e-15);
+    l.gemmSeconds = 20e-6;
+    assert_float_equal(cuperm_ctr_ttgt_issued_seconds(&l), 23e-6, 1e-15);
+    l.calls = 4;
+    l.gemmSeconds = 4 * CTR_GEMM_CALL_SECONDS;
+    assert_float_equal(cuperm_ctr_ttgt_issued_seconds(&l), 3e-6 + 4 * CTR_GEMM_CALL_SECONDS, 1e-15);
 }
 
 /* CUPERM_PLAN_MEASURE's candidates: distinct, cheapest first, led by the model's choice, and

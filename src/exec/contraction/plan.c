@@ -39,7 +39,7 @@ static void choose_gett_if_faster(cuperm_handle_t* h, const cuperm_ctr_problem_t
 {
     if (!cuperm_ctr_gett_eligible(p, NULL, 0)) return;
     const double gett = cuperm_ctr_gett_seconds(p, h->tuning, h->dev.sm_count > 0 ? h->dev.sm_count : 1);
-    if (!cuperm_ctr_gett_preferred(gett, l->inputSeconds + l->outputSeconds + l->gemmSeconds, h->tuning)) return;
+    if (!cuperm_ctr_gett_preferred(gett, cuperm_ctr_ttgt_issued_seconds(l), h->tuning)) return;
     /* Last: for the tensor-core kernel it asks the CUDA runtime (cudaFuncGetAttributes), which most
      * model plans, large ones, never need. */
     if (!cuperm_ctr_gett_usable(h, p)) return;

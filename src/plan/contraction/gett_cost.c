@@ -44,6 +44,12 @@ double cuperm_ctr_gett_seconds(const cuperm_ctr_problem_t* p, const cuperm_tunin
     return seconds;
 }
 
+double cuperm_ctr_ttgt_issued_seconds(const cuperm_ctr_layout_t* l)
+{
+    const double calls = (double)(l->calls > 1 ? l->calls : 1);
+    return l->inputSeconds + l->outputSeconds + fmax(l->gemmSeconds, calls * CTR_GEMM_CALL_SECONDS);
+}
+
 int cuperm_ctr_gett_preferred(double gettSeconds, double ttgtSeconds, const cuperm_tuning_t* t)
 {
     return isfinite(gettSeconds) && gettSeconds * t->gett_margin < ttgtSeconds;

@@ -9,6 +9,7 @@
 #define CUPERM_CTR_GETT_COST_H
 
 #include "core/tuning.h"
+#include "plan/contraction/layout.h"
 #include "plan/contraction/problem.h"
 
 /* Seconds of p's GETT plan on a device of smCount SMs with the family's tuning (cuperm_gett_tuning_t),
@@ -17,6 +18,12 @@
  * Operators add the family's fixed operator time and, per step of K, the tile pass of each input
  * operand with one. p must be GETT-eligible (cuperm_ctr_gett_eligible). */
 double cuperm_ctr_gett_seconds(const cuperm_ctr_problem_t* p, const cuperm_tuning_t* t, double smCount);
+
+/* TTGT layout l's price where it competes with GETT's: the GETT constants were fitted to runs issued
+ * back to back, where each cuBLAS call costs at least cuBLAS's host time (CTR_GEMM_CALL_SECONDS:
+ * 8 us on the H100 machine's host) whatever its device time; the layout search's GEMM price is the
+ * device's (below that floor for a single small GEMM). */
+double cuperm_ctr_ttgt_issued_seconds(const cuperm_ctr_layout_t* l);
 
 /* Whether a model plan takes GETT: its predicted seconds x the tuning's margin below ttgtSeconds
  * (the best TTGT layout's predicted total). */
