@@ -9,9 +9,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/carried.sh
-logs="${OUT:-$PWD/host-overhead-logs}"
-mkdir -p "$logs"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
+cuperm_logs_begin "$PWD/host-overhead-logs"
 build-carry/bin/cuperm-host-overhead >"$logs/c.md" 2>&1; echo "cuperm-host-overhead rc=$?"
 cat "$logs/c.md"
 export CUPERM_LIBRARY="$PWD/build-carry/lib/libcuperm.so" PYTHONPATH="$PWD/python"

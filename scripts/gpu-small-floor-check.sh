@@ -8,9 +8,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/carried.sh
-logs="${OUT:-$PWD/small-floor-logs}"
-mkdir -p "$logs"
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
+cuperm_logs_begin "$PWD/small-floor-logs"
 for vol in 4096 65536; do
   for seed in 2 3; do
     for dt in f16 f32; do

@@ -3,14 +3,19 @@
 export LD_LIBRARY_PATH="$PWD/build-carry/lib:${LD_LIBRARY_PATH:-}"
 bench=build-carry/bin/cuperm-bench
 
-# cuperm_carried_begin DEFAULT_LOGS: $logs ($OUT, else DEFAULT_LOGS) made, cmocka found (the carried
-# .deps debs), the GPU's name and driver in $logs/gpu.txt
-cuperm_carried_begin() {
+# cuperm_logs_begin DEFAULT_LOGS: $logs ($OUT, else DEFAULT_LOGS) made, the GPU's name and driver in
+# $logs/gpu.txt (for scripts that run no cmocka test)
+cuperm_logs_begin() {
   logs="${OUT:-$1}"
   mkdir -p "$logs"
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
+}
+
+# cuperm_carried_begin DEFAULT_LOGS: cuperm_logs_begin, and cmocka found (the carried .deps debs)
+cuperm_carried_begin() {
   source scripts/lib/deps.sh
   cuperm_find_cmocka
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
+  cuperm_logs_begin "$1"
 }
 
 # cuperm_sample_cases FILE EVERY SUITE ARGS...: every EVERY-th case of the suite (case-file lines) into FILE
