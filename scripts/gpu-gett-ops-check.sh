@@ -15,19 +15,16 @@ cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/local/cuda/bin"
 source scripts/lib/carried.sh
 cuperm_carried_begin "$PWD/gpu-gett-ops-logs"
-# run_into TAG ARGS...: cuperm_model_run with its CSV and summary in $logs/TAG (runs of one suite
-# would overwrite each other's)
-run_into() { (logs="$logs/$1" && mkdir -p "$logs" && cuperm_model_run "$@"); }
 if [ "${PART:-tests}" = price ]; then # GETT plans with input / output operators and without (the model's data)
   for dt in f16 f32; do
     for ops in identity,identity,identity relu,relu,identity sigmoid,sigmoid,identity identity,identity,tanh; do
-      run_into "price-$dt-${ops//,/-}" random-contractions --volume 4096 --count 48 --seed ${SEED:-1} --dtype $dt \
+      cuperm_model_run_into "price-$dt-${ops//,/-}" random-contractions --volume 4096 --count 48 --seed ${SEED:-1} --dtype $dt \
         --ops $ops --algo gett
     done
   done
-  run_into "tccg48-f16-gett-ops" tccg48 --dtype f16 --algo gett --ops relu,sigmoid,tanh
+  cuperm_model_run_into "tccg48-f16-gett-ops" tccg48 --dtype f16 --algo gett --ops relu,sigmoid,tanh
 elif [ "${PART:-tests}" = rerun ]; then # the f16 TTGT set, its cases printed
-  run_into "ops-4096-f16-ttgt" random-contractions --volume 4096 --count 48 --seed 2 --dtype f16 \
+  cuperm_model_run_into "ops-4096-f16-ttgt" random-contractions --volume 4096 --count 48 --seed 2 --dtype f16 \
     --ops relu,sigmoid,tanh --algo ttgt
 elif [ "${PART:-tests}" = tests ]; then
   cuperm_carried_tests
@@ -45,15 +42,15 @@ elif [ "${PART:-tests}" = tests ]; then
   for seed in ${SEEDS:-2 3}; do # held out: the operator prices were fitted on seed 1
     for dt in f16 f32; do
       for algo in ttgt default; do
-        run_into "ops-4096-s$seed-$dt-$algo" random-contractions --volume 4096 --count 48 --seed $seed --dtype $dt \
+        cuperm_model_run_into "ops-4096-s$seed-$dt-$algo" random-contractions --volume 4096 --count 48 --seed $seed --dtype $dt \
           --ops relu,sigmoid,tanh --algo $algo
       done
     done
   done
 else
   for dt in ${DTYPES:-f16 f32}; do
-    run_into "tccg48-$dt-gett" tccg48 --dtype $dt --algo gett
-    run_into "tccg48-$dt-gett-ops" tccg48 --dtype $dt --algo gett --ops relu,sigmoid,tanh
+    cuperm_model_run_into "tccg48-$dt-gett" tccg48 --dtype $dt --algo gett
+    cuperm_model_run_into "tccg48-$dt-gett-ops" tccg48 --dtype $dt --algo gett --ops relu,sigmoid,tanh
   done
 fi
 cuperm_pack_logs

@@ -13,8 +13,8 @@ for vol in 4096 65536; do
   for seed in 2 3; do
     for dt in f16 f32; do
       for algo in ttgt default; do
-        d="$logs/v$vol-s$seed-$dt-$algo"; mkdir -p "$d"
-        (logs="$d"; cuperm_model_run run random-contractions --volume $vol --count 48 --seed $seed --dtype $dt --algo $algo)
+        cuperm_model_run_into "v$vol-s$seed-$dt-$algo" random-contractions --volume $vol --count 48 --seed $seed \
+          --dtype $dt --algo $algo
       done
       python3 tools/model/compare_ctr_runs.py "$logs/v$vol-s$seed-$dt-ttgt/random-contractions-$dt.csv" \
         "$logs/v$vol-s$seed-$dt-default/random-contractions-$dt.csv" | tail -1

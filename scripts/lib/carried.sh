@@ -40,6 +40,10 @@ cuperm_model_run() {
   echo "$tag rc=$? $(grep -h 'ratio' "$logs/$tag.log" | tail -2 | tr '\n' ' ')"
 }
 
+# cuperm_model_run_into TAG ARGS...: cuperm_model_run with its CSV and summary in $logs/TAG (runs of
+# one suite would overwrite each other's)
+cuperm_model_run_into() { (logs="$logs/$1" && mkdir -p "$logs" && cuperm_model_run "$@"); }
+
 # cuperm_plan_shim_run: TCCG48 f32 under build-carry/lib/plan_shim.so (where planning's host time goes),
 # when the shim was carried
 cuperm_plan_shim_run() {

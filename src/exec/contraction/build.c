@@ -295,7 +295,6 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     for (int w = 0; w < CTR_OPERANDS; ++w) { /* negations are in the scalars already */
         q->op[w] = c->layout.ops.op[w];
         q->opParam[w] = p->op[w].opParam;
-        q->ops |= q->op[w] != CUPERM_OP_IDENTITY;
     }
     cuperm_ctr_gett_tables_free(&t);
     /* The Hopper kernels (sm_90a machine code: compute capability 9.0 only), where the problem

@@ -52,12 +52,17 @@ typedef struct {
     cupermDataType_t cdType; /* R_32F or abType; abType on the CUDA cores */
     /* Elementwise operators of A, B, C, D after the plan folded negations into the scalars:
      * op[0..1] on every loaded element of A / B (never on the zeros past K), op[2] on C's loaded
-     * values, op[3] on the result; opParam as cupermTensorDescriptor_t's. ops: some op is not
-     * the identity (then the kernels' operator variants run). */
-    int ops;
+     * values, op[3] on the result; opParam as cupermTensorDescriptor_t's. */
     cupermOperator_t op[4];
     double opParam[4];
 } cuperm_gett_params_t;
+
+/* Whether some operator is not the identity: then the kernels' operator instances run. */
+static inline int cuperm_gett_has_operators(const cuperm_gett_params_t* q)
+{
+    return q->op[0] != CUPERM_OP_IDENTITY || q->op[1] != CUPERM_OP_IDENTITY || q->op[2] != CUPERM_OP_IDENTITY ||
+           q->op[3] != CUPERM_OP_IDENTITY;
+}
 
 /* The widths the kernel uses for these base pointers: each plan width halved until the
  * pointer is aligned to the vector (min(width x element size, 16) bytes); 1 always works.

@@ -37,7 +37,7 @@ extern "C" cudaError_t cuperm_gett_launch(const cuperm_gett_params_t* q, const v
     int wv[4];
     cuperm_gett_effective_widths(q, A, B, useBeta ? C : nullptr, D, wv);
     const Widths w = {wv[0], wv[1], wv[2], wv[3]};
-    if (q->ops) return launch_with_operators(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+    if (cuperm_gett_has_operators(q)) return launch_with_operators(q, A, B, C, D, alpha, beta, useBeta, w, stream);
     return launch_types<false>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
 }
 

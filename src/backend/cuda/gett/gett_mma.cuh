@@ -520,6 +520,8 @@ static __global__ void __launch_bounds__(THREADS, 2)
     const OFF* bK = tab<OFF>(q.bK);
     const int warpM = warp % 2, warpN = warp / 2; // 64 x 32 outputs at (warpM * 64, warpN * 32)
     const int kTiles = (q.k + GETT_BK - 1) / GETT_BK;
+    // The tile pass (and its barrier) only where A or B has an operator; uniform.
+    const bool inputOps = OPS && (q.op[0] != CUPERM_OP_IDENTITY || q.op[1] != CUPERM_OP_IDENTITY);
     const unsigned pipe = smem_addr(smem);
 
     // ldmatrix lane offsets within a stage (bytes) for ks = 0 and the first m-tile / n-tile
@@ -559,7 +561,7 @@ static __global__ void __launch_bounds__(THREADS, 2)
         for (int kt = 0; kt < kTiles; ++kt) {
             cp_async_wait<STAGES - 2>(); // stage kt has landed (this thread's copies) ...
             __syncthreads();             // ... everyone's, and everyone is done with stage kt - 1
-            if (OPS && (q.op[0] != CUPERM_OP_IDENTITY || q.op[1] != CUPERM_OP_IDENTITY)) { // uniform
+            if (inputOps) {
                 unsigned char* st = smem + (kt % STAGES) * GETT_STAGE_BYTES;
                 tile_op<TAB, AK>(st, kt * GETT_BK, q.k, q.op[0], (float)q.opParam[0], tid);
                 tile_op<TAB, BK>(st + GETT_TILE_BYTES, kt * GETT_BK, q.k, q.op[1], (float)q.opParam[1], tid);

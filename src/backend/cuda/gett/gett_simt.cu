@@ -189,7 +189,7 @@ static cudaError_t launch(const cuperm_gett_params_t* q, const void* A, const vo
                           double alpha, double beta, int useBeta, cudaStream_t stream)
 {
     const dim3 grid((unsigned)q->mTiles * (unsigned)q->nTiles, (unsigned)(q->batch < 65535 ? q->batch : 65535));
-    auto* k = q->ops ? kernel<T, OFF, true> : kernel<T, OFF, false>;
+    auto* k = cuperm_gett_has_operators(q) ? kernel<T, OFF, true> : kernel<T, OFF, false>;
     k<<<grid, THREADS, 0, stream>>>(*q, static_cast<const T*>(A), static_cast<const T*>(B), static_cast<const T*>(C),
                                     static_cast<T*>(D), (T)alpha, (T)beta, useBeta);
     return cudaGetLastError();
