@@ -125,36 +125,41 @@ CUPERM_HD void cuperm_tile_origin(const cuperm_tile_params_t* p, const cuperm_ti
  * in output order (A's dimensions in wd_out_order) lies at *out_off from the tile's
  * output origin, is element *slot in input order and has index *out_split. The kernel reads
  * in input order into shared memory (slot k holds input element k) and writes in output
- * order from slot *slot, so both passes run along their side's contiguous dimensions. */
-CUPERM_HD void cuperm_whole_dims_entry(const cuperm_tile_params_t* p, const cuperm_tile_divs_t* dv, int64_t k,
-                                   int64_t* in_off, int64_t* in_split, int64_t* out_off, int64_t* slot,
-                                   int64_t* out_split)
+ * order from slot *slot, so both passes run along their side's contiguous dimensions.
+ * 32-bit throughout: a tile holds at most CUPERM_WHOLE_DIMS_MAX_VOLUME elements and its
+ * offsets fit in 31 bits (cuperm_whole_dims_launch checks), and every block builds these
+ * tables before it moves anything, so 64-bit multiplies and divisions here cost L2-resident
+ * tensors most of their time. */
+CUPERM_HD void cuperm_whole_dims_entry(const cuperm_tile_params_t* p, const cuperm_tile_divs_t* dv, uint32_t k,
+                                       uint32_t* in_off, uint32_t* in_split, uint32_t* out_off, uint32_t* slot,
+                                       uint32_t* out_split)
 {
-    int64_t idx = k, oi = 0, q, r;
-    *in_split = *out_split = 0;
+    uint32_t idx = k, oi = 0, is = 0;
     for (int d = 0; d < p->a_end; ++d) {
-        q = 0, r = idx;
-        if (d + 1 < p->a_end) cuperm_divmod_fast(idx, p->dim[d].extent, dv->dim[d], &q, &r);
-        oi += r * p->dim[d].in_stride;
-        if (d == p->wd_split) *in_split = r;
+        uint32_t q = 0, r = idx;
+        if (d + 1 < p->a_end) {
+            q = cuperm_fastdiv_quot(idx, dv->dim[d]);
+            r = idx - q * (uint32_t)p->dim[d].extent;
+        }
+        oi += r * (uint32_t)p->dim[d].in_stride;
+        if (d == p->wd_split) is = r;
         idx = q;
     }
-    *in_off = oi;
-    int64_t oo = 0, s = 0;
+    uint32_t oo = 0, s = 0, os = 0;
     idx = k;
     for (int i = 0; i < p->a_end; ++i) {
         const int d = p->wd_out_order[i];
-        q = 0, r = idx;
-        if (i + 1 < p->a_end) cuperm_divmod_fast(idx, p->dim[d].extent, dv->dim[d], &q, &r);
-        oo += r * p->dim[d].out_stride;
-        int64_t place = 1; /* element count of input dimensions below d */
-        for (int e = 0; e < d; ++e) place *= p->dim[e].extent;
-        s += r * place;
-        if (d == p->wd_split) *out_split = r;
+        uint32_t q = 0, r = idx;
+        if (i + 1 < p->a_end) {
+            q = cuperm_fastdiv_quot(idx, dv->dim[d]);
+            r = idx - q * (uint32_t)p->dim[d].extent;
+        }
+        oo += r * (uint32_t)p->dim[d].out_stride;
+        s += r * (uint32_t)p->wd_place[d];
+        if (d == p->wd_split) os = r;
         idx = q;
     }
-    *out_off = oo;
-    *slot = s;
+    *in_off = oi, *in_split = is, *out_off = oo, *slot = s, *out_split = os;
 }
 
 /* Elements a WHOLE_DIMS tile's shared-memory array holds: its volume rounded up to whole

@@ -84,6 +84,7 @@ typedef struct {
     int wd_split;
     int64_t split_extent;
     int8_t wd_out_order[CUPERM_MAX_RANK];
+    int32_t wd_place[CUPERM_MAX_RANK]; /* elements of A's dimensions below d: d's stride in the tile's slots */
 } cuperm_tile_params_t;
 
 /* A WHOLE_DIMS tile holds at most this many elements (8 per thread). */

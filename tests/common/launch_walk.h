@@ -16,11 +16,11 @@ static inline int whole_dims_walk(const cuperm_launch_t* l, int (*f)(int64_t out
     const int64_t v = p->a_volume;
     cuperm_tile_divs_t dv;
     cuperm_tile_divisors(p, &dv);
-    int64_t* tab = (int64_t*)malloc((size_t)v * 5 * sizeof *tab);
+    uint32_t* tab = (uint32_t*)malloc((size_t)v * 5 * sizeof *tab);
     if (!tab) return -1;
-    int64_t *in_off = tab, *in_split = tab + v, *out_off = tab + 2 * v, *slot = tab + 3 * v, *out_split = tab + 4 * v;
+    uint32_t *in_off = tab, *in_split = tab + v, *out_off = tab + 2 * v, *slot = tab + 3 * v, *out_split = tab + 4 * v;
     for (int64_t k = 0; k < v; ++k)
-        cuperm_whole_dims_entry(p, &dv, k, &in_off[k], &in_split[k], &out_off[k], &slot[k], &out_split[k]);
+        cuperm_whole_dims_entry(p, &dv, (uint32_t)k, &in_off[k], &in_split[k], &out_off[k], &slot[k], &out_split[k]);
     int r = 0;
     for (int64_t t = 0; t < p->num_tiles && !r; ++t) {
         int64_t ib, ob;
@@ -28,7 +28,7 @@ static inline int whole_dims_walk(const cuperm_launch_t* l, int (*f)(int64_t out
         const int64_t len = cuperm_whole_dims_split_len(p, &dv, t);
         for (int64_t j = 0; j < v && !r; ++j) {
             if (out_split[j] >= len) continue;
-            if (slot[j] < 0 || slot[j] >= v || in_split[slot[j]] != out_split[j]) r = -1;
+            if (slot[j] >= v || in_split[slot[j]] != out_split[j]) r = -1;
             else r = f(ob + out_off[j], ib + in_off[slot[j]], ctx);
         }
     }

@@ -23,6 +23,9 @@
 
 static const cuperm_device_info_t kDevice = {
     .cc_major = 9, .sm_count = 132, .smem_per_block = 48 << 10, .dram_bytes_per_second = 3.35e12};
+/* Two SMs: whole-dims launches get 8 blocks, so each block walks many tiles (its pipelined loop). */
+static const cuperm_device_info_t kFewSms = {
+    .cc_major = 9, .sm_count = 2, .smem_per_block = 48 << 10, .dram_bytes_per_second = 3.35e12};
 static const cuperm_scalars_t kPlain = {.plain = 1};
 
 static int quick(void) { return getenv("CUPERM_TEST_QUICK") != NULL; }
@@ -56,6 +59,7 @@ static void reference_move(const test_case_t* c, int elem, const unsigned char* 
  * elements; returns the number of failing candidates. */
 static int shifted_runs; /* candidates run on the shifted vector tiles (tile_shifted.cuh) */
 static int wide_runs;    /* candidates run on wide scalar tiles (CUPERM_TILE_ITEMS_WIDE) */
+static int walked_whole_dims; /* whole-dims candidates whose blocks walk more than two tiles each */
 
 static int is_wide(const cuperm_launch_t* l)
 {
@@ -64,15 +68,16 @@ static int is_wide(const cuperm_launch_t* l)
            t->tile_b_log2 <= 8 && (1 << (t->tile_a_log2 + t->tile_b_log2)) == CUPERM_THREADS * CUPERM_TILE_ITEMS_WIDE;
 }
 
-static int run_candidates(const test_case_t* c, int elem, const cuperm_tuning_t* tuning, int packed, int misalign,
+static int run_candidates(const test_case_t* c, int elem, const cuperm_device_info_t* dev,
+                          const cuperm_tuning_t* tuning, int packed, int misalign,
                           const unsigned char* h_want, unsigned char* h_out, unsigned char* d_in, unsigned char* d_out,
                           int64_t out_bytes)
 {
     cuperm_launch_t cand[CUPERM_MAX_CANDIDATES];
     const int64_t* is = c->has_in_strides ? c->in_strides : NULL;
     const int64_t* os = c->has_out_strides ? c->out_strides : NULL;
-    const int n = cuperm_plan_candidates(c->rank, c->extents, c->perm, elem, is, os, &kDevice,
-                                         tuning, packed, cand, CUPERM_MAX_CANDIDATES);
+    const int n = cuperm_plan_candidates(c->rank, c->extents, c->perm, elem, is, os, dev, tuning, packed, cand,
+                                         CUPERM_MAX_CANDIDATES);
     const size_t off = (size_t)misalign * (size_t)elem;
     int failures = 0;
     for (int k = 0; k < n; ++k) {
@@ -87,6 +92,7 @@ static int run_candidates(const test_case_t* c, int elem, const cuperm_tuning_t*
             continue;
         }
         shifted_runs += cand[k].kind == CUPERM_LAUNCH_TILED && cand[k].tile.vec_shifted;
+        walked_whole_dims += cand[k].kind == CUPERM_LAUNCH_WHOLE_DIMS && cand[k].tile.num_tiles > 2 * cand[k].blocks;
         wide_runs += is_wide(&cand[k]);
         unsigned char before[16]; /* the bytes before a misaligned output stay untouched */
         cudaMemcpy(before, d_out, off, cudaMemcpyDeviceToHost);
@@ -112,8 +118,9 @@ static int run_candidates(const test_case_t* c, int elem, const cuperm_tuning_t*
     return failures;
 }
 
-/* Random bytes in, each candidate's output (planned with tuning) against reference_move. */
-static int check_case(const test_case_t* c, int elem, const cuperm_tuning_t* tuning, rng_t* r)
+/* Random bytes in, each candidate's output (planned for dev with tuning) against reference_move. */
+static int check_case_on(const test_case_t* c, int elem, const cuperm_device_info_t* dev,
+                         const cuperm_tuning_t* tuning, rng_t* r)
 {
     const int misalign = 1;
     const int64_t in_n = case_in_span(c) + misalign, out_n = case_out_span(c);
@@ -132,8 +139,8 @@ static int check_case(const test_case_t* c, int elem, const cuperm_tuning_t* tun
         memset(h_want, POISON_BYTE, (size_t)out_bytes);
         reference_move(c, elem, h_in + m * elem, h_want);
         cudaMemcpy(d_in, h_in, (size_t)(in_n * elem), cudaMemcpyHostToDevice);
-        failures += run_candidates(c, elem, tuning, 0, m, h_want, h_out, d_in, d_out, out_bytes);
-        if (m == 0) failures += run_candidates(c, elem, tuning, 1, 0, h_want, h_out, d_in, d_out, out_bytes);
+        failures += run_candidates(c, elem, dev, tuning, 0, m, h_want, h_out, d_in, d_out, out_bytes);
+        if (m == 0) failures += run_candidates(c, elem, dev, tuning, 1, 0, h_want, h_out, d_in, d_out, out_bytes);
     }
     cudaFree(d_in);
     cudaFree(d_out);
@@ -141,6 +148,11 @@ static int check_case(const test_case_t* c, int elem, const cuperm_tuning_t* tun
     free(h_out);
     free(h_want);
     return failures;
+}
+
+static int check_case(const test_case_t* c, int elem, const cuperm_tuning_t* tuning, rng_t* r)
+{
+    return check_case_on(c, elem, &kDevice, tuning, r);
 }
 
 static void random_problems_every_candidate(void** state)
@@ -153,9 +165,11 @@ static void random_problems_every_candidate(void** state)
     for (int i = 0; i < count; ++i) {
         test_case_t c;
         case_random(&r, &c, 1, 7, 300000, i % 4 == 3);
-        failures += check_case(&c, elems[i % 5], cuperm_tuning_for(&kDevice), &r);
+        /* every third on two SMs: whole-dims blocks then walk many tiles each */
+        failures += check_case_on(&c, elems[i % 5], i % 3 == 2 ? &kFewSms : &kDevice, cuperm_tuning_for(&kDevice), &r);
     }
     assert_int_equal(failures, 0);
+    assert_true(walked_whole_dims > 0);
 }
 
 /* Shapes whose vector tiles take each allowed shape: short A or B groups

@@ -185,6 +185,7 @@ int cuperm_whole_dims_launch(const cuperm_problem_t* p, int elem, const cuperm_t
     t->split_extent = split >= 0 ? p->dim[split].extent : 0;
     for (int i = 0, j = 0; i < n; ++i)
         if (in_tile[out_order[i]]) t->wd_out_order[j++] = (int8_t)pos[out_order[i]];
+    for (int i = 0, place = 1; i < ns; place *= (int)t->dim[i].extent, ++i) t->wd_place[i] = place;
     L->blocks = t->num_tiles < 0x7fffffff ? t->num_tiles : 0x7fffffff;
     L->smem_bytes = cuperm_whole_dims_smem_bytes(t, elem);
     return 1;
