@@ -4,7 +4,6 @@
 // eight elements along the input's contiguous runs into shared memory, slot k holding
 // input element k, and stores up to eight along the output's, reading slot[j]. So both
 // passes move the runs of their own side, however short each side's fastest dimension.
-// The next tile's loads are in flight during each write pass.
 #include "backend/cuda/transpose/tile_kernel.cuh"
 
 namespace cuperm {
@@ -52,45 +51,38 @@ whole_dims_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, con
         }
     }
     __syncthreads();
-    // Software-pipelined: the next tile's loads are issued before this tile's write pass, so
-    // a block keeps reads in flight while it writes (few tiles a block on L2-sized tensors).
-    T r[kWholeDimsItems];
-    int64_t t = blockIdx.x, in_base, out_base, len = 0;
-    const auto load = [&](int64_t tile_no) {
-        cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.rank, tile_no, &in_base, &out_base);
-        len = cuperm_whole_dims_split_len(&p, &dv, tile_no); // the split's chunk may be short
+    for (int64_t t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
+        int64_t in_base, out_base;
+        cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.rank, t, &in_base, &out_base);
+        const int64_t len = cuperm_whole_dims_split_len(&p, &dv, t); // the split's chunk may be short
+        T r[kWholeDimsItems];
 #pragma unroll
         for (int i = 0; i < kWholeDimsItems; ++i) {
             const int k = threadIdx.x + i * kTileThreads;
             if (k < v && (!split || in_split[k] < len)) r[i] = in[in_base + in_off[k]];
         }
-    };
-    if (t < p.num_tiles) load(t);
-    for (; t < p.num_tiles; t += gridDim.x) {
-        const int64_t base = out_base, n = len;
 #pragma unroll
         for (int i = 0; i < kWholeDimsItems; ++i) {
             const int k = threadIdx.x + i * kTileThreads;
-            if (k < v && (!split || in_split[k] < n)) tile[swizzle<T>(k)] = r[i];
+            if (k < v && (!split || in_split[k] < len)) tile[swizzle<T>(k)] = r[i];
         }
         __syncthreads();
-        if (t + gridDim.x < p.num_tiles) load(t + gridDim.x);
         if constexpr (Op::kMovesBits) {
 #pragma unroll
             for (int i = 0; i < kWholeDimsItems; ++i) {
                 const int j = threadIdx.x + i * kTileThreads;
-                if (j < v && (!split || out_split[j] < n)) {
-                    T* o = out + base + out_off[j];
+                if (j < v && (!split || out_split[j] < len)) {
+                    T* o = out + out_base + out_off[j];
                     *o = op(tile[swizzle<T>(slot[j])], o);
                 }
             }
         } else {
             store_run<kWholeDimsItems>(
-                op, [&](int i) { return out + base + out_off[threadIdx.x + i * kTileThreads]; },
+                op, [&](int i) { return out + out_base + out_off[threadIdx.x + i * kTileThreads]; },
                 [&](int i) { return tile[swizzle<T>(slot[threadIdx.x + i * kTileThreads])]; },
                 [&](int i) {
                     const int j = threadIdx.x + i * kTileThreads;
-                    return j < v && (!split || out_split[j] < n);
+                    return j < v && (!split || out_split[j] < len);
                 });
         }
         __syncthreads(); // the tile is refilled by the next one

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Every candidate launch of a set of cases timed by two builds of cuperm-candidate-times in one
+# device call (the same machine, the same warm GPU), to A/B a kernel change: only the candidates the
+# change touches should move. Carried (64 MiB at most, hence xz):
+#   build-ab/base.xz, build-ab/new.xz   cuperm-candidate-times of the base and of the change, stripped
+#   build-ab/cases/NAME.txt             cases as cuperm-candidate-times reads them ("ELEM EXTENTS PERM")
+# The two tools alternate which runs first from one case file to the next. Writes
+# $OUT/times-NAME-{base,new}.csv ("case,candidate,seconds,copy_seconds") and packs them in ab-times.tgz;
+# tools/model/compare_candidates_ab.py BASE_DIR compares them, with cuperm-plan-features --candidates
+# (run on the development machine) naming each candidate's kernel.
+#   run: scripts/gpu-candidates-ab.sh [REPEATS]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-$PWD/candidates-ab-logs}; mkdir -p "$out"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
+work=/tmp/candidates-ab; mkdir -p "$work"
+for t in base new; do xz -dc "build-ab/$t.xz" >"$work/$t" && chmod +x "$work/$t" || { echo "no build-ab/$t.xz"; exit 1; }; done
+i=0
+for f in build-ab/cases/*.txt; do
+  name=$(basename "$f" .txt); order="base new"; [ $((i % 2)) = 1 ] && order="new base"; i=$((i + 1))
+  for t in $order; do
+    start=$(date +%s)
+    "$work/$t" ${1:-} <"$f" >"$out/times-$name-$t.csv" 2>"$out/err-$name-$t.log" || echo "$name $t: rc=$?"
+    echo "$name $t: $(($(wc -l <"$out/times-$name-$t.csv") - 1)) timings, $(($(date +%s) - start)) s"
+  done
+done
+(cd "$out" && tar czf ab-times.tgz times-*.csv err-*.log && rm -f times-*.csv err-*.log)
