@@ -6,6 +6,7 @@
 # (l2: time over the copy's). The permutation suites take every EVERY-th permutation (4);
 # primes take --count COUNT per rank (10). Suites that would not fit in BUDGET_S (500) are
 # cut and said so. CSVs and logs: $OUT/SUITE-GROUP.tgz; summary: $OUT/summary-GROUP.txt.
+# BUILD_DIR "carry": the cuperm-bench and library carried in build-carry/ (scripts/lib/make-carry.sh).
 #   scripts/gpu-transpose-report.sh GROUP [BUILD_DIR]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +17,10 @@ budget=${BUDGET_S:-500} every=${EVERY:-4} count=${COUNT:-10}
 out=${OUT:-$PWD/transpose-report}; work=/tmp/transpose-report-$group
 rm -rf "$work"; mkdir -p "$out" "$work/csv" "$work/logs" "$work/cases"
 bench=$build/tools/bench/cuperm-bench
+if [ "$build" = carry ]; then
+  bench=$PWD/build-carry/bin/cuperm-bench
+  export LD_LIBRARY_PATH="$PWD/build-carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
 if [ ! -x "$bench" ]; then
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCUPERM_BUILD_TESTS=OFF \
     -DCUPERM_BUILD_FORTRAN=OFF >"$work/logs/build.log" 2>&1 &&
