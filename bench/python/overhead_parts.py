@@ -13,14 +13,21 @@ import argparse
 import timeit
 
 
+def tiny_operands():
+    """The tiny problems the overhead scripts time (here and gpu_time_per_call.py), on the current
+    CUDA device: x (4x8 float32) and a result for its transpose, a and b (8x8) and a result for a @ b."""
+    import torch
+    x = torch.randn(4, 8, device="cuda")
+    xo = torch.empty(8, 4, device="cuda")
+    a, b = torch.randn(8, 8, device="cuda"), torch.randn(8, 8, device="cuda")
+    return x, xo, a, b, torch.empty(8, 8, device="cuda")
+
+
 def parts():
     import torch
 
     import cuperm
-    x = torch.randn(4, 8, device="cuda")
-    xo = torch.empty(8, 4, device="cuda")
-    a, b = torch.randn(8, 8, device="cuda"), torch.randn(8, 8, device="cuda")
-    d = torch.empty(8, 8, device="cuda")
+    x, xo, a, b, d = tiny_operands()
     plan = cuperm.ContractionPlan("ij,jk->ik", a, b)
     plan_out = cuperm.ContractionPlan("ij,jk->ik", a, b, out=d)
     dev, dtype, shape = x.device, x.dtype, torch.Size((8, 4))
