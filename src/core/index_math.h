@@ -127,9 +127,9 @@ CUPERM_HD void cuperm_tile_origin(const cuperm_tile_params_t* p, const cuperm_ti
  * in input order into shared memory (slot k holds input element k) and writes in output
  * order from slot *slot, so both passes run along their side's contiguous dimensions.
  * 32-bit throughout: a tile holds at most CUPERM_WHOLE_DIMS_MAX_VOLUME elements and its
- * offsets fit in 31 bits (cuperm_whole_dims_launch checks), and every block builds these
- * tables before it moves anything, so 64-bit multiplies and divisions here cost L2-resident
- * tensors most of their time. */
+ * offsets fit in 31 bits (cuperm_whole_dims_launch checks). Every block builds these tables
+ * before it moves anything; in 64-bit arithmetic that made whole-dims launches on L2-resident
+ * tensors 15-22% slower (bench/results/whole-dims-tables-h100/). */
 CUPERM_HD void cuperm_whole_dims_entry(const cuperm_tile_params_t* p, const cuperm_tile_divs_t* dv, uint32_t k,
                                        uint32_t* in_off, uint32_t* in_split, uint32_t* out_off, uint32_t* slot,
                                        uint32_t* out_split)

@@ -23,7 +23,7 @@
 
 static const cuperm_device_info_t kDevice = {
     .cc_major = 9, .sm_count = 132, .smem_per_block = 48 << 10, .dram_bytes_per_second = 3.35e12};
-/* Two SMs: whole-dims launches get 8 blocks, so each block walks many tiles (its pipelined loop). */
+/* Two SMs: whole-dims launches get 8 blocks, so each block walks many tiles with the tables it built. */
 static const cuperm_device_info_t kFewSms = {
     .cc_major = 9, .sm_count = 2, .smem_per_block = 48 << 10, .dram_bytes_per_second = 3.35e12};
 static const cuperm_scalars_t kPlain = {.plain = 1};
