@@ -3,6 +3,7 @@
 # device call (the same machine, the same warm GPU), to A/B a kernel change: only the candidates the
 # change touches should move. Carried (64 MiB at most, hence xz):
 #   build-ab/base.xz, build-ab/new.xz   cuperm-candidate-times of the base and of the change, stripped
+#                                       (base.xz alone: one build's candidate times, to fit or rank with)
 #   build-ab/cases/NAME.txt             cases as cuperm-candidate-times reads them ("ELEM EXTENTS PERM")
 # The two tools alternate which runs first from one case file to the next. Writes
 # $OUT/times-NAME-{base,new}.csv ("case,candidate,seconds,copy_seconds") and packs them in ab-times.tgz;
@@ -14,13 +15,16 @@ cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/candidates-ab-logs}; mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt"
 work=/tmp/candidates-ab; mkdir -p "$work"
-for t in base new; do xz -dc "build-ab/$t.xz" >"$work/$t" && chmod +x "$work/$t" || { echo "no build-ab/$t.xz"; exit 1; }; done
+builds="base"; [ -f build-ab/new.xz ] && builds="base new"
+for t in $builds; do xz -dc "build-ab/$t.xz" >"$work/$t" && chmod +x "$work/$t" || { echo "no build-ab/$t.xz"; exit 1; }; done
+t0=$(date +%s) budget=${BUDGET_S:-540}
 i=0
 for f in build-ab/cases/*.txt; do
-  name=$(basename "$f" .txt); order="base new"; [ $((i % 2)) = 1 ] && order="new base"; i=$((i + 1))
+  name=$(basename "$f" .txt); order=$builds; [ "$builds" != base ] && [ $((i % 2)) = 1 ] && order="new base"; i=$((i + 1))
   for t in $order; do
-    start=$(date +%s)
-    "$work/$t" ${1:-} <"$f" >"$out/times-$name-$t.csv" 2>"$out/err-$name-$t.log" || echo "$name $t: rc=$?"
+    start=$(date +%s) left=$((budget - (start - t0)))
+    [ "$left" -lt 10 ] && { echo "$name $t: CUT (budget)"; continue; }
+    timeout "$left" "$work/$t" ${1:-} <"$f" >"$out/times-$name-$t.csv" 2>"$out/err-$name-$t.log" || echo "$name $t: rc=$?"
     echo "$name $t: $(($(wc -l <"$out/times-$name-$t.csv") - 1)) timings, $(($(date +%s) - start)) s"
   done
 done

@@ -2,7 +2,8 @@
 # The transpose suites of the unseen-shapes issue on one GPU, heuristic plans, every element
 # verified: builds cuperm-bench for sm_90 (unless BUILD_DIR/tools/bench/cuperm-bench exists),
 # then runs GROUP (tuning: the suites tuned on; heldout: the held-out twins; tuned: TTC-57 at
-# 8/4/2/1 bytes, 16^6 and the square) and prints median / worst % of a same-run copy per suite
+# 8/4/2/1 bytes, 16^6 and the square; copies: the L2 suites and TTC-57 f64, to compare the two
+# reference copies) and prints median / worst % of a same-run copy per suite
 # (l2: time over the copy's). The permutation suites take every EVERY-th permutation (4);
 # primes take --count COUNT per rank (10). Suites that would not fit in BUDGET_S (500) are
 # cut and said so. CSVs and logs: $OUT/SUITE-GROUP.tgz; summary: $OUT/summary-GROUP.txt.
@@ -10,7 +11,7 @@
 #   scripts/gpu-transpose-report.sh GROUP [BUILD_DIR]
 set -uo pipefail
 cd "$(dirname "$0")/.."
-group=${1:?group: tuning, heldout or tuned}
+group=${1:?group: tuning, heldout, tuned or copies}
 build=${2:-build-suites}
 t0=$(date +%s)
 budget=${BUDGET_S:-500} every=${EVERY:-4} count=${COUNT:-10}
@@ -44,6 +45,8 @@ case $group in
   tuned)
     sample perm720 perm720
     runs=("ttc57|ttc57 --dtype f64,f32,f16,i8" "perm720|--cases $work/cases/perm720.txt --dtype f64" "square|square") ;;
+  copies)
+    runs=("l2|l2 --dtype f32" "l2-heldout|l2-heldout --dtype f32" "ttc57-f64|ttc57 --dtype f64") ;;
   *) echo "unknown group $group" >&2; exit 2 ;;
 esac
 notes=()
@@ -76,6 +79,11 @@ for path in sorted(glob.glob(os.path.join(d, "*.csv"))):
         else:
             v = [float(r["pct_copy"]) for r in rs]
             print(f"{name:16} {t:5} {len(rs):5} {statistics.median(v):8.1f} {min(v):8.1f} {fails:6}")
+        both = [r for r in rs if r.get("memcpy_ms") and r.get("copy_kernel_ms")]
+        if both:  # which reference copy was the faster, and by how much
+            k = [float(r["memcpy_ms"]) / float(r["copy_kernel_ms"]) for r in both]
+            print(f"{'':16} memcpy time / copy-kernel time: median {statistics.median(k):.3f}, "
+                  f"range {min(k):.3f}-{max(k):.3f}")
 PY
 { echo "== $group ($(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)), $(($(date +%s) - t0)) s, every ${every}th permutation, primes --count $count"
   printf '%s\n' "${notes[@]}"; cat "$work/summary.txt"; } | tee "$out/summary-$group.txt"

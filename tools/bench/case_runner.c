@@ -230,6 +230,8 @@ static int measure(const owned_plan* p, const bench_case* c, const dtype_info* t
     double moved = (opt->beta != 0 ? 3.0 : 2.0) * (double)bytes;
     r->exec_ms = tm.exec_ms;
     r->copy_ms = tm.copy_ms;
+    r->memcpy_ms = tm.memcpy_ms;
+    r->copy_kernel_ms = tm.copy_kernel_ms;
     r->gbps = moved / (tm.exec_ms * 1e-3) / 1e9;
     r->copy_gbps = 2.0 * (double)bytes / (tm.copy_ms * 1e-3) / 1e9;
     r->pct_copy = 100.0 * r->gbps / r->copy_gbps;
@@ -308,6 +310,7 @@ static bench_result new_result(const bench_suite* suite, const dtype_info* t, co
     snprintf(r.kernel, sizeof r.kernel, "-");
     snprintf(r.config, sizeof r.config, "-");
     r.plan_us = r.single_use_ms = r.exec_ms = r.gbps = r.copy_ms = r.copy_gbps = r.pct_copy = NAN;
+    r.memcpy_ms = r.copy_kernel_ms = NAN;
     r.heur_over_meas = r.cutensor_ms = r.cutensor_pct_copy = NAN;
     r.verified = r.cutensor_verified = -1;
     return r;

@@ -16,7 +16,8 @@ void bench_csv_header(FILE* f)
     fprintf(
         f, "suite,case,dtype,mode,rank,extents,perm,bytes,kernel,config,fused_rank,plan_us,exec_ms,"
            "gbps,copy_ms,copy_gbps,pct_copy,heur_over_meas,verified,mismatches,batches,inner,"
-           "error,single_use_ms,cutensor_ms,cutensor_pct_copy,cutensor_over_cuperm,cutensor_verified\n");
+           "error,single_use_ms,cutensor_ms,cutensor_pct_copy,cutensor_over_cuperm,cutensor_verified,"
+           "memcpy_ms,copy_kernel_ms\n");
 }
 
 /* Empty for NaN so spreadsheets and csv readers see a missing value. */
@@ -45,7 +46,10 @@ void bench_csv_row(FILE* f, const bench_result* r)
     num(f, "%.5f", r->cutensor_ms);
     num(f, "%.2f", r->cutensor_pct_copy);
     num(f, "%.4f", r->cutensor_ms / r->exec_ms);
-    fprintf(f, "%d\n", r->cutensor_verified);
+    fprintf(f, "%d,", r->cutensor_verified);
+    num(f, "%.5f", r->memcpy_ms);
+    if (!isnan(r->copy_kernel_ms)) fprintf(f, "%.5f", r->copy_kernel_ms);
+    fputc('\n', f);
 }
 
 void bench_table_header(FILE* f)

@@ -21,7 +21,9 @@ typedef struct {
     double exec_ms;          /* median execution time */
     double single_use_ms;    /* median of plan + one execute, heuristic plans (NaN otherwise) */
     double gbps;             /* 2 * bytes / exec (3 * bytes when beta != 0) */
-    double copy_ms;          /* same-run cudaMemcpyAsync D2D of bytes */
+    double copy_ms;          /* same-run D2D copy of bytes: the faster of the two below */
+    double memcpy_ms;        /* same-run cudaMemcpyAsync D2D of bytes */
+    double copy_kernel_ms;   /* same-run copy kernel (copy_kernel.cu) of bytes */
     double copy_gbps;        /* 2 * bytes / copy */
     double pct_copy;         /* 100 * gbps / copy_gbps */
     double heur_over_meas;   /* heuristic exec / measured exec (mode both), else NaN */

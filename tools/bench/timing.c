@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "copy_kernel.h"
 #include "results.h"
 
 /* A batch lasts at least this long, so event resolution (~0.5 us) stays below 0.1%. */
@@ -20,14 +21,6 @@
         }                                                                                        \
     } while (0)
 
-#define RUN_TRY(call)                                                                            \
-    do {                                                                                         \
-        if ((call) != 0) {                                                                       \
-            snprintf(err, err_size, "%s", w.why[0] ? w.why : "the timed operation failed");     \
-            goto fail;                                                                           \
-        }                                                                                        \
-    } while (0)
-
 typedef struct {
     bench_timed_fn run;
     void* ctx;
@@ -35,6 +28,7 @@ typedef struct {
     void* out;
     size_t bytes;
     cudaStream_t stream;
+    int sms; /* the device's multiprocessors (the copy kernel's grid) */
     char why[256]; /* the failing run's message */
 } work;
 
@@ -45,14 +39,29 @@ static int run_execs(work* w, int n)
     return 0;
 }
 
-static cudaError_t run_copies(const work* w, int n)
+/* The reference copies: cudaMemcpyAsync (kernel 0) or the benchmark's copy kernel (1). */
+static cudaError_t run_copies(const work* w, int kernel, int n)
 {
     for (int i = 0; i < n; ++i) {
-        cudaError_t e =
-            cudaMemcpyAsync(w->out, w->in, w->bytes, cudaMemcpyDeviceToDevice, w->stream);
+        cudaError_t e = kernel ? bench_copy_kernel(w->out, w->in, w->bytes, w->sms, w->stream)
+                               : cudaMemcpyAsync(w->out, w->in, w->bytes, cudaMemcpyDeviceToDevice, w->stream);
         if (e != cudaSuccess) return e;
     }
     return cudaSuccess;
+}
+
+/* n runs of timed part k: the operation (0) or a copy (1, 2). */
+static int run_part(work* w, int k, int n, char* err, size_t err_size)
+{
+    if (k == 0) {
+        if (run_execs(w, n) == 0) return 0;
+        snprintf(err, err_size, "%s", w->why[0] ? w->why : "the timed operation failed");
+        return -1;
+    }
+    cudaError_t e = run_copies(w, k - 1, n);
+    if (e == cudaSuccess) return 0;
+    snprintf(err, err_size, "reference copy: %s", cudaGetErrorString(e));
+    return -1;
 }
 
 int bench_run_plan(void* ctx, cudaStream_t stream, char* why, size_t why_size)
@@ -75,64 +84,66 @@ int bench_time_plan(cupermPlan_t plan, const void* alpha, const void* beta, cons
 int bench_time_run(bench_timed_fn run, void* ctx, const void* in, void* out, size_t bytes, cudaStream_t stream,
                    double target_ms, bench_timing* result, char* err, size_t err_size)
 {
-    work w = {run, ctx, in, out, bytes, stream, ""};
-    cudaEvent_t ev[4] = {0};
-    double *exec_ms = NULL, *copy_ms = NULL;
-    int rc = -1;
-    for (int i = 0; i < 4; ++i) CUDA_TRY(cudaEventCreate(&ev[i]));
+    enum { PARTS = 3 }; /* the operation, cudaMemcpyAsync, the copy kernel */
+    work w = {run, ctx, in, out, bytes, stream, 0, ""};
+    cudaEvent_t ev[PARTS + 1] = {0};
+    double* ms[PARTS] = {0};
+    int rc = -1, dev;
+    CUDA_TRY(cudaGetDevice(&dev));
+    CUDA_TRY(cudaDeviceGetAttribute(&w.sms, cudaDevAttrMultiProcessorCount, dev));
+    for (int i = 0; i <= PARTS; ++i) CUDA_TRY(cudaEventCreate(&ev[i]));
 
     /* Warm-up, then one of each timed alone to size the batches. */
-    RUN_TRY(run_execs(&w, WARMUP_RUNS));
-    CUDA_TRY(run_copies(&w, WARMUP_RUNS));
+    for (int k = 0; k < PARTS; ++k)
+        if (run_part(&w, k, WARMUP_RUNS, err, err_size)) goto fail;
     CUDA_TRY(cudaEventRecord(ev[0], stream));
-    RUN_TRY(run_execs(&w, 1));
-    CUDA_TRY(cudaEventRecord(ev[1], stream));
-    CUDA_TRY(run_copies(&w, 1));
-    CUDA_TRY(cudaEventRecord(ev[2], stream));
-    CUDA_TRY(cudaEventSynchronize(ev[2]));
-    float t_exec, t_copy;
-    CUDA_TRY(cudaEventElapsedTime(&t_exec, ev[0], ev[1]));
-    CUDA_TRY(cudaEventElapsedTime(&t_copy, ev[1], ev[2]));
-    double fastest = t_exec < t_copy ? t_exec : t_copy;
-    if (fastest < 1e-4) fastest = 1e-4;
+    for (int k = 0; k < PARTS; ++k) {
+        if (run_part(&w, k, 1, err, err_size)) goto fail;
+        CUDA_TRY(cudaEventRecord(ev[k + 1], stream));
+    }
+    CUDA_TRY(cudaEventSynchronize(ev[PARTS]));
+    float t[PARTS], total = 0.0f, fastest = 1e30f;
+    for (int k = 0; k < PARTS; ++k) {
+        CUDA_TRY(cudaEventElapsedTime(&t[k], ev[k], ev[k + 1]));
+        total += t[k];
+        if (t[k] < fastest) fastest = t[k];
+    }
+    if (fastest < 1e-4f) fastest = 1e-4f;
     int inner = (int)(MIN_BATCH_MS / fastest) + 1;
-    int batches = (int)(target_ms / (inner * (double)(t_exec + t_copy)));
+    int batches = (int)(target_ms / (inner * (double)total));
     if (batches < MIN_BATCHES) batches = MIN_BATCHES;
     if (batches > MAX_BATCHES) batches = MAX_BATCHES;
 
-    exec_ms = malloc(sizeof(double) * (size_t)batches);
-    copy_ms = malloc(sizeof(double) * (size_t)batches);
-    if (!exec_ms || !copy_ms) {
-        snprintf(err, err_size, "out of host memory");
-        goto fail;
-    }
-    for (int b = 0; b < batches; ++b) {
-        /* Alternate which goes first so neither always inherits the other's cache state. */
-        int exec_first = b % 2 == 0;
-        CUDA_TRY(cudaMemsetAsync(out, POISON_BYTE, bytes, stream));
-        for (int k = 0; k < 2; ++k) {
-            cudaEvent_t start = ev[2 * k], stop = ev[2 * k + 1];
-            CUDA_TRY(cudaEventRecord(start, stream));
-            if ((k == 0) == exec_first) RUN_TRY(run_execs(&w, inner));
-            else CUDA_TRY(run_copies(&w, inner));
-            CUDA_TRY(cudaEventRecord(stop, stream));
+    for (int k = 0; k < PARTS; ++k)
+        if (!(ms[k] = malloc(sizeof(double) * (size_t)batches))) {
+            snprintf(err, err_size, "out of host memory");
+            goto fail;
         }
-        CUDA_TRY(cudaEventSynchronize(ev[3]));
-        float first, second;
-        CUDA_TRY(cudaEventElapsedTime(&first, ev[0], ev[1]));
-        CUDA_TRY(cudaEventElapsedTime(&second, ev[2], ev[3]));
-        exec_ms[b] = (exec_first ? first : second) / inner;
-        copy_ms[b] = (exec_first ? second : first) / inner;
+    for (int b = 0; b < batches; ++b) {
+        /* Rotate which goes first so none always inherits another's cache state. */
+        CUDA_TRY(cudaMemsetAsync(out, POISON_BYTE, bytes, stream));
+        CUDA_TRY(cudaEventRecord(ev[0], stream));
+        for (int i = 0; i < PARTS; ++i) {
+            if (run_part(&w, (b + i) % PARTS, inner, err, err_size)) goto fail;
+            CUDA_TRY(cudaEventRecord(ev[i + 1], stream));
+        }
+        CUDA_TRY(cudaEventSynchronize(ev[PARTS]));
+        for (int i = 0; i < PARTS; ++i) {
+            float elapsed;
+            CUDA_TRY(cudaEventElapsedTime(&elapsed, ev[i], ev[i + 1]));
+            ms[(b + i) % PARTS][b] = elapsed / inner;
+        }
     }
-    result->exec_ms = bench_stats_of(exec_ms, (size_t)batches).median;
-    result->copy_ms = bench_stats_of(copy_ms, (size_t)batches).median;
+    result->exec_ms = bench_stats_of(ms[0], (size_t)batches).median;
+    result->memcpy_ms = bench_stats_of(ms[1], (size_t)batches).median;
+    result->copy_kernel_ms = bench_stats_of(ms[2], (size_t)batches).median;
+    result->copy_ms = result->memcpy_ms < result->copy_kernel_ms ? result->memcpy_ms : result->copy_kernel_ms;
     result->batches = batches;
     result->inner = inner;
     rc = 0;
 fail:
-    free(exec_ms);
-    free(copy_ms);
-    for (int i = 0; i < 4; ++i)
+    for (int k = 0; k < PARTS; ++k) free(ms[k]);
+    for (int i = 0; i <= PARTS; ++i)
         if (ev[i]) cudaEventDestroy(ev[i]);
     return rc;
 }

@@ -1,6 +1,7 @@
 /* Device timing with CUDA events: warm-up, adaptive batches, median of batches,
- * the output poisoned before each batch, and a same-bytes D2D copy timed in the
- * same batches (alternating order) as the reference bandwidth. */
+ * the output poisoned before each batch, and two same-bytes D2D copies timed in the
+ * same batches (rotating order), the faster of which is the reference bandwidth:
+ * cudaMemcpyAsync, and a copy kernel that is cheaper to launch for small tensors. */
 #ifndef CUPERM_BENCH_TIMING_H
 #define CUPERM_BENCH_TIMING_H
 
@@ -13,12 +14,14 @@
 
 typedef struct {
     double exec_ms;  /* median time of one execution */
-    double copy_ms;  /* median time of one copy of the same bytes */
+    double copy_ms;  /* the faster of the two copies below: the reference */
+    double memcpy_ms;      /* median time of one cudaMemcpyAsync D2D of the same bytes */
+    double copy_kernel_ms; /* median time of one run of the benchmark's copy kernel (copy_kernel.cu) */
     int batches;     /* timed batches */
-    int inner;       /* executions (and copies) per batch */
+    int inner;       /* executions (and copies of each kind) per batch */
 } bench_timing;
 
-/* Times cupermExecute(plan, alpha, in, beta, out) against cudaMemcpyAsync(out, in, bytes)
+/* Times cupermExecute(plan, alpha, in, beta, out) against the copies of bytes from in to out
  * within about target_ms. Returns 0, or -1 with err set. */
 int bench_time_plan(cupermPlan_t plan, const void* alpha, const void* beta, const void* in,
                     void* out, size_t bytes, cudaStream_t stream, double target_ms,
