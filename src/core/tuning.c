@@ -78,6 +78,10 @@
         .sector_eff_tolerance = 0.005,                                                                       \
         /* Bands of 8 A tiles bring B-neighbour tiles, which share output sectors, close in time. */       \
         .walk_band_tiles = 8,                                                                                \
+        /* A warp store of half sectors (a 2-3 element output run continued by A's first dimension, on  \
+         * tiles 64 wide along B) made 2 of 800 H100 cases 1.4x slower than a reshape that stores whole \
+         * sectors (bench/results/warp-reshape-h100/); 0.6 and 95% of the fill touch no other case.    */ \
+        .warp_reshape_below = 0.6, .warp_reshape_min_fill = 0.95,                                            \
         /* Whole-dims tiles grow until both runs span 512 bytes (4 lines); 4 blocks per SM (48 KB each)      \
          * walk the tiles. They replace the rules' tile launch when its runs are shorter than 64 bytes       \
          * on both sides (2 sectors: two rank-8 and rank-12 cases of extents 2-5 and 21-40 went from         \

@@ -59,6 +59,9 @@ typedef struct {
     double sector_fill_exponent;     /* the sector cost is divided by fill^this */
     double sector_eff_tolerance;     /* sector efficiencies this close count as equal */
     int walk_band_tiles;             /* band width (A tiles) of the output-aware tile walk */
+    double warp_reshape_below;       /* a scalar tile whose warps' stores fill less of their sectors than
+                                      * this (cuperm_warp_efficiency) takes the reshape that fills most (0: never) */
+    double warp_reshape_min_fill;    /* ... among those filling at least this fraction of its slots */
     /* WHOLE_DIMS launches (plan/transpose/whole_dims.h) */
     int whole_dims_run_bytes;            /* the tile grows until both sides' contiguous runs span this many bytes */
     int whole_dims_blocks_per_sm;        /* resident blocks per SM that walk the tiles */

@@ -1,7 +1,7 @@
 /* The transpose planner's walk and kernel rules (plan/transpose/select.c, whole_dims.c), each
  * checked on a problem that meets its condition and on one that does not: bands where the
  * writes leave sectors partly filled, whole-dims tiles where the tile launch's runs are short
- * on both sides. Mapping correctness of every launch is test_plan_mapping's job. */
+ * on both sides, tile reshapes where warps store half sectors. Mapping correctness of every launch is test_plan_mapping's job. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,11 +16,17 @@
 
 static const cuperm_device_info_t kDevice = {0, 9, 0, 132, 50 << 20, 48 << 10, 3.35e12};
 
-static cuperm_launch_t plan(int rank, const int64_t* extents, const int* perm, int elem)
+static cuperm_launch_t plan_with(const cuperm_tuning_t* tuning, int rank, const int64_t* extents, const int* perm,
+                                 int elem)
 {
     cuperm_host_plan_t h;
-    cuperm_plan_host(rank, extents, perm, elem, NULL, NULL, &kDevice, cuperm_tuning_for(&kDevice), &h);
+    cuperm_plan_host(rank, extents, perm, elem, NULL, NULL, &kDevice, tuning, &h);
     return h.launch;
+}
+
+static cuperm_launch_t plan(int rank, const int64_t* extents, const int* perm, int elem)
+{
+    return plan_with(cuperm_tuning_for(&kDevice), rank, extents, perm, elem);
 }
 
 static const cuperm_transpose_tuning_t* tt(void) { return &cuperm_tuning_for(&kDevice)->transpose; }
@@ -89,12 +95,42 @@ static void tiles_where_a_run_is_long(void** state)
     if (cuperm_whole_dims_launch(&p, 8, tt(), &wd)) assert_false(cuperm_whole_dims_preferred(&l, &wd, tt()));
 }
 
+/* The output's run is 3 B elements, then A's first dimension (21 elements, output stride 3): the
+ * rules' tile, 64 wide along B, stores half sectors; the reshape the planner takes stores whole
+ * ones. 16^6 (whole sectors either way) keeps the rules' tile. */
+static void reshape_where_warps_store_half_sectors(void** state)
+{
+    (void)state;
+    const int64_t ext[8] = {21, 40, 23, 3, 5, 2, 26, 5};
+    const int perm[8] = {3, 0, 4, 6, 1, 5, 2, 7};
+    cuperm_tuning_t off = *cuperm_tuning_for(&kDevice);
+    off.transpose.warp_reshape_below = 0;
+    const cuperm_launch_t rules = plan_with(&off, 8, ext, perm, 8), l = plan(8, ext, perm, 8);
+    double in_eff, out_eff;
+    assert_int_equal(rules.kind, CUPERM_LAUNCH_TILED);
+    cuperm_warp_efficiency(&rules, &in_eff, &out_eff);
+    assert_true(out_eff < tt()->warp_reshape_below);
+    const double rules_out = out_eff;
+    assert_int_equal(l.kind, CUPERM_LAUNCH_TILED);
+    assert_int_equal(l.tile.tile_a_log2 + l.tile.tile_b_log2, rules.tile.tile_a_log2 + rules.tile.tile_b_log2);
+    assert_int_not_equal(l.tile.tile_a_log2, rules.tile.tile_a_log2);
+    cuperm_warp_efficiency(&l, &in_eff, &out_eff);
+    assert_true(out_eff > rules_out && out_eff >= tt()->warp_reshape_below && in_eff >= tt()->warp_reshape_below);
+    int64_t e16[6];
+    const int p16[6] = {1, 2, 0, 3, 4, 5};
+    for (int i = 0; i < 6; ++i) e16[i] = 16;
+    const cuperm_launch_t a = plan_with(&off, 6, e16, p16, 8), b = plan(6, e16, p16, 8);
+    assert_int_equal(a.tile.tile_a_log2, b.tile.tile_a_log2);
+    assert_int_equal(a.tile.tile_b_log2, b.tile.tile_b_log2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(band_where_writes_share_sectors),
         cmocka_unit_test(whole_dims_where_both_runs_are_short),
         cmocka_unit_test(tiles_where_a_run_is_long),
+        cmocka_unit_test(reshape_where_warps_store_half_sectors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

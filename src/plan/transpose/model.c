@@ -111,6 +111,53 @@ void cuperm_sector_efficiency(const cuperm_launch_t* l, double* in_eff, double* 
     *out_eff = side_efficiency(t, t->a_end, t->b_end, 0, t->a_end, 1, tb, ta, l->elem_size);
 }
 
+/* Offset on one side of index i of group [begin, end) (digits in group order). */
+static int64_t group_offset(const cuperm_tile_params_t* t, int begin, int end, int64_t i, int output_side)
+{
+    int64_t off = 0;
+    for (int d = begin; d < end && i > 0; ++d) {
+        const int64_t e = t->dim[d].extent;
+        off += (i % e) * (output_side ? t->dim[d].out_stride : t->dim[d].in_stride);
+        i /= e;
+    }
+    return off;
+}
+
+/* Sectors one warp instruction of a pass touches, over the fewest its bytes could touch. Lane l
+ * takes index l mod 2^lx of its fast axis (x: the pass's contiguous group) and index
+ * (l >> lx) * spacing of the other, as the tile kernels number their threads. */
+static double warp_pass_efficiency(const cuperm_tile_params_t* t, int output_side, int elem, int spacing)
+{
+    const int fast_a = !output_side; /* reads run along A, writes along B */
+    const int lx = fast_a ? t->tile_a_log2 : t->tile_b_log2;
+    const int64_t vx = fast_a ? t->a_volume : t->b_volume, vy = fast_a ? t->b_volume : t->a_volume;
+    int64_t sectors[32];
+    int n = 0, lanes = 0;
+    for (int l = 0; l < 32; ++l) {
+        const int64_t x = l & (((int64_t)1 << lx) - 1), y = (int64_t)(l >> lx) * spacing;
+        if (x >= vx || y >= vy) continue;
+        const int64_t a = fast_a ? x : y, b = fast_a ? y : x;
+        const int64_t off = group_offset(t, 0, t->a_end, a, output_side) + group_offset(t, t->a_end, t->b_end, b, output_side);
+        const int64_t s = off * elem >> 5;
+        int seen = 0;
+        for (int k = 0; k < n && !seen; ++k) seen = sectors[k] == s;
+        if (!seen) sectors[n++] = s;
+        ++lanes;
+    }
+    return n ? (double)((lanes * elem + 31) / 32) / (double)n : 1.0;
+}
+
+void cuperm_warp_efficiency(const cuperm_launch_t* l, double* in_eff, double* out_eff)
+{
+    *in_eff = *out_eff = 1;
+    const cuperm_tile_params_t* t = &l->tile;
+    if (l->kind != CUPERM_LAUNCH_TILED || t->vec_log2) return;
+    /* move_tile_checked (8 bytes and more) gives a thread rows 1 apart, move_tile_lean n apart */
+    const int spacing = l->elem_size >= 8 ? 1 : CUPERM_TILE_ITEMS(l->elem_size);
+    *in_eff = warp_pass_efficiency(t, 0, l->elem_size, spacing);
+    *out_eff = warp_pass_efficiency(t, 1, l->elem_size, spacing);
+}
+
 double cuperm_sector_cost(const cuperm_launch_t* l, const cuperm_transpose_tuning_t* tuning)
 {
     double in_eff, out_eff;

@@ -50,6 +50,15 @@ void cuperm_model_features(const cuperm_launch_t* launch, cuperm_model_features_
  */
 void cuperm_sector_efficiency(const cuperm_launch_t* launch, double* in_eff, double* out_eff);
 
+/**
+ * How well one warp instruction of a scalar tile launch's read and write passes fills
+ * 32-byte sectors: the fewest sectors its bytes could touch over those it touches, for the
+ * first warp of the first tile (tensor bases sector-aligned). Where the writes' contiguous
+ * run continues from a few B elements into A's first dimension, the lanes' layout decides
+ * whether a store writes whole sectors or halves. 1 for other launches.
+ */
+void cuperm_warp_efficiency(const cuperm_launch_t* launch, double* in_eff, double* out_eff);
+
 /** The planner's alignment cost of a launch, relative to a perfect copy (>= 1):
  * reads and writes weighted 1 : tuning->sector_write_weight (sm_90: 1.5; a partly
  * written sector costs L2 a merge and DRAM a read), each over its sector

@@ -405,6 +405,43 @@ static void tiled_launch(const cuperm_dim_t* dims, int n, int na, int nb, int64_
     }
 }
 
+/* A warp of the scalar tile kernels takes 32 consecutive indices of its pass's fast side, or
+ * 2^l of them and 32 / 2^l of the other side when that side of the tile is 2^l < 32. When the
+ * output's run is a few B elements continued by A's first dimension (24,25,35,3,2,30,27,2
+ * 7,0,5,4,6,2,1,3: 2 elements, then 24 of A), a tile 64 wide along B stores 16-byte halves of
+ * sectors, and one 8 or 16 wide stores whole ones. Where the rules' tile's stores fill less than
+ * tt->warp_reshape_below of their sectors (cuperm_warp_efficiency), the reshape of the tile (same
+ * size, within its fill) whose loads and stores fill the most takes its place. */
+static void reshape_for_warps(cuperm_launch_t* L, const cuperm_transpose_tuning_t* tt)
+{
+    if (L->kind != CUPERM_LAUNCH_TILED || L->tile.vec_log2 || tt->warp_reshape_below <= 0) return;
+    double in_eff, out_eff;
+    cuperm_warp_efficiency(L, &in_eff, &out_eff);
+    if (out_eff >= tt->warp_reshape_below) return;
+    double best = in_eff < out_eff ? in_eff : out_eff;
+    const cuperm_tile_params_t t = L->tile;
+    const double fill = tile_fill(t.a_volume, t.tile_a_log2) * tile_fill(t.b_volume, t.tile_b_log2);
+    const int la_max = cuperm_log2_ceil(t.a_volume), lb_max = cuperm_log2_ceil(t.b_volume);
+    for (int d = 1; d <= 3; ++d)
+        for (int sign = 1; sign >= -1; sign -= 2) { /* nearest shapes first: ties keep them */
+            const int la = t.tile_a_log2 + sign * d, lb = t.tile_b_log2 - sign * d;
+            if (la < 0 || lb < 0 || la > tt->tile_side_max_log2 || lb > tt->tile_side_max_log2 || la > la_max ||
+                lb > lb_max)
+                continue;
+            if (tile_fill(t.a_volume, la) * tile_fill(t.b_volume, lb) < tt->warp_reshape_min_fill * fill) continue;
+            cuperm_launch_t c = *L;
+            cuperm_tile_params_init(&c.tile, t.dim, t.rank, t.a_end, t.b_end, la, lb, L->elem_size);
+            finish_tile_launch(&c, tt);
+            if (c.smem_bytes > 48 * 1024) continue; /* the per-block limit without opt-in on every GPU */
+            cuperm_warp_efficiency(&c, &in_eff, &out_eff);
+            const double w = in_eff < out_eff ? in_eff : out_eff;
+            if (w > best) {
+                best = w;
+                *L = c;
+            }
+        }
+}
+
 /* Alignment-aware grouping: a dimension next on both sides goes where the rules
  * give it (ties and runs of tt->short_run_bytes or more: to A) unless giving it to the
  * other side lowers the alignment cost (cuperm_sector_cost: both sides' sector
@@ -420,7 +457,10 @@ static void plan_tiled(const cuperm_problem_t* p, int elem, const cuperm_transpo
     int64_t va, vb;
     const int ties = group_dims(p, elem, tt, 0, dims, &na, &nb, &va, &vb);
     tiled_launch(dims, p->rank, na, nb, va, vb, elem, tt, L);
-    if (!ties) return;
+    if (!ties) {
+        reshape_for_warps(L, tt);
+        return;
+    }
     double best = cuperm_sector_cost(L, tt) * (1 - tt->align_margin);
     const unsigned variants = 1u << (ties < 2 ? ties : 2);
     for (unsigned flip = 1; flip < variants; ++flip) {
@@ -433,6 +473,7 @@ static void plan_tiled(const cuperm_problem_t* p, int elem, const cuperm_transpo
             *L = alt;
         }
     }
+    reshape_for_warps(L, tt);
 }
 
 void cuperm_select_launch(const cuperm_problem_t* p, int elem, const cuperm_tuning_t* tuning, cuperm_launch_t* L)
