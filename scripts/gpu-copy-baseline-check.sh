@@ -6,6 +6,7 @@ set -u
 export LD_LIBRARY_PATH=$PWD/build-carry/lib
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 BUDGET_S=300 OUT=$OUT scripts/gpu-transpose-report.sh copies carry 2>&1 | tail -20
+[ -n "${COPIES_ONLY:-}" ] && exit 0
 B=build-carry/bin/cuperm-bench
 mkdir -p /tmp/w
 $B --cases bench/cases/worst-heldout-f64.txt --dtype f64 --mode both --target-ms 30 --plan-reps 1 --quiet --out /tmp/w --tag worst-f64 > /tmp/w/worst-f64.log 2>&1; echo worst rc=$?

@@ -83,7 +83,8 @@ for path in sorted(glob.glob(os.path.join(d, "*.csv"))):
         if both:  # which reference copy was the faster, and by how much
             k = [float(r["memcpy_ms"]) / float(r["copy_kernel_ms"]) for r in both]
             print(f"{'':16} memcpy time / copy-kernel time: median {statistics.median(k):.3f}, "
-                  f"range {min(k):.3f}-{max(k):.3f}")
+                  f"range {min(k):.3f}-{max(k):.3f}; timed as graph replays: "
+                  f"{sum(r.get('graphs') == '1' for r in rs)} of {len(rs)}")
 PY
 { echo "== $group ($(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)), $(($(date +%s) - t0)) s, every ${every}th permutation, primes --count $count"
   printf '%s\n' "${notes[@]}"; cat "$work/summary.txt"; } | tee "$out/summary-$group.txt"

@@ -237,6 +237,7 @@ static int measure(const owned_plan* p, const bench_case* c, const dtype_info* t
     r->pct_copy = 100.0 * r->gbps / r->copy_gbps;
     r->batches = tm.batches;
     r->inner = tm.inner;
+    r->graphs = tm.graphs;
     if (!strcmp(r->mode, "heuristic")) time_single_use(c, t, alpha, beta, b, r);
     return 0;
 }
@@ -312,7 +313,7 @@ static bench_result new_result(const bench_suite* suite, const dtype_info* t, co
     r.plan_us = r.single_use_ms = r.exec_ms = r.gbps = r.copy_ms = r.copy_gbps = r.pct_copy = NAN;
     r.memcpy_ms = r.copy_kernel_ms = NAN;
     r.heur_over_meas = r.cutensor_ms = r.cutensor_pct_copy = NAN;
-    r.verified = r.cutensor_verified = -1;
+    r.verified = r.cutensor_verified = r.graphs = -1;
     return r;
 }
 

@@ -17,7 +17,7 @@ void bench_csv_header(FILE* f)
         f, "suite,case,dtype,mode,rank,extents,perm,bytes,kernel,config,fused_rank,plan_us,exec_ms,"
            "gbps,copy_ms,copy_gbps,pct_copy,heur_over_meas,verified,mismatches,batches,inner,"
            "error,single_use_ms,cutensor_ms,cutensor_pct_copy,cutensor_over_cuperm,cutensor_verified,"
-           "memcpy_ms,copy_kernel_ms\n");
+           "memcpy_ms,copy_kernel_ms,graphs\n");
 }
 
 /* Empty for NaN so spreadsheets and csv readers see a missing value. */
@@ -48,8 +48,8 @@ void bench_csv_row(FILE* f, const bench_result* r)
     num(f, "%.4f", r->cutensor_ms / r->exec_ms);
     fprintf(f, "%d,", r->cutensor_verified);
     num(f, "%.5f", r->memcpy_ms);
-    if (!isnan(r->copy_kernel_ms)) fprintf(f, "%.5f", r->copy_kernel_ms);
-    fputc('\n', f);
+    num(f, "%.5f", r->copy_kernel_ms);
+    fprintf(f, "%d\n", r->graphs);
 }
 
 void bench_table_header(FILE* f)

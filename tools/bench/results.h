@@ -30,6 +30,7 @@ typedef struct {
     int verified;            /* 1 every element matched, 0 mismatches, -1 not checked */
     int64_t mismatches;
     int batches, inner;      /* timed batches and executions per batch */
+    int graphs;              /* 1: the batches replayed CUDA graphs of their runs (timing.h), 0: not, -1: not timed */
     double cutensor_ms;      /* --compare cutensor: cutensorPermute's median time (its own batches against the
                               * copy), heuristic rows only; NaN when not run */
     double cutensor_pct_copy; /* its bandwidth as % of the copy timed in its batches */
