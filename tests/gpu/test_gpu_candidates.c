@@ -60,6 +60,14 @@ static void reference_move(const test_case_t* c, int elem, const unsigned char* 
 static int shifted_runs; /* candidates run on the shifted vector tiles (tile_shifted.cuh) */
 static int wide_runs;    /* candidates run on wide scalar tiles (CUPERM_TILE_ITEMS_WIDE) */
 static int walked_whole_dims; /* whole-dims candidates whose blocks walk more than two tiles each */
+static int rows_reordered;    /* rows candidates whose rows are in the other order than the planner's rows launch */
+
+static int rows_in_input_order(const cuperm_launch_t* l)
+{
+    for (int d = 2; d < l->tile.rank; ++d)
+        if (l->tile.dim[d - 1].in_stride > l->tile.dim[d].in_stride) return 0;
+    return 1;
+}
 
 static int is_wide(const cuperm_launch_t* l)
 {
@@ -94,6 +102,8 @@ static int run_candidates(const test_case_t* c, int elem, const cuperm_device_in
         shifted_runs += cand[k].kind == CUPERM_LAUNCH_TILED && cand[k].tile.vec_shifted;
         walked_whole_dims += cand[k].kind == CUPERM_LAUNCH_WHOLE_DIMS && cand[k].tile.num_tiles > 2 * cand[k].blocks;
         wide_runs += is_wide(&cand[k]);
+        rows_reordered += k > 0 && cand[k].kind == CUPERM_LAUNCH_ROWS && cand[0].kind == CUPERM_LAUNCH_ROWS &&
+                          rows_in_input_order(&cand[k]) != rows_in_input_order(&cand[0]);
         unsigned char before[16]; /* the bytes before a misaligned output stay untouched */
         cudaMemcpy(before, d_out, off, cudaMemcpyDeviceToHost);
         for (size_t b = 0; b < off; ++b)
@@ -170,6 +180,7 @@ static void random_problems_every_candidate(void** state)
     }
     assert_int_equal(failures, 0);
     assert_true(walked_whole_dims > 0);
+    assert_true(rows_reordered > 0);
 }
 
 /* Shapes whose vector tiles take each allowed shape: short A or B groups

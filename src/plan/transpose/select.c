@@ -233,25 +233,39 @@ static void rows_launch(const cuperm_dim_t* dims, int rank, int elem, const cupe
 /* A plan's alignment cost must beat the rules' plan by tt->align_margin (sm_90: 2%)
  * to replace it: where both align equally (every power-of-two shape) the rules stand. */
 
+/* dims[1..rank) of a rows launch sorted by the other side's stride than the one they are sorted
+ * by (by output stride when they are in input order, else by input stride) into out; 0 when
+ * that order is the same. */
+static int other_row_order(const cuperm_dim_t* dims, int rank, cuperm_dim_t* out)
+{
+    int by_input = 1;
+    for (int i = 2; i < rank && by_input; ++i) by_input = dims[i - 1].in_stride <= dims[i].in_stride;
+    memcpy(out, dims, (size_t)rank * sizeof *dims);
+    for (int i = 2; i < rank; ++i) { /* insertion sort of out[1..) */
+        cuperm_dim_t x = out[i];
+        int j = i;
+        for (; j > 1 && (by_input ? x.out_stride < out[j - 1].out_stride : x.in_stride < out[j - 1].in_stride); --j)
+            out[j] = out[j - 1];
+        out[j] = x;
+    }
+    return memcmp(out, dims, (size_t)rank * sizeof *dims) != 0;
+}
+
 /* Same fastest dimension on both sides. The row dimensions (B) are ordered by
  * input stride, so a tile's rows lie together in the input; when the rows are
  * not whole sectors, rows that neighbour in the output then land in tiles far
  * apart and their shared sectors are written twice, far apart in time. The
  * other order (by output stride) is taken when the alignment cost
- * (cuperm_sector_cost) says the output side loses more. */
+ * (cuperm_sector_cost) says the output side loses more. Measure mode times both
+ * orders (cuperm_candidate_launches): on the H100 the other order ran from 0.56x
+ * to 1.55x the rules' time, and neither "writes first" nor the sector cost tells
+ * which (bench/results/rows-order-h100/). */
 static void plan_rows(const cuperm_problem_t* p, int elem, const cuperm_transpose_tuning_t* tt, cuperm_launch_t* L)
 {
     rows_launch(p->dim, p->rank, elem, tt, L);
     if (p->rank < 3) return;
-    cuperm_dim_t dims[CUPERM_MAX_RANK];
-    memcpy(dims, p->dim, (size_t)p->rank * sizeof *dims);
-    for (int i = 2; i < p->rank; ++i) { /* insertion sort of dims[1..) by output stride */
-        cuperm_dim_t x = dims[i];
-        int j = i;
-        for (; j > 1 && x.out_stride < dims[j - 1].out_stride; --j) dims[j] = dims[j - 1];
-        dims[j] = x;
-    }
-    if (!memcmp(dims, p->dim, (size_t)p->rank * sizeof *dims)) return;
+    cuperm_dim_t dims[CUPERM_MAX_RANK]; /* p->dim is in input order (canonical) */
+    if (!other_row_order(p->dim, p->rank, dims)) return;
     cuperm_launch_t alt = *L;
     rows_launch(dims, p->rank, elem, tt, &alt);
     if (cuperm_sector_cost(&alt, tt) < cuperm_sector_cost(L, tt) * (1 - tt->align_margin)) *L = alt;
@@ -577,6 +591,15 @@ int cuperm_candidate_launches(const cuperm_launch_t* h, const cuperm_device_info
         finish_tile_launch(&c, tt);
         if (c.smem_bytes > dev->smem_per_block) continue;
         out[n++] = c;
+    }
+    /* A rows launch with its rows in the other order (by output stride, or back to input stride). */
+    if (h->kind == CUPERM_LAUNCH_ROWS && n < max && h->tile.rank > 2) {
+        cuperm_dim_t dims[CUPERM_MAX_RANK];
+        if (other_row_order(h->tile.dim, h->tile.rank, dims)) {
+            cuperm_launch_t c = *h;
+            rows_launch(dims, h->tile.rank, h->elem_size, tt, &c);
+            if (c.smem_bytes <= dev->smem_per_block) out[n++] = c;
+        }
     }
     /* The rules' launch with the other tile walk (banded or A-fastest). */
     if (h->kind == CUPERM_LAUNCH_TILED && n < max && (h->tile.band_tiles || h->tile.a_tiles > tt->walk_band_tiles)) {
