@@ -1,9 +1,10 @@
 /* Device timing with CUDA events: warm-up, adaptive batches, median of batches,
  * the output poisoned before each batch, and two same-bytes D2D copies timed in the
  * same batches (rotating order), the faster of which is the reference bandwidth:
- * cudaMemcpyAsync, and a copy kernel. A batch's runs of each kind are one CUDA graph's
- * replay where they can be captured, so that small tensors are timed on the GPU, not
- * at the host's launch rate. */
+ * cudaMemcpyAsync, and a copy kernel. A batch's runs of the operation and of the copy
+ * kernel are one CUDA graph's replay where they can be captured, so that small tensors
+ * are timed on the GPU, not at the host's launch rate; cudaMemcpyAsync is launched
+ * directly (its fastest form on DRAM-sized tensors). */
 #ifndef CUPERM_BENCH_TIMING_H
 #define CUPERM_BENCH_TIMING_H
 
@@ -21,7 +22,7 @@ typedef struct {
     double copy_kernel_ms; /* median time of one run of the benchmark's copy kernel (copy_kernel.cu) */
     int batches;     /* timed batches */
     int inner;       /* executions (and copies of each kind) per batch */
-    int graphs;      /* 1: each batch's runs of each kind replayed as one CUDA graph; 0: launched one by one */
+    int graphs;      /* 1: the operation's and copy kernel's runs replayed as CUDA graphs; 0: launched one by one */
 } bench_timing;
 
 /* Times cupermExecute(plan, alpha, in, beta, out) against the copies of bytes from in to out
