@@ -11,10 +11,13 @@ cuperm_logs_begin() {
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
 }
 
-# cuperm_carried_begin DEFAULT_LOGS: cuperm_logs_begin, and cmocka found (the carried .deps debs)
+# cuperm_carried_begin DEFAULT_LOGS: cuperm_logs_begin, and cmocka found (carried in build-carry/lib, or
+# the carried .deps debs)
 cuperm_carried_begin() {
-  source scripts/lib/deps.sh
-  cuperm_find_cmocka
+  if [ ! -f build-carry/lib/libcmocka.so.0 ]; then # make-carry.sh copies this machine's, when it has one
+    source scripts/lib/deps.sh
+    cuperm_find_cmocka
+  fi
   cuperm_logs_begin "$1"
 }
 
