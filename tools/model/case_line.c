@@ -55,6 +55,24 @@ int model_candidates(const model_case* c, cuperm_launch_t* out, int max)
     int n = cuperm_plan_candidates(c->rank, c->extents, c->perm, c->elem, NULL, NULL, &model_device, model_tuning(),
                                    c->plan.has_packed, out, max);
     const char* e = getenv("CUPERM_MODEL_EXPLORE");
+    if (e && !strcmp(e, "small") && n >= 1 && out[0].kind != CUPERM_LAUNCH_COPY &&
+        out[0].kind != CUPERM_LAUNCH_WHOLE_DIMS) {
+        /* the rules' tile at 1/2, 1/4 and 1/8 of its size (scalar, A-fastest walk): more blocks
+         * for tensors whose tiles do not fill the GPU, on the kernels' any-shape path */
+        const cuperm_launch_t h = out[0];
+        const cuperm_tile_params_t* t = &h.tile;
+        for (int cut = 1; cut <= 3 && n < max; ++cut) {
+            int la = t->tile_a_log2, lb = t->tile_b_log2;
+            for (int k = 0; k < cut; ++k) (la >= lb && la > 0) ? --la : --lb;
+            if (lb < 0) break;
+            cuperm_launch_t c = h;
+            cuperm_tile_params_init(&c.tile, t->dim, t->rank, t->a_end, t->b_end, la, lb, h.elem_size);
+            c.blocks = c.tile.num_tiles;
+            c.smem_bytes = cuperm_tile_smem_bytes(c.kind, &c.tile, c.elem_size);
+            out[n++] = c;
+        }
+        return n;
+    }
     if (!e || strcmp(e, "1") != 0 || n < 1 || out[0].kind != CUPERM_LAUNCH_TILED) return n;
     static const int64_t bands[] = {2, 4, 16, 32};
     const cuperm_launch_t h = out[0];

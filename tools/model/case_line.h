@@ -29,7 +29,9 @@ int model_read_case(FILE* in, model_case* c);
 
 /** The candidates the tools time and describe, in one order: cuperm_plan_candidates, then, when
  * CUPERM_MODEL_EXPLORE=1 in the environment, the rule-based tiled launch with the other band widths
- * of its tile walk (2, 4, 16, 32 A tiles), to explore walks the planner does not offer. */
+ * of its tile walk (2, 4, 16, 32 A tiles), to explore walks the planner does not offer; with
+ * CUPERM_MODEL_EXPLORE=small, the rules' tile at 1/2, 1/4 and 1/8 of its size (scalar, A-fastest),
+ * to see whether more, smaller tiles pay where a tensor's tiles do not fill the GPU. */
 int model_candidates(const model_case* c, cuperm_launch_t* out, int max);
 
 #endif
