@@ -230,9 +230,6 @@ static void rows_launch(const cuperm_dim_t* dims, int rank, int elem, const cupe
     finish_tile_launch(L, tt);
 }
 
-/* A plan's alignment cost must beat the rules' plan by tt->align_margin (sm_90: 2%)
- * to replace it: where both align equally (every power-of-two shape) the rules stand. */
-
 /* dims[1..rank) of a rows launch sorted by the other side's stride than the one they are sorted
  * by (by output stride when they are in input order, else by input stride) into out; 0 when
  * that order is the same. */
@@ -250,6 +247,9 @@ static int other_row_order(const cuperm_dim_t* dims, int rank, cuperm_dim_t* out
     }
     return memcmp(out, dims, (size_t)rank * sizeof *dims) != 0;
 }
+
+/* A plan's alignment cost must beat the rules' plan by tt->align_margin (sm_90: 2%)
+ * to replace it: where both align equally (every power-of-two shape) the rules stand. */
 
 /* Same fastest dimension on both sides. The row dimensions (B) are ordered by
  * input stride, so a tile's rows lie together in the input; when the rows are
@@ -463,7 +463,8 @@ static void reshape_for_warps(cuperm_launch_t* L, const cuperm_transpose_tuning_
  * 17-element (136-byte) output run that starts anywhere in a sector takes the
  * shared 17-element dimension when the input run is as long: 289 elements
  * waste 1% of their sectors where 17 waste 15%. The first two ties are tried
- * both ways (at most four groupings; planning stays in microseconds). */
+ * both ways (at most four groupings; planning stays in microseconds). The chosen
+ * tile is then reshaped if its warps store half sectors (reshape_for_warps). */
 static void plan_tiled(const cuperm_problem_t* p, int elem, const cuperm_transpose_tuning_t* tt, cuperm_launch_t* L)
 {
     cuperm_dim_t dims[CUPERM_MAX_RANK];
@@ -471,12 +472,8 @@ static void plan_tiled(const cuperm_problem_t* p, int elem, const cuperm_transpo
     int64_t va, vb;
     const int ties = group_dims(p, elem, tt, 0, dims, &na, &nb, &va, &vb);
     tiled_launch(dims, p->rank, na, nb, va, vb, elem, tt, L);
-    if (!ties) {
-        reshape_for_warps(L, tt);
-        return;
-    }
-    double best = cuperm_sector_cost(L, tt) * (1 - tt->align_margin);
     const unsigned variants = 1u << (ties < 2 ? ties : 2);
+    double best = ties ? cuperm_sector_cost(L, tt) * (1 - tt->align_margin) : 0;
     for (unsigned flip = 1; flip < variants; ++flip) {
         cuperm_launch_t alt = *L;
         group_dims(p, elem, tt, flip, dims, &na, &nb, &va, &vb);
