@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -124,6 +125,72 @@ static void reshape_where_warps_store_half_sectors(void** state)
     assert_int_equal(a.tile.tile_b_log2, b.tile.tile_b_log2);
 }
 
+/* cuperm_warp_efficiency against a brute-force count: each lane's element found by division, the
+ * sectors of a warp instruction counted by sorting, on the launches the planner makes for a set of
+ * problems (every permutation of a rank-4 tensor of odd extents, at 1, 2, 4 and 8 bytes). */
+static int64_t side_offset(const cuperm_tile_params_t* t, int begin, int end, int64_t i, int out)
+{
+    int64_t off = 0;
+    for (int d = begin; d < end; ++d) {
+        off += (i % t->dim[d].extent) * (out ? t->dim[d].out_stride : t->dim[d].in_stride);
+        i /= t->dim[d].extent;
+    }
+    return off;
+}
+
+static int cmp_i64(const void* a, const void* b)
+{
+    const int64_t x = *(const int64_t*)a, y = *(const int64_t*)b;
+    return x < y ? -1 : x > y;
+}
+
+static double brute_warp_efficiency(const cuperm_launch_t* l, int out)
+{
+    const cuperm_tile_params_t* t = &l->tile;
+    const int spacing = l->elem_size >= 8 ? 1 : CUPERM_TILE_ITEMS(l->elem_size);
+    const int lx = out ? t->tile_b_log2 : t->tile_a_log2;
+    int64_t s[32];
+    int n = 0;
+    for (int lane = 0; lane < 32; ++lane) {
+        const int64_t x = lane % ((int64_t)1 << lx), y = (int64_t)(lane >> lx) * spacing;
+        const int64_t a = out ? y : x, b = out ? x : y;
+        if (a >= t->a_volume || b >= t->b_volume) continue;
+        s[n++] = (side_offset(t, 0, t->a_end, a, out) + side_offset(t, t->a_end, t->b_end, b, out)) * l->elem_size / 32;
+    }
+    qsort(s, (size_t)n, sizeof *s, cmp_i64);
+    int distinct = n > 0;
+    for (int i = 1; i < n; ++i) distinct += s[i] != s[i - 1];
+    return distinct ? (double)((n * l->elem_size + 31) / 32) / distinct : 1.0;
+}
+
+static void warp_efficiency_matches_brute_force(void** state)
+{
+    (void)state;
+    const int64_t ext[4] = {3, 17, 5, 29};
+    int perm[4] = {0, 1, 2, 3}, checked = 0;
+    for (int p = 0; p < 24; ++p) {
+        int used[4] = {0}, k = p; /* the p-th permutation, factorial base */
+        for (int i = 0; i < 4; ++i) {
+            int pick = k % (4 - i), j = 0;
+            k /= 4 - i;
+            for (;; ++j)
+                if (!used[j] && pick-- == 0) break;
+            used[j] = 1;
+            perm[i] = j;
+        }
+        for (int elem = 1; elem <= 8; elem *= 2) {
+            const cuperm_launch_t l = plan(4, ext, perm, elem);
+            if (l.kind != CUPERM_LAUNCH_TILED || l.tile.vec_log2) continue;
+            double in_eff, out_eff;
+            cuperm_warp_efficiency(&l, &in_eff, &out_eff);
+            assert_true(in_eff == brute_warp_efficiency(&l, 0));
+            assert_true(out_eff == brute_warp_efficiency(&l, 1));
+            ++checked;
+        }
+    }
+    assert_true(checked > 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -131,6 +198,7 @@ int main(void)
         cmocka_unit_test(whole_dims_where_both_runs_are_short),
         cmocka_unit_test(tiles_where_a_run_is_long),
         cmocka_unit_test(reshape_where_warps_store_half_sectors),
+        cmocka_unit_test(warp_efficiency_matches_brute_force),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -123,6 +123,26 @@ static int64_t group_offset(const cuperm_tile_params_t* t, int begin, int end, i
     return off;
 }
 
+/* Offsets on one side of indices 0, 1, ..., n - 1 of group [begin, end), by counting (no division:
+ * the planner prices every tile launch this way). */
+static void group_offsets_counted(const cuperm_tile_params_t* t, int begin, int end, int n, int output_side,
+                                  int64_t* off)
+{
+    int64_t digit[CUPERM_MAX_RANK] = {0}, cur = 0;
+    for (int i = 0; i < n; ++i) {
+        off[i] = cur;
+        for (int d = begin; d < end; ++d) {
+            const int64_t stride = output_side ? t->dim[d].out_stride : t->dim[d].in_stride;
+            if (++digit[d] < t->dim[d].extent) {
+                cur += stride;
+                break;
+            }
+            cur -= (t->dim[d].extent - 1) * stride;
+            digit[d] = 0;
+        }
+    }
+}
+
 /* Sectors one warp instruction of a pass touches, over the fewest its bytes could touch. Lane l
  * takes index l mod 2^lx of its fast axis (x: the pass's contiguous group) and index
  * (l >> lx) * spacing of the other, as the tile kernels number their threads. */
@@ -131,30 +151,33 @@ static double warp_pass_efficiency(const cuperm_tile_params_t* t, int output_sid
     const int fast_a = !output_side; /* reads run along A, writes along B */
     const int lx = fast_a ? t->tile_a_log2 : t->tile_b_log2;
     const int64_t vx = fast_a ? t->a_volume : t->b_volume, vy = fast_a ? t->b_volume : t->a_volume;
-    int64_t sectors[32];
-    int n = 0, lanes = 0;
-    for (int l = 0; l < 32; ++l) {
-        const int64_t x = l & (((int64_t)1 << lx) - 1), y = (int64_t)(l >> lx) * spacing;
-        if (x >= vx || y >= vy) continue;
-        const int64_t a = fast_a ? x : y, b = fast_a ? y : x;
-        const int64_t off = group_offset(t, 0, t->a_end, a, output_side) + group_offset(t, t->a_end, t->b_end, b, output_side);
-        const int64_t s = off * elem >> 5;
-        int seen = 0;
-        for (int k = 0; k < n && !seen; ++k) seen = sectors[k] == s;
-        if (!seen) sectors[n++] = s;
-        ++lanes;
-    }
-    return n ? (double)((lanes * elem + 31) / 32) / (double)n : 1.0;
+    const int xs = lx < 5 ? 1 << lx : 32, ys = 32 / xs; /* lanes along x, rows of lanes along y */
+    const int nx = vx < xs ? (int)vx : xs;
+    int64_t xoff[32], yoff[32], sectors[32];
+    group_offsets_counted(t, fast_a ? 0 : t->a_end, fast_a ? t->a_end : t->b_end, nx, output_side, xoff);
+    int ny = 0;
+    for (; ny < ys && (int64_t)ny * spacing < vy; ++ny)
+        yoff[ny] = group_offset(t, fast_a ? t->a_end : 0, fast_a ? t->b_end : t->a_end, (int64_t)ny * spacing, output_side);
+    int n = 0;
+    for (int y = 0; y < ny; ++y)
+        for (int x = 0; x < nx; ++x) {
+            const int64_t s = (xoff[x] + yoff[y]) * elem >> 5;
+            int seen = 0;
+            for (int k = 0; k < n && !seen; ++k) seen = sectors[k] == s;
+            if (!seen) sectors[n++] = s;
+        }
+    return n ? (double)((nx * ny * elem + 31) / 32) / (double)n : 1.0;
 }
 
 void cuperm_warp_efficiency(const cuperm_launch_t* l, double* in_eff, double* out_eff)
 {
-    *in_eff = *out_eff = 1;
+    if (in_eff) *in_eff = 1;
+    *out_eff = 1;
     const cuperm_tile_params_t* t = &l->tile;
     if (l->kind != CUPERM_LAUNCH_TILED || t->vec_log2) return;
     /* move_tile_checked (8 bytes and more) gives a thread rows 1 apart, move_tile_lean n apart */
     const int spacing = l->elem_size >= 8 ? 1 : CUPERM_TILE_ITEMS(l->elem_size);
-    *in_eff = warp_pass_efficiency(t, 0, l->elem_size, spacing);
+    if (in_eff) *in_eff = warp_pass_efficiency(t, 0, l->elem_size, spacing);
     *out_eff = warp_pass_efficiency(t, 1, l->elem_size, spacing);
 }
 

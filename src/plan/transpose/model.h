@@ -55,7 +55,7 @@ void cuperm_sector_efficiency(const cuperm_launch_t* launch, double* in_eff, dou
  * 32-byte sectors: the fewest sectors its bytes could touch over those it touches, for the
  * first warp of the first tile (tensor bases sector-aligned). Where the writes' contiguous
  * run continues from a few B elements into A's first dimension, the lanes' layout decides
- * whether a store writes whole sectors or halves. 1 for other launches.
+ * whether a store writes whole sectors or halves. 1 for other launches; in_eff may be NULL.
  */
 void cuperm_warp_efficiency(const cuperm_launch_t* launch, double* in_eff, double* out_eff);
 

@@ -430,8 +430,9 @@ static void reshape_for_warps(cuperm_launch_t* L, const cuperm_transpose_tuning_
 {
     if (L->kind != CUPERM_LAUNCH_TILED || L->tile.vec_log2 || tt->warp_reshape_below <= 0) return;
     double in_eff, out_eff;
-    cuperm_warp_efficiency(L, &in_eff, &out_eff);
+    cuperm_warp_efficiency(L, NULL, &out_eff); /* the stores alone decide whether to look further */
     if (out_eff >= tt->warp_reshape_below) return;
+    cuperm_warp_efficiency(L, &in_eff, &out_eff);
     double best = in_eff < out_eff ? in_eff : out_eff;
     const cuperm_tile_params_t t = L->tile;
     const double fill = tile_fill(t.a_volume, t.tile_a_log2) * tile_fill(t.b_volume, t.tile_b_log2);
