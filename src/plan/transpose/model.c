@@ -1,5 +1,6 @@
 #include "plan/transpose/model.h"
 
+#include "core/index_math.h"
 #include "plan/transpose/whole_dims.h"
 
 #include <math.h>
@@ -111,18 +112,6 @@ void cuperm_sector_efficiency(const cuperm_launch_t* l, double* in_eff, double* 
     *out_eff = side_efficiency(t, t->a_end, t->b_end, 0, t->a_end, 1, tb, ta, l->elem_size);
 }
 
-/* Offset on one side of index i of group [begin, end) (digits in group order). */
-static int64_t group_offset(const cuperm_tile_params_t* t, int begin, int end, int64_t i, int output_side)
-{
-    int64_t off = 0;
-    for (int d = begin; d < end && i > 0; ++d) {
-        const int64_t e = t->dim[d].extent;
-        off += (i % e) * (output_side ? t->dim[d].out_stride : t->dim[d].in_stride);
-        i /= e;
-    }
-    return off;
-}
-
 /* Offsets on one side of indices 0, 1, ..., n - 1 of group [begin, end), by counting (no division:
  * the planner prices every tile launch this way). */
 static void group_offsets_counted(const cuperm_tile_params_t* t, int begin, int end, int n, int output_side,
@@ -155,9 +144,15 @@ static double warp_pass_efficiency(const cuperm_tile_params_t* t, int output_sid
     const int nx = vx < xs ? (int)vx : xs;
     int64_t xoff[32], yoff[32], sectors[32];
     group_offsets_counted(t, fast_a ? 0 : t->a_end, fast_a ? t->a_end : t->b_end, nx, output_side, xoff);
+    const int ybegin = fast_a ? t->a_end : 0, yend = fast_a ? t->b_end : t->a_end;
+    cuperm_fastdiv_t div[CUPERM_MAX_RANK];
+    for (int d = ybegin; d < yend; ++d) div[d] = cuperm_fastdiv_make(t->dim[d].extent);
     int ny = 0;
-    for (; ny < ys && (int64_t)ny * spacing < vy; ++ny)
-        yoff[ny] = group_offset(t, fast_a ? t->a_end : 0, fast_a ? t->b_end : t->a_end, (int64_t)ny * spacing, output_side);
+    for (; ny < ys && (int64_t)ny * spacing < vy; ++ny) { /* as the kernels build their tables */
+        int64_t in_off, out_off;
+        cuperm_group_offsets(t->dim, div, ybegin, yend, (int64_t)ny * spacing, &in_off, &out_off);
+        yoff[ny] = output_side ? out_off : in_off;
+    }
     int n = 0;
     for (int y = 0; y < ny; ++y)
         for (int x = 0; x < nx; ++x) {

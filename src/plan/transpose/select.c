@@ -419,6 +419,23 @@ static void tiled_launch(const cuperm_dim_t* dims, int n, int na, int nb, int64_
     }
 }
 
+/* The reshapes of a tile that keep its size (and so the kernels' fast path), nearest first. */
+static const int kReshapes[][2] = {{1, -1}, {-1, 1}, {2, -2}, {-2, 2}, {3, -3}, {-3, 3}};
+
+/* Launch h with the tile of t's dimensions reshaped by kReshapes[i] into *c; 0 when a side would
+ * leave [0, tile_side_max_log2] or outgrow its group. */
+static int reshaped_launch(const cuperm_launch_t* h, const cuperm_tile_params_t* t, size_t i,
+                           const cuperm_transpose_tuning_t* tt, cuperm_launch_t* c)
+{
+    const int la = t->tile_a_log2 + kReshapes[i][0], lb = t->tile_b_log2 + kReshapes[i][1];
+    if (la < 0 || lb < 0 || la > tt->tile_side_max_log2 || lb > tt->tile_side_max_log2) return 0;
+    if (la > cuperm_log2_ceil(t->a_volume) || lb > cuperm_log2_ceil(t->b_volume)) return 0;
+    *c = *h;
+    cuperm_tile_params_init(&c->tile, t->dim, t->rank, t->a_end, t->b_end, la, lb, h->elem_size);
+    finish_tile_launch(c, tt);
+    return 1;
+}
+
 /* A warp of the scalar tile kernels takes 32 consecutive indices of its pass's fast side, or
  * 2^l of them and 32 / 2^l of the other side when that side of the tile is 2^l < 32. When the
  * output's run is a few B elements continued by A's first dimension (24,25,35,3,2,30,27,2
@@ -434,27 +451,23 @@ static void reshape_for_warps(cuperm_launch_t* L, const cuperm_transpose_tuning_
     if (out_eff >= tt->warp_reshape_below) return;
     cuperm_warp_efficiency(L, &in_eff, &out_eff);
     double best = in_eff < out_eff ? in_eff : out_eff;
-    const cuperm_tile_params_t t = L->tile;
-    const double fill = tile_fill(t.a_volume, t.tile_a_log2) * tile_fill(t.b_volume, t.tile_b_log2);
-    const int la_max = cuperm_log2_ceil(t.a_volume), lb_max = cuperm_log2_ceil(t.b_volume);
-    for (int d = 1; d <= 3; ++d)
-        for (int sign = 1; sign >= -1; sign -= 2) { /* nearest shapes first: ties keep them */
-            const int la = t.tile_a_log2 + sign * d, lb = t.tile_b_log2 - sign * d;
-            if (la < 0 || lb < 0 || la > tt->tile_side_max_log2 || lb > tt->tile_side_max_log2 || la > la_max ||
-                lb > lb_max)
-                continue;
-            if (tile_fill(t.a_volume, la) * tile_fill(t.b_volume, lb) < tt->warp_reshape_min_fill * fill) continue;
-            cuperm_launch_t c = *L;
-            cuperm_tile_params_init(&c.tile, t.dim, t.rank, t.a_end, t.b_end, la, lb, L->elem_size);
-            finish_tile_launch(&c, tt);
-            if (c.smem_bytes > 48 * 1024) continue; /* the per-block limit without opt-in on every GPU */
-            cuperm_warp_efficiency(&c, &in_eff, &out_eff);
-            const double w = in_eff < out_eff ? in_eff : out_eff;
-            if (w > best) {
-                best = w;
-                *L = c;
-            }
+    const cuperm_launch_t rules = *L;
+    const cuperm_tile_params_t* t = &rules.tile;
+    const double fill = tile_fill(t->a_volume, t->tile_a_log2) * tile_fill(t->b_volume, t->tile_b_log2);
+    for (size_t i = 0; i < sizeof kReshapes / sizeof kReshapes[0]; ++i) { /* nearest first: ties keep them */
+        cuperm_launch_t c;
+        if (!reshaped_launch(&rules, t, i, tt, &c)) continue;
+        if (tile_fill(t->a_volume, c.tile.tile_a_log2) * tile_fill(t->b_volume, c.tile.tile_b_log2) <
+            tt->warp_reshape_min_fill * fill)
+            continue;
+        if (c.smem_bytes > 48 * 1024) continue; /* the per-block limit without opt-in on every GPU */
+        cuperm_warp_efficiency(&c, &in_eff, &out_eff);
+        const double w = in_eff < out_eff ? in_eff : out_eff;
+        if (w > best) {
+            best = w;
+            *L = c;
         }
+    }
 }
 
 /* Alignment-aware grouping: a dimension next on both sides goes where the rules
@@ -574,21 +587,12 @@ int cuperm_candidate_launches(const cuperm_launch_t* h, const cuperm_device_info
         if (n < max) out[n++] = c;
         scalar = c.tile;
     }
-    const cuperm_tile_params_t* t = &scalar;
-    const int la_max = cuperm_log2_ceil(t->a_volume), lb_max = cuperm_log2_ceil(t->b_volume);
     /* Reshape the tile, keeping its size (and so the kernels' fast path), its sides
      * within 2^tile_side_max_log2 and its shared memory within the device's per-block
      * limit without opt-in. */
-    static const int delta[][2] = {{1, -1}, {-1, 1}, {2, -2}, {-2, 2}, {3, -3}, {-3, 3}};
-    for (size_t i = 0; i < sizeof delta / sizeof delta[0] && n < max; ++i) {
-        int la = t->tile_a_log2 + delta[i][0], lb = t->tile_b_log2 + delta[i][1];
-        if (la < 0 || lb < 0 || la > tt->tile_side_max_log2 || lb > tt->tile_side_max_log2) continue;
-        if (la > la_max || lb > lb_max) continue;
-        cuperm_launch_t c = *h;
-        cuperm_tile_params_init(&c.tile, t->dim, t->rank, t->a_end, t->b_end, la, lb, h->elem_size);
-        finish_tile_launch(&c, tt);
-        if (c.smem_bytes > dev->smem_per_block) continue;
-        out[n++] = c;
+    for (size_t i = 0; i < sizeof kReshapes / sizeof kReshapes[0] && n < max; ++i) {
+        cuperm_launch_t c;
+        if (reshaped_launch(h, &scalar, i, tt, &c) && c.smem_bytes <= dev->smem_per_block) out[n++] = c;
     }
     /* A rows launch with its rows in the other order (by output stride, or back to input stride). */
     if (h->kind == CUPERM_LAUNCH_ROWS && n < max && h->tile.rank > 2) {
