@@ -9,7 +9,7 @@
 # $OUT/times-NAME-{base,new}.csv ("case,candidate,seconds,copy_seconds") and packs them in ab-times.tgz;
 # tools/model/compare_candidates_ab.py BASE_DIR compares them, with cuperm-plan-features --candidates
 # (run on the development machine) naming each candidate's kernel.
-#   run: scripts/gpu-candidates-ab.sh [REPEATS]
+#   run: scripts/gpu-candidates-ab.sh [TARGET_MS]   (timing budget per candidate, cuperm-candidate-times)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/candidates-ab-logs}; mkdir -p "$out"

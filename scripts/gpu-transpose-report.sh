@@ -3,15 +3,16 @@
 # verified: builds cuperm-bench for sm_90 (unless BUILD_DIR/tools/bench/cuperm-bench exists),
 # then runs GROUP (tuning: the suites tuned on; heldout: the held-out twins; tuned: TTC-57 at
 # 8/4/2/1 bytes, 16^6 and the square; copies: the L2 suites and TTC-57 f64, to compare the two
-# reference copies) and prints median / worst % of a same-run copy per suite
-# (l2: time over the copy's). The permutation suites take every EVERY-th permutation (4);
+# reference copies; small: the L2-sized suites in f32, f16 and i8, with two fresh draws of l2 from
+# seeds 21 and 22) and prints median / worst % of a same-run copy per suite
+# (l2 and small: time over the copy's). The permutation suites take every EVERY-th permutation (4);
 # primes take --count COUNT per rank (10). Suites that would not fit in BUDGET_S (500) are
 # cut and said so. CSVs and logs: $OUT/SUITE-GROUP.tgz; summary: $OUT/summary-GROUP.txt.
 # BUILD_DIR "carry": the cuperm-bench and library carried in build-carry/ (scripts/lib/make-carry.sh).
 #   scripts/gpu-transpose-report.sh GROUP [BUILD_DIR]
 set -uo pipefail
 cd "$(dirname "$0")/.."
-group=${1:?group: tuning, heldout, tuned or copies}
+group=${1:?group: tuning, heldout, tuned, small or copies}
 build=${2:-build-suites}
 t0=$(date +%s)
 budget=${BUDGET_S:-500} every=${EVERY:-4} count=${COUNT:-10}
@@ -45,6 +46,9 @@ case $group in
   tuned)
     sample perm720 perm720
     runs=("ttc57|ttc57 --dtype f64,f32,f16,i8" "perm720|--cases $work/cases/perm720.txt --dtype f64" "square|square") ;;
+  small)
+    runs=("l2|l2 --dtype f32,f16,i8" "l2-heldout|l2-heldout --dtype f32,f16,i8" "small|small --dtype f32,f16,i8"
+          "l2-seed21|l2 --seed 21 --dtype f32,f16,i8" "l2-seed22|l2 --seed 22 --dtype f32,f16,i8") ;;
   copies)
     runs=("l2|l2 --dtype f32" "l2-heldout|l2-heldout --dtype f32" "ttc57-f64|ttc57 --dtype f64") ;;
   *) echo "unknown group $group" >&2; exit 2 ;;
@@ -73,7 +77,7 @@ for path in sorted(glob.glob(os.path.join(d, "*.csv"))):
         fails = sum(r["verified"] != "1" for r in rows if r["dtype"] == t)
         if not rs:
             continue
-        if name.startswith("l2"):  # time over the same-run copy's: lower is better
+        if name.startswith(("l2", "small")):  # time over the same-run copy's: lower is better
             v = [float(r["exec_ms"]) / float(r["copy_ms"]) for r in rs]
             print(f"{name:16} {t:5} {len(rs):5} {statistics.median(v):7.3f}x {max(v):7.3f}x {fails:6}")
         else:

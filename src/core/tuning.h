@@ -62,6 +62,9 @@ typedef struct {
     double warp_reshape_below;       /* a scalar tile whose warps' stores fill less of their sectors than
                                       * this (cuperm_warp_efficiency) takes the reshape that fills most (0: never) */
     double warp_reshape_min_fill;    /* ... among those filling at least this fraction of its slots */
+    int small_tiles;                 /* 1: a scalar launch of 1-, 2- or 4-byte elements whose tiles at a quarter
+                                      * of their size still fit the device's resident blocks in one wave takes
+                                      * those small tiles (CUPERM_TILE_ITEMS_SMALL a thread); 0: never */
     /* WHOLE_DIMS launches (plan/transpose/whole_dims.h) */
     int whole_dims_run_bytes;            /* the tile grows until both sides' contiguous runs span this many bytes */
     int whole_dims_blocks_per_sm;        /* resident blocks per SM that walk the tiles */

@@ -1,77 +1,117 @@
 /* Times every candidate launch of each case on the GPU: the data that ranks
  * them (tools/model/fit_model.py). Cases on stdin as for cuperm-plan-features;
- * prints "case,candidate,seconds,copy_seconds" per candidate, the copy being a
- * device-to-device cudaMemcpyAsync of the same bytes timed right after it.
- *   cuperm-bench ttc57 --list | sed 's/^/8 /' | cuperm-candidate-times [REPEATS]
- * Buffers are filled with a non-zero byte pattern: plain moves do not look at values. */
+ * prints "case,candidate,seconds,copy_seconds,same" per candidate. Each candidate is timed by
+ * the benchmark's harness (tools/bench/timing.c): batches of runs replayed as CUDA graphs, so a
+ * tensor that fits in L2 is timed on the GPU and not at the host's launch rate, against the
+ * faster of a cudaMemcpyAsync and a copy kernel of the same bytes in the same batches.
+ *   cuperm-bench ttc57 --list | sed 's/^/8 /' | cuperm-candidate-times [TARGET_MS]
+ * (TARGET_MS: timing budget per candidate, 15 by default.) The input holds random bytes and the
+ * output is poisoned before each batch; "same" is 1 where a candidate's output equals candidate
+ * 0's byte for byte (plain moves: every candidate of a case must write the same bytes), 0
+ * otherwise, with the case named on stderr. */
 #include <cuda_runtime_api.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "case_line.h"
-#include "support/timer.h"
+#include "timing.h"
 #include "exec/transpose/measure.h"
 
 typedef struct {
-    void* dst;
-    const void* src;
-    size_t bytes;
-} copy_run;
+    const cuperm_launch_t* launch;
+    const void* in;
+    void* out;
+} move_run;
 
-static int run_copy(void* ctx, cudaStream_t s)
+/* One plain move of a candidate (scalars 1 and 0: bits move, whatever the type). */
+static int run_move(void* ctx, cudaStream_t s, char* why, size_t why_size)
 {
-    const copy_run* c = ctx;
-    return cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice, s) != cudaSuccess;
+    const move_run* m = ctx;
+    const cuperm_scalars_t plain = {.plain = 1};
+    if (cuperm_launch_plan(m->launch, cuperm_bits_type(m->launch->elem_size), &plain, m->in, m->out, s) ==
+        CUPERM_STATUS_SUCCESS)
+        return 0;
+    snprintf(why, why_size, "%s", cupermGetLastErrorMessage());
+    return -1;
 }
 
-/* Median seconds of one copy over `repeats` (one warm-up copy first); -1e-3 on error. */
-static double copy_seconds(void* dst, const void* src, size_t bytes, int repeats)
+/* The input's bytes: random, so that a misplaced element shows. */
+static int fill_random(void* d, size_t bytes)
 {
-    copy_run c = {dst, src, bytes};
-    const timer_options o = {1, 0, 0, repeats, repeats, NULL};
-    double ms;
-    timer_median_ms(run_copy, &c, 0, &o, &ms);
-    return ms * 1e-3;
+    unsigned char* h = malloc(bytes);
+    if (!h) return 1;
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (size_t i = 0; i < bytes; ++i) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        h[i] = (unsigned char)(x >> 24);
+    }
+    const int err = cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice) != cudaSuccess;
+    free(h);
+    return err;
 }
 
 int main(int argc, char** argv)
 {
-    int repeats = argc > 1 ? atoi(argv[1]) : 9;
-    if (repeats < 1 || repeats > 64) {
-        fprintf(stderr, "usage: %s [REPEATS 1..64] < cases\n", argv[0]);
+    const double target_ms = argc > 1 ? atof(argv[1]) : 15.0;
+    if (!(target_ms >= 1 && target_ms <= 1000)) {
+        fprintf(stderr, "usage: %s [TARGET_MS 1..1000] < cases\n", argv[0]);
         return 2;
     }
+    cudaStream_t stream;
+    if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess) {
+        fprintf(stderr, "cuperm-candidate-times: no stream (no GPU?)\n");
+        return 1;
+    }
     void *in = NULL, *out = NULL;
+    unsigned char *first = NULL, *got = NULL; /* candidate 0's output and the current one's, on the host */
     size_t capacity = 0;
     model_case c;
-    int r, index = 0;
-    printf("case,candidate,seconds,copy_seconds\n");
+    int r, index = 0, differ = 0;
+    printf("case,candidate,seconds,copy_seconds,same\n");
     while ((r = model_read_case(stdin, &c)) == 1) {
         const size_t bytes = (size_t)c.base->volume * (size_t)c.base->elem_size;
         if (bytes > capacity) {
             cudaFree(in);
             cudaFree(out);
-            if (cudaMalloc(&in, bytes) != cudaSuccess || cudaMalloc(&out, bytes) != cudaSuccess) {
+            free(first);
+            free(got);
+            first = malloc(bytes), got = malloc(bytes);
+            if (cudaMalloc(&in, bytes) != cudaSuccess || cudaMalloc(&out, bytes) != cudaSuccess || !first || !got ||
+                fill_random(in, bytes)) {
                 fprintf(stderr, "cuperm-candidate-times: cannot allocate 2 x %zu bytes for %s\n", bytes, c.text);
                 return 1;
             }
             capacity = bytes;
-            cudaMemset(in, 0x5a, bytes);
         }
         cuperm_launch_t cand[MODEL_MAX_CANDIDATES];
         int n = model_candidates(&c, cand, MODEL_MAX_CANDIDATES);
         for (int i = 0; i < n; ++i) {
-            double t = 0;
-            if (cuperm_time_launch(&cand[i], cuperm_bits_type(cand[i].elem_size), in, out, 0, repeats, &t)) {
-                fprintf(stderr, "cuperm-candidate-times: %s: %s\n", c.text, cupermGetLastErrorMessage());
+            move_run m = {&cand[i], in, out};
+            bench_timing t;
+            char err[512];
+            if (bench_time_run(run_move, &m, in, out, bytes, stream, target_ms, &t, err, sizeof err) ||
+                cudaStreamSynchronize(stream) != cudaSuccess ||
+                cudaMemcpy(i ? got : first, out, bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
+                fprintf(stderr, "cuperm-candidate-times: %s: candidate %d: %s\n", c.text, i, err);
                 return 1;
             }
-            printf("%d,%d,%.9g,%.9g\n", index, i, t, copy_seconds(out, in, bytes, repeats));
+            const int same = !i || !memcmp(first, got, bytes);
+            if (!same) {
+                fprintf(stderr, "cuperm-candidate-times: case %d (%s): candidate %d wrote other bytes than candidate 0\n",
+                        index, c.text, i);
+                ++differ;
+            }
+            printf("%d,%d,%.9g,%.9g,%d\n", index, i, 1e-3 * t.exec_ms, 1e-3 * t.copy_ms, same);
         }
         fflush(stdout);
         ++index;
     }
     cudaFree(in);
     cudaFree(out);
-    return r < 0 ? 2 : 0;
+    free(first);
+    free(got);
+    cudaStreamDestroy(stream);
+    return r < 0 ? 2 : differ ? 3 : 0;
 }

@@ -634,18 +634,57 @@ static int canonical_problem(int rank, const int64_t* extents, const int* perm, 
     return cuperm_problem_pack(&q, elem, part_pack(tuning, elem), p, p_elem);
 }
 
-/* The launch the planner runs for canonical problem p on dev: the rules' launch, or the
- * whole-dims launch where cuperm_whole_dims_preferred says so; *rules and *wd (has_wd) are
- * the two contenders, for the candidate list. */
-static void heuristic_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
-                             const cuperm_tuning_t* tuning, cuperm_launch_t* L, cuperm_launch_t* rules,
-                             cuperm_launch_t* wd, int* has_wd)
+/* The rules' tile at a quarter of its size or less, CUPERM_TILE_ITEMS_SMALL elements a thread
+ * (the small tiles' kernel path), each halving off the longer side (A on ties), into *c: 0 where
+ * h has no such form (whole-dims, copies, vector tiles, elements over 4 bytes, a tile already
+ * that small, a side past a block). */
+static int small_tile_launch(const cuperm_launch_t* h, const cuperm_transpose_tuning_t* tt, cuperm_launch_t* c)
+{
+    const cuperm_tile_params_t* t = &h->tile;
+    if ((h->kind != CUPERM_LAUNCH_TILED && h->kind != CUPERM_LAUNCH_ROWS) || t->vec_log2 || h->elem_size > 4)
+        return 0;
+    const int small = cuperm_log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS_SMALL);
+    const int side_max = cuperm_log2_ceil(CUPERM_THREADS);
+    int la = t->tile_a_log2, lb = t->tile_b_log2;
+    if (la + lb < small + 2) return 0;
+    while (la + lb > small) la >= lb ? --la : --lb;
+    if (la > side_max || lb > side_max) return 0;
+    *c = *h;
+    cuperm_tile_params_init(&c->tile, t->dim, t->rank, t->a_end, t->b_end, la, lb, h->elem_size);
+    finish_tile_launch(c, tt);
+    return 1;
+}
+
+/* Resident blocks of the small tiles' kernels on dev: one wave. */
+static int64_t small_tile_slots(const cuperm_device_info_t* dev)
+{
+    return (int64_t)dev->sm_count * CUPERM_SMALL_TILE_BLOCKS;
+}
+
+/* Which launch heuristic_launch chose. */
+typedef enum { PICK_RULES, PICK_WHOLE_DIMS, PICK_SMALL } pick_t;
+
+/* The launch the planner runs for canonical problem p on dev: the rules' launch; the
+ * whole-dims launch where cuperm_whole_dims_preferred says so; or, for a tensor whose tiles
+ * leave most of the device idle (an L2-sized tensor: 64-80 tiles of 4096 elements on 132 SMs),
+ * the rules' tile at a quarter of its size where those tiles still fit one wave of the small
+ * kernels' resident blocks. *rules and *wd (has_wd) are the contenders, for the candidate list. */
+static pick_t heuristic_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
+                               const cuperm_tuning_t* tuning, cuperm_launch_t* L, cuperm_launch_t* rules,
+                               cuperm_launch_t* wd, int* has_wd)
 {
     const cuperm_transpose_tuning_t* tt = &tuning->transpose;
     cuperm_select_launch(p, elem, tuning, rules);
     *has_wd = rules->kind != CUPERM_LAUNCH_COPY && cuperm_whole_dims_launch(p, elem, tt, wd);
     if (*has_wd) cuperm_whole_dims_fit_device(wd, dev, tt);
-    *L = *has_wd && cuperm_whole_dims_preferred(rules, wd, tt) ? *wd : *rules;
+    if (*has_wd && cuperm_whole_dims_preferred(rules, wd, tt)) {
+        *L = *wd;
+        return PICK_WHOLE_DIMS;
+    }
+    if (tt->small_tiles && small_tile_launch(rules, tt, L) && L->tile.num_tiles <= small_tile_slots(dev))
+        return PICK_SMALL;
+    *L = *rules;
+    return PICK_RULES;
 }
 
 int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, int elem, const int64_t* in_strides,
@@ -656,14 +695,17 @@ int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, in
     int p_elem, has_wd;
     if (max < 1 || !canonical_problem(rank, extents, perm, elem, in_strides, out_strides, packed, tuning, &p, &p_elem))
         return 0;
-    cuperm_launch_t chosen, rules, wd;
-    heuristic_launch(&p, p_elem, dev, tuning, &chosen, &rules, &wd, &has_wd);
-    /* the planner's choice first, then the rules' launch and its variants, then whole-dims */
-    const int wd_first = chosen.kind == CUPERM_LAUNCH_WHOLE_DIMS;
+    cuperm_launch_t chosen, rules, wd, small;
+    const pick_t pick = heuristic_launch(&p, p_elem, dev, tuning, &chosen, &rules, &wd, &has_wd);
+    /* the planner's choice first, then the rules' launch and its variants, then whole-dims, then
+     * small tiles where they would fill up to two waves (measure mode times them near the rule) */
     int n = 0;
-    if (wd_first) out[n++] = wd;
+    if (pick != PICK_RULES) out[n++] = chosen;
     n += cuperm_candidate_launches(&rules, dev, tuning, out + n, max - n);
-    if (has_wd && !wd_first && n < max) out[n++] = wd;
+    if (has_wd && pick != PICK_WHOLE_DIMS && n < max) out[n++] = wd;
+    if (pick != PICK_SMALL && n < max && small_tile_launch(&rules, &tuning->transpose, &small) &&
+        small.tile.num_tiles <= 2 * small_tile_slots(dev))
+        out[n++] = small;
     return n;
 }
 

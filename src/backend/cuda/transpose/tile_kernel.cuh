@@ -161,11 +161,13 @@ __device__ __forceinline__ void move_tile_any(const cuperm_tile_params_t& p, con
 // The ways through a tile. Each is a kernel of its own, so registers are
 // allocated for the path that runs, not for the most demanding one:
 // that is what lets the vector and fast paths keep more blocks resident.
-enum class TilePath { kVec, kVec8, kVec4, kShift, kShiftLanes, kFast, kAny, kFastWide };
+// kFastSmall: the lean form on tiles of CUPERM_TILE_ITEMS_SMALL elements a thread (1-, 2- and 4-byte
+// elements), so that a tensor whose standard tiles would leave SMs idle spreads over more blocks.
+enum class TilePath { kVec, kVec8, kVec4, kShift, kShiftLanes, kFast, kAny, kFastWide, kFastSmall };
 
 // Resident blocks per SM the compiler must allow for (registers <= 64K / (256 * n)).
 template <TilePath kPath>
-constexpr int tile_min_blocks() { return 4; }
+constexpr int tile_min_blocks() { return kPath == TilePath::kFastSmall ? CUPERM_SMALL_TILE_BLOCKS : 4; }
 
 template <bool kStaged, TilePath kPath, typename Op, typename Off>
 __device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const TileView<Op, Off>& tv, const Op& op)
@@ -185,6 +187,11 @@ __device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const T
         move_tile_shifted<kPath == TilePath::kShiftLanes>(p, tv, op);
     } else if constexpr (kPath == TilePath::kFast || kPath == TilePath::kFastWide) {
         move_tile_fast<kStaged, kPath == TilePath::kFastWide>(p, tv, op);
+    } else if constexpr (kPath == TilePath::kFastSmall) {
+        if (tv.na == 1 << p.tile_a_log2 && tv.nb == 1 << p.tile_b_log2)
+            move_tile_lean<CUPERM_TILE_ITEMS_SMALL, kStaged, true>(p, tv, op);
+        else
+            move_tile_lean<CUPERM_TILE_ITEMS_SMALL, kStaged, false>(p, tv, op);
     } else {
         move_tile_any<kStaged>(p, tv, op);
     }
@@ -311,6 +318,11 @@ cudaError_t launch_tiles(const cuperm_launch_t* l, cupermDataType_t type, const 
                 });
             return launch_tile_kernel<kStaged, TilePath::kFast>(l, in, out, op, stream);
         }
+        if constexpr (sizeof(T) <= 4) /* small lean tiles (select.c: tensors that would leave SMs idle) */
+            if (ta <= kTileThreads && tb <= kTileThreads && ta * tb == kTileThreads * CUPERM_TILE_ITEMS_SMALL)
+                return with_offsets(&l->tile, [&](auto off) {
+                    return launch_tile_kernel<kStaged, TilePath::kFastSmall, Op, decltype(off)>(l, in, out, op, stream);
+                });
         return launch_tile_kernel<kStaged, TilePath::kAny>(l, in, out, op, stream);
     });
 }
