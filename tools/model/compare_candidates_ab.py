@@ -33,7 +33,7 @@ def kinds(path):
         for line in f:
             v = line.strip().split(",")
             if len(v) > 2 and v[0].isdigit():
-                k[(int(v[0]), int(v[1]))] = KINDS.get(v[-1], v[-1])
+                k[(int(v[0]), int(v[1]))] = KINDS.get(v[16], v[16])
     return k
 
 

@@ -3,7 +3,7 @@
  *   default:       "class,bytes,run_bytes" of the planned launch
  *   --candidates:  "case,candidate,class,bytes,in_run_bytes,out_run_bytes,tile_bytes,fill,tiles,
  *                  tile_a_log2,tile_b_log2,vec_log2,band_tiles,in_sector_eff,out_sector_eff,sector_cost,kind,
- *                  warp_in_eff,warp_out_eff" for every candidate, in the order cuperm-candidate-times times them
+ *                  warp_in_eff,warp_out_eff,row_order" for every candidate, in the order cuperm-candidate-times times them
  *   --describe:    "ELEM EXTENTS PERM | kind la lb vec band | A-group | B-group | outer |
  *                  in_sector_eff out_sector_eff fill" of the planned launch, groups as
  *                  extent:in_stride:out_stride lists (to compare plans between trees)
@@ -15,6 +15,18 @@
 
 #include "case_line.h"
 #include "plan/transpose/model.h"
+
+/* A rows launch's row order: 0 by input stride, 1 by output stride, 2 neither (-1: no rows launch). */
+static int row_order(const cuperm_launch_t* l)
+{
+    if (l->kind != CUPERM_LAUNCH_ROWS) return -1;
+    int by_in = 1, by_out = 1;
+    for (int d = 2; d < l->tile.rank; ++d) {
+        by_in &= l->tile.dim[d - 1].in_stride <= l->tile.dim[d].in_stride;
+        by_out &= l->tile.dim[d - 1].out_stride <= l->tile.dim[d].out_stride;
+    }
+    return by_in ? 0 : by_out ? 1 : 2;
+}
 
 int main(int argc, char** argv)
 {
@@ -62,10 +74,11 @@ int main(int argc, char** argv)
             cuperm_model_features(&cand[i], &f);
             cuperm_warp_efficiency(&cand[i], &warp_in, &warp_out);
             const cuperm_tile_params_t* t = &cand[i].tile;
-            printf("%d,%d,%d,%.0f,%.0f,%.0f,%.0f,%.6f,%.0f,%d,%d,%d,%lld,%.6f,%.6f,%.6f,%d,%.4f,%.4f\n", index, i,
+            printf("%d,%d,%d,%.0f,%.0f,%.0f,%.0f,%.6f,%.0f,%d,%d,%d,%lld,%.6f,%.6f,%.6f,%d,%.4f,%.4f,%d\n", index, i,
                    (int)f.cls, f.bytes, f.in_run_bytes, f.out_run_bytes, f.tile_bytes, f.fill, f.tiles, t->tile_a_log2,
                    t->tile_b_log2, t->vec_log2, (long long)t->band_tiles, f.in_sector_eff, f.out_sector_eff,
-                   cuperm_sector_cost(&cand[i], &model_tuning()->transpose), (int)cand[i].kind, warp_in, warp_out);
+                   cuperm_sector_cost(&cand[i], &model_tuning()->transpose), (int)cand[i].kind, warp_in, warp_out,
+                   row_order(&cand[i]));
         }
         ++index;
     }

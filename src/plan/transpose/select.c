@@ -248,6 +248,34 @@ static int other_row_order(const cuperm_dim_t* dims, int rank, cuperm_dim_t* out
     return memcmp(out, dims, (size_t)rank * sizeof *dims) != 0;
 }
 
+/* dims[1..rank) of a rows launch with the output's next dimension first and the input's next
+ * second, the rest by input stride, into out; 0 when that order is one of the two above. A tile
+ * of a few hundred rows then holds a row's neighbours on both sides, so the partial sectors that
+ * short rows leave at their ends complete within the tile on both sides. */
+static int paired_row_order(const cuperm_dim_t* dims, int rank, cuperm_dim_t* out)
+{
+    if (rank < 4) return 0; /* with two row dimensions it is one of the two orders */
+    memcpy(out, dims, (size_t)rank * sizeof *dims);
+    for (int i = 2; i < rank; ++i) { /* input order first */
+        cuperm_dim_t x = out[i];
+        int j = i;
+        for (; j > 1 && x.in_stride < out[j - 1].in_stride; --j) out[j] = out[j - 1];
+        out[j] = x;
+    }
+    int o = 1; /* the output's next dimension, moved to the front */
+    for (int i = 2; i < rank; ++i)
+        if (out[i].out_stride < out[o].out_stride) o = i;
+    if (o == 1) return 0; /* the input order already starts with it */
+    const cuperm_dim_t x = out[o];
+    memmove(&out[2], &out[1], (size_t)(o - 1) * sizeof *out);
+    out[1] = x;
+    cuperm_dim_t other[CUPERM_MAX_RANK];
+    other_row_order(out, rank, other); /* out is not in input order: other = input order */
+    cuperm_dim_t by_output[CUPERM_MAX_RANK];
+    if (!other_row_order(other, rank, by_output)) return 1;
+    return memcmp(out, by_output, (size_t)rank * sizeof *out) != 0;
+}
+
 /* A plan's alignment cost must beat the rules' plan by tt->align_margin (sm_90: 2%)
  * to replace it: where both align equally (every power-of-two shape) the rules stand. */
 
@@ -257,9 +285,9 @@ static int other_row_order(const cuperm_dim_t* dims, int rank, cuperm_dim_t* out
  * apart and their shared sectors are written twice, far apart in time. The
  * other order (by output stride) is taken when the alignment cost
  * (cuperm_sector_cost) says the output side loses more. Measure mode times both
- * orders (cuperm_candidate_launches): on the H100 the other order ran from 0.56x
- * to 1.55x the rules' time, and neither "writes first" nor the sector cost tells
- * which (bench/results/rows-order-h100/). */
+ * orders and the paired one (cuperm_candidate_launches): on the H100 the other order
+ * ran from 0.56x to 1.55x the rules' time, the paired one 0.60x to 1.98x, and neither
+ * "writes first" nor the sector cost tells which (bench/results/rows-order-h100/). */
 static void plan_rows(const cuperm_problem_t* p, int elem, const cuperm_transpose_tuning_t* tt, cuperm_launch_t* L)
 {
     rows_launch(p->dim, p->rank, elem, tt, L);
@@ -598,6 +626,11 @@ int cuperm_candidate_launches(const cuperm_launch_t* h, const cuperm_device_info
     if (h->kind == CUPERM_LAUNCH_ROWS && n < max && h->tile.rank > 2) {
         cuperm_dim_t dims[CUPERM_MAX_RANK];
         if (other_row_order(h->tile.dim, h->tile.rank, dims)) {
+            cuperm_launch_t c = *h;
+            rows_launch(dims, h->tile.rank, h->elem_size, tt, &c);
+            if (c.smem_bytes <= dev->smem_per_block) out[n++] = c;
+        }
+        if (n < max && paired_row_order(h->tile.dim, h->tile.rank, dims)) {
             cuperm_launch_t c = *h;
             rows_launch(dims, h->tile.rank, h->elem_size, tt, &c);
             if (c.smem_bytes <= dev->smem_per_block) out[n++] = c;
