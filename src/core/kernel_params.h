@@ -22,12 +22,13 @@
  * tuning table asks for them): this many elements a thread. With 32 the plain-copy medians
  * rose by 5-11 points of copy where the sides stayed within a block (bench/results/items32-h100/). */
 #define CUPERM_TILE_ITEMS_WIDE 32
-/* Small scalar tiles (elements of 1, 2 and 4 bytes): this many elements a thread, for tensors whose
- * standard tiles would leave most of the device idle (plan/transpose/select.c, spread_small_tensor).
- * Their kernels are compiled for CUPERM_SMALL_TILE_BLOCKS resident blocks per SM (46 registers on
- * sm_90, no spills; at 6 the table build spills), one more than the standard tiles' 4. */
-#define CUPERM_TILE_ITEMS_SMALL 4
-#define CUPERM_SMALL_TILE_BLOCKS 5
+/* Small scalar tiles: a quarter of CUPERM_TILE_ITEMS(elem) a thread, for tensors whose standard
+ * tiles would leave most of the device idle (plan/transpose/select.c, heuristic_launch). Their
+ * kernels are compiled for CUPERM_SMALL_TILE_BLOCKS(elem) resident blocks per SM: for elements of
+ * 1-4 bytes one more than the standard tiles' 4 (sm_90: 46 registers for plain copies, no spills;
+ * at 6 the table build spills); larger elements' 64-bit tables spill at 5, so they keep 4. */
+#define CUPERM_TILE_ITEMS_SMALL(elem) (CUPERM_TILE_ITEMS(elem) / 4)
+#define CUPERM_SMALL_TILE_BLOCKS(elem) ((elem) <= 4 ? 5 : 4)
 
 /* A dimension shared by a transpose's input and output. Like cuperm_dim3_t, a record of
  * int64_t (the extent, then a stride per view) that cuperm_decode reads. */

@@ -82,10 +82,11 @@
          * tiles 64 wide along B) made 2 of 800 H100 cases 1.4x slower than a reshape that stores whole \
          * sectors (bench/results/warp-reshape-h100/); 0.6 and 95% of the fill touch no other case.    */ \
         .warp_reshape_below = 0.6, .warp_reshape_min_fill = 0.95,                                            \
-        /* Small tiles for tensors that leave SMs idle: every candidate of 150 L2-sized cases (f32, f16, \
-         * i8; 64 KB-16 MB) timed with graph replays on the H100, the rules' tile at 1/4 of its size     \
-         * against it: where the rule takes them (4 x tiles <= 132 SMs x 5 blocks) 0.64-0.87x the time by \
-         * geomean per suite, one case of 42 slower (1.07x) (bench/results/small-tiles-h100/). */          \
+        /* Small tiles for tensors that leave SMs idle: every candidate of L2-sized cases (f32, f16, i8, \
+         * f64; 64 KB-32 MB) timed with graph replays on the H100, the rules' tile at 1/4 of its size    \
+         * against it: where the rule takes them (they fit one wave of resident blocks) 0.70-0.98x the   \
+         * time by geomean per suite, drawn-afterwards suites included, no changed case slower than      \
+         * 1.11x (bench/results/small-tiles-h100/). */                                                    \
         .small_tiles = 1,                                                                                    \
         /* Whole-dims tiles grow until both runs span 512 bytes (4 lines); 4 blocks per SM (48 KB each)      \
          * walk the tiles. They replace the rules' tile launch when its runs are shorter than 64 bytes       \

@@ -415,23 +415,21 @@ static void check_mapping(const test_case_t* c, const cuperm_launch_t* l, int w)
 }
 
 /* A tensor whose tiles would leave most of a 132-SM device idle gets tiles of CUPERM_THREADS x
- * CUPERM_TILE_ITEMS_SMALL elements, both sides within a block (the kernels' small path), where
- * those still fit one wave of CUPERM_SMALL_TILE_BLOCKS blocks per SM; larger tensors, 8-byte
- * elements, vector tiles and small_tiles 0 keep the rules' tile. Every small launch maps right. */
+ * CUPERM_TILE_ITEMS_SMALL(elem) elements, both sides within a block (the kernels' small path),
+ * where those still fit one wave of CUPERM_SMALL_TILE_BLOCKS(elem) blocks per SM; larger tensors, vector
+ * tiles and small_tiles 0 keep the rules' tile. Every small launch maps right. */
 static void small_tiles_for_small_tensors(void** state)
 {
     (void)state;
     const cuperm_tuning_t sm90 = *cuperm_tuning_for(&kDevice);
     cuperm_tuning_t off = sm90;
     off.transpose.small_tiles = 0;
-    const int small_log2 = cuperm_log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS_SMALL);
-    const int64_t slots = (int64_t)kDevice.sm_count * CUPERM_SMALL_TILE_BLOCKS;
     rng_t r = {6};
     int small = 0, kept = 0;
     for (int i = 0; i < 400; ++i) {
         test_case_t c;
         case_random(&r, &c, 2, 6, i % 3 ? 400000 : 4000000, 0);
-        const int elem = 1 << (i % 4);
+        const int elem = 1 << (i % 5);
         cuperm_host_plan_t h, h_off;
         cuperm_plan_host(c.rank, c.extents, c.perm, elem, NULL, NULL, &kDevice, &sm90, &h);
         cuperm_plan_host(c.rank, c.extents, c.perm, elem, NULL, NULL, &kDevice, &off, &h_off);
@@ -439,8 +437,9 @@ static void small_tiles_for_small_tensors(void** state)
             const cuperm_launch_t* l = packed ? &h.packed : &h.launch;
             const cuperm_launch_t* rules = packed ? &h_off.packed : &h_off.launch;
             const cuperm_tile_params_t* t = &l->tile;
+            const int small_log2 = cuperm_log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS_SMALL(l->elem_size));
             const int eligible = (rules->kind == CUPERM_LAUNCH_TILED || rules->kind == CUPERM_LAUNCH_ROWS) &&
-                                 !rules->tile.vec_log2 && rules->elem_size <= 4 &&
+                                 !rules->tile.vec_log2 &&
                                  rules->tile.tile_a_log2 + rules->tile.tile_b_log2 >= small_log2 + 2;
             if (t->tile_a_log2 == rules->tile.tile_a_log2 && t->tile_b_log2 == rules->tile.tile_b_log2) {
                 kept += eligible;
@@ -450,7 +449,8 @@ static void small_tiles_for_small_tensors(void** state)
             assert_int_equal(l->kind, rules->kind);
             assert_int_equal(t->tile_a_log2 + t->tile_b_log2, small_log2);
             assert_true(t->tile_a_log2 <= 8 && t->tile_b_log2 <= 8);
-            assert_true(t->num_tiles <= slots && t->num_tiles > rules->tile.num_tiles);
+            assert_true(t->num_tiles <= (int64_t)kDevice.sm_count * CUPERM_SMALL_TILE_BLOCKS(l->elem_size) &&
+                        t->num_tiles > rules->tile.num_tiles);
             check_mapping(&c, l, l->elem_size / elem);
             ++small;
         }

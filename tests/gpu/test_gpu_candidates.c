@@ -61,7 +61,7 @@ static int shifted_runs; /* candidates run on the shifted vector tiles (tile_shi
 static int wide_runs;    /* candidates run on wide scalar tiles (CUPERM_TILE_ITEMS_WIDE) */
 static int walked_whole_dims; /* whole-dims candidates whose blocks walk more than two tiles each */
 static int rows_reordered;    /* rows candidates whose rows are in the other order than the planner's rows launch */
-static int small_tile_runs;   /* candidates on small tiles (CUPERM_TILE_ITEMS_SMALL elements a thread) */
+static int small_tile_runs[17]; /* candidates on small tiles (CUPERM_TILE_ITEMS_SMALL a thread), by element bytes */
 
 static int rows_in_input_order(const cuperm_launch_t* l)
 {
@@ -80,9 +80,8 @@ static int is_wide(const cuperm_launch_t* l)
 static int is_small_tile(const cuperm_launch_t* l)
 {
     const cuperm_tile_params_t* t = &l->tile;
-    return (l->kind == CUPERM_LAUNCH_TILED || l->kind == CUPERM_LAUNCH_ROWS) && !t->vec_log2 && l->elem_size <= 4 &&
-           t->tile_a_log2 <= 8 && t->tile_b_log2 <= 8 &&
-           (1 << (t->tile_a_log2 + t->tile_b_log2)) == CUPERM_THREADS * CUPERM_TILE_ITEMS_SMALL;
+    return (l->kind == CUPERM_LAUNCH_TILED || l->kind == CUPERM_LAUNCH_ROWS) && !t->vec_log2 && t->tile_a_log2 <= 8 &&
+           t->tile_b_log2 <= 8 && (1 << (t->tile_a_log2 + t->tile_b_log2)) == CUPERM_THREADS * CUPERM_TILE_ITEMS_SMALL(l->elem_size);
 }
 
 static int run_candidates(const test_case_t* c, int elem, const cuperm_device_info_t* dev,
@@ -111,7 +110,7 @@ static int run_candidates(const test_case_t* c, int elem, const cuperm_device_in
         shifted_runs += cand[k].kind == CUPERM_LAUNCH_TILED && cand[k].tile.vec_shifted;
         walked_whole_dims += cand[k].kind == CUPERM_LAUNCH_WHOLE_DIMS && cand[k].tile.num_tiles > 2 * cand[k].blocks;
         wide_runs += is_wide(&cand[k]);
-        small_tile_runs += is_small_tile(&cand[k]);
+        small_tile_runs[cand[k].elem_size] += is_small_tile(&cand[k]);
         rows_reordered += k > 0 && cand[k].kind == CUPERM_LAUNCH_ROWS && cand[0].kind == CUPERM_LAUNCH_ROWS &&
                           rows_in_input_order(&cand[k]) != rows_in_input_order(&cand[0]);
         unsigned char before[16]; /* the bytes before a misaligned output stay untouched */
@@ -191,7 +190,7 @@ static void random_problems_every_candidate(void** state)
     assert_int_equal(failures, 0);
     assert_true(walked_whole_dims > 0);
     assert_true(rows_reordered > 0);
-    assert_true(small_tile_runs > 0);
+    for (int e = 1; e <= 16; e *= 2) assert_true(small_tile_runs[e] > 0);
 }
 
 /* Shapes whose vector tiles take each allowed shape: short A or B groups
@@ -268,7 +267,7 @@ static int check_axpby_case(const test_case_t* c, int elem, const cuperm_tuning_
             ++failures;
         }
         wide_runs += is_wide(&cand[k]);
-        small_tile_runs += is_small_tile(&cand[k]);
+        small_tile_runs[cand[k].elem_size] += is_small_tile(&cand[k]);
     }
     cudaFree(d_in);
     cudaFree(d_out);

@@ -667,16 +667,15 @@ static int canonical_problem(int rank, const int64_t* extents, const int* perm, 
     return cuperm_problem_pack(&q, elem, part_pack(tuning, elem), p, p_elem);
 }
 
-/* The rules' tile at a quarter of its size or less, CUPERM_TILE_ITEMS_SMALL elements a thread
- * (the small tiles' kernel path), each halving off the longer side (A on ties), into *c: 0 where
- * h has no such form (whole-dims, copies, vector tiles, elements over 4 bytes, a tile already
- * that small, a side past a block). */
+/* The rules' tile at a quarter of its size or less, CUPERM_TILE_ITEMS_SMALL(elem) elements a
+ * thread (the small tiles' kernel path), each halving off the longer side (A on ties), into *c:
+ * 0 where h has no such form (whole-dims, copies, vector tiles, a tile already that small, a side
+ * past a block). */
 static int small_tile_launch(const cuperm_launch_t* h, const cuperm_transpose_tuning_t* tt, cuperm_launch_t* c)
 {
     const cuperm_tile_params_t* t = &h->tile;
-    if ((h->kind != CUPERM_LAUNCH_TILED && h->kind != CUPERM_LAUNCH_ROWS) || t->vec_log2 || h->elem_size > 4)
-        return 0;
-    const int small = cuperm_log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS_SMALL);
+    if ((h->kind != CUPERM_LAUNCH_TILED && h->kind != CUPERM_LAUNCH_ROWS) || t->vec_log2) return 0;
+    const int small = cuperm_log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS_SMALL(h->elem_size));
     const int side_max = cuperm_log2_ceil(CUPERM_THREADS);
     int la = t->tile_a_log2, lb = t->tile_b_log2;
     if (la + lb < small + 2) return 0;
@@ -688,10 +687,10 @@ static int small_tile_launch(const cuperm_launch_t* h, const cuperm_transpose_tu
     return 1;
 }
 
-/* Resident blocks of the small tiles' kernels on dev: one wave. */
-static int64_t small_tile_slots(const cuperm_device_info_t* dev)
+/* Resident blocks of the small tiles' kernels for elem-byte elements on dev: one wave. */
+static int64_t small_tile_slots(const cuperm_device_info_t* dev, int elem)
 {
-    return (int64_t)dev->sm_count * CUPERM_SMALL_TILE_BLOCKS;
+    return (int64_t)dev->sm_count * CUPERM_SMALL_TILE_BLOCKS(elem);
 }
 
 /* Which launch heuristic_launch chose. */
@@ -714,7 +713,7 @@ static pick_t heuristic_launch(const cuperm_problem_t* p, int elem, const cuperm
         *L = *wd;
         return PICK_WHOLE_DIMS;
     }
-    if (tt->small_tiles && small_tile_launch(rules, tt, L) && L->tile.num_tiles <= small_tile_slots(dev))
+    if (tt->small_tiles && small_tile_launch(rules, tt, L) && L->tile.num_tiles <= small_tile_slots(dev, L->elem_size))
         return PICK_SMALL;
     *L = *rules;
     return PICK_RULES;
@@ -737,7 +736,7 @@ int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, in
     n += cuperm_candidate_launches(&rules, dev, tuning, out + n, max - n);
     if (has_wd && pick != PICK_WHOLE_DIMS && n < max) out[n++] = wd;
     if (pick != PICK_SMALL && n < max && small_tile_launch(&rules, &tuning->transpose, &small) &&
-        small.tile.num_tiles <= 2 * small_tile_slots(dev))
+        small.tile.num_tiles <= 2 * small_tile_slots(dev, small.elem_size))
         out[n++] = small;
     return n;
 }

@@ -28,14 +28,13 @@ constexpr int tile_items() { return CUPERM_TILE_ITEMS(sizeof(T)); }
 
 // Staged second half of a fast tile: values v (one x, rows y0 + k*ystep) go
 // to shared memory, then each thread takes one y and writes along x.
-template <typename Op>
+template <int kItems, typename Op>
 __device__ __forceinline__ void stage_and_write(const cuperm_tile_params_t& p, typename Op::value_type* tout, int na,
                                                 int nb, int x, int y0, int ystep, const int64_t* a_out,
                                                 const int64_t* b_out, typename Op::value_type* tile,
                                                 typename Op::value_type* v, const Op& op)
 {
     using T = typename Op::value_type;
-    constexpr int kItems = tile_items<T>();
     const int lb = p.tile_b_log2;
     const bool x_ok = x < na;
 #pragma unroll
@@ -74,11 +73,10 @@ __device__ __forceinline__ void stage_and_write(const cuperm_tile_params_t& p, t
 // checked against the tile's edge. These tiles are memory-bound, and move_tile_lean's straight-line
 // form, which lifts the smaller elements, ran f64 1-6 points of copy slower on several shapes
 // (bench/results/lean-tiles-h100/), so they keep this form.
-template <bool kStaged, typename Op>
+template <bool kStaged, int kItems, typename Op>
 __device__ __forceinline__ void move_tile_checked(const cuperm_tile_params_t& p, const TileView<Op>& tv, const Op& op)
 {
     using T = typename Op::value_type;
-    constexpr int kItems = tile_items<T>();
     const int la = p.tile_a_log2;
     const int x = threadIdx.x & ((1 << la) - 1), y0 = threadIdx.x >> la, ystep = kTileThreads >> la;
     const bool x_ok = x < tv.na;
@@ -106,7 +104,7 @@ __device__ __forceinline__ void move_tile_checked(const cuperm_tile_params_t& p,
                 [&](int k) { return x_ok && y0 + k * ystep < tv.nb; });
         }
     } else {
-        stage_and_write(p, tv.out, tv.na, tv.nb, x, y0, ystep, tv.a_out, tv.b_out, tv.tile, v, op);
+        stage_and_write<kItems>(p, tv.out, tv.na, tv.nb, x, y0, ystep, tv.a_out, tv.b_out, tv.tile, v, op);
     }
 }
 
@@ -125,7 +123,7 @@ __device__ __forceinline__ void move_tile_fast(const cuperm_tile_params_t& p, co
             move_tile_lean<n, kStaged, false>(p, tv, op);
     } else {
         static_assert(!kWide, "wide tiles are planned for 1- and 2-byte elements only");
-        move_tile_checked<kStaged>(p, tv, op);
+        move_tile_checked<kStaged, tile_items<T>()>(p, tv, op);
     }
 }
 
@@ -161,13 +159,13 @@ __device__ __forceinline__ void move_tile_any(const cuperm_tile_params_t& p, con
 // The ways through a tile. Each is a kernel of its own, so registers are
 // allocated for the path that runs, not for the most demanding one:
 // that is what lets the vector and fast paths keep more blocks resident.
-// kFastSmall: the lean form on tiles of CUPERM_TILE_ITEMS_SMALL elements a thread (1-, 2- and 4-byte
-// elements), so that a tensor whose standard tiles would leave SMs idle spreads over more blocks.
+// kFastSmall: the fast path's forms on tiles of CUPERM_TILE_ITEMS_SMALL elements a thread (a quarter),
+// so that a tensor whose standard tiles would leave SMs idle spreads over more blocks.
 enum class TilePath { kVec, kVec8, kVec4, kShift, kShiftLanes, kFast, kAny, kFastWide, kFastSmall };
 
 // Resident blocks per SM the compiler must allow for (registers <= 64K / (256 * n)).
-template <TilePath kPath>
-constexpr int tile_min_blocks() { return kPath == TilePath::kFastSmall ? CUPERM_SMALL_TILE_BLOCKS : 4; }
+template <TilePath kPath, typename T>
+constexpr int tile_min_blocks() { return kPath == TilePath::kFastSmall ? CUPERM_SMALL_TILE_BLOCKS(sizeof(T)) : 4; }
 
 template <bool kStaged, TilePath kPath, typename Op, typename Off>
 __device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const TileView<Op, Off>& tv, const Op& op)
@@ -188,10 +186,13 @@ __device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const T
     } else if constexpr (kPath == TilePath::kFast || kPath == TilePath::kFastWide) {
         move_tile_fast<kStaged, kPath == TilePath::kFastWide>(p, tv, op);
     } else if constexpr (kPath == TilePath::kFastSmall) {
-        if (tv.na == 1 << p.tile_a_log2 && tv.nb == 1 << p.tile_b_log2)
-            move_tile_lean<CUPERM_TILE_ITEMS_SMALL, kStaged, true>(p, tv, op);
+        constexpr int n = CUPERM_TILE_ITEMS_SMALL(sizeof(typename Op::value_type));
+        if constexpr (sizeof(typename Op::value_type) > 4)
+            move_tile_checked<kStaged, n>(p, tv, op);
+        else if (tv.na == 1 << p.tile_a_log2 && tv.nb == 1 << p.tile_b_log2)
+            move_tile_lean<n, kStaged, true>(p, tv, op);
         else
-            move_tile_lean<CUPERM_TILE_ITEMS_SMALL, kStaged, false>(p, tv, op);
+            move_tile_lean<n, kStaged, false>(p, tv, op);
     } else {
         move_tile_any<kStaged>(p, tv, op);
     }
@@ -199,7 +200,7 @@ __device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const T
 
 // Off: the offset tables' entry type (uint32_t where cuperm_tile_offsets_fit_u32, else int64_t).
 template <bool kStaged, TilePath kPath, typename Op, typename Off>
-__global__ void __launch_bounds__(kTileThreads, tile_min_blocks<kPath>())
+__global__ void __launch_bounds__(kTileThreads, tile_min_blocks<kPath, typename Op::value_type>())
 tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const typename Op::value_type* __restrict__ in,
             typename Op::value_type* __restrict__ out, Op op)
 {
@@ -318,11 +319,14 @@ cudaError_t launch_tiles(const cuperm_launch_t* l, cupermDataType_t type, const 
                 });
             return launch_tile_kernel<kStaged, TilePath::kFast>(l, in, out, op, stream);
         }
-        if constexpr (sizeof(T) <= 4) /* small lean tiles (select.c: tensors that would leave SMs idle) */
-            if (ta <= kTileThreads && tb <= kTileThreads && ta * tb == kTileThreads * CUPERM_TILE_ITEMS_SMALL)
+        if (ta <= kTileThreads && tb <= kTileThreads && ta * tb == kTileThreads * CUPERM_TILE_ITEMS_SMALL(sizeof(T))) {
+            /* small tiles (select.c: tensors that would leave SMs idle) */
+            if constexpr (sizeof(T) <= 4) /* move_tile_lean */
                 return with_offsets(&l->tile, [&](auto off) {
                     return launch_tile_kernel<kStaged, TilePath::kFastSmall, Op, decltype(off)>(l, in, out, op, stream);
                 });
+            return launch_tile_kernel<kStaged, TilePath::kFastSmall>(l, in, out, op, stream);
+        }
         return launch_tile_kernel<kStaged, TilePath::kAny>(l, in, out, op, stream);
     });
 }
