@@ -80,8 +80,9 @@ static int is_wide(const cuperm_launch_t* l)
 static int is_small_tile(const cuperm_launch_t* l)
 {
     const cuperm_tile_params_t* t = &l->tile;
+    const int small = CUPERM_THREADS * CUPERM_TILE_ITEMS_SMALL(l->elem_size);
     return (l->kind == CUPERM_LAUNCH_TILED || l->kind == CUPERM_LAUNCH_ROWS) && !t->vec_log2 && t->tile_a_log2 <= 8 &&
-           t->tile_b_log2 <= 8 && (1 << (t->tile_a_log2 + t->tile_b_log2)) == CUPERM_THREADS * CUPERM_TILE_ITEMS_SMALL(l->elem_size);
+           t->tile_b_log2 <= 8 && (1 << (t->tile_a_log2 + t->tile_b_log2)) == small;
 }
 
 static int run_candidates(const test_case_t* c, int elem, const cuperm_device_info_t* dev,

@@ -99,8 +99,8 @@ int main(int argc, char** argv)
             }
             const int same = !i || !memcmp(first, got, bytes);
             if (!same) {
-                fprintf(stderr, "cuperm-candidate-times: case %d (%s): candidate %d wrote other bytes than candidate 0\n",
-                        index, c.text, i);
+                fprintf(stderr, "cuperm-candidate-times: case %d (%s): candidate %d wrote other bytes than "
+                        "candidate 0\n", index, c.text, i);
                 ++differ;
             }
             printf("%d,%d,%.9g,%.9g,%d\n", index, i, 1e-3 * t.exec_ms, 1e-3 * t.copy_ms, same);
