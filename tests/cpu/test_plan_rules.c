@@ -219,6 +219,28 @@ static void rows_candidates_in_three_orders(void** state)
     assert_int_equal(paired, 1);
 }
 
+/* A 5-element input run that is the output's slowest dimension (5,15,19,9,8,10 1,2,3,4,5,0):
+ * the rules' f32 tile is 8 x 512, past a block on B (the any-shape path). The tensor fits in L2
+ * (8.9 MB), so the plan takes 8 x 256 (the half-size fast path); 100 times larger it keeps 8 x 512. */
+static void half_tiles_where_a_side_is_past_a_block(void** state)
+{
+    (void)state;
+    const int perm[] = {1, 2, 3, 4, 5, 0};
+    const int64_t small[] = {5, 15, 19, 9, 8, 10}, large[] = {5, 150, 190, 9, 8, 10};
+    cuperm_tuning_t off = *cuperm_tuning_for(&kDevice);
+    off.transpose.small_tiles = 0;
+    const cuperm_launch_t rules = plan_with(&off, 6, small, perm, 4);
+    assert_int_equal(rules.tile.tile_a_log2, 3);
+    assert_int_equal(rules.tile.tile_b_log2, 9);
+    const cuperm_launch_t l = plan(6, small, perm, 4);
+    assert_int_equal(l.kind, CUPERM_LAUNCH_TILED);
+    assert_int_equal(l.tile.tile_a_log2, 3);
+    assert_int_equal(l.tile.tile_b_log2, 8);
+    const cuperm_launch_t big = plan(6, large, perm, 4);
+    assert_int_equal(big.tile.tile_a_log2, 3);
+    assert_int_equal(big.tile.tile_b_log2, 9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -228,6 +250,7 @@ int main(void)
         cmocka_unit_test(reshape_where_warps_store_half_sectors),
         cmocka_unit_test(warp_efficiency_matches_brute_force),
         cmocka_unit_test(rows_candidates_in_three_orders),
+        cmocka_unit_test(half_tiles_where_a_side_is_past_a_block),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,6 +62,7 @@ static int wide_runs;    /* candidates run on wide scalar tiles (CUPERM_TILE_ITE
 static int walked_whole_dims; /* whole-dims candidates whose blocks walk more than two tiles each */
 static int rows_reordered;    /* rows candidates whose rows are in the other order than the planner's rows launch */
 static int small_tile_runs[17]; /* candidates on small tiles (CUPERM_TILE_ITEMS_SMALL a thread), by element bytes */
+static int half_tile_runs;      /* candidates on half-size tiles (the kernels' kFastHalf path) */
 
 static int rows_in_input_order(const cuperm_launch_t* l)
 {
@@ -83,6 +84,14 @@ static int is_small_tile(const cuperm_launch_t* l)
     const int small = CUPERM_THREADS * CUPERM_TILE_ITEMS_SMALL(l->elem_size);
     return (l->kind == CUPERM_LAUNCH_TILED || l->kind == CUPERM_LAUNCH_ROWS) && !t->vec_log2 && t->tile_a_log2 <= 8 &&
            t->tile_b_log2 <= 8 && (1 << (t->tile_a_log2 + t->tile_b_log2)) == small;
+}
+
+static int is_half_tile(const cuperm_launch_t* l)
+{
+    const cuperm_tile_params_t* t = &l->tile;
+    const int half = CUPERM_THREADS * CUPERM_TILE_ITEMS(l->elem_size) / 2;
+    return (l->kind == CUPERM_LAUNCH_TILED || l->kind == CUPERM_LAUNCH_ROWS) && !t->vec_log2 && t->tile_a_log2 <= 8 &&
+           t->tile_b_log2 <= 8 && (1 << (t->tile_a_log2 + t->tile_b_log2)) == half;
 }
 
 static int run_candidates(const test_case_t* c, int elem, const cuperm_device_info_t* dev,
@@ -112,6 +121,7 @@ static int run_candidates(const test_case_t* c, int elem, const cuperm_device_in
         walked_whole_dims += cand[k].kind == CUPERM_LAUNCH_WHOLE_DIMS && cand[k].tile.num_tiles > 2 * cand[k].blocks;
         wide_runs += is_wide(&cand[k]);
         small_tile_runs[cand[k].elem_size] += is_small_tile(&cand[k]);
+        half_tile_runs += is_half_tile(&cand[k]);
         rows_reordered += k > 0 && cand[k].kind == CUPERM_LAUNCH_ROWS && cand[0].kind == CUPERM_LAUNCH_ROWS &&
                           rows_in_input_order(&cand[k]) != rows_in_input_order(&cand[0]);
         unsigned char before[16]; /* the bytes before a misaligned output stay untouched */
@@ -192,6 +202,7 @@ static void random_problems_every_candidate(void** state)
     assert_true(walked_whole_dims > 0);
     assert_true(rows_reordered > 0);
     for (int e = 1; e <= 16; e *= 2) assert_true(small_tile_runs[e] > 0);
+    assert_true(half_tile_runs > 0);
 }
 
 /* Shapes whose vector tiles take each allowed shape: short A or B groups

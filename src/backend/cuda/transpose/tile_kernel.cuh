@@ -161,7 +161,9 @@ __device__ __forceinline__ void move_tile_any(const cuperm_tile_params_t& p, con
 // that is what lets the vector and fast paths keep more blocks resident.
 // kFastSmall: the fast path's forms on tiles of CUPERM_TILE_ITEMS_SMALL elements a thread (a quarter),
 // so that a tensor whose standard tiles would leave SMs idle spreads over more blocks.
-enum class TilePath { kVec, kVec8, kVec4, kShift, kShiftLanes, kFast, kAny, kFastWide, kFastSmall };
+// kFastHalf: the same on tiles of half the fast path's elements, for tiles whose standard size would
+// put a side past a block (a short group on the other side), which the any-shape path would take.
+enum class TilePath { kVec, kVec8, kVec4, kShift, kShiftLanes, kFast, kAny, kFastWide, kFastSmall, kFastHalf };
 
 // Resident blocks per SM the compiler must allow for (registers <= 64K / (256 * n)).
 template <TilePath kPath, typename T>
@@ -185,8 +187,9 @@ __device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const T
         move_tile_shifted<kPath == TilePath::kShiftLanes>(p, tv, op);
     } else if constexpr (kPath == TilePath::kFast || kPath == TilePath::kFastWide) {
         move_tile_fast<kStaged, kPath == TilePath::kFastWide>(p, tv, op);
-    } else if constexpr (kPath == TilePath::kFastSmall) {
-        constexpr int n = CUPERM_TILE_ITEMS_SMALL(sizeof(typename Op::value_type));
+    } else if constexpr (kPath == TilePath::kFastSmall || kPath == TilePath::kFastHalf) {
+        constexpr int n = kPath == TilePath::kFastSmall ? CUPERM_TILE_ITEMS_SMALL(sizeof(typename Op::value_type))
+                                                        : CUPERM_TILE_ITEMS(sizeof(typename Op::value_type)) / 2;
         if constexpr (sizeof(typename Op::value_type) > 4)
             move_tile_checked<kStaged, n>(p, tv, op);
         else if (tv.na == 1 << p.tile_a_log2 && tv.nb == 1 << p.tile_b_log2)
@@ -326,6 +329,14 @@ cudaError_t launch_tiles(const cuperm_launch_t* l, cupermDataType_t type, const 
                     return launch_tile_kernel<kStaged, TilePath::kFastSmall, Op, decltype(off)>(l, in, out, op, stream);
                 });
             return launch_tile_kernel<kStaged, TilePath::kFastSmall>(l, in, out, op, stream);
+        }
+        if (ta <= kTileThreads && tb <= kTileThreads && ta * tb == kTileThreads * (tile_items<T>() / 2)) {
+            /* half tiles (select.c: where the standard size would put a side past a block) */
+            if constexpr (sizeof(T) <= 4) /* move_tile_lean */
+                return with_offsets(&l->tile, [&](auto off) {
+                    return launch_tile_kernel<kStaged, TilePath::kFastHalf, Op, decltype(off)>(l, in, out, op, stream);
+                });
+            return launch_tile_kernel<kStaged, TilePath::kFastHalf>(l, in, out, op, stream);
         }
         return launch_tile_kernel<kStaged, TilePath::kAny>(l, in, out, op, stream);
     });
