@@ -447,6 +447,15 @@ static void tiled_launch(const cuperm_dim_t* dims, int n, int na, int nb, int64_
     }
 }
 
+/* Launch h on t's dimensions with a tile of 2^la x 2^lb elements, into *c. */
+static void retiled_launch(const cuperm_launch_t* h, const cuperm_tile_params_t* t, int la, int lb,
+                           const cuperm_transpose_tuning_t* tt, cuperm_launch_t* c)
+{
+    *c = *h;
+    cuperm_tile_params_init(&c->tile, t->dim, t->rank, t->a_end, t->b_end, la, lb, h->elem_size);
+    finish_tile_launch(c, tt);
+}
+
 /* The reshapes of a tile that keep its size (and so the kernels' fast path), nearest first. */
 static const int kReshapes[][2] = {{1, -1}, {-1, 1}, {2, -2}, {-2, 2}, {3, -3}, {-3, 3}};
 
@@ -458,9 +467,7 @@ static int reshaped_launch(const cuperm_launch_t* h, const cuperm_tile_params_t*
     const int la = t->tile_a_log2 + kReshapes[i][0], lb = t->tile_b_log2 + kReshapes[i][1];
     if (la < 0 || lb < 0 || la > tt->tile_side_max_log2 || lb > tt->tile_side_max_log2) return 0;
     if (la > cuperm_log2_ceil(t->a_volume) || lb > cuperm_log2_ceil(t->b_volume)) return 0;
-    *c = *h;
-    cuperm_tile_params_init(&c->tile, t->dim, t->rank, t->a_end, t->b_end, la, lb, h->elem_size);
-    finish_tile_launch(c, tt);
+    retiled_launch(h, t, la, lb, tt, c);
     return 1;
 }
 
@@ -681,9 +688,7 @@ static int small_tile_launch(const cuperm_launch_t* h, const cuperm_transpose_tu
     if (la + lb < small + 2) return 0;
     while (la + lb > small) la >= lb ? --la : --lb;
     if (la > side_max || lb > side_max) return 0;
-    *c = *h;
-    cuperm_tile_params_init(&c->tile, t->dim, t->rank, t->a_end, t->b_end, la, lb, h->elem_size);
-    finish_tile_launch(c, tt);
+    retiled_launch(h, t, la, lb, tt, c);
     return 1;
 }
 
@@ -700,9 +705,7 @@ static int half_tile_launch(const cuperm_launch_t* h, const cuperm_transpose_tun
         return 0;
     la > side_max ? --la : --lb;
     if (la > side_max || lb > side_max) return 0;
-    *c = *h;
-    cuperm_tile_params_init(&c->tile, t->dim, t->rank, t->a_end, t->b_end, la, lb, h->elem_size);
-    finish_tile_launch(c, tt);
+    retiled_launch(h, t, la, lb, tt, c);
     return 1;
 }
 
