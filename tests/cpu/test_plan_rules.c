@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "core/index_math.h"
 #include "plan/transpose/model.h"
 #include "plan/transpose/select.h"
 #include "plan/transpose/whole_dims.h"
@@ -117,6 +118,19 @@ static void reshape_where_warps_store_half_sectors(void** state)
     assert_int_not_equal(l.tile.tile_a_log2, rules.tile.tile_a_log2);
     cuperm_warp_efficiency(&l, &in_eff, &out_eff);
     assert_true(out_eff > rules_out && out_eff >= tt()->warp_reshape_below && in_eff >= tt()->warp_reshape_below);
+    /* At 1 byte (tiles of 2^13: 6 x 7 from the rules) the reshape whose stores fill the most puts a
+     * side past a block (9 x 4), which the kernels move on their any-shape path at a third of the
+     * speed (21^6 i8, H100): the planner's tile stays within a block. */
+    const cuperm_launch_t r1 = plan_with(&off, 8, ext, perm, 1), l1 = plan(8, ext, perm, 1);
+    const int side_max = cuperm_log2_ceil(CUPERM_THREADS);
+    assert_int_equal(l1.kind, CUPERM_LAUNCH_TILED);
+    assert_int_equal(l1.tile.tile_a_log2 + l1.tile.tile_b_log2, r1.tile.tile_a_log2 + r1.tile.tile_b_log2);
+    assert_true(l1.tile.tile_a_log2 <= side_max && l1.tile.tile_b_log2 <= side_max);
+    int64_t e21[6];
+    const int p21[6] = {2, 0, 3, 1, 5, 4};
+    for (int i = 0; i < 6; ++i) e21[i] = 21;
+    const cuperm_launch_t l21 = plan(6, e21, p21, 1);
+    assert_true(l21.tile.tile_a_log2 <= side_max && l21.tile.tile_b_log2 <= side_max);
     int64_t e16[6];
     const int p16[6] = {1, 2, 0, 3, 4, 5};
     for (int i = 0; i < 6; ++i) e16[i] = 16;

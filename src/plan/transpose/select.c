@@ -456,7 +456,9 @@ static void retiled_launch(const cuperm_launch_t* h, const cuperm_tile_params_t*
     finish_tile_launch(c, tt);
 }
 
-/* The reshapes of a tile that keep its size (and so the kernels' fast path), nearest first. */
+/* The reshapes of a tile that keep its size, nearest first. They keep the kernels' fast path only
+ * where both sides stay within a block; reshaped_launch allows sides up to tt->tile_side_max_log2
+ * (measure mode times those too). */
 static const int kReshapes[][2] = {{1, -1}, {-1, 1}, {2, -2}, {-2, 2}, {3, -3}, {-3, 3}};
 
 /* Launch h with the tile of t's dimensions reshaped by kReshapes[i] into *c; 0 when a side would
@@ -477,7 +479,10 @@ static int reshaped_launch(const cuperm_launch_t* h, const cuperm_tile_params_t*
  * 7,0,5,4,6,2,1,3: 2 elements, then 24 of A), a tile 64 wide along B stores 16-byte halves of
  * sectors, and one 8 or 16 wide stores whole ones. Where the rules' tile's stores fill less than
  * tt->warp_reshape_below of their sectors (cuperm_warp_efficiency), the reshape of the tile (same
- * size, within its fill) whose loads and stores fill the most takes its place. */
+ * size, within its fill, both sides within a block) whose loads and stores fill the most takes its
+ * place. A side past a block would take the any-shape path: 9 x 4 tiles of 1-byte elements ran at
+ * 0.31-0.39x the speed of 6 x 7 on 72 of 74 DRAM-sized cases (21^6 and mixed i8, H100;
+ * bench/results/block-sides-h100/). */
 static void reshape_for_warps(cuperm_launch_t* L, const cuperm_transpose_tuning_t* tt)
 {
     if (L->kind != CUPERM_LAUNCH_TILED || L->tile.vec_log2 || tt->warp_reshape_below <= 0) return;
@@ -488,6 +493,7 @@ static void reshape_for_warps(cuperm_launch_t* L, const cuperm_transpose_tuning_
     double best = in_eff < out_eff ? in_eff : out_eff;
     const cuperm_launch_t rules = *L;
     const cuperm_tile_params_t* t = &rules.tile;
+    const int side_max = cuperm_log2_ceil(CUPERM_THREADS);
     const double fill = tile_fill(t->a_volume, t->tile_a_log2) * tile_fill(t->b_volume, t->tile_b_log2);
     for (size_t i = 0; i < sizeof kReshapes / sizeof kReshapes[0]; ++i) { /* nearest first: ties keep them */
         cuperm_launch_t c;
@@ -496,6 +502,7 @@ static void reshape_for_warps(cuperm_launch_t* L, const cuperm_transpose_tuning_
             tt->warp_reshape_min_fill * fill)
             continue;
         if (c.smem_bytes > 48 * 1024) continue; /* the per-block limit without opt-in on every GPU */
+        if (c.tile.tile_a_log2 > side_max || c.tile.tile_b_log2 > side_max) continue; /* the any-shape path */
         cuperm_warp_efficiency(&c, &in_eff, &out_eff);
         const double w = in_eff < out_eff ? in_eff : out_eff;
         if (w > best) {
