@@ -414,11 +414,12 @@ static void check_mapping(const test_case_t* c, const cuperm_launch_t* l, int w)
     free(hits);
 }
 
-/* A tensor whose tiles would leave most of a 132-SM device idle gets tiles of CUPERM_THREADS x
- * CUPERM_TILE_ITEMS_SMALL(elem) elements, both sides within a block (the kernels' small path),
- * where those still fit one wave of CUPERM_SMALL_TILE_BLOCKS(elem) blocks per SM; one that fits in
- * L2 and whose tile has a side past a block gets half that tile; larger tensors, vector tiles and
- * small_tiles 0 keep the rules' tile. Every such launch maps right. */
+/* A tensor whose tiles would leave most of a 132-SM device idle gets scalar tiles of
+ * CUPERM_THREADS x CUPERM_TILE_ITEMS_SMALL(elem) elements, both sides within a block (the kernels'
+ * small path), where those still fit one wave of CUPERM_SMALL_TILE_BLOCKS(elem) blocks per SM,
+ * vector tile launches included; one that fits in L2 and whose tile has a side past a block gets
+ * half that tile; larger tensors, vector rows and small_tiles 0 keep the rules' tile. Every such
+ * launch maps right. */
 static void small_tiles_for_small_tensors(void** state)
 {
     (void)state;
@@ -426,7 +427,7 @@ static void small_tiles_for_small_tensors(void** state)
     cuperm_tuning_t off = sm90;
     off.transpose.small_tiles = 0;
     rng_t r = {6};
-    int small = 0, kept = 0, half = 0;
+    int small = 0, kept = 0, half = 0, from_vectors = 0;
     for (int i = 0; i < 400; ++i) {
         test_case_t c;
         case_random(&r, &c, 2, 6, i % 3 ? 400000 : 4000000, 0);
@@ -439,9 +440,10 @@ static void small_tiles_for_small_tensors(void** state)
             const cuperm_launch_t* rules = packed ? &h_off.packed : &h_off.launch;
             const cuperm_tile_params_t* t = &l->tile;
             const int small_log2 = cuperm_log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS_SMALL(l->elem_size));
-            const int eligible = (rules->kind == CUPERM_LAUNCH_TILED || rules->kind == CUPERM_LAUNCH_ROWS) &&
-                                 !rules->tile.vec_log2 &&
-                                 rules->tile.tile_a_log2 + rules->tile.tile_b_log2 >= small_log2 + 2;
+            const int vec = rules->tile.vec_log2 != 0;
+            const int eligible = vec ? rules->kind == CUPERM_LAUNCH_TILED
+                                     : (rules->kind == CUPERM_LAUNCH_TILED || rules->kind == CUPERM_LAUNCH_ROWS) &&
+                                           rules->tile.tile_a_log2 + rules->tile.tile_b_log2 >= small_log2 + 2;
             if (t->tile_a_log2 == rules->tile.tile_a_log2 && t->tile_b_log2 == rules->tile.tile_b_log2) {
                 kept += eligible;
                 continue;
@@ -453,7 +455,9 @@ static void small_tiles_for_small_tensors(void** state)
                 assert_true(eligible);
                 assert_true(t->num_tiles <= (int64_t)kDevice.sm_count * CUPERM_SMALL_TILE_BLOCKS(l->elem_size) &&
                             t->num_tiles > rules->tile.num_tiles);
+                assert_int_equal(t->vec_log2, 0);
                 ++small;
+                from_vectors += vec;
             } else { /* half tiles: the rules' tile had a side past a block, the tensor fits in L2 */
                 assert_int_equal(t->tile_a_log2 + t->tile_b_log2, small_log2 + 1);
                 assert_true(rules->tile.tile_a_log2 > 8 || rules->tile.tile_b_log2 > 8);
@@ -463,8 +467,10 @@ static void small_tiles_for_small_tensors(void** state)
         }
     }
     assert_true(small > 0);
+    assert_true(from_vectors > 0);
     assert_true(kept > 0);
-    printf("small-tile launches checked: %d, half-tile ones: %d\n", small, half);
+    printf("small-tile launches checked: %d (%d of them for vector tile launches), half-tile ones: %d\n", small,
+           from_vectors, half);
 }
 
 /* Shapes the heuristic treats specially: tiny fastest dimensions, identity, matrices. */

@@ -682,16 +682,20 @@ static int canonical_problem(int rank, const int64_t* extents, const int* perm, 
 }
 
 /* The rules' tile at a quarter of its size or less, CUPERM_TILE_ITEMS_SMALL(elem) elements a
- * thread (the small tiles' kernel path), each halving off the longer side (A on ties), into *c:
- * 0 where h has no such form (whole-dims, copies, vector tiles, a tile already that small, a side
- * past a block). */
+ * thread (the small tiles' kernel path), each halving off the longer side (A on ties), into *c.
+ * Vector tiles have no small form: a vector tile launch starts from the scalar planner's tile of
+ * its groups (scalar small tiles beat 16 KB vector tiles on L2-sized tensors of 37-160 vector
+ * tiles: 0.69-0.97x their time even on the any-shape path, bench/results/small-tiles-h100/
+ * explore-graph-timing/). 0 where h has no such form (whole-dims, copies, vector rows, a tile
+ * already that small, a side past a block). */
 static int small_tile_launch(const cuperm_launch_t* h, const cuperm_transpose_tuning_t* tt, cuperm_launch_t* c)
 {
     const cuperm_tile_params_t* t = &h->tile;
-    if ((h->kind != CUPERM_LAUNCH_TILED && h->kind != CUPERM_LAUNCH_ROWS) || t->vec_log2) return 0;
+    if (h->kind != CUPERM_LAUNCH_TILED && (h->kind != CUPERM_LAUNCH_ROWS || t->vec_log2)) return 0;
     const int small = cuperm_log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS_SMALL(h->elem_size));
     const int side_max = cuperm_log2_ceil(CUPERM_THREADS);
     int la = t->tile_a_log2, lb = t->tile_b_log2;
+    if (t->vec_log2) choose_tile(t->a_volume, t->b_volume, h->elem_size, tt, &la, &lb);
     if (la + lb < small + 2) return 0;
     while (la + lb > small) la >= lb ? --la : --lb;
     if (la > side_max || lb > side_max) return 0;
@@ -728,8 +732,8 @@ typedef enum { PICK_RULES, PICK_WHOLE_DIMS, PICK_SMALL, PICK_HALF } pick_t;
 /* The launch the planner runs for canonical problem p on dev: the rules' launch; the
  * whole-dims launch where cuperm_whole_dims_preferred says so; for a tensor whose tiles
  * leave most of the device idle (an L2-sized tensor: 64-80 tiles of 4096 elements on 132 SMs),
- * the rules' tile at a quarter of its size where those tiles still fit one wave of the small
- * kernels' resident blocks; else, for a tensor that fits in L2, the rules' tile at half its size
+ * the rules' tile at a quarter of its size (scalar, also for a vector tile launch) where those
+ * tiles still fit one wave of the small kernels' resident blocks; else, for a tensor that fits in L2, the rules' tile at half its size
  * where its standard size would take the any-shape path (half_tile_launch: 0.59-0.95x the time
  * on the 11 such L2 cases measured, bench/results/small-tiles-h100/half-tiles/). *rules and *wd
  * (has_wd) are the contenders, for the candidate list. */
