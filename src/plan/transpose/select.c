@@ -282,12 +282,13 @@ static int paired_row_order(const cuperm_dim_t* dims, int rank, cuperm_dim_t* ou
 /* Same fastest dimension on both sides. The row dimensions (B) are ordered by
  * input stride, so a tile's rows lie together in the input; when the rows are
  * not whole sectors, rows that neighbour in the output then land in tiles far
- * apart and their shared sectors are written twice, far apart in time. The
- * other order (by output stride) is taken when the alignment cost
- * (cuperm_sector_cost) says the output side loses more. Measure mode times both
- * orders and the paired one (cuperm_candidate_launches): on the H100 the other order
- * ran from 0.56x to 1.55x the rules' time, the paired one 0.60x to 1.98x, and neither
- * "writes first" nor the sector cost tells which (bench/results/rows-order-h100/). */
+ * apart and their shared sectors are written twice, far apart in time. So rows
+ * that are not whole sectors go in output order (a partial sector read twice costs
+ * less than one written in two halves): on 264 changed plans 0.970x the time by
+ * geomean, held-out primes and random f64 0.923x (worst 52.7 -> 80.4% of copy),
+ * slowest 1.15x (H100, bench/results/rows-output-order-h100/). Whole-sector rows
+ * take it where the alignment cost (cuperm_sector_cost) says the output side loses
+ * more. Measure mode times both orders and the paired one (cuperm_candidate_launches). */
 static void plan_rows(const cuperm_problem_t* p, int elem, const cuperm_transpose_tuning_t* tt, cuperm_launch_t* L)
 {
     rows_launch(p->dim, p->rank, elem, tt, L);
@@ -296,7 +297,8 @@ static void plan_rows(const cuperm_problem_t* p, int elem, const cuperm_transpos
     if (!other_row_order(p->dim, p->rank, dims)) return;
     cuperm_launch_t alt = *L;
     rows_launch(dims, p->rank, elem, tt, &alt);
-    if (cuperm_sector_cost(&alt, tt) < cuperm_sector_cost(L, tt) * (1 - tt->align_margin)) *L = alt;
+    const int whole_sectors = p->dim[0].extent * elem % 32 == 0; /* 32-byte sectors */
+    if (!whole_sectors || cuperm_sector_cost(&alt, tt) < cuperm_sector_cost(L, tt) * (1 - tt->align_margin)) *L = alt;
 }
 
 /* Next dimension for a group: the unused one with the smallest stride on the
