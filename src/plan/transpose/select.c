@@ -738,20 +738,28 @@ typedef enum { PICK_RULES, PICK_WHOLE_DIMS, PICK_SMALL, PICK_HALF } pick_t;
  * tiles still fit one wave of the small kernels' resident blocks; else, for a tensor that fits in L2, the rules' tile at half its size
  * where its standard size would take the any-shape path (half_tile_launch: 0.59-0.95x the time
  * on the 11 such L2 cases measured, bench/results/small-tiles-h100/half-tiles/). *rules and *wd
- * (has_wd) are the contenders, for the candidate list. */
+ * (has_wd) are the contenders, for the candidate list; with all_contenders 0, *wd is built only
+ * where it may be chosen. */
 static pick_t heuristic_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
-                               const cuperm_tuning_t* tuning, cuperm_launch_t* L, cuperm_launch_t* rules,
-                               cuperm_launch_t* wd, int* has_wd)
+                               const cuperm_tuning_t* tuning, int all_contenders, cuperm_launch_t* L,
+                               cuperm_launch_t* rules, cuperm_launch_t* wd, int* has_wd)
 {
     const cuperm_transpose_tuning_t* tt = &tuning->transpose;
     cuperm_select_launch(p, elem, tuning, rules);
-    *has_wd = rules->kind != CUPERM_LAUNCH_COPY && cuperm_whole_dims_launch(p, elem, tt, wd);
+    /* The whole-dims launch is built only where it may replace the rules' (planning and pricing
+     * run this for every transpose a contraction search prices), or for the candidate list. */
+    *has_wd = rules->kind != CUPERM_LAUNCH_COPY && (all_contenders || cuperm_whole_dims_may_replace(rules, tt)) &&
+              cuperm_whole_dims_launch(p, elem, tt, wd);
     if (*has_wd) cuperm_whole_dims_fit_device(wd, dev, tt);
     if (*has_wd && cuperm_whole_dims_preferred(rules, wd, tt)) {
         *L = *wd;
         return PICK_WHOLE_DIMS;
     }
-    if (tt->small_tiles && small_tile_launch(rules, tt, L) && L->tile.num_tiles <= small_tile_slots(dev, L->elem_size))
+    /* A tensor of more elements than a wave of small tiles holds has more tiles than that. */
+    const int64_t small_wave = small_tile_slots(dev, rules->elem_size) * CUPERM_THREADS *
+                               CUPERM_TILE_ITEMS_SMALL(rules->elem_size);
+    if (tt->small_tiles && rules->volume <= small_wave && small_tile_launch(rules, tt, L) &&
+        L->tile.num_tiles <= small_tile_slots(dev, L->elem_size))
         return PICK_SMALL;
     /* measured on tensors whose input and output fit in L2 together; larger ones are not */
     if (tt->small_tiles && 2 * rules->volume * rules->elem_size <= (int64_t)dev->l2_bytes &&
@@ -770,7 +778,7 @@ int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, in
     if (max < 1 || !canonical_problem(rank, extents, perm, elem, in_strides, out_strides, packed, tuning, &p, &p_elem))
         return 0;
     cuperm_launch_t chosen, rules, wd, small;
-    const pick_t pick = heuristic_launch(&p, p_elem, dev, tuning, &chosen, &rules, &wd, &has_wd);
+    const pick_t pick = heuristic_launch(&p, p_elem, dev, tuning, 1, &chosen, &rules, &wd, &has_wd);
     /* the planner's choice first, then the rules' launch and its variants, then whole-dims, then
      * small tiles where they would fill up to two waves (measure mode times them near the rule) */
     int n = 0;
@@ -795,9 +803,9 @@ double cuperm_plan_predict(int rank, const int64_t* extents, const int* perm, in
     cuperm_problem_canonicalize(&p);
     cuperm_launch_t L, rules, wd;
     if (cuperm_problem_pack(&p, elem, part_pack(tuning, elem), &packed, &packed_elem))
-        heuristic_launch(&packed, packed_elem, dev, tuning, &L, &rules, &wd, &has_wd);
+        heuristic_launch(&packed, packed_elem, dev, tuning, 0, &L, &rules, &wd, &has_wd);
     else
-        heuristic_launch(&p, elem, dev, tuning, &L, &rules, &wd, &has_wd);
+        heuristic_launch(&p, elem, dev, tuning, 0, &L, &rules, &wd, &has_wd);
     return cuperm_predict_seconds(&L, dev, tuning);
 }
 
@@ -818,11 +826,11 @@ void cuperm_plan_host(int rank, const int64_t* extents, const int* perm, int ele
     plan->fused_rank = p.rank;
     cuperm_launch_t rules, wd;
     int has_wd;
-    heuristic_launch(&p, elem, dev, tuning, &plan->launch, &rules, &wd, &has_wd);
+    heuristic_launch(&p, elem, dev, tuning, 0, &plan->launch, &rules, &wd, &has_wd);
     plan->predicted_seconds = cuperm_predict_seconds(&plan->launch, dev, tuning);
     if (cuperm_problem_pack(&p, elem, part_pack(tuning, elem), &packed, &packed_elem)) {
         plan->has_packed = 1;
-        heuristic_launch(&packed, packed_elem, dev, tuning, &plan->packed, &rules, &wd, &has_wd);
+        heuristic_launch(&packed, packed_elem, dev, tuning, 0, &plan->packed, &rules, &wd, &has_wd);
         plan->predicted_seconds = cuperm_predict_seconds(&plan->packed, dev, tuning);
     }
 }

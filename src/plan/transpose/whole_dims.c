@@ -198,18 +198,25 @@ void cuperm_whole_dims_fit_device(cuperm_launch_t* L, const cuperm_device_info_t
     if (L->blocks > cap) L->blocks = cap;
 }
 
+int cuperm_whole_dims_may_replace(const cuperm_launch_t* rules, const cuperm_transpose_tuning_t* tt)
+{
+    /* It moves one element per thread and access, no vectors: a warp moves 32 or 64 bytes of
+     * 1- and 2-byte elements (TTC-57 at 1 byte: 21% of copy median; the 1- and 2-byte plans whose
+     * runs are short: 2-3x the rules' time, bench/results/whole-dims-small-elements-h200-dropped/). */
+    if (rules->kind == CUPERM_LAUNCH_COPY || rules->kind == CUPERM_LAUNCH_WHOLE_DIMS || rules->elem_size < 4) return 0;
+    cuperm_model_features_t f;
+    cuperm_model_features(rules, &f);
+    const double short_run = tt->whole_dims_short_run_bytes;
+    return f.in_run_bytes < short_run && f.out_run_bytes < short_run;
+}
+
 int cuperm_whole_dims_preferred(const cuperm_launch_t* rules, const cuperm_launch_t* wd,
                                 const cuperm_transpose_tuning_t* tt)
 {
-    /* It moves one element per thread and access, no vectors: a warp moves 32 or 64 bytes of
-     * 1- and 2-byte elements (TTC-57 at 1 byte: 21% of copy median). */
-    if (wd->kind != CUPERM_LAUNCH_WHOLE_DIMS || rules->kind == CUPERM_LAUNCH_COPY || wd->elem_size < 4) return 0;
-    cuperm_model_features_t f, w;
-    cuperm_model_features(rules, &f);
+    if (wd->kind != CUPERM_LAUNCH_WHOLE_DIMS || !cuperm_whole_dims_may_replace(rules, tt)) return 0;
+    cuperm_model_features_t w;
     cuperm_model_features(wd, &w);
-    const double short_run = tt->whole_dims_short_run_bytes;
     /* the tables a block builds once must be used for several tiles */
     const int enough_tiles = wd->tile.num_tiles >= (int64_t)tt->whole_dims_min_tiles_per_block * wd->blocks;
-    return f.in_run_bytes < short_run && f.out_run_bytes < short_run &&
-           w.run_bytes >= tt->whole_dims_run_bytes / 2 && enough_tiles;
+    return w.run_bytes >= tt->whole_dims_run_bytes / 2 && enough_tiles;
 }

@@ -38,6 +38,11 @@ int64_t cuperm_whole_dims_run(const cuperm_tile_params_t* t, int output_side);
 void cuperm_whole_dims_fit_device(cuperm_launch_t* L, const cuperm_device_info_t* dev,
                               const cuperm_transpose_tuning_t* tt);
 
+/** Whether the rules' plan is one a whole-dims launch may replace (the rules-side conditions of
+ * cuperm_whole_dims_preferred: runs under tt->whole_dims_short_run_bytes on both sides, elements
+ * of 4 bytes or more), so that planning builds the whole-dims launch only then. */
+int cuperm_whole_dims_may_replace(const cuperm_launch_t* rules, const cuperm_transpose_tuning_t* tt);
+
 /** Whether the rules' plan should give way to whole-dims launch wd (fitted to its device):
  * when the tile launch reads and writes runs shorter than tt->whole_dims_short_run_bytes
  * (two sectors) on both sides, which leaves it bound by partly used sectors, while wd moves
