@@ -483,8 +483,8 @@ static int reshaped_launch(const cuperm_launch_t* h, const cuperm_tile_params_t*
  * tt->warp_reshape_below of their sectors (cuperm_warp_efficiency), the reshape of the tile (same
  * size, within its fill, both sides within a block) whose loads and stores fill the most takes its
  * place. A side past a block would take the any-shape path: 9 x 4 tiles of 1-byte elements ran at
- * 0.31-0.39x the speed of 6 x 7 on 72 of 74 DRAM-sized cases (21^6 and mixed i8, H100;
- * bench/results/block-sides-h100/). */
+ * 0.31-0.39x the speed of the in-block reshape on 71 of the 73 changed DRAM-sized plans measured
+ * (21^6 and mixed i8, H100; bench/results/block-sides-h100/). */
 static void reshape_for_warps(cuperm_launch_t* L, const cuperm_transpose_tuning_t* tt)
 {
     if (L->kind != CUPERM_LAUNCH_TILED || L->tile.vec_log2 || tt->warp_reshape_below <= 0) return;
@@ -735,11 +735,11 @@ typedef enum { PICK_RULES, PICK_WHOLE_DIMS, PICK_SMALL, PICK_HALF } pick_t;
  * whole-dims launch where cuperm_whole_dims_preferred says so; for a tensor whose tiles
  * leave most of the device idle (an L2-sized tensor: 64-80 tiles of 4096 elements on 132 SMs),
  * the rules' tile at a quarter of its size (scalar, also for a vector tile launch) where those
- * tiles still fit one wave of the small kernels' resident blocks; else, for a tensor that fits in L2, the rules' tile at half its size
- * where its standard size would take the any-shape path (half_tile_launch: 0.59-0.95x the time
- * on the 11 such L2 cases measured, bench/results/small-tiles-h100/half-tiles/). *rules and *wd
- * (has_wd) are the contenders, for the candidate list; with all_contenders 0, *wd is built only
- * where it may be chosen. */
+ * tiles still fit one wave of the small kernels' resident blocks; else, for a tensor that fits
+ * in L2, the rules' tile at half its size where its standard size would take the any-shape path
+ * (half_tile_launch: 0.59-0.95x the time on the 11 such L2 cases measured,
+ * bench/results/small-tiles-h100/half-tiles/). *rules and *wd (has_wd) are the contenders, for
+ * the candidate list; with all_contenders 0, *wd is built only where it may be chosen. */
 static pick_t heuristic_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
                                const cuperm_tuning_t* tuning, int all_contenders, cuperm_launch_t* L,
                                cuperm_launch_t* rules, cuperm_launch_t* wd, int* has_wd)
