@@ -54,11 +54,17 @@ int cuperm_tile_smem_bytes(cuperm_launch_kind_t kind, const cuperm_tile_params_t
 static int tile_elems_log2(int elem) { return cuperm_log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS(elem)); }
 
 
+/* Log2 of a block's threads: the longest scalar tile side the kernels' fast paths take. */
+static int block_side_log2(void) { return cuperm_log2_ceil(CUPERM_THREADS); }
+
+/* Whether a 2^la x 2^lb scalar tile keeps both sides within a block (else: the any-shape path). */
+static int sides_within_block(int la, int lb) { return la <= block_side_log2() && lb <= block_side_log2(); }
+
 /* choose_tile's rule for a tile of 2^total elements. */
 static void choose_tile_of(int64_t va, int64_t vb, int elem, int total, const cuperm_transpose_tuning_t* tt, int* la,
                            int* lb)
 {
-    const int side_max = cuperm_log2_ceil(CUPERM_THREADS);
+    const int side_max = block_side_log2();
     const int ca = cuperm_log2_ceil(va), cb = cuperm_log2_ceil(vb);
     const int a_bytes = (elem <= 2 && tt->tile_a_small_bytes ? tt->tile_a_small_bytes : tt->tile_a_min_bytes) / elem;
     int a = imin(cuperm_log2_ceil(a_bytes < tt->tile_a_min_elems ? tt->tile_a_min_elems : a_bytes), ca);
@@ -86,10 +92,9 @@ static void choose_tile(int64_t va, int64_t vb, int elem, const cuperm_transpose
      * block: a longer side would leave the kernels' lean path for the generic one, which is what
      * made the few tiles with a group of 16 elements or fewer lose (bench/results/items32-h100/). */
     const int wide = cuperm_log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS_WIDE);
-    const int side_max = cuperm_log2_ceil(CUPERM_THREADS);
     int wa, wb;
     choose_tile_of(va, vb, elem, wide, tt, &wa, &wb);
-    if (wa <= side_max && wb <= side_max && wa + wb == wide) {
+    if (sides_within_block(wa, wb) && wa + wb == wide) {
         *la = wa;
         *lb = wb;
     }
@@ -210,7 +215,7 @@ static void rows_launch(const cuperm_dim_t* dims, int rank, int elem, const cupe
      * choose_tile by up to 17% whenever rows were long (measure mode, random
      * and perm720 suites), and B takes what the tile has left. */
     const int total = tile_elems_log2(elem), ca = cuperm_log2_ceil(dims[0].extent);
-    int side_max = cuperm_log2_ceil(CUPERM_THREADS);
+    int side_max = block_side_log2();
     /* Small elements: shorter sides ran faster (see tt->rows_small_side_log2), for 1-byte ones a
      * warp's 32 elements where the whole row fits the longer side. */
     if (elem <= 2 && tt->rows_small_side_log2) {
@@ -285,8 +290,8 @@ static int paired_row_order(const cuperm_dim_t* dims, int rank, cuperm_dim_t* ou
  * apart and their shared sectors are written twice, far apart in time. So rows
  * that are not whole sectors go in output order (a partial sector read twice costs
  * less than one written in two halves): on 264 changed plans 0.970x the time by
- * geomean, held-out primes and random f64 0.923x (worst 52.7 -> 80.4% of copy),
- * slowest 1.15x (H100, bench/results/rows-output-order-h100/). Whole-sector rows
+ * geomean, held-out primes f64 0.921x (worst 52.7 -> 86.3% of copy), slowest 1.15x
+ * (H100, bench/results/rows-output-order-h100/). Whole-sector rows
  * take it where the alignment cost (cuperm_sector_cost) says the output side loses
  * more. Measure mode times both orders and the paired one (cuperm_candidate_launches). */
 static void plan_rows(const cuperm_problem_t* p, int elem, const cuperm_transpose_tuning_t* tt, cuperm_launch_t* L)
@@ -495,7 +500,6 @@ static void reshape_for_warps(cuperm_launch_t* L, const cuperm_transpose_tuning_
     double best = in_eff < out_eff ? in_eff : out_eff;
     const cuperm_launch_t rules = *L;
     const cuperm_tile_params_t* t = &rules.tile;
-    const int side_max = cuperm_log2_ceil(CUPERM_THREADS);
     const double fill = tile_fill(t->a_volume, t->tile_a_log2) * tile_fill(t->b_volume, t->tile_b_log2);
     for (size_t i = 0; i < sizeof kReshapes / sizeof kReshapes[0]; ++i) { /* nearest first: ties keep them */
         cuperm_launch_t c;
@@ -504,7 +508,7 @@ static void reshape_for_warps(cuperm_launch_t* L, const cuperm_transpose_tuning_
             tt->warp_reshape_min_fill * fill)
             continue;
         if (c.smem_bytes > 48 * 1024) continue; /* the per-block limit without opt-in on every GPU */
-        if (c.tile.tile_a_log2 > side_max || c.tile.tile_b_log2 > side_max) continue; /* the any-shape path */
+        if (!sides_within_block(c.tile.tile_a_log2, c.tile.tile_b_log2)) continue;
         cuperm_warp_efficiency(&c, &in_eff, &out_eff);
         const double w = in_eff < out_eff ? in_eff : out_eff;
         if (w > best) {
@@ -695,12 +699,11 @@ static int small_tile_launch(const cuperm_launch_t* h, const cuperm_transpose_tu
     const cuperm_tile_params_t* t = &h->tile;
     if (h->kind != CUPERM_LAUNCH_TILED && (h->kind != CUPERM_LAUNCH_ROWS || t->vec_log2)) return 0;
     const int small = cuperm_log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS_SMALL(h->elem_size));
-    const int side_max = cuperm_log2_ceil(CUPERM_THREADS);
     int la = t->tile_a_log2, lb = t->tile_b_log2;
     if (t->vec_log2) choose_tile(t->a_volume, t->b_volume, h->elem_size, tt, &la, &lb);
     if (la + lb < small + 2) return 0;
     while (la + lb > small) la >= lb ? --la : --lb;
-    if (la > side_max || lb > side_max) return 0;
+    if (!sides_within_block(la, lb)) return 0;
     retiled_launch(h, t, la, lb, tt, c);
     return 1;
 }
@@ -711,13 +714,12 @@ static int small_tile_launch(const cuperm_launch_t* h, const cuperm_transpose_tu
 static int half_tile_launch(const cuperm_launch_t* h, const cuperm_transpose_tuning_t* tt, cuperm_launch_t* c)
 {
     const cuperm_tile_params_t* t = &h->tile;
-    const int side_max = cuperm_log2_ceil(CUPERM_THREADS);
     int la = t->tile_a_log2, lb = t->tile_b_log2;
     if ((h->kind != CUPERM_LAUNCH_TILED && h->kind != CUPERM_LAUNCH_ROWS) || t->vec_log2 ||
-        la + lb != tile_elems_log2(h->elem_size) || (la <= side_max && lb <= side_max))
+        la + lb != tile_elems_log2(h->elem_size) || sides_within_block(la, lb))
         return 0;
-    la > side_max ? --la : --lb;
-    if (la > side_max || lb > side_max) return 0;
+    la > block_side_log2() ? --la : --lb;
+    if (!sides_within_block(la, lb)) return 0;
     retiled_launch(h, t, la, lb, tt, c);
     return 1;
 }
