@@ -16,3 +16,15 @@ cuperm_make_carry() {
   [ -n "$cmocka" ] && cp -L "$cmocka" build-carry/lib/
   return 0
 }
+
+# cuperm_make_dtile_carry BUILD: build-dt/ for scripts/gpu-dtile-check.sh: the shared library
+# xz-compressed, cuperm-bench, test_gett_gpu and cmocka (the static fuzz test does not fit beside
+# them: scripts/gpu-fuzz-carried.sh carries it alone).
+cuperm_make_dtile_carry() {
+  local b=$1
+  mkdir -p build-dt
+  strip --strip-debug -o build-dt/libcuperm.so.0 "$b/src/libcuperm.so.0"
+  xz -6 -T2 -f build-dt/libcuperm.so.0
+  cp "$b/tools/bench/cuperm-bench" "$(find "$b/tests" -name test_gett_gpu -type f | head -1)" build-dt/
+  cp -L "$(ldd build-dt/test_gett_gpu | awk '/libcmocka/ {print $3}')" build-dt/
+}

@@ -130,7 +130,7 @@ static void buffer_free(buffer* b)
 
 /* The mode orders of the GETT plans made (descriptions "orders M by X, N by Y, K by Z"):
  * plans, then M by D, N by D, K by B. */
-static int orders_seen[5]; /* ... and Hopper TMA plans (CUPERM_GETT_TEST_ENGINE=tma) */
+static int orders_seen[6]; /* ... Hopper TMA plans (CUPERM_GETT_TEST_ENGINE=tma), D-tile plans */
 
 static void tally_orders(const char* description)
 {
@@ -139,12 +139,14 @@ static void tally_orders(const char* description)
     orders_seen[2] += strstr(description, "N by D") != NULL;
     orders_seen[3] += strstr(description, "K by B") != NULL;
     orders_seen[4] += strstr(description, "Hopper TMA") != NULL;
+    orders_seen[5] += strstr(description, "D-tile kernel") != NULL;
 }
 
 static void print_orders(const char* what)
 {
-    printf("    %s: orders M by D in %d, N by D in %d, K by B in %d of %d GETT plans; %d on the Hopper TMA kernels\n",
-           what, orders_seen[1], orders_seen[2], orders_seen[3], orders_seen[0], orders_seen[4]);
+    printf("    %s: orders M by D in %d, N by D in %d, K by B in %d of %d GETT plans; %d on the Hopper TMA kernels, "
+           "%d on the D-tile kernel\n", what, orders_seen[1], orders_seen[2], orders_seen[3], orders_seen[0],
+           orders_seen[4], orders_seen[5]);
     memset(orders_seen, 0, sizeof orders_seen);
 }
 
@@ -164,6 +166,7 @@ static int failures_total = 0;
  * number of failures (0 or 1). expectGett: assert the plan is GETT.
  */
 static const char* expect_in_description = NULL; /* run_case asserts it is in the plan's description */
+static int last_plan_dtile = 0;                   /* run_case's plan ran the D-tile kernel */
 
 static int run_case(rng_t* r, cupermTensorDescriptor_t desc[4], const type_pair* tp, int betaMode, int off,
                     cupermPlanMode_t mode, int expectGett, const char* label)
@@ -177,6 +180,7 @@ static int run_case(rng_t* r, cupermTensorDescriptor_t desc[4], const type_pair*
     const int gett = plan_is_gett(plan, &info);
     if (expectGett && !gett) fail_msg("%s: expected a GETT plan, got: %s", label, info.description);
     if (gett) tally_orders(info.description);
+    last_plan_dtile = gett && strstr(info.description, "D-tile kernel") != NULL;
     if (gett) assert_int_equal(info.workspaceBytes, 0);
     if (expect_in_description && !strstr(info.description, expect_in_description)) {
         const char* expected = expect_in_description;
@@ -426,22 +430,37 @@ static void test_vector_paths(void** state)
     };
     static const int offsets[] = {0, 1, 2, 4};
     rng_t r = {31337};
-    int failures = 0, runs = 0;
-    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s)
-        for (int o = 0; o < 4; ++o)
-            for (int betaMode = 0; betaMode < 3; ++betaMode) {
-                built b;
-                build_shape(&r, &shapes[s].sh, &b);
-                char label[128];
-                snprintf(label, sizeof label, "vector shape %zu (%s,%s->%s) off %d", s, shapes[s].sh.a, shapes[s].sh.b,
-                         shapes[s].sh.d, offsets[o]);
-                expect_in_description = shapes[s].expect;
-                failures += run_case(&r, b.d, &pairs[(s + (size_t)o + (size_t)betaMode) % TENSOR_CORE_PAIRS], betaMode, offsets[o],
-                                     CUPERM_PLAN_MODEL, 1, label);
-                expect_in_description = NULL;
-                ++runs;
-            }
-    printf("    vector paths: %d runs, %d failed\n", runs, failures);
+    int failures = 0, runs = 0, dtileRuns = 0;
+    /* The descriptions name the table kernel's paths: first with the D-tile kernel off (read per
+     * plan); then, where CUPERM_GETT_DTILE=1 turns it on (ctest test_gett_dtile_gpu), the same
+     * shapes as the plans take them (short K: the D-tile kernel's load and store paths). */
+    const char* was = getenv("CUPERM_GETT_DTILE");
+    char saved[16] = "";
+    if (was) snprintf(saved, sizeof saved, "%s", was);
+    const int passes = was && strcmp(was, "1") == 0 ? 2 : 1;
+    for (int pass = 0; pass < passes; ++pass) {
+        if (pass == 0) setenv("CUPERM_GETT_DTILE", "0", 1);
+        else if (was) setenv("CUPERM_GETT_DTILE", saved, 1);
+        else unsetenv("CUPERM_GETT_DTILE");
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s)
+            for (int o = 0; o < 4; ++o)
+                for (int betaMode = 0; betaMode < 3; ++betaMode) {
+                    built b;
+                    build_shape(&r, &shapes[s].sh, &b);
+                    char label[160];
+                    snprintf(label, sizeof label, "vector shape %zu (%s,%s->%s) off %d%s", s, shapes[s].sh.a,
+                             shapes[s].sh.b, shapes[s].sh.d, offsets[o], pass ? "" : " (CUPERM_GETT_DTILE=0)");
+                    expect_in_description = pass == 0 ? shapes[s].expect : NULL;
+                    failures += run_case(&r, b.d, &pairs[(s + (size_t)o + (size_t)betaMode) % TENSOR_CORE_PAIRS],
+                                         betaMode, offsets[o], CUPERM_PLAN_MODEL, 1, label);
+                    expect_in_description = NULL;
+                    dtileRuns += last_plan_dtile;
+                    ++runs;
+                }
+    }
+    if (was) setenv("CUPERM_GETT_DTILE", saved, 1);
+    else unsetenv("CUPERM_GETT_DTILE");
+    printf("    vector paths: %d runs (%d on the D-tile kernel), %d failed\n", runs, dtileRuns, failures);
     print_orders("vector paths");
     assert_int_equal(failures, 0);
 }

@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/operators.h"
 #include "plan/contraction/gett.h"
+#include "plan/contraction/gett_dtile.h"
 #include "plan/contraction/gett_tma.h"
 #include "plan/contraction/types.h"
 
@@ -289,6 +290,18 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     q->nTiles = (q->n + bn - 1) / bn;
     q->aKFast = t.aKFast;
     q->bKFast = t.bKFast;
+    cuperm_ctr_dtile_t dt;
+    if (!g->cudaCores && cuperm_ctr_dtile_choose(p, &dt)) { /* the tables follow its orders (gett.c) */
+        q->dtileM = dt.tm;
+        q->dtileN = dt.tn;
+        q->dtileK = dt.kp;
+        q->smemBytes = cuperm_ctr_dtile_smem_bytes(&dt, t.dMFast);
+        q->mTiles = (q->m + dt.tm - 1) / dt.tm;
+        q->nTiles = (q->n + dt.tn - 1) / dt.tn;
+        const long long items = (long long)q->mTiles * q->nTiles * q->batch;
+        const long long resident = (long long)(c->handle->dev.sm_count > 0 ? c->handle->dev.sm_count : 1) * CTR_DTILE_BLOCKS_PER_SM;
+        q->gridBlocks = (int)(items < resident ? items : resident);
+    }
     memcpy(g->by, t.by, sizeof g->by);
     q->abType = p->op[CTR_A].type;
     q->cdType = p->op[CTR_D].type;
@@ -300,7 +313,7 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     /* The Hopper kernels (sm_90a machine code: compute capability 9.0 only), where the problem
      * maps onto them; the table kernel above stays the fallback for unaligned pointers. */
     const cuperm_device_info_t* info = &c->handle->dev;
-    g->useTma = !g->cudaCores && c->handle->gettTma && cuperm_gett_tma_built() && info->cc_major == 9 && info->cc_minor == 0 &&
+    g->useTma = !g->cudaCores && !q->dtileM && c->handle->gettTma && cuperm_gett_tma_built() && info->cc_major == 9 && info->cc_minor == 0 &&
                 cuperm_ctr_tma_map(p, &g->tma, NULL, 0);
     if (g->useTma && c->handle->gettTmaTile >= 0) cuperm_ctr_tma_set_tile(&g->tma, c->handle->gettTmaTile);
     c->stepCount = 0;
@@ -371,6 +384,12 @@ static void describe(cuperm_contraction_plan_t* c)
                      "%d-bit offsets", orders, q->abType == CUPERM_R_64F ? "fp64 DFMA" : "fp32 FFMA",
                      CUPERM_GETT_SIMT_BM, CUPERM_GETT_SIMT_BN, q->aKFast ? "K" : "M", q->bKFast ? "K" : "N",
                      q->dMFast ? "M" : "N", q->off32 ? 32 : 64);
+        else if (q->dtileM)
+            snprintf(c->description + n, sizeof c->description - (size_t)n,
+                     "; orders %s; D-tile kernel (mma.sync tensor cores, the whole K in shared memory), tiles of "
+                     "%d x %d outputs, K padded to %d; A gathered along %s, B along %s; D written along %s x%d; "
+                     "%d-bit offsets", orders, q->dtileM, q->dtileN, q->dtileK, q->aKFast ? "K" : "M",
+                     q->bKFast ? "K" : "N", q->dMFast ? "M" : "N", q->vecD, q->off32 ? 32 : 64);
         else
             snprintf(c->description + n, sizeof c->description - (size_t)n,
                  "; mma.sync tensor cores, %d x %d x %d blocks; orders %s; tiles A %s x%d, B %s x%d; D runs along "

@@ -112,6 +112,12 @@ cupermStatus_t cuperm_ctr_step_gett(const cuperm_step_t* s, const void* vplan, c
                                                       a->beta_zero ? 0.0 : a->beta[0], !a->beta_zero, a->stream);
         return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the GETT kernel launch");
     }
+    if (g->params.dtileM) {
+        const cudaError_t e = cuperm_gett_dtile_launch(&g->params, A, B, a->beta_zero ? NULL : a->operand[CUPERM_BUF_C],
+                                                       cuperm_buffer_address(s->out, a), (float)a->alpha[0],
+                                                       (float)a->beta[0], !a->beta_zero, a->stream);
+        return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the D-tile GETT kernel launch");
+    }
     const cudaError_t e = cuperm_gett_launch(&g->params, cuperm_buffer_address(s->in, a), cuperm_buffer_address(s->in2, a),
                                              a->beta_zero ? NULL : a->operand[CUPERM_BUF_C],
                                              cuperm_buffer_address(s->out, a), (float)a->alpha[0], (float)a->beta[0],

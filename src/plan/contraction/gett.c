@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/layout.h"
+#include "plan/contraction/gett_dtile.h"
 #include "plan/contraction/types.h"
 
 int cuperm_ctr_gett_has_table(int g, int w)
@@ -94,13 +95,19 @@ int cuperm_ctr_gett_eligible(const cuperm_ctr_problem_t* p, char* why, size_t wh
 }
 
 /*
- * The orders the plan uses: the traffic model's (cuperm_ctr_gett_choose_orders). The plan does
+ * The orders the plan uses: the D-tile kernel's where it takes the problem (gett_dtile.h), else the
+ * traffic model's (cuperm_ctr_gett_choose_orders). The plan does
  * not know beta (an execute-time argument), so the model prices D's writes but not C's reads
  * (beta = 0, the common case; C follows D's orders anyway). CUPERM_GETT_ORDER (read per plan,
  * for A/B measurements): "strides" keeps the strides rule, "output" also prices C's reads.
  */
 static void plan_orders(const cuperm_ctr_problem_t* p, int by[CTR_GETT_ORDERED])
 {
+    cuperm_ctr_dtile_t s;
+    if (cuperm_ctr_dtile_choose(p, &s)) { /* the D-tile kernel's tiles are D's leading modes */
+        memcpy(by, s.by, sizeof s.by);
+        return;
+    }
     const char* env = getenv("CUPERM_GETT_ORDER");
     if (env && strcmp(env, "strides") == 0)
         cuperm_ctr_gett_default_orders(p, by);

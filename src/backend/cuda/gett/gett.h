@@ -44,6 +44,11 @@ typedef struct {
     int off32;
     int m, n, k, batch;      /* group sizes (1 for an empty group) */
     int mTiles, nTiles;      /* ceil(m / BM), ceil(n / BN) of the kernel's tile; mTiles * nTiles < 2^31 */
+    /* The D-tile kernel (gett_dtile.cu) when dtileM > 0: tiles of dtileM x dtileN outputs along M
+     * and N ordered by D's strides, K padded to dtileK (a multiple of 16, at most 64), smemBytes of
+     * dynamic shared memory (plan/contraction/gett_dtile.h). */
+    int dtileM, dtileN, dtileK, smemBytes;
+    int gridBlocks; /* the D-tile kernel's persistent grid: min(tiles x batch, SMs x blocks an SM holds) */
     int aKFast, bKFast;      /* shared tile layout: k contiguous (1) or m / n contiguous (0) */
     int vecA, vecB;          /* run widths (8, 4, 2, 1 elements) along that layout's fast direction */
     int dMFast;              /* epilogue: D's runs along M (1) or N (0) */
@@ -73,6 +78,10 @@ void cuperm_gett_effective_widths(const cuperm_gett_params_t* q, const void* A, 
 /* Enqueues the kernel. C is read only when useBeta (it may equal D). */
 cudaError_t cuperm_gett_launch(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C, void* D,
                                float alpha, float beta, int useBeta, cudaStream_t stream);
+
+/* The D-tile kernel (q->dtileM > 0; tensor-core types, no operators). C is read only when useBeta. */
+cudaError_t cuperm_gett_dtile_launch(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C,
+                                     void* D, float alpha, float beta, int useBeta, cudaStream_t stream);
 
 /* The CUDA-core kernel (A/B/C/D all R_32F or all R_64F; any device): scalars in D's type,
  * vector widths unused. C is read only when useBeta (it may equal D). */

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The D-tile GETT kernel (backend/cuda/gett/gett_dtile.cu) on a GPU, from binaries built here for
+# sm_90 and carried in build-dt/ (scripts/lib/make-carry.sh: cuperm_make_dtile_carry):
+#   1. test_gett_gpu with GETT forced and CUPERM_GETT_DTILE=1 (short-K cases on the D-tile
+#      kernel, off by default), and again without (the same cases on the table kernel);
+#   2. cuperm-fuzz with CUPERM_GETT=1 CUPERM_GETT_DTILE=1 (every eligible contraction on GETT), where
+#      build-dt/cuperm-fuzz.xz was added (it does not fit beside the library);
+#   3. compute-sanitizer memcheck on test_gett_gpu's random cases;
+#   4. TCCG48 (DTYPES, default "f16 bf16"), model plans, variants: ttgt (the default plans),
+#      dtile (CUPERM_GETT=1 CUPERM_GETT_DTILE=1: GETT where eligible, the D-tile kernel where it
+#      takes the case) and table (CUPERM_GETT=1); then per case time and ratio to the same-shape
+#      cuBLAS GEMM of each variant (each variant's own same-run GEMM).
+# Logs in $OUT (or ./gpu-dtile-logs). SKIP=tests,fuzz,memcheck skips those parts; VARIANTS
+# (default "ttgt dtile table") the benchmark's variants (the per-case table needs all three).
+#   run (carry build-dt): scripts/gpu-dtile-check.sh
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/usr/local/cuda/bin"
+logs=${OUT:-$PWD/gpu-dtile-logs}; mkdir -p "$logs"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
+d=/tmp/dtile; mkdir -p "$d/lib"
+xz -dc build-dt/libcuperm.so.0.xz >"$d/lib/libcuperm.so.0" && ln -sf libcuperm.so.0 "$d/lib/libcuperm.so" &&
+  cp build-dt/libcmocka.so.0 "$d/lib/" || { echo "no build-dt/"; exit 1; }
+export LD_LIBRARY_PATH="$d/lib"
+skip=",${SKIP:-},"
+run() { local name=$1 t=$2; shift 2; local s; s=$(date +%s); timeout "$t" "$@" >"$logs/$name.log" 2>&1
+  echo "$name rc=$? ($(( $(date +%s) - s )) s): $(grep -E '\[  (PASSED|FAILED)|passed|ERROR SUMMARY' "$logs/$name.log" | tr '\n' ' ' | cut -c1-200)"; }
+
+if [[ $skip != *,tests,* ]]; then
+  CUPERM_GETT_DTILE=1 run test_gett_gpu 200 build-dt/test_gett_gpu
+  grep -E '^(FAILED|    )' "$logs/test_gett_gpu.log" | head -20
+  run test_gett_table_gpu 200 build-dt/test_gett_gpu
+fi
+if [[ $skip != *,fuzz,* ]] && [ -f build-dt/cuperm-fuzz.xz ]; then
+  xz -dc build-dt/cuperm-fuzz.xz >"$d/cuperm-fuzz" && chmod +x "$d/cuperm-fuzz"
+  CUPERM_GETT=1 CUPERM_GETT_DTILE=1 run fuzz-gett 200 "$d/cuperm-fuzz" --contractions "${FUZZ_CONTRACTIONS:-3000}" --transposes 0 \
+    --seed "${FUZZ_SEED:-1}" --quiet
+  grep -E '^(REPRO|  FAILED)' "$logs/fuzz-gett.log" | head -10; tail -2 "$logs/fuzz-gett.log"
+fi
+if [[ $skip != *,memcheck,* ]]; then
+  CUPERM_GETT_DTILE=1 CUPERM_GETT_TEST_FILTER=test_random CUPERM_GETT_TEST_CASES=40 run memcheck-test_gett_gpu 240 \
+    compute-sanitizer --tool memcheck build-dt/test_gett_gpu
+fi
+
+for dt in ${DTYPES:-f16 bf16}; do
+  for variant in ${VARIANTS:-ttgt dtile table}; do
+    case $variant in
+      dtile) env=(env CUPERM_GETT=1 CUPERM_GETT_DTILE=1) ;;
+      table) env=(env -u CUPERM_GETT_DTILE CUPERM_GETT=1) ;;
+      *) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE) ;;
+    esac
+    mkdir -p "$logs/bench-$dt-$variant"
+    "${env[@]}" timeout 150 build-dt/cuperm-bench tccg48 --dtype "$dt" --mode model --quiet \
+      --out "$logs/bench-$dt-$variant" >"$logs/bench-$dt-$variant.log" 2>&1
+    echo "bench $dt $variant rc=$? $(grep -E 'geomean' "$logs/bench-$dt-$variant.log" | tail -1)"
+  done
+  # Per case: time (ms) and ratio to the same-shape GEMM, per variant.
+  [ "${VARIANTS:-ttgt dtile table}" = "ttgt dtile table" ] || continue
+  awk -F, 'FNR == 1 { f++; for (i = 1; i <= NF; ++i) col[$i] = i; next }
+           /^#/ { next }
+           { id = $col["id"]; t[f, id] = $col["time_ms"]; r[f, id] = $col["plain_gemm_ms"] / $col["time_ms"]; ids[id] = 1 }
+           END { printf "%4s %10s %6s %10s %6s %10s %6s\n", "case", "ttgt ms", "ratio", "dtile ms", "ratio", "table ms", "ratio";
+                 for (id = 1; id <= 48; ++id) if (id in ids)
+                   printf "%4d %10.4f %6.3f %10.4f %6.3f %10.4f %6.3f\n", id, t[1, id], r[1, id], t[2, id], r[2, id], t[3, id], r[3, id] }' \
+    <(grep -v '^#' "$logs/bench-$dt-ttgt/tccg48-$dt.csv") <(grep -v '^#' "$logs/bench-$dt-dtile/tccg48-$dt.csv") \
+    <(grep -v '^#' "$logs/bench-$dt-table/tccg48-$dt.csv") | tee "$logs/cases-$dt.txt"
+done

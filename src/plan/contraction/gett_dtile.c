@@ -1,0 +1,107 @@
+/* The D-tile GETT kernel's eligibility and tile (see gett_dtile.h). */
+#include "plan/contraction/gett_dtile.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/layout.h"
+
+enum { M = CTR_GROUP_M, N = CTR_GROUP_N, K = CTR_GROUP_K };
+
+int cuperm_ctr_dtile_smem_bytes(const cuperm_ctr_dtile_t* s, int dMFast)
+{
+    const int panels = (cuperm_ctr_dtile_rows_m(s->tm) + cuperm_ctr_dtile_rows_n(s->tn)) * cuperm_ctr_dtile_ld(s->kp) * 2;
+    const int fast = dMFast ? s->tm : s->tn, slow = dMFast ? s->tn : s->tm;
+    const int staging = slow * cuperm_ctr_dtile_pitch(fast, dMFast) * 4;
+    return panels > staging ? panels : staging;
+}
+
+/* Whether a tile of tm x tn fits the kernel: its warp grid, panels, staging. */
+static int fits(int64_t tm, int64_t tn, int kp)
+{
+    if (tm > CTR_DTILE_OUTPUTS || tn > CTR_DTILE_OUTPUTS) return 0;
+    const cuperm_ctr_dtile_t s = {(int)tm, (int)tn, kp, {0}};
+    const int64_t panels = (int64_t)(cuperm_ctr_dtile_rows_m(s.tm) + cuperm_ctr_dtile_rows_n(s.tn)) * cuperm_ctr_dtile_ld(kp) * 2;
+    return cuperm_ctr_dtile_grid_fits(s.tm, s.tn) && panels <= CTR_DTILE_PANEL_BYTES &&
+           cuperm_ctr_dtile_smem_bytes(&s, 1) <= 2 * CTR_DTILE_PANEL_BYTES &&
+           cuperm_ctr_dtile_smem_bytes(&s, 0) <= 2 * CTR_DTILE_PANEL_BYTES;
+}
+
+/* The largest count f <= e of a mode's indices the group's side may take next (f >= 1). */
+static int64_t take(int64_t side[2], int g, int64_t e, int kp)
+{
+    int64_t f = e;
+    while (f > 1) {
+        const int64_t tm = g == M ? side[0] * f : side[0], tn = g == N ? side[1] * f : side[1];
+        if (fits(tm, tn, kp)) break;
+        f = f > 2 ? f * 3 / 4 : 1; /* a few tries, not a search: any f that fits is correct */
+    }
+    return f;
+}
+
+int cuperm_ctr_dtile_choose(const cuperm_ctr_problem_t* p, cuperm_ctr_dtile_t* s)
+{
+    const char* env = getenv("CUPERM_GETT_DTILE"); /* off by default: not yet faster (gett_dtile.h) */
+    if (!env || strcmp(env, "1") != 0) return 0;
+    if (cuperm_ctr_gett_cuda_cores(p) || !cuperm_ctr_gett_supported(p, NULL, 0) || cuperm_ctr_gett_has_operators(p))
+        return 0;
+    if (p->groupSize[K] > CTR_DTILE_KMAX) return 0;
+    memset(s, 0, sizeof *s);
+    s->kp = (int)((p->groupSize[K] + 15) / 16 * 16);
+
+    /* D's modes by D's strides (M, N and L modes: D holds them all). */
+    int order[CTR_MAX_MODES], n = 0;
+    for (int i = 0; i < p->nmodes; ++i)
+        if (p->modes[i].pos[CTR_D] >= 0) order[n++] = i;
+    int64_t stride[CTR_MAX_MODES];
+    cuperm_ctr_mode_keys(p, CTR_D, stride, NULL);
+    cuperm_sort_by_key(order, n, stride, NULL);
+
+    /* 1. D's leading modes, whole, up to CTR_DTILE_RUN elements; a mode that does not fit whole
+     *    ends the walk with as many of its indices as fit (its group's side is then closed). */
+    int64_t side[2] = {1, 1};
+    int next[2] = {0, 0}; /* per group: how many of its modes (in D's order) the tile holds whole */
+    int closed[2] = {0, 0};
+    int i = 0;
+    for (; i < n && side[0] * side[1] < CTR_DTILE_RUN; ++i) {
+        const int g = (int)p->modes[order[i]].group;
+        if (g != M && g != N) break; /* a batch mode: one index per block */
+        const int64_t e = p->modes[order[i]].extent, f = take(side, g, e, s->kp);
+        side[g] *= f;
+        if (f < e) {
+            closed[g] = 1;
+            break;
+        }
+        ++next[g];
+    }
+    /* 2. Then the smaller side grows by its group's next mode (in D's order), while it fits. */
+    for (;;) {
+        int g = -1;
+        for (int h = M; h <= N; ++h) {
+            if (closed[h]) continue;
+            if (g < 0 || side[h] < side[g]) g = h;
+        }
+        if (g < 0) break;
+        int mode = -1, seen = 0;
+        for (int j = 0; j < n && mode < 0; ++j)
+            if ((int)p->modes[order[j]].group == g && seen++ == next[g]) mode = order[j];
+        if (mode < 0) {
+            closed[g] = 1;
+            continue;
+        }
+        const int64_t e = p->modes[mode].extent, f = take(side, g, e, s->kp);
+        side[g] *= f;
+        if (f < e) closed[g] = 1;
+        else ++next[g];
+    }
+    s->tm = (int)side[0];
+    s->tn = (int)side[1];
+    if ((int64_t)s->tm * s->tn < 64) return 0;
+    const int64_t tiles = (p->groupSize[M] + s->tm - 1) / s->tm * ((p->groupSize[N] + s->tn - 1) / s->tn);
+    if (tiles > INT32_MAX) return 0;
+    s->by[M] = CTR_D;
+    s->by[N] = CTR_D;
+    s->by[K] = s->tn >= s->tm ? CTR_B : CTR_A;
+    return 1;
+}

@@ -1,0 +1,39 @@
+/*
+ * The D-tile GETT kernel's plan (backend/cuda/gett/gett_dtile.cu): contractions whose K group is
+ * short (at most CTR_DTILE_KMAX elements), where the time is writing D. TTGT pays that write two
+ * more times when D's modes interleave M and N (TCCG 31-48: the GEMM's output and its transpose),
+ * and the 128 x 128 table kernel leaves D's sectors half written whenever a tile edge cuts D's
+ * fastest run. Here a block's tile is D's own leading modes: M and N are ordered by D's strides,
+ * and the tile takes D's modes from the fastest on, whole, until the tile holds CTR_DTILE_RUN
+ * elements (a block writes that much of D contiguously, or in runs of that length), then grows
+ * the smaller of its M and N sides by the next mode of that group. The whole of K fits in shared
+ * memory, so a block loads its A and B panels once, multiplies them on the tensor cores and
+ * writes its piece of D in D's order. Plain C, CPU-tested.
+ */
+#ifndef CUPERM_CTR_GETT_DTILE_H
+#define CUPERM_CTR_GETT_DTILE_H
+
+#include "core/gett_dtile_shape.h"
+#include "plan/contraction/gett.h"
+
+typedef struct {
+    int tm, tn; /* tile: tm consecutive m (M by D's strides) x tn consecutive n */
+    int kp;     /* K padded to a multiple of 16 (the mma step) */
+    int by[CTR_GETT_ORDERED]; /* M by D, N by D, K by the operand with the larger panel */
+} cuperm_ctr_dtile_t;
+
+/*
+ * Whether the D-tile kernel takes p, and its tile. It takes tensor-core types (A/B 16-bit), no
+ * operators (after negations fold into the scalars), K of at most CTR_DTILE_KMAX elements, no
+ * batch mode among D's leading modes before the tile is useful (tm x tn >= 64) and a grid below
+ * 2^31 tiles, and only with CUPERM_GETT_DTILE=1 in the environment (read per plan): on the H100 the
+ * kernel is still slower than TTGT and the table kernel on TCCG 31-48 (bench/results/gett-h100/dtile/),
+ * so plans keep the table kernel by default. Returns 1 with s filled, or 0.
+ */
+int cuperm_ctr_dtile_choose(const cuperm_ctr_problem_t* p, cuperm_ctr_dtile_t* s);
+
+/* Dynamic shared memory of tile s in bytes: the panels, or the fp32 staging of the outputs in
+ * D's direction (dMFast: along M), whichever is larger. */
+int cuperm_ctr_dtile_smem_bytes(const cuperm_ctr_dtile_t* s, int dMFast);
+
+#endif

@@ -1,0 +1,176 @@
+/*
+ * CPU tests of the D-tile GETT kernel's plan (plan/contraction/gett_dtile.c): which problems it
+ * takes, its tiles on TCCG cases worked out by hand, and on random problems the kernel's limits
+ * and the tile's purpose: the first tile holds D's leading elements (in D's order) whole.
+ */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "contraction/ctr_random.h"
+#include "core/layout.h"
+#include "plan/contraction/gett_dtile.h"
+#include "support/rng.h"
+
+typedef struct {
+    int32_t modes[3][8];
+    int64_t extents[3][8];
+    cupermTensorDescriptor_t d[3];
+    cuperm_ctr_problem_t p;
+} made;
+
+/* A problem from mode strings (column-major, A/B/D of type ab, C = D), extents by letter. */
+static cupermStatus_t make(made* o, const char* a, const char* b, const char* d, const int64_t* ext,
+                           cupermDataType_t ab)
+{
+    const char* str[3] = {a, b, d};
+    for (int t = 0; t < 3; ++t) {
+        const int rank = (int)strlen(str[t]);
+        for (int i = 0; i < rank; ++i) {
+            o->modes[t][i] = str[t][i];
+            o->extents[t][i] = ext[str[t][i] - 'a'];
+        }
+        o->d[t] = (cupermTensorDescriptor_t){rank, o->modes[t], o->extents[t], NULL, ab, CUPERM_OP_IDENTITY, 0};
+    }
+    return cuperm_ctr_problem_init(&o->p, &o->d[0], &o->d[1], &o->d[2], &o->d[2], CUPERM_COMPUTE_DEFAULT);
+}
+
+#define EXT(...) ((const int64_t[26]){__VA_ARGS__})
+#define X(c) [(c) - 'a']
+#define TCCG31_48_EXTENTS EXT(X('a') = 24, X('b') = 16, X('c') = 16, X('d') = 24, X('e') = 16, X('f') = 16, X('g') = 24)
+
+static void test_tccg_tiles(void** state)
+{
+    (void)state;
+    made o;
+    cuperm_ctr_dtile_t s;
+    /* TCCG 31: D = a(M 24) b(N 16) c(N 16) d(M) e(M) f(N). D's first 256 elements or more: a, b
+     * (384); then the smaller side grows: N by c (24 x 256 = 6144, padded 32 x 256). A block writes
+     * 6144 contiguous elements of D. */
+    assert_int_equal(make(&o, "dega", "gfbc", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
+    assert_true(cuperm_ctr_dtile_choose(&o.p, &s));
+    assert_int_equal(s.tm, 24);
+    assert_int_equal(s.tn, 256);
+    assert_int_equal(s.kp, 32);
+    assert_int_equal(s.by[CTR_GROUP_M], CTR_D);
+    assert_int_equal(s.by[CTR_GROUP_N], CTR_D);
+    assert_int_equal(s.by[CTR_GROUP_K], CTR_B); /* the larger panel */
+    /* TCCG 40: D = a(M) b(M) c(N) d(M) e(N) f(N): a x b = 384 along M, then N by c. */
+    assert_int_equal(make(&o, "gdab", "efgc", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_16BF), CUPERM_STATUS_SUCCESS);
+    assert_true(cuperm_ctr_dtile_choose(&o.p, &s));
+    assert_int_equal(s.tm, 384);
+    assert_int_equal(s.tn, 16);
+    assert_int_equal(s.by[CTR_GROUP_K], CTR_A);
+    /* TCCG 12 (ab-ac-cb, k = 5136): K too long for one panel. */
+    assert_int_equal(make(&o, "ac", "cb", "ab", EXT(X('a') = 64, X('b') = 64, X('c') = 65), CUPERM_R_16F),
+                     CUPERM_STATUS_SUCCESS);
+    assert_false(cuperm_ctr_dtile_choose(&o.p, &s));
+    /* fp32 (CUDA cores) is not this kernel's. */
+    assert_int_equal(make(&o, "dega", "gfbc", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_32F), CUPERM_STATUS_SUCCESS);
+    assert_false(cuperm_ctr_dtile_choose(&o.p, &s));
+    /* An operator on A: the table kernel's. */
+    assert_int_equal(make(&o, "dega", "gfbc", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
+    o.d[0].op = CUPERM_OP_RELU;
+    assert_int_equal(cuperm_ctr_problem_init(&o.p, &o.d[0], &o.d[1], &o.d[2], &o.d[2], CUPERM_COMPUTE_DEFAULT),
+                     CUPERM_STATUS_SUCCESS);
+    assert_false(cuperm_ctr_dtile_choose(&o.p, &s));
+    /* The switch: off unless CUPERM_GETT_DTILE=1. */
+    assert_int_equal(make(&o, "dega", "gfbc", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
+    setenv("CUPERM_GETT_DTILE", "0", 1);
+    assert_false(cuperm_ctr_dtile_choose(&o.p, &s));
+    unsetenv("CUPERM_GETT_DTILE");
+    assert_false(cuperm_ctr_dtile_choose(&o.p, &s));
+    setenv("CUPERM_GETT_DTILE", "1", 1);
+    assert_true(cuperm_ctr_dtile_choose(&o.p, &s));
+}
+
+/* D's first `count` elements in D's order (modes by D's strides) lie in the first tile. */
+static void check_leading(const cuperm_ctr_problem_t* p, const cuperm_ctr_dtile_t* s, int64_t count, const char* repro)
+{
+    int order[CTR_MAX_MODES], n = 0;
+    for (int i = 0; i < p->nmodes; ++i)
+        if (p->modes[i].pos[CTR_D] >= 0) order[n++] = i;
+    int64_t stride[CTR_MAX_MODES];
+    cuperm_ctr_mode_keys(p, CTR_D, stride, NULL);
+    cuperm_sort_by_key(order, n, stride, NULL);
+    for (int64_t x = 0; x < count; ++x) {
+        int64_t rest = x, lin[2] = {0, 0}, scale[2] = {1, 1};
+        for (int j = 0; j < n; ++j) {
+            const cuperm_ctr_mode_t* m = &p->modes[order[j]];
+            const int64_t c = rest % m->extent;
+            rest /= m->extent;
+            if (m->group == CTR_GROUP_M || m->group == CTR_GROUP_N) {
+                lin[m->group] += c * scale[m->group]; /* tables' order: M and N by D's strides */
+                scale[m->group] *= m->extent;
+            } else if (c) {
+                fail_msg("%s: D's element %lld of the first %lld has a batch index", repro, (long long)x, (long long)count);
+            }
+        }
+        if (lin[0] >= s->tm || lin[1] >= s->tn)
+            fail_msg("%s: D's element %lld (m %lld, n %lld) is outside the first %d x %d tile", repro, (long long)x,
+                     (long long)lin[0], (long long)lin[1], s->tm, s->tn);
+    }
+}
+
+static void test_random_tiles(void** state)
+{
+    (void)state;
+    rng_t r = {20261125};
+    int taken = 0, cases = 600;
+    for (int i = 0; i < cases; ++i) {
+        ctr_random_case c;
+        const ctr_random_options o = {6, 40, 1 << 22, i % 2, 2, 1, 0, 20};
+        ctr_random_draw(&r, &o, &c);
+        for (int w = 0; w < 4; ++w) c.desc[w].type = w < 2 ? CUPERM_R_16F : (i % 3 ? CUPERM_R_16F : CUPERM_R_32F);
+        cuperm_ctr_problem_t p;
+        assert_int_equal(cuperm_ctr_problem_init(&p, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
+                                                 CUPERM_COMPUTE_DEFAULT), CUPERM_STATUS_SUCCESS);
+        char repro[512];
+        ctr_random_print(&c, repro, sizeof repro);
+        cuperm_ctr_dtile_t s;
+        if (!cuperm_ctr_dtile_choose(&p, &s)) { /* K too long, or a tile below 64 outputs */
+            assert_true(p.groupSize[CTR_GROUP_K] > CTR_DTILE_KMAX ||
+                        p.groupSize[CTR_GROUP_M] * p.groupSize[CTR_GROUP_N] < 64 || p.groupCount[CTR_GROUP_L] > 0);
+            continue;
+        }
+        ++taken;
+        assert_true(p.groupSize[CTR_GROUP_K] <= CTR_DTILE_KMAX);
+        assert_true(s.kp % 16 == 0 && s.kp >= p.groupSize[CTR_GROUP_K] && s.kp - p.groupSize[CTR_GROUP_K] < 16);
+        assert_true(s.tm >= 1 && s.tn >= 1 && s.tm <= p.groupSize[CTR_GROUP_M] && s.tn <= p.groupSize[CTR_GROUP_N]);
+        /* the kernel's limits: 8 fragments a warp, the panels, the staging */
+        assert_true(cuperm_ctr_dtile_grid_fits(s.tm, s.tn));
+        assert_true((cuperm_ctr_dtile_rows_m(s.tm) + cuperm_ctr_dtile_rows_n(s.tn)) * cuperm_ctr_dtile_ld(s.kp) * 2 <=
+                    CTR_DTILE_PANEL_BYTES);
+        assert_true(cuperm_ctr_dtile_smem_bytes(&s, 0) <= 2 * CTR_DTILE_PANEL_BYTES &&
+                    cuperm_ctr_dtile_smem_bytes(&s, 1) <= 2 * CTR_DTILE_PANEL_BYTES);
+        /* D's leading modes (before a batch mode) whole up to CTR_DTILE_RUN elements: always fit. */
+        int order[CTR_MAX_MODES], n = 0;
+        for (int j = 0; j < p.nmodes; ++j)
+            if (p.modes[j].pos[CTR_D] >= 0) order[n++] = j;
+        int64_t stride[CTR_MAX_MODES], lead = 1;
+        cuperm_ctr_mode_keys(&p, CTR_D, stride, NULL);
+        cuperm_sort_by_key(order, n, stride, NULL);
+        for (int j = 0; j < n && p.modes[order[j]].group != CTR_GROUP_L && lead * p.modes[order[j]].extent < CTR_DTILE_RUN;
+             ++j)
+            lead *= p.modes[order[j]].extent;
+        check_leading(&p, &s, lead, repro);
+    }
+    printf("    %d random problems, %d taken by the D-tile kernel\n", cases, taken);
+    assert_true(taken > cases / 10);
+}
+
+int main(void)
+{
+    setenv("CUPERM_GETT_DTILE", "1", 1); /* the kernel is off by default */
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tccg_tiles),
+        cmocka_unit_test(test_random_tiles),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
