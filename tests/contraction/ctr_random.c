@@ -181,3 +181,17 @@ void ctr_random_print(const ctr_random_case* c, char* buf, size_t size)
         if (n < size) n += (size_t)snprintf(buf + n, size - n, "] op%d ", (int)d->op);
     }
 }
+
+void ctr_lettered_init(ctr_lettered* o, const char* a, const char* b, const char* d, const int64_t* ext,
+                       cupermDataType_t t)
+{
+    const char* str[3] = {a, b, d};
+    for (int w = 0; w < 3; ++w) {
+        const int rank = (int)strlen(str[w]);
+        for (int i = 0; i < rank; ++i) {
+            o->modes[w][i] = str[w][i];
+            o->extents[w][i] = ext[str[w][i] - 'a'];
+        }
+        o->d[w] = (cupermTensorDescriptor_t){rank, o->modes[w], o->extents[w], NULL, t, CUPERM_OP_IDENTITY, 0};
+    }
+}

@@ -40,6 +40,16 @@ void ctr_random_draw(rng_t* r, const ctr_random_options* o, ctr_random_case* c);
  * is a multiple of 16 bytes. */
 void ctr_random_unit_modes_to(ctr_random_case* c, int64_t e);
 
+/* Descriptors of A, B and D (dense, column-major, type t) from mode strings such as "dega", each
+ * mode's extent ext[letter - 'a']; the arrays hold the modes and extents the descriptors point to. */
+typedef struct {
+    int32_t modes[3][CUPERM_MAX_RANK];
+    int64_t extents[3][CUPERM_MAX_RANK];
+    cupermTensorDescriptor_t d[3];
+} ctr_lettered;
+void ctr_lettered_init(ctr_lettered* o, const char* a, const char* b, const char* d, const int64_t* ext,
+                       cupermDataType_t t);
+
 /* "A[a,b] B[b,c] -> D[a,c] strides ..." for failure messages. */
 void ctr_random_print(const ctr_random_case* c, char* buf, size_t size);
 

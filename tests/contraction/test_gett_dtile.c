@@ -14,14 +14,11 @@
 #include <cmocka.h>
 
 #include "contraction/ctr_random.h"
-#include "core/layout.h"
 #include "plan/contraction/gett_dtile.h"
 #include "support/rng.h"
 
 typedef struct {
-    int32_t modes[3][8];
-    int64_t extents[3][8];
-    cupermTensorDescriptor_t d[3];
+    ctr_lettered l;
     cuperm_ctr_problem_t p;
 } made;
 
@@ -29,16 +26,8 @@ typedef struct {
 static cupermStatus_t make(made* o, const char* a, const char* b, const char* d, const int64_t* ext,
                            cupermDataType_t ab)
 {
-    const char* str[3] = {a, b, d};
-    for (int t = 0; t < 3; ++t) {
-        const int rank = (int)strlen(str[t]);
-        for (int i = 0; i < rank; ++i) {
-            o->modes[t][i] = str[t][i];
-            o->extents[t][i] = ext[str[t][i] - 'a'];
-        }
-        o->d[t] = (cupermTensorDescriptor_t){rank, o->modes[t], o->extents[t], NULL, ab, CUPERM_OP_IDENTITY, 0};
-    }
-    return cuperm_ctr_problem_init(&o->p, &o->d[0], &o->d[1], &o->d[2], &o->d[2], CUPERM_COMPUTE_DEFAULT);
+    ctr_lettered_init(&o->l, a, b, d, ext, ab);
+    return cuperm_ctr_problem_init(&o->p, &o->l.d[0], &o->l.d[1], &o->l.d[2], &o->l.d[2], CUPERM_COMPUTE_DEFAULT);
 }
 
 #define EXT(...) ((const int64_t[26]){__VA_ARGS__})
@@ -76,8 +65,8 @@ static void test_tccg_tiles(void** state)
     assert_false(cuperm_ctr_dtile_choose(&o.p, &s));
     /* An operator on A: the table kernel's. */
     assert_int_equal(make(&o, "dega", "gfbc", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
-    o.d[0].op = CUPERM_OP_RELU;
-    assert_int_equal(cuperm_ctr_problem_init(&o.p, &o.d[0], &o.d[1], &o.d[2], &o.d[2], CUPERM_COMPUTE_DEFAULT),
+    o.l.d[0].op = CUPERM_OP_RELU;
+    assert_int_equal(cuperm_ctr_problem_init(&o.p, &o.l.d[0], &o.l.d[1], &o.l.d[2], &o.l.d[2], CUPERM_COMPUTE_DEFAULT),
                      CUPERM_STATUS_SUCCESS);
     assert_false(cuperm_ctr_dtile_choose(&o.p, &s));
     /* The switch: off unless CUPERM_GETT_DTILE=1. */
@@ -93,12 +82,8 @@ static void test_tccg_tiles(void** state)
 /* D's first `count` elements in D's order (modes by D's strides) lie in the first tile. */
 static void check_leading(const cuperm_ctr_problem_t* p, const cuperm_ctr_dtile_t* s, int64_t count, const char* repro)
 {
-    int order[CTR_MAX_MODES], n = 0;
-    for (int i = 0; i < p->nmodes; ++i)
-        if (p->modes[i].pos[CTR_D] >= 0) order[n++] = i;
-    int64_t stride[CTR_MAX_MODES];
-    cuperm_ctr_mode_keys(p, CTR_D, stride, NULL);
-    cuperm_sort_by_key(order, n, stride, NULL);
+    int order[CTR_MAX_MODES];
+    const int n = cuperm_ctr_dtile_d_order(p, order);
     for (int64_t x = 0; x < count; ++x) {
         int64_t rest = x, lin[2] = {0, 0}, scale[2] = {1, 1};
         for (int j = 0; j < n; ++j) {
@@ -150,12 +135,9 @@ static void test_random_tiles(void** state)
         assert_true(cuperm_ctr_dtile_smem_bytes(&s, 0) <= 2 * CTR_DTILE_PANEL_BYTES &&
                     cuperm_ctr_dtile_smem_bytes(&s, 1) <= 2 * CTR_DTILE_PANEL_BYTES);
         /* D's leading modes (before a batch mode) whole up to CTR_DTILE_RUN elements: always fit. */
-        int order[CTR_MAX_MODES], n = 0;
-        for (int j = 0; j < p.nmodes; ++j)
-            if (p.modes[j].pos[CTR_D] >= 0) order[n++] = j;
-        int64_t stride[CTR_MAX_MODES], lead = 1;
-        cuperm_ctr_mode_keys(&p, CTR_D, stride, NULL);
-        cuperm_sort_by_key(order, n, stride, NULL);
+        int order[CTR_MAX_MODES];
+        const int n = cuperm_ctr_dtile_d_order(&p, order);
+        int64_t lead = 1;
         for (int j = 0; j < n && p.modes[order[j]].group != CTR_GROUP_L && lead * p.modes[order[j]].extent < CTR_DTILE_RUN;
              ++j)
             lead *= p.modes[order[j]].extent;

@@ -400,24 +400,14 @@ static void test_orders_random(void** state)
 
 /* A problem from mode strings, column-major, 16-bit A/B/C/D; extents by letter. */
 typedef struct {
-    int32_t modes[3][8];
-    int64_t extents[3][8];
-    cupermTensorDescriptor_t d[3];
+    ctr_lettered l;
     cuperm_ctr_problem_t p;
 } made;
 
 static void make(made* o, const char* a, const char* b, const char* d, const int64_t* ext)
 {
-    const char* str[3] = {a, b, d};
-    for (int t = 0; t < 3; ++t) {
-        const int rank = (int)strlen(str[t]);
-        for (int i = 0; i < rank; ++i) {
-            o->modes[t][i] = str[t][i];
-            o->extents[t][i] = ext[str[t][i] - 'a'];
-        }
-        o->d[t] = (cupermTensorDescriptor_t){rank, o->modes[t], o->extents[t], NULL, CUPERM_R_16F, CUPERM_OP_IDENTITY, 0};
-    }
-    assert_int_equal(cuperm_ctr_problem_init(&o->p, &o->d[0], &o->d[1], &o->d[2], &o->d[2], CUPERM_COMPUTE_DEFAULT),
+    ctr_lettered_init(&o->l, a, b, d, ext, CUPERM_R_16F);
+    assert_int_equal(cuperm_ctr_problem_init(&o->p, &o->l.d[0], &o->l.d[1], &o->l.d[2], &o->l.d[2], CUPERM_COMPUTE_DEFAULT),
                      CUPERM_STATUS_SUCCESS);
 }
 

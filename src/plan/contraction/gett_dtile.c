@@ -40,6 +40,17 @@ static int64_t take(int64_t side[2], int g, int64_t e, int kp)
     return f;
 }
 
+int cuperm_ctr_dtile_d_order(const cuperm_ctr_problem_t* p, int order[CTR_MAX_MODES])
+{
+    int n = 0;
+    for (int i = 0; i < p->nmodes; ++i)
+        if (p->modes[i].pos[CTR_D] >= 0) order[n++] = i;
+    int64_t stride[CTR_MAX_MODES];
+    cuperm_ctr_mode_keys(p, CTR_D, stride, NULL);
+    cuperm_sort_by_key(order, n, stride, NULL);
+    return n;
+}
+
 int cuperm_ctr_dtile_choose(const cuperm_ctr_problem_t* p, cuperm_ctr_dtile_t* s)
 {
     const char* env = getenv("CUPERM_GETT_DTILE"); /* off by default: not yet faster (gett_dtile.h) */
@@ -50,13 +61,8 @@ int cuperm_ctr_dtile_choose(const cuperm_ctr_problem_t* p, cuperm_ctr_dtile_t* s
     memset(s, 0, sizeof *s);
     s->kp = (int)((p->groupSize[K] + 15) / 16 * 16);
 
-    /* D's modes by D's strides (M, N and L modes: D holds them all). */
-    int order[CTR_MAX_MODES], n = 0;
-    for (int i = 0; i < p->nmodes; ++i)
-        if (p->modes[i].pos[CTR_D] >= 0) order[n++] = i;
-    int64_t stride[CTR_MAX_MODES];
-    cuperm_ctr_mode_keys(p, CTR_D, stride, NULL);
-    cuperm_sort_by_key(order, n, stride, NULL);
+    int order[CTR_MAX_MODES];
+    const int n = cuperm_ctr_dtile_d_order(p, order);
 
     /* 1. D's leading modes, whole, up to CTR_DTILE_RUN elements; a mode that does not fit whole
      *    ends the walk with as many of its indices as fit (its group's side is then closed). */

@@ -32,6 +32,10 @@ typedef struct {
  */
 int cuperm_ctr_dtile_choose(const cuperm_ctr_problem_t* p, cuperm_ctr_dtile_t* s);
 
+/* D's modes (mode-table indices: the M, N and L modes) by D's strides, fastest first; returns
+ * their count. */
+int cuperm_ctr_dtile_d_order(const cuperm_ctr_problem_t* p, int order[CTR_MAX_MODES]);
+
 /* Dynamic shared memory of tile s in bytes: the panels, or the fp32 staging of the outputs in
  * D's direction (dMFast: along M), whichever is larger. */
 int cuperm_ctr_dtile_smem_bytes(const cuperm_ctr_dtile_t* s, int dMFast);
