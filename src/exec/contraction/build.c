@@ -290,8 +290,8 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     q->nTiles = (q->n + bn - 1) / bn;
     q->aKFast = t.aKFast;
     q->bKFast = t.bKFast;
-    cuperm_ctr_dtile_t dt;
-    if (!g->cudaCores && cuperm_ctr_dtile_choose(p, &dt)) { /* the tables follow its orders (gett.c) */
+    if (t.dtileM) { /* the D-tile kernel (its tables follow its orders: gett.c) */
+        const cuperm_ctr_dtile_t dt = {t.dtileM, t.dtileN, t.dtileK, {0}};
         q->dtileM = dt.tm;
         q->dtileN = dt.tn;
         q->dtileK = dt.kp;

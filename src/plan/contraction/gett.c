@@ -101,13 +101,13 @@ int cuperm_ctr_gett_eligible(const cuperm_ctr_problem_t* p, char* why, size_t wh
  * (beta = 0, the common case; C follows D's orders anyway). CUPERM_GETT_ORDER (read per plan,
  * for A/B measurements): "strides" keeps the strides rule, "output" also prices C's reads.
  */
-static void plan_orders(const cuperm_ctr_problem_t* p, int by[CTR_GETT_ORDERED])
+static void plan_orders(const cuperm_ctr_problem_t* p, int by[CTR_GETT_ORDERED], cuperm_ctr_dtile_t* dt)
 {
-    cuperm_ctr_dtile_t s;
-    if (cuperm_ctr_dtile_choose(p, &s)) { /* the D-tile kernel's tiles are D's leading modes */
-        memcpy(by, s.by, sizeof s.by);
+    if (cuperm_ctr_dtile_choose(p, dt)) { /* the D-tile kernel's tiles are D's leading modes */
+        memcpy(by, dt->by, sizeof dt->by);
         return;
     }
+    dt->tm = dt->tn = dt->kp = 0;
     const char* env = getenv("CUPERM_GETT_ORDER");
     if (env && strcmp(env, "strides") == 0)
         cuperm_ctr_gett_default_orders(p, by);
@@ -138,8 +138,9 @@ void cuperm_ctr_gett_layout(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* 
 {
     cuperm_ctr_gett_tables_t t;
     int by[CTR_GETT_ORDERED];
+    cuperm_ctr_dtile_t dt;
     memset(l, 0, sizeof *l);
-    plan_orders(p, by);
+    plan_orders(p, by, &dt);
     gett_orders(p, by, &t);
     l->kind = CTR_KIND_GETT;
     for (int g = 0; g < CTR_GROUPS; ++g) {
@@ -224,8 +225,13 @@ static void gett_vectors(const cuperm_ctr_problem_t* p, cuperm_ctr_gett_tables_t
 cupermStatus_t cuperm_ctr_gett_tables_build(const cuperm_ctr_problem_t* p, cuperm_ctr_gett_tables_t* t)
 {
     int by[CTR_GETT_ORDERED];
-    plan_orders(p, by);
-    return cuperm_ctr_gett_tables_build_by(p, by, t);
+    cuperm_ctr_dtile_t dt;
+    plan_orders(p, by, &dt);
+    const cupermStatus_t st = cuperm_ctr_gett_tables_build_by(p, by, t);
+    t->dtileM = dt.tm;
+    t->dtileN = dt.tn;
+    t->dtileK = dt.kp;
+    return st;
 }
 
 cupermStatus_t cuperm_ctr_gett_tables_build_by(const cuperm_ctr_problem_t* p, const int by[CTR_GETT_ORDERED],

@@ -42,6 +42,8 @@ typedef struct {
     int vec[CTR_OPERANDS];
     int dMFast;                            /* the epilogue walks D's runs along M (1) or N (0) */
     int off32;                             /* every operand's largest offset fits int32: 32-bit tables */
+    int dtileM, dtileN, dtileK;            /* the D-tile kernel's tile where it takes the problem (its
+                                              orders are these tables'), else 0 (gett_dtile.h) */
     int64_t at[CTR_GROUPS][CTR_OPERANDS];  /* where each (group, operand) table starts in table[], -1 if none */
     int64_t entries;                       /* length of table[] */
     int64_t* table;                        /* host memory, malloc'd by cuperm_ctr_gett_tables_build */
@@ -78,7 +80,8 @@ int cuperm_ctr_gett_eligible(const cuperm_ctr_problem_t* p, char* why, size_t wh
 /* Fills a layout record for a GETT plan (kind, sizes, folded operators; no workspace). */
 void cuperm_ctr_gett_layout(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l);
 
-/* The mode orders (cuperm_ctr_gett_choose_orders) and the offset tables (t->table malloc'd);
+/* The mode orders (the D-tile kernel's where it takes p, with its tile in t->dtile*; else
+ * cuperm_ctr_gett_choose_orders) and the offset tables (t->table malloc'd);
  * ALLOC_FAILED or INVALID_VALUE (too large) with the error message set. */
 cupermStatus_t cuperm_ctr_gett_tables_build(const cuperm_ctr_problem_t* p, cuperm_ctr_gett_tables_t* t);
 /* The same with given orders: by[g] for M, N, K as in cuperm_ctr_gett_tables_t (tests). */

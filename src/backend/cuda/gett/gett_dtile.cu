@@ -5,13 +5,13 @@
 // D's strides and the tile made of D's leading modes (plan/contraction/gett_dtile.h), so the
 // block's piece of D is contiguous or made of long runs. It
 //   1. gathers its A panel (tm x K) and B panel (tn x K) through the offset tables into shared
-//      memory, k contiguous, zero past the extents, 8 loads in flight per thread;
+//      memory, k contiguous, zero past the extents, 16-32 bytes in flight per thread;
 //   2. multiplies them with mma.sync.m16n8k16 (fp32 accumulators): the padded tile is split into
 //      16 x 8 fragments, at most 8 per warp, each a dot product over the whole K;
 //   3. stages alpha x the accumulators in shared memory (over the panels) in lines along D's
 //      fastest direction;
 //   4. writes D (= staged + beta C) line by line in W-element vectors where the plan found
-//      W-aligned contiguous runs along that direction, element by element otherwise.
+//      W-aligned contiguous runs along that direction (W = 1: element by element).
 // Every element of D (and of C, which may be D) is read and written by one thread once.
 // Status: correct, but instruction-bound and slower than TTGT on the H100, so plans take it only
 // with CUPERM_GETT_DTILE=1 (bench/results/gett-h100/dtile/).
@@ -92,7 +92,7 @@ __device__ __forceinline__ void load_panel_w(int w, unsigned short* P, const uns
     }
 }
 
-// Line s of the staging, W floats from f0, into v.
+// W staged floats from S into v.
 template <int W> __device__ __forceinline__ void staged(const float* S, float (&v)[W])
 {
     if constexpr (W >= 4) {
@@ -136,10 +136,10 @@ __device__ __forceinline__ void write_tile(const Store& t, typename Conv<TD>::ra
 #pragma unroll
             for (int j = 0; j < W; ++j) v[j] += t.beta * Conv<TD>::load(C[cF[f0 + j] + cs]);
         }
-        R y[W];
         if constexpr (W == 1) {
             D[dF[f0] + ds] = Conv<TD>::store(v[0]);
         } else {
+            R y[W];
             Conv<TD>::template store_run<W>(v, y);
             vec_store<R, W>(D + dF[f0] + ds, y);
         }
