@@ -10,8 +10,9 @@
 #      dtile (CUPERM_GETT=1 CUPERM_GETT_DTILE=1: GETT where eligible, the D-tile kernel where it
 #      takes the case) and table (CUPERM_GETT=1); then per case time and ratio to the same-shape
 #      cuBLAS GEMM of each variant (each variant's own same-run GEMM).
-# Logs in $OUT (or ./gpu-dtile-logs). SKIP=tests,fuzz,memcheck skips those parts; VARIANTS
-# (default "ttgt dtile table") the benchmark's variants (the per-case table needs all three).
+# Logs in $OUT (or ./gpu-dtile-logs). SKIP=tests,table-tests,fuzz,memcheck skips those parts
+# (table-tests: test_gett_gpu on the table kernel); VARIANTS (default "ttgt dtile table") the
+# benchmark's variants, side by side per case in cases-<dtype>.txt.
 #   run (carry build-dt): scripts/gpu-dtile-check.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -29,7 +30,7 @@ run() { local name=$1 t=$2; shift 2; local s; s=$(date +%s); timeout "$t" "$@" >
 if [[ $skip != *,tests,* ]]; then
   CUPERM_GETT_DTILE=1 run test_gett_gpu 200 build-dt/test_gett_gpu
   grep -E '^(FAILED|    )' "$logs/test_gett_gpu.log" | head -20
-  run test_gett_table_gpu 200 build-dt/test_gett_gpu
+  [[ $skip == *,table-tests,* ]] || run test_gett_table_gpu 200 build-dt/test_gett_gpu
 fi
 if [[ $skip != *,fuzz,* ]] && [ -f build-dt/cuperm-fuzz.xz ]; then
   xz -dc build-dt/cuperm-fuzz.xz >"$d/cuperm-fuzz" && chmod +x "$d/cuperm-fuzz"
@@ -55,13 +56,16 @@ for dt in ${DTYPES:-f16 bf16}; do
     echo "bench $dt $variant rc=$? $(grep -E 'geomean' "$logs/bench-$dt-$variant.log" | tail -1)"
   done
   # Per case: time (ms) and ratio to the same-shape GEMM, per variant.
-  [ "${VARIANTS:-ttgt dtile table}" = "ttgt dtile table" ] || continue
-  awk -F, 'FNR == 1 { f++; for (i = 1; i <= NF; ++i) col[$i] = i; next }
-           /^#/ { next }
+  files=()
+  for variant in ${VARIANTS:-ttgt dtile table}; do
+    grep -v '^#' "$logs/bench-$dt-$variant/tccg48-$dt.csv" >"$d/cases-$variant.csv"
+    files+=("$d/cases-$variant.csv")
+  done
+  awk -F, -v names="${VARIANTS:-ttgt dtile table}" \
+      'FNR == 1 { f++; for (i = 1; i <= NF; ++i) col[$i] = i; next }
            { id = $col["id"]; t[f, id] = $col["time_ms"]; r[f, id] = $col["plain_gemm_ms"] / $col["time_ms"]; ids[id] = 1 }
-           END { printf "%4s %10s %6s %10s %6s %10s %6s\n", "case", "ttgt ms", "ratio", "dtile ms", "ratio", "table ms", "ratio";
-                 for (id = 1; id <= 48; ++id) if (id in ids)
-                   printf "%4d %10.4f %6.3f %10.4f %6.3f %10.4f %6.3f\n", id, t[1, id], r[1, id], t[2, id], r[2, id], t[3, id], r[3, id] }' \
-    <(grep -v '^#' "$logs/bench-$dt-ttgt/tccg48-$dt.csv") <(grep -v '^#' "$logs/bench-$dt-dtile/tccg48-$dt.csv") \
-    <(grep -v '^#' "$logs/bench-$dt-table/tccg48-$dt.csv") | tee "$logs/cases-$dt.txt"
+           END { n = split(names, v, " "); printf "%4s", "case"; for (j = 1; j <= n; ++j) printf " %10s %6s", v[j] " ms", "ratio"; print "";
+                 for (id = 1; id <= 48; ++id) if (id in ids) { printf "%4d", id;
+                   for (j = 1; j <= n; ++j) printf " %10.4f %6.3f", t[j, id], r[j, id]; print "" } }' \
+    "${files[@]}" | tee "$logs/cases-$dt.txt"
 done

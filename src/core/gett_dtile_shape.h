@@ -1,6 +1,12 @@
 /*
  * The D-tile GETT kernel's shape rules, shared by its plan (plan/contraction/gett_dtile.c) and
- * the kernel (backend/cuda/gett/gett_dtile.cu): limits, panel and staging layouts.
+ * the kernel (backend/cuda/gett/gett_dtile.cu): limits, the two sides' roles, the warp grid and
+ * the panels' layout.
+ *
+ * The kernel multiplies with mma.sync m16n8k16 and writes D straight from the accumulators, whose
+ * fragment gives a thread two neighbouring outputs along the fragment's 8-wide side. So the tile's
+ * side along D's fastest direction (M when dMFast, else N) is the "Y" side (padded to 8, written in
+ * pairs) and the other the "X" side (padded to 16).
  */
 #ifndef CUPERM_CORE_GETT_DTILE_SHAPE_H
 #define CUPERM_CORE_GETT_DTILE_SHAPE_H
@@ -8,20 +14,27 @@
 #include "core/hd.h"
 
 #define CTR_DTILE_KMAX 64      /* K group sizes the kernel takes: the whole K in one panel */
-#define CTR_DTILE_OUTPUTS 8192 /* tile elements at most (padded to 16 x 8 fragments, 8 a warp) */
-#define CTR_DTILE_FRAGMENTS 64 /* 16 x 8 fragments of a tile, M and N counts padded to powers of two */
+#define CTR_DTILE_OUTPUTS 8192 /* tile elements at most (padded to 16 x 8 fragments) */
+#define CTR_DTILE_WARPS 8      /* warps a block */
+#define CTR_DTILE_WARP_FRAGMENTS 8 /* 16 x 8 fragments a warp holds at most: MX x NY = 8 */
 #define CTR_DTILE_RUN 256      /* D's leading modes taken whole up to this many elements */
 #define CTR_DTILE_PANEL_BYTES (48 * 1024) /* A and B panels (16-bit, K padded) at most */
-#define CTR_DTILE_BLOCKS_PER_SM 3 /* the kernel's register bound (80), and its persistent grid */
+#define CTR_DTILE_BLOCKS_PER_SM 2 /* the kernel's register bound, and its persistent grid */
+#define CTR_DTILE_SLOT_BYTES (16 * 1024) /* the inner panel's slot table at most */
+/* Each warp's staging of its 16-bit outputs (MX 16 rows of NY 8 halves, rows padded by 4 words:
+ * 3 KB at most, NY = 2), at the end of shared memory: the kernel writes D's runs of 8 from it in
+ * whole 16-byte pieces. */
+#define CTR_DTILE_STAGE_WORDS(ny) ((CTR_DTILE_WARP_FRAGMENTS / (ny)) * 16 * ((ny) * 4 + 4))
+#define CTR_DTILE_STAGE_BYTES (CTR_DTILE_WARPS * CTR_DTILE_STAGE_WORDS(2) * 4)
 
 /* Halves per panel row: K padded plus 8, which puts the rows of a fragment load in distinct banks. */
 CUPERM_HD int cuperm_ctr_dtile_ld(int kp) { return kp + 8; }
 
-/* Rows of the padded panels: M to the mma's 16, N to its 8. */
-CUPERM_HD int cuperm_ctr_dtile_rows_m(int tm) { return (tm + 15) / 16 * 16; }
-CUPERM_HD int cuperm_ctr_dtile_rows_n(int tn) { return (tn + 7) / 8 * 8; }
+/* Rows of the padded panels: the X side to the mma's 16, the Y side to its 8. */
+CUPERM_HD int cuperm_ctr_dtile_rows_x(int tx) { return (tx + 15) / 16 * 16; }
+CUPERM_HD int cuperm_ctr_dtile_rows_y(int ty) { return (ty + 7) / 8 * 8; }
 
-/* n rounded up to a power of two (n >= 1): fragment counts of the kernel's warp grid. */
+/* n rounded up to a power of two (n >= 1). */
 CUPERM_HD int cuperm_ctr_dtile_pow2(int n)
 {
     int p = 1;
@@ -29,20 +42,57 @@ CUPERM_HD int cuperm_ctr_dtile_pow2(int n)
     return p;
 }
 
-/* Whether a tm x tn tile fills the kernel's warp grid: its 16 x 8 fragments, counts along M and N
- * rounded up to powers of two, at most CTR_DTILE_FRAGMENTS (8 warps of 8). */
-CUPERM_HD int cuperm_ctr_dtile_grid_fits(int tm, int tn)
+/* The warp grid of a tx x ty tile: a warp holds MX x NY fragments (NY = fy rounded up to a power of
+ * two, 2 to 8: three kernel instances; MX = 8 / NY), warpsY warps side by side along Y and warpsX
+ * along X. Returns NY, or 0 where the grid needs more than CTR_DTILE_WARPS warps. */
+CUPERM_HD int cuperm_ctr_dtile_ny(int tx, int ty, int* warpsX, int* warpsY)
 {
-    return cuperm_ctr_dtile_pow2(cuperm_ctr_dtile_rows_m(tm) / 16) * cuperm_ctr_dtile_pow2(cuperm_ctr_dtile_rows_n(tn) / 8) <=
-           CTR_DTILE_FRAGMENTS;
+    const int fx = cuperm_ctr_dtile_rows_x(tx) / 16, fy = cuperm_ctr_dtile_rows_y(ty) / 8;
+    const int p = cuperm_ctr_dtile_pow2(fy);
+    const int ny = p < 2 ? 2 : p < CTR_DTILE_WARP_FRAGMENTS ? p : CTR_DTILE_WARP_FRAGMENTS, mx = CTR_DTILE_WARP_FRAGMENTS / ny;
+    const int wy = (fy + ny - 1) / ny, wx = (fx + mx - 1) / mx;
+    if (warpsX) *warpsX = wx;
+    if (warpsY) *warpsY = wy;
+    return wx * wy <= CTR_DTILE_WARPS ? ny : 0;
 }
 
-/* Floats between lines of the staging (lines run along D's direction): the line's length rounded
- * to 32, plus 4 (M lines: the fragments' scalar stores meet distinct banks) or 8 (N lines: their
- * 8-byte stores do). */
-CUPERM_HD int cuperm_ctr_dtile_pitch(int fastLength, int dMFast)
+/* Panel rows of a tx x ty tile: each side padded to its warp grid (warpsX MX 16 rows, warpsY NY 8),
+ * so that every fragment of a working warp lies in the panels (zeros past the tile) and the
+ * products need no guards. */
+CUPERM_HD void cuperm_ctr_dtile_panel_rows(int tx, int ty, int* px, int* py)
 {
-    return (fastLength + 31) / 32 * 32 + (dMFast ? 4 : 8);
+    int wx, wy;
+    const int ny = cuperm_ctr_dtile_ny(tx, ty, &wx, &wy);
+    *px = ny ? wx * (CTR_DTILE_WARP_FRAGMENTS / ny) * 16 : cuperm_ctr_dtile_rows_x(tx);
+    *py = ny ? wy * ny * 8 : cuperm_ctr_dtile_rows_y(ty);
+}
+
+/* Dynamic shared memory of a tx x ty tile's two panels (K padded to kp), 16-bit. */
+CUPERM_HD int cuperm_ctr_dtile_panel_bytes(int tx, int ty, int kp)
+{
+    int px, py;
+    cuperm_ctr_dtile_panel_rows(tx, ty, &px, &py);
+    return (px + py) * cuperm_ctr_dtile_ld(kp) * 2;
+}
+
+/* Whether the X side's panel is the outer one: a block walks consecutive tiles of the other
+ * ("inner") side and keeps the larger panel while it can. */
+CUPERM_HD int cuperm_ctr_dtile_outer_x(int tx, int ty)
+{
+    int px, py;
+    cuperm_ctr_dtile_panel_rows(tx, ty, &px, &py);
+    return px >= py;
+}
+
+/* The inner panel's slot table: where its side is whole modes, every tile's offsets are the
+ * first tile's plus its first row's, so the kernel computes each panel slot's offset and shared
+ * address once (an int2 a slot; kp x rows slots at most, for runs of one element) and gathers
+ * every later panel with one load a slot. */
+CUPERM_HD int cuperm_ctr_dtile_slot_table_bytes(int tx, int ty, int kp)
+{
+    int px, py;
+    cuperm_ctr_dtile_panel_rows(tx, ty, &px, &py);
+    return (px >= py ? py : px) * kp * 8;
 }
 
 #endif

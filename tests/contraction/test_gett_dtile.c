@@ -50,12 +50,29 @@ static void test_tccg_tiles(void** state)
     assert_int_equal(s.by[CTR_GROUP_M], CTR_D);
     assert_int_equal(s.by[CTR_GROUP_N], CTR_D);
     assert_int_equal(s.by[CTR_GROUP_K], CTR_B); /* the larger panel */
+    assert_true(s.whole[0] && s.whole[1]);
+    /* D runs along M (a): Y = M (24 rows, 3 fragments: a warp grid of 1 x 8 warps of 4 x 2, so 32
+     * panel rows), X = N (256): X's panel stays, M's tiles change and are gathered through a slot
+     * table of 32 x 32 runs of one element. */
+    int px, py;
+    cuperm_ctr_dtile_panel_rows(256, 24, &px, &py);
+    assert_int_equal(px, 256);
+    assert_int_equal(py, 32);
+    assert_true(cuperm_ctr_dtile_outer_x(256, 24));
+    assert_int_equal(cuperm_ctr_dtile_slot_bytes(&s, 1), 32 * 32 * 8);
     /* TCCG 40: D = a(M) b(M) c(N) d(M) e(N) f(N): a x b = 384 along M, then N by c. */
     assert_int_equal(make(&o, "gdab", "efgc", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_16BF), CUPERM_STATUS_SUCCESS);
     assert_true(cuperm_ctr_dtile_choose(&o.p, &s));
     assert_int_equal(s.tm, 384);
     assert_int_equal(s.tn, 16);
     assert_int_equal(s.by[CTR_GROUP_K], CTR_A);
+    /* TCCG 32: D = a(N) b(M) c(N) d(M) e(M) f(N): a x b = 384, then the side whose next mode fits
+     * whole: N by c (16 x 384; M by d, 24, would not fit whole). Whole modes on both sides. */
+    assert_int_equal(make(&o, "degb", "gfac", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
+    assert_true(cuperm_ctr_dtile_choose(&o.p, &s));
+    assert_int_equal(s.tm, 16);
+    assert_int_equal(s.tn, 384);
+    assert_true(s.whole[0] && s.whole[1]);
     /* TCCG 12 (ab-ac-cb, k = 5136): K too long for one panel. */
     assert_int_equal(make(&o, "ac", "cb", "ab", EXT(X('a') = 64, X('b') = 64, X('c') = 65), CUPERM_R_16F),
                      CUPERM_STATUS_SUCCESS);
@@ -69,14 +86,13 @@ static void test_tccg_tiles(void** state)
     assert_int_equal(cuperm_ctr_problem_init(&o.p, &o.l.d[0], &o.l.d[1], &o.l.d[2], &o.l.d[2], CUPERM_COMPUTE_DEFAULT),
                      CUPERM_STATUS_SUCCESS);
     assert_false(cuperm_ctr_dtile_choose(&o.p, &s));
-    /* The switch: off unless CUPERM_GETT_DTILE=1. */
-    assert_int_equal(make(&o, "dega", "gfbc", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
+    /* Unmeasured plans take it only with CUPERM_GETT_DTILE=1 (read per plan). */
     setenv("CUPERM_GETT_DTILE", "0", 1);
-    assert_false(cuperm_ctr_dtile_choose(&o.p, &s));
+    assert_false(cuperm_ctr_dtile_requested());
     unsetenv("CUPERM_GETT_DTILE");
-    assert_false(cuperm_ctr_dtile_choose(&o.p, &s));
+    assert_false(cuperm_ctr_dtile_requested());
     setenv("CUPERM_GETT_DTILE", "1", 1);
-    assert_true(cuperm_ctr_dtile_choose(&o.p, &s));
+    assert_true(cuperm_ctr_dtile_requested());
 }
 
 /* D's first `count` elements in D's order (modes by D's strides) lie in the first tile. */
@@ -128,12 +144,26 @@ static void test_random_tiles(void** state)
         assert_true(p.groupSize[CTR_GROUP_K] <= CTR_DTILE_KMAX);
         assert_true(s.kp % 16 == 0 && s.kp >= p.groupSize[CTR_GROUP_K] && s.kp - p.groupSize[CTR_GROUP_K] < 16);
         assert_true(s.tm >= 1 && s.tn >= 1 && s.tm <= p.groupSize[CTR_GROUP_M] && s.tn <= p.groupSize[CTR_GROUP_N]);
-        /* the kernel's limits: 8 fragments a warp, the panels, the staging */
-        assert_true(cuperm_ctr_dtile_grid_fits(s.tm, s.tn));
-        assert_true((cuperm_ctr_dtile_rows_m(s.tm) + cuperm_ctr_dtile_rows_n(s.tn)) * cuperm_ctr_dtile_ld(s.kp) * 2 <=
-                    CTR_DTILE_PANEL_BYTES);
-        assert_true(cuperm_ctr_dtile_smem_bytes(&s, 0) <= 2 * CTR_DTILE_PANEL_BYTES &&
-                    cuperm_ctr_dtile_smem_bytes(&s, 1) <= 2 * CTR_DTILE_PANEL_BYTES);
+        /* the kernel's limits, with either side along D's fastest direction: its warp grid (8
+         * fragments a warp, 8 warps) and its panels */
+        for (int dMFast = 0; dMFast <= 1; ++dMFast) {
+            const int tx = dMFast ? s.tn : s.tm, ty = dMFast ? s.tm : s.tn;
+            int wx, wy;
+            const int ny = cuperm_ctr_dtile_ny(tx, ty, &wx, &wy);
+            assert_true(ny >= 2 && ny <= CTR_DTILE_WARP_FRAGMENTS && wx * wy <= CTR_DTILE_WARPS);
+            assert_true(wy * ny * 8 >= ty && wx * (CTR_DTILE_WARP_FRAGMENTS / ny) * 16 >= tx);
+            int px, py; /* the panels hold every working warp's fragments */
+            cuperm_ctr_dtile_panel_rows(tx, ty, &px, &py);
+            assert_int_equal(px, wx * (CTR_DTILE_WARP_FRAGMENTS / ny) * 16);
+            assert_int_equal(py, wy * ny * 8);
+            const int slots = cuperm_ctr_dtile_slot_bytes(&s, dMFast);
+            assert_true(slots <= CTR_DTILE_SLOT_BYTES);
+            assert_true(cuperm_ctr_dtile_smem_bytes(&s, dMFast) - slots - CTR_DTILE_STAGE_BYTES <= CTR_DTILE_PANEL_BYTES);
+        }
+        /* a side of whole modes divides its group: every tile is full, its offsets the first's
+         * plus its first row's (the slot table's premise) */
+        if (s.whole[0]) assert_int_equal(p.groupSize[CTR_GROUP_M] % s.tm, 0);
+        if (s.whole[1]) assert_int_equal(p.groupSize[CTR_GROUP_N] % s.tn, 0);
         /* D's leading modes (before a batch mode) whole up to CTR_DTILE_RUN elements: always fit. */
         int order[CTR_MAX_MODES];
         const int n = cuperm_ctr_dtile_d_order(&p, order);
@@ -149,7 +179,6 @@ static void test_random_tiles(void** state)
 
 int main(void)
 {
-    setenv("CUPERM_GETT_DTILE", "1", 1); /* the kernel is off by default */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tccg_tiles),
         cmocka_unit_test(test_random_tiles),

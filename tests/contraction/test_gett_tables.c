@@ -102,7 +102,7 @@ typedef int64_t (*table_check_fn)(const ctr_random_case*, const cuperm_ctr_probl
 static int64_t with_tables(const ctr_random_case* c, const cuperm_ctr_problem_t* p, table_check_fn check)
 {
     cuperm_ctr_gett_tables_t t;
-    assert_int_equal(cuperm_ctr_gett_tables_build(p, &t), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(cuperm_ctr_gett_tables_build(p, 0, &t), CUPERM_STATUS_SUCCESS);
     const int64_t result = check(c, p, &t);
     cuperm_ctr_gett_tables_free(&t);
     return result;
@@ -205,8 +205,10 @@ static void test_tables_random(void** state)
         widths += (int)with_tables(&c, &p, check_table_vectors_count);
         /* The layout record matches the tables' orders and sizes. */
         cuperm_ctr_layout_t l;
-        cuperm_ctr_gett_layout(&p, &l);
+        cuperm_ctr_gett_layout(&p, 1, &l); /* the D-tile kernel's orders where it takes p */
         assert_int_equal(l.kind, CTR_KIND_GETT);
+        cuperm_ctr_dtile_t dt;
+        assert_int_equal(l.dtile, cuperm_ctr_dtile_choose(&p, &dt));
         assert_int_equal(l.m, p.groupSize[CTR_GROUP_M]);
         assert_int_equal(l.n, p.groupSize[CTR_GROUP_N]);
         assert_int_equal(l.k, p.groupSize[CTR_GROUP_K]);
@@ -214,7 +216,7 @@ static void test_tables_random(void** state)
         assert_int_equal(l.calls, 1);
         assert_int_equal(l.workspaceBytes, 0);
         cuperm_ctr_gett_tables_t t;
-        assert_int_equal(cuperm_ctr_gett_tables_build(&p, &t), CUPERM_STATUS_SUCCESS);
+        assert_int_equal(cuperm_ctr_gett_tables_build(&p, 1, &t), CUPERM_STATUS_SUCCESS);
         for (int g = 0; g < CTR_GROUPS; ++g) {
             assert_int_equal(l.count[g], t.count[g]);
             for (int j = 0; j < t.count[g]; ++j) assert_int_equal(l.order[g][j], t.order[g][j]);
@@ -239,7 +241,7 @@ static void test_tables_known(void** state)
     cuperm_ctr_problem_t p;
     assert_int_equal(cuperm_ctr_problem_init(&p, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT), CUPERM_STATUS_SUCCESS);
     cuperm_ctr_gett_tables_t t;
-    assert_int_equal(cuperm_ctr_gett_tables_build(&p, &t), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(cuperm_ctr_gett_tables_build(&p, 0, &t), CUPERM_STATUS_SUCCESS);
     assert_true(t.aKFast);  /* k has A's stride 1 */
     assert_false(t.bKFast); /* b has B's stride 1 */
     const int64_t wantAm[3] = {0, 7, 14}, wantAk[5] = {0, 1, 2, 3, 4}, wantDn[4] = {0, 1, 2, 3};
@@ -384,7 +386,7 @@ static void test_orders_random(void** state)
         cheaper += least < ruleCost;
         for (int g = 0; g < CTR_GETT_ORDERED; ++g) changed[g] += chosen[g] != rule[g];
         cuperm_ctr_gett_tables_t t;
-        assert_int_equal(cuperm_ctr_gett_tables_build(&p, &t), CUPERM_STATUS_SUCCESS);
+        assert_int_equal(cuperm_ctr_gett_tables_build(&p, 1, &t), CUPERM_STATUS_SUCCESS);
         cuperm_ctr_dtile_t dt; /* the D-tile kernel's orders where it takes the problem, else the model's */
         const int* expected = cuperm_ctr_dtile_choose(&p, &dt) ? dt.by : chosen;
         for (int g = 0; g < CTR_GETT_ORDERED; ++g) assert_int_equal(t.by[g], expected[g]);
@@ -528,7 +530,7 @@ static void test_vector_widths(void** state)
         cuperm_ctr_problem_t p;
         assert_int_equal(cuperm_ctr_problem_init(&p, &A, &B, &D, &D, CUPERM_COMPUTE_DEFAULT), 0);
         cuperm_ctr_gett_tables_t t;
-        assert_int_equal(cuperm_ctr_gett_tables_build(&p, &t), CUPERM_STATUS_SUCCESS);
+        assert_int_equal(cuperm_ctr_gett_tables_build(&p, 0, &t), CUPERM_STATUS_SUCCESS);
         printf("    case %zu: A %d x%d, B %d x%d, D %d x%d\n", i, t.aKFast, t.vec[CTR_A], t.bKFast, t.vec[CTR_B],
                t.dMFast, t.vec[CTR_D]);
         assert_int_equal(t.aKFast, cases[i].aKFast);

@@ -229,7 +229,7 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
 {
     const cuperm_ctr_problem_t* p = &c->problem;
     cuperm_ctr_gett_tables_t t;
-    cupermStatus_t st = cuperm_ctr_gett_tables_build(p, &t);
+    cupermStatus_t st = cuperm_ctr_gett_tables_build(p, c->layout.dtile, &t);
     if (st) return st;
     /* 32-bit entries when every offset of every operand fits (the plan's proof: offsets are
      * non-negative and at most the operand's largest offset). */
@@ -291,11 +291,12 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     q->aKFast = t.aKFast;
     q->bKFast = t.bKFast;
     if (t.dtileM) { /* the D-tile kernel (its tables follow its orders: gett.c) */
-        const cuperm_ctr_dtile_t dt = {t.dtileM, t.dtileN, t.dtileK, {0}};
+        const cuperm_ctr_dtile_t dt = {t.dtileM, t.dtileN, t.dtileK, {t.dtileWhole[0], t.dtileWhole[1]}, {0}};
         q->dtileM = dt.tm;
         q->dtileN = dt.tn;
         q->dtileK = dt.kp;
         q->smemBytes = cuperm_ctr_dtile_smem_bytes(&dt, t.dMFast);
+        q->dtileSlotBytes = t.off32 ? cuperm_ctr_dtile_slot_bytes(&dt, t.dMFast) : 0; /* int offsets */
         q->mTiles = (q->m + dt.tm - 1) / dt.tm;
         q->nTiles = (q->n + dt.tn - 1) / dt.tn;
         const long long items = (long long)q->mTiles * q->nTiles * q->batch;

@@ -99,19 +99,24 @@ cupermStatus_t cuperm_ctr_measure_choose(cuperm_contraction_plan_t* c, const cup
         return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "CUPERM_PLAN_MEASURE: the current device (%d) is not the "
                         "handle's (%d)", device, c->device);
     }
-    /* The model's cheapest TTGT layouts, plus GETT when it can run the problem. */
-    cuperm_ctr_layout_t* layouts = malloc(sizeof *layouts * (CTR_MEASURE_CANDIDATES + 1));
-    cuperm_contraction_plan_t* cand = calloc(CTR_MEASURE_CANDIDATES + 1, sizeof *cand);
+    /* The model's cheapest TTGT layouts, plus GETT when it can run the problem: the table kernel,
+     * and the D-tile kernel where it takes the problem. */
+    cuperm_ctr_layout_t* layouts = malloc(sizeof *layouts * (CTR_MEASURE_CANDIDATES + 2));
+    cuperm_contraction_plan_t* cand = calloc(CTR_MEASURE_CANDIDATES + 2, sizeof *cand);
     if (!layouts || !cand) {
         free(layouts);
         free(cand);
         return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_ALLOC_FAILED, "out of host memory");
     }
     int n = cuperm_ctr_layout_rank(&c->problem, model, layouts, CTR_MEASURE_CANDIDATES);
-    if (withGett && cuperm_ctr_gett_usable(c->handle, &c->problem)) cuperm_ctr_gett_layout(&c->problem, &layouts[n++]);
+    if (withGett && cuperm_ctr_gett_usable(c->handle, &c->problem)) {
+        cuperm_ctr_gett_layout(&c->problem, 0, &layouts[n++]);
+        cuperm_ctr_gett_layout(&c->problem, 1, &layouts[n]);
+        if (layouts[n].dtile) ++n;
+    }
     cupermStatus_t st = CUPERM_STATUS_SUCCESS;
     int built = 0, firstBuilt = -1;
-    int ok[CTR_MEASURE_CANDIDATES + 1] = {0};
+    int ok[CTR_MEASURE_CANDIDATES + 2] = {0};
     size_t wsBytes = 0;
     for (int i = 0; i < n; ++i) {
         cand[i] = *c;

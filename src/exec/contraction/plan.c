@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "plan/contraction/gett.h"
 #include "plan/contraction/gett_cost.h"
+#include "plan/contraction/gett_dtile.h"
 
 /* ---- the cost model on a real device ----------------------------------------- */
 
@@ -43,7 +44,7 @@ static void choose_gett_if_faster(cuperm_handle_t* h, const cuperm_ctr_problem_t
     /* Last: for the tensor-core kernel it asks the CUDA runtime (cudaFuncGetAttributes), which most
      * model plans, large ones, never need. */
     if (!cuperm_ctr_gett_usable(h, p)) return;
-    cuperm_ctr_gett_layout(p, l);
+    cuperm_ctr_gett_layout(p, cuperm_ctr_dtile_requested(), l);
     l->gemmSeconds = gett;
 }
 
@@ -66,7 +67,7 @@ cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, const cupermTensorDescri
         /* One GETT plan per problem: nothing to choose, nothing to cache. */
         if ((st = cuperm_ctr_gett_check(h, &c->problem))) return st;
         c->measured = 0;
-        cuperm_ctr_gett_layout(&c->problem, &c->layout);
+        cuperm_ctr_gett_layout(&c->problem, cuperm_ctr_dtile_requested(), &c->layout);
     } else {
         c->measured = mode == CUPERM_PLAN_MEASURE;
         if (!cuperm_ctr_state_lookup(c->state, &c->problem, c->measured, algo, &c->layout, &c->measuredSeconds)) {
@@ -75,7 +76,7 @@ cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, const cupermTensorDescri
             if (c->measured)
                 st = cuperm_ctr_measure_choose(c, &model, algo == CUPERM_ALGO_DEFAULT);
             else if (algo == CUPERM_ALGO_DEFAULT && h->gettForced && cuperm_ctr_gett_usable(h, &c->problem))
-                cuperm_ctr_gett_layout(&c->problem, &c->layout); /* CUPERM_GETT=1: GETT whenever eligible */
+                cuperm_ctr_gett_layout(&c->problem, cuperm_ctr_dtile_requested(), &c->layout); /* CUPERM_GETT=1 */
             else if ((st = cuperm_ctr_layout_choose(&c->problem, &model, &c->layout)) == CUPERM_STATUS_SUCCESS &&
                      algo == CUPERM_ALGO_DEFAULT)
                 choose_gett_if_faster(h, &c->problem, &c->layout);

@@ -101,13 +101,13 @@ int cuperm_ctr_gett_eligible(const cuperm_ctr_problem_t* p, char* why, size_t wh
  * (beta = 0, the common case; C follows D's orders anyway). CUPERM_GETT_ORDER (read per plan,
  * for A/B measurements): "strides" keeps the strides rule, "output" also prices C's reads.
  */
-static void plan_orders(const cuperm_ctr_problem_t* p, int by[CTR_GETT_ORDERED], cuperm_ctr_dtile_t* dt)
+static void plan_orders(const cuperm_ctr_problem_t* p, int dtile, int by[CTR_GETT_ORDERED], cuperm_ctr_dtile_t* dt)
 {
-    if (cuperm_ctr_dtile_choose(p, dt)) { /* the D-tile kernel's tiles are D's leading modes */
+    if (dtile && cuperm_ctr_dtile_choose(p, dt)) { /* the D-tile kernel's tiles are D's leading modes */
         memcpy(by, dt->by, sizeof dt->by);
         return;
     }
-    dt->tm = dt->tn = dt->kp = 0;
+    memset(dt, 0, sizeof *dt);
     const char* env = getenv("CUPERM_GETT_ORDER");
     if (env && strcmp(env, "strides") == 0)
         cuperm_ctr_gett_default_orders(p, by);
@@ -134,15 +134,16 @@ static void gett_orders(const cuperm_ctr_problem_t* p, const int by[CTR_GETT_ORD
     t->bKFast = cuperm_ctr_gett_min_stride(p, CTR_GROUP_K, CTR_B) < cuperm_ctr_gett_min_stride(p, CTR_GROUP_N, CTR_B);
 }
 
-void cuperm_ctr_gett_layout(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l)
+void cuperm_ctr_gett_layout(const cuperm_ctr_problem_t* p, int dtile, cuperm_ctr_layout_t* l)
 {
     cuperm_ctr_gett_tables_t t;
     int by[CTR_GETT_ORDERED];
     cuperm_ctr_dtile_t dt;
     memset(l, 0, sizeof *l);
-    plan_orders(p, by, &dt);
+    plan_orders(p, dtile, by, &dt);
     gett_orders(p, by, &t);
     l->kind = CTR_KIND_GETT;
+    l->dtile = dt.tm > 0;
     for (int g = 0; g < CTR_GROUPS; ++g) {
         l->count[g] = t.count[g];
         l->size[g] = t.size[g];
@@ -222,15 +223,17 @@ static void gett_vectors(const cuperm_ctr_problem_t* p, cuperm_ctr_gett_tables_t
         if (cuperm_ctr_operand_max_offset(&p->op[w]) > INT32_MAX) t->off32 = 0;
 }
 
-cupermStatus_t cuperm_ctr_gett_tables_build(const cuperm_ctr_problem_t* p, cuperm_ctr_gett_tables_t* t)
+cupermStatus_t cuperm_ctr_gett_tables_build(const cuperm_ctr_problem_t* p, int dtile, cuperm_ctr_gett_tables_t* t)
 {
     int by[CTR_GETT_ORDERED];
     cuperm_ctr_dtile_t dt;
-    plan_orders(p, by, &dt);
+    plan_orders(p, dtile, by, &dt);
     const cupermStatus_t st = cuperm_ctr_gett_tables_build_by(p, by, t);
     t->dtileM = dt.tm;
     t->dtileN = dt.tn;
     t->dtileK = dt.kp;
+    t->dtileWhole[0] = dt.whole[0];
+    t->dtileWhole[1] = dt.whole[1];
     return st;
 }
 

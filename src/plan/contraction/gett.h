@@ -44,6 +44,7 @@ typedef struct {
     int off32;                             /* every operand's largest offset fits int32: 32-bit tables */
     int dtileM, dtileN, dtileK;            /* the D-tile kernel's tile where it takes the problem (its
                                               orders are these tables'), else 0 (gett_dtile.h) */
+    int dtileWhole[2];                     /* its M and N sides are products of whole modes */
     int64_t at[CTR_GROUPS][CTR_OPERANDS];  /* where each (group, operand) table starts in table[], -1 if none */
     int64_t entries;                       /* length of table[] */
     int64_t* table;                        /* host memory, malloc'd by cuperm_ctr_gett_tables_build */
@@ -77,13 +78,14 @@ void cuperm_ctr_gett_block_tile(const cuperm_ctr_problem_t* p, int64_t* bm, int6
  * CTR_GETT_MAX_ENTRIES, a grid of fewer than 2^31 tiles. Returns 1 or 0 with the reason. */
 int cuperm_ctr_gett_eligible(const cuperm_ctr_problem_t* p, char* why, size_t whySize);
 
-/* Fills a layout record for a GETT plan (kind, sizes, folded operators; no workspace). */
-void cuperm_ctr_gett_layout(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l);
+/* Fills a layout record for a GETT plan (kind, sizes, folded operators; no workspace); dtile: on
+ * the D-tile kernel where it takes p (l->dtile says whether it does), else the table kernel. */
+void cuperm_ctr_gett_layout(const cuperm_ctr_problem_t* p, int dtile, cuperm_ctr_layout_t* l);
 
-/* The mode orders (the D-tile kernel's where it takes p, with its tile in t->dtile*; else
- * cuperm_ctr_gett_choose_orders) and the offset tables (t->table malloc'd);
+/* The mode orders (with dtile, the D-tile kernel's where it takes p, with its tile in t->dtile*;
+ * else cuperm_ctr_gett_choose_orders) and the offset tables (t->table malloc'd);
  * ALLOC_FAILED or INVALID_VALUE (too large) with the error message set. */
-cupermStatus_t cuperm_ctr_gett_tables_build(const cuperm_ctr_problem_t* p, cuperm_ctr_gett_tables_t* t);
+cupermStatus_t cuperm_ctr_gett_tables_build(const cuperm_ctr_problem_t* p, int dtile, cuperm_ctr_gett_tables_t* t);
 /* The same with given orders: by[g] for M, N, K as in cuperm_ctr_gett_tables_t (tests). */
 cupermStatus_t cuperm_ctr_gett_tables_build_by(const cuperm_ctr_problem_t* p, const int by[CTR_GETT_ORDERED],
                                                cuperm_ctr_gett_tables_t* t);

@@ -9,23 +9,31 @@
 
 enum { M = CTR_GROUP_M, N = CTR_GROUP_N, K = CTR_GROUP_K };
 
-int cuperm_ctr_dtile_smem_bytes(const cuperm_ctr_dtile_t* s, int dMFast)
+int cuperm_ctr_dtile_slot_bytes(const cuperm_ctr_dtile_t* s, int dMFast)
 {
-    const int panels = (cuperm_ctr_dtile_rows_m(s->tm) + cuperm_ctr_dtile_rows_n(s->tn)) * cuperm_ctr_dtile_ld(s->kp) * 2;
-    const int fast = dMFast ? s->tm : s->tn, slow = dMFast ? s->tn : s->tm;
-    const int staging = slow * cuperm_ctr_dtile_pitch(fast, dMFast) * 4;
-    return panels > staging ? panels : staging;
+    const int tx = dMFast ? s->tn : s->tm, ty = dMFast ? s->tm : s->tn;
+    const int outerX = cuperm_ctr_dtile_outer_x(tx, ty);
+    const int innerIsM = outerX == dMFast; /* the inner side is Y (M when dMFast) or X (M otherwise) */
+    if (!s->whole[innerIsM ? 0 : 1]) return 0;
+    const int bytes = cuperm_ctr_dtile_slot_table_bytes(tx, ty, s->kp);
+    return bytes <= CTR_DTILE_SLOT_BYTES ? bytes : 0;
 }
 
-/* Whether a tile of tm x tn fits the kernel: its warp grid, panels, staging. */
+int cuperm_ctr_dtile_smem_bytes(const cuperm_ctr_dtile_t* s, int dMFast)
+{
+    const int panels = dMFast ? cuperm_ctr_dtile_panel_bytes(s->tn, s->tm, s->kp) : cuperm_ctr_dtile_panel_bytes(s->tm, s->tn, s->kp);
+    return panels + cuperm_ctr_dtile_slot_bytes(s, dMFast) + CTR_DTILE_STAGE_BYTES;
+}
+
+/* Whether a tile of tm x tn fits the kernel's warp grid and panels with either side along D's
+ * fastest direction (the tables decide which after the tile: cuperm_ctr_gett_paths). */
 static int fits(int64_t tm, int64_t tn, int kp)
 {
     if (tm > CTR_DTILE_OUTPUTS || tn > CTR_DTILE_OUTPUTS) return 0;
-    const cuperm_ctr_dtile_t s = {(int)tm, (int)tn, kp, {0}};
-    const int64_t panels = (int64_t)(cuperm_ctr_dtile_rows_m(s.tm) + cuperm_ctr_dtile_rows_n(s.tn)) * cuperm_ctr_dtile_ld(kp) * 2;
-    return cuperm_ctr_dtile_grid_fits(s.tm, s.tn) && panels <= CTR_DTILE_PANEL_BYTES &&
-           cuperm_ctr_dtile_smem_bytes(&s, 1) <= 2 * CTR_DTILE_PANEL_BYTES &&
-           cuperm_ctr_dtile_smem_bytes(&s, 0) <= 2 * CTR_DTILE_PANEL_BYTES;
+    const int a = (int)tm, b = (int)tn;
+    return cuperm_ctr_dtile_ny(a, b, NULL, NULL) && cuperm_ctr_dtile_ny(b, a, NULL, NULL) &&
+           cuperm_ctr_dtile_panel_bytes(a, b, kp) <= CTR_DTILE_PANEL_BYTES &&
+           cuperm_ctr_dtile_panel_bytes(b, a, kp) <= CTR_DTILE_PANEL_BYTES;
 }
 
 /* The largest count f <= e of a mode's indices the group's side may take next (f >= 1). */
@@ -51,15 +59,20 @@ int cuperm_ctr_dtile_d_order(const cuperm_ctr_problem_t* p, int order[CTR_MAX_MO
     return n;
 }
 
+int cuperm_ctr_dtile_requested(void)
+{
+    const char* env = getenv("CUPERM_GETT_DTILE");
+    return env && strcmp(env, "1") == 0;
+}
+
 int cuperm_ctr_dtile_choose(const cuperm_ctr_problem_t* p, cuperm_ctr_dtile_t* s)
 {
-    const char* env = getenv("CUPERM_GETT_DTILE"); /* off by default: not yet faster (gett_dtile.h) */
-    if (!env || strcmp(env, "1") != 0) return 0;
     if (cuperm_ctr_gett_cuda_cores(p) || !cuperm_ctr_gett_supported(p, NULL, 0) || cuperm_ctr_gett_has_operators(p))
         return 0;
     if (p->groupSize[K] > CTR_DTILE_KMAX) return 0;
     memset(s, 0, sizeof *s);
     s->kp = (int)((p->groupSize[K] + 15) / 16 * 16);
+    s->whole[0] = s->whole[1] = 1;
 
     int order[CTR_MAX_MODES];
     const int n = cuperm_ctr_dtile_d_order(p, order);
@@ -77,29 +90,39 @@ int cuperm_ctr_dtile_choose(const cuperm_ctr_problem_t* p, cuperm_ctr_dtile_t* s
         side[g] *= f;
         if (f < e) {
             closed[g] = 1;
+            if (f > 1) s->whole[g] = 0; /* part of a mode */
             break;
         }
         ++next[g];
     }
-    /* 2. Then the smaller side grows by its group's next mode (in D's order), while it fits. */
+    /* 2. Then a side grows by its group's next mode (in D's order) while the tile fits: the smaller
+     *    side among those whose next mode fits whole; where neither does, the smaller side takes as
+     *    much of its next mode as fits and closes. Whole modes keep every tile full and let the
+     *    kernel gather the inner panel through its slot table (core/gett_dtile_shape.h). */
     for (;;) {
-        int g = -1;
+        int mode[2] = {-1, -1};
+        int64_t f[2] = {0, 0};
         for (int h = M; h <= N; ++h) {
             if (closed[h]) continue;
-            if (g < 0 || side[h] < side[g]) g = h;
+            for (int j = 0, seen = 0; j < n && mode[h] < 0; ++j)
+                if ((int)p->modes[order[j]].group == h && seen++ == next[h]) mode[h] = order[j];
+            if (mode[h] < 0) closed[h] = 1;
+            else f[h] = take(side, h, p->modes[mode[h]].extent, s->kp);
         }
+        int g = -1;
+        for (int whole = 1; whole >= 0 && g < 0; --whole)
+            for (int h = M; h <= N; ++h) {
+                if (mode[h] < 0 || (whole && f[h] < p->modes[mode[h]].extent)) continue;
+                if (g < 0 || side[h] < side[g]) g = h;
+            }
         if (g < 0) break;
-        int mode = -1, seen = 0;
-        for (int j = 0; j < n && mode < 0; ++j)
-            if ((int)p->modes[order[j]].group == g && seen++ == next[g]) mode = order[j];
-        if (mode < 0) {
+        side[g] *= f[g];
+        if (f[g] < p->modes[mode[g]].extent) {
             closed[g] = 1;
-            continue;
+            if (f[g] > 1) s->whole[g] = 0;
+        } else {
+            ++next[g];
         }
-        const int64_t e = p->modes[mode].extent, f = take(side, g, e, s->kp);
-        side[g] *= f;
-        if (f < e) closed[g] = 1;
-        else ++next[g];
     }
     s->tm = (int)side[0];
     s->tn = (int)side[1];

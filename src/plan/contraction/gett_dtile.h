@@ -19,6 +19,8 @@
 typedef struct {
     int tm, tn; /* tile: tm consecutive m (M by D's strides) x tn consecutive n */
     int kp;     /* K padded to a multiple of 16 (the mma step) */
+    int whole[2]; /* M, N: the side is the product of its group's leading modes, whole (then every
+                     tile's offsets are the first tile's plus the tile's first row's) */
     int by[CTR_GETT_ORDERED]; /* M by D, N by D, K by the operand with the larger panel */
 } cuperm_ctr_dtile_t;
 
@@ -26,18 +28,28 @@ typedef struct {
  * Whether the D-tile kernel takes p, and its tile. It takes tensor-core types (A/B 16-bit), no
  * operators (after negations fold into the scalars), K of at most CTR_DTILE_KMAX elements, no
  * batch mode among D's leading modes before the tile is useful (tm x tn >= 64) and a grid below
- * 2^31 tiles, and only with CUPERM_GETT_DTILE=1 in the environment (read per plan): on the H100 the
- * kernel is still slower than TTGT and the table kernel on TCCG 31-48 (bench/results/gett-h100/dtile/),
- * so plans keep the table kernel by default. Returns 1 with s filled, or 0.
+ * 2^31 tiles. Returns 1 with s filled, or 0.
  */
 int cuperm_ctr_dtile_choose(const cuperm_ctr_problem_t* p, cuperm_ctr_dtile_t* s);
+
+/* Whether GETT plans that are not measured take the D-tile kernel: CUPERM_GETT_DTILE=1 in the
+ * environment (read per plan). Off by default: the kernel beats TTGT on some short-K problems and
+ * loses on others (bench/results/gett-h100/dtile/), and no model tells them apart yet; measured
+ * plans (CUPERM_PLAN_MEASURE) time it beside TTGT and the table kernel wherever it takes the problem. */
+int cuperm_ctr_dtile_requested(void);
 
 /* D's modes (mode-table indices: the M, N and L modes) by D's strides, fastest first; returns
  * their count. */
 int cuperm_ctr_dtile_d_order(const cuperm_ctr_problem_t* p, int order[CTR_MAX_MODES]);
 
-/* Dynamic shared memory of tile s in bytes: the panels, or the fp32 staging of the outputs in
- * D's direction (dMFast: along M), whichever is larger. */
+/* Dynamic shared memory of tile s in bytes: its two panels, the side along D's fastest direction
+ * (M when dMFast) padded as the kernel's Y side (core/gett_dtile_shape.h), the inner panel's slot
+ * table where cuperm_ctr_dtile_slot_bytes gives it one, and the warps' output staging. */
 int cuperm_ctr_dtile_smem_bytes(const cuperm_ctr_dtile_t* s, int dMFast);
+
+/* Bytes of the inner panel's slot table (core/gett_dtile_shape.h), or 0 where the kernel gathers
+ * that panel through the offset tables: where its side is not whole modes, or the table would
+ * pass CTR_DTILE_SLOT_BYTES. */
+int cuperm_ctr_dtile_slot_bytes(const cuperm_ctr_dtile_t* s, int dMFast);
 
 #endif

@@ -113,8 +113,9 @@ typedef struct {
 typedef enum { CTR_KIND_TTGT = 0, CTR_KIND_GETT = 1 } cuperm_ctr_kind_t;
 
 typedef struct {
-    cuperm_ctr_kind_t kind;               /* TTGT (every field below) or GETT (kind, role, count, size,
-                                             order, m, n, k, batch, calls = 1, ops; no workspace) */
+    cuperm_ctr_kind_t kind;               /* TTGT (every field below) or GETT (kind, dtile, role, count,
+                                             size, order, m, n, k, batch, calls = 1, ops; no workspace) */
+    int dtile;                            /* GETT on the D-tile kernel (plan/contraction/gett_dtile.h) */
     int swapped;                          /* cuBLAS's first operand is B; rows are the N-role modes */
     int role[CTR_MAX_MODES];              /* per mode-table entry: a cuperm_ctr_group_t or CTR_ROLE_O */
     int count[CTR_ROLES];

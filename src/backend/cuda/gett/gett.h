@@ -48,6 +48,7 @@ typedef struct {
      * and N ordered by D's strides, K padded to dtileK (a multiple of 16, at most 64), smemBytes of
      * dynamic shared memory (plan/contraction/gett_dtile.h). */
     int dtileM, dtileN, dtileK, smemBytes;
+    int dtileSlotBytes; /* its inner panel's slot table (after the panels), 0 for none */
     int gridBlocks; /* the D-tile kernel's persistent grid: min(tiles x batch, SMs x blocks an SM holds) */
     int aKFast, bKFast;      /* shared tile layout: k contiguous (1) or m / n contiguous (0) */
     int vecA, vecB;          /* run widths (8, 4, 2, 1 elements) along that layout's fast direction */
