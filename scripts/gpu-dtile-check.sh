@@ -8,8 +8,9 @@
 #   3. compute-sanitizer memcheck on test_gett_gpu's random cases;
 #   4. TCCG48 (DTYPES, default "f16 bf16"), model plans, variants: ttgt (the default plans),
 #      dtile (CUPERM_GETT=1 CUPERM_GETT_DTILE=1: GETT where eligible, the D-tile kernel where it
-#      takes the case) and table (CUPERM_GETT=1); then per case time and ratio to the same-shape
-#      cuBLAS GEMM of each variant (each variant's own same-run GEMM).
+#      takes the case), table (CUPERM_GETT=1) and measure (default environment, measured plans:
+#      TTGT candidates, the table kernel and the D-tile kernel timed); then per case time and ratio
+#      to the same-shape cuBLAS GEMM of each variant (each variant's own same-run GEMM).
 # Logs in $OUT (or ./gpu-dtile-logs). SKIP=tests,table-tests,fuzz,memcheck skips those parts
 # (table-tests: test_gett_gpu on the table kernel); VARIANTS (default "ttgt dtile table") the
 # benchmark's variants, side by side per case in cases-<dtype>.txt.
@@ -31,6 +32,7 @@ if [[ $skip != *,tests,* ]]; then
   CUPERM_GETT_DTILE=1 run test_gett_gpu 200 build-dt/test_gett_gpu
   grep -E '^(FAILED|    )' "$logs/test_gett_gpu.log" | head -20
   [[ $skip == *,table-tests,* ]] || run test_gett_table_gpu 200 build-dt/test_gett_gpu
+  [ -x build-dt/test_ctr_gpu ] && run test_ctr_gpu 300 build-dt/test_ctr_gpu
 fi
 if [[ $skip != *,fuzz,* ]] && [ -f build-dt/cuperm-fuzz.xz ]; then
   xz -dc build-dt/cuperm-fuzz.xz >"$d/cuperm-fuzz" && chmod +x "$d/cuperm-fuzz"
@@ -45,20 +47,22 @@ fi
 
 for dt in ${DTYPES:-f16 bf16}; do
   for variant in ${VARIANTS:-ttgt dtile table}; do
+    mode=model
     case $variant in
       dtile) env=(env CUPERM_GETT=1 CUPERM_GETT_DTILE=1) ;;
       table) env=(env -u CUPERM_GETT_DTILE CUPERM_GETT=1) ;;
+      measure) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE) mode=measure ;;
       *) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE) ;;
     esac
     mkdir -p "$logs/bench-$dt-$variant"
-    "${env[@]}" timeout 150 build-dt/cuperm-bench tccg48 --dtype "$dt" --mode model --quiet \
+    "${env[@]}" timeout 250 build-dt/cuperm-bench tccg48 --dtype "$dt" --mode $mode --quiet \
       --out "$logs/bench-$dt-$variant" >"$logs/bench-$dt-$variant.log" 2>&1
     echo "bench $dt $variant rc=$? $(grep -E 'geomean' "$logs/bench-$dt-$variant.log" | tail -1)"
   done
   # Per case: time (ms) and ratio to the same-shape GEMM, per variant.
   files=()
   for variant in ${VARIANTS:-ttgt dtile table}; do
-    grep -v '^#' "$logs/bench-$dt-$variant/tccg48-$dt.csv" >"$d/cases-$variant.csv"
+    grep -v '^#' "$(ls "$logs/bench-$dt-$variant"/tccg48-*.csv | head -1)" >"$d/cases-$variant.csv"
     files+=("$d/cases-$variant.csv")
   done
   awk -F, -v names="${VARIANTS:-ttgt dtile table}" \
