@@ -465,6 +465,45 @@ static void test_vector_paths(void** state)
     assert_int_equal(failures, 0);
 }
 
+/* TCCG 31 / 32 shapes with enough tiles that a persistent block of the D-tile kernel walks several
+ * (more than 2 blocks an SM on 132 SMs): the inner panel's slot table and prefetch, the outer
+ * panel kept across tiles, D through the warps' staging (beta = 0, aligned), as pairs with C, and
+ * element by element where the base pointer breaks the runs. On the table kernel where the D-tile
+ * kernel is off (CUPERM_GETT_DTILE unset), as a check of the same shapes. */
+static void test_many_tiles(void** state)
+{
+    (void)state;
+    static const shape shapes[] = {
+        /* tiles 24 (a) x 256 (b, c), D along M; 72 x 4 tiles */
+        {"dega", "gfbc", "abcdef", E(['a' - 'a'] = 24, ['b' - 'a'] = 16, ['c' - 'a'] = 16, ['d' - 'a'] = 12,
+                                     ['e' - 'a'] = 6, ['f' - 'a'] = 4, ['g' - 'a'] = 24), 0},
+        /* tiles 16 (b) x 384 (a, c), D along N; 72 x 4 tiles */
+        {"degb", "gfac", "abcdef", E(['a' - 'a'] = 24, ['b' - 'a'] = 16, ['c' - 'a'] = 16, ['d' - 'a'] = 12,
+                                     ['e' - 'a'] = 6, ['f' - 'a'] = 4, ['g' - 'a'] = 24), 0},
+    };
+    /* beta mode, base offset (elements), type pair (shifted by two per shape): 16-bit D first */
+    static const int cases[][3] = {{BETA_ZERO, 0, 1}, {BETA_C_NOT_D, 0, 0}, {BETA_C_IS_D, 0, 3}, {BETA_ZERO, 1, 1},
+                                   {BETA_ZERO, 0, 2}};
+    rng_t r = {4242};
+    int failures = 0, runs = 0, dtileRuns = 0;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s)
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+            built b;
+            build_shape(&r, &shapes[s], &b);
+            char label[160];
+            snprintf(label, sizeof label, "many tiles %zu (%s,%s->%s) beta mode %d off %d", s, shapes[s].a, shapes[s].b,
+                     shapes[s].d, cases[c][0], cases[c][1]);
+            failures += run_case(&r, b.d, &pairs[((size_t)cases[c][2] + 2 * s) % TENSOR_CORE_PAIRS], cases[c][0],
+                                 cases[c][1], CUPERM_PLAN_MODEL, 1, label);
+            dtileRuns += last_plan_dtile;
+            ++runs;
+        }
+    printf("    many tiles: %d runs (%d on the D-tile kernel), %d failed\n", runs, dtileRuns, failures);
+    const char* dtile = getenv("CUPERM_GETT_DTILE");
+    if (dtile && strcmp(dtile, "1") == 0) assert_int_equal(dtileRuns, runs);
+    assert_int_equal(failures, 0);
+}
+
 /* ---- random contractions ---------------------------------------------------------- */
 
 static int case_count(void)
@@ -659,6 +698,7 @@ int main(void)
         cmocka_unit_test(test_not_eligible),
         cmocka_unit_test(test_fixed_shapes),
         cmocka_unit_test(test_vector_paths),
+        cmocka_unit_test(test_many_tiles),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_operators),
         cmocka_unit_test(test_measured),
