@@ -10,10 +10,11 @@
 //      tables into shared memory, k contiguous, zero past the extents;
 //   2. multiplies the panels with mma.sync.m16n8k16 (fp32 accumulators), each warp a grid of
 //      MX x NY fragments of 16 (X) x 8 (Y);
-//   3. writes D (= alpha acc + beta C) from the accumulators: each thread's two neighbouring
-//      outputs along Y as one pair store where D's runs allow, else one by one.
-// Nothing is staged: the fragments' pairs along D's fastest direction make a warp's store cover
-// 16 contiguous bytes of D in each of 8 lines, and its NY fragments side by side continue them.
+//   3. writes D (= alpha acc + beta C) from the accumulators, whose pairs lie along D's runs: with
+//      beta = 0 and runs of 8 (16-bit D) through the warp's own staging in whole 16-byte pieces
+//      (full sectors), else as pairs where D's runs allow, else one by one.
+// Where the inner side is whole modes its panels go through a slot table built once a block, and
+// the next item's panel is loaded before this item's products (core/gett_dtile_shape.h).
 // Every element of D (and of C, which may be D) is read and written by one thread once.
 #include "backend/cuda/gett/gett.h"
 #include "backend/cuda/gett/gett_elements.cuh"
@@ -40,6 +41,20 @@ template <int W> constexpr int inflight() { return W >= 4 ? 4 : 8; }
 template <int W> struct Run { typedef typename VecOf<2 * W>::type type; };
 template <> struct Run<1> { typedef unsigned short type; };
 
+// Stores run v at panel address at: one 2W-byte store along K (kFast), else W stores a row apart.
+template <int W, typename V>
+__device__ __forceinline__ void put_run(unsigned short* P, int at, const V& v, int ld, bool kFast)
+{
+    if (kFast) {
+        *reinterpret_cast<V*>(P + at) = v;
+    } else {
+        unsigned short e[W];
+        memcpy(e, &v, sizeof v);
+#pragma unroll
+        for (int j = 0; j < W; ++j) P[at + j * ld] = e[j];
+    }
+}
+
 template <typename OFF, int W>
 __device__ __forceinline__ void load_panel(unsigned short* P, const unsigned short* X, const OFF* rowOff,
                                            const OFF* kOff, int rows, int rowsPad, int k, int kp, int ld,
@@ -65,17 +80,8 @@ __device__ __forceinline__ void load_panel(unsigned short* P, const unsigned sho
             if (q >= perLine) q -= perLine, ++line;
         }
 #pragma unroll
-        for (int u = 0; u < INFLIGHT; ++u) {
-            if (at[u] < 0) continue;
-            if (kFast) {
-                *reinterpret_cast<V*>(P + at[u]) = v[u];
-            } else {
-                unsigned short e[W];
-                memcpy(e, &v[u], sizeof v[u]);
-#pragma unroll
-                for (int j = 0; j < W; ++j) P[at[u] + j * ld] = e[j];
-            }
-        }
+        for (int u = 0; u < INFLIGHT; ++u)
+            if (at[u] >= 0) put_run<W>(P, at[u], v[u], ld, kFast);
     }
 }
 
@@ -108,38 +114,6 @@ __device__ __forceinline__ void build_slots(int2* T, const OFF* rowOff, const OF
     }
 }
 
-// A panel through the slot table: one table read and one load a run, 4 runs in flight a thread.
-template <int W>
-__device__ __forceinline__ void gather_slots(unsigned short* P, const unsigned short* X, const int2* T, int rowsPad,
-                                             int kp, int ld, bool kFast, int tid)
-{
-    typedef typename Run<W>::type V;
-    constexpr int U = 4;
-    const int total = (kFast ? kp : rowsPad) / W * (kFast ? rowsPad : kp);
-    for (int s0 = tid; s0 < total; s0 += THREADS * U) {
-        V v[U];
-        int at[U];
-#pragma unroll
-        for (int u = 0; u < U; ++u) {
-            const int2 e = s0 + u * THREADS < total ? T[s0 + u * THREADS] : make_int2(-1, -1);
-            at[u] = s0 + u * THREADS < total ? e.y : -1;
-            v[u] = e.x >= 0 ? *reinterpret_cast<const V*>(X + e.x) : V();
-        }
-#pragma unroll
-        for (int u = 0; u < U; ++u) {
-            if (at[u] < 0) continue;
-            if (kFast) {
-                *reinterpret_cast<V*>(P + at[u]) = v[u];
-            } else {
-                unsigned short e[W];
-                memcpy(e, &v[u], sizeof v[u]);
-#pragma unroll
-                for (int j = 0; j < W; ++j) P[at[u] + j * ld] = e[j];
-            }
-        }
-    }
-}
-
 template <typename OFF>
 __device__ __forceinline__ void build_slots_w(int w, int2* T, const OFF* rowOff, const OFF* kOff, int rows,
                                               int rowsPad, int k, int kp, int ld, bool kFast, int tid)
@@ -149,17 +123,6 @@ __device__ __forceinline__ void build_slots_w(int w, int2* T, const OFF* rowOff,
     case 4: build_slots<4, OFF>(T, rowOff, kOff, rows, rowsPad, k, kp, ld, kFast, tid); break;
     case 2: build_slots<2, OFF>(T, rowOff, kOff, rows, rowsPad, k, kp, ld, kFast, tid); break;
     default: build_slots<1, OFF>(T, rowOff, kOff, rows, rowsPad, k, kp, ld, kFast, tid); break;
-    }
-}
-
-__device__ __forceinline__ void gather_slots_w(int w, unsigned short* P, const unsigned short* X, const int2* T,
-                                               int rowsPad, int kp, int ld, bool kFast, int tid)
-{
-    switch (w) {
-    case 8: gather_slots<8>(P, X, T, rowsPad, kp, ld, kFast, tid); break;
-    case 4: gather_slots<4>(P, X, T, rowsPad, kp, ld, kFast, tid); break;
-    case 2: gather_slots<2>(P, X, T, rowsPad, kp, ld, kFast, tid); break;
-    default: gather_slots<1>(P, X, T, rowsPad, kp, ld, kFast, tid); break;
     }
 }
 
@@ -194,14 +157,7 @@ template <int W> __device__ __forceinline__ void slots_store(unsigned short* P, 
         if (f.at[u] < 0) continue;
         V x;
         memcpy(&x, &f.v[u], sizeof x);
-        if (kFast) {
-            *reinterpret_cast<V*>(P + f.at[u]) = x;
-        } else {
-            unsigned short e[W];
-            memcpy(e, &x, sizeof x);
-#pragma unroll
-            for (int j = 0; j < W; ++j) P[f.at[u] + j * ld] = e[j];
-        }
+        put_run<W>(P, f.at[u], x, ld, kFast);
     }
 }
 
@@ -223,6 +179,39 @@ __device__ __forceinline__ void slots_store_w(int w, unsigned short* P, const Pr
     case 4: slots_store<4>(P, f, ld, kFast); break;
     case 2: slots_store<2>(P, f, ld, kFast); break;
     default: slots_store<1>(P, f, ld, kFast); break;
+    }
+}
+
+// A whole panel through the slot table (total slots): one table read and one load a run, 4 runs in
+// flight a thread, stored straight away (the prefetch's registers stay free).
+template <int W>
+__device__ __forceinline__ void gather_slots(unsigned short* P, const unsigned short* X, const int2* T, int total,
+                                             int ld, bool kFast, int tid)
+{
+    typedef typename Run<W>::type V;
+    constexpr int U = 4;
+    for (int s0 = tid; s0 < total; s0 += THREADS * U) {
+        V v[U];
+        int2 e[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) {
+            e[u] = s0 + u * THREADS < total ? T[s0 + u * THREADS] : make_int2(-1, -1);
+            v[u] = e[u].x >= 0 ? *reinterpret_cast<const V*>(X + e[u].x) : V();
+        }
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+            if (e[u].y >= 0) put_run<W>(P, e[u].y, v[u], ld, kFast);
+    }
+}
+
+__device__ __forceinline__ void gather_slots_w(int w, unsigned short* P, const unsigned short* X, const int2* T,
+                                               int total, int ld, bool kFast, int tid)
+{
+    switch (w) {
+    case 8: gather_slots<8>(P, X, T, total, ld, kFast, tid); break;
+    case 4: gather_slots<4>(P, X, T, total, ld, kFast, tid); break;
+    case 2: gather_slots<2>(P, X, T, total, ld, kFast, tid); break;
+    default: gather_slots<1>(P, X, T, total, ld, kFast, tid); break;
     }
 }
 
@@ -327,7 +316,7 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
         if (pending)
             slots_store_w(inW, inP, pf, ld, inKFast);
         else if (slots)
-            gather_slots_w(inW, inP, inOp + inL[it.l] + inRow[i0], T, inRows, kp, ld, inKFast, tid);
+            gather_slots_w(inW, inP, inOp + inL[it.l] + inRow[i0], T, slotCount, ld, inKFast, tid);
         else
             load_panel_w<OFF>(inW, inP, inOp + inL[it.l], inRow + i0, inK, min(inTile, inSize - i0), inRows, q.k, kp,
                               ld, inKFast, tid);
