@@ -6,6 +6,7 @@
 #include "backend/cuda/timer.h"
 #include "core/error.h"
 #include "plan/contraction/gett.h"
+#include "plan/contraction/gett_dtile.h"
 
 enum { kSamples = 5 };
 
@@ -111,8 +112,8 @@ cupermStatus_t cuperm_ctr_measure_choose(cuperm_contraction_plan_t* c, const cup
     int n = cuperm_ctr_layout_rank(&c->problem, model, layouts, CTR_MEASURE_CANDIDATES);
     if (withGett && cuperm_ctr_gett_usable(c->handle, &c->problem)) {
         cuperm_ctr_gett_layout(&c->problem, 0, &layouts[n++]);
-        cuperm_ctr_gett_layout(&c->problem, 1, &layouts[n]);
-        if (layouts[n].dtile) ++n;
+        cuperm_ctr_dtile_t dt;
+        if (cuperm_ctr_dtile_choose(&c->problem, &dt)) cuperm_ctr_gett_layout(&c->problem, 1, &layouts[n++]);
     }
     cupermStatus_t st = CUPERM_STATUS_SUCCESS;
     int built = 0, firstBuilt = -1;
