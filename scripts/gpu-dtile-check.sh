@@ -45,6 +45,7 @@ if [[ $skip != *,memcheck,* ]]; then
     compute-sanitizer --tool memcheck build-dt/test_gett_gpu
 fi
 
+for suite in ${SUITES:-tccg48}; do
 for dt in ${DTYPES:-f16 bf16}; do
   for variant in ${VARIANTS:-ttgt dtile table}; do
     mode=model
@@ -54,22 +55,26 @@ for dt in ${DTYPES:-f16 bf16}; do
       measure) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE) mode=measure ;;
       *) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE) ;;
     esac
-    mkdir -p "$logs/bench-$dt-$variant"
-    "${env[@]}" timeout 250 build-dt/cuperm-bench tccg48 --dtype "$dt" --mode $mode --quiet \
-      --out "$logs/bench-$dt-$variant" >"$logs/bench-$dt-$variant.log" 2>&1
-    echo "bench $dt $variant rc=$? $(grep -E 'geomean' "$logs/bench-$dt-$variant.log" | tail -1)"
+    out="$logs/bench-$suite-$dt-$variant"
+    mkdir -p "$out"
+    # shellcheck disable=SC2086 # SUITE_ARGS: options for the generated suites (--count, --seed)
+    "${env[@]}" timeout 280 build-dt/cuperm-bench "$suite" ${SUITE_ARGS:-} --dtype "$dt" --mode $mode --quiet \
+      --out "$out" >"$out.log" 2>&1
+    echo "bench $suite $dt $variant rc=$? $(grep -E 'geomean' "$out.log" | tail -1)"
   done
   # Per case: time (ms) and ratio to the same-shape GEMM, per variant.
   files=()
   for variant in ${VARIANTS:-ttgt dtile table}; do
-    grep -v '^#' "$(ls "$logs/bench-$dt-$variant"/tccg48-*.csv | head -1)" >"$d/cases-$variant.csv"
+    grep -v '^#' "$(ls "$logs/bench-$suite-$dt-$variant"/*.csv | head -1)" >"$d/cases-$variant.csv"
     files+=("$d/cases-$variant.csv")
   done
   awk -F, -v names="${VARIANTS:-ttgt dtile table}" \
       'FNR == 1 { f++; for (i = 1; i <= NF; ++i) col[$i] = i; next }
-           { id = $col["id"]; t[f, id] = $col["time_ms"]; r[f, id] = $col["plain_gemm_ms"] / $col["time_ms"]; ids[id] = 1 }
+           { id = $col["id"]; t[f, id] = $col["time_ms"]; r[f, id] = $col["plain_gemm_ms"] / $col["time_ms"]; ids[id] = 1
+             if (id > last) last = id }
            END { n = split(names, v, " "); printf "%4s", "case"; for (j = 1; j <= n; ++j) printf " %10s %6s", v[j] " ms", "ratio"; print "";
-                 for (id = 1; id <= 48; ++id) if (id in ids) { printf "%4d", id;
+                 for (id = 1; id <= last; ++id) if (id in ids) { printf "%4d", id;
                    for (j = 1; j <= n; ++j) printf " %10.4f %6.3f", t[j, id], r[j, id]; print "" } }' \
-    "${files[@]}" | tee "$logs/cases-$dt.txt"
+    "${files[@]}" | tee "$logs/cases-$suite-$dt.txt"
+done
 done

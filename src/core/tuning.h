@@ -96,6 +96,20 @@ typedef struct {
 /* GETT kernel families: tensor cores (fp16 / bf16), CUDA cores fp32, CUDA cores fp64. */
 enum { CUPERM_GETT_TENSOR_CORES = 0, CUPERM_GETT_FP32 = 1, CUPERM_GETT_FP64 = 2, CUPERM_GETT_FAMILIES = 3 };
 
+/* The D-tile GETT kernel's time model (plan/contraction/gett_dtile_cost.h): t = seconds0 + one
+ * block's work (items, panel sector bytes and load instructions per warp, D's sector bytes and
+ * store instructions per warp) times these.
+ * itemSeconds 0: not measured; model plans never take the kernel. */
+typedef struct {
+    double seconds0;
+    double itemSeconds;
+    double panelByteSeconds;
+    double loadSeconds;
+    double dByteSeconds;
+    double storeSeconds;
+    double margin; /* a model plan takes the kernel when its time x this is below the best other plan's */
+} cuperm_dtile_tuning_t;
+
 typedef struct {
     const char* name;                       /* e.g. "sm_90 (H100 measurements)" */
     int tuned;                              /* 0: defaults for an architecture nobody measured */
@@ -109,6 +123,7 @@ typedef struct {
                                                 * modelled; src/plan/contraction/gemm_cost.c) */
     cuperm_gett_tuning_t gett[CUPERM_GETT_FAMILIES];
     double gett_margin; /* a model plan takes GETT when its time x this is below TTGT's predicted time */
+    cuperm_dtile_tuning_t dtile;
 } cuperm_tuning_t;
 
 /** The table for a device (never NULL: unknown families get the defaults). */

@@ -85,11 +85,52 @@ static void test_random_contractions_follow_the_rules(void** state)
     }
 }
 
+/* short-k: K of 8-64 elements, D of target / 8 to target elements and no smaller than either
+ * input, every letter in two or three of the tensors (a batch mode in all three), D mixing M and
+ * N modes in most cases; seeds give different cases. */
+static void test_short_k_follows_the_rules(void** state)
+{
+    (void)state;
+    const int64_t target = 64000000;
+    bench_ctr_case other[40];
+    assert_int_equal(bench_ctr_short_k(1, 40, target, cases), 40);
+    assert_int_equal(bench_ctr_short_k(2, 40, target, other), 40);
+    int interleaved = 0, same = 0;
+    for (int i = 0; i < 40; ++i) {
+        int64_t m, n, k, b;
+        bench_ctr_gemm_shape(&cases[i], &m, &n, &k, &b);
+        if (k < 8 || k > 64) fail_msg("case %d %s: k %lld", i + 1, cases[i].spec, (long long)k);
+        const double d = (double)m * (double)n * (double)b;
+        if (d < (double)target / 8 * 0.999 || d > 2.0 * (double)target)
+            fail_msg("case %d %s: D of %.0f elements", i + 1, cases[i].spec, d);
+        bench_ctr_modes md;
+        bench_ctr_modes_of(&cases[i], &md);
+        double v[2] = {1, 1};
+        for (int t = 0; t < 2; ++t)
+            for (int j = 0; j < md.rank[t]; ++j) v[t] *= (double)md.extents[t][j];
+        assert_true(v[0] <= d && v[1] <= d);
+        /* D interleaves M and N: some N mode of D lies between two modes of A (M or batch), or the
+         * reverse: three or more runs of A's and B's modes along D. */
+        int runs = 1;
+        for (int j = 1; j < md.rank[3]; ++j) {
+            const char* aSpec = strchr(cases[i].spec, '-') + 1;
+            const int prevM = memchr(aSpec, md.modes[3][j - 1], strcspn(aSpec, "-")) != NULL;
+            const int curM = memchr(aSpec, md.modes[3][j], strcspn(aSpec, "-")) != NULL;
+            runs += prevM != curM;
+        }
+        interleaved += runs > 2;
+        same += !strcmp(cases[i].spec, other[i].spec);
+    }
+    assert_true(interleaved > 10);
+    assert_true(same < 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tccg48_parses),
         cmocka_unit_test(test_random_contractions_follow_the_rules),
+        cmocka_unit_test(test_short_k_follows_the_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,12 +9,16 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "contraction/ctr_random.h"
+#include "core/device_info.h"
+#include "plan/contraction/gett_cost.h"
 #include "plan/contraction/gett_dtile.h"
+#include "plan/contraction/gett_dtile_cost.h"
 #include "support/rng.h"
 
 typedef struct {
@@ -93,6 +97,62 @@ static void test_tccg_tiles(void** state)
     assert_false(cuperm_ctr_dtile_requested());
     setenv("CUPERM_GETT_DTILE", "1", 1);
     assert_true(cuperm_ctr_dtile_requested());
+}
+
+static const cuperm_tuning_t* tuning_of(int ccMajor)
+{
+    const cuperm_device_info_t dev = {0, ccMajor, 0, 132, 50 << 20, 48 << 10, 3.35e12};
+    return cuperm_tuning_for(&dev);
+}
+
+/* One block's work worked out by hand (TCCG 31 on 132 SMs), the time model's scale, and model
+ * planning's choice against TTGT layouts priced above and below it. */
+static void test_work_and_model_choice(void** state)
+{
+    (void)state;
+    made o;
+    cuperm_ctr_dtile_t s;
+    cuperm_ctr_dtile_work_t w;
+    assert_int_equal(make(&o, "dega", "gfbc", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
+    assert_true(cuperm_ctr_dtile_choose(&o.p, &s)); /* 24 x 256 (test_tccg_tiles) */
+    cuperm_ctr_dtile_work(&o.p, &s, 132, &w);
+    /* 9216 / 24 x 4096 / 256 = 6144 items over 264 blocks: 24 each (23.3). */
+    assert_float_equal(w.items, 24, 0);
+    /* A tile is 6144 contiguous elements of D (a, b, c whole): 2 sector bytes an output; D runs
+     * of 8 along a (24), so staged 16-byte pieces: 6144 / 8 per item over 256 threads. */
+    assert_float_equal(w.dBytes, 24.0 * 6144 * 2, 0);
+    assert_float_equal(w.dStores, 24.0 * 6144 / 8 / 256, 1e-12);
+    /* Panels: B's (256 n x 24 k: g, f contiguous in B = gfbc, a run of 24 elements, 48 bytes
+     * in 2 sectors) stays; A's (24 m x 24 k: a and g strided in A = dega, a sector an element)
+     * changes every item: 24 loads of A's panel; the block's 24 items of 384 inner (M) tiles span
+     * at most two outer ones, so two of B's. */
+    const double aPanel = 24.0 * 24 * 32, bPanel = 256.0 * 24 * (64.0 / 24 * 1);
+    assert_float_equal(w.panelBytes, 24 * aPanel + 2 * bPanel, 1e-6);
+    const cuperm_tuning_t* h100 = tuning_of(9);
+    const double d = cuperm_ctr_dtile_seconds(&o.p, &s, h100, 132);
+    assert_true(d > 10e-6 && d < 1e-3);
+    assert_false(isfinite(cuperm_ctr_dtile_seconds(&o.p, &s, tuning_of(8), 108))); /* not measured there */
+    /* The choice: the kernel where TTGT's layout is priced above it (by the margin), never else. */
+    cuperm_ctr_layout_t l;
+    memset(&l, 0, sizeof l);
+    l.calls = 1;
+    l.gemmSeconds = 2 * d * h100->dtile.margin;
+    double seconds;
+    assert_int_equal(cuperm_ctr_gett_model_choice(&o.p, &l, h100, 132, &seconds), CTR_GETT_DTILE);
+    assert_float_equal(seconds, d, 0);
+    l.gemmSeconds = 0.9 * d * h100->dtile.margin;
+    assert_int_equal(cuperm_ctr_gett_model_choice(&o.p, &l, h100, 132, &seconds), CTR_GETT_NONE);
+    assert_float_equal(seconds, l.gemmSeconds, 0);
+    l.gemmSeconds = 100 * d;
+    assert_int_equal(cuperm_ctr_gett_model_choice(&o.p, &l, tuning_of(8), 108, &seconds), CTR_GETT_NONE);
+    /* TCCG 6 (abcde-efbad-cf): the tile (432 x 13) cuts b; A's panel gathers an element a sector
+     * from a 113 MB operand: its modelled time per output is far above TCCG 31's. */
+    const double perOutput31 = d / (9216.0 * 4096);
+    assert_int_equal(make(&o, "efbad", "cf", "abcde",
+                          EXT(X('a') = 48, X('b') = 32, X('c') = 24, X('d') = 32, X('e') = 48, X('f') = 32), CUPERM_R_16F),
+                     CUPERM_STATUS_SUCCESS);
+    assert_true(cuperm_ctr_dtile_choose(&o.p, &s));
+    assert_true(cuperm_ctr_dtile_seconds(&o.p, &s, h100, 132) / (48.0 * 32 * 24 * 32 * 48) > 3 * perOutput31);
 }
 
 /* D's first `count` elements in D's order (modes by D's strides) lie in the first tile. */
@@ -182,6 +242,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tccg_tiles),
         cmocka_unit_test(test_random_tiles),
+        cmocka_unit_test(test_work_and_model_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,6 @@
 #include "contraction_cases.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,65 @@ int bench_ctr_random(uint64_t seed, int count, int64_t targetElements, double ma
         }
         for (int j = 0; j < total; ++j)
             if (c->extent[j] < 1) c->extent[j] = 1;
+    }
+    return count;
+}
+
+int bench_ctr_short_k(uint64_t seed, int count, int64_t targetElements, bench_ctr_case* out)
+{
+    uint64_t s = seed * 0x9e3779b97f4a7c15ull + 101;
+    for (int i = 0; i < count; ++i) {
+    retry:;
+        const int nM = range(&s, 1, 3), nN = range(&s, 1, 3), nK = range(&s, 1, 2), nL = range(&s, 0, 3) == 0;
+        /* Letters: D's free modes a.. (M then N), then K, then the batch mode. */
+        char A[8], B[8], D[8];
+        int rA = 0, rB = 0, rD = 0, letter = 0;
+        int64_t extent[26] = {0};
+        int free_[6], nFree = 0;
+        for (int j = 0; j < nM; ++j, ++letter) A[rA++] = D[rD++] = (char)('a' + letter), free_[nFree++] = letter;
+        for (int j = 0; j < nN; ++j, ++letter) B[rB++] = D[rD++] = (char)('a' + letter), free_[nFree++] = letter;
+        /* K: one mode of 8-64 or two whose product is 8-64. */
+        if (nK == 1) {
+            extent[letter] = range(&s, 8, 64);
+        } else {
+            extent[letter] = range(&s, 2, 8);
+            extent[letter + 1] = range(&s, (int)((8 + extent[letter] - 1) / extent[letter]), (int)(64 / extent[letter]));
+        }
+        for (int j = 0; j < nK; ++j, ++letter) A[rA++] = B[rB++] = (char)('a' + letter);
+        if (nL) {
+            extent[letter] = range(&s, 2, 8);
+            A[rA++] = B[rB++] = D[rD++] = (char)('a' + letter++);
+        }
+        shuffle(&s, A, rA);
+        shuffle(&s, B, rB);
+        shuffle(&s, D, rD);
+        bench_ctr_case* c = &out[i];
+        memset(c, 0, sizeof *c);
+        c->id = i + 1;
+        snprintf(c->spec, sizeof c->spec, "%.*s-%.*s-%.*s", rD, D, rA, A, rB, B);
+        /* D of targetElements / 8 to targetElements, log-uniform: every free extent w_j L (w_j
+         * 0.5-1.5, a few of them 2-6 instead), L grown until D holds that many. */
+        const double want = (double)targetElements / 8 * pow(8.0, (double)(next(&s) % 1000) / 1000.0);
+        double w[6];
+        int grows = 0;
+        for (int j = 0; j < nFree; ++j) {
+            w[j] = range(&s, 0, 3) == 0 ? -range(&s, 2, 6) : 0.5 + (double)(next(&s) % 1000) / 1000.0;
+            grows += w[j] > 0;
+        }
+        if (!grows) w[0] = 1.0;
+        for (int64_t L = 2;; L = L + 1 > L * 51 / 50 ? L + 1 : L * 51 / 50) {
+            int64_t trial[26];
+            memcpy(trial, extent, sizeof trial);
+            for (int j = 0; j < nFree; ++j) {
+                const int64_t e = w[j] < 0 ? (int64_t)-w[j] : (int64_t)(w[j] * (double)L + 0.5);
+                trial[free_[j]] = e > 1 ? e : 1;
+            }
+            memcpy(c->extent, trial, sizeof trial);
+            if (volume(D, rD, trial) >= want) break;
+        }
+        /* Output-bound: neither input larger than D. */
+        if (volume(A, rA, c->extent) > volume(D, rD, c->extent) || volume(B, rB, c->extent) > volume(D, rD, c->extent))
+            goto retry;
     }
     return count;
 }

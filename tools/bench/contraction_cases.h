@@ -38,6 +38,14 @@ int bench_ctr_parse(const char* text, bench_ctr_case* out, int max, char* err, s
 int bench_ctr_random(uint64_t seed, int count, int64_t targetElements, double maxFlops,
                      bench_ctr_case* out);
 
+/*
+ * Output-bound contractions (the D-tile GETT kernel's domain, plan/contraction/gett_dtile.h): K
+ * of 8-64 elements in one or two modes, one to three M and N modes each, a batch mode in a quarter
+ * of them, every operand's modes in random order (so D interleaves M and N), D of
+ * targetElements / 8 to targetElements elements (log-uniform).
+ */
+int bench_ctr_short_k(uint64_t seed, int count, int64_t targetElements, bench_ctr_case* out);
+
 /* Real flops (2 per multiply-add) and the fewest bytes (A, B read, D written once). */
 double bench_ctr_flops(const bench_ctr_case* c);
 double bench_ctr_bytes(const bench_ctr_case* c, size_t abSize, size_t dSize);

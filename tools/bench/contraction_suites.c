@@ -26,6 +26,7 @@
 #include "agreement.h"
 #include "contraction_cases.h"
 #include "cutensor_dl.h"
+#include "gen.h"
 #include "device.h"
 #include "support/dtype.h"
 #include "support/poison.h"
@@ -555,6 +556,12 @@ static int load_cases(const bench_suite* suite, const bench_options* opt, const 
             fprintf(stderr, "cuperm-bench: bench/cases/tccg48.txt: %s\n", err);
             return -1;
         }
+    } else if (!strncmp(suite->name, "short-k", 7)) {
+        const int count = opt->gen.count > 0 ? opt->gen.count : 40;
+        uint64_t seed = opt->gen.seed ? opt->gen.seed : 1;
+        if (strstr(suite->name, "heldout")) seed = bench_heldout_seed(seed);
+        const int64_t target = opt->gen.volume > 0 ? opt->gen.volume : 64000000;
+        *n = bench_ctr_short_k(seed, count > BENCH_CTR_MAX_CASES ? BENCH_CTR_MAX_CASES : count, target, cases);
     } else {
         const int count = opt->gen.count > 0 ? opt->gen.count : 24;
         const uint64_t seed = opt->gen.seed ? opt->gen.seed : 1;
@@ -579,8 +586,28 @@ static double geomean(const double* x, int n)
     return k ? exp(s / k) : 0;
 }
 
+/* --list: the cases as "id D-A-B extents" lines (bench_ctr_parse's notation), no GPU. */
+static int list_cases(const bench_suite* suite, const bench_options* opt)
+{
+    const dtype_info* dt = opt->num_dtypes ? opt->dtypes[0] : dtype_find(suite->default_dtype);
+    ctr_type t;
+    int n;
+    if (type_for(dt, opt->compute_tf32, &t) != 0 || load_cases(suite, opt, &t, &n)) return 2;
+    printf("# %s, %s: %d cases (id D-A-B extents)\n", suite->name, t.dt->name, n);
+    for (int i = 0; i < n; ++i) {
+        int letters = 0;
+        for (const char* c = cases[i].spec; *c; ++c)
+            if (*c != '-' && *c - 'a' + 1 > letters) letters = *c - 'a' + 1;
+        printf("%d %s ", cases[i].id, cases[i].spec);
+        for (int l = 0; l < letters; ++l) printf("%s%lld", l ? "," : "", (long long)cases[i].extent[l]);
+        printf("\n");
+    }
+    return 0;
+}
+
 int bench_run_contraction_suite(const bench_suite* suite, const bench_options* opt)
 {
+    if (opt->list_only) return list_cases(suite, opt);
     bench_device dev;
     char err[512];
     if (bench_device_query(&dev, err, sizeof err) != 0) {
@@ -612,12 +639,12 @@ int bench_run_contraction_suite(const bench_suite* suite, const bench_options* o
             return 3;
         }
     }
-    const dtype_info* f32 = dtype_find("f32");
+    const dtype_info* byDefault = dtype_find(suite->default_dtype);
     const int ndt = opt->num_dtypes ? opt->num_dtypes : 1;
     int status = 0;
     for (int di = 0; di < ndt; ++di) {
         ctr_type t;
-        const dtype_info* dt = opt->num_dtypes ? opt->dtypes[di] : f32;
+        const dtype_info* dt = opt->num_dtypes ? opt->dtypes[di] : byDefault;
         if (type_for(dt, opt->compute_tf32, &t) != 0) {
             fprintf(stderr, "cuperm-bench: %s: contraction suites run f32, f64, f16, bf16%s\n", dt->name,
                     opt->compute_tf32 ? "; --compute tf32 f32 only" : "");

@@ -220,6 +220,9 @@ static const bench_suite k_suites[] = {
     {"random-contractions", "contractions as in cuTT's TAL-SH study: ranks <= 8, <= 4 large extents, "
      "largest tensor ~150M elements (75M at 8 bytes); --count (24), --seed", "f32", NULL,
      bench_run_contraction_suite, 0},
+    {"short-k", "output-bound contractions: K of 8-64, D interleaving M and N, D of 8-64M elements; --count (40), "
+     "--seed", "f16", NULL, bench_run_contraction_suite, 0},
+    {"short-k-heldout", "HELD OUT: short-k drawn from another seed", "f16", NULL, bench_run_contraction_suite, 0},
     {"cases", "the cases of --cases FILE", "f64", gen_cases_file, bench_run_transpose_suite, 0},
     {"case", "the one case of --case \"EXTENTS PERM\"", "f64", gen_single_case,
      bench_run_transpose_suite, 0},

@@ -14,6 +14,10 @@
  *         its contractions once each, one after another, on one handle): what a handle keeps
  *         between plans (its caches, the search's scratch) is warm, no decision is cached.
  * --cold MIB: write MIB MiB of memory before each plan (cold CPU caches).
+ * --dtile: per case the D-tile kernel's tile and one block's work (plan/contraction/gett_dtile_cost.h)
+ *         where it takes the case, its modelled time, the chosen TTGT layout's issued time and
+ *         model planning's choice (CSV; tools/model/fit_dtile.py fits the kernel's coefficients to
+ *         measured times).
  * FILE "random:SEED:COUNT": cuperm-bench's random-contractions instead of a case list. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
@@ -26,6 +30,8 @@
 #include "exec/contraction/state.h"
 #include "exec/handle.h"
 #include "exec/transpose/plan.h"
+#include "plan/contraction/gett_cost.h"
+#include "plan/contraction/gett_dtile_cost.h"
 #include "plan/contraction/layout.h"
 #include "plan/contraction/problem.h"
 
@@ -156,18 +162,23 @@ int main(int argc, char** argv)
                 argv[0]);
         return 2;
     }
-    int reps = 20, describe = 0, full = 0, sequence = 0, transposes = 0;
+    int reps = 20, describe = 0, full = 0, sequence = 0, transposes = 0, dtile = 0;
     cupermDataType_t type = CUPERM_R_32F;
     for (int i = 2; i < argc; ++i) {
         if (!strcmp(argv[i], "--describe")) describe = 1;
         else if (!strcmp(argv[i], "--transposes")) describe = transposes = 1;
+        else if (!strcmp(argv[i], "--dtile")) describe = dtile = 1;
         else if (!strcmp(argv[i], "--full")) full = 1;
         else if (!strcmp(argv[i], "--sequence")) sequence = 1;
         else if (i + 1 < argc && !strcmp(argv[i], "--reps")) reps = atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--cold")) cold_bytes = (size_t)atoll(argv[++i]) << 20;
-        else if (i + 1 < argc && !strcmp(argv[i], "--dtype")) type = strcmp(argv[++i], "f16") ? CUPERM_R_32F : CUPERM_R_16F;
+        else if (i + 1 < argc && !strcmp(argv[i], "--dtype")) {
+            ++i;
+            type = !strcmp(argv[i], "f16") ? CUPERM_R_16F : !strcmp(argv[i], "bf16") ? CUPERM_R_16BF : CUPERM_R_32F;
+        }
     }
     if (describe) reps = 1;
+    if (dtile && type == CUPERM_R_32F) type = CUPERM_R_16F; /* the kernel's types */
     if (cold_bytes && !(cold_buffer = calloc(cold_bytes, 1))) return 1;
     int n = -1;
     unsigned long long seed;
@@ -193,7 +204,8 @@ int main(int argc, char** argv)
     cuperm_ctr_cost_model_t model = cuperm_ctr_device_model(&h);
     double* times = malloc(sizeof(double) * (size_t)reps * (size_t)n); /* [case][rep] */
     double* med = malloc(sizeof(double) * (size_t)n);
-    if (!describe) printf("id,spec,median_us\n");
+    if (dtile) printf("id,spec,tm,tn,kp,items,panel_bytes,panel_loads,d_bytes,d_stores,dtile_us,ttgt_us,model_choice\n");
+    else if (!describe) printf("id,spec,median_us\n");
     for (int r = 0; r < reps && sequence; ++r) {
         cuperm_handle_t fresh;
         if (fresh_handle(&h, &fresh)) return 1;
@@ -227,7 +239,19 @@ int main(int argc, char** argv)
                 return 1;
             }
             t[r] = now_us() - t0;
-            if (transposes) {
+            if (dtile) {
+                cuperm_ctr_dtile_t s;
+                if (!cuperm_ctr_dtile_choose(&p, &s)) continue;
+                cuperm_ctr_dtile_work_t w;
+                cuperm_ctr_dtile_work(&p, &s, h.dev.sm_count, &w);
+                double chosen;
+                static const char* const kernels[] = {"ttgt", "table", "dtile"};
+                const int kernel = cuperm_ctr_gett_model_choice(&p, &l, h.tuning, h.dev.sm_count, &chosen);
+                printf("%d,%s,%d,%d,%d,%.0f,%.0f,%.1f,%.0f,%.1f,%.2f,%.2f,%s\n", cases[c].id, cases[c].spec, s.tm, s.tn, s.kp,
+                       w.items, w.panelBytes, w.panelLoads, w.dBytes, w.dStores,
+                       1e6 * cuperm_ctr_dtile_seconds(&p, &s, h.tuning, h.dev.sm_count),
+                       1e6 * cuperm_ctr_ttgt_issued_seconds(&l, cuperm_ctr_layout_gemm_calls(&p, &l)), kernels[kernel]);
+            } else if (transposes) {
                 print_transposes(&p, &l, cases[c].id, &model);
             } else if (describe) {
                 char text[1024];

@@ -34,18 +34,18 @@ cuperm_ctr_cost_model_t cuperm_ctr_device_model(cuperm_handle_t* h)
     return m;
 }
 
-/* A model plan takes GETT instead of layout l (the best TTGT layout) where the GETT model
- * (plan/contraction/gett_cost.h) covers the problem and predicts it faster by the tuning's margin. */
+/* A model plan takes GETT instead of layout l (the best TTGT layout) where a GETT model covers the
+ * problem and predicts it faster: the table kernel's (plan/contraction/gett_cost.h, one wave) by
+ * the tuning's margin, the D-tile kernel's (plan/contraction/gett_dtile_cost.h) by its own. */
 static void choose_gett_if_faster(cuperm_handle_t* h, const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l)
 {
-    if (!cuperm_ctr_gett_eligible(p, NULL, 0)) return;
-    const double gett = cuperm_ctr_gett_seconds(p, h->tuning, h->dev.sm_count > 0 ? h->dev.sm_count : 1);
-    if (!cuperm_ctr_gett_preferred(gett, cuperm_ctr_ttgt_issued_seconds(l), h->tuning)) return;
-    /* Last: for the tensor-core kernel it asks the CUDA runtime (cudaFuncGetAttributes), which most
+    double seconds;
+    const int kernel = cuperm_ctr_gett_model_choice(p, l, h->tuning, h->dev.sm_count > 0 ? h->dev.sm_count : 1, &seconds);
+    /* Last: for the tensor-core kernels it asks the CUDA runtime (cudaFuncGetAttributes), which most
      * model plans, large ones, never need. */
-    if (!cuperm_ctr_gett_usable(h, p)) return;
-    cuperm_ctr_gett_layout(p, cuperm_ctr_dtile_requested(), l);
-    l->gemmSeconds = gett;
+    if (kernel == CTR_GETT_NONE || !cuperm_ctr_gett_usable(h, p)) return;
+    cuperm_ctr_gett_layout(p, kernel == CTR_GETT_DTILE || cuperm_ctr_dtile_requested(), l);
+    l->gemmSeconds = seconds;
 }
 
 cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, const cupermTensorDescriptor_t* A,

@@ -32,10 +32,11 @@ typedef struct {
  */
 int cuperm_ctr_dtile_choose(const cuperm_ctr_problem_t* p, cuperm_ctr_dtile_t* s);
 
-/* Whether GETT plans that are not measured take the D-tile kernel: CUPERM_GETT_DTILE=1 in the
- * environment (read per plan). Off by default: the kernel beats TTGT on some short-K problems and
- * loses on others (bench/results/gett-h100/dtile/), and no model tells them apart yet; measured
- * plans (CUPERM_PLAN_MEASURE) time it beside TTGT and the table kernel wherever it takes the problem. */
+/* Whether GETT plans forced by CUPERM_GETT=1 or CUPERM_ALGO_GETT take the D-tile kernel wherever it
+ * takes the problem: CUPERM_GETT_DTILE=1 in the environment (read per plan). Otherwise model plans
+ * take it where its time model says it beats TTGT (gett_dtile_cost.h, gett_cost.h:
+ * cuperm_ctr_gett_model_choice), and measured plans (CUPERM_PLAN_MEASURE) time it beside TTGT and
+ * the table kernel wherever it takes the problem. */
 int cuperm_ctr_dtile_requested(void);
 
 /* D's modes (mode-table indices: the M, N and L modes) by D's strides, fastest first; returns
