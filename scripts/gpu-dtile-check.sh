@@ -5,13 +5,13 @@
 #      kernel, off by default), and again without (the same cases on the table kernel);
 #   2. cuperm-fuzz with CUPERM_GETT=1 CUPERM_GETT_DTILE=1 (every eligible contraction on GETT), where
 #      build-dt/cuperm-fuzz.xz was added (it does not fit beside the library);
-#   3. compute-sanitizer memcheck on test_gett_gpu's random cases;
+#   3. compute-sanitizer memcheck on test_gett_gpu's random cases, racecheck on its many-tiles cases;
 #   4. TCCG48 (DTYPES, default "f16 bf16"), model plans, variants: ttgt (the default plans),
 #      dtile (CUPERM_GETT=1 CUPERM_GETT_DTILE=1: GETT where eligible, the D-tile kernel where it
 #      takes the case), table (CUPERM_GETT=1) and measure (default environment, measured plans:
 #      TTGT candidates, the table kernel and the D-tile kernel timed); then per case time and ratio
 #      to the same-shape cuBLAS GEMM of each variant (each variant's own same-run GEMM).
-# Logs in $OUT (or ./gpu-dtile-logs). SKIP=tests,table-tests,fuzz,memcheck skips those parts
+# Logs in $OUT (or ./gpu-dtile-logs). SKIP=tests,table-tests,fuzz,memcheck,racecheck skips those parts
 # (table-tests: test_gett_gpu on the table kernel); VARIANTS (default "ttgt dtile table") the
 # benchmark's variants, side by side per case in cases-<dtype>.txt.
 #   run (carry build-dt): scripts/gpu-dtile-check.sh
@@ -26,7 +26,7 @@ xz -dc build-dt/libcuperm.so.0.xz >"$d/lib/libcuperm.so.0" && ln -sf libcuperm.s
 export LD_LIBRARY_PATH="$d/lib"
 skip=",${SKIP:-},"
 run() { local name=$1 t=$2; shift 2; local s; s=$(date +%s); timeout "$t" "$@" >"$logs/$name.log" 2>&1
-  echo "$name rc=$? ($(( $(date +%s) - s )) s): $(grep -E '\[  (PASSED|FAILED)|passed|ERROR SUMMARY' "$logs/$name.log" | tr '\n' ' ' | cut -c1-200)"; }
+  echo "$name rc=$? ($(( $(date +%s) - s )) s): $(grep -E '\[  (PASSED|FAILED)|passed|ERROR SUMMARY|RACECHECK SUMMARY' "$logs/$name.log" | tr '\n' ' ' | cut -c1-200)"; }
 
 if [[ $skip != *,tests,* ]]; then
   CUPERM_GETT_DTILE=1 run test_gett_gpu 200 build-dt/test_gett_gpu
@@ -42,10 +42,14 @@ if [[ $skip != *,fuzz,* ]] && [ -f build-dt/cuperm-fuzz.xz ]; then
 fi
 if [[ $skip != *,memcheck,* ]]; then
   CUPERM_GETT_DTILE=1 CUPERM_GETT_TEST_FILTER=test_random CUPERM_GETT_TEST_CASES=40 run memcheck-test_gett_gpu 240 \
-    compute-sanitizer --tool memcheck build-dt/test_gett_gpu
+    compute-sanitizer --tool memcheck --error-exitcode 99 build-dt/test_gett_gpu
+fi
+if [[ $skip != *,racecheck,* ]]; then # shared-memory hazards of the kernel's panels, slots and staging
+  CUPERM_GETT_DTILE=1 CUPERM_GETT_TEST_FILTER=test_many_tiles run racecheck-test_gett_gpu 240 \
+    compute-sanitizer --tool racecheck --error-exitcode 99 build-dt/test_gett_gpu
 fi
 
-for suite in ${SUITES:-tccg48}; do
+for suite in ${SUITES-tccg48}; do
 for dt in ${DTYPES:-f16 bf16}; do
   for variant in ${VARIANTS:-ttgt dtile table}; do
     mode=model

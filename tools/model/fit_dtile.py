@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 """Fits the D-tile GETT kernel's time model (src/core/tuning.h: cuperm_dtile_tuning_t) to measured
-times: t = seconds0 + items * itemSeconds + panelBytes * panelByteSeconds + panelLoads * loadSeconds + dBytes * dByteSeconds +
-dStores * storeSeconds, one block's work as cuperm-ctr-plan-time --dtile prints it. Least squares on
+times: t = seconds0 + items * itemSeconds + panelBytes * panelByteSeconds + panelLoads * loadSeconds +
+dBytes * dByteSeconds + dStores * storeSeconds, one block's work as cuperm-ctr-plan-time --dtile prints it. Least squares on
 relative error with every coefficient >= 0 (each subset of the terms solved, the best feasible
 kept: six terms, 64 subsets).
 
-    fit_dtile.py FEATURES.csv:BENCH.csv [...] [--check FEATURES.csv:BENCH.csv ...] [--tuning a,b,c,d,e]
+    fit_dtile.py FEATURES.csv:BENCH.csv[:TTGT.csv] [...] [--check FEATURES.csv:BENCH.csv[:TTGT.csv] ...]
+                 [--tuning a,b,c,d,e,f] [--margin M]
 
 FEATURES: cuperm-ctr-plan-time CASES --dtile --dtype f16 (the cases of cuperm-bench SUITE --list);
 BENCH: cuperm-bench's CSV of the same suite run with the D-tile kernel (CUPERM_GETT=1
 CUPERM_GETT_DTILE=1; plain or .gz), rows whose description names the D-tile kernel. --check: cases
-reported with the fitted (or --tuning) coefficients but not fitted (held out). Prints the
-coefficients, the errors and, per case, measured vs modelled time and the TTGT model's time.
+reported with the fitted (or --tuning) coefficients but not fitted (held out). TTGT: the same suite's
+CSV with TTGT plans (default plans of a library whose model never takes the kernel): then model
+planning's choice (the kernel where its modelled time x M, default 1, is below the TTGT model's) is
+scored against both measured times. Prints the coefficients, the errors and, per case, measured vs
+modelled time and the TTGT model's time.
 """
 import csv
 import gzip
@@ -29,15 +33,17 @@ def rows(path):
 
 
 def load(pair):
-    feat_path, bench_path = pair.split(":")
+    feat_path, bench_path, *ttgt_path = pair.split(":")
     feats = {r["id"]: r for r in rows(feat_path)}
+    ttgt = {r["id"]: float(r["time_ms"]) * 1e-3 for r in rows(ttgt_path[0])} if ttgt_path else {}
     out = []
     for r in rows(bench_path):
         if "D-tile kernel" not in r["description"] or r["id"] not in feats:
             continue
         f = feats[r["id"]]
         x = [1.0] + [float(f[t]) for t in TERMS]
-        out.append((pair.split(":")[1], r["id"], x, float(r["time_ms"]) * 1e-3, float(f["ttgt_us"]) * 1e-6))
+        out.append((bench_path, r["id"], x, float(r["time_ms"]) * 1e-3, float(f["ttgt_us"]) * 1e-6,
+                    ttgt.get(r["id"])))
     return out
 
 
@@ -83,24 +89,42 @@ def predict(coef, x):
     return sum(c * v for c, v in zip(coef, x))
 
 
-def report(name, coef, data):
+def choice(name, coef, data, margin):
+    """Model planning's picks against the measured times of both plans (cases with a TTGT time)."""
+    data = [d for d in data if d[5]]
+    if not data:
+        return
+    wins = [d for d in data if d[3] < d[5]]
+    picks = [d for d in data if predict(coef, d[2]) * margin < d[4]]
+    losers = [f"{d[1]} ({d[3] / d[5]:.2f}x)" for d in picks if d[3] > 1.05 * d[5]]
+    chosen = [(d[3] if d in picks else d[5]) / d[5] for d in data]
+    print(f"{name}, margin {margin}: the kernel faster than TTGT on {len(wins)} of {len(data)}, taken on {len(picks)} "
+          f"({sum(1 for d in picks if d in wins)} of them wins); time vs TTGT plans, geomean "
+          f"{math.exp(sum(math.log(c) for c in chosen) / len(chosen)):.3f}; taken where >5% slower: {losers or 'none'}")
+
+
+def report(name, coef, data, margin):
     ratios = sorted(predict(coef, d[2]) / d[3] for d in data)
     med = ratios[len(ratios) // 2]
     print(f"{name}: {len(data)} cases, modelled/measured median {med:.3f}, range {ratios[0]:.3f}-{ratios[-1]:.3f}, "
           f"median |error| {sorted(abs(r - 1) for r in ratios)[len(ratios) // 2]:.3f}")
+    for path in sorted({d[0] for d in data}):
+        choice(f"  {path}", coef, [d for d in data if d[0] == path], margin)
     for d in data:
         m = predict(coef, d[2])
-        print(f"  {d[0].split('/')[-2] if '/' in d[0] else d[0]} {d[1]:>3}: measured {d[3] * 1e6:8.1f} us, "
+        print(f"  {d[0].split('/')[-1]} {d[1]:>3}: measured {d[3] * 1e6:8.1f} us, "
               f"model {m * 1e6:8.1f} us ({m / d[3]:.2f}), TTGT model {d[4] * 1e6:8.1f} us")
 
 
 def main(argv):
-    fitted, checked, tuning = [], [], None
+    fitted, checked, tuning, margin = [], [], None, 1.0
     target = fitted
     it = iter(argv)
     for a in it:
         if a == "--check":
             target = checked
+        elif a == "--margin":
+            margin = float(next(it))
         elif a == "--tuning":
             tuning = [float(x) for x in next(it).split(",")]
         else:
@@ -109,9 +133,9 @@ def main(argv):
     print("coefficients (seconds0, itemSeconds, panelByteSeconds, loadSeconds, dByteSeconds, storeSeconds): "
           + ", ".join(f"{c:.4g}" for c in coef))
     if fitted:
-        report("fitted", coef, fitted)
+        report("fitted", coef, fitted, margin)
     if checked:
-        report("held out", coef, checked)
+        report("held out", coef, checked, margin)
 
 
 if __name__ == "__main__":
