@@ -15,7 +15,7 @@
  *         between plans (its caches, the search's scratch) is warm, no decision is cached.
  * --cold MIB: write MIB MiB of memory before each plan (cold CPU caches).
  * --dtile: per case the D-tile kernel's tile and one block's work (plan/contraction/gett_dtile_cost.h)
- *         where it takes the case, its modelled time, the chosen TTGT layout's issued time and
+ *         where it takes the case, its modelled time, the chosen TTGT layout's device time and
  *         model planning's choice (CSV; tools/model/fit_dtile.py fits the kernel's coefficients to
  *         measured times).
  * FILE "random:SEED:COUNT": cuperm-bench's random-contractions instead of a case list. */
@@ -250,7 +250,7 @@ int main(int argc, char** argv)
                 printf("%d,%s,%d,%d,%d,%.0f,%.0f,%.1f,%.0f,%.1f,%.2f,%.2f,%s\n", cases[c].id, cases[c].spec, s.tm, s.tn, s.kp,
                        w.items, w.panelBytes, w.panelLoads, w.dBytes, w.dStores,
                        1e6 * cuperm_ctr_dtile_seconds(&p, &s, h.tuning, h.dev.sm_count),
-                       1e6 * cuperm_ctr_ttgt_issued_seconds(&l, cuperm_ctr_layout_gemm_calls(&p, &l)), kernels[kernel]);
+                       1e6 * (l.inputSeconds + l.outputSeconds + l.gemmSeconds), kernels[kernel]);
             } else if (transposes) {
                 print_transposes(&p, &l, cases[c].id, &model);
             } else if (describe) {

@@ -45,20 +45,23 @@ double cuperm_ctr_gett_seconds(const cuperm_ctr_problem_t* p, const cuperm_tunin
     return seconds;
 }
 
-double cuperm_ctr_ttgt_issued_seconds(const cuperm_ctr_layout_t* l, int64_t calls)
+double cuperm_ctr_ttgt_issued_seconds(const cuperm_ctr_layout_t* l)
 {
-    return l->inputSeconds + l->outputSeconds + fmax(l->gemmSeconds, (double)(calls > 1 ? calls : 1) * CTR_GEMM_CALL_SECONDS);
+    const double calls = (double)(l->calls > 1 ? l->calls : 1);
+    return l->inputSeconds + l->outputSeconds + fmax(l->gemmSeconds, calls * CTR_GEMM_CALL_SECONDS);
 }
 
 int cuperm_ctr_gett_model_choice(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const cuperm_tuning_t* t,
                                  double smCount, double* seconds)
 {
-    const double ttgt = cuperm_ctr_ttgt_issued_seconds(l, cuperm_ctr_layout_gemm_calls(p, l));
-    *seconds = ttgt;
+    /* The one-wave table kernel competes with TTGT as issued (host floors of its calls), the D-tile
+     * kernel, on large outputs, with the layout's device time (its own price in the search). */
+    const double issued = cuperm_ctr_ttgt_issued_seconds(l);
+    *seconds = l->inputSeconds + l->outputSeconds + l->gemmSeconds;
     if (!cuperm_ctr_gett_eligible(p, NULL, 0)) return CTR_GETT_NONE;
     int kernel = CTR_GETT_NONE;
     const double table = cuperm_ctr_gett_seconds(p, t, smCount);
-    if (cuperm_ctr_gett_preferred(table, ttgt, t)) *seconds = table, kernel = CTR_GETT_TABLE;
+    if (cuperm_ctr_gett_preferred(table, issued, t)) *seconds = table, kernel = CTR_GETT_TABLE;
     cuperm_ctr_dtile_t dt;
     if (cuperm_ctr_dtile_choose(p, &dt)) {
         const double d = cuperm_ctr_dtile_seconds(p, &dt, t, smCount);

@@ -20,20 +20,23 @@
 double cuperm_ctr_gett_seconds(const cuperm_ctr_problem_t* p, const cuperm_tuning_t* t, double smCount);
 
 /* TTGT layout l's price where it competes with GETT's: the GETT constants were fitted to runs issued
- * back to back, where each of the layout's calls cuBLAS calls (cuperm_ctr_layout_gemm_calls)
- * costs at least cuBLAS's host time (CTR_GEMM_CALL_SECONDS: 8 us on the H100 machine's host)
- * whatever its device time; the layout search's GEMM price is the device's (below that floor for
- * a single small GEMM). */
-double cuperm_ctr_ttgt_issued_seconds(const cuperm_ctr_layout_t* l, int64_t calls);
+ * back to back, where each cuBLAS call costs at least cuBLAS's host time (CTR_GEMM_CALL_SECONDS:
+ * 8 us on the H100 machine's host) whatever its device time; the layout search's GEMM price is the
+ * device's (below that floor for a single small GEMM). A looped layout is priced a call per looped
+ * index even where its pointer-array batch makes it one cuBLAS call (plus the arrays' fill):
+ * pricing it as one call took TTGT on 6 small seed-1 contractions that ran 1.25-2.3x slower than
+ * their GETT plans on 5 of them (bench/results/gett-h100/dtile/model-h100/README.md). */
+double cuperm_ctr_ttgt_issued_seconds(const cuperm_ctr_layout_t* l);
 
 /* Whether a model plan takes GETT: its predicted seconds x the tuning's margin below ttgtSeconds
  * (the best TTGT layout's predicted total). */
 int cuperm_ctr_gett_preferred(double gettSeconds, double ttgtSeconds, const cuperm_tuning_t* t);
 
 /* Model planning's choice for p, whose best TTGT layout is l: the table kernel where
- * cuperm_ctr_gett_preferred says so, the D-tile kernel where it takes p
+ * cuperm_ctr_gett_preferred says so (against l as issued), the D-tile kernel where it takes p
  * (cuperm_ctr_dtile_choose) and its modelled time (gett_dtile_cost.h) x its margin is below the
- * better of those two, else TTGT (CTR_GETT_NONE). *seconds: the chosen plan's modelled time. */
+ * better of the table kernel's and l's device time (inputs, output, GEMM), else TTGT
+ * (CTR_GETT_NONE). *seconds: the chosen plan's modelled time (TTGT: its device time). */
 enum { CTR_GETT_NONE = 0, CTR_GETT_TABLE = 1, CTR_GETT_DTILE = 2 };
 int cuperm_ctr_gett_model_choice(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const cuperm_tuning_t* t,
                                  double smCount, double* seconds);

@@ -382,11 +382,6 @@ int cuperm_ctr_layout_pointers_aligned(const cuperm_ctr_problem_t* p, const cupe
     return loop_aligned(p, l, &l->in[CTR_A], &l->in[CTR_B]);
 }
 
-int64_t cuperm_ctr_layout_gemm_calls(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l)
-{
-    return l->calls > 1 && !cuperm_ctr_layout_pointers_aligned(p, l) ? l->calls : 1;
-}
-
 /* The GEMM of layout l's roles with inputs inA and inB: looped modes make one pointer-array batch
  * when its entries keep the alignment, else one strided-batched call per looped index. */
 static void gemm_shape(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const cuperm_ctr_input_layout_t* inA,

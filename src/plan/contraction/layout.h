@@ -144,10 +144,6 @@ typedef struct {
  * the plan runs one batch; otherwise one strided-batched call per looped index. */
 int cuperm_ctr_layout_pointers_aligned(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l);
 
-/* The cuBLAS calls layout l makes with aligned base pointers: one, or one per looped index where
- * the pointer-array batch would break the alignment. */
-int64_t cuperm_ctr_layout_gemm_calls(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l);
-
 /* The pointer-array batch of a layout with looped modes (l->calls > 1): the strided batch as
  * dimension 0, then the looped modes, unit extents dropped and contiguous ones fused. */
 void cuperm_ctr_layout_pointers(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, cuperm_ctr_ptr_params_t* q);
