@@ -94,6 +94,20 @@ static double volume(const char* letters, int n, const int64_t* extent)
     return v;
 }
 
+/* Case i of a suite: A, B and D's letters shuffled, the spec written; extents left to the caller. */
+static bench_ctr_case* shuffled_case(uint64_t* s, int i, char* A, int rA, char* B, int rB, char* D, int rD,
+                                     bench_ctr_case* out)
+{
+    shuffle(s, A, rA);
+    shuffle(s, B, rB);
+    shuffle(s, D, rD);
+    bench_ctr_case* c = &out[i];
+    memset(c, 0, sizeof *c);
+    c->id = i + 1;
+    snprintf(c->spec, sizeof c->spec, "%.*s-%.*s-%.*s", rD, D, rA, A, rB, B);
+    return c;
+}
+
 int bench_ctr_random(uint64_t seed, int count, int64_t targetElements, double maxFlops, bench_ctr_case* out)
 {
     uint64_t s = seed * 0x2545f4914f6cdd1dull + 17;
@@ -113,13 +127,7 @@ int bench_ctr_random(uint64_t seed, int count, int64_t targetElements, double ma
         for (int j = 0; j < nM; ++j) A[rA++] = M[j], D[rD++] = M[j];
         for (int j = 0; j < nN; ++j) B[rB++] = N[j], D[rD++] = N[j];
         for (int j = 0; j < nK; ++j) A[rA++] = K[j], B[rB++] = K[j];
-        shuffle(&s, A, rA);
-        shuffle(&s, B, rB);
-        shuffle(&s, D, rD);
-        bench_ctr_case* c = &out[i];
-        memset(c, 0, sizeof *c);
-        c->id = i + 1;
-        snprintf(c->spec, sizeof c->spec, "%.*s-%.*s-%.*s", rD, D, rA, A, rB, B);
+        bench_ctr_case* c = shuffled_case(&s, i, A, rA, B, rB, D, rD, out);
         /* Up to four leading modes of each input are large; the rest 2..8. */
         int large[26] = {0};
         const int lA = range(&s, 1, rA < 4 ? rA : 4), lB = range(&s, 1, rB < 4 ? rB : 4);
@@ -181,13 +189,7 @@ int bench_ctr_short_k(uint64_t seed, int count, int64_t targetElements, bench_ct
             extent[letter] = range(&s, 2, 8);
             A[rA++] = B[rB++] = D[rD++] = (char)('a' + letter++);
         }
-        shuffle(&s, A, rA);
-        shuffle(&s, B, rB);
-        shuffle(&s, D, rD);
-        bench_ctr_case* c = &out[i];
-        memset(c, 0, sizeof *c);
-        c->id = i + 1;
-        snprintf(c->spec, sizeof c->spec, "%.*s-%.*s-%.*s", rD, D, rA, A, rB, B);
+        bench_ctr_case* c = shuffled_case(&s, i, A, rA, B, rB, D, rD, out);
         /* D of targetElements / 8 to targetElements, log-uniform: every free extent w_j L (w_j
          * 0.5-1.5, a few of them 2-6 instead), L grown until D holds that many. */
         const double want = (double)targetElements / 8 * pow(8.0, (double)(next(&s) % 1000) / 1000.0);

@@ -17,19 +17,15 @@ planning's choice (the kernel where its modelled time x M, default 1, is below t
 scored against both measured times. Prints the coefficients, the errors and, per case, measured vs
 modelled time and the TTGT model's time.
 """
-import csv
-import gzip
 import itertools
 import math
+import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fit_gett_wave import rows, solve  # noqa: E402 (the CSV reader and the linear solver)
+
 TERMS = ("items", "panel_bytes", "panel_loads", "d_bytes", "d_stores")
-
-
-def rows(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt") as f:
-        yield from csv.DictReader(line for line in f if not line.startswith("#"))
 
 
 def load(pair):
@@ -47,22 +43,6 @@ def load(pair):
     return out
 
 
-def solve(a, b):
-    """Gauss-Jordan with partial pivoting."""
-    n = len(b)
-    m = [a[i][:] + [b[i]] for i in range(n)]
-    for c in range(n):
-        p = max(range(c, n), key=lambda r: abs(m[r][c]))
-        m[c], m[p] = m[p], m[c]
-        if abs(m[c][c]) < 1e-300:
-            return None
-        for r in range(n):
-            if r != c:
-                f = m[r][c] / m[c][c]
-                m[r] = [x - f * y for x, y in zip(m[r], m[c])]
-    return [m[i][n] / m[i][i] for i in range(n)]
-
-
 def fit(data):
     best = None
     n = 1 + len(TERMS)
@@ -73,8 +53,11 @@ def fit(data):
             a = [[sum(d[2][i] / s_i * d[2][j] / s_j / d[3] ** 2 for d in data) for j, s_j in zip(subset, scale)]
                  for i, s_i in zip(subset, scale)]
             b = [sum(d[2][i] / s_i / d[3] for d in data) for i, s_i in zip(subset, scale)]
-            c = solve(a, b)
-            if c is None or min(c) < 0:
+            try:
+                c = solve(a, b)
+            except ZeroDivisionError:  # a singular subset
+                continue
+            if min(c) < 0:
                 continue
             coef = [0.0] * n
             for j, cj, s in zip(subset, c, scale):
