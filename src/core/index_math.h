@@ -8,12 +8,17 @@
 #include "core/hd.h"
 #include "core/kernel_params.h"
 
-/* The smallest l with 2^l >= v (0 for v <= 1): tile sides and takes as shifts. */
+/* The smallest l with 2^l >= v (0 for v <= 1): tile sides and takes as shifts. One count of
+ * leading zeros, not a loop: the planners call it for volumes of up to 2^40 thousands of times
+ * per contraction plan (a loop took 4% of model planning). */
 CUPERM_HD int cuperm_log2_ceil(int64_t v)
 {
-    int l = 0;
-    while (((int64_t)1 << l) < v) ++l;
-    return l;
+    if (v <= 1) return 0;
+#ifdef __CUDA_ARCH__
+    return 64 - __clzll((long long)(v - 1));
+#else
+    return 64 - __builtin_clzll((unsigned long long)(v - 1));
+#endif
 }
 
 /*

@@ -33,6 +33,28 @@ static void divmod_matches_operators(void** state)
     assert_int_equal(m, 5);
 }
 
+/* cuperm_log2_ceil against its definition (the smallest l with 2^l >= v): around every power
+ * of two, on small and random values, and 0 for v <= 1. */
+static void log2_ceil_is_the_smallest_covering_power(void** state)
+{
+    (void)state;
+    for (int64_t v = -3; v <= 1; ++v) assert_int_equal(cuperm_log2_ceil(v), 0);
+    for (int l = 1; l < 63; ++l) {
+        const int64_t p = (int64_t)1 << l;
+        assert_int_equal(cuperm_log2_ceil(p - 1), l > 1 ? l : 0); /* 2^l - 1 > 2^(l-1) for l > 1; 1 needs none */
+        assert_int_equal(cuperm_log2_ceil(p), l);
+        assert_int_equal(cuperm_log2_ceil(p + 1), l + 1);
+    }
+    rng_t r = {13};
+    for (int i = 0; i < 100000; ++i) {
+        const int64_t v = i < 5000 ? i + 2 : (int64_t)(rng_next(&r) >> (rng_next(&r) % 62 + 2)) + 2;
+        const int l = cuperm_log2_ceil(v);
+        assert_true(l >= 1 && l <= 62);
+        assert_true(((int64_t)1 << l) >= v);
+        assert_true(((int64_t)1 << (l - 1)) < v);
+    }
+}
+
 static void group_divisors(const cuperm_dim_t* dims, int n, cuperm_fastdiv_t* div)
 {
     for (int d = 0; d < n; ++d) div[d] = cuperm_fastdiv_make(dims[d].extent);
@@ -328,6 +350,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(divmod_matches_operators),
+        cmocka_unit_test(log2_ceil_is_the_smallest_covering_power),
         cmocka_unit_test(group_offsets_decompose_first_fastest),
         cmocka_unit_test(tile_origin_walks_a_then_b_then_outer),
         cmocka_unit_test(banded_tile_walk_is_a_bijection),

@@ -108,6 +108,20 @@ static bench_ctr_case* shuffled_case(uint64_t* s, int i, char* A, int rA, char* 
     return c;
 }
 
+/* Whether case c with its large modes' extents set to L keeps every operand within targetElements
+ * and the contraction within maxFlops. */
+static int large_fit(const bench_ctr_case* c, const int* large, int total, int64_t L, const char* A, int rA,
+                     const char* B, int rB, const char* D, int rD, int64_t targetElements, double maxFlops)
+{
+    bench_ctr_case t = *c;
+    for (int j = 0; j < total; ++j)
+        if (large[j]) t.extent[j] = L;
+    double biggest = volume(A, rA, t.extent);
+    if (volume(B, rB, t.extent) > biggest) biggest = volume(B, rB, t.extent);
+    if (volume(D, rD, t.extent) > biggest) biggest = volume(D, rD, t.extent);
+    return biggest <= (double)targetElements && bench_ctr_flops(&t) <= maxFlops;
+}
+
 int bench_ctr_random(uint64_t seed, int count, int64_t targetElements, double maxFlops, bench_ctr_case* out)
 {
     uint64_t s = seed * 0x2545f4914f6cdd1dull + 17;
@@ -145,19 +159,19 @@ int bench_ctr_random(uint64_t seed, int count, int64_t targetElements, double ma
             for (int j = 0; j < total; ++j)
                 if (!large[j] && c->extent[j] > 2) c->extent[j]--;
         }
-        for (int64_t L = 2;; ++L) {
-            int64_t trial[26];
-            memcpy(trial, c->extent, sizeof trial);
-            for (int j = 0; j < total; ++j)
-                if (large[j]) trial[j] = L;
-            double biggest = volume(A, rA, trial);
-            if (volume(B, rB, trial) > biggest) biggest = volume(B, rB, trial);
-            if (volume(D, rD, trial) > biggest) biggest = volume(D, rD, trial);
-            bench_ctr_case t = *c;
-            memcpy(t.extent, trial, sizeof trial);
-            if (biggest > (double)targetElements || bench_ctr_flops(&t) > maxFlops) break;
-            memcpy(c->extent, trial, sizeof trial);
+        /* The largest common extent L >= 2 of the large modes that fits, if any: fits() grows with
+         * L, so doubling then bisecting finds the L that counting up from 2 would (a count took
+         * up to 10^8 steps per case where one mode alone is large). */
+        int64_t lo = 1, hi = 2; /* fits(lo) or lo == 1; !fits(hi) once found */
+        while (large_fit(c, large, total, hi, A, rA, B, rB, D, rD, targetElements, maxFlops)) lo = hi, hi *= 2;
+        while (hi - lo > 1) {
+            const int64_t mid = lo + (hi - lo) / 2;
+            if (large_fit(c, large, total, mid, A, rA, B, rB, D, rD, targetElements, maxFlops)) lo = mid;
+            else hi = mid;
         }
+        if (lo >= 2)
+            for (int j = 0; j < total; ++j)
+                if (large[j]) c->extent[j] = lo;
         for (int j = 0; j < total; ++j)
             if (c->extent[j] < 1) c->extent[j] = 1;
     }

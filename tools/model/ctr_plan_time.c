@@ -1,7 +1,8 @@
 /* Host time of contraction model planning (problem, GEMM layout search with the transpose
  * model, no device): per TCCG case the median of --reps plannings, on a stand-in H100 handle.
  * What cupermPlanContraction spends before it builds steps; no GPU needed.
- *   cuperm-ctr-plan-time FILE [--reps N] [--dtype f32|f16] [--cold MIB] [--full | --sequence | --describe]
+ *   cuperm-ctr-plan-time FILE [--reps N] [--dtype f16|bf16|f32|f64|c32|c64] [--ops] [--cold MIB]
+ *                        [--full | --sequence | --describe]
  *   (FILE: bench/cases/tccg48.txt)
  * --describe: the chosen layout of each case instead of times (to compare plans between trees).
  * --transposes: the chosen layouts' transposes as cuperm-plan-features case lines
@@ -14,6 +15,8 @@
  *         its contractions once each, one after another, on one handle): what a handle keeps
  *         between plans (its caches, the search's scratch) is warm, no decision is cached.
  * --cold MIB: write MIB MiB of memory before each plan (cold CPU caches).
+ * --ops: operators on the operands, rotating with the case id (real types: RELU, NEGATE, TANH, ABS,
+ *         SIGMOID; complex: NEGATE and CONJ), so that --describe covers the operator paths too.
  * --dtile: per case the D-tile kernel's tile and one block's work (plan/contraction/gett_dtile_cost.h)
  *         where it takes the case, its modelled time, the chosen TTGT layout's device time and
  *         model planning's choice (CSV; tools/model/fit_dtile.py fits the kernel's coefficients to
@@ -91,12 +94,29 @@ static double time_plan(cuperm_handle_t* h, const cupermTensorDescriptor_t* d, i
     return now_us() - t0;
 }
 
+/* --ops: operators on A, B, C and D by case id, so that the search's operator paths (folded
+ * signs and conjugates, operator transposes, opC / opD epilogues) are planned too. */
+static int with_ops;
+
+static cupermOperator_t case_op(int id, int k, cupermDataType_t type)
+{
+    static const cupermOperator_t real[4][4] = {{CUPERM_OP_RELU, CUPERM_OP_IDENTITY, CUPERM_OP_IDENTITY, CUPERM_OP_IDENTITY},
+                                                {CUPERM_OP_NEGATE, CUPERM_OP_TANH, CUPERM_OP_IDENTITY, CUPERM_OP_IDENTITY},
+                                                {CUPERM_OP_IDENTITY, CUPERM_OP_IDENTITY, CUPERM_OP_ABS, CUPERM_OP_SIGMOID},
+                                                {CUPERM_OP_IDENTITY, CUPERM_OP_NEGATE, CUPERM_OP_IDENTITY, CUPERM_OP_RELU}};
+    const int complex = type == CUPERM_C_32F || type == CUPERM_C_64F;
+    const cupermOperator_t op = real[id % 4][k];
+    if (!complex) return op;
+    return op == CUPERM_OP_IDENTITY || op == CUPERM_OP_NEGATE ? op : CUPERM_OP_CONJ;
+}
+
 static void case_descriptors(const bench_ctr_case* c, cupermDataType_t type, bench_ctr_modes* md,
                              cupermTensorDescriptor_t d[4])
 {
     bench_ctr_modes_of(c, md);
     for (int k = 0; k < 4; ++k)
-        d[k] = (cupermTensorDescriptor_t){md->rank[k], md->modes[k], md->extents[k], NULL, type, CUPERM_OP_IDENTITY, 0};
+        d[k] = (cupermTensorDescriptor_t){md->rank[k], md->modes[k], md->extents[k], NULL, type,
+                                          with_ops ? case_op(c->id, k, type) : CUPERM_OP_IDENTITY, 0};
 }
 
 static int cmp(const void* a, const void* b)
@@ -158,7 +178,7 @@ static void print_transposes(const cuperm_ctr_problem_t* p, const cuperm_ctr_lay
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s FILE [--reps N] [--dtype f32|f16] [--full | --sequence | --describe | --transposes]\n",
+        fprintf(stderr, "usage: %s FILE [--reps N] [--dtype f16|bf16|f32|f64|c32|c64] [--ops] [--full | --sequence | --describe | --transposes]\n",
                 argv[0]);
         return 2;
     }
@@ -170,11 +190,23 @@ int main(int argc, char** argv)
         else if (!strcmp(argv[i], "--dtile")) describe = dtile = 1;
         else if (!strcmp(argv[i], "--full")) full = 1;
         else if (!strcmp(argv[i], "--sequence")) sequence = 1;
+        else if (!strcmp(argv[i], "--ops")) with_ops = 1;
         else if (i + 1 < argc && !strcmp(argv[i], "--reps")) reps = atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--cold")) cold_bytes = (size_t)atoll(argv[++i]) << 20;
         else if (i + 1 < argc && !strcmp(argv[i], "--dtype")) {
             ++i;
-            type = !strcmp(argv[i], "f16") ? CUPERM_R_16F : !strcmp(argv[i], "bf16") ? CUPERM_R_16BF : CUPERM_R_32F;
+            static const struct {
+                const char* name;
+                cupermDataType_t type;
+            } types[] = {{"f16", CUPERM_R_16F}, {"bf16", CUPERM_R_16BF}, {"f32", CUPERM_R_32F},
+                         {"f64", CUPERM_R_64F}, {"c32", CUPERM_C_32F},   {"c64", CUPERM_C_64F}};
+            size_t t = 0;
+            while (t < sizeof types / sizeof types[0] && strcmp(argv[i], types[t].name)) ++t;
+            if (t == sizeof types / sizeof types[0]) {
+                fprintf(stderr, "unknown --dtype %s (f16, bf16, f32, f64, c32, c64)\n", argv[i]);
+                return 2;
+            }
+            type = types[t].type;
         }
     }
     if (describe) reps = 1;

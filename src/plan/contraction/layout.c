@@ -59,42 +59,45 @@ static int role_order_from(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l
     return 1;
 }
 
+/* How a role's modes, in the layout's order, lie in one operand (role_fusion). */
+typedef struct {
+    int fuses;    /* they fuse into one dimension of the operand (or it holds none of them) */
+    int present;  /* the operand holds them */
+    int64_t base; /* the fused dimension's stride (0 when absent or not fused) */
+} role_fusion_t;
+
 /*
- * Whether role r's modes, in the layout's order, fuse into one dimension of `which`
- * (base: its stride). An operand holding none of them fuses trivially (*present = 0);
- * one holding only some does not.
+ * Whether role r's modes, in the layout's order, fuse into one dimension of `which`.
+ * An operand holding none of them fuses trivially (present 0); one holding only some does not.
  */
-static int role_fuses(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int r, int which, int64_t* base, int* present)
+static role_fusion_t role_fusion(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int r, int which)
 {
     const int n = l->count[r], have = role_present(p, l, r, which);
-    *base = 0;
-    *present = have > 0;
-    if (have == 0) return 1;
-    if (have != n) return 0;
+    role_fusion_t f = {have == 0, have > 0, 0};
+    if (have == 0 || have != n) return f;
     int64_t extents[CTR_MAX_MODES], strides[CTR_MAX_MODES];
     cuperm_ctr_gather(p, which, l->order[r], n, extents, strides);
-    *base = strides[0];
-    return cuperm_fused_prefix(n, extents, strides) == n;
+    f.base = strides[0];
+    f.fuses = cuperm_fused_prefix(n, extents, strides) == n;
+    return f;
 }
 
-/* Can cuBLAS read (or write) `which` in place with `fast` as its stride-1 role? */
+/* Can cuBLAS read (or write) `which` in place with `fast` as its stride-1 role? fz: the
+ * operand's role_fusion of each group (fast's, slow's and the batch's are read). */
 static int operand_ready(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int which, cuperm_ctr_group_t fast, cuperm_ctr_group_t slow,
-                         int64_t* ld, int64_t* batchStride, int64_t* outerStride)
+                         const role_fusion_t* fz, int64_t* ld, int64_t* batchStride, int64_t* outerStride)
 {
-    int64_t bf, bs, bl;
-    int pf, ps, pl;
-    if (!role_fuses(p, l, fast, which, &bf, &pf) || !role_fuses(p, l, slow, which, &bs, &ps) ||
-        !role_fuses(p, l, CTR_GROUP_L, which, &bl, &pl))
-        return 0;
+    const role_fusion_t *f = &fz[fast], *sl = &fz[slow], *b = &fz[CTR_GROUP_L];
+    if (!f->fuses || !sl->fuses || !b->fuses) return 0;
     const int64_t rows = l->size[fast], cols = l->size[slow];
-    if (rows > 1 && bf != 1) return 0;
+    if (rows > 1 && f->base != 1) return 0;
     if (cols > 1) {
-        if (bs < rows || bs < 1) return 0;
-        *ld = bs;
+        if (sl->base < rows || sl->base < 1) return 0;
+        *ld = sl->base;
     } else {
         *ld = rows;
     }
-    *batchStride = l->size[CTR_GROUP_L] == 1 ? *ld * cols : pl ? bl : 0;
+    *batchStride = l->size[CTR_GROUP_L] == 1 ? *ld * cols : b->present ? b->base : 0;
     const cuperm_ctr_operand_t* t = &p->op[which];
     for (int i = 0; i < l->count[CTR_ROLE_O]; ++i) {
         const cuperm_ctr_mode_t* m = &p->modes[l->order[CTR_ROLE_O][i]];
@@ -130,14 +133,17 @@ static void scalar_transpose(cuperm_ctr_transpose_t* t)
 }
 
 /* Operand `which` into the dense workspace layout [fast][slow][batch][looped], holding
- * only the modes it has; fills the looped modes' strides there when outer is non-NULL. */
+ * only the modes it has, as the transpose *t (when t is non-NULL); fills the looped modes'
+ * strides there when outer is non-NULL. */
 static void input_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const cuperm_ctr_input_layout_t* in, int which,
                             cuperm_ctr_transpose_t* t, int64_t* outer)
 {
     int compact[CUPERM_MAX_RANK];
-    memset(t, 0, sizeof *t);
-    t->type = p->op[which].type;
-    t->rank = compact_dims(&p->op[which], compact, t->extents, t->inStrides);
+    if (t) {
+        memset(t, 0, sizeof *t);
+        t->type = p->op[which].type;
+        t->rank = compact_dims(&p->op[which], compact, t->extents, t->inStrides);
+    }
     const int roles[4] = {in->fast, in->slow, CTR_GROUP_L, CTR_ROLE_O};
     int r = 0;
     int64_t dense = 1;
@@ -147,12 +153,14 @@ static void input_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layo
             const cuperm_ctr_mode_t* m = &p->modes[mi];
             if (roles[gi] == CTR_ROLE_O && outer) outer[i] = m->pos[which] >= 0 ? dense : 0;
             if (m->pos[which] < 0) continue;
-            t->perm[r] = compact[m->pos[which]];
-            t->outStrides[r] = dense;
+            if (t) {
+                t->perm[r] = compact[m->pos[which]];
+                t->outStrides[r] = dense;
+            }
             dense *= m->extent;
             ++r;
         }
-    if (t->rank == 0) scalar_transpose(t);
+    if (t && t->rank == 0) scalar_transpose(t);
 }
 
 void cuperm_ctr_layout_input_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int which, cuperm_ctr_transpose_t* t)
@@ -264,77 +272,91 @@ static double transpose_cost(const cuperm_ctr_cost_model_t* model, const cuperm_
     return s < 0 ? INFINITY : s;
 }
 
-/* Operand `which` as cuBLAS reads it, with choice c (0: its free group fast, 1: K fast): in
- * place when it can be (seconds 0), else rewritten into the workspace by the transpose *t, whose
- * price is left to settle_input (seconds NAN until then: a search prices only the transposes of
- * candidates that its GEMM bound lets through). */
+/* Operand `which` as cuBLAS reads it, with choice c (0: its free group fast, 1: K fast), into
+ * *cand: in place when it can be (seconds 0), else rewritten into the workspace by a transpose
+ * that is neither made nor priced until settle_input needs it (seconds NAN until then: a search
+ * prices only the transposes of candidates that its GEMM bound lets through). fz: the operand's
+ * role_fusion of each group. */
 static void describe_input(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l, int which, int c,
-                           cuperm_ctr_input_layout_t* out, cuperm_ctr_transpose_t* t)
+                           const role_fusion_t* fz, cuperm_ctr_input_layout_t* cand)
 {
     const cuperm_ctr_group_t g2 = which == CTR_A ? CTR_GROUP_M : CTR_GROUP_N;
     const cuperm_ctr_group_t choices[2][2] = {{g2, CTR_GROUP_K}, {CTR_GROUP_K, g2}};
     const int first = (which == CTR_A) != l->swapped; /* cuBLAS's first operand */
     const cupermOperator_t op = l->ops.op[which];
-    cuperm_ctr_input_layout_t cand;
-    memset(&cand, 0, sizeof cand);
-    cand.fast = choices[c][0];
-    cand.slow = choices[c][1];
+    memset(cand, 0, sizeof *cand);
+    cand->fast = choices[c][0];
+    cand->slow = choices[c][1];
     /* cuBLAS's 'T' reads the operand with its inner (K) dimension along the wrong axis. */
-    const int transposed = first ? cand.fast == CTR_GROUP_K : cand.fast != CTR_GROUP_K;
+    const int transposed = first ? cand->fast == CTR_GROUP_K : cand->fast != CTR_GROUP_K;
     const int foldable = op == CUPERM_OP_IDENTITY || (op == CUPERM_OP_CONJ && transposed);
-    cand.cublasOp = !transposed ? 'N' : op == CUPERM_OP_CONJ ? 'C' : 'T';
-    const int ready = operand_ready(p, l, which, cand.fast, cand.slow, &cand.ld, &cand.batchStride,
-                                    cand.outerStride);
+    cand->cublasOp = !transposed ? 'N' : op == CUPERM_OP_CONJ ? 'C' : 'T';
+    const int ready = operand_ready(p, l, which, cand->fast, cand->slow, fz, &cand->ld, &cand->batchStride,
+                                    cand->outerStride);
     if (ready && foldable) {
-        cand.path = CTR_IN_DIRECT;
-        cand.seconds = 0.0;
+        cand->path = CTR_IN_DIRECT;
+        cand->seconds = 0.0;
     } else {
-        int pl;
-        int64_t unused;
-        role_fuses(p, l, CTR_GROUP_L, which, &unused, &pl);
-        input_transpose(p, l, &cand, which, t, cand.outerStride);
-        cand.ld = l->size[cand.fast];
-        cand.batchStride = pl ? cand.ld * l->size[cand.slow] : 0;
-        if (l->size[CTR_GROUP_L] == 1) cand.batchStride = cand.ld * l->size[cand.slow];
+        if (l->count[CTR_ROLE_O]) input_transpose(p, l, cand, which, NULL, cand->outerStride); /* looped modes' strides */
+        cand->ld = l->size[cand->fast];
+        cand->batchStride = fz[CTR_GROUP_L].present ? cand->ld * l->size[cand->slow] : 0;
+        if (l->size[CTR_GROUP_L] == 1) cand->batchStride = cand->ld * l->size[cand->slow];
         if (foldable) {
-            cand.path = CTR_IN_TRANSPOSE;
+            cand->path = CTR_IN_TRANSPOSE;
         } else {
-            cand.path = CTR_IN_ELEMENTWISE; /* the operator runs inside the transpose */
-            cand.cublasOp = transposed ? 'T' : 'N'; /* the transpose applies conj itself */
+            cand->path = CTR_IN_ELEMENTWISE; /* the operator runs inside the transpose */
+            cand->cublasOp = transposed ? 'T' : 'N'; /* the transpose applies conj itself */
         }
-        cand.seconds = NAN;
+        cand->seconds = NAN;
     }
-    *out = cand;
 }
 
-/* What a transpose costs at least (the model's floor): 0 when no floor is known. */
-static double transpose_floor(const cuperm_ctr_cost_model_t* model, const cuperm_ctr_transpose_t* t)
+/* What a transpose of `volume` elements of `type` costs at least (the model's floor): 0 when no
+ * floor is known. Volumes are exact in a double, so the floor does not depend on the transpose's
+ * dimension order and needs no transpose made. */
+static double transpose_floor(const cuperm_ctr_cost_model_t* model, double volume, cupermDataType_t type)
 {
     if (!(model->transposeFloorRate > 0)) return 0.0;
-    double v = 1.0;
-    for (int r = 0; r < t->rank; ++r) v *= (double)t->extents[r];
-    return model->transposeFloorT0 + 2.0 * v * (double)cupermDataTypeSize(t->type) / model->transposeFloorRate;
+    return model->transposeFloorT0 + 2.0 * volume * (double)cupermDataTypeSize(type) / model->transposeFloorRate;
 }
 
-/* An input's price if known, else its transpose's floor. */
-static double input_floor(const cuperm_ctr_cost_model_t* model, const cuperm_ctr_input_layout_t* in,
-                          const cuperm_ctr_transpose_t* t)
+/* An input's price if known, else its transpose's floor (the transpose moves the whole operand). */
+static double input_floor(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model,
+                          const cuperm_ctr_input_layout_t* in, int which)
 {
-    return isnan(in->seconds) ? transpose_floor(model, t) : in->seconds;
+    return isnan(in->seconds) ? transpose_floor(model, (double)cuperm_ctr_operand_volume(&p->op[which]), p->op[which].type)
+                              : in->seconds;
 }
 
-/* The price of getting an input ready: its transpose's, priced on first need. */
-static double settle_input(const cuperm_ctr_cost_model_t* model, cuperm_ctr_input_layout_t* in,
-                           const cuperm_ctr_transpose_t* t)
+/* The price of getting input `which` ready: its transpose's, made and priced on first need. */
+static double settle_input(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const cuperm_ctr_cost_model_t* model,
+                           cuperm_ctr_input_layout_t* in, int which)
 {
-    if (isnan(in->seconds)) in->seconds = transpose_cost(model, t);
+    if (isnan(in->seconds)) {
+        cuperm_ctr_transpose_t t;
+        input_transpose(p, l, in, which, &t, NULL);
+        in->seconds = transpose_cost(model, &t);
+    }
     return in->seconds;
 }
 
-/* How the GEMM result reaches D, and its price: known unless it is the transpose *t (then NAN,
- * priced on first need as the inputs' are). */
-static double describe_output(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* l,
-                              cuperm_ctr_transpose_t* t)
+/* The output transpose's floor: it moves every element of D (W holds D's modes, none of K). */
+static double output_floor(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model)
+{
+    return transpose_floor(model, (double)cuperm_ctr_operand_volume(&p->op[CTR_D]), p->op[CTR_D].type);
+}
+
+/* The output transpose W -> D's price, made on first need. */
+static double output_cost(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const cuperm_ctr_cost_model_t* model)
+{
+    cuperm_ctr_transpose_t t;
+    cuperm_ctr_layout_output_transpose(p, l, &t);
+    return transpose_cost(model, &t);
+}
+
+/* How the GEMM result reaches D, and its price: known unless it is the output transpose (then
+ * NAN, made and priced on first need as the inputs' are). */
+static double describe_output(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* l)
 {
     const cuperm_ctr_group_t rows = l->swapped ? CTR_GROUP_N : CTR_GROUP_M;
     const cuperm_ctr_group_t cols = l->swapped ? CTR_GROUP_M : CTR_GROUP_N;
@@ -343,7 +365,11 @@ static double describe_output(const cuperm_ctr_problem_t* p, const cuperm_ctr_co
     const int64_t volD = l->size[rows] * l->size[cols] * l->size[CTR_GROUP_L] * l->size[CTR_ROLE_O];
     const double inplace = 3e-6 + 2.0 * (double)volD * (double)bytes / model->bandwidth;
     l->inplaceOpD = 0;
-    if (!opC && operand_ready(p, l, CTR_D, rows, cols, &l->ldD, &l->batchStrideD, l->outerStrideD)) {
+    role_fusion_t fz[CTR_GROUPS];
+    fz[rows] = role_fusion(p, l, rows, CTR_D);
+    fz[cols] = role_fusion(p, l, cols, CTR_D);
+    fz[CTR_GROUP_L] = role_fusion(p, l, CTR_GROUP_L, CTR_D);
+    if (!opC && operand_ready(p, l, CTR_D, rows, cols, fz, &l->ldD, &l->batchStrideD, l->outerStrideD)) {
         l->out = CTR_OUT_DIRECT;
         l->inplaceOpD = opD;
         return opD ? inplace : 0.0;
@@ -354,7 +380,6 @@ static double describe_output(const cuperm_ctr_problem_t* p, const cuperm_ctr_co
     for (int i = 0; i < l->count[CTR_ROLE_O]; ++i) l->outerStrideD[i] = wStride[l->order[CTR_ROLE_O][i]];
     l->ldD = l->size[rows];
     l->batchStrideD = l->ldD * l->size[cols];
-    cuperm_ctr_layout_output_transpose(p, l, t);
     /* CTR_OUT_EPILOGUE: the same transpose, opC and opD inside it */
     l->out = !opC && !opD ? CTR_OUT_TRANSPOSE : CTR_OUT_EPILOGUE;
     return NAN;
@@ -442,10 +467,16 @@ static void price_pairings(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
     l->batch = l->size[CTR_GROUP_L];
     l->calls = l->size[CTR_ROLE_O];
     cuperm_ctr_input_layout_t in[2][2];
-    cuperm_ctr_transpose_t t[2][2], tOut;
-    for (int w = 0; w < 2; ++w)
-        for (int c = 0; c < 2; ++c) describe_input(p, l, w == 0 ? CTR_A : CTR_B, c, &in[w][c], &t[w][c]);
-    double output = describe_output(p, model, l, &tOut);
+    for (int w = 0; w < 2; ++w) {
+        const int which = w == 0 ? CTR_A : CTR_B;
+        const cuperm_ctr_group_t g2 = which == CTR_A ? CTR_GROUP_M : CTR_GROUP_N;
+        role_fusion_t fz[CTR_GROUPS]; /* both choices read the same three groups' */
+        fz[g2] = role_fusion(p, l, g2, which);
+        fz[CTR_GROUP_K] = role_fusion(p, l, CTR_GROUP_K, which);
+        fz[CTR_GROUP_L] = role_fusion(p, l, CTR_GROUP_L, which);
+        for (int c = 0; c < 2; ++c) describe_input(p, l, which, c, fz, &in[w][c]);
+    }
+    double output = describe_output(p, model, l);
     for (int c = 0; c < 4; ++c) {
         cuperm_ctr_input_layout_t *a = &in[0][c & 1], *b = &in[1][c >> 1];
         cuperm_ctr_gemm_shape_t s;
@@ -456,11 +487,11 @@ static void price_pairings(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
          * its transposes are priced (the ranking stays the one full prices give). */
         if (!ranked_may_take(r, gemm)) continue;
         /* Nor one whose transposes at their floors already keep it out. */
-        const double floors = input_floor(model, a, &t[0][c & 1]) + input_floor(model, b, &t[1][c >> 1]) +
-                              (isnan(output) ? transpose_floor(model, &tOut) : output);
+        const double floors = input_floor(p, model, a, CTR_A) + input_floor(p, model, b, CTR_B) +
+                              (isnan(output) ? output_floor(p, model) : output);
         if (!ranked_may_take(r, floors + gemm)) continue;
-        const double inputs = settle_input(model, a, &t[0][c & 1]) + settle_input(model, b, &t[1][c >> 1]);
-        if (isnan(output)) output = transpose_cost(model, &tOut);
+        const double inputs = settle_input(p, l, model, a, CTR_A) + settle_input(p, l, model, b, CTR_B);
+        if (isnan(output)) output = output_cost(p, l, model);
         l->outputSeconds = output;
         if (!ranked_may_take(r, inputs + l->outputSeconds + gemm)) continue; /* total_seconds' sum, in its order */
         l->in[CTR_A] = *a;
