@@ -14,21 +14,15 @@ if [ $# -lt 2 ]; then
 fi
 before=$1 after=$2 work=${3:-$(mktemp -d)}
 tccg="$(cd "$(dirname "$0")/../.." && pwd)/bench/cases/tccg48.txt"
-mkdir -p "$work"
-files=0 plans=0 diffs=0
+mkdir -p "$work/before" "$work/after"
 for dt in f16 bf16 f32 f64 c32 c64; do
   for ops in "" --ops; do
     for set in "$tccg" random:1:1500 random:2:1500 random:3:1500; do
       name=$(basename "${set//:/-}" .txt)-$dt$ops
-      "$before" "$set" --describe --dtype $dt $ops >"$work/before-$name.txt"
-      "$after" "$set" --describe --dtype $dt $ops >"$work/after-$name.txt"
-      files=$((files + 1)) plans=$((plans + $(wc -l <"$work/after-$name.txt")))
-      if ! cmp -s "$work/before-$name.txt" "$work/after-$name.txt"; then
-        echo "differs: $name"
-        diffs=$((diffs + 1))
-      fi
+      "$before" "$set" --describe --dtype $dt $ops >"$work/before/$name.txt"
+      "$after" "$set" --describe --dtype $dt $ops >"$work/after/$name.txt"
     done
   done
 done
-echo "$files case sets, $plans plans; $diffs outputs differ (files in $work)"
-[ "$diffs" -eq 0 ]
+echo "$(ls "$work/after" | wc -l) case sets, $(cat "$work"/after/* | wc -l) plans (files in $work)"
+diff -rq "$work/before" "$work/after" && echo "0 outputs differ"
