@@ -872,6 +872,59 @@ static void test_search_prices_each_transpose_once(void** state)
     assert_true(priced > 60); /* the searches did price transposes */
 }
 
+/* The prices a ranked layout carries are the model's prices of the transposes its plan runs
+ * (cuperm_ctr_layout_input_transpose / _output_transpose, what exec/contraction/build.c plans):
+ * the search makes a candidate's transposes only when it prices them, and must make these. With
+ * operators now and then (an input's operator transpose, C / D epilogues), types real and complex. */
+static void test_ranked_prices_are_the_planned_transposes(void** state)
+{
+    (void)state;
+    static const cupermOperator_t ops[4] = {CUPERM_OP_RELU, CUPERM_OP_CONJ, CUPERM_OP_NEGATE, CUPERM_OP_TANH};
+    rng_t r = {17};
+    int checkedIn = 0, checkedOut = 0;
+    for (int it = 0; it < 120; ++it) {
+        ctr_random_options o = {6, 12, 1e8, it % 3 == 0};
+        ctr_random_case c;
+        ctr_random_draw(&r, &o, &c);
+        const cupermDataType_t type = it % 2 ? CUPERM_C_32F : CUPERM_R_32F;
+        for (int t = 0; t < 4; ++t) {
+            c.desc[t].type = type;
+            const cupermOperator_t op = ops[rng_next(&r) % 4];
+            c.desc[t].op = rng_next(&r) % 3 == 0 && (type == CUPERM_C_32F) == (op == CUPERM_OP_CONJ) ? op : CUPERM_OP_IDENTITY;
+        }
+        cuperm_ctr_problem_t p;
+        assert_int_equal(cuperm_ctr_problem_init(&p, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
+                                                 CUPERM_COMPUTE_DEFAULT), CUPERM_STATUS_SUCCESS);
+        mock_ctx ctx = {NULL};
+        cuperm_ctr_cost_model_t m = mock_model(&ctx);
+        cuperm_ctr_layout_t best[8];
+        const int n = cuperm_ctr_layout_rank(&p, &m, best, 8);
+        assert_true(n >= 1);
+        for (int i = 0; i < n; ++i) {
+            const cuperm_ctr_layout_t* l = &best[i];
+            double inputs = 0.0;
+            for (int w = CTR_A; w <= CTR_B; ++w) {
+                if (l->in[w].path == CTR_IN_DIRECT) continue;
+                cuperm_ctr_transpose_t t;
+                cuperm_ctr_layout_input_transpose(&p, l, w, &t);
+                inputs += ctr_mock_transpose_seconds(&ctx, &t);
+                ++checkedIn;
+            }
+            if (inputs != l->inputSeconds)
+                fail_msg("case %d, layout %d: inputs priced %a, their transposes %a", it, i, l->inputSeconds, inputs);
+            if (l->out != CTR_OUT_DIRECT) {
+                cuperm_ctr_transpose_t t;
+                cuperm_ctr_layout_output_transpose(&p, l, &t);
+                const double out = ctr_mock_transpose_seconds(&ctx, &t);
+                if (out != l->outputSeconds)
+                    fail_msg("case %d, layout %d: output priced %a, its transpose %a", it, i, l->outputSeconds, out);
+                ++checkedOut;
+            }
+        }
+    }
+    assert_true(checkedIn > 100 && checkedOut > 100); /* both kinds of transpose were compared */
+}
+
 /* The transposes' floors (no transpose priced below T0 + bytes / rate) only spare the search
  * prices: the rankings, best-first lists of 1 and of 8, are the ones full prices give, and over
  * the cases fewer transposes are priced. Floors equal to the mock's prices (the tightest a model
@@ -997,6 +1050,7 @@ int main(void)
         cmocka_unit_test(test_random_layouts_compute_the_contraction),
         cmocka_unit_test(test_ranked_layouts_are_distinct_sorted_and_correct),
         cmocka_unit_test(test_search_prices_each_transpose_once),
+        cmocka_unit_test(test_ranked_prices_are_the_planned_transposes),
         cmocka_unit_test(test_gemm_bounds_match_footprints),
         cmocka_unit_test(test_gemm_bounds_known_case),
         cmocka_unit_test(test_gett_price),
