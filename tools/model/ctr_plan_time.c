@@ -15,6 +15,8 @@
  *         its contractions once each, one after another, on one handle): what a handle keeps
  *         between plans (its caches, the search's scratch) is warm, no decision is cached.
  * --cold MIB: write MIB MiB of memory before each plan (cold CPU caches).
+ * --rank N: with --describe, the search's N best layouts (at most CTR_MEASURE_CANDIDATES; what measure
+ *         mode times), each line "ID.I SPEC | ...".
  * --ops: operators on the operands, rotating with the case id (real types: RELU, NEGATE, TANH, ABS,
  *         SIGMOID; complex: NEGATE and CONJ), so that --describe covers the operator paths too.
  * --dtile: per case the D-tile kernel's tile and one block's work (plan/contraction/gett_dtile_cost.h)
@@ -29,6 +31,7 @@
 #include <time.h>
 
 #include "contraction_cases.h"
+#include "exec/contraction/measure.h"
 #include "exec/contraction/plan.h"
 #include "exec/contraction/state.h"
 #include "exec/handle.h"
@@ -182,7 +185,7 @@ int main(int argc, char** argv)
                 argv[0]);
         return 2;
     }
-    int reps = 20, describe = 0, full = 0, sequence = 0, transposes = 0, dtile = 0;
+    int reps = 20, rank = 1, describe = 0, full = 0, sequence = 0, transposes = 0, dtile = 0;
     cupermDataType_t type = CUPERM_R_32F;
     for (int i = 2; i < argc; ++i) {
         if (!strcmp(argv[i], "--describe")) describe = 1;
@@ -191,6 +194,7 @@ int main(int argc, char** argv)
         else if (!strcmp(argv[i], "--full")) full = 1;
         else if (!strcmp(argv[i], "--sequence")) sequence = 1;
         else if (!strcmp(argv[i], "--ops")) with_ops = 1;
+        else if (i + 1 < argc && !strcmp(argv[i], "--rank")) rank = atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--reps")) reps = atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--cold")) cold_bytes = (size_t)atoll(argv[++i]) << 20;
         else if (i + 1 < argc && !strcmp(argv[i], "--dtype")) {
@@ -210,6 +214,10 @@ int main(int argc, char** argv)
         }
     }
     if (describe) reps = 1;
+    if (rank < 1 || rank > CTR_MEASURE_CANDIDATES) {
+        fprintf(stderr, "--rank takes 1 to %d\n", CTR_MEASURE_CANDIDATES);
+        return 2;
+    }
     if (dtile && type == CUPERM_R_32F) type = CUPERM_R_16F; /* the kernel's types */
     if (cold_bytes && !(cold_buffer = calloc(cold_bytes, 1))) return 1;
     int n = -1;
@@ -286,10 +294,16 @@ int main(int argc, char** argv)
             } else if (transposes) {
                 print_transposes(&p, &l, cases[c].id, &model);
             } else if (describe) {
-                char text[1024];
-                cuperm_ctr_layout_describe(&p, &l, text, sizeof text);
-                printf("%d %s | %s | %a %a %a\n", cases[c].id, cases[c].spec, text, l.inputSeconds, l.outputSeconds,
-                       l.gemmSeconds);
+                /* --rank N: the search's N best (what CUPERM_PLAN_MEASURE times), else its choice */
+                static cuperm_ctr_layout_t ranked[CTR_MEASURE_CANDIDATES];
+                const int n = rank > 1 ? cuperm_ctr_layout_rank(&p, &model, ranked, rank) : 1;
+                for (int i = 0; i < n; ++i) {
+                    const cuperm_ctr_layout_t* li = rank > 1 ? &ranked[i] : &l;
+                    char text[1024];
+                    cuperm_ctr_layout_describe(&p, li, text, sizeof text);
+                    printf("%d%s%.0d %s | %s | %a %a %a\n", cases[c].id, rank > 1 ? "." : "", rank > 1 ? i + 1 : 0,
+                           cases[c].spec, text, li->inputSeconds, li->outputSeconds, li->gemmSeconds);
+                }
             }
         }
         if (describe) continue;
