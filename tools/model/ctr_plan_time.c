@@ -301,8 +301,9 @@ int main(int argc, char** argv)
                     const cuperm_ctr_layout_t* li = rank > 1 ? &ranked[i] : &l;
                     char text[1024];
                     cuperm_ctr_layout_describe(&p, li, text, sizeof text);
-                    printf("%d%s%.0d %s | %s | %a %a %a\n", cases[c].id, rank > 1 ? "." : "", rank > 1 ? i + 1 : 0,
-                           cases[c].spec, text, li->inputSeconds, li->outputSeconds, li->gemmSeconds);
+                    if (rank > 1) printf("%d.%d", cases[c].id, i + 1);
+                    else printf("%d", cases[c].id);
+                    printf(" %s | %s | %a %a %a\n", cases[c].spec, text, li->inputSeconds, li->outputSeconds, li->gemmSeconds);
                 }
             }
         }

@@ -82,6 +82,16 @@ static role_fusion_t role_fusion(const cuperm_ctr_problem_t* p, const cuperm_ctr
     return f;
 }
 
+/* `which`'s role fusions of groups g1, g2 and the batch into fz (indexed by group): what
+ * operand_ready reads for either of g1, g2 fast. */
+static void operand_fusions(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int which, cuperm_ctr_group_t g1,
+                            cuperm_ctr_group_t g2, role_fusion_t* fz)
+{
+    fz[g1] = role_fusion(p, l, g1, which);
+    fz[g2] = role_fusion(p, l, g2, which);
+    fz[CTR_GROUP_L] = role_fusion(p, l, CTR_GROUP_L, which);
+}
+
 /* Can cuBLAS read (or write) `which` in place with `fast` as its stride-1 role? fz: the
  * operand's role_fusion of each group (fast's, slow's and the batch's are read). */
 static int operand_ready(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int which, cuperm_ctr_group_t fast, cuperm_ctr_group_t slow,
@@ -320,12 +330,10 @@ static double transpose_floor(const cuperm_ctr_cost_model_t* model, double volum
     return model->transposeFloorT0 + 2.0 * volume * (double)cupermDataTypeSize(type) / model->transposeFloorRate;
 }
 
-/* An input's price if known, else its transpose's floor (the transpose moves the whole operand). */
-static double input_floor(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model,
-                          const cuperm_ctr_input_layout_t* in, int which)
+/* An input's price if known, else its transpose's floor. */
+static double input_floor(const cuperm_ctr_input_layout_t* in, double transposeFloor)
 {
-    return isnan(in->seconds) ? transpose_floor(model, (double)cuperm_ctr_operand_volume(&p->op[which]), p->op[which].type)
-                              : in->seconds;
+    return isnan(in->seconds) ? transposeFloor : in->seconds;
 }
 
 /* The price of getting input `which` ready: its transpose's, made and priced on first need. */
@@ -338,12 +346,6 @@ static double settle_input(const cuperm_ctr_problem_t* p, const cuperm_ctr_layou
         in->seconds = transpose_cost(model, &t);
     }
     return in->seconds;
-}
-
-/* The output transpose's floor: it moves every element of D (W holds D's modes, none of K). */
-static double output_floor(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model)
-{
-    return transpose_floor(model, (double)cuperm_ctr_operand_volume(&p->op[CTR_D]), p->op[CTR_D].type);
 }
 
 /* The output transpose W -> D's price, made on first need. */
@@ -366,9 +368,7 @@ static double describe_output(const cuperm_ctr_problem_t* p, const cuperm_ctr_co
     const double inplace = 3e-6 + 2.0 * (double)volD * (double)bytes / model->bandwidth;
     l->inplaceOpD = 0;
     role_fusion_t fz[CTR_GROUPS];
-    fz[rows] = role_fusion(p, l, rows, CTR_D);
-    fz[cols] = role_fusion(p, l, cols, CTR_D);
-    fz[CTR_GROUP_L] = role_fusion(p, l, CTR_GROUP_L, CTR_D);
+    operand_fusions(p, l, CTR_D, rows, cols, fz);
     if (!opC && operand_ready(p, l, CTR_D, rows, cols, fz, &l->ldD, &l->batchStrideD, l->outerStrideD)) {
         l->out = CTR_OUT_DIRECT;
         l->inplaceOpD = opD;
@@ -457,9 +457,10 @@ static double gemm_price(price_memo* memo, const cuperm_ctr_cost_model_t* model,
  * the output's path, and the GEMM of every pairing; a pairing that can enter the ranking is
  * completed in l and kept. Each transpose is priced once, and only for a pairing whose GEMM plus
  * its transposes' floors could enter the ranking (prices >= floors: the ranking is the one full
- * prices give). */
+ * prices give). opFloor: each operand's transpose floor (a transpose moves the whole operand; the
+ * output transpose moves D). */
 static void price_pairings(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, price_memo* memo,
-                           cuperm_ctr_layout_t* l, const ranked_list* r)
+                           const double* opFloor, cuperm_ctr_layout_t* l, const ranked_list* r)
 {
     l->m = l->size[l->swapped ? CTR_GROUP_N : CTR_GROUP_M];
     l->n = l->size[l->swapped ? CTR_GROUP_M : CTR_GROUP_N];
@@ -469,11 +470,8 @@ static void price_pairings(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
     cuperm_ctr_input_layout_t in[2][2];
     for (int w = 0; w < 2; ++w) {
         const int which = w == 0 ? CTR_A : CTR_B;
-        const cuperm_ctr_group_t g2 = which == CTR_A ? CTR_GROUP_M : CTR_GROUP_N;
         role_fusion_t fz[CTR_GROUPS]; /* both choices read the same three groups' */
-        fz[g2] = role_fusion(p, l, g2, which);
-        fz[CTR_GROUP_K] = role_fusion(p, l, CTR_GROUP_K, which);
-        fz[CTR_GROUP_L] = role_fusion(p, l, CTR_GROUP_L, which);
+        operand_fusions(p, l, which, which == CTR_A ? CTR_GROUP_M : CTR_GROUP_N, CTR_GROUP_K, fz);
         for (int c = 0; c < 2; ++c) describe_input(p, l, which, c, fz, &in[w][c]);
     }
     double output = describe_output(p, model, l);
@@ -487,8 +485,8 @@ static void price_pairings(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
          * its transposes are priced (the ranking stays the one full prices give). */
         if (!ranked_may_take(r, gemm)) continue;
         /* Nor one whose transposes at their floors already keep it out. */
-        const double floors = input_floor(p, model, a, CTR_A) + input_floor(p, model, b, CTR_B) +
-                              (isnan(output) ? output_floor(p, model) : output);
+        const double floors = input_floor(a, opFloor[CTR_A]) + input_floor(b, opFloor[CTR_B]) +
+                              (isnan(output) ? opFloor[CTR_D] : output);
         if (!ranked_may_take(r, floors + gemm)) continue;
         const double inputs = settle_input(p, l, model, a, CTR_A) + settle_input(p, l, model, b, CTR_B);
         if (isnan(output)) output = output_cost(p, l, model);
@@ -695,6 +693,9 @@ int cuperm_ctr_layout_rank(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
     static const int nsources[CTR_ROLES] = {2, 2, 2, 3, 1};
     int roles[6][CTR_MAX_MODES];
     const int nroles = cuperm_ctr_role_candidates(p, roles, 6);
+    double opFloor[CTR_OPERANDS];
+    for (int w = 0; w < CTR_OPERANDS; ++w)
+        opFloor[w] = transpose_floor(model, (double)cuperm_ctr_operand_volume(&p->op[w]), p->op[w].type);
     cuperm_ctr_layout_t cand;
     int n = 0;
     ranked_list ranked = {best, &n, max};
@@ -726,7 +727,7 @@ int cuperm_ctr_layout_rank(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
                                     memcpy(cand.order[r], orders[r][pick[r]], sizeof(int) * (size_t)cand.count[r]);
                                 cand.swapped = sw;
                                 /* Each input read in place or rewritten, with either group fast. */
-                                price_pairings(p, model, memo, &cand, &ranked);
+                                price_pairings(p, model, memo, opFloor, &cand, &ranked);
                             }
     }
     for (int i = 0; i < n; ++i) place_workspace(p, &best[i]);
