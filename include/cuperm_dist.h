@@ -71,6 +71,17 @@ typedef enum {
     CUPERM_DIST_VARIANT_PERMUTE_ON_UNPACK = 2 /**< the sender copies; the receiver permutes */
 } cupermDistVariant_t;
 
+/** How a redistribution plan moves data between GPUs (see docs/distributed.md). */
+typedef enum {
+    CUPERM_DIST_TRANSPORT_AUTO = 0,       /**< chosen by the cost model (or measured) */
+    CUPERM_DIST_TRANSPORT_SEND_RECV = 1,  /**< pack into a send buffer, grouped ncclSend/ncclRecv, unpack */
+    CUPERM_DIST_TRANSPORT_PEER_STORES = 2 /**< the pack transposes store straight into the receiver's part of
+                                               a symmetric NCCL window (ncclMemAlloc + ncclCommWindowRegister,
+                                               owned by the plan), between two NCCL barriers; then unpack.
+                                               Needs NCCL >= 2.28 with its device API and every rank in one
+                                               load/store (NVLink) domain; NOT_SUPPORTED otherwise */
+} cupermDistTransport_t;
+
 /** Planning options; pass NULL for the defaults (all fields 0). Equal on every rank. */
 typedef struct {
     double linkBytesPerSecond; /**< per-GPU send bandwidth the cost model assumes (0: 300e9, an
@@ -82,6 +93,7 @@ typedef struct {
                                     fastest (collective; scratch input, output and workspace are taken
                                     stream-ordered from the device's memory pool and given back; the
                                     slowest rank's median of 3 runs decides). 0: the cost model */
+    cupermDistTransport_t transport;
 } cupermDistOptions_t;
 
 typedef struct cupermDistPlan* cupermDistPlan_t;
@@ -98,6 +110,8 @@ typedef struct {
     size_t workspaceBytes;        /**< cupermDistGetWorkspaceSize */
     int transposes;               /**< local transpose launches per execute */
     double predictedSeconds;      /**< the cost model's time (the slowest rank's) */
+    cupermDistTransport_t transport; /**< SEND_RECV or PEER_STORES */
+    size_t windowBytes;           /**< device memory of the plan's NCCL window (PEER_STORES; else 0) */
 } cupermDistPlanInfo_t;
 
 /** Device workspace, in bytes, that cupermDistExecute needs for this plan (may be 0). */
@@ -105,7 +119,8 @@ CUPERM_API cupermStatus_t cupermDistGetWorkspaceSize(cupermDistPlan_t plan, size
 
 CUPERM_API cupermStatus_t cupermDistPlanGetInfo(cupermDistPlan_t plan, cupermDistPlanInfo_t* info);
 
-/** Destroys a plan (local: no communication). */
+/** Destroys a plan (local: no communication). A PEER_STORES plan's window is deregistered and
+ *  freed: destroy it only once every rank's executions of it have completed. */
 CUPERM_API cupermStatus_t cupermDistPlanDestroy(cupermDistPlan_t plan);
 
 typedef struct cupermDistContractionPlan* cupermDistContractionPlan_t;

@@ -3,7 +3,9 @@
 # for sm_90 against NCCL, runs the CPU block-arithmetic test, the GPU correctness and
 # error-agreement program, and the benchmark (1 GB and 4 GB per GPU, small messages);
 # prints a summary table last. Run from the repository root on the GPU machine:
-#   scripts/gpu-dist-check.sh [--cases N] [--gb "1 4"] [--iters N] [--phases] [--nsys]
+#   scripts/gpu-dist-check.sh [--cases N] [--gb "1 4"] [--iters N] [--phases] [--nsys] [--prebuilt DIR]
+# --prebuilt DIR: skip the build and run DIR/tests/{test_dist_layout,cuperm-dist-test} with
+# DIR/src's libraries (built elsewhere for sm_90, e.g. by scripts/dist-carry.sh).
 # --phases: also time the reverse case's phases alone (cuperm-dist-test --phases, 1 GB per GPU).
 # --nsys: also trace one 1 GB benchmark run with Nsight Systems (when nsys is found) and keep
 # its kernel/NCCL timeline as CSV (dist-trace.csv.gz), to see what overlaps.
@@ -14,7 +16,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export NCCL_NVLS_ENABLE=0
 export NCCL_DEBUG=${NCCL_DEBUG:-WARN}
-cases=60 gbs="1 4" iters=10 nsys=0 phases=0
+cases=60 gbs="1 4" iters=10 nsys=0 phases=0 prebuilt=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --cases) cases=$2; shift ;;
@@ -22,6 +24,7 @@ while [ $# -gt 0 ]; do
     --iters) iters=$2; shift ;;
     --nsys) nsys=1 ;;
     --phases) phases=1 ;;
+    --prebuilt) prebuilt=$2; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -74,7 +77,11 @@ add "NCCL" "$(basename "$nccl_lib") from $(dirname "$nccl_lib")"
 
 # --- build --------------------------------------------------------------------------------
 start=$(date +%s)
-if cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCUPERM_BUILD_FORTRAN=OFF \
+if [ -n "$prebuilt" ]; then
+  build=$prebuilt
+  export LD_LIBRARY_PATH="$(cd "$build/src" && pwd):$LD_LIBRARY_PATH"
+  add build "prebuilt ($build)"
+elif cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCUPERM_BUILD_FORTRAN=OFF \
      -DCUPERM_NCCL_INCLUDE_DIR="$nccl_inc" -DCUPERM_NCCL_LIBRARY="$nccl_lib" >"$logs/build.log" 2>&1 &&
    cmake --build "$build" -j"$(nproc)" --target cuperm cuperm_dist test_dist_layout cuperm-dist-test \
      >>"$logs/build.log" 2>&1; then

@@ -102,6 +102,8 @@ cupermStatus_t cupermDistPlanGetInfo(cupermDistPlan_t token, cupermDistPlanInfo_
     info->workspaceBytes = p->workspace_bytes;
     info->transposes = p->n_pack + p->n_unpack + p->has_local;
     info->predictedSeconds = p->predicted_seconds;
+    info->transport = (cupermDistTransport_t)p->transport;
+    info->windowBytes = p->window.bytes;
     return CUPERM_STATUS_SUCCESS;
 }
 

@@ -90,6 +90,7 @@ static cupermStatus_t plan_local(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p, 
         p->span[w] = cuperm_dist_local_span(&l[w], me);
         if (!(p->move[w] = calloc(1, sizeof *p->move[w])))
             return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, FN ": out of host memory");
+        p->move[w]->sendrecv_only = 1; /* the operand moves share one workspace; no windows */
         st = cuperm_dist_redist_prepare(h, p->move[w], &l[w], &want[w], ident, NULL, comm, p->device, me,
                                         v + 4 + w * CUPERM_DIST_CANDIDATES);
         hsh = cuperm_dist_mix(hsh, cuperm_dist_redist_hash(&l[w], &want[w], ident, NULL));
@@ -118,12 +119,12 @@ static cupermStatus_t plan_local(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p, 
 }
 
 /* After the agreement: builds both moves and lays out the workspace. */
-static cupermStatus_t plan_finish(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p, const int64_t* v)
+static cupermStatus_t plan_finish(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p, const int64_t* v, cudaStream_t stream)
 {
     size_t off = 0, move_ws = 0;
     for (int w = 0; w < 2; ++w) {
         cuperm_dist_plan_t* m = p->move[w];
-        cupermStatus_t st = cuperm_dist_redist_finish(h, m, NULL, v + 4 + w * CUPERM_DIST_CANDIDATES);
+        cupermStatus_t st = cuperm_dist_redist_finish(h, m, NULL, v + 4 + w * CUPERM_DIST_CANDIDATES, stream);
         if (st) return st;
         m->skip_local = p->in_place[w];
         for (int i = 0; i < m->n_unpack; ++i) p->recv_bytes[w] += m->unpack[i].bytes;
@@ -179,7 +180,7 @@ cupermStatus_t cuperm_dist_plan_contraction(cuperm_handle_t* h, cupermStatus_t h
                           "differ between ranks; every rank must pass the same (only localStrides may differ)");
     if (!ast) { /* agree again: a rank that could not build must not leave the others waiting */
         int64_t w[2] = {0, 0};
-        ast = cuperm_dist_agree_status(FN, comm, stream, me, plan_finish(h, p, v), w, 2);
+        ast = cuperm_dist_agree_status(FN, comm, stream, me, plan_finish(h, p, v, stream), w, 2);
     }
     if (cur != cdev) cudaSetDevice(cur);
     if (ast) {

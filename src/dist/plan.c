@@ -73,8 +73,46 @@ static int64_t corner_offset(const int64_t* lo, const int64_t* origin, const int
     return off;
 }
 
-/* Builds every piece for variant and k chunks; sizes and counts into p. */
-static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int variant, int k, cuperm_dist_plan_t* p)
+static size_t align256(size_t b)
+{
+    return (b + 255) / 256 * 256;
+}
+
+/* One-stage builds lay a rank's receive region out by sender, each piece 256-byte aligned:
+ * the offset at which sender's piece lands in receiver's region, and the region's size. */
+static size_t recv_offset(const ctx_t* c, int sender, int receiver, size_t* total)
+{
+    size_t off = 0, at = 0;
+    cuperm_dist_box_t box;
+    for (int q = 0; q < c->in->comm_size; ++q) {
+        if (q == receiver) continue;
+        if (q == sender) at = off;
+        off += align256((size_t)cuperm_dist_exchange_box(c->in, q, c->out, receiver, c->perm, &box) *
+                        (size_t)c->in->elem_size);
+    }
+    if (total) *total = off;
+    return at;
+}
+
+/* Peer stores: the window is a 256-byte barrier word, then the largest receive region of any
+ * rank (the same size on every rank, as ncclCommWindowRegister wants), and every pack piece
+ * stores at its receiver's offset for this rank. */
+static void place_peer_stores(const ctx_t* c, cuperm_dist_plan_t* p)
+{
+    size_t most = 0, total;
+    for (int r = 0; r < c->in->comm_size; ++r) {
+        recv_offset(c, r, r, &total);
+        if (total > most) most = total;
+    }
+    for (int i = 0; i < p->n_pack; ++i) p->pack[i].buf_offset = recv_offset(c, c->me, p->pack[i].peer, NULL);
+    p->recv_base = 256;
+    p->workspace_bytes = 0;
+    p->window_bytes = 256 + most;
+}
+
+/* Builds every piece for transport, variant and k chunks; sizes and counts into p. */
+static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int transport, int variant, int k,
+                            cuperm_dist_plan_t* p)
 {
     const int n = c->in->rank, P = c->in->comm_size, me = c->me;
     const cupermDataType_t type = c->in->type;
@@ -85,8 +123,10 @@ static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int variant, int
         order[i] = variant == CUPERM_DIST_VARIANT_PERMUTE_ON_PACK ? c->perm[i] : i;
     }
     free_pieces(p);
+    p->transport = transport;
     p->variant = variant;
     p->chunks = k;
+    p->window_bytes = 0;
     p->send_bytes = p->recv_bytes = p->local_bytes = 0;
     p->send_peers = p->recv_peers = 0;
     const size_t cap = (size_t)P * (size_t)k;
@@ -136,7 +176,7 @@ static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int variant, int
                 s->bytes = (size_t)v * elem;
                 size_t* total = dir == 0 ? &p->send_bytes : &p->recv_bytes;
                 s->buf_offset = *total;
-                *total = (*total + s->bytes + 255) / 256 * 256; /* each piece 256-byte aligned */
+                *total = align256(*total + s->bytes); /* each piece 256-byte aligned */
                 if (dir == 0) {
                     s->local_offset = corner_offset(ch[j].lo, c->own_in.lo, c->in_str, NULL, n);
                     st = variant == CUPERM_DIST_VARIANT_PERMUTE_ON_PACK
@@ -158,8 +198,9 @@ static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int variant, int
     }
     qsort(p->pack, (size_t)p->n_pack, sizeof *p->pack, cmp_piece);
     qsort(p->unpack, (size_t)p->n_unpack, sizeof *p->unpack, cmp_piece);
-    p->recv_base = (p->send_bytes + 255) / 256 * 256;
+    p->recv_base = align256(p->send_bytes);
     p->workspace_bytes = p->recv_bytes ? p->recv_base + p->recv_bytes : p->send_bytes;
+    if (transport == CUPERM_DIST_TRANSPORT_PEER_STORES) place_peer_stores(c, p);
     return CUPERM_STATUS_SUCCESS;
 }
 
@@ -194,13 +235,13 @@ static void adopt(cuperm_dist_plan_t* p, const cuperm_dist_layout_t* in, const c
 }
 
 cupermStatus_t cuperm_dist_build_pieces(cuperm_handle_t* h, const cuperm_dist_layout_t* in,
-                                        const cuperm_dist_layout_t* out, const int* perm, int me, int variant, int k,
-                                        cuperm_dist_plan_t* p)
+                                        const cuperm_dist_layout_t* out, const int* perm, int me, int transport,
+                                        int variant, int k, cuperm_dist_plan_t* p)
 {
     adopt(p, in, out, perm, me);
     ctx_t c;
     ctx_init(p, &c);
-    return build(h, &c, variant, k, p);
+    return build(h, &c, transport, variant, k, p);
 }
 
 /* ---- the cost model ----------------------------------------------------- */
@@ -238,7 +279,34 @@ static double model_seconds(const local_cost_t* c, size_t sent, size_t received,
     return moves / k + link + steady - overlap * (link < steady ? link : steady);
 }
 
+/* Peer stores: barrier, the pack transposes storing over the link (the longer of the two),
+ * barrier, then the unpack transposes; the local piece runs beside the stores on a stream of
+ * its own but is charged in full (the same dist_link_overlap, 0 on H200, would apply). */
+static double model_peer_stores(const local_cost_t* c, size_t sent, size_t received, double bw, double lat,
+                                double overlap)
+{
+    const size_t bytes = sent > received ? sent : received;
+    const double stores = c->pack + LAUNCH_SECONDS * c->n_pack, link = (double)bytes / bw;
+    const double remote = stores > link ? stores : link;
+    const double local = c->local + (c->local > 0 ? LAUNCH_SECONDS : 0);
+    return 2 * lat + remote + local - overlap * (local < remote ? local : remote) + c->unpack +
+           LAUNCH_SECONDS * c->n_unpack;
+}
+
 /* ---- planning ----------------------------------------------------------- */
+
+void cuperm_dist_candidate(int i, const cupermDistOptions_t* opt, int* transport, int* variant, int* chunks)
+{
+    if (i < CUPERM_DIST_SENDRECV_CANDIDATES) {
+        *transport = CUPERM_DIST_TRANSPORT_SEND_RECV;
+        *variant = i / N_CHOICES + 1;
+        *chunks = opt && opt->chunks ? opt->chunks : chunk_choices[i % N_CHOICES];
+    } else {
+        *transport = CUPERM_DIST_TRANSPORT_PEER_STORES;
+        *variant = i - CUPERM_DIST_SENDRECV_CANDIDATES + 1;
+        *chunks = 1;
+    }
+}
 
 
 static int64_t bits_of(double d)
@@ -263,6 +331,12 @@ static cupermStatus_t check_local(cuperm_handle_t* h, const int* perm, const cup
                                CUPERM_DIST_MAX_CHUNKS);
         if ((int)opt->variant < 0 || (int)opt->variant > 2)
             return cuperm_fail(INVALID, FN ": options->variant = %d is not a cupermDistVariant_t", (int)opt->variant);
+        if ((int)opt->transport < 0 || (int)opt->transport > 2)
+            return cuperm_fail(INVALID, FN ": options->transport = %d is not a cupermDistTransport_t",
+                               (int)opt->transport);
+        if (opt->transport == CUPERM_DIST_TRANSPORT_PEER_STORES && opt->chunks > 1)
+            return cuperm_fail(INVALID, FN ": options->chunks = %d with transport PEER_STORES, which runs in one "
+                               "stage (chunks 0 or 1)", opt->chunks);
         if (opt->measure != 0 && opt->measure != 1)
             return cuperm_fail(INVALID, FN ": options->measure = %d is not 0 or 1", opt->measure);
         if (!(opt->linkBytesPerSecond >= 0) || !(opt->stageLatencySeconds >= 0))
@@ -312,6 +386,7 @@ void cuperm_dist_plan_free(cuperm_dist_plan_t* p)
 {
     if (!p) return;
     free_pieces(p);
+    cuperm_dist_window_destroy(p->comm, &p->window);
     if (p->comm_stream) cudaStreamDestroy(p->comm_stream);
     if (p->unpack_stream) cudaStreamDestroy(p->unpack_stream);
     cudaEvent_t* evs[] = {&p->ev_start, &p->ev_comm_done, &p->ev_unpack_done};
@@ -361,21 +436,26 @@ cupermStatus_t cuperm_dist_redist_prepare(cuperm_handle_t* h, cuperm_dist_plan_t
     const double bw = opt && opt->linkBytesPerSecond > 0 ? opt->linkBytesPerSecond : 300e9;
     const double lat = opt && opt->stageLatencySeconds > 0 ? opt->stageLatencySeconds : 20e-6;
     const int force_k = opt ? opt->chunks : 0, force_v = opt ? (int)opt->variant : 0;
+    const int force_t = opt ? (int)opt->transport : 0;
+    const int stores = !p->sendrecv_only && force_t != CUPERM_DIST_TRANSPORT_SEND_RECV && force_k <= 1 && comm &&
+                       cuperm_dist_window_possible(comm, in->comm_size);
     /* The model's time of every candidate on this rank (unavailable ones: huge). */
-    for (int vi = 0; vi < 2; ++vi) {
-        const int variant = vi + 1;
-        for (int ki = 0; ki < N_CHOICES; ++ki) {
-            int64_t* cost = &costs[vi * N_CHOICES + ki];
-            *cost = INT64_MAX / 4;
-            if ((force_v && force_v != variant) || (force_k && ki > 0)) continue;
-            /* Built for every chunk count: a chunk's shape changes its transposes' cost. */
-            const int k = force_k ? force_k : chunk_choices[ki];
-            cupermStatus_t st = build(h, &c, variant, k, p);
-            if (st) return st;
-            const local_cost_t lc = local_costs(p);
-            *cost = (int64_t)(model_seconds(&lc, p->send_bytes, p->recv_bytes, k, bw, lat,
-                                            h->tuning->dist_link_overlap) * 1e9) + 1;
-        }
+    for (int i = 0; i < CUPERM_DIST_CANDIDATES; ++i) {
+        int transport, variant, k;
+        cuperm_dist_candidate(i, opt, &transport, &variant, &k);
+        costs[i] = INT64_MAX / 4;
+        const int peer = transport == CUPERM_DIST_TRANSPORT_PEER_STORES;
+        if ((force_v && force_v != variant) || (peer ? !stores : force_t == CUPERM_DIST_TRANSPORT_PEER_STORES) ||
+            (!peer && force_k && i % N_CHOICES > 0))
+            continue;
+        /* Built for every chunk count: a chunk's shape changes its transposes' cost. */
+        cupermStatus_t st = build(h, &c, transport, variant, k, p);
+        if (st) return st;
+        const local_cost_t lc = local_costs(p);
+        const double overlap = h->tuning->dist_link_overlap;
+        const double t = peer ? model_peer_stores(&lc, p->send_bytes, p->recv_bytes, bw, lat, overlap)
+                              : model_seconds(&lc, p->send_bytes, p->recv_bytes, k, bw, lat, overlap);
+        costs[i] = (int64_t)(t * 1e9) + 1;
     }
     return CUPERM_STATUS_SUCCESS;
 }
@@ -387,6 +467,7 @@ int64_t cuperm_dist_redist_hash(const cuperm_dist_layout_t* in, const cuperm_dis
     int64_t hsh = cuperm_dist_mix(cuperm_dist_layout_hash(in, 1), cuperm_dist_layout_hash(out, 2));
     for (int i = 0; i < in->rank; ++i) hsh = cuperm_dist_mix(hsh, perm[i]);
     hsh = cuperm_dist_mix(cuperm_dist_mix(hsh, opt ? opt->chunks : 0), opt ? (int)opt->variant : 0);
+    hsh = cuperm_dist_mix(hsh, opt ? (int)opt->transport : 0);
     return cuperm_dist_mix(cuperm_dist_mix(cuperm_dist_mix(hsh, bits_of(bw)), bits_of(lat)), opt ? opt->measure : 0);
 }
 
@@ -417,10 +498,24 @@ static cupermStatus_t measure_candidates(cuperm_handle_t* h, cuperm_dist_plan_t*
     if (!e) e = cudaEventCreate(&ev[0]);
     if (!e) e = cudaEventCreate(&ev[1]);
     cupermStatus_t st = e ? cuda_fail(e, FN ": measure mode's scratch buffers") : make_streams(p);
+    int no_window = 0;
     for (int i = 0; i < CUPERM_DIST_CANDIDATES && !st; ++i) {
         if (costs[i] >= INT64_MAX / 4) continue;
-        const int k = opt->chunks ? opt->chunks : chunk_choices[i % N_CHOICES];
-        if ((st = build(h, &c, i / N_CHOICES + 1, k, p))) break;
+        int transport, variant, k;
+        cuperm_dist_candidate(i, opt, &transport, &variant, &k);
+        if (transport == CUPERM_DIST_TRANSPORT_PEER_STORES && (no_window || !p->window.base)) {
+            /* agreed: every rank keeps or drops the peer-store candidates alike */
+            if (!no_window && (st = build(h, &c, transport, variant, k, p)) == CUPERM_STATUS_SUCCESS)
+                st = cuperm_dist_window_create(p->comm, p->comm_size, p->window_bytes, stream, &p->window);
+            if (no_window || st == CUPERM_STATUS_NOT_SUPPORTED) {
+                no_window = 1;
+                st = CUPERM_STATUS_SUCCESS;
+                costs[i] = INT64_MAX / 4;
+                continue;
+            }
+            if (st) break;
+        }
+        if ((st = build(h, &c, transport, variant, k, p))) break;
         void* ws = NULL;
         if (p->workspace_bytes && (e = cudaMallocAsync(&ws, p->workspace_bytes, stream))) {
             st = cuda_fail(e, FN ": measure mode's workspace");
@@ -450,21 +545,39 @@ static cupermStatus_t measure_candidates(cuperm_handle_t* h, cuperm_dist_plan_t*
 }
 
 cupermStatus_t cuperm_dist_redist_finish(cuperm_handle_t* h, cuperm_dist_plan_t* p, const cupermDistOptions_t* opt,
-                                         const int64_t* costs)
+                                         const int64_t* costs, cudaStream_t stream)
 {
     /* Every rank chooses the candidate whose slowest rank is fastest (costs: the ranks' maxima). */
-    int best = 0;
-    for (int i = 1; i < CUPERM_DIST_CANDIDATES; ++i)
-        if (costs[i] < costs[best]) best = i;
-    const int variant = best / N_CHOICES + 1;
-    const int k = opt && opt->chunks ? opt->chunks : chunk_choices[best % N_CHOICES];
+    int64_t cost[CUPERM_DIST_CANDIDATES];
+    memcpy(cost, costs, sizeof cost);
     ctx_t c;
     ctx_init(p, &c);
-    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
-    if (p->variant != variant || p->chunks != k) st = build(h, &c, variant, k, p);
-    if (!st) st = make_streams(p);
-    p->predicted_seconds = (double)costs[best] * 1e-9;
-    return st;
+    for (;;) {
+        int best = 0, transport, variant, k;
+        for (int i = 1; i < CUPERM_DIST_CANDIDATES; ++i)
+            if (cost[i] < cost[best]) best = i;
+        if (cost[best] >= INT64_MAX / 4) /* only where options forced what this communicator lacks */
+            return cuperm_fail(CUPERM_STATUS_NOT_SUPPORTED, FN ": transport PEER_STORES needs NCCL >= 2.28 with its "
+                               "device API (nccl_device.h at build time) and every rank in one load/store domain");
+        cuperm_dist_candidate(best, opt, &transport, &variant, &k);
+        cupermStatus_t st = CUPERM_STATUS_SUCCESS;
+        if (p->transport != transport || p->variant != variant || p->chunks != k)
+            st = build(h, &c, transport, variant, k, p);
+        const int peer = transport == CUPERM_DIST_TRANSPORT_PEER_STORES;
+        if (!st && peer && !p->window.base) {
+            st = cuperm_dist_window_create(p->comm, p->comm_size, p->window_bytes, stream,
+                                           &p->window);
+            /* agreed on every rank: fall back to the best send/receive candidate */
+            if (st == CUPERM_STATUS_NOT_SUPPORTED && !(opt && opt->transport == CUPERM_DIST_TRANSPORT_PEER_STORES)) {
+                for (int i = CUPERM_DIST_SENDRECV_CANDIDATES; i < CUPERM_DIST_CANDIDATES; ++i) cost[i] = INT64_MAX / 4;
+                continue;
+            }
+        }
+        if (!st && !peer) cuperm_dist_window_destroy(p->comm, &p->window); /* measure mode's, not chosen */
+        if (!st) st = make_streams(p);
+        p->predicted_seconds = (double)cost[best] * 1e-9;
+        return st;
+    }
 }
 
 cupermStatus_t cuperm_dist_plan_transpose(cuperm_handle_t* h, cupermStatus_t handle_status, const int* perm,
@@ -510,7 +623,7 @@ cupermStatus_t cuperm_dist_plan_transpose(cuperm_handle_t* h, cupermStatus_t han
     }
     if (!ast) { /* agree again: a rank that could not build (out of memory) must not leave the others waiting */
         int64_t w[2] = {0, 0};
-        ast = cuperm_dist_agree_status(FN, comm, stream, me, cuperm_dist_redist_finish(h, p, opt, v + 4), w, 2);
+        ast = cuperm_dist_agree_status(FN, comm, stream, me, cuperm_dist_redist_finish(h, p, opt, v + 4, stream), w, 2);
     }
     if (cur != cdev) cudaSetDevice(cur);
     if (ast) {
@@ -548,9 +661,56 @@ static cupermStatus_t run_piece(const cuperm_dist_piece_t* s, const void* alpha,
     return cuperm_transpose_run(&s->tp, alpha, in, beta, out, stream);
 }
 
+/* All ranks reach this point of their streams: a one-word ncclAllReduce on the window's first word. */
+static cupermStatus_t barrier(const cuperm_dist_plan_t* p, cudaStream_t stream)
+{
+    const ncclResult_t r = ncclAllReduce(p->window.base, p->window.base, 1, ncclUint32, ncclSum, p->comm, stream);
+    return r == ncclSuccess ? CUPERM_STATUS_SUCCESS : nccl_fail(r, "cupermDistExecute: ncclAllReduce (barrier)");
+}
+
+/* Peer stores: the local piece on the unpack stream, beside the rest; on the caller's stream
+ * a barrier (every receiver has finished reading its window), the pack pieces storing into the
+ * receivers' windows, a barrier (every store has landed: a kernel's stores are complete when
+ * the next kernel of its stream starts), and the unpack pieces from this rank's window. */
+static cupermStatus_t run_peer_stores(const cuperm_dist_plan_t* p, const void* alpha, const void* in,
+                                      const void* beta, void* out, cudaStream_t stream)
+{
+    unsigned char one[16], zero[16];
+    cuperm_dist_unit_scalars(p->type, one, zero);
+    const size_t elem = (size_t)p->elem_size;
+    const char* src = in;
+    char* dst = out;
+    const int side = p->has_local && !p->skip_local;
+    cudaError_t e = cudaSuccess;
+    if (side) {
+        e = cudaEventRecord(p->ev_start, stream);
+        if (!e) e = cudaStreamWaitEvent(p->unpack_stream, p->ev_start, 0);
+        if (e) return cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
+    }
+    cupermStatus_t st = side ? run_piece(&p->local, alpha, src + (size_t)p->local.local_offset * elem, beta,
+                                         dst + (size_t)p->local.local_offset2 * elem, p->unpack_stream)
+                             : CUPERM_STATUS_SUCCESS;
+    if (!st) st = barrier(p, stream);
+    for (int i = 0; i < p->n_pack && !st; ++i)
+        st = run_piece(&p->pack[i], one, src + (size_t)p->pack[i].local_offset * elem, zero,
+                       p->window.peer[p->pack[i].peer] + p->recv_base + p->pack[i].buf_offset, stream);
+    if (!st) st = barrier(p, stream);
+    const char* recv = (const char*)p->window.base + p->recv_base;
+    for (int i = 0; i < p->n_unpack && !st; ++i)
+        st = run_piece(&p->unpack[i], alpha, recv + p->unpack[i].buf_offset, beta,
+                       dst + (size_t)p->unpack[i].local_offset * elem, stream);
+    if (side) { /* joined also after a failure */
+        e = cudaEventRecord(p->ev_unpack_done, p->unpack_stream);
+        if (!e) e = cudaStreamWaitEvent(stream, p->ev_unpack_done, 0);
+        if (e && !st) st = cuda_fail(e, "cupermDistExecute: joining the plan's streams");
+    }
+    return st;
+}
+
 cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, const void* in, const void* beta,
                                void* out, void* workspace, cudaStream_t stream)
 {
+    if (p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES) return run_peer_stores(p, alpha, in, beta, out, stream);
     /* Pack and unpack move bits: scalars 1 and 0 of the plan type's scalar type. */
     unsigned char one[16], zero[16];
     cuperm_dist_unit_scalars(p->type, one, zero);

@@ -3,7 +3,9 @@
  * A plan is a list of pieces in pipeline stages: pack (a local transpose of the part
  * of the input a peer needs into the send buffer), the grouped ncclSend/ncclRecv of
  * one stage, unpack (a local transpose from the receive buffer into the output,
- * applying alpha and beta), plus one local transpose for the part that stays.
+ * applying alpha and beta), plus one local transpose for the part that stays. With the
+ * peer-stores transport the pack pieces write into the receivers' parts of an NCCL window
+ * instead, and two NCCL barriers replace the send/receive.
  */
 #ifndef CUPERM_DIST_PLAN_H
 #define CUPERM_DIST_PLAN_H
@@ -11,16 +13,21 @@
 #include <nccl.h>
 
 #include "dist/layout.h"
+#include "dist/window.h"
 #include "exec/handle.h"
 #include "exec/transpose/plan.h"
 
 #define CUPERM_DIST_MAX_CHUNKS 16
-#define CUPERM_DIST_CANDIDATES 8 /* (variant, chunks): 2 variants x chunks 1, 2, 4, 8 */
+/* Candidates: send/receive with 2 variants x chunks 1, 2, 4, 8, then peer stores with the 2
+ * variants (one stage); see cuperm_dist_candidate. */
+#define CUPERM_DIST_SENDRECV_CANDIDATES 8
+#define CUPERM_DIST_CANDIDATES (CUPERM_DIST_SENDRECV_CANDIDATES + 2)
 
 typedef struct {
     int peer;             /* the rank sent to (pack) or received from (unpack); self for the local piece */
     int stage;            /* pipeline stage (chunk index) */
-    size_t buf_offset;    /* bytes into the send (pack) or receive (unpack) region */
+    size_t buf_offset;    /* bytes into the send (pack) or receive (unpack) region; peer stores: into
+                             the receiver's receive region (pack) or this rank's (unpack) */
     size_t bytes;
     int64_t local_offset; /* elements into this rank's in (pack, local) or out (unpack) block */
     int64_t local_offset2;/* local piece: elements into out */
@@ -32,6 +39,10 @@ typedef struct cuperm_dist_plan {
     cuperm_dist_layout_t lin, lout; /* the layouts the pieces are built from */
     int perm[CUPERM_MAX_RANK];
     int skip_local;                 /* the local piece is not run (a contraction reads its input in place) */
+    int sendrecv_only;              /* set before prepare: no peer-stores candidates */
+    int transport;                  /* cupermDistTransport_t */
+    size_t window_bytes;            /* peer stores: the window every rank needs (equal on every rank) */
+    cuperm_dist_window_t window;    /* peer stores: made at finish (or by measure mode) */
     ncclComm_t comm;
     int comm_size, comm_rank;
     cupermDataType_t type;
@@ -62,13 +73,17 @@ cupermStatus_t cuperm_dist_plan_transpose(cuperm_handle_t* h, cupermStatus_t han
  *   prepare  (local, no communication): fills p for in -> out and this rank's model time of
  *            every candidate into costs[CUPERM_DIST_CANDIDATES] (ns + 1; INT64_MAX / 4: unavailable);
  *   agree    on the elementwise maximum of the costs (with whatever else the caller agrees on);
- *   finish   builds the candidate whose slowest rank is fastest, and the plan's streams. */
+ *   finish   builds the candidate whose slowest rank is fastest, and the plan's streams; collective
+ *            where it makes a peer-stores window (agreed on stream; falls back to send/receive). */
 cupermStatus_t cuperm_dist_redist_prepare(cuperm_handle_t* h, cuperm_dist_plan_t* p, const cuperm_dist_layout_t* in,
                                           const cuperm_dist_layout_t* out, const int* perm,
                                           const cupermDistOptions_t* opt, ncclComm_t comm, int device, int me,
                                           int64_t* costs);
 cupermStatus_t cuperm_dist_redist_finish(cuperm_handle_t* h, cuperm_dist_plan_t* p, const cupermDistOptions_t* opt,
-                                         const int64_t* costs);
+                                         const int64_t* costs, cudaStream_t stream);
+/* Candidate i's transport, variant and chunk count (opt->chunks, when set, for send/receive). */
+void cuperm_dist_candidate(int i, const cupermDistOptions_t* opt, int* transport, int* variant, int* chunks);
+
 /* A hash of the global arguments of a redistribution: equal on every rank when they agree. */
 int64_t cuperm_dist_redist_hash(const cuperm_dist_layout_t* in, const cuperm_dist_layout_t* out, const int* perm,
                                 const cupermDistOptions_t* opt);
@@ -89,9 +104,9 @@ cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, c
 
 void cuperm_dist_plan_free(cuperm_dist_plan_t* p);
 
-/** The pieces rank me runs for variant and k chunks (no device, no NCCL; for tests). */
+/** The pieces rank me runs for transport, variant and k chunks (no device, no NCCL; for tests). */
 cupermStatus_t cuperm_dist_build_pieces(cuperm_handle_t* h, const cuperm_dist_layout_t* in,
-                                        const cuperm_dist_layout_t* out, const int* perm, int me, int variant, int k,
-                                        cuperm_dist_plan_t* p);
+                                        const cuperm_dist_layout_t* out, const int* perm, int me, int transport,
+                                        int variant, int k, cuperm_dist_plan_t* p);
 
 #endif

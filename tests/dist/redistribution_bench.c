@@ -14,6 +14,7 @@ typedef struct {
     int in_mode, out_mode; /* Shard(in_mode) -> Shard(out_mode) (output mode numbering) */
     int chunks;            /* 0: the model's choice */
     int measure;           /* plan in measure mode */
+    cupermDistTransport_t transport; /* AUTO: the model's choice */
     int iters;
     /* results */
     double t_dist[MAXG], t_a2a[MAXG];
@@ -34,6 +35,7 @@ static void bench_rank(int r, void* arg)
     cupermDistOptions_t opt = {0};
     opt.chunks = b->chunks;
     opt.measure = b->measure;
+    opt.transport = b->transport;
     cupermDistPlan_t plan;
     b->st[r] = cupermDistPlanTranspose(k->handle, &plan, b->perm, &in, &out, &opt, k->comm, k->stream);
     if (b->st[r]) {
@@ -103,15 +105,16 @@ int dt_bench(double gb, int iters)
 {
     const double bytes_per_gpu = gb * 1e9;
     int bad = 0;
-    printf("%-34s %-4s %-26s %9s %11s %4s %9s %9s %9s %6s\n", "case", "type", "global extents", "GB/GPU",
-           "sent B/GPU", "v/k", "dist ms", "a2a ms", "model ms", "ratio");
-    for (int ci = 0; ci < 10; ++ci) {
+    printf("%-44s %-4s %-26s %9s %11s %6s %9s %9s %9s %6s\n", "case", "type", "global extents", "GB/GPU",
+           "sent B/GPU", "t/v/k", "dist ms", "a2a ms", "model ms", "ratio");
+    enum { KINDS = 8 };
+    for (int ci = 0; ci < 2 * KINDS; ++ci) {
         bench_t* b = calloc(1, sizeof *b);
         b->type = CUPERM_R_32F;
         b->rank = 6;
         b->iters = iters;
-        const int big = ci < 5;
-        const double target = big ? bytes_per_gpu : (ci < 8 ? 1 << 20 : 64 << 10); /* bytes per GPU */
+        const int big = ci < KINDS;
+        const double target = big ? bytes_per_gpu : 1 << 20; /* bytes per GPU */
         int64_t base[6] = {16, 24, 32, 12, 16, 0};
         if (!big) { base[0] = 8; base[1] = 6; base[2] = 4; base[3] = 4; base[4] = 2; }
         int64_t other = 1;
@@ -122,20 +125,27 @@ int dt_bench(double gb, int iters)
         base[5] = last;
         memcpy(b->ext, base, sizeof base);
         static const int rev[6] = {5, 4, 3, 2, 1, 0}, swap01[6] = {1, 0, 2, 3, 4, 5}, mix[6] = {2, 0, 5, 1, 4, 3};
-        switch (ci % 5) {
+        const cupermDistTransport_t SR = CUPERM_DIST_TRANSPORT_SEND_RECV, PS = CUPERM_DIST_TRANSPORT_PEER_STORES;
+        switch (ci % KINDS) {
         case 0: b->name = "6-D reverse, Shard(5)->Shard(5), model"; memcpy(b->perm, rev, sizeof rev);
                 b->in_mode = 5; b->out_mode = 5; break; /* out mode 5 = input mode 0 */
-        case 1: b->name = "6-D reverse, Shard(5)->Shard(5), 1 chunk"; memcpy(b->perm, rev, sizeof rev);
-                b->in_mode = 5; b->out_mode = 5; b->chunks = 1; break;
-        case 2: b->name = "6-D reverse, Shard(5)->Shard(5), measure"; memcpy(b->perm, rev, sizeof rev);
+        case 1: b->name = "6-D reverse, Shard(5)->Shard(5), send/recv"; memcpy(b->perm, rev, sizeof rev);
+                b->in_mode = 5; b->out_mode = 5; b->chunks = 1; b->transport = SR; break;
+        case 2: b->name = "6-D reverse, Shard(5)->Shard(5), peer stores"; memcpy(b->perm, rev, sizeof rev);
+                b->in_mode = 5; b->out_mode = 5; b->transport = PS; break;
+        case 3: b->name = "6-D reverse, Shard(5)->Shard(5), measure"; memcpy(b->perm, rev, sizeof rev);
                 b->in_mode = 5; b->out_mode = 5; b->measure = 1; break;
-        case 3: b->name = "6-D swap01, Shard(5)->Shard(1)"; memcpy(b->perm, swap01, sizeof swap01);
+        case 4: b->name = "6-D swap01, Shard(5)->Shard(1), model"; memcpy(b->perm, swap01, sizeof swap01);
                 b->in_mode = 5; b->out_mode = 1; break;
-        case 4: b->name = "6-D mixed, Shard(5)->Shard(0)"; memcpy(b->perm, mix, sizeof mix);
+        case 5: b->name = "6-D swap01, Shard(5)->Shard(1), send/recv"; memcpy(b->perm, swap01, sizeof swap01);
+                b->in_mode = 5; b->out_mode = 1; b->chunks = 1; b->transport = SR; break;
+        case 6: b->name = "6-D mixed, Shard(5)->Shard(0), model"; memcpy(b->perm, mix, sizeof mix);
                 b->in_mode = 5; b->out_mode = 0; break;
+        case 7: b->name = "6-D mixed, Shard(5)->Shard(0), send/recv"; memcpy(b->perm, mix, sizeof mix);
+                b->in_mode = 5; b->out_mode = 0; b->chunks = 1; b->transport = SR; break;
         }
         if (!big) b->iters = iters * 20;
-        if (!big && (ci % 5 == 1 || ci % 5 == 2)) { free(b); continue; }
+        if (!big && ci % KINDS == 3) { free(b); continue; }
         dt_on_all_ranks(bench_rank, b);
         double td = 0, ta = 0, gpub = 0;
         for (int r = 0; r < dt_G; ++r) {
@@ -152,8 +162,10 @@ int dt_bench(double gb, int iters)
         char ex[64];
         snprintf(ex, sizeof ex, "%lldx%lldx%lldx%lldx%lldx%lld", (long long)b->ext[0], (long long)b->ext[1],
                  (long long)b->ext[2], (long long)b->ext[3], (long long)b->ext[4], (long long)b->ext[5]);
-        printf("%-34s %-4s %-26s %9.4f %11zu %d/%-2d %9.4f %9.4f %9.4f %6.3f %s\n", b->name, dt_type_name(b->type), ex,
-               gpub, b->info[0].bytesSent, (int)b->info[0].variant, b->info[0].chunks, td, ta,
+        printf("%-44s %-4s %-26s %9.4f %11zu %s/%d/%-2d %9.4f %9.4f %9.4f %6.3f %s\n", b->name, dt_type_name(b->type),
+               ex, gpub, b->info[0].bytesSent,
+               b->info[0].transport == CUPERM_DIST_TRANSPORT_PEER_STORES ? "ps" : "sr", (int)b->info[0].variant,
+               b->info[0].chunks, td, ta,
                b->info[0].predictedSeconds * 1e3, ta > 0 ? td / ta : 0, big ? "large" : "small");
         fflush(stdout);
         free(b);

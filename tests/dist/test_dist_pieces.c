@@ -2,7 +2,9 @@
  * every rank's pack, local and unpack transposes are emulated on the host through the
  * planned launches' own index mapping (core/index_math.h, as the kernels do), the stage-
  * by-stage exchange is matched send to receive (same peer, same stage, same bytes), and
- * the gathered result must be alpha * perm(in) + beta * out exactly. */
+ * the gathered result must be alpha * perm(in) + beta * out exactly. Peer stores: each pack
+ * piece stores straight into its receiver's window at the offset it computed for the
+ * receiver, which must be where the receiver's unpack piece reads, inside the window. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -84,7 +86,9 @@ static void pieces_redistribute(void** state)
     h.tuning = cuperm_tuning_for(&h.dev);
     h.plan_cache = cuperm_plan_cache_create();
     for (int trial = 0; trial < 300; ++trial) {
-        const int rank = (int)rr(1, 5), P = (int)rr(1, 6), variant = (int)rr(1, 2), k = (int)rr(1, 5);
+        const int rank = (int)rr(1, 5), P = (int)rr(1, 6), variant = (int)rr(1, 2);
+        const int transport = (int)rr(1, 2), stores = transport == CUPERM_DIST_TRANSPORT_PEER_STORES;
+        const int k = stores ? 1 : (int)rr(1, 5);
         int64_t ext[8], ext_o[8], ei[8], eo[8], bi[8], bo[8];
         int perm[8], mi[8], mo[8], gi[8], go[8];
         for (int m = 0; m < rank; ++m) ext[m] = rr(1, rank > 3 ? 5 : 9);
@@ -108,12 +112,15 @@ static void pieces_redistribute(void** state)
         const double alpha = 3, beta = -2;
         for (int r = 0; r < P; ++r) {
             memset(&plans[r], 0, sizeof plans[r]);
-            assert_int_equal(cuperm_dist_build_pieces(&h, &li, &lo, perm, r, variant, k, &plans[r]), 0);
+            assert_int_equal(cuperm_dist_build_pieces(&h, &li, &lo, perm, r, transport, variant, k, &plans[r]), 0);
             cuperm_dist_local_strides(&li, r, sin[r]);
             cuperm_dist_local_strides(&lo, r, sout[r]);
             lin[r] = calloc((size_t)cuperm_dist_local_span(&li, r) + 1, sizeof(double));
             lout[r] = calloc((size_t)cuperm_dist_local_span(&lo, r) + 1, sizeof(double));
-            ws[r] = calloc(plans[r].workspace_bytes / 8 + 1, sizeof(double));
+            /* send/receive: the workspace; peer stores: the window (a barrier word, then the region) */
+            ws[r] = calloc((stores ? plans[r].window_bytes : plans[r].workspace_bytes) / 8 + 1, sizeof(double));
+            if (stores) assert_int_equal(plans[r].workspace_bytes, 0);
+            if (stores && r) assert_int_equal(plans[r].window_bytes, plans[0].window_bytes);
             int64_t idx[CUPERM_MAX_RANK];
             if (cuperm_dist_owned(&li, r, &oin[r])) {
                 memcpy(idx, oin[r].lo, sizeof idx);
@@ -143,7 +150,7 @@ static void pieces_redistribute(void** state)
         /* pack and local pieces */
         for (int r = 0; r < P; ++r) {
             const cuperm_dist_plan_t* p = &plans[r];
-            for (int i = 0; i < p->n_pack; ++i)
+            for (int i = 0; i < p->n_pack && !stores; ++i)
                 emulate(&p->pack[i].tp.host.launch, 1, lin[r] + p->pack[i].local_offset, 0,
                         ws[r] + p->pack[i].buf_offset / 8);
             if (p->has_local)
@@ -161,7 +168,15 @@ static void pieces_redistribute(void** state)
                     if (b->peer != s || b->stage != a->stage) continue;
                     assert_int_equal(b->bytes, a->bytes);
                     assert_true(b->buf_offset % 256 == 0 && a->buf_offset % 256 == 0);
-                    memcpy((char*)ws[a->peer] + d->recv_base + b->buf_offset, (char*)ws[s] + a->buf_offset, a->bytes);
+                    if (stores) { /* the sender's store lands where the receiver reads */
+                        assert_int_equal(a->buf_offset, b->buf_offset);
+                        assert_true(d->recv_base + b->buf_offset + b->bytes <= d->window_bytes);
+                        emulate(&a->tp.host.launch, 1, lin[s] + a->local_offset, 0,
+                                ws[a->peer] + (d->recv_base + a->buf_offset) / 8);
+                    } else {
+                        memcpy((char*)ws[a->peer] + d->recv_base + b->buf_offset, (char*)ws[s] + a->buf_offset,
+                               a->bytes);
+                    }
                     ++found;
                 }
                 assert_int_equal(found, 1);
@@ -197,8 +212,9 @@ static void pieces_redistribute(void** state)
                     }
                     const double want = alpha * ((double)gi + 1) + beta * -(double)g;
                     if (lout[r][off] != want)
-                        fail_msg("trial %d (rank %d, %d ranks, variant %d, k %d): rank %d out offset %lld = %g, want %g",
-                                 trial, rank, P, variant, k, r, (long long)off, lout[r][off], want);
+                        fail_msg("trial %d (rank %d, %d ranks, transport %d, variant %d, k %d): rank %d out offset "
+                                 "%lld = %g, want %g", trial, rank, P, transport, variant, k, r, (long long)off,
+                                 lout[r][off], want);
                 } while (next_idx(idx, oout[r].lo, oout[r].hi, rank));
             }
         }
@@ -241,10 +257,12 @@ static void chunks_follow_the_link_overlap(void** state)
         memset(&p, 0, sizeof p);
         int64_t costs[CUPERM_DIST_CANDIDATES];
         assert_int_equal(cuperm_dist_redist_prepare(&h, &p, &li, &lo, perm, NULL, NULL, 0, 0, costs), 0);
+        for (int i = CUPERM_DIST_SENDRECV_CANDIDATES; i < CUPERM_DIST_CANDIDATES; ++i)
+            assert_true(costs[i] >= INT64_MAX / 4); /* no communicator: no peer stores */
         for (int v = 0; v < 2; ++v) { /* candidates: variant v's chunk counts 1, 2, 4, 8 */
-            const int64_t* c = costs + v * (CUPERM_DIST_CANDIDATES / 2);
+            const int64_t* c = costs + v * (CUPERM_DIST_SENDRECV_CANDIDATES / 2);
             int best = 0;
-            for (int i = 1; i < CUPERM_DIST_CANDIDATES / 2; ++i)
+            for (int i = 1; i < CUPERM_DIST_SENDRECV_CANDIDATES / 2; ++i)
                 if (c[i] < c[best]) best = i;
             if (o == 0) assert_int_equal(best, 0);
             else assert_true(best > 0);

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Builds the distributed tests here for sm_90 (Release) and copies what a GPU machine needs to
+# run them into build-carry/ (stripped; about 50 MB): carry it and run
+#   scripts/gpu-dist-check.sh --prebuilt build-carry ...
+# NCCL: the headers and library CMake finds here (CUPERM_NCCL_ROOT / NCCL_ROOT, or the CUDA
+# toolkit's); the GPU machine loads its own libnccl.so.2 (same major version).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+b=${B:-build-dist-sm90} # B=DIR: an existing sm_90 Release build tree
+cmake -S . -B "$b" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCUPERM_BUILD_FORTRAN=OFF >/dev/null
+cmake --build "$b" -j"$(nproc)" --target cuperm cuperm_dist test_dist_layout cuperm-dist-test
+rm -rf build-carry
+mkdir -p build-carry/src build-carry/tests
+cp -L "$b/src/libcuperm.so.0" "$b/src/libcuperm_dist.so.0" build-carry/src/
+cp "$b/tests/test_dist_layout" "$b/tests/cuperm-dist-test" build-carry/tests/
+strip --strip-debug build-carry/src/* build-carry/tests/*
+du -sh build-carry

@@ -1,0 +1,36 @@
+/*
+ * A symmetric NCCL window that a redistribution's peers store into (the peer-stores
+ * transport, docs/distributed.md): ncclMemAlloc'd memory registered with
+ * ncclCommWindowRegister, and the address at which this GPU reaches every rank's part.
+ * Needs NCCL 2.28's windows and device API and one load/store domain (NVLink) over the
+ * whole communicator; cuperm_dist_window_possible says whether this rank has them.
+ */
+#ifndef CUPERM_DIST_WINDOW_H
+#define CUPERM_DIST_WINDOW_H
+
+#include <stddef.h>
+#include <nccl.h>
+
+#include "cuperm.h"
+
+typedef struct {
+    void* base;   /* this rank's part (NULL: no window) */
+    void* win;    /* ncclWindow_t, kept opaque here (NCCL < 2.28 has no such type) */
+    size_t bytes; /* equal on every rank */
+    char** peer;  /* comm_size addresses: rank r's part as this GPU addresses it */
+} cuperm_dist_window_t;
+
+/** 1 when this build and the NCCL library it runs on have windows and every rank of comm is in
+ *  this rank's load/store team. Local; the ranks agree on it with the plan's costs. */
+int cuperm_dist_window_possible(ncclComm_t comm, int comm_size);
+
+/** Collective and agreed: every rank allocates and registers bytes (equal on every rank) and
+ *  learns the peers' addresses; when any rank cannot (NCCL's own failures included), every
+ *  rank returns NOT_SUPPORTED with nothing kept. */
+cupermStatus_t cuperm_dist_window_create(ncclComm_t comm, int comm_size, size_t bytes, cudaStream_t stream,
+                                         cuperm_dist_window_t* w);
+
+/** Local: deregisters and frees (no-op on an empty window). */
+void cuperm_dist_window_destroy(ncclComm_t comm, cuperm_dist_window_t* w);
+
+#endif
