@@ -78,33 +78,43 @@ static size_t align256(size_t b)
     return (b + 255) / 256 * 256;
 }
 
-/* One-stage builds lay a rank's receive region out by sender, each piece 256-byte aligned:
- * the offset at which sender's piece lands in receiver's region, and the region's size. */
-static size_t recv_offset(const ctx_t* c, int sender, int receiver, size_t* total)
+/* build() lays a rank's receive region out by sender, then chunk, each piece 256-byte aligned:
+ * the offset at which sender's chunk `chunk` lands in receiver's region (chunks of the box split
+ * k ways in `order`, as both sides split it), and the region's size. */
+static size_t recv_offset(const ctx_t* c, const int* order, int k, int sender, int chunk, int receiver,
+                          cuperm_dist_box_t* ch, size_t* total)
 {
     size_t off = 0, at = 0;
+    const int n = c->in->rank;
     cuperm_dist_box_t box;
     for (int q = 0; q < c->in->comm_size; ++q) {
-        if (q == receiver) continue;
-        if (q == sender) at = off;
-        off += align256((size_t)cuperm_dist_exchange_box(c->in, q, c->out, receiver, c->perm, &box) *
-                        (size_t)c->in->elem_size);
+        if (q == receiver || !cuperm_dist_exchange_box(c->in, q, c->out, receiver, c->perm, &box)) continue;
+        const int nc = cuperm_dist_split(&box, n, order, k, ch);
+        for (int j = 0; j < nc; ++j) {
+            if (q == sender && j == chunk) at = off;
+            int64_t v = 1;
+            for (int m = 0; m < n; ++m) v *= ch[j].hi[m] - ch[j].lo[m];
+            off += align256((size_t)v * (size_t)c->in->elem_size);
+        }
     }
     if (total) *total = off;
     return at;
 }
 
 /* Peer stores: the window is a 256-byte barrier word, then the largest receive region of any
- * rank (the same size on every rank, as ncclCommWindowRegister wants), and every pack piece
- * stores at its receiver's offset for this rank. */
-static void place_peer_stores(const ctx_t* c, cuperm_dist_plan_t* p)
+ * rank (the same size on every rank, as ncclCommWindowRegister wants); every pack piece stores
+ * at its receiver's offset for it. */
+static void place_peer_stores(const ctx_t* c, const int* order, int k, cuperm_dist_box_t* ch, cuperm_dist_plan_t* p)
 {
     size_t most = 0, total;
     for (int r = 0; r < c->in->comm_size; ++r) {
-        recv_offset(c, r, r, &total);
+        recv_offset(c, order, k, -1, 0, r, ch, &total);
         if (total > most) most = total;
     }
-    for (int i = 0; i < p->n_pack; ++i) p->pack[i].buf_offset = recv_offset(c, c->me, p->pack[i].peer, NULL);
+    for (int i = 0; i < p->n_pack; ++i) {
+        cuperm_dist_piece_t* s = &p->pack[i];
+        s->peer_offset = recv_offset(c, order, k, c->me, s->stage, s->peer, ch, NULL);
+    }
     p->recv_base = 256;
     p->workspace_bytes = 0;
     p->window_bytes = 256 + most;
@@ -191,8 +201,8 @@ static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int transport, i
             }
         }
     }
-    free(ch);
     if (st) {
+        free(ch);
         free_pieces(p);
         return st;
     }
@@ -200,7 +210,9 @@ static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int transport, i
     qsort(p->unpack, (size_t)p->n_unpack, sizeof *p->unpack, cmp_piece);
     p->recv_base = align256(p->send_bytes);
     p->workspace_bytes = p->recv_bytes ? p->recv_base + p->recv_bytes : p->send_bytes;
-    if (transport == CUPERM_DIST_TRANSPORT_PEER_STORES) place_peer_stores(c, p);
+    if (transport == CUPERM_DIST_TRANSPORT_PEER_STORES)
+        place_peer_stores(c, order, k, ch, p);
+    free(ch);
     return CUPERM_STATUS_SUCCESS;
 }
 
@@ -279,33 +291,31 @@ static double model_seconds(const local_cost_t* c, size_t sent, size_t received,
     return moves / k + link + steady - overlap * (link < steady ? link : steady);
 }
 
-/* Peer stores: barrier, the pack transposes storing over the link (the longer of the two),
- * barrier, then the unpack transposes; the local piece runs beside the stores on a stream of
- * its own but is charged in full (the same dist_link_overlap, 0 on H200, would apply). */
-static double model_peer_stores(const local_cost_t* c, size_t sent, size_t received, double bw, double lat,
+/* Peer stores in k stages: a barrier, then per stage the pack pieces storing over the link and a
+ * barrier, the stage's unpacks running beside the next stage's stores; the local piece runs
+ * beside the stores from the start. The stores are the spine; what runs beside them hides
+ * `overlap` of its time (the device family's dist_link_overlap: 0 on 2 x H200, where neither
+ * capped store grids nor copy-engine copies let local transposes overlap the link). */
+static double model_peer_stores(const local_cost_t* c, size_t sent, size_t received, int k, double bw, double lat,
                                 double overlap)
 {
     const size_t bytes = sent > received ? sent : received;
-    const double stores = c->pack + LAUNCH_SECONDS * c->n_pack, link = (double)bytes / bw;
-    const double remote = stores > link ? stores : link;
-    const double local = c->local + (c->local > 0 ? LAUNCH_SECONDS : 0);
-    return 2 * lat + remote + local - overlap * (local < remote ? local : remote) + c->unpack +
-           LAUNCH_SECONDS * c->n_unpack;
+    const double link = (double)bytes / bw, stores = c->pack + LAUNCH_SECONDS * c->n_pack;
+    const double spine = link > stores ? link : stores;
+    const double unpack = c->unpack + LAUNCH_SECONDS * c->n_unpack;
+    const double beside = c->local + (c->local > 0 ? LAUNCH_SECONDS : 0) + unpack * (k - 1) / k;
+    return lat * (k + 1) + spine + beside - overlap * (beside < spine ? beside : spine) + unpack / k;
 }
 
 /* ---- planning ----------------------------------------------------------- */
 
 void cuperm_dist_candidate(int i, const cupermDistOptions_t* opt, int* transport, int* variant, int* chunks)
 {
-    if (i < CUPERM_DIST_SENDRECV_CANDIDATES) {
-        *transport = CUPERM_DIST_TRANSPORT_SEND_RECV;
-        *variant = i / N_CHOICES + 1;
-        *chunks = opt && opt->chunks ? opt->chunks : chunk_choices[i % N_CHOICES];
-    } else {
-        *transport = CUPERM_DIST_TRANSPORT_PEER_STORES;
-        *variant = i - CUPERM_DIST_SENDRECV_CANDIDATES + 1;
-        *chunks = 1;
-    }
+    const int j = i % CUPERM_DIST_SENDRECV_CANDIDATES;
+    *transport = i < CUPERM_DIST_SENDRECV_CANDIDATES ? CUPERM_DIST_TRANSPORT_SEND_RECV
+                                                     : CUPERM_DIST_TRANSPORT_PEER_STORES;
+    *variant = j / N_CHOICES + 1;
+    *chunks = opt && opt->chunks ? opt->chunks : chunk_choices[j % N_CHOICES];
 }
 
 
@@ -334,9 +344,6 @@ static cupermStatus_t check_local(cuperm_handle_t* h, const int* perm, const cup
         if ((int)opt->transport < 0 || (int)opt->transport > 2)
             return cuperm_fail(INVALID, FN ": options->transport = %d is not a cupermDistTransport_t",
                                (int)opt->transport);
-        if (opt->transport == CUPERM_DIST_TRANSPORT_PEER_STORES && opt->chunks > 1)
-            return cuperm_fail(INVALID, FN ": options->chunks = %d with transport PEER_STORES, which runs in one "
-                               "stage (chunks 0 or 1)", opt->chunks);
         if (opt->measure != 0 && opt->measure != 1)
             return cuperm_fail(INVALID, FN ": options->measure = %d is not 0 or 1", opt->measure);
         if (!(opt->linkBytesPerSecond >= 0) || !(opt->stageLatencySeconds >= 0))
@@ -437,7 +444,7 @@ cupermStatus_t cuperm_dist_redist_prepare(cuperm_handle_t* h, cuperm_dist_plan_t
     const double lat = opt && opt->stageLatencySeconds > 0 ? opt->stageLatencySeconds : 20e-6;
     const int force_k = opt ? opt->chunks : 0, force_v = opt ? (int)opt->variant : 0;
     const int force_t = opt ? (int)opt->transport : 0;
-    const int stores = !p->sendrecv_only && force_t != CUPERM_DIST_TRANSPORT_SEND_RECV && force_k <= 1 && comm &&
+    const int stores = !p->sendrecv_only && force_t != CUPERM_DIST_TRANSPORT_SEND_RECV && comm &&
                        cuperm_dist_window_possible(comm, in->comm_size);
     /* The model's time of every candidate on this rank (unavailable ones: huge). */
     for (int i = 0; i < CUPERM_DIST_CANDIDATES; ++i) {
@@ -446,14 +453,14 @@ cupermStatus_t cuperm_dist_redist_prepare(cuperm_handle_t* h, cuperm_dist_plan_t
         costs[i] = INT64_MAX / 4;
         const int peer = transport == CUPERM_DIST_TRANSPORT_PEER_STORES;
         if ((force_v && force_v != variant) || (peer ? !stores : force_t == CUPERM_DIST_TRANSPORT_PEER_STORES) ||
-            (!peer && force_k && i % N_CHOICES > 0))
+            (force_k && i % N_CHOICES > 0))
             continue;
         /* Built for every chunk count: a chunk's shape changes its transposes' cost. */
         cupermStatus_t st = build(h, &c, transport, variant, k, p);
         if (st) return st;
         const local_cost_t lc = local_costs(p);
         const double overlap = h->tuning->dist_link_overlap;
-        const double t = peer ? model_peer_stores(&lc, p->send_bytes, p->recv_bytes, bw, lat, overlap)
+        const double t = peer ? model_peer_stores(&lc, p->send_bytes, p->recv_bytes, k, bw, lat, overlap)
                               : model_seconds(&lc, p->send_bytes, p->recv_bytes, k, bw, lat, overlap);
         costs[i] = (int64_t)(t * 1e9) + 1;
     }
@@ -668,10 +675,11 @@ static cupermStatus_t barrier(const cuperm_dist_plan_t* p, cudaStream_t stream)
     return r == ncclSuccess ? CUPERM_STATUS_SUCCESS : nccl_fail(r, "cupermDistExecute: ncclAllReduce (barrier)");
 }
 
-/* Peer stores: the local piece on the unpack stream, beside the rest; on the caller's stream
- * a barrier (every receiver has finished reading its window), the pack pieces storing into the
- * receivers' windows, a barrier (every store has landed: a kernel's stores are complete when
- * the next kernel of its stream starts), and the unpack pieces from this rank's window. */
+/* Peer stores: on the caller's stream a barrier (every receiver has finished reading its window),
+ * then stage by stage the pack pieces storing into the receivers' windows and a barrier (every
+ * store of the stage has landed: a kernel's stores are complete when the next kernel of its
+ * stream starts); on the unpack stream the local piece, then each stage's unpacks from this
+ * rank's window once its barrier has passed. */
 static cupermStatus_t run_peer_stores(const cuperm_dist_plan_t* p, const void* alpha, const void* in,
                                       const void* beta, void* out, cudaStream_t stream)
 {
@@ -680,37 +688,42 @@ static cupermStatus_t run_peer_stores(const cuperm_dist_plan_t* p, const void* a
     const size_t elem = (size_t)p->elem_size;
     const char* src = in;
     char* dst = out;
-    const int side = p->has_local && !p->skip_local;
-    cudaError_t e = cudaSuccess;
-    if (side) {
-        e = cudaEventRecord(p->ev_start, stream);
-        if (!e) e = cudaStreamWaitEvent(p->unpack_stream, p->ev_start, 0);
-        if (e) return cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
-    }
-    cupermStatus_t st = side ? run_piece(&p->local, alpha, src + (size_t)p->local.local_offset * elem, beta,
-                                         dst + (size_t)p->local.local_offset2 * elem, p->unpack_stream)
-                             : CUPERM_STATUS_SUCCESS;
-    if (!st) st = barrier(p, stream);
-    for (int i = 0; i < p->n_pack && !st; ++i)
-        st = run_piece(&p->pack[i], one, src + (size_t)p->pack[i].local_offset * elem, zero,
-                       p->window.peer[p->pack[i].peer] + p->recv_base + p->pack[i].buf_offset, stream);
-    if (!st) st = barrier(p, stream);
     const char* recv = (const char*)p->window.base + p->recv_base;
-    for (int i = 0; i < p->n_unpack && !st; ++i)
-        st = run_piece(&p->unpack[i], alpha, recv + p->unpack[i].buf_offset, beta,
-                       dst + (size_t)p->unpack[i].local_offset * elem, stream);
-    if (side) { /* joined also after a failure */
-        e = cudaEventRecord(p->ev_unpack_done, p->unpack_stream);
-        if (!e) e = cudaStreamWaitEvent(stream, p->ev_unpack_done, 0);
-        if (e && !st) st = cuda_fail(e, "cupermDistExecute: joining the plan's streams");
+    cudaError_t e = cudaEventRecord(p->ev_start, stream);
+    if (!e) e = cudaStreamWaitEvent(p->unpack_stream, p->ev_start, 0);
+    if (e) return cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
+    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
+    if (p->has_local && !p->skip_local)
+        st = run_piece(&p->local, alpha, src + (size_t)p->local.local_offset * elem, beta,
+                       dst + (size_t)p->local.local_offset2 * elem, p->unpack_stream);
+    if (!st) st = barrier(p, stream);
+    int a = 0, b = 0;
+    for (int c = 0; c < p->chunks && !st; ++c) {
+        for (; a < p->n_pack && p->pack[a].stage == c && !st; ++a) {
+            const cuperm_dist_piece_t* s = &p->pack[a];
+            st = run_piece(s, one, src + (size_t)s->local_offset * elem, zero,
+                           p->window.peer[s->peer] + p->recv_base + s->peer_offset, stream);
+        }
+        if (!st) st = barrier(p, stream);
+        if (!st && (e = cudaEventRecord(p->ev_comm[c], stream))) st = cuda_fail(e, "cupermDistExecute: event");
+        if (!st && (e = cudaStreamWaitEvent(p->unpack_stream, p->ev_comm[c], 0)))
+            st = cuda_fail(e, "cupermDistExecute: cudaStreamWaitEvent");
+        for (; b < p->n_unpack && p->unpack[b].stage == c && !st; ++b)
+            st = run_piece(&p->unpack[b], alpha, recv + p->unpack[b].buf_offset, beta,
+                           dst + (size_t)p->unpack[b].local_offset * elem, p->unpack_stream);
     }
+    /* joined also after a failure */
+    e = cudaEventRecord(p->ev_unpack_done, p->unpack_stream);
+    if (!e) e = cudaStreamWaitEvent(stream, p->ev_unpack_done, 0);
+    if (e && !st) st = cuda_fail(e, "cupermDistExecute: joining the plan's streams");
     return st;
 }
 
 cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, const void* in, const void* beta,
                                void* out, void* workspace, cudaStream_t stream)
 {
-    if (p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES) return run_peer_stores(p, alpha, in, beta, out, stream);
+    if (p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES)
+        return run_peer_stores(p, alpha, in, beta, out, stream);
     /* Pack and unpack move bits: scalars 1 and 0 of the plan type's scalar type. */
     unsigned char one[16], zero[16];
     cuperm_dist_unit_scalars(p->type, one, zero);

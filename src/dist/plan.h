@@ -18,16 +18,16 @@
 #include "exec/transpose/plan.h"
 
 #define CUPERM_DIST_MAX_CHUNKS 16
-/* Candidates: send/receive with 2 variants x chunks 1, 2, 4, 8, then peer stores with the 2
- * variants (one stage); see cuperm_dist_candidate. */
+/* Candidates: 2 transports (send/receive, peer stores) x 2 variants x chunks 1, 2, 4, 8; see
+ * cuperm_dist_candidate. */
 #define CUPERM_DIST_SENDRECV_CANDIDATES 8
-#define CUPERM_DIST_CANDIDATES (CUPERM_DIST_SENDRECV_CANDIDATES + 2)
+#define CUPERM_DIST_CANDIDATES (2 * CUPERM_DIST_SENDRECV_CANDIDATES)
 
 typedef struct {
     int peer;             /* the rank sent to (pack) or received from (unpack); self for the local piece */
     int stage;            /* pipeline stage (chunk index) */
-    size_t buf_offset;    /* bytes into the send (pack) or receive (unpack) region; peer stores: into
-                             the receiver's receive region (pack) or this rank's (unpack) */
+    size_t buf_offset;    /* bytes into the send (pack) or receive (unpack) region */
+    size_t peer_offset;   /* peer stores, pack: bytes into the receiver's receive region */
     size_t bytes;
     int64_t local_offset; /* elements into this rank's in (pack, local) or out (unpack) block */
     int64_t local_offset2;/* local piece: elements into out */

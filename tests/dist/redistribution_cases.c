@@ -93,9 +93,7 @@ int dt_correctness_case(int id, int quick)
     c->beta = dt_rr(0, 4) ? -1 : 0;
     c->opt.variant = (cupermDistVariant_t)dt_rr(0, 2);
     c->opt.transport = (cupermDistTransport_t)dt_rr(0, 2);
-    c->opt.chunks = c->opt.transport == CUPERM_DIST_TRANSPORT_PEER_STORES ? (int)dt_rr(0, 1)
-                    : dt_rr(0, 1)                                          ? 0
-                                                                           : (int)dt_rr(1, 5);
+    c->opt.chunks = dt_rr(0, 1) ? 0 : (int)dt_rr(1, 5);
     c->pad = (int)dt_rr(0, 3) == 0;
     const size_t es = cupermDataTypeSize(c->type);
     /* host global tensors and the reference on GPU 0 */

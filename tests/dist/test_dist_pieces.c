@@ -88,7 +88,7 @@ static void pieces_redistribute(void** state)
     for (int trial = 0; trial < 300; ++trial) {
         const int rank = (int)rr(1, 5), P = (int)rr(1, 6), variant = (int)rr(1, 2);
         const int transport = (int)rr(1, 2), stores = transport == CUPERM_DIST_TRANSPORT_PEER_STORES;
-        const int k = stores ? 1 : (int)rr(1, 5);
+        const int k = (int)rr(1, 5);
         int64_t ext[8], ext_o[8], ei[8], eo[8], bi[8], bo[8];
         int perm[8], mi[8], mo[8], gi[8], go[8];
         for (int m = 0; m < rank; ++m) ext[m] = rr(1, rank > 3 ? 5 : 9);
@@ -169,10 +169,10 @@ static void pieces_redistribute(void** state)
                     assert_int_equal(b->bytes, a->bytes);
                     assert_true(b->buf_offset % 256 == 0 && a->buf_offset % 256 == 0);
                     if (stores) { /* the sender's store lands where the receiver reads */
-                        assert_int_equal(a->buf_offset, b->buf_offset);
+                        assert_int_equal(a->peer_offset, b->buf_offset);
                         assert_true(d->recv_base + b->buf_offset + b->bytes <= d->window_bytes);
                         emulate(&a->tp.host.launch, 1, lin[s] + a->local_offset, 0,
-                                ws[a->peer] + (d->recv_base + a->buf_offset) / 8);
+                                ws[a->peer] + (d->recv_base + a->peer_offset) / 8);
                     } else {
                         memcpy((char*)ws[a->peer] + d->recv_base + b->buf_offset, (char*)ws[s] + a->buf_offset,
                                a->bytes);
