@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the distributed tests here for sm_90 (Release) and copies what a GPU machine needs to
-# run them into build-carry/ (stripped; about 50 MB): carry it and run
-#   scripts/gpu-dist-check.sh --prebuilt build-carry ...
+# run them into build-carry/ (stripped; about 50 MB), packed as build-xz/carry.tar.xz (about
+# 40 MB, under the device tool's 64 MiB): carry build-xz and run
+#   tar -xJf build-xz/carry.tar.xz && scripts/gpu-dist-check.sh --prebuilt build-carry ...
 # NCCL: the headers and library CMake finds here (CUPERM_NCCL_ROOT / NCCL_ROOT, or the CUDA
 # toolkit's); the GPU machine loads its own libnccl.so.2 (same major version).
 set -euo pipefail
@@ -14,4 +15,6 @@ mkdir -p build-carry/src build-carry/tests
 cp -L "$b/src/libcuperm.so.0" "$b/src/libcuperm_dist.so.0" build-carry/src/
 cp "$b/tests/test_dist_layout" "$b/tests/cuperm-dist-test" build-carry/tests/
 strip --strip-debug build-carry/src/* build-carry/tests/*
-du -sh build-carry
+mkdir -p build-xz
+tar -cJf build-xz/carry.tar.xz build-carry
+du -sh build-carry build-xz/carry.tar.xz
