@@ -245,20 +245,17 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
         for (int64_t i = 0; i < t.entries; ++i) narrow[i] = (int32_t)t.table[i];
         host = narrow;
     }
-    int previous;
+    int previous, pooled = 0;
     cudaError_t e = enter_plan_device(c, &previous);
     char* dev = NULL;
     if (e != cudaSuccess) {
         st = gett_cuda_fail(e, "selecting the plan's device");
-    } else if ((e = cudaMalloc((void**)&dev, bytes)) != cudaSuccess) {
+    } else if ((e = cuperm_ctr_tables_upload(c->state, c->device, host, bytes, (void**)&dev, &pooled)) !=
+               cudaSuccess) {
         cudaGetLastError();
-        dev = NULL;
-        st = cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "GETT plan: cudaMalloc of %zu bytes of offset tables failed: %s",
-                         bytes, cudaGetErrorString(e));
-    } else if ((e = cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice)) != cudaSuccess) {
-        st = gett_cuda_fail(e, "uploading the offset tables");
-        cudaFree(dev);
-        dev = NULL;
+        st = cuperm_fail(e == cudaErrorMemoryAllocation ? CUPERM_STATUS_ALLOC_FAILED : CUPERM_STATUS_CUDA_ERROR,
+                         "GETT plan: allocating and uploading %zu bytes of offset tables failed: %s", bytes,
+                         cudaGetErrorString(e));
     }
     leave_plan_device(c, previous);
     if (host != t.table) free(host);
@@ -268,6 +265,7 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     }
     cuperm_ctr_gett_step_t* g = &c->gett;
     g->tables = dev;
+    g->tablesPooled = pooled;
     cuperm_gett_params_t* q = &g->params;
     memset(q, 0, sizeof *q);
     for (size_t i = 0; i < sizeof gett_tables / sizeof gett_tables[0]; ++i) {
@@ -327,7 +325,7 @@ void cuperm_ctr_plan_release(cuperm_contraction_plan_t* c)
     if (!c->gett.tables) return;
     int previous;
     enter_plan_device(c, &previous);
-    cudaFree(c->gett.tables); /* the caller must not destroy a plan with runs in flight */
+    cuperm_ctr_tables_free(c->state, c->gett.tables, c->gett.tablesPooled); /* no runs in flight: the caller's rule */
     leave_plan_device(c, previous);
     cudaGetLastError();
     c->gett.tables = NULL;
