@@ -129,7 +129,7 @@ static int table_pool(cuperm_ctr_state_t* s, int device)
     if (s->tableDevice < 0) {
         s->tableDevice = device;
         int pools = 0;
-        cudaMemPoolProps props;
+        struct cudaMemPoolProps props;
         memset(&props, 0, sizeof props);
         props.allocType = cudaMemAllocationTypePinned;
         props.location.type = cudaMemLocationTypeDevice;
