@@ -40,8 +40,8 @@ int cuperm_fused_prefix(int n, const int64_t* extents, const int64_t* strides);
  *  Leaves the element-to-offsets map unchanged. */
 int cuperm_dims_fuse(int64_t* rec, int pitch, int views, int n);
 
-/** table[i] = offset of linear index i over the group, the first dimension fastest (an
- *  odometer: no division); table has the group's volume of entries. */
+/** table[i] = offset of linear index i over the group, the first dimension fastest; table has
+ *  the group's volume of entries (at least one: 0 for no dimensions). */
 void cuperm_offset_table(int n, const int64_t* extents, const int64_t* strides, int64_t* table);
 
 /** Sorts order[0..n) by key[order[i]] ascending, ties by tie[order[i]] (tie may be NULL),

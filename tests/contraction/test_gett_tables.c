@@ -556,6 +556,60 @@ static void test_vector_widths(void** state)
     assert_int_equal(cuperm_ctr_gett_run_width(bcast, 1, zero, 1, zero, 1), 8); /* one element */
 }
 
+/* The run-width rule, written the plain way (each width checked over every table): the
+ * one-pass library function must agree with it on random offset tables. */
+static int divides_all(const int64_t* t, int64_t n, int w)
+{
+    for (int64_t i = 0; i < n; ++i)
+        if (t[i] % w) return 0;
+    return 1;
+}
+
+static int run_width_reference(const int64_t* fast, int64_t n, const int64_t* other, int64_t nOther,
+                               const int64_t* l, int64_t nL)
+{
+    for (int w = 8; w > 1; w /= 2) {
+        int ok = divides_all(other, nOther, w) && divides_all(l, nL, w);
+        for (int64_t i = 0; ok && i < n; i += w) {
+            if (fast[i] % w) ok = 0;
+            for (int64_t j = 1; ok && j < w && i + j < n; ++j)
+                if (fast[i + j] != fast[i] + j) ok = 0;
+        }
+        if (ok) return w;
+    }
+    return 1;
+}
+
+static void test_run_width_random(void** state)
+{
+    (void)state;
+    rng_t r = {99};
+    int64_t fast[64], other[8], l[8];
+    int seen[9] = {0};
+    for (int trial = 0; trial < 20000; ++trial) {
+        /* fast: an offset table of up to three modes, strides chosen to make runs likely */
+        const int64_t e0 = rng_range(&r, 1, 12), e1 = rng_range(&r, 1, 5);
+        static const int64_t kStride0[] = {1, 1, 1, 2, 0, 3};
+        const int64_t s0 = kStride0[rng_range(&r, 0, 5)], s1 = e0 * s0 + rng_range(&r, 0, 2) * 4;
+        const int64_t base = rng_range(&r, 0, 3) * 2;
+        const int64_t n = e0 * e1 < 64 ? e0 * e1 : 64;
+        for (int64_t i = 0; i < n; ++i) fast[i] = base + (i % e0) * s0 + (i / e0) * s1;
+        const int64_t no = rng_range(&r, 1, 8), nl = rng_range(&r, 0, 7);
+        static const int64_t kMult[] = {8, 16, 4, 2, 1, 3, 24};
+        for (int64_t i = 0; i < no; ++i) other[i] = rng_range(&r, 0, 4) * kMult[rng_range(&r, 0, 6)];
+        for (int64_t i = 0; i < nl; ++i) l[i] = rng_range(&r, 0, 4) * kMult[rng_range(&r, 0, 6)];
+        const int want = run_width_reference(fast, n, other, no, l, nl);
+        const int got = cuperm_ctr_gett_run_width(fast, n, other, no, l, nl);
+        if (got != want)
+            fail_msg("trial %d: run width %d, want %d (fast %lld entries: e0 %lld s0 %lld e1 %lld s1 %lld base %lld)",
+                     trial, got, want, (long long)n, (long long)e0, (long long)s0, (long long)e1, (long long)s1,
+                     (long long)base);
+        ++seen[want];
+    }
+    /* every answer occurs, so the comparison covers each */
+    assert_true(seen[1] && seen[2] && seen[4] && seen[8]);
+}
+
 static void test_eligible(void** state)
 {
     (void)state;
@@ -608,6 +662,7 @@ int main(void)
         cmocka_unit_test(test_tables_known),
         cmocka_unit_test(test_tables_random),
         cmocka_unit_test(test_vector_widths),
+        cmocka_unit_test(test_run_width_random),
         cmocka_unit_test(test_orders_random),
         cmocka_unit_test(test_orders_known),
         cmocka_unit_test(test_eligible),

@@ -167,26 +167,33 @@ static void fill_table(const cuperm_ctr_problem_t* p, const cuperm_ctr_gett_tabl
     cuperm_offset_table(t->count[g], extents, strides, table);
 }
 
-static int multiples_of(const int64_t* t, int64_t n, int w)
+/* The largest of 8, 4, 2, 1 that divides every entry (8 for none): offsets' low bits. */
+static int common_width(const int64_t* t, int64_t n)
 {
-    for (int64_t i = 0; i < n; ++i)
-        if (t[i] % w) return 0;
-    return 1;
+    uint64_t bits = 0;
+    for (int64_t i = 0; i < n; ++i) bits |= (uint64_t)t[i];
+    return (bits & 1) ? 1 : (bits & 2) ? 2 : (bits & 4) ? 4 : 8;
 }
 
 int cuperm_ctr_gett_run_width(const int64_t* fast, int64_t n, const int64_t* other, int64_t nOther, const int64_t* l,
                               int64_t nL)
 {
-    for (int w = 8; w > 1; w /= 2) {
-        int ok = multiples_of(other, nOther, w) && multiples_of(l, nL, w);
-        for (int64_t i = 0; ok && i < n; i += w) {
-            if (fast[i] % w) ok = 0;
-            for (int64_t j = 1; ok && j < w && i + j < n; ++j)
-                if (fast[i + j] != fast[i] + j) ok = 0;
-        }
-        if (ok) return w;
+    /* Width w needs every entry of other and l a multiple of w, and fast cut into runs of w
+     * (the last may be shorter) that start at multiples of w and step by 1: one pass checks
+     * 8, 4 and 2 at once (a run's steps are the entries that do not start a run). */
+    const int cap = common_width(other, nOther) < common_width(l, nL) ? common_width(other, nOther)
+                                                                      : common_width(l, nL);
+    int ok8 = cap >= 8, ok4 = cap >= 4, ok2 = cap >= 2;
+    for (int64_t i = 0; i < n && ok2; ++i) {
+        const int step = i > 0 && fast[i] == fast[i - 1] + 1;
+        if (i % 8) ok8 &= step;
+        else ok8 &= fast[i] % 8 == 0;
+        if (i % 4) ok4 &= step;
+        else ok4 &= fast[i] % 4 == 0;
+        if (i % 2) ok2 &= step;
+        else ok2 &= fast[i] % 2 == 0;
     }
-    return 1;
+    return ok8 ? 8 : ok4 ? 4 : ok2 ? 2 : 1;
 }
 
 static const int64_t* group_table(const cuperm_ctr_gett_tables_t* t, int g, int w) { return t->table + t->at[g][w]; }
