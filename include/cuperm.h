@@ -432,8 +432,11 @@ CUPERM_API cupermStatus_t cupermContractionGetWorkspaceSize(cupermContractionPla
  * cuperm makes (cuBLAS) has stricter rules for a given pointer, the plan takes
  * a path that honours them for that call.
  * workspace: device memory of at least cupermContractionGetWorkspaceSize bytes,
- * 256-byte aligned, or NULL to take it stream-ordered from the device's current
- * memory pool for the duration of the call. The plan may run concurrently on
+ * 256-byte aligned, or NULL to take it stream-ordered, for the duration of the
+ * call, from a memory pool the handle keeps on its device: what a call gives back
+ * stays there for the next call (no remapping per call) until the handle and its
+ * plans are destroyed; a device without memory pools uses its current pool. Under
+ * stream capture the allocation becomes the graph's. The plan may run concurrently on
  * several streams, each call with its own workspace.
  */
 CUPERM_API cupermStatus_t cupermContract(cupermContractionPlan_t plan, const void* alpha,

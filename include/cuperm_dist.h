@@ -181,8 +181,8 @@ CUPERM_API cupermStatus_t cupermDistPlanTranspose(cupermHandle_t handle, cupermD
  * alpha, beta: host scalars as for cupermExecute (beta == 0 never reads out).
  * in, out: this rank's local blocks (device memory, element-aligned; may be NULL
  * where the local block is empty). workspace: at least cupermDistGetWorkspaceSize
- * bytes, 256-byte aligned, or NULL to take it stream-ordered from the device's
- * memory pool. A plan's executions must not run concurrently with each other
+ * bytes, 256-byte aligned, or NULL to take it stream-ordered from the memory pool the
+ * handle keeps (as cupermContract). A plan's executions must not run concurrently with each other
  * (they share the plan's internal streams and the communicator).
  * Checks are local: if one rank's call fails its checks, the others' transfers
  * wait for it (as with NCCL's own calls); pass the same plan on every rank.
@@ -218,7 +218,8 @@ CUPERM_API cupermStatus_t cupermDistPlanContraction(cupermHandle_t handle, cuper
  * not zero; may equal D) and D (device memory, element-aligned; NULL where a block is empty).
  * alpha, beta: host scalars as for cupermContract. workspace: at least
  * cupermDistContractionGetWorkspaceSize bytes, 256-byte aligned, or NULL to take it
- * stream-ordered from the device's memory pool. Collective: every rank calls it.
+ * stream-ordered from the memory pool the handle keeps (as cupermContract; the device's
+ * current pool on a rank whose block of D is empty). Collective: every rank calls it.
  */
 CUPERM_API cupermStatus_t cupermDistContract(cupermDistContractionPlan_t plan, const void* alpha, const void* A,
                                              const void* B, const void* beta, const void* C, void* D,

@@ -35,7 +35,7 @@ def einsum(subscripts: str, *operands: Any, out: Any = None, alpha: Any = 1, bet
         'sigmoid', 'tanh', 'exp', 'sqrt', 'conj', ('leaky_relu', slope), ('elu', alpha).
     stream: a stream object or cudaStream_t; by default the framework's current stream.
     workspace: 'framework' takes scratch memory from PyTorch's/CuPy's allocator, 'cuperm' lets the
-        library take it stream-ordered from the device's memory pool.
+        library take it stream-ordered from the memory pool its handle keeps on the device.
     optimize: opt_einsum's path strategy for three operands or more.
     """
     if not operands:

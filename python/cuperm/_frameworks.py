@@ -64,7 +64,7 @@ class Generic:
 
     def workspace(self, like, nbytes, device, stream=None):
         """(keepalive, pointer) of nbytes of scratch device memory from the framework's allocator,
-        or (None, 0): cuperm then takes it stream-ordered from the device's memory pool. stream: the
+        or (None, 0): cuperm then takes it stream-ordered from its handle's memory pool. stream: the
         framework's current stream for device, when the work runs there (None otherwise)."""
         return None, 0
 

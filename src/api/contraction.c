@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "core/registry.h"
 #include "exec/contraction/plan.h"
+#include "exec/memory.h"
 
 #define INVALID CUPERM_STATUS_INVALID_VALUE
 #define WS_ALIGN 256
@@ -146,18 +147,16 @@ cupermStatus_t cupermContract(cupermContractionPlan_t token, const void* alpha, 
     char* ws = workspace;
     const int ownWorkspace = !ws && plan->workspaceBytes > 0; /* GETT plans need none */
     if (ownWorkspace) {
-        cudaError_t e = cudaMallocAsync((void**)&ws, plan->workspaceBytes, stream);
-        if (e != cudaSuccess) {
-            cudaGetLastError();
-            return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "cupermContract: cudaMallocAsync of the %zu-byte "
-                               "workspace failed: %s", plan->workspaceBytes, cudaGetErrorString(e));
-        }
+        cudaError_t e = cuperm_memory_alloc(plan->handle, plan->workspaceBytes, stream, (void**)&ws);
+        if (e != cudaSuccess)
+            return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "cupermContract: the %zu-byte workspace from the handle's "
+                               "memory pool: %s", plan->workspaceBytes, cudaGetErrorString(e));
     }
     st = cuperm_ctr_plan_run(plan, a, A, B, b, betaZero ? NULL : C, D, ws, stream);
     if (ownWorkspace) {
-        cudaError_t e = cudaFreeAsync(ws, stream);
+        cudaError_t e = cuperm_memory_free(ws, stream);
         if (!st && e != cudaSuccess)
-            st = cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "cupermContract: cudaFreeAsync of the workspace failed: %s",
+            st = cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "cupermContract: giving the workspace back failed: %s",
                              cudaGetErrorString(e));
     }
     return st;

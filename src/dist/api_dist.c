@@ -8,6 +8,7 @@
 #include "cuperm_dist.h"
 #include "dist/contraction.h"
 #include "dist/plan.h"
+#include "exec/memory.h"
 
 #define INVALID CUPERM_STATUS_INVALID_VALUE
 
@@ -135,12 +136,14 @@ static cupermStatus_t check_pointer(const char* fn, const void* ptr, int device,
     return CUPERM_STATUS_SUCCESS;
 }
 
-/* The caller's workspace, or (given NULL) bytes taken stream-ordered from the device's pool. */
-static cupermStatus_t ws_acquire(const char* fn, void* given, size_t bytes, cudaStream_t stream, void** ws)
+/* The caller's workspace, or (given NULL) bytes taken stream-ordered from h's memory pool
+ * (exec/memory.h; the device's current pool where there is no handle). */
+static cupermStatus_t ws_acquire(const char* fn, cuperm_handle_t* h, void* given, size_t bytes, cudaStream_t stream,
+                                 void** ws)
 {
     *ws = given;
     if (given || !bytes) return CUPERM_STATUS_SUCCESS;
-    const cudaError_t e = cudaMallocAsync(ws, bytes, stream);
+    const cudaError_t e = h ? cuperm_memory_alloc(h, bytes, stream, ws) : cudaMallocAsync(ws, bytes, stream);
     if (e != cudaSuccess)
         return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "%s: workspace of %zu bytes: %s", fn, bytes, cudaGetErrorString(e));
     return CUPERM_STATUS_SUCCESS;
@@ -150,7 +153,7 @@ static cupermStatus_t ws_acquire(const char* fn, void* given, size_t bytes, cuda
 static cupermStatus_t ws_release(const char* fn, const void* given, void* ws, cupermStatus_t st, cudaStream_t stream)
 {
     if (!ws || given) return st;
-    const cudaError_t e = cudaFreeAsync(ws, stream);
+    const cudaError_t e = cuperm_memory_free(ws, stream);
     if (e != cudaSuccess && !st) st = cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "%s: cudaFreeAsync: %s", fn, cudaGetErrorString(e));
     return st;
 }
@@ -184,7 +187,7 @@ cupermStatus_t cupermDistExecute(cupermDistPlan_t token, const void* alpha, cons
     if (in && p->in_volume && (st = check_pointer("cupermDistExecute", in, p->device, "in"))) return st;
     if (out && p->out_volume && (st = check_pointer("cupermDistExecute", out, p->device, "out"))) return st;
     void* ws = NULL;
-    if ((st = ws_acquire("cupermDistExecute", workspace, p->workspace_bytes, stream, &ws))) return st;
+    if ((st = ws_acquire("cupermDistExecute", p->handle, workspace, p->workspace_bytes, stream, &ws))) return st;
     st = cuperm_dist_run(p, alpha, in, beta, out, ws, stream);
     return ws_release("cupermDistExecute", workspace, ws, st, stream);
 }
@@ -295,7 +298,7 @@ cupermStatus_t cupermDistContract(cupermDistContractionPlan_t token, const void*
         if ((st = check_pointer(fn, ptr[i], p->device, name[i]))) return st;
     }
     void* ws = NULL;
-    if ((st = ws_acquire(fn, workspace, p->workspace_bytes, stream, &ws))) return st;
+    if ((st = ws_acquire(fn, p->handle, workspace, p->workspace_bytes, stream, &ws))) return st;
     st = cuperm_dist_contract_run(p, alpha, A, B, beta, beta_zero ? NULL : C, D, ws, stream);
     return ws_release(fn, workspace, ws, st, stream);
 }

@@ -394,6 +394,7 @@ void cuperm_dist_plan_free(cuperm_dist_plan_t* p)
     if (!p) return;
     free_pieces(p);
     cuperm_dist_window_destroy(p->comm, &p->window);
+    if (p->handle) cuperm_handle_release(p->handle);
     if (p->comm_stream) cudaStreamDestroy(p->comm_stream);
     if (p->unpack_stream) cudaStreamDestroy(p->unpack_stream);
     cudaEvent_t* evs[] = {&p->ev_start, &p->ev_comm_done, &p->ev_unpack_done};
@@ -637,6 +638,8 @@ cupermStatus_t cuperm_dist_plan_transpose(cuperm_handle_t* h, cupermStatus_t han
         cuperm_dist_plan_free(p);
         return ast;
     }
+    cuperm_handle_retain(h);
+    p->handle = h;
     *plan = p;
     return CUPERM_STATUS_SUCCESS;
 }

@@ -36,6 +36,7 @@ typedef struct {
 
 typedef struct cuperm_dist_plan {
     int device;
+    cuperm_handle_t* handle;        /* referenced (a top-level plan's): its memory pool serves NULL workspaces */
     cuperm_dist_layout_t lin, lout; /* the layouts the pieces are built from */
     int perm[CUPERM_MAX_RANK];
     int skip_local;                 /* the local piece is not run (a contraction reads its input in place) */

@@ -17,6 +17,7 @@
 
 typedef enum {
     CUPERM_ENGINE_CONTRACTION = 0, /* exec/contraction/state.h */
+    CUPERM_ENGINE_MEMORY,          /* exec/memory.h (after the engines whose plans hold its memory) */
     CUPERM_ENGINES
 } cuperm_engine_t;
 

@@ -14,6 +14,9 @@ typedef struct {
     int dist_mode[3];
     int iters;
     double ms[MAXG];
+    double half_ms[MAXG]; /* the rank's local contraction alone, every GPU at once (no communication) */
+    double ws_ms[MAXG];   /* the distributed execute with a workspace allocated once (ms: NULL workspace) */
+    int64_t half_ext[3][4];
     cupermStatus_t st[MAXG];
     char msg[MAXG][256];
     cupermDistContractionInfo_t info[MAXG];
@@ -64,13 +67,16 @@ typedef struct {
     cupermDistContractionPlan_t dplan;
     cupermContractionPlan_t plan;
     float *a, *b, *d;
+    void* ws;
+    size_t wsBytes;
     cudaStream_t s;
 } ctr_run_t;
 static int run_dist(void* p)
 {
     ctr_run_t* x = p;
     const float one = 1, zero = 0;
-    return cupermDistContract(x->dplan, &one, x->a, x->b, &zero, NULL, x->d, NULL, 0, x->s) != CUPERM_STATUS_SUCCESS;
+    return cupermDistContract(x->dplan, &one, x->a, x->b, &zero, NULL, x->d, x->ws, x->wsBytes, x->s) !=
+           CUPERM_STATUS_SUCCESS;
 }
 static int run_local(void* p)
 {
@@ -103,6 +109,11 @@ static void ctr_bench_rank(int r, void* arg)
         *ptr[t] = random_floats(vol, (uint64_t)(t * 7 + r));
     }
     c->ms[r] = time_loop(x.s, c->iters, run_dist, &x);
+    if (c->ms[r] >= 0 && !cupermDistContractionGetWorkspaceSize(x.dplan, &x.wsBytes)) {
+        CK(cudaMalloc(&x.ws, x.wsBytes ? x.wsBytes : 1));
+        c->ws_ms[r] = time_loop(x.s, c->iters, run_dist, &x);
+        cudaFree(x.ws);
+    }
     if (c->ms[r] < 0) {
         c->st[r] = CUPERM_STATUS_CUDA_ERROR;
         snprintf(c->msg[r], sizeof c->msg[r], "%s", cupermGetLastErrorMessage());
@@ -111,19 +122,52 @@ static void ctr_bench_rank(int r, void* arg)
     cupermDistContractionPlanDestroy(x.dplan);
 }
 
+/* One GPU's share of the contraction, as its own dense problem (D's distributed label split
+ * dt_G ways in A, B and D), planned and timed alone on its GPU. */
+static double time_half(int dev, cupermHandle_t h, cudaStream_t s, const ctr_bench_t* c)
+{
+    CK(cudaSetDevice(dev));
+    cupermTensorDescriptor_t td[3];
+    for (int t = 0; t < 3; ++t)
+        td[t] = (cupermTensorDescriptor_t){4, c->modes[t], c->half_ext[t], NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
+    ctr_run_t x = {0};
+    x.s = s;
+    if (cupermPlanContraction(h, &x.plan, &td[0], &td[1], &td[2], &td[2], CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL))
+        return -1;
+    int64_t vol[3] = {1, 1, 1};
+    for (int t = 0; t < 3; ++t)
+        for (int m = 0; m < 4; ++m) vol[t] *= c->half_ext[t][m];
+    x.a = random_floats(vol[0], 1);
+    x.b = random_floats(vol[1], 2);
+    x.d = random_floats(vol[2], 3);
+    const double ms = time_loop(x.s, c->iters, run_local, &x);
+    cudaFree(x.a);
+    cudaFree(x.b);
+    cudaFree(x.d);
+    cupermContractionPlanDestroy(x.plan);
+    return ms;
+}
+
+static void half_rank(int r, void* arg)
+{
+    ctr_bench_t* c = arg;
+    c->half_ms[r] = time_half(dt_R[r].dev, dt_R[r].handle, dt_R[r].stream, c);
+}
+
 int dt_ctr_bench(int iters)
 {
     static const ctr_bench_t cases[] = {
-        {"D Shard(a), A Shard(a), B Shard(e)", {{0, 4, 1, 5}, {4, 2, 5, 3}, {0, 1, 2, 3}},
-         {{96, 64, 96, 64}, {64, 96, 64, 96}, {96, 96, 96, 96}}, {0, 0, 0}, 0, {0}, {0}, {{0}}, {{0}}},
-        {"D Shard(c), A Shard(b), B Shard(c)", {{0, 4, 1, 5}, {4, 2, 5, 3}, {0, 1, 2, 3}},
-         {{96, 64, 96, 64}, {64, 96, 64, 96}, {96, 96, 96, 96}}, {2, 1, 2}, 0, {0}, {0}, {{0}}, {{0}}},
-        {"D Shard(d), A Shard(e), B Shard(e)", {{0, 4, 1, 5}, {4, 2, 5, 3}, {0, 1, 2, 3}},
-         {{96, 64, 96, 64}, {64, 96, 64, 96}, {96, 96, 96, 96}}, {3, 1, 0}, 0, {0}, {0}, {{0}}, {{0}}},
+        {.name = "D Shard(a), A Shard(a), B Shard(e)", .modes = {{0, 4, 1, 5}, {4, 2, 5, 3}, {0, 1, 2, 3}},
+         .ext = {{96, 64, 96, 64}, {64, 96, 64, 96}, {96, 96, 96, 96}}, .dist_mode = {0, 0, 0}},
+        {.name = "D Shard(c), A Shard(b), B Shard(c)", .modes = {{0, 4, 1, 5}, {4, 2, 5, 3}, {0, 1, 2, 3}},
+         .ext = {{96, 64, 96, 64}, {64, 96, 64, 96}, {96, 96, 96, 96}}, .dist_mode = {2, 1, 2}},
+        {.name = "D Shard(d), A Shard(e), B Shard(e)", .modes = {{0, 4, 1, 5}, {4, 2, 5, 3}, {0, 1, 2, 3}},
+         .ext = {{96, 64, 96, 64}, {64, 96, 64, 96}, {96, 96, 96, 96}}, .dist_mode = {3, 1, 0}},
     };
     int bad = 0;
     printf("%-38s %10s %10s %10s %8s %s\n", "distributed contraction (f32)", "1 GPU ms", "dist ms", "GFLOP", "eff.",
-           "received A/B MB (rank 0)");
+           "received A/B MB (rank 0); one GPU's share alone: GPU 0 only, every GPU at once; dist ms with a "
+           "workspace allocated once");
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ++ci) {
         ctr_bench_t* c = malloc(sizeof *c);
         *c = cases[ci];
@@ -150,9 +194,19 @@ int dt_ctr_bench(int iters)
             cudaFree(x.d);
             cupermContractionPlanDestroy(x.plan);
         }
+        /* one GPU's share: D's distributed label split dt_G ways wherever it occurs */
+        const int32_t split = c->modes[2][c->dist_mode[2]];
+        for (int t = 0; t < 3; ++t)
+            for (int m = 0; m < 4; ++m)
+                c->half_ext[t][m] = c->modes[t][m] == split ? (c->ext[t][m] + dt_G - 1) / dt_G : c->ext[t][m];
+        const double half_alone = time_half(dt_R[0].dev, dt_R[0].handle, dt_R[0].stream, c);
+        dt_on_all_ranks(half_rank, c);
+        double half_all = 0;
+        for (int r = 0; r < dt_G; ++r) half_all = c->half_ms[r] > half_all ? c->half_ms[r] : half_all;
         dt_on_all_ranks(ctr_bench_rank, c);
-        double tg = 0;
+        double tg = 0, tw = 0;
         for (int r = 0; r < dt_G; ++r) {
+            tw = c->ws_ms[r] > tw ? c->ws_ms[r] : tw;
             if (c->st[r]) {
                 printf("FAILED %s rank %d: %s\n", c->name, r, c->msg[r]);
                 bad = 1;
@@ -160,8 +214,9 @@ int dt_ctr_bench(int iters)
             if (c->ms[r] > tg) tg = c->ms[r];
         }
         const double flops = 2.0 * 96 * 96 * 96 * 96 * 64 * 64;
-        printf("%-38s %10.3f %10.3f %10.1f %8.3f %.1f/%.1f\n", c->name, t1, tg, flops * 1e-9,
-               t1 > 0 && tg > 0 ? t1 / (dt_G * tg) : 0.0, c->info[0].bytesReceivedA / 1e6, c->info[0].bytesReceivedB / 1e6);
+        printf("%-38s %10.3f %10.3f %10.1f %8.3f %.1f/%.1f; %.3f, %.3f; %.3f (eff. %.3f)\n", c->name, t1, tg,
+               flops * 1e-9, t1 > 0 && tg > 0 ? t1 / (dt_G * tg) : 0.0, c->info[0].bytesReceivedA / 1e6,
+               c->info[0].bytesReceivedB / 1e6, half_alone, half_all, tw, t1 > 0 && tw > 0 ? t1 / (dt_G * tw) : 0.0);
         free(c);
     }
     return bad;

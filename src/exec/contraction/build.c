@@ -245,13 +245,12 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
         for (int64_t i = 0; i < t.entries; ++i) narrow[i] = (int32_t)t.table[i];
         host = narrow;
     }
-    int previous, pooled = 0;
+    int previous;
     cudaError_t e = enter_plan_device(c, &previous);
     char* dev = NULL;
     if (e != cudaSuccess) {
         st = gett_cuda_fail(e, "selecting the plan's device");
-    } else if ((e = cuperm_ctr_tables_upload(c->state, c->device, host, bytes, (void**)&dev, &pooled)) !=
-               cudaSuccess) {
+    } else if ((e = cuperm_ctr_tables_upload(c->state, c->handle, host, bytes, (void**)&dev)) != cudaSuccess) {
         cudaGetLastError();
         st = cuperm_fail(e == cudaErrorMemoryAllocation ? CUPERM_STATUS_ALLOC_FAILED : CUPERM_STATUS_CUDA_ERROR,
                          "GETT plan: allocating and uploading %zu bytes of offset tables failed: %s", bytes,
@@ -265,7 +264,6 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     }
     cuperm_ctr_gett_step_t* g = &c->gett;
     g->tables = dev;
-    g->tablesPooled = pooled;
     cuperm_gett_params_t* q = &g->params;
     memset(q, 0, sizeof *q);
     for (size_t i = 0; i < sizeof gett_tables / sizeof gett_tables[0]; ++i) {
@@ -325,7 +323,7 @@ void cuperm_ctr_plan_release(cuperm_contraction_plan_t* c)
     if (!c->gett.tables) return;
     int previous;
     enter_plan_device(c, &previous);
-    cuperm_ctr_tables_free(c->state, c->gett.tables, c->gett.tablesPooled); /* no runs in flight: the caller's rule */
+    cuperm_ctr_tables_free(c->state, c->gett.tables); /* no runs in flight: the caller's rule */
     leave_plan_device(c, previous);
     cudaGetLastError();
     c->gett.tables = NULL;

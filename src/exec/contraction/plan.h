@@ -47,7 +47,6 @@ typedef struct {
 typedef struct {
     cuperm_gett_params_t params;
     void* tables; /* device memory, owned: int32_t entries when params.off32, else int64_t */
-    int tablesPooled; /* tables came from the state's pool (cuperm_ctr_tables_upload) */
     int by[3];    /* M, N, K ordered by these operands' strides (cuperm_ctr_gett_tables_t.by) */
     int useTma;   /* the Hopper kernels run it when A and B are 16-byte aligned, the table kernel otherwise */
     int cudaCores; /* fp32 / fp64: the CUDA-core kernel (gett_simt.cu) instead of the tensor-core one */

@@ -1,12 +1,12 @@
 #include "exec/contraction/state.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/cache.h"
 #include "core/error.h"
 #include "exec/handle.h"
+#include "exec/memory.h"
 
 /* Measured and model plans are cached apart; keys are compared as bytes (the problem is
  * zeroed before it is filled, so its padding is too). */
@@ -38,7 +38,6 @@ static cupermStatus_t state_make(void** out)
         return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "contraction state: out of host memory");
     }
     pthread_mutex_init(&s->lock, NULL);
-    s->tableDevice = -1;
     *out = s;
     return CUPERM_STATUS_SUCCESS;
 }
@@ -50,14 +49,9 @@ static void state_destroy(void* state)
     for (int i = 0; i < s->idleCount; ++i) cublasDestroy(s->idle[i]);
     if (s->lt) cublasLtDestroy(s->lt);
     free(atomic_load(&s->spareScratch));
-    if (s->tableStream) { /* every plan, the pool's only users, is gone */
-        int previous = 0;
-        cudaGetDevice(&previous);
-        cudaSetDevice(s->tableDevice);
+    if (s->tableStream) { /* every plan is gone; their tables' frees may still be queued */
         cudaStreamSynchronize(s->tableStream);
         cudaStreamDestroy(s->tableStream);
-        cudaMemPoolDestroy(s->tablePool);
-        cudaSetDevice(previous);
         cudaGetLastError();
     }
     cuperm_cache_destroy(s->decisions);
@@ -122,69 +116,32 @@ cublasLtHandle_t cuperm_ctr_lt_handle(cuperm_ctr_state_t* s)
     return lt;
 }
 
-/* The pool and stream for device, made on first use; 0 when there are none for it. */
-static int table_pool(cuperm_ctr_state_t* s, int device)
-{
-    pthread_mutex_lock(&s->lock);
-    if (s->tableDevice < 0) {
-        s->tableDevice = device;
-        int pools = 0;
-        struct cudaMemPoolProps props;
-        memset(&props, 0, sizeof props);
-        props.allocType = cudaMemAllocationTypePinned;
-        props.location.type = cudaMemLocationTypeDevice;
-        props.location.id = device;
-        cudaError_t e = cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device);
-        if (!e && pools) e = cudaMemPoolCreate(&s->tablePool, &props);
-        if (!e && pools) {
-            uint64_t keep = UINT64_MAX; /* freed tables stay for the next plan */
-            e = cudaMemPoolSetAttribute(s->tablePool, cudaMemPoolAttrReleaseThreshold, &keep);
-            if (!e) e = cudaStreamCreateWithFlags(&s->tableStream, cudaStreamNonBlocking);
-            if (e) {
-                cudaMemPoolDestroy(s->tablePool);
-                s->tableStream = NULL;
-            }
-        }
-        cudaGetLastError();
-    }
-    const int ok = s->tableDevice == device && s->tableStream != NULL;
-    pthread_mutex_unlock(&s->lock);
-    return ok;
-}
-
-cudaError_t cuperm_ctr_tables_upload(cuperm_ctr_state_t* s, int device, const void* host, size_t bytes, void** dev,
-                                     int* pooled)
+cudaError_t cuperm_ctr_tables_upload(cuperm_ctr_state_t* s, cuperm_handle_t* h, const void* host, size_t bytes,
+                                     void** dev)
 {
     *dev = NULL;
-    *pooled = table_pool(s, device);
-    cudaError_t e;
-    if (!*pooled) {
-        e = cudaMalloc(dev, bytes);
-        if (!e && (e = cudaMemcpy(*dev, host, bytes, cudaMemcpyHostToDevice)) != cudaSuccess) {
-            cudaFree(*dev);
-            *dev = NULL;
-        }
-        return e;
-    }
+    pthread_mutex_lock(&s->lock);
+    cudaError_t e = s->tableStream ? cudaSuccess : cudaStreamCreateWithFlags(&s->tableStream, cudaStreamNonBlocking);
+    pthread_mutex_unlock(&s->lock);
     /* The synchronization makes the tables complete for any stream the plan later runs on and
      * lets the caller free host. */
-    e = cudaMallocFromPoolAsync(dev, bytes, s->tablePool, s->tableStream);
+    if (!e) e = cuperm_memory_alloc(h, bytes, s->tableStream, dev);
     if (!e) e = cudaMemcpyAsync(*dev, host, bytes, cudaMemcpyHostToDevice, s->tableStream);
-    const cudaError_t sync = cudaStreamSynchronize(s->tableStream);
-    if (!e) e = sync;
+    if (s->tableStream) {
+        const cudaError_t sync = cudaStreamSynchronize(s->tableStream);
+        if (!e) e = sync;
+    }
     if (e && *dev) {
-        cudaFreeAsync(*dev, s->tableStream);
+        cuperm_memory_free(*dev, s->tableStream);
         *dev = NULL;
     }
     return e;
 }
 
-void cuperm_ctr_tables_free(cuperm_ctr_state_t* s, void* dev, int pooled)
+void cuperm_ctr_tables_free(cuperm_ctr_state_t* s, void* dev)
 {
-    if (!dev) return;
     /* back to the pool at once: no plan run is in flight (the caller's rule) */
-    if (pooled) cudaFreeAsync(dev, s->tableStream);
-    else cudaFree(dev);
+    cuperm_memory_free(dev, s->tableStream);
 }
 
 int cuperm_ctr_state_lookup(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* key, int measured,

@@ -27,11 +27,7 @@ typedef struct cuperm_ctr_state {
     cublasLtHandle_t lt;                   /* shared by all threads: cuBLASLt keeps no stream or workspace */
     struct cuperm_cache* decisions;        /* core/cache.h: (problem, mode) -> (layout, seconds) */
     void* _Atomic spareScratch;            /* a layout search's scratch, kept for the next search */
-    /* GETT offset tables: a stream-ordered pool on one device that keeps what plans give back, and
-     * a stream for the uploads (made on first use, under the lock; tableDevice -1: not yet) */
-    int tableDevice;
-    cudaMemPool_t tablePool;
-    cudaStream_t tableStream;
+    cudaStream_t tableStream;              /* GETT offset tables' uploads (made on first use, under the lock) */
 } cuperm_ctr_state_t;
 
 /* The handle's state, created on first use (thread-safe). */
@@ -57,14 +53,12 @@ void cuperm_ctr_state_insert(cuperm_ctr_state_t* s, const cuperm_ctr_problem_t* 
 void* cuperm_ctr_scratch_take(cuperm_ctr_state_t* s);
 void cuperm_ctr_scratch_release(cuperm_ctr_state_t* s, void* scratch);
 
-/* Device memory for a plan's GETT offset tables on device (the current device), filled from
- * host and complete when this returns: taken from the state's pool (a cudaMalloc and a
- * synchronous copy cost a fresh plan ~250 us; a pool that keeps freed memory, a few). Falls back
- * to cudaMalloc + cudaMemcpy where the device has no memory pools or the pool is another
- * device's; *pooled says which, for cuperm_ctr_tables_free. */
-cudaError_t cuperm_ctr_tables_upload(cuperm_ctr_state_t* s, int device, const void* host, size_t bytes, void** dev,
-                                     int* pooled);
-void cuperm_ctr_tables_free(cuperm_ctr_state_t* s, void* dev, int pooled);
+/* Device memory for a plan's GETT offset tables, on h's device (the current device), filled
+ * from host and complete when this returns: from the handle's pool (exec/memory.h) on the
+ * state's stream, then one synchronization of that stream. */
+cudaError_t cuperm_ctr_tables_upload(cuperm_ctr_state_t* s, struct cuperm_handle* h, const void* host, size_t bytes,
+                                     void** dev);
+void cuperm_ctr_tables_free(cuperm_ctr_state_t* s, void* dev);
 
 /* Calls fn for every measured decision of CUPERM_ALGO_DEFAULT (the ones a plan-cache file keeps),
  * under the cache's lock: fn must not use the state. */
