@@ -122,21 +122,22 @@ static void ctr_bench_rank(int r, void* arg)
     cupermDistContractionPlanDestroy(x.dplan);
 }
 
-/* One GPU's share of the contraction, as its own dense problem (D's distributed label split
- * dt_G ways in A, B and D), planned and timed alone on its GPU. */
-static double time_half(int dev, cupermHandle_t h, cudaStream_t s, const ctr_bench_t* c)
+/* The case's contraction with extents ext (dense), model plan, timed on one GPU: the whole
+ * problem (c->ext), or one GPU's share as its own problem (c->half_ext: D's distributed label
+ * split dt_G ways in A, B and D). -1 if it cannot be planned. */
+static double time_one_gpu(int dev, cupermHandle_t h, cudaStream_t s, const ctr_bench_t* c, const int64_t (*ext)[4])
 {
     CK(cudaSetDevice(dev));
     cupermTensorDescriptor_t td[3];
     for (int t = 0; t < 3; ++t)
-        td[t] = (cupermTensorDescriptor_t){4, c->modes[t], c->half_ext[t], NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
+        td[t] = (cupermTensorDescriptor_t){4, c->modes[t], ext[t], NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
     ctr_run_t x = {0};
     x.s = s;
     if (cupermPlanContraction(h, &x.plan, &td[0], &td[1], &td[2], &td[2], CUPERM_COMPUTE_DEFAULT, CUPERM_PLAN_MODEL))
         return -1;
     int64_t vol[3] = {1, 1, 1};
     for (int t = 0; t < 3; ++t)
-        for (int m = 0; m < 4; ++m) vol[t] *= c->half_ext[t][m];
+        for (int m = 0; m < 4; ++m) vol[t] *= ext[t][m];
     x.a = random_floats(vol[0], 1);
     x.b = random_floats(vol[1], 2);
     x.d = random_floats(vol[2], 3);
@@ -151,7 +152,7 @@ static double time_half(int dev, cupermHandle_t h, cudaStream_t s, const ctr_ben
 static void half_rank(int r, void* arg)
 {
     ctr_bench_t* c = arg;
-    c->half_ms[r] = time_half(dt_R[r].dev, dt_R[r].handle, dt_R[r].stream, c);
+    c->half_ms[r] = time_one_gpu(dt_R[r].dev, dt_R[r].handle, dt_R[r].stream, c, c->half_ext);
 }
 
 int dt_ctr_bench(int iters)
@@ -173,33 +174,13 @@ int dt_ctr_bench(int iters)
         *c = cases[ci];
         c->iters = iters < 64 ? iters : 64;
         /* one GPU: the whole contraction on GPU 0 */
-        CK(cudaSetDevice(dt_R[0].dev));
-        cupermTensorDescriptor_t td[3];
-        for (int t = 0; t < 3; ++t)
-            td[t] = (cupermTensorDescriptor_t){4, c->modes[t], c->ext[t], NULL, CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
-        ctr_run_t x = {0};
-        x.s = dt_R[0].stream;
-        double t1 = -1;
-        if (!cupermPlanContraction(dt_R[0].handle, &x.plan, &td[0], &td[1], &td[2], &td[2], CUPERM_COMPUTE_DEFAULT,
-                                   CUPERM_PLAN_MODEL)) {
-            int64_t vol[3] = {1, 1, 1};
-            for (int t = 0; t < 3; ++t)
-                for (int m = 0; m < 4; ++m) vol[t] *= c->ext[t][m];
-            x.a = random_floats(vol[0], 1);
-            x.b = random_floats(vol[1], 2);
-            x.d = random_floats(vol[2], 3);
-            t1 = time_loop(x.s, c->iters, run_local, &x);
-            cudaFree(x.a);
-            cudaFree(x.b);
-            cudaFree(x.d);
-            cupermContractionPlanDestroy(x.plan);
-        }
+        const double t1 = time_one_gpu(dt_R[0].dev, dt_R[0].handle, dt_R[0].stream, c, c->ext);
         /* one GPU's share: D's distributed label split dt_G ways wherever it occurs */
         const int32_t split = c->modes[2][c->dist_mode[2]];
         for (int t = 0; t < 3; ++t)
             for (int m = 0; m < 4; ++m)
                 c->half_ext[t][m] = c->modes[t][m] == split ? (c->ext[t][m] + dt_G - 1) / dt_G : c->ext[t][m];
-        const double half_alone = time_half(dt_R[0].dev, dt_R[0].handle, dt_R[0].stream, c);
+        const double half_alone = time_one_gpu(dt_R[0].dev, dt_R[0].handle, dt_R[0].stream, c, c->half_ext);
         dt_on_all_ranks(half_rank, c);
         double half_all = 0;
         for (int r = 0; r < dt_G; ++r) half_all = c->half_ms[r] > half_all ? c->half_ms[r] : half_all;
