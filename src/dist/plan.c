@@ -101,6 +101,20 @@ static size_t recv_offset(const ctx_t* c, const int* order, int k, int sender, i
     return at;
 }
 
+/* Rotates n pieces left by k (k in 0..n). */
+static void rotate_pieces(cuperm_dist_piece_t* x, int k, int n)
+{
+    for (int i = 0, j = k - 1; i < j; ++i, --j) { /* three reversals */
+        cuperm_dist_piece_t t = x[i]; x[i] = x[j]; x[j] = t;
+    }
+    for (int i = k, j = n - 1; i < j; ++i, --j) {
+        cuperm_dist_piece_t t = x[i]; x[i] = x[j]; x[j] = t;
+    }
+    for (int i = 0, j = n - 1; i < j; ++i, --j) {
+        cuperm_dist_piece_t t = x[i]; x[i] = x[j]; x[j] = t;
+    }
+}
+
 /* Peer stores: the window is a 256-byte barrier word, then the largest receive region of any
  * rank (the same size on every rank, as ncclCommWindowRegister wants); every pack piece stores
  * at its receiver's offset for it. */
@@ -114,6 +128,16 @@ static void place_peer_stores(const ctx_t* c, const int* order, int k, cuperm_di
     for (int i = 0; i < p->n_pack; ++i) {
         cuperm_dist_piece_t* s = &p->pack[i];
         s->peer_offset = recv_offset(c, order, k, c->me, s->stage, s->peer, ch, NULL);
+    }
+    /* Within a stage, rank r stores to r+1, r+2, ... (mod P) in turn, as NCCL orders its peers:
+     * in peer order every rank would store into rank 0 first, three senders sharing one
+     * receiver's links on 4 GPUs (bench/results/dist-h200x4/). pack is sorted by (stage, peer):
+     * rotate each stage's run so that it starts at the first peer above this rank. */
+    for (int a = 0, b; a < p->n_pack; a = b) {
+        for (b = a; b < p->n_pack && p->pack[b].stage == p->pack[a].stage; ++b) {}
+        int first = a;
+        while (first < b && p->pack[first].peer < c->me) ++first;
+        rotate_pieces(p->pack + a, first - a, b - a);
     }
     p->recv_base = 256;
     p->workspace_bytes = 0;
