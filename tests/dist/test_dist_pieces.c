@@ -181,6 +181,15 @@ static void pieces_redistribute(void** state)
                 }
                 assert_int_equal(found, 1);
             }
+        /* peer stores: within a stage each rank stores to me+1, me+2, ... (mod P) in turn */
+        for (int r = 0; r < P && stores; ++r)
+            for (int i = 1; i < plans[r].n_pack; ++i) {
+                const cuperm_dist_piece_t *x = &plans[r].pack[i - 1], *y = &plans[r].pack[i];
+                if (x->stage == y->stage)
+                    assert_true((x->peer - r + P) % P < (y->peer - r + P) % P);
+                else
+                    assert_true(x->stage < y->stage);
+            }
         int recvs = 0, sends = 0;
         for (int r = 0; r < P; ++r) {
             recvs += plans[r].n_unpack;
