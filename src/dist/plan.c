@@ -1,5 +1,5 @@
-/* Distributed redistribution plans: validation, agreement, the cost model, building
- * the pieces, and running them (see plan.h and docs/distributed.md). */
+/* Distributed redistribution plans: validation, agreement, the cost model and building the
+ * pieces (see plan.h and docs/distributed.md); run.c runs them. */
 #include "dist/plan.h"
 
 #include <limits.h>
@@ -12,12 +12,12 @@
 #define INVALID CUPERM_STATUS_INVALID_VALUE
 #define FN "cupermDistPlanTranspose"
 
-static cupermStatus_t nccl_fail(ncclResult_t r, const char* what)
+cupermStatus_t cuperm_dist_nccl_fail(ncclResult_t r, const char* what)
 {
     return cuperm_fail(CUPERM_STATUS_LIBRARY_ERROR, "%s failed: %s", what, ncclGetErrorString(r));
 }
 
-static cupermStatus_t cuda_fail(cudaError_t e, const char* what)
+cupermStatus_t cuperm_dist_cuda_fail(cudaError_t e, const char* what)
 {
     return cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "%s failed: %s", what, cudaGetErrorString(e));
 }
@@ -27,15 +27,15 @@ cupermStatus_t cuperm_dist_agree(ncclComm_t comm, cudaStream_t stream, int64_t* 
 {
     int64_t* d = NULL;
     cudaError_t e = cudaMallocAsync((void**)&d, sizeof(int64_t) * (size_t)n, stream);
-    if (e) return cuda_fail(e, FN ": cudaMallocAsync (agreement buffer)");
+    if (e) return cuperm_dist_cuda_fail(e, FN ": cudaMallocAsync (agreement buffer)");
     e = cudaMemcpyAsync(d, vals, sizeof(int64_t) * (size_t)n, cudaMemcpyHostToDevice, stream);
-    if (e) return cuda_fail(e, FN ": cudaMemcpyAsync");
+    if (e) return cuperm_dist_cuda_fail(e, FN ": cudaMemcpyAsync");
     ncclResult_t r = ncclAllReduce(d, d, (size_t)n, ncclInt64, ncclMax, comm, stream);
-    if (r != ncclSuccess) return nccl_fail(r, FN ": ncclAllReduce (agreeing on the arguments)");
+    if (r != ncclSuccess) return cuperm_dist_nccl_fail(r, FN ": ncclAllReduce (agreeing on the arguments)");
     e = cudaMemcpyAsync(vals, d, sizeof(int64_t) * (size_t)n, cudaMemcpyDeviceToHost, stream);
     if (!e) e = cudaFreeAsync(d, stream);
     if (!e) e = cudaStreamSynchronize(stream);
-    if (e) return cuda_fail(e, FN ": agreement (cudaStreamSynchronize)");
+    if (e) return cuperm_dist_cuda_fail(e, FN ": agreement (cudaStreamSynchronize)");
     return CUPERM_STATUS_SUCCESS;
 }
 
@@ -410,7 +410,7 @@ static cupermStatus_t make_streams(cuperm_dist_plan_t* p)
         e = cudaEventCreateWithFlags(&p->ev_pack[i], f);
         if (!e) e = cudaEventCreateWithFlags(&p->ev_comm[i], f);
     }
-    return e ? cuda_fail(e, FN ": creating the plan's streams and events") : CUPERM_STATUS_SUCCESS;
+    return e ? cuperm_dist_cuda_fail(e, FN ": creating the plan's streams and events") : CUPERM_STATUS_SUCCESS;
 }
 
 void cuperm_dist_plan_free(cuperm_dist_plan_t* p)
@@ -529,7 +529,7 @@ static cupermStatus_t measure_candidates(cuperm_handle_t* h, cuperm_dist_plan_t*
     if (!e) e = cudaMemsetAsync(in, 0x3c, in_bytes, stream); /* finite values of every float type */
     if (!e) e = cudaEventCreate(&ev[0]);
     if (!e) e = cudaEventCreate(&ev[1]);
-    cupermStatus_t st = e ? cuda_fail(e, FN ": measure mode's scratch buffers") : make_streams(p);
+    cupermStatus_t st = e ? cuperm_dist_cuda_fail(e, FN ": measure mode's scratch buffers") : make_streams(p);
     int no_window = 0;
     for (int i = 0; i < CUPERM_DIST_CANDIDATES && !st; ++i) {
         if (costs[i] >= INT64_MAX / 4) continue;
@@ -550,7 +550,7 @@ static cupermStatus_t measure_candidates(cuperm_handle_t* h, cuperm_dist_plan_t*
         if ((st = build(h, &c, transport, variant, k, p))) break;
         void* ws = NULL;
         if (p->workspace_bytes && (e = cudaMallocAsync(&ws, p->workspace_bytes, stream))) {
-            st = cuda_fail(e, FN ": measure mode's workspace");
+            st = cuperm_dist_cuda_fail(e, FN ": measure mode's workspace");
             break;
         }
         float t[3];
@@ -564,7 +564,7 @@ static cupermStatus_t measure_candidates(cuperm_handle_t* h, cuperm_dist_plan_t*
             if (e) break;
         }
         if (ws) cudaFreeAsync(ws, stream);
-        if (!st && e) st = cuda_fail(e, FN ": timing a candidate");
+        if (!st && e) st = cuperm_dist_cuda_fail(e, FN ": timing a candidate");
         qsort(t, 3, sizeof t[0], cmp_float);
         costs[i] = (int64_t)((double)t[1] * 1e6) + 1;
     }
@@ -572,7 +572,7 @@ static cupermStatus_t measure_candidates(cuperm_handle_t* h, cuperm_dist_plan_t*
     if (out) cudaFreeAsync(out, stream);
     for (int i = 0; i < 2; ++i)
         if (ev[i]) cudaEventDestroy(ev[i]);
-    if (!st && (e = cudaStreamSynchronize(stream))) st = cuda_fail(e, FN ": measure mode");
+    if (!st && (e = cudaStreamSynchronize(stream))) st = cuperm_dist_cuda_fail(e, FN ": measure mode");
     return st;
 }
 
@@ -623,11 +623,11 @@ cupermStatus_t cuperm_dist_plan_transpose(cuperm_handle_t* h, cupermStatus_t han
     ncclResult_t r = ncclCommCount(comm, &P);
     if (r == ncclSuccess) r = ncclCommUserRank(comm, &me);
     if (r == ncclSuccess) r = ncclCommCuDevice(comm, &cdev);
-    if (r != ncclSuccess) return nccl_fail(r, FN ": querying comm (ncclCommCount, ncclCommUserRank, ncclCommCuDevice)");
+    if (r != ncclSuccess) return cuperm_dist_nccl_fail(r, FN ": querying comm (ncclCommCount, ncclCommUserRank, ncclCommCuDevice)");
     cudaError_t e = cudaGetDevice(&cur);
-    if (e) return cuda_fail(e, FN ": cudaGetDevice");
+    if (e) return cuperm_dist_cuda_fail(e, FN ": cudaGetDevice");
     /* The agreement runs on comm's device whatever else is wrong. */
-    if (cur != cdev && (e = cudaSetDevice(cdev))) return cuda_fail(e, FN ": cudaSetDevice(comm's device)");
+    if (cur != cdev && (e = cudaSetDevice(cdev))) return cuperm_dist_cuda_fail(e, FN ": cudaSetDevice(comm's device)");
 
     cuperm_dist_layout_t li, lo;
     cuperm_dist_plan_t* p = calloc(1, sizeof *p);
@@ -666,156 +666,4 @@ cupermStatus_t cuperm_dist_plan_transpose(cuperm_handle_t* h, cupermStatus_t han
     p->handle = h;
     *plan = p;
     return CUPERM_STATUS_SUCCESS;
-}
-
-/* ---- running ------------------------------------------------------------ */
-
-void cuperm_dist_unit_scalars(cupermDataType_t type, unsigned char one[16], unsigned char zero[16])
-{
-    memset(one, 0, 16);
-    memset(zero, 0, 16);
-    switch (type) {
-    case CUPERM_R_16F: case CUPERM_R_16BF: case CUPERM_R_32F: case CUPERM_C_32F: {
-        const float f = 1.0f;
-        memcpy(one, &f, sizeof f);
-        break;
-    }
-    case CUPERM_R_64F: case CUPERM_C_64F: {
-        const double d = 1.0;
-        memcpy(one, &d, sizeof d);
-        break;
-    }
-    default: one[0] = 1; /* integers, little-endian */
-    }
-}
-
-static cupermStatus_t run_piece(const cuperm_dist_piece_t* s, const void* alpha, const void* in, const void* beta,
-                                void* out, cudaStream_t stream)
-{
-    return cuperm_transpose_run(&s->tp, alpha, in, beta, out, stream);
-}
-
-/* All ranks reach this point of their streams: a one-word ncclAllReduce on the window's first word. */
-static cupermStatus_t barrier(const cuperm_dist_plan_t* p, cudaStream_t stream)
-{
-    const ncclResult_t r = ncclAllReduce(p->window.base, p->window.base, 1, ncclUint32, ncclSum, p->comm, stream);
-    return r == ncclSuccess ? CUPERM_STATUS_SUCCESS : nccl_fail(r, "cupermDistExecute: ncclAllReduce (barrier)");
-}
-
-/* Peer stores: on the caller's stream a barrier (every receiver has finished reading its window),
- * then stage by stage the pack pieces storing into the receivers' windows and a barrier (every
- * store of the stage has landed: a kernel's stores are complete when the next kernel of its
- * stream starts); on the unpack stream the local piece, then each stage's unpacks from this
- * rank's window once its barrier has passed. */
-static cupermStatus_t run_peer_stores(const cuperm_dist_plan_t* p, const void* alpha, const void* in,
-                                      const void* beta, void* out, cudaStream_t stream)
-{
-    unsigned char one[16], zero[16];
-    cuperm_dist_unit_scalars(p->type, one, zero);
-    const size_t elem = (size_t)p->elem_size;
-    const char* src = in;
-    char* dst = out;
-    const char* recv = (const char*)p->window.base + p->recv_base;
-    cudaError_t e = cudaEventRecord(p->ev_start, stream);
-    if (!e) e = cudaStreamWaitEvent(p->unpack_stream, p->ev_start, 0);
-    if (e) return cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
-    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
-    if (p->has_local && !p->skip_local)
-        st = run_piece(&p->local, alpha, src + (size_t)p->local.local_offset * elem, beta,
-                       dst + (size_t)p->local.local_offset2 * elem, p->unpack_stream);
-    if (!st) st = barrier(p, stream);
-    int a = 0, b = 0;
-    for (int c = 0; c < p->chunks && !st; ++c) {
-        for (; a < p->n_pack && p->pack[a].stage == c && !st; ++a) {
-            const cuperm_dist_piece_t* s = &p->pack[a];
-            st = run_piece(s, one, src + (size_t)s->local_offset * elem, zero,
-                           p->window.peer[s->peer] + p->recv_base + s->peer_offset, stream);
-        }
-        if (!st) st = barrier(p, stream);
-        if (!st && (e = cudaEventRecord(p->ev_comm[c], stream))) st = cuda_fail(e, "cupermDistExecute: event");
-        if (!st && (e = cudaStreamWaitEvent(p->unpack_stream, p->ev_comm[c], 0)))
-            st = cuda_fail(e, "cupermDistExecute: cudaStreamWaitEvent");
-        for (; b < p->n_unpack && p->unpack[b].stage == c && !st; ++b)
-            st = run_piece(&p->unpack[b], alpha, recv + p->unpack[b].buf_offset, beta,
-                           dst + (size_t)p->unpack[b].local_offset * elem, p->unpack_stream);
-    }
-    /* joined also after a failure */
-    e = cudaEventRecord(p->ev_unpack_done, p->unpack_stream);
-    if (!e) e = cudaStreamWaitEvent(stream, p->ev_unpack_done, 0);
-    if (e && !st) st = cuda_fail(e, "cupermDistExecute: joining the plan's streams");
-    return st;
-}
-
-cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, const void* in, const void* beta,
-                               void* out, void* workspace, cudaStream_t stream)
-{
-    if (p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES)
-        return run_peer_stores(p, alpha, in, beta, out, stream);
-    /* Pack and unpack move bits: scalars 1 and 0 of the plan type's scalar type. */
-    unsigned char one[16], zero[16];
-    cuperm_dist_unit_scalars(p->type, one, zero);
-    const size_t elem = (size_t)p->elem_size;
-    const char* src = in;
-    char* dst = out;
-    char* send = workspace;
-    char* recv = (char*)workspace + p->recv_base;
-    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
-    cudaError_t e = cudaEventRecord(p->ev_start, stream);
-    const int comm = p->n_pack || p->n_unpack;
-    if (!e && comm) e = cudaStreamWaitEvent(p->comm_stream, p->ev_start, 0);
-    if (!e && comm) e = cudaStreamWaitEvent(p->unpack_stream, p->ev_start, 0);
-    if (e) return cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
-    /* Pack, stage by stage, on the caller's stream; the local piece after them, so that it
-     * runs while the link is busy. */
-    int i = 0;
-    for (int c = 0; c < p->chunks && comm && !st; ++c) {
-        for (; i < p->n_pack && p->pack[i].stage == c && !st; ++i)
-            st = run_piece(&p->pack[i], one, src + (size_t)p->pack[i].local_offset * elem, zero,
-                           send + p->pack[i].buf_offset, stream);
-        if (!st && (e = cudaEventRecord(p->ev_pack[c], stream))) st = cuda_fail(e, "cupermDistExecute: event");
-    }
-    if (!st && p->has_local && !p->skip_local)
-        st = run_piece(&p->local, alpha, src + (size_t)p->local.local_offset * elem, beta,
-                       dst + (size_t)p->local.local_offset2 * elem, stream);
-    /* One grouped send/receive per stage on the link's stream. */
-    int a = 0, b = 0;
-    for (int c = 0; c < p->chunks && comm && !st; ++c) {
-        if ((e = cudaStreamWaitEvent(p->comm_stream, p->ev_pack[c], 0))) {
-            st = cuda_fail(e, "cupermDistExecute: cudaStreamWaitEvent");
-            break;
-        }
-        ncclResult_t r = ncclGroupStart();
-        for (; r == ncclSuccess && a < p->n_pack && p->pack[a].stage == c; ++a)
-            r = ncclSend(send + p->pack[a].buf_offset, p->pack[a].bytes, ncclInt8, p->pack[a].peer, p->comm,
-                         p->comm_stream);
-        for (; r == ncclSuccess && b < p->n_unpack && p->unpack[b].stage == c; ++b)
-            r = ncclRecv(recv + p->unpack[b].buf_offset, p->unpack[b].bytes, ncclInt8, p->unpack[b].peer, p->comm,
-                         p->comm_stream);
-        const ncclResult_t r2 = ncclGroupEnd();
-        if (r == ncclSuccess) r = r2;
-        if (r != ncclSuccess) st = nccl_fail(r, "cupermDistExecute: ncclSend/ncclRecv");
-        if (!st && (e = cudaEventRecord(p->ev_comm[c], p->comm_stream)))
-            st = cuda_fail(e, "cupermDistExecute: event");
-    }
-    /* Unpack each stage as it arrives, on the unpack stream. */
-    i = 0;
-    for (int c = 0; c < p->chunks && comm && !st; ++c) {
-        if ((e = cudaStreamWaitEvent(p->unpack_stream, p->ev_comm[c], 0))) {
-            st = cuda_fail(e, "cupermDistExecute: cudaStreamWaitEvent");
-            break;
-        }
-        for (; i < p->n_unpack && p->unpack[i].stage == c && !st; ++i)
-            st = run_piece(&p->unpack[i], alpha, recv + p->unpack[i].buf_offset, beta,
-                           dst + (size_t)p->unpack[i].local_offset * elem, p->unpack_stream);
-    }
-    /* Join: the caller's stream waits for both side streams (also after a failure, so that
-     * nothing the plan enqueued outlives the caller's view of the stream). */
-    if (comm) {
-        e = cudaEventRecord(p->ev_comm_done, p->comm_stream);
-        if (!e) e = cudaEventRecord(p->ev_unpack_done, p->unpack_stream);
-        if (!e) e = cudaStreamWaitEvent(stream, p->ev_comm_done, 0);
-        if (!e) e = cudaStreamWaitEvent(stream, p->ev_unpack_done, 0);
-        if (e && !st) st = cuda_fail(e, "cupermDistExecute: joining the plan's streams");
-    }
-    return st;
 }

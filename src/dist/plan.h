@@ -96,6 +96,10 @@ cupermStatus_t cuperm_dist_agree(ncclComm_t comm, cudaStream_t stream, int64_t* 
  * message naming the rule (this rank's) or the rank that failed. */
 cupermStatus_t cuperm_dist_agree_status(const char* fn, ncclComm_t comm, cudaStream_t stream, int me,
                                         cupermStatus_t st, int64_t* v, int n);
+/* Failures of NCCL (LIBRARY_ERROR) and CUDA (CUDA_ERROR) calls, "<what> failed: <reason>". */
+cupermStatus_t cuperm_dist_nccl_fail(ncclResult_t r, const char* what);
+cupermStatus_t cuperm_dist_cuda_fail(cudaError_t e, const char* what);
+
 /* 1 and 0 in the scalar type of element type `type` (16 bytes each). */
 void cuperm_dist_unit_scalars(cupermDataType_t type, unsigned char one[16], unsigned char zero[16]);
 

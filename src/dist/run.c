@@ -1,0 +1,155 @@
+/* Running a distributed redistribution plan (plan.h): the send/receive pipeline and the
+ * peer-stores stages, both on the caller's stream and the plan's side streams. */
+#include <string.h>
+
+#include "dist/plan.h"
+
+void cuperm_dist_unit_scalars(cupermDataType_t type, unsigned char one[16], unsigned char zero[16])
+{
+    memset(one, 0, 16);
+    memset(zero, 0, 16);
+    switch (type) {
+    case CUPERM_R_16F: case CUPERM_R_16BF: case CUPERM_R_32F: case CUPERM_C_32F: {
+        const float f = 1.0f;
+        memcpy(one, &f, sizeof f);
+        break;
+    }
+    case CUPERM_R_64F: case CUPERM_C_64F: {
+        const double d = 1.0;
+        memcpy(one, &d, sizeof d);
+        break;
+    }
+    default: one[0] = 1; /* integers, little-endian */
+    }
+}
+
+static cupermStatus_t run_piece(const cuperm_dist_piece_t* s, const void* alpha, const void* in, const void* beta,
+                                void* out, cudaStream_t stream)
+{
+    return cuperm_transpose_run(&s->tp, alpha, in, beta, out, stream);
+}
+
+/* All ranks reach this point of their streams: a one-word ncclAllReduce on the window's first word. */
+static cupermStatus_t barrier(const cuperm_dist_plan_t* p, cudaStream_t stream)
+{
+    const ncclResult_t r = ncclAllReduce(p->window.base, p->window.base, 1, ncclUint32, ncclSum, p->comm, stream);
+    return r == ncclSuccess ? CUPERM_STATUS_SUCCESS : cuperm_dist_nccl_fail(r, "cupermDistExecute: ncclAllReduce (barrier)");
+}
+
+/* Peer stores: on the caller's stream a barrier (every receiver has finished reading its window),
+ * then stage by stage the pack pieces storing into the receivers' windows and a barrier (every
+ * store of the stage has landed: a kernel's stores are complete when the next kernel of its
+ * stream starts); on the unpack stream the local piece, then each stage's unpacks from this
+ * rank's window once its barrier has passed. */
+static cupermStatus_t run_peer_stores(const cuperm_dist_plan_t* p, const void* alpha, const void* in,
+                                      const void* beta, void* out, cudaStream_t stream)
+{
+    unsigned char one[16], zero[16];
+    cuperm_dist_unit_scalars(p->type, one, zero);
+    const size_t elem = (size_t)p->elem_size;
+    const char* src = in;
+    char* dst = out;
+    const char* recv = (const char*)p->window.base + p->recv_base;
+    cudaError_t e = cudaEventRecord(p->ev_start, stream);
+    if (!e) e = cudaStreamWaitEvent(p->unpack_stream, p->ev_start, 0);
+    if (e) return cuperm_dist_cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
+    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
+    if (p->has_local && !p->skip_local)
+        st = run_piece(&p->local, alpha, src + (size_t)p->local.local_offset * elem, beta,
+                       dst + (size_t)p->local.local_offset2 * elem, p->unpack_stream);
+    if (!st) st = barrier(p, stream);
+    int a = 0, b = 0;
+    for (int c = 0; c < p->chunks && !st; ++c) {
+        for (; a < p->n_pack && p->pack[a].stage == c && !st; ++a) {
+            const cuperm_dist_piece_t* s = &p->pack[a];
+            st = run_piece(s, one, src + (size_t)s->local_offset * elem, zero,
+                           p->window.peer[s->peer] + p->recv_base + s->peer_offset, stream);
+        }
+        if (!st) st = barrier(p, stream);
+        if (!st && (e = cudaEventRecord(p->ev_comm[c], stream))) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: event");
+        if (!st && (e = cudaStreamWaitEvent(p->unpack_stream, p->ev_comm[c], 0)))
+            st = cuperm_dist_cuda_fail(e, "cupermDistExecute: cudaStreamWaitEvent");
+        for (; b < p->n_unpack && p->unpack[b].stage == c && !st; ++b)
+            st = run_piece(&p->unpack[b], alpha, recv + p->unpack[b].buf_offset, beta,
+                           dst + (size_t)p->unpack[b].local_offset * elem, p->unpack_stream);
+    }
+    /* joined also after a failure */
+    e = cudaEventRecord(p->ev_unpack_done, p->unpack_stream);
+    if (!e) e = cudaStreamWaitEvent(stream, p->ev_unpack_done, 0);
+    if (e && !st) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: joining the plan's streams");
+    return st;
+}
+
+cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, const void* in, const void* beta,
+                               void* out, void* workspace, cudaStream_t stream)
+{
+    if (p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES)
+        return run_peer_stores(p, alpha, in, beta, out, stream);
+    /* Pack and unpack move bits: scalars 1 and 0 of the plan type's scalar type. */
+    unsigned char one[16], zero[16];
+    cuperm_dist_unit_scalars(p->type, one, zero);
+    const size_t elem = (size_t)p->elem_size;
+    const char* src = in;
+    char* dst = out;
+    char* send = workspace;
+    char* recv = (char*)workspace + p->recv_base;
+    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
+    cudaError_t e = cudaEventRecord(p->ev_start, stream);
+    const int comm = p->n_pack || p->n_unpack;
+    if (!e && comm) e = cudaStreamWaitEvent(p->comm_stream, p->ev_start, 0);
+    if (!e && comm) e = cudaStreamWaitEvent(p->unpack_stream, p->ev_start, 0);
+    if (e) return cuperm_dist_cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
+    /* Pack, stage by stage, on the caller's stream; the local piece after them, so that it
+     * runs while the link is busy. */
+    int i = 0;
+    for (int c = 0; c < p->chunks && comm && !st; ++c) {
+        for (; i < p->n_pack && p->pack[i].stage == c && !st; ++i)
+            st = run_piece(&p->pack[i], one, src + (size_t)p->pack[i].local_offset * elem, zero,
+                           send + p->pack[i].buf_offset, stream);
+        if (!st && (e = cudaEventRecord(p->ev_pack[c], stream))) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: event");
+    }
+    if (!st && p->has_local && !p->skip_local)
+        st = run_piece(&p->local, alpha, src + (size_t)p->local.local_offset * elem, beta,
+                       dst + (size_t)p->local.local_offset2 * elem, stream);
+    /* One grouped send/receive per stage on the link's stream. */
+    int a = 0, b = 0;
+    for (int c = 0; c < p->chunks && comm && !st; ++c) {
+        if ((e = cudaStreamWaitEvent(p->comm_stream, p->ev_pack[c], 0))) {
+            st = cuperm_dist_cuda_fail(e, "cupermDistExecute: cudaStreamWaitEvent");
+            break;
+        }
+        ncclResult_t r = ncclGroupStart();
+        for (; r == ncclSuccess && a < p->n_pack && p->pack[a].stage == c; ++a)
+            r = ncclSend(send + p->pack[a].buf_offset, p->pack[a].bytes, ncclInt8, p->pack[a].peer, p->comm,
+                         p->comm_stream);
+        for (; r == ncclSuccess && b < p->n_unpack && p->unpack[b].stage == c; ++b)
+            r = ncclRecv(recv + p->unpack[b].buf_offset, p->unpack[b].bytes, ncclInt8, p->unpack[b].peer, p->comm,
+                         p->comm_stream);
+        const ncclResult_t r2 = ncclGroupEnd();
+        if (r == ncclSuccess) r = r2;
+        if (r != ncclSuccess) st = cuperm_dist_nccl_fail(r, "cupermDistExecute: ncclSend/ncclRecv");
+        if (!st && (e = cudaEventRecord(p->ev_comm[c], p->comm_stream)))
+            st = cuperm_dist_cuda_fail(e, "cupermDistExecute: event");
+    }
+    /* Unpack each stage as it arrives, on the unpack stream. */
+    i = 0;
+    for (int c = 0; c < p->chunks && comm && !st; ++c) {
+        if ((e = cudaStreamWaitEvent(p->unpack_stream, p->ev_comm[c], 0))) {
+            st = cuperm_dist_cuda_fail(e, "cupermDistExecute: cudaStreamWaitEvent");
+            break;
+        }
+        for (; i < p->n_unpack && p->unpack[i].stage == c && !st; ++i)
+            st = run_piece(&p->unpack[i], alpha, recv + p->unpack[i].buf_offset, beta,
+                           dst + (size_t)p->unpack[i].local_offset * elem, p->unpack_stream);
+    }
+    /* Join: the caller's stream waits for both side streams (also after a failure, so that
+     * nothing the plan enqueued outlives the caller's view of the stream). */
+    if (comm) {
+        e = cudaEventRecord(p->ev_comm_done, p->comm_stream);
+        if (!e) e = cudaEventRecord(p->ev_unpack_done, p->unpack_stream);
+        if (!e) e = cudaStreamWaitEvent(stream, p->ev_comm_done, 0);
+        if (!e) e = cudaStreamWaitEvent(stream, p->ev_unpack_done, 0);
+        if (e && !st) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: joining the plan's streams");
+    }
+    return st;
+}
