@@ -120,7 +120,8 @@ CUPERM_API cupermStatus_t cupermDistGetWorkspaceSize(cupermDistPlan_t plan, size
 CUPERM_API cupermStatus_t cupermDistPlanGetInfo(cupermDistPlan_t plan, cupermDistPlanInfo_t* info);
 
 /** Destroys a plan (local: no communication). A PEER_STORES plan's window is deregistered and
- *  freed: destroy it only once every rank's executions of it have completed. */
+ *  freed: destroy it only once every rank's executions of it have completed, and before its
+ *  communicator is destroyed. */
 CUPERM_API cupermStatus_t cupermDistPlanDestroy(cupermDistPlan_t plan);
 
 typedef struct cupermDistContractionPlan* cupermDistContractionPlan_t;
