@@ -11,8 +11,6 @@
 #define FN "cupermDistPlanContraction"
 #define N_AGREE (4 + 2 * CUPERM_DIST_CANDIDATES)
 
-static size_t align256(size_t n) { return (n + 255) / 256 * 256; }
-
 /* Labels distinct within each tensor, equal labels of equal extents, every label of D in A or B. */
 static cupermStatus_t check_labels(const cuperm_dist_layout_t* l[3], const int32_t* modes[3])
 {
@@ -130,12 +128,12 @@ static cupermStatus_t plan_finish(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p,
         for (int i = 0; i < m->n_unpack; ++i) p->recv_bytes[w] += m->unpack[i].bytes;
         if (!p->in_place[w]) {
             p->at[w] = off;
-            off = align256(off + (size_t)m->out_volume * (size_t)m->elem_size);
+            off = cuperm_dist_align256(off + (size_t)m->out_volume * (size_t)m->elem_size);
         }
         if (m->workspace_bytes > move_ws) move_ws = m->workspace_bytes;
     }
     p->move_at = off;
-    off = align256(off + move_ws);
+    off = cuperm_dist_align256(off + move_ws);
     p->ctr_at = off;
     p->workspace_bytes = off + (p->has_local ? p->ctr.workspaceBytes : 0);
     return CUPERM_STATUS_SUCCESS;

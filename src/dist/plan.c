@@ -73,11 +73,6 @@ static int64_t corner_offset(const int64_t* lo, const int64_t* origin, const int
     return off;
 }
 
-static size_t align256(size_t b)
-{
-    return (b + 255) / 256 * 256;
-}
-
 /* build() lays a rank's receive region out by sender, then chunk, each piece 256-byte aligned:
  * the offset at which sender's chunk `chunk` lands in receiver's region (chunks of the box split
  * k ways in `order`, as both sides split it), and the region's size. */
@@ -94,7 +89,7 @@ static size_t recv_offset(const ctx_t* c, const int* order, int k, int sender, i
             if (q == sender && j == chunk) at = off;
             int64_t v = 1;
             for (int m = 0; m < n; ++m) v *= ch[j].hi[m] - ch[j].lo[m];
-            off += align256((size_t)v * (size_t)c->in->elem_size);
+            off += cuperm_dist_align256((size_t)v * (size_t)c->in->elem_size);
         }
     }
     if (total) *total = off;
@@ -210,7 +205,7 @@ static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int transport, i
                 s->bytes = (size_t)v * elem;
                 size_t* total = dir == 0 ? &p->send_bytes : &p->recv_bytes;
                 s->buf_offset = *total;
-                *total = align256(*total + s->bytes); /* each piece 256-byte aligned */
+                *total = cuperm_dist_align256(*total + s->bytes); /* each piece 256-byte aligned */
                 if (dir == 0) {
                     s->local_offset = corner_offset(ch[j].lo, c->own_in.lo, c->in_str, NULL, n);
                     st = variant == CUPERM_DIST_VARIANT_PERMUTE_ON_PACK
@@ -232,7 +227,7 @@ static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int transport, i
     }
     qsort(p->pack, (size_t)p->n_pack, sizeof *p->pack, cmp_piece);
     qsort(p->unpack, (size_t)p->n_unpack, sizeof *p->unpack, cmp_piece);
-    p->recv_base = align256(p->send_bytes);
+    p->recv_base = cuperm_dist_align256(p->send_bytes);
     p->workspace_bytes = p->recv_bytes ? p->recv_base + p->recv_bytes : p->send_bytes;
     if (transport == CUPERM_DIST_TRANSPORT_PEER_STORES)
         place_peer_stores(c, order, k, ch, p);

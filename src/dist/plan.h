@@ -96,6 +96,12 @@ cupermStatus_t cuperm_dist_agree(ncclComm_t comm, cudaStream_t stream, int64_t* 
  * message naming the rule (this rank's) or the rank that failed. */
 cupermStatus_t cuperm_dist_agree_status(const char* fn, ncclComm_t comm, cudaStream_t stream, int me,
                                         cupermStatus_t st, int64_t* v, int n);
+/* Buffer regions of the distributed engine start 256-byte aligned. */
+static inline size_t cuperm_dist_align256(size_t bytes)
+{
+    return (bytes + 255) / 256 * 256;
+}
+
 /* Failures of NCCL (LIBRARY_ERROR) and CUDA (CUDA_ERROR) calls, "<what> failed: <reason>". */
 cupermStatus_t cuperm_dist_nccl_fail(ncclResult_t r, const char* what);
 cupermStatus_t cuperm_dist_cuda_fail(cudaError_t e, const char* what);
