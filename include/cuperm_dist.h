@@ -112,6 +112,9 @@ typedef struct {
     double predictedSeconds;      /**< the cost model's time (the slowest rank's) */
     cupermDistTransport_t transport; /**< SEND_RECV or PEER_STORES */
     size_t windowBytes;           /**< device memory of the plan's NCCL window (PEER_STORES; else 0) */
+    int outputBound;              /**< 1: an output is bound (cupermDistPlanBindOutput): executions into it
+                                       store straight into every receiver's output */
+    int directTransposes;         /**< local transpose launches per execute into the bound output */
 } cupermDistPlanInfo_t;
 
 /** Device workspace, in bytes, that cupermDistExecute needs for this plan (may be 0). */
@@ -119,9 +122,9 @@ CUPERM_API cupermStatus_t cupermDistGetWorkspaceSize(cupermDistPlan_t plan, size
 
 CUPERM_API cupermStatus_t cupermDistPlanGetInfo(cupermDistPlan_t plan, cupermDistPlanInfo_t* info);
 
-/** Destroys a plan (local: no communication). A PEER_STORES plan's window is deregistered and
- *  freed: destroy it only once every rank's executions of it have completed, and before its
- *  communicator is destroyed. */
+/** Destroys a plan (local: no communication). A PEER_STORES plan's window, and a bound output's
+ *  registration, are deregistered (the bound buffer itself stays the caller's): destroy it only once
+ *  every rank's executions of it have completed, and before its communicator is destroyed. */
 CUPERM_API cupermStatus_t cupermDistPlanDestroy(cupermDistPlan_t plan);
 
 typedef struct cupermDistContractionPlan* cupermDistContractionPlan_t;
@@ -191,6 +194,26 @@ CUPERM_API cupermStatus_t cupermDistPlanTranspose(cupermHandle_t handle, cupermD
 CUPERM_API cupermStatus_t cupermDistExecute(cupermDistPlan_t plan, const void* alpha, const void* in,
                                             const void* beta, void* out, void* workspace,
                                             size_t workspaceBytes, cudaStream_t stream);
+
+/**
+ * Binds an output buffer to a redistribution plan, so that executions into it skip every staging
+ * buffer: each rank's transposes store straight into the receivers' output blocks over NVLink
+ * (alpha and beta applied there; beta != 0 reads the receivers' outputs the same way), between two
+ * NCCL barriers. out: this rank's output block as cupermDistExecute will be given it, inside a
+ * buffer the caller allocated with ncclMemAlloc; bytes: the buffer's size from out, equal on every
+ * rank (NCCL's symmetric windows want one size) and at least this rank's output span. The ranks
+ * exchange their output strides here. Collective over the plan's communicator, with agreed errors
+ * (INVALID_VALUE for a broken rule on any rank; NOT_SUPPORTED on every rank where NCCL cannot
+ * register the buffer or some rank is outside the load/store (NVLink) domain, or the build lacks
+ * NCCL's device API; the plan is then left with no binding). out = NULL with bytes = 0 unbinds (also
+ * collective). A plan holds one binding: binding again replaces it. Afterwards cupermDistExecute
+ * with exactly this out takes the direct path; any other out takes the plan's own transport. The
+ * ranks must choose alike: every rank passes its bound output, or none does (each rank decides
+ * by its own pointer, and the two paths' NCCL calls do not match).
+ * Free the buffer only after unbinding or destroying the plan.
+ */
+CUPERM_API cupermStatus_t cupermDistPlanBindOutput(cupermDistPlan_t plan, void* out, size_t bytes,
+                                                   cudaStream_t stream);
 
 /**
  * Plans D = alpha * sum A * B + beta * C for distributed tensors: the modes of A, B and D

@@ -150,14 +150,18 @@
  * dist_link_overlap 0: on 2 x H200 (NVLink, NCCL 2.28 send/recv) a transpose or even a
  * copy-engine memcpy beside the exchange added its own time to it (1.38 ms exchange, 0.41 ms
  * transpose: 1.78-1.82 ms together; bench/results/dist-h200x2/session8). Nothing else measured:
- * the other tables assume the same, which never promises overlap a device may not give. */
+ * the other tables assume the same, which never promises overlap a device may not give.
+ * dist_store_blocks_per_sm 2: transposes storing over NVLink into another H200's bound output ran
+ * 1.3-1.6x faster with their grids capped at 2-3 blocks an SM than uncapped (and the local piece
+ * beside them then overlaps); 1 starved some (bench/results/dist-h200x2/session31/). Unmeasured
+ * families keep uncapped grids. */
 static const cuperm_tuning_t tables[] = {
     {"sm_90 (H100 measurements)", 1, 9, {67e12 / 132, 67e12 / 132, 495e12 / 132, 989e12 / 132}, 0.90,
-     CUPERM_TRANSPOSE_TUNING_SM90, 0.0, CUPERM_SM90_GEMM_BATCH_K_SECONDS, CUPERM_SM90_GETT, CUPERM_SM90_GETT_MARGIN,
+     CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 2, CUPERM_SM90_GEMM_BATCH_K_SECONDS, CUPERM_SM90_GETT, CUPERM_SM90_GETT_MARGIN,
      CUPERM_SM90_DTILE},
     /* Transposes were never measured on an A100: they plan with the H100's numbers. */
     {"sm_80 (A100 datasheet rates; transposes: sm_90 values)", 1, 8,
-     {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0,
+     {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 0,
      {0.0, 0.0, 0.0, 0.0}, CUPERM_GETT_UNMEASURED, 0.0, CUPERM_DTILE_UNMEASURED},
 };
 
@@ -166,7 +170,7 @@ static const cuperm_tuning_t tables[] = {
  * have; and the H100's transpose numbers, the only ones measured. */
 static const cuperm_tuning_t fallback = {
     "defaults (untuned architecture: A100 per-SM GEMM rates, sm_90 transpose values)", 0, 0,
-    {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0,
+    {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 0,
     {0.0, 0.0, 0.0, 0.0}, CUPERM_GETT_UNMEASURED, 0.0, CUPERM_DTILE_UNMEASURED};
 
 const cuperm_tuning_t* cuperm_tuning_for(const cuperm_device_info_t* dev)

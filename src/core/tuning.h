@@ -119,6 +119,8 @@ typedef struct {
     cuperm_transpose_tuning_t transpose;    /* the transpose planner's */
     double dist_link_overlap;               /* fraction of the local transposes' time that a distributed
                                                plan's NCCL exchange hides (dist/plan.c cost model) */
+    int dist_store_blocks_per_sm;           /* grid cap, blocks an SM, of the transposes that store into
+                                               other GPUs' bound outputs (dist/run.c; 0: none) */
     double gemm_batch_k_seconds[CUPERM_RATES]; /* a batched GEMM's thread block per step of k (0: not
                                                 * modelled; src/plan/contraction/gemm_cost.c) */
     cuperm_gett_tuning_t gett[CUPERM_GETT_FAMILIES];

@@ -105,7 +105,16 @@ cupermStatus_t cupermDistPlanGetInfo(cupermDistPlan_t token, cupermDistPlanInfo_
     info->predictedSeconds = p->predicted_seconds;
     info->transport = (cupermDistTransport_t)p->transport;
     info->windowBytes = p->window.bytes;
+    info->outputBound = p->direct.out != NULL;
+    info->directTransposes = p->direct.out ? p->direct.n + p->has_local : 0;
     return CUPERM_STATUS_SUCCESS;
+}
+
+cupermStatus_t cupermDistPlanBindOutput(cupermDistPlan_t token, void* out, size_t bytes, cudaStream_t stream)
+{
+    cuperm_dist_plan_t* p;
+    const cupermStatus_t st = get_plan(token, "cupermDistPlanBindOutput", &p);
+    return st ? st : cuperm_dist_bind_output(p, out, bytes, stream);
 }
 
 cupermStatus_t cupermDistPlanDestroy(cupermDistPlan_t token)

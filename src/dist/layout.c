@@ -239,3 +239,10 @@ cupermStatus_t cupermDistGetLocalBlock(const cupermDistTensorDescriptor_t* desc,
     }
     return CUPERM_STATUS_SUCCESS;
 }
+
+int64_t cuperm_dist_corner_offset(const int64_t* lo, const int64_t* origin, const int64_t* str, const int* perm, int n)
+{
+    int64_t off = 0;
+    for (int r = 0; r < n; ++r) off += (lo[perm ? perm[r] : r] - origin[r]) * str[r];
+    return off;
+}

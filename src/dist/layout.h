@@ -60,6 +60,11 @@ int64_t cuperm_dist_local_span(const cuperm_dist_layout_t* l, int r);
 int64_t cuperm_dist_exchange_box(const cuperm_dist_layout_t* in, int s, const cuperm_dist_layout_t* out, int d,
                                  const int* perm, cuperm_dist_box_t* box);
 
+/** Element offset of box corner lo (input-mode coordinates) in a local block whose own box starts at
+ *  origin, strides str over the block's modes (block mode r is input mode perm[r]; perm NULL: the
+ *  identity). */
+int64_t cuperm_dist_corner_offset(const int64_t* lo, const int64_t* origin, const int64_t* str, const int* perm, int n);
+
 /** One step of the hashes the ranks agree on: v folded into h (62 bits, non-negative). */
 int64_t cuperm_dist_mix(int64_t h, int64_t v);
 

@@ -64,15 +64,6 @@ static void free_pieces(cuperm_dist_plan_t* p)
     p->n_pack = p->n_unpack = p->has_local = 0;
 }
 
-/* Element offset of box corner lo in a local block whose own box starts at origin, strides str
- * over the block's modes (block mode r is input mode perm[r]; perm NULL: the identity). */
-static int64_t corner_offset(const int64_t* lo, const int64_t* origin, const int64_t* str, const int* perm, int n)
-{
-    int64_t off = 0;
-    for (int r = 0; r < n; ++r) off += (lo[perm ? perm[r] : r] - origin[r]) * str[r];
-    return off;
-}
-
 /* build() lays a rank's receive region out by sender, then chunk, each piece 256-byte aligned:
  * the offset at which sender's chunk `chunk` lands in receiver's region (chunks of the box split
  * k ways in `order`, as both sides split it), and the region's size. */
@@ -182,8 +173,8 @@ static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int transport, i
                 s->peer = me;
                 s->bytes = (size_t)vol * elem;
                 for (int m = 0; m < n; ++m) ext[m] = box.hi[m] - box.lo[m];
-                s->local_offset = corner_offset(box.lo, c->own_in.lo, c->in_str, NULL, n);
-                s->local_offset2 = corner_offset(box.lo, c->own_out.lo, c->out_str, c->perm, n);
+                s->local_offset = cuperm_dist_corner_offset(box.lo, c->own_in.lo, c->in_str, NULL, n);
+                s->local_offset2 = cuperm_dist_corner_offset(box.lo, c->own_out.lo, c->out_str, c->perm, n);
                 st = cuperm_transpose_plan_init(h, &s->tp, n, ext, c->perm, type, c->in_str, c->out_str);
                 p->has_local = !st;
                 p->local_bytes = s->bytes;
@@ -207,12 +198,12 @@ static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int transport, i
                 s->buf_offset = *total;
                 *total = cuperm_dist_align256(*total + s->bytes); /* each piece 256-byte aligned */
                 if (dir == 0) {
-                    s->local_offset = corner_offset(ch[j].lo, c->own_in.lo, c->in_str, NULL, n);
+                    s->local_offset = cuperm_dist_corner_offset(ch[j].lo, c->own_in.lo, c->in_str, NULL, n);
                     st = variant == CUPERM_DIST_VARIANT_PERMUTE_ON_PACK
                              ? cuperm_transpose_plan_init(h, &s->tp, n, ext, c->perm, type, c->in_str, NULL)
                              : cuperm_transpose_plan_init(h, &s->tp, n, ext, ident, type, c->in_str, NULL);
                 } else {
-                    s->local_offset = corner_offset(ch[j].lo, c->own_out.lo, c->out_str, c->perm, n);
+                    s->local_offset = cuperm_dist_corner_offset(ch[j].lo, c->own_out.lo, c->out_str, c->perm, n);
                     st = variant == CUPERM_DIST_VARIANT_PERMUTE_ON_PACK
                              ? cuperm_transpose_plan_init(h, &s->tp, n, ext_o, ident, type, NULL, c->out_str)
                              : cuperm_transpose_plan_init(h, &s->tp, n, ext, c->perm, type, NULL, c->out_str);
@@ -412,6 +403,7 @@ void cuperm_dist_plan_free(cuperm_dist_plan_t* p)
 {
     if (!p) return;
     free_pieces(p);
+    cuperm_dist_direct_free(p);
     cuperm_dist_window_destroy(p->comm, &p->window);
     if (p->handle) cuperm_handle_release(p->handle);
     if (p->comm_stream) cudaStreamDestroy(p->comm_stream);

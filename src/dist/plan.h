@@ -34,6 +34,17 @@ typedef struct {
     cuperm_transpose_plan_t tp;
 } cuperm_dist_piece_t;
 
+/* A bound output (cupermDistPlanBindOutput): every rank's output registered as one symmetric window,
+ * and this rank's direct pieces, each a transpose from its input block into one receiver's output
+ * block (peer_offset bytes into it), in the order r+1, r+2, ... (mod P). */
+typedef struct {
+    void* out;                   /* the bound output (NULL: none) */
+    cuperm_dist_window_t window; /* out as every rank's window part */
+    cuperm_dist_piece_t* pieces;
+    int n;
+    unsigned* barrier;           /* device word of the direct path's NCCL barriers */
+} cuperm_dist_direct_t;
+
 typedef struct cuperm_dist_plan {
     int device;
     cuperm_handle_t* handle;        /* referenced (a top-level plan's): its memory pool serves NULL workspaces */
@@ -44,6 +55,7 @@ typedef struct cuperm_dist_plan {
     int transport;                  /* cupermDistTransport_t */
     size_t window_bytes;            /* peer stores: the window every rank needs (equal on every rank) */
     cuperm_dist_window_t window;    /* peer stores: made at finish (or by measure mode) */
+    cuperm_dist_direct_t direct;    /* a bound output */
     ncclComm_t comm;
     int comm_size, comm_rank;
     cupermDataType_t type;
@@ -114,6 +126,16 @@ cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, c
                                void* out, void* workspace, cudaStream_t stream);
 
 void cuperm_dist_plan_free(cuperm_dist_plan_t* p);
+
+/** The direct pieces of rank p->comm_rank (no device, no NCCL; for tests too): out_strides holds
+ *  every rank's output strides (comm_size rows of CUPERM_MAX_RANK). Replaces p->direct.pieces. */
+cupermStatus_t cuperm_dist_build_direct(cuperm_handle_t* h, cuperm_dist_plan_t* p, const int64_t* out_strides);
+
+/** Collective (cupermDistPlanBindOutput): binds out (bytes) to p, or unbinds when out is NULL. */
+cupermStatus_t cuperm_dist_bind_output(cuperm_dist_plan_t* p, void* out, size_t bytes, cudaStream_t stream);
+
+/** Local: releases a binding (deregisters the window; the buffer stays the caller's). */
+void cuperm_dist_direct_free(cuperm_dist_plan_t* p);
 
 /** The pieces rank me runs for transport, variant and k chunks (no device, no NCCL; for tests). */
 cupermStatus_t cuperm_dist_build_pieces(cuperm_handle_t* h, const cuperm_dist_layout_t* in,

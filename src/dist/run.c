@@ -29,11 +29,74 @@ static cupermStatus_t run_piece(const cuperm_dist_piece_t* s, const void* alpha,
     return cuperm_transpose_run(&s->tp, alpha, in, beta, out, stream);
 }
 
-/* All ranks reach this point of their streams: a one-word ncclAllReduce on the window's first word. */
+/* All ranks reach this point of their streams: a one-word ncclAllReduce on word (device memory). */
+static cupermStatus_t barrier_on(const cuperm_dist_plan_t* p, void* word, cudaStream_t stream)
+{
+    const ncclResult_t r = ncclAllReduce(word, word, 1, ncclUint32, ncclSum, p->comm, stream);
+    return r == ncclSuccess ? CUPERM_STATUS_SUCCESS : cuperm_dist_nccl_fail(r, "cupermDistExecute: ncclAllReduce (barrier)");
+}
+
+/* The peer-stores window's barrier word is its first. */
 static cupermStatus_t barrier(const cuperm_dist_plan_t* p, cudaStream_t stream)
 {
-    const ncclResult_t r = ncclAllReduce(p->window.base, p->window.base, 1, ncclUint32, ncclSum, p->comm, stream);
-    return r == ncclSuccess ? CUPERM_STATUS_SUCCESS : cuperm_dist_nccl_fail(r, "cupermDistExecute: ncclAllReduce (barrier)");
+    return barrier_on(p, p->window.base, stream);
+}
+
+/* Ends a run on the side stream: the caller's stream waits for it (also after a failure, so that
+ * nothing the plan enqueued outlives the caller's view of the stream). */
+static cupermStatus_t join_side(const cuperm_dist_plan_t* p, cudaStream_t stream, cupermStatus_t st)
+{
+    cudaError_t e = cudaEventRecord(p->ev_unpack_done, p->unpack_stream);
+    if (!e) e = cudaStreamWaitEvent(stream, p->ev_unpack_done, 0);
+    if (e && !st) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: joining the plan's streams");
+    return st;
+}
+
+/* A direct piece's transpose with its grid capped at cap blocks (0: as planned). Every kernel
+ * walks its tiles or vectors by the grid's size, so a smaller grid only takes more rounds. */
+static cupermStatus_t run_capped(const cuperm_dist_piece_t* s, int64_t cap, const void* alpha, const void* in,
+                                 const void* beta, void* out, cudaStream_t stream)
+{
+    if (!cap) return run_piece(s, alpha, in, beta, out, stream);
+    cuperm_transpose_plan_t tp = s->tp;
+    if (tp.host.launch.blocks > cap) tp.host.launch.blocks = cap;
+    if (tp.host.packed.blocks > cap) tp.host.packed.blocks = cap;
+    return cuperm_transpose_run(&tp, alpha, in, beta, out, stream);
+}
+
+/* Into a bound output (direct.c). On the plan's high-priority stream: a barrier (every receiver's
+ * earlier work on its output is done), this rank's stores straight into the receivers' outputs with
+ * alpha and beta, their grids capped (the device family's dist_store_blocks_per_sm), and a barrier
+ * (every store has landed). The local piece starts on the side stream once the first barrier has
+ * passed, in the SM slots the capped stores leave: the stores' blocks are dispatched first, and
+ * the local piece's time hides under the link's (bench/results/dist-h200x2/session31/). */
+static cupermStatus_t run_direct(const cuperm_dist_plan_t* p, const void* alpha, const void* in, const void* beta,
+                                 void* out, cudaStream_t stream)
+{
+    const size_t elem = (size_t)p->elem_size;
+    const char* src = in;
+    const int64_t cap = (int64_t)p->handle->tuning->dist_store_blocks_per_sm * p->handle->dev.sm_count;
+    cudaError_t e = cudaEventRecord(p->ev_start, stream);
+    if (!e) e = cudaStreamWaitEvent(p->unpack_stream, p->ev_start, 0);
+    if (!e) e = cudaStreamWaitEvent(p->comm_stream, p->ev_start, 0);
+    if (e) return cuperm_dist_cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
+    cupermStatus_t st = barrier_on(p, p->direct.barrier, p->comm_stream);
+    if (!st && (e = cudaEventRecord(p->ev_comm[0], p->comm_stream)) == cudaSuccess)
+        e = cudaStreamWaitEvent(p->unpack_stream, p->ev_comm[0], 0);
+    if (e) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
+    if (!st && p->has_local)
+        st = run_piece(&p->local, alpha, src + (size_t)p->local.local_offset * elem, beta,
+                       (char*)out + (size_t)p->local.local_offset2 * elem, p->unpack_stream);
+    for (int i = 0; i < p->direct.n && !st; ++i) {
+        const cuperm_dist_piece_t* s = &p->direct.pieces[i];
+        st = run_capped(s, cap, alpha, src + (size_t)s->local_offset * elem, beta,
+                        p->direct.window.peer[s->peer] + s->peer_offset, p->comm_stream);
+    }
+    if (!st) st = barrier_on(p, p->direct.barrier, p->comm_stream);
+    e = cudaEventRecord(p->ev_comm_done, p->comm_stream);
+    if (!e) e = cudaStreamWaitEvent(stream, p->ev_comm_done, 0);
+    if (e && !st) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: joining the plan's streams");
+    return join_side(p, stream, st);
 }
 
 /* Peer stores: on the caller's stream a barrier (every receiver has finished reading its window),
@@ -73,16 +136,13 @@ static cupermStatus_t run_peer_stores(const cuperm_dist_plan_t* p, const void* a
             st = run_piece(&p->unpack[b], alpha, recv + p->unpack[b].buf_offset, beta,
                            dst + (size_t)p->unpack[b].local_offset * elem, p->unpack_stream);
     }
-    /* joined also after a failure */
-    e = cudaEventRecord(p->ev_unpack_done, p->unpack_stream);
-    if (!e) e = cudaStreamWaitEvent(stream, p->ev_unpack_done, 0);
-    if (e && !st) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: joining the plan's streams");
-    return st;
+    return join_side(p, stream, st);
 }
 
 cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, const void* in, const void* beta,
                                void* out, void* workspace, cudaStream_t stream)
 {
+    if (p->direct.out && out == p->direct.out) return run_direct(p, alpha, in, beta, out, stream);
     if (p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES)
         return run_peer_stores(p, alpha, in, beta, out, stream);
     /* Pack and unpack move bits: scalars 1 and 0 of the plan type's scalar type. */

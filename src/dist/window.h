@@ -18,6 +18,7 @@ typedef struct {
     void* win;    /* ncclWindow_t, kept opaque here (NCCL < 2.28 has no such type) */
     size_t bytes; /* equal on every rank */
     char** peer;  /* comm_size addresses: rank r's part as this GPU addresses it */
+    int owned;    /* base came from ncclMemAlloc here (freed with the window) */
 } cuperm_dist_window_t;
 
 /** 1 when this build and the NCCL library it runs on have windows and every rank of comm is in
@@ -30,7 +31,12 @@ int cuperm_dist_window_possible(ncclComm_t comm, int comm_size);
 cupermStatus_t cuperm_dist_window_create(ncclComm_t comm, int comm_size, size_t bytes, cudaStream_t stream,
                                          cuperm_dist_window_t* w);
 
-/** Local: deregisters and frees (no-op on an empty window). */
+/** The same for memory the caller owns (from ncclMemAlloc): base is registered, not allocated, and
+ *  never freed here. NOT_SUPPORTED on every rank when any rank cannot register it. */
+cupermStatus_t cuperm_dist_window_register(ncclComm_t comm, int comm_size, void* base, size_t bytes,
+                                           cudaStream_t stream, cuperm_dist_window_t* w);
+
+/** Deregisters, and frees memory the window owns (no-op on an empty window). */
 void cuperm_dist_window_destroy(ncclComm_t comm, cuperm_dist_window_t* w);
 
 #endif

@@ -5,6 +5,26 @@
 #include "harness.h"
 
 /* ---- benchmark ------------------------------------------------------------------------ */
+/* bytes of random floats at d (device): a 16 MB random host block copied over it in turn. */
+static void fill_random(void* d, size_t bytes)
+{
+    enum { BLOCK = 4 << 20 };
+    static float h[BLOCK];
+    static int made = 0;
+    if (!made) {
+        uint64_t x = 88172645463325252ull;
+        for (int i = 0; i < BLOCK; ++i) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            h[i] = (float)(x >> 40) / (float)(1 << 24) - 0.5f;
+        }
+        made = 1;
+    }
+    for (size_t at = 0; at < bytes; at += sizeof h) {
+        const size_t n = bytes - at < sizeof h ? bytes - at : sizeof h;
+        CK(cudaMemcpy((char*)d + at, h, n, cudaMemcpyHostToDevice));
+    }
+}
+
 typedef struct {
     const char* name;
     cupermDataType_t type;
@@ -15,6 +35,7 @@ typedef struct {
     int chunks;            /* 0: the model's choice */
     int measure;           /* plan in measure mode */
     cupermDistTransport_t transport; /* AUTO: the model's choice */
+    int bind;              /* the output bound to an ncclMemAlloc buffer (cupermDistPlanBindOutput) */
     int iters;
     /* results */
     double t_dist[MAXG], t_a2a[MAXG];
@@ -52,9 +73,26 @@ static void bench_rank(int r, void* arg)
     void *x, *y, *ws = NULL, *s2, *r2;
     size_t wsb = b->info[r].workspaceBytes;
     CK(cudaMalloc(&x, (size_t)vin * es + 256));
-    CK(cudaMalloc(&y, (size_t)vout * es + 256));
+    size_t bound = 0; /* one size on every rank: the largest output block */
+    for (int q = 0; q < dt_G && b->bind; ++q) {
+        int64_t v = 1;
+        cupermDistGetLocalBlock(&out, q, dt_G, le, off);
+        for (int i = 0; i < b->rank; ++i) v *= le[i];
+        if ((size_t)v * es + 256 > bound) bound = (size_t)v * es + 256;
+    }
+    if (b->bind) {
+        if (ncclMemAlloc(&y, bound) != ncclSuccess) {
+            fprintf(stderr, "ncclMemAlloc(%zu) failed\n", bound);
+            exit(1);
+        }
+        b->st[r] = cupermDistPlanBindOutput(plan, y, bound, k->stream);
+        if (b->st[r]) snprintf(b->msg[r], sizeof b->msg[r], "%s", cupermGetLastErrorMessage());
+        cupermDistPlanGetInfo(plan, &b->info[r]);
+    } else {
+        CK(cudaMalloc(&y, (size_t)vout * es + 256));
+    }
     if (wsb) CK(cudaMalloc(&ws, wsb));
-    CK(cudaMemset(x, 0, (size_t)vin * es));
+    fill_random(x, (size_t)vin * es); /* random data (the output is overwritten: beta = 0) */
     CK(cudaMemset(y, 0, (size_t)vout * es));
     /* the all-to-all of the same bytes: grouped ncclSend/ncclRecv of bytesSent / peers to every peer */
     const size_t per_peer = b->info[r].sendPeers ? b->info[r].bytesSent / (size_t)b->info[r].sendPeers : 0;
@@ -92,7 +130,12 @@ static void bench_rank(int r, void* arg)
         (pass == 0 ? b->t_dist : b->t_a2a)[r] = ms / b->iters;
     }
     cudaFree(x);
-    cudaFree(y);
+    if (b->bind) {
+        cupermDistPlanBindOutput(plan, NULL, 0, k->stream); /* collective: before the buffer goes */
+        ncclMemFree(y);
+    } else {
+        cudaFree(y);
+    }
     if (ws) cudaFree(ws);
     cudaFree(s2);
     cudaFree(r2);
@@ -107,7 +150,7 @@ int dt_bench(double gb, int iters)
     int bad = 0;
     printf("%-44s %-4s %-26s %9s %11s %6s %9s %9s %9s %6s\n", "case", "type", "global extents", "GB/GPU",
            "sent B/GPU", "t/v/k", "dist ms", "a2a ms", "model ms", "ratio");
-    enum { KINDS = 8 };
+    enum { KINDS = 11 };
     for (int ci = 0; ci < 2 * KINDS; ++ci) {
         bench_t* b = calloc(1, sizeof *b);
         b->type = CUPERM_R_32F;
@@ -143,9 +186,17 @@ int dt_bench(double gb, int iters)
                 b->in_mode = 5; b->out_mode = 0; break;
         case 7: b->name = "6-D mixed, Shard(5)->Shard(0), send/recv"; memcpy(b->perm, mix, sizeof mix);
                 b->in_mode = 5; b->out_mode = 0; b->chunks = 1; b->transport = SR; break;
+        case 8: b->name = "6-D reverse, Shard(5)->Shard(5), bound output"; memcpy(b->perm, rev, sizeof rev);
+                b->in_mode = 5; b->out_mode = 5; b->bind = 1; break;
+        case 9: b->name = "6-D swap01, Shard(5)->Shard(1), bound output"; memcpy(b->perm, swap01, sizeof swap01);
+                b->in_mode = 5; b->out_mode = 1; b->bind = 1; break;
+        case 10: b->name = "6-D mixed, Shard(5)->Shard(0), bound output"; memcpy(b->perm, mix, sizeof mix);
+                b->in_mode = 5; b->out_mode = 0; b->bind = 1; break;
         }
         if (!big) b->iters = iters * 20;
         if (!big && ci % KINDS == 3) { free(b); continue; }
+        const char* only = getenv("DT_BENCH_ONLY"); /* a substring of the case names to run */
+        if (only && !strstr(b->name, only)) { free(b); continue; }
         dt_on_all_ranks(bench_rank, b);
         double td = 0, ta = 0, gpub = 0;
         for (int r = 0; r < dt_G; ++r) {
@@ -164,7 +215,8 @@ int dt_bench(double gb, int iters)
                  (long long)b->ext[2], (long long)b->ext[3], (long long)b->ext[4], (long long)b->ext[5]);
         printf("%-44s %-4s %-26s %9.4f %11zu %s/%d/%-2d %9.4f %9.4f %9.4f %6.3f %s\n", b->name, dt_type_name(b->type),
                ex, gpub, b->info[0].bytesSent,
-               b->info[0].transport == CUPERM_DIST_TRANSPORT_PEER_STORES ? "ps" : "sr", (int)b->info[0].variant,
+               b->info[0].outputBound ? "bo" : b->info[0].transport == CUPERM_DIST_TRANSPORT_PEER_STORES ? "ps" : "sr",
+               (int)b->info[0].variant,
                b->info[0].chunks, td, ta,
                b->info[0].predictedSeconds * 1e3, ta > 0 ? td / ta : 0, big ? "large" : "small");
         fflush(stdout);

@@ -15,7 +15,10 @@ typedef struct {
     cupermDataType_t type;
     dist_t in, out;
     int64_t in_strides[MAXG][6]; /* padded local input strides (pad != 0) */
-    int pad;
+    int64_t out_strides[MAXG][6]; /* local output strides (padded where pad_out != 0) */
+    int pad, pad_out;
+    int bind;          /* the output is bound (cupermDistPlanBindOutput) to an ncclMemAlloc buffer */
+    size_t bind_bytes; /* the bound buffer's size: equal on every rank */
     cupermDistOptions_t opt;
     double alpha, beta;
     /* per rank */
@@ -36,16 +39,30 @@ static void run_case_rank(int r, void* arg)
     cupermDistTensorDescriptor_t din = c->in.d, dout = c->out.d;
     din.type = dout.type = c->type;
     if (c->pad) din.localStrides = c->in_strides[r];
+    if (c->pad_out) dout.localStrides = c->out_strides[r];
     cupermDistPlan_t plan = NULL;
     c->st[r] = cupermDistPlanTranspose(k->handle, &plan, c->perm, &din, &dout, &c->opt, k->comm, k->stream);
     if (c->st[r]) {
         snprintf(c->msg[r], sizeof c->msg[r], "%s", cupermGetLastErrorMessage());
         return;
     }
-    cupermDistPlanGetInfo(plan, &c->info[r]);
     void *din_d = NULL, *dout_d = NULL;
     CK(cudaMalloc(&din_d, c->in_bytes[r] + es));
-    CK(cudaMalloc(&dout_d, c->out_bytes[r] + es));
+    if (c->bind) { /* every rank one size, as NCCL's symmetric windows want */
+        if (ncclMemAlloc(&dout_d, c->bind_bytes) != ncclSuccess) {
+            c->st[r] = CUPERM_STATUS_ALLOC_FAILED;
+            snprintf(c->msg[r], sizeof c->msg[r], "ncclMemAlloc(%zu) failed", c->bind_bytes);
+        }
+        /* collective even after a failure here: the others must not wait */
+        cupermStatus_t b = cupermDistPlanBindOutput(plan, dout_d, dout_d ? c->bind_bytes : 0, k->stream);
+        if (b && !c->st[r]) {
+            c->st[r] = b;
+            snprintf(c->msg[r], sizeof c->msg[r], "%s", cupermGetLastErrorMessage());
+        }
+    } else {
+        CK(cudaMalloc(&dout_d, c->out_bytes[r] + es));
+    }
+    cupermDistPlanGetInfo(plan, &c->info[r]);
     CK(cudaMemcpy(din_d, c->h_in[r], c->in_bytes[r], cudaMemcpyHostToDevice));
     CK(cudaMemcpy(dout_d, c->h_out[r], c->out_bytes[r], cudaMemcpyHostToDevice));
     unsigned char a[16], b[16];
@@ -58,10 +75,18 @@ static void run_case_rank(int r, void* arg)
         CK(cudaStreamSynchronize(k->stream));
     }
     if (c->st[r]) snprintf(c->msg[r], sizeof c->msg[r], "%s", cupermGetLastErrorMessage());
-    CK(cudaMemcpy(c->h_out[r], dout_d, c->out_bytes[r], cudaMemcpyDeviceToHost));
+    if (dout_d) CK(cudaMemcpy(c->h_out[r], dout_d, c->out_bytes[r], cudaMemcpyDeviceToHost));
+    if (c->bind && !c->st[r] && !c->info[r].outputBound) {
+        c->st[r] = CUPERM_STATUS_INTERNAL_ERROR;
+        snprintf(c->msg[r], sizeof c->msg[r], "the plan's info does not report the bound output");
+    }
     CK(cudaFree(din_d));
-    CK(cudaFree(dout_d));
-    cupermDistPlanDestroy(plan);
+    cupermDistPlanDestroy(plan); /* deregisters the bound output: before the buffer is freed */
+    if (c->bind) {
+        if (dout_d) ncclMemFree(dout_d);
+    } else {
+        CK(cudaFree(dout_d));
+    }
 }
 
 /* One random case: returns 0 if it passed. */
@@ -95,6 +120,8 @@ int dt_correctness_case(int id, int quick)
     c->opt.transport = (cupermDistTransport_t)dt_rr(0, 2);
     c->opt.chunks = dt_rr(0, 1) ? 0 : (int)dt_rr(1, 5);
     c->pad = (int)dt_rr(0, 3) == 0;
+    c->pad_out = (int)dt_rr(0, 3) == 0;
+    c->bind = (int)dt_rr(0, 2) == 0;
     const size_t es = cupermDataTypeSize(c->type);
     /* host global tensors and the reference on GPU 0 */
     void* gin = malloc((size_t)vol * es);
@@ -132,13 +159,15 @@ int dt_correctness_case(int id, int quick)
         int64_t sin[6], sout[6];
         dt_dense(c->le_in[r], c->rank, sin, c->pad ? 3 : 0);
         memcpy(c->in_strides[r], sin, sizeof sin);
-        dt_dense(c->le_out[r], c->rank, sout, 0);
+        dt_dense(c->le_out[r], c->rank, sout, c->pad_out ? (int)r + 1 : 0); /* strides differ between ranks */
+        memcpy(c->out_strides[r], sout, sizeof sout);
         c->in_bytes[r] = (size_t)dt_span(c->le_in[r], sin, c->rank) * es;
         c->out_bytes[r] = (size_t)dt_span(c->le_out[r], sout, c->rank) * es;
         c->h_in[r] = calloc(1, c->in_bytes[r] + es);
         c->h_out[r] = calloc(1, c->out_bytes[r] + es);
         dt_copy_block(c->type, gin, ext, c->h_in[r], c->le_in[r], c->off_in[r], sin, c->rank, 1);
         dt_copy_block(c->type, gout, ext_o, c->h_out[r], c->le_out[r], c->off_out[r], sout, c->rank, 1);
+        if (c->out_bytes[r] + es > c->bind_bytes) c->bind_bytes = c->out_bytes[r] + es;
     }
     dt_on_all_ranks(run_case_rank, c);
     int bad = 0;
@@ -146,12 +175,12 @@ int dt_correctness_case(int id, int quick)
     dt_describe(&c->in, si, sizeof si);
     dt_describe(&c->out, so, sizeof so);
     int skipped = 0;
-    if (c->st[0] == CUPERM_STATUS_NOT_SUPPORTED && c->opt.transport == CUPERM_DIST_TRANSPORT_PEER_STORES) {
+    if (c->st[0] == CUPERM_STATUS_NOT_SUPPORTED && (c->opt.transport == CUPERM_DIST_TRANSPORT_PEER_STORES || c->bind)) {
         /* every rank alike, or the next loop reports it */
         int same = 1;
         for (int r = 1; r < dt_G; ++r) same &= c->st[r] == c->st[0];
         if (same) {
-            printf("SKIPPED case %3d: peer stores not supported here: %s\n", id, c->msg[0]);
+            printf("SKIPPED case %3d: peer stores or a bound output not supported here: %s\n", id, c->msg[0]);
             memset(c->st, 0, sizeof c->st);
             for (int r = 0; r < dt_G; ++r) c->out_bytes[r] = 0;
             skipped = 1;
@@ -163,8 +192,8 @@ int dt_correctness_case(int id, int quick)
             bad = 1;
             break;
         }
-        int64_t sout[6], li[6] = {0};
-        dt_dense(c->le_out[r], c->rank, sout, 0);
+        const int64_t* sout = c->out_strides[r];
+        int64_t li[6] = {0};
         if (!c->out_bytes[r]) continue;
         do {
             int64_t g = 0, s = 1, o = 0;
@@ -187,8 +216,10 @@ int dt_correctness_case(int id, int quick)
     for (int m = 0; m < c->rank; ++m) printf("%s%lld", m ? "x" : " ", (long long)ext[m]);
     printf(" perm");
     for (int m = 0; m < c->rank; ++m) printf("%s%d", m ? "," : " ", c->perm[m]);
-    printf(" %s -> %s%s beta %g %s variant %d chunks %d sent %zu B\n", si, so, c->pad ? " padded-in" : "", c->beta,
-           c->info[0].transport == CUPERM_DIST_TRANSPORT_PEER_STORES ? "peer-stores" : "send-recv",
+    printf(" %s -> %s%s%s beta %g %s variant %d chunks %d sent %zu B\n", si, so, c->pad ? " padded-in" : "",
+           c->pad_out ? " padded-out" : "", c->beta,
+           c->info[0].outputBound ? "bound-output"
+           : c->info[0].transport == CUPERM_DIST_TRANSPORT_PEER_STORES ? "peer-stores" : "send-recv",
            (int)c->info[0].variant, c->info[0].chunks, c->info[0].bytesSent);
     for (int r = 0; r < dt_G; ++r) {
         free(c->h_in[r]);

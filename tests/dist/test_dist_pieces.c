@@ -4,7 +4,8 @@
  * by-stage exchange is matched send to receive (same peer, same stage, same bytes), and
  * the gathered result must be alpha * perm(in) + beta * out exactly. Peer stores: each pack
  * piece stores straight into its receiver's window at the offset it computed for the
- * receiver, which must be where the receiver's unpack piece reads, inside the window. */
+ * receiver, which must be where the receiver's unpack piece reads, inside the window. Bound
+ * outputs: the direct pieces store into the receivers' own (padded) outputs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -238,6 +239,154 @@ static void pieces_redistribute(void** state)
     cuperm_plan_cache_destroy(h.plan_cache);
 }
 
+/* Bound outputs (src/dist/direct.c): every rank's output has strides of its own (padded at
+ * random), which the ranks exchange; each rank's direct pieces store straight into the receivers'
+ * outputs at the offsets the sender computed, its local piece into its own. Gathered, the result
+ * must be alpha * perm(in) + beta * out exactly, and every element outside the output blocks
+ * (padding and a guard after each block) must be untouched. */
+static void direct_stores(void** state)
+{
+    (void)state;
+    cuperm_handle_t h;
+    memset(&h, 0, sizeof h);
+    h.dev = kDevice;
+    h.tuning = cuperm_tuning_for(&h.dev);
+    h.plan_cache = cuperm_plan_cache_create();
+    enum { GUARD = 16 };
+    const double hole = 1e300;
+    for (int trial = 0; trial < 300; ++trial) {
+        const int rank = (int)rr(1, 5), P = (int)rr(1, 6);
+        int64_t ext[8], ext_o[8], ei[8], eo[8], bi[8], bo[8];
+        int perm[8], mi[8], mo[8], gi[8], go[8];
+        for (int m = 0; m < rank; ++m) ext[m] = rr(1, rank > 3 ? 5 : 9);
+        for (int i = 0; i < rank; ++i) perm[i] = i;
+        for (int i = rank - 1; i > 0; --i) {
+            const int j = (int)rr(0, i), t = perm[i];
+            perm[i] = perm[j];
+            perm[j] = t;
+        }
+        for (int r = 0; r < rank; ++r) ext_o[r] = ext[perm[r]];
+        cupermDistTensorDescriptor_t di, dout;
+        random_dist(rank, ext, P, ei, mi, gi, bi, &di);
+        random_dist(rank, ext_o, P, eo, mo, go, bo, &dout);
+        cuperm_dist_layout_t li, lo, lor;
+        assert_int_equal(cuperm_dist_layout_init(&li, &di, P, "in"), 0);
+        assert_int_equal(cuperm_dist_layout_init(&lo, &dout, P, "out"), 0);
+        /* every rank's output strides: dense over its block, some dimensions padded */
+        int64_t ostr[6][CUPERM_MAX_RANK] = {{0}}, span[6];
+        double *lin[6], *lout[6];
+        cuperm_dist_box_t oin[6], oout[6];
+        int64_t sin[6][CUPERM_MAX_RANK];
+        for (int r = 0; r < P; ++r) {
+            int64_t s = 1;
+            cuperm_dist_owned(&lo, r, &oout[r]);
+            for (int m = 0; m < rank; ++m) {
+                ostr[r][m] = s;
+                const int64_t e = oout[r].hi[m] - oout[r].lo[m];
+                s *= (e > 1 ? e : 1) + (rr(0, 2) == 0 ? rr(1, 3) : 0);
+            }
+        }
+        const double alpha = 3, beta = -2;
+        cuperm_dist_plan_t plans[6];
+        for (int r = 0; r < P; ++r) {
+            dout.localStrides = ostr[r];
+            assert_int_equal(cuperm_dist_layout_init(&lor, &dout, P, "out"), 0);
+            memset(&plans[r], 0, sizeof plans[r]);
+            assert_int_equal(cuperm_dist_build_pieces(&h, &li, &lor, perm, r, CUPERM_DIST_TRANSPORT_SEND_RECV, 1, 1,
+                                                      &plans[r]), 0);
+            assert_int_equal(cuperm_dist_build_direct(&h, &plans[r], &ostr[0][0]), 0);
+            cuperm_dist_local_strides(&li, r, sin[r]);
+            span[r] = cuperm_dist_local_span(&lor, r);
+            lin[r] = calloc((size_t)cuperm_dist_local_span(&li, r) + 1, sizeof(double));
+            lout[r] = malloc(sizeof(double) * (size_t)(span[r] + GUARD));
+            for (int64_t i = 0; i < span[r] + GUARD; ++i) lout[r][i] = hole;
+            int64_t idx[CUPERM_MAX_RANK];
+            if (cuperm_dist_owned(&li, r, &oin[r])) {
+                memcpy(idx, oin[r].lo, sizeof idx);
+                do {
+                    int64_t off = 0, g = 0, s = 1;
+                    for (int m = 0; m < rank; ++m) {
+                        off += (idx[m] - oin[r].lo[m]) * sin[r][m];
+                        g += idx[m] * s;
+                        s *= ext[m];
+                    }
+                    lin[r][off] = (double)g + 1;
+                } while (next_idx(idx, oin[r].lo, oin[r].hi, rank));
+            }
+            if (span[r]) {
+                memcpy(idx, oout[r].lo, sizeof idx);
+                do {
+                    int64_t off = 0, g = 0, s = 1;
+                    for (int m = 0; m < rank; ++m) {
+                        off += (idx[m] - oout[r].lo[m]) * ostr[r][m];
+                        g += idx[m] * s;
+                        s *= ext_o[m];
+                    }
+                    lout[r][off] = -(double)g;
+                } while (next_idx(idx, oout[r].lo, oout[r].hi, rank));
+            }
+        }
+        /* every rank's stores; pieces in the order r+1, r+2, ..., each receiver once */
+        size_t stored = 0, volume = 0;
+        for (int r = 0; r < P; ++r) {
+            const cuperm_dist_plan_t* p = &plans[r];
+            if (p->has_local) {
+                emulate(&p->local.tp.host.launch, alpha, lin[r] + p->local.local_offset, beta,
+                        lout[r] + p->local.local_offset2);
+                stored += p->local.bytes;
+            }
+            for (int i = 0; i < p->direct.n; ++i) {
+                const cuperm_dist_piece_t* s = &p->direct.pieces[i];
+                assert_true(s->peer != r && s->peer_offset % 8 == 0);
+                if (i) assert_true((p->direct.pieces[i - 1].peer - r + P) % P < (s->peer - r + P) % P);
+                assert_true((int64_t)(s->peer_offset / 8) < span[s->peer]);
+                emulate(&s->tp.host.launch, alpha, lin[r] + s->local_offset, beta, lout[s->peer] + s->peer_offset / 8);
+                stored += s->bytes;
+            }
+            volume += (size_t)cuperm_dist_owned(&lo, r, &oout[r]) * 8;
+        }
+        assert_int_equal(stored, volume); /* every output element stored exactly once (with the check below) */
+        for (int r = 0; r < P; ++r) {
+            char* mark = calloc((size_t)span[r] + GUARD, 1);
+            int64_t idx[CUPERM_MAX_RANK], iidx[CUPERM_MAX_RANK];
+            if (span[r]) {
+                memcpy(idx, oout[r].lo, sizeof idx);
+                do {
+                    int64_t off = 0, gi = 0, si = 1, g = 0, s = 1;
+                    for (int m = 0; m < rank; ++m) {
+                        off += (idx[m] - oout[r].lo[m]) * ostr[r][m];
+                        g += idx[m] * s;
+                        s *= ext_o[m];
+                        iidx[perm[m]] = idx[m];
+                    }
+                    for (int m = 0; m < rank; ++m) {
+                        gi += iidx[m] * si;
+                        si *= ext[m];
+                    }
+                    mark[off] = 1;
+                    const double want = alpha * ((double)gi + 1) + beta * -(double)g;
+                    if (lout[r][off] != want)
+                        fail_msg("direct trial %d (rank %d, %d ranks): rank %d out offset %lld = %g, want %g", trial,
+                                 rank, P, r, (long long)off, lout[r][off], want);
+                } while (next_idx(idx, oout[r].lo, oout[r].hi, rank));
+            }
+            for (int64_t i = 0; i < span[r] + GUARD; ++i)
+                if (!mark[i] && lout[r][i] != hole)
+                    fail_msg("direct trial %d: rank %d element %lld outside its block was written", trial, r,
+                             (long long)i);
+            free(mark);
+        }
+        for (int r = 0; r < P; ++r) {
+            free(plans[r].pack);
+            free(plans[r].unpack);
+            free(plans[r].direct.pieces);
+            free(lin[r]);
+            free(lout[r]);
+        }
+    }
+    cuperm_plan_cache_destroy(h.plan_cache);
+}
+
 /* The cost model's chunk count follows the device family's dist_link_overlap: with none (the
  * measured 2 x H200 table) pipelining only adds stages, so one chunk is cheapest for both
  * variants; if the exchange hid the local transposes, more chunks would be. The benchmark's
@@ -284,7 +433,7 @@ static void chunks_follow_the_link_overlap(void** state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(pieces_redistribute),
+    const struct CMUnitTest tests[] = {cmocka_unit_test(pieces_redistribute), cmocka_unit_test(direct_stores),
                                        cmocka_unit_test(chunks_follow_the_link_overlap)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

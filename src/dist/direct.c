@@ -1,0 +1,143 @@
+/* Bound outputs (cupermDistPlanBindOutput; plan.h): every rank's output registered as one
+ * symmetric NCCL window, so that each rank's transposes store straight into the receivers'
+ * output blocks: no send or receive buffer, no unpack (run.c runs them). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "dist/plan.h"
+
+#define FN "cupermDistPlanBindOutput"
+#define INVALID CUPERM_STATUS_INVALID_VALUE
+
+cupermStatus_t cuperm_dist_build_direct(cuperm_handle_t* h, cuperm_dist_plan_t* p, const int64_t* out_strides)
+{
+    const int n = p->lin.rank, P = p->comm_size, me = p->comm_rank;
+    const size_t elem = (size_t)p->elem_size;
+    free(p->direct.pieces);
+    p->direct.pieces = NULL;
+    p->direct.n = 0;
+    cuperm_dist_piece_t* x = calloc((size_t)P, sizeof *x);
+    if (!x) return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, FN ": out of host memory (%d peers)", P);
+    cuperm_dist_box_t own_in, own_out, box;
+    int64_t in_str[CUPERM_MAX_RANK], ext[CUPERM_MAX_RANK];
+    cuperm_dist_owned(&p->lin, me, &own_in);
+    cuperm_dist_local_strides(&p->lin, me, in_str);
+    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
+    int count = 0;
+    /* r+1, r+2, ... (mod P): no receiver takes every sender's first stores at once (plan.c) */
+    for (int i = 1; i < P && !st; ++i) {
+        const int q = (me + i) % P;
+        const int64_t vol = cuperm_dist_exchange_box(&p->lin, me, &p->lout, q, p->perm, &box);
+        if (!vol) continue;
+        cuperm_dist_owned(&p->lout, q, &own_out);
+        const int64_t* qs = out_strides + (size_t)q * CUPERM_MAX_RANK;
+        for (int m = 0; m < n; ++m) ext[m] = box.hi[m] - box.lo[m];
+        cuperm_dist_piece_t* s = &x[count++];
+        s->peer = q;
+        s->bytes = (size_t)vol * elem;
+        s->local_offset = cuperm_dist_corner_offset(box.lo, own_in.lo, in_str, NULL, n);
+        s->peer_offset = (size_t)cuperm_dist_corner_offset(box.lo, own_out.lo, qs, p->perm, n) * elem;
+        st = cuperm_transpose_plan_init(h, &s->tp, n, ext, p->perm, p->type, in_str, qs);
+    }
+    if (st) {
+        free(x);
+        return st;
+    }
+    p->direct.pieces = x;
+    p->direct.n = count;
+    return CUPERM_STATUS_SUCCESS;
+}
+
+void cuperm_dist_direct_free(cuperm_dist_plan_t* p)
+{
+    cuperm_dist_window_destroy(p->comm, &p->direct.window);
+    if (p->direct.barrier) cudaFree(p->direct.barrier);
+    free(p->direct.pieces);
+    memset(&p->direct, 0, sizeof p->direct);
+}
+
+/* This rank's rules for binding out (bytes). */
+static cupermStatus_t check_local(const cuperm_dist_plan_t* p, const void* out, size_t bytes)
+{
+    if (!out) {
+        if (bytes) return cuperm_fail(INVALID, FN ": out is NULL but bytes = %zu (NULL with 0 unbinds)", bytes);
+        return CUPERM_STATUS_SUCCESS;
+    }
+    const size_t need = (size_t)p->out_span * (size_t)p->elem_size;
+    if (bytes < need || !bytes)
+        return cuperm_fail(INVALID, FN ": bytes = %zu is less than this rank's output block spans (%zu bytes, at "
+                           "least 1)", bytes, need);
+    if ((uintptr_t)out % (uintptr_t)p->elem_size)
+        return cuperm_fail(INVALID, FN ": out = %p is not aligned to the element size (%d bytes)", out, p->elem_size);
+    struct cudaPointerAttributes at;
+    const cudaError_t e = cudaPointerGetAttributes(&at, out);
+    if (e != cudaSuccess) cudaGetLastError();
+    if (e != cudaSuccess || at.type != cudaMemoryTypeDevice || at.device != p->device)
+        return cuperm_fail(INVALID, FN ": out = %p is not device memory of the plan's device %d", out, p->device);
+    return CUPERM_STATUS_SUCCESS;
+}
+
+/* Every rank's output strides, agreed: row r (CUPERM_MAX_RANK entries) holds rank r's. */
+static cupermStatus_t gather_strides(cuperm_dist_plan_t* p, cudaStream_t stream, int64_t* all)
+{
+    const int n = CUPERM_MAX_RANK * p->comm_size;
+    for (int i = 0; i < n; ++i) all[i] = INT64_MIN;
+    int64_t* mine = all + (size_t)p->comm_rank * CUPERM_MAX_RANK;
+    cuperm_dist_local_strides(&p->lout, p->comm_rank, mine);
+    for (int m = p->lout.rank; m < CUPERM_MAX_RANK; ++m) mine[m] = 0;
+    return cuperm_dist_agree(p->comm, stream, all, n); /* the maximum of each entry: its owner's */
+}
+
+static cupermStatus_t bind_output(cuperm_dist_plan_t* p, void* out, size_t bytes, cudaStream_t stream)
+{
+    int64_t v[6] = {0, 0, (int64_t)bytes, -(int64_t)bytes, out != NULL, -(int64_t)(out != NULL)};
+    cupermStatus_t st =
+        cuperm_dist_agree_status(FN, p->comm, stream, p->comm_rank, check_local(p, out, bytes), v, 6);
+    if (st) return st;
+    if (v[4] != -v[5])
+        return cuperm_fail(INVALID, FN ": some ranks bind an output and others unbind (out NULL); every rank must do "
+                           "the same");
+    if (v[2] != -v[3])
+        return cuperm_fail(INVALID, FN ": bytes differs between ranks (%lld here); NCCL's symmetric windows want one "
+                           "size on every rank", (long long)bytes);
+    cuperm_dist_direct_free(p); /* every rank alike: the agreement above passed */
+    if (!out) return CUPERM_STATUS_SUCCESS;
+    int64_t* strides = malloc(sizeof(int64_t) * CUPERM_MAX_RANK * (size_t)p->comm_size);
+    int64_t w[2] = {0, 0};
+    cudaError_t e = cudaMalloc((void**)&p->direct.barrier, 256);
+    if (!e) e = cudaMemsetAsync(p->direct.barrier, 0, 256, stream);
+    st = !strides ? cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, FN ": out of host memory")
+       : e ? cuperm_dist_cuda_fail(e, FN ": cudaMalloc (barrier word)")
+       : !cuperm_dist_window_possible(p->comm, p->comm_size)
+           ? cuperm_fail(CUPERM_STATUS_NOT_SUPPORTED, FN ": NCCL's windows are unavailable here (NCCL >= 2.28 with "
+                         "its device API, every rank in this rank's load/store domain)")
+           : CUPERM_STATUS_SUCCESS; /* agreed, with the window's own failures below */
+    st = cuperm_dist_agree_status(FN, p->comm, stream, p->comm_rank, st, w, 2);
+    if (!st) st = cuperm_dist_window_register(p->comm, p->comm_size, out, bytes, stream, &p->direct.window);
+    if (!st) st = gather_strides(p, stream, strides);
+    if (!st) {
+        int64_t u[2] = {0, 0};
+        st = cuperm_dist_agree_status(FN, p->comm, stream, p->comm_rank,
+                                      cuperm_dist_build_direct(p->handle, p, strides), u, 2);
+    }
+    free(strides);
+    if (st) {
+        cuperm_dist_direct_free(p);
+        return st;
+    }
+    p->direct.out = out;
+    return CUPERM_STATUS_SUCCESS;
+}
+
+cupermStatus_t cuperm_dist_bind_output(cuperm_dist_plan_t* p, void* out, size_t bytes, cudaStream_t stream)
+{
+    int cur = 0;
+    cudaError_t e = cudaGetDevice(&cur);
+    if (e) return cuperm_dist_cuda_fail(e, FN ": cudaGetDevice");
+    /* The agreements run on the plan's device whatever else is wrong. */
+    if (cur != p->device && (e = cudaSetDevice(p->device))) return cuperm_dist_cuda_fail(e, FN ": cudaSetDevice");
+    const cupermStatus_t st = bind_output(p, out, bytes, stream);
+    if (cur != p->device) cudaSetDevice(cur);
+    return st;
+}
