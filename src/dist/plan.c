@@ -238,11 +238,12 @@ static void ctx_init(const cuperm_dist_plan_t* p, ctx_t* c)
     cuperm_dist_local_strides(&p->lout, p->comm_rank, c->out_str);
 }
 
-/* p takes the layouts, permutation and rank it is built for, and their block sizes. */
-static void adopt(cuperm_dist_plan_t* p, const cuperm_dist_layout_t* in, const cuperm_dist_layout_t* out,
-                  const int* perm, int me)
+/* p takes the layouts, permutation and rank it is built for, their block sizes, and h's store cap. */
+static void adopt(const cuperm_handle_t* h, cuperm_dist_plan_t* p, const cuperm_dist_layout_t* in,
+                  const cuperm_dist_layout_t* out, const int* perm, int me)
 {
     cuperm_dist_box_t box;
+    p->store_cap = (int64_t)h->tuning->dist_store_blocks_per_sm * h->dev.sm_count;
     p->lin = *in;
     p->lout = *out;
     memcpy(p->perm, perm, sizeof(int) * (size_t)in->rank);
@@ -260,7 +261,7 @@ cupermStatus_t cuperm_dist_build_pieces(cuperm_handle_t* h, const cuperm_dist_la
                                         const cuperm_dist_layout_t* out, const int* perm, int me, int transport,
                                         int variant, int k, cuperm_dist_plan_t* p)
 {
-    adopt(p, in, out, perm, me);
+    adopt(h, p, in, out, perm, me);
     ctx_t c;
     ctx_init(p, &c);
     return build(h, &c, transport, variant, k, p);
@@ -447,7 +448,7 @@ cupermStatus_t cuperm_dist_redist_prepare(cuperm_handle_t* h, cuperm_dist_plan_t
                                           const cupermDistOptions_t* opt, ncclComm_t comm, int device, int me,
                                           int64_t* costs)
 {
-    adopt(p, in, out, perm, me);
+    adopt(h, p, in, out, perm, me);
     p->device = device;
     p->comm = comm;
     ctx_t c;

@@ -53,6 +53,8 @@ typedef struct cuperm_dist_plan {
     int skip_local;                 /* the local piece is not run (a contraction reads its input in place) */
     int sendrecv_only;              /* set before prepare: no peer-stores candidates */
     int transport;                  /* cupermDistTransport_t */
+    int64_t store_cap;              /* grid cap of the transposes that store into other GPUs (0: none;
+                                       the device family's dist_store_blocks_per_sm x SMs) */
     size_t window_bytes;            /* peer stores: the window every rank needs (equal on every rank) */
     cuperm_dist_window_t window;    /* peer stores: made at finish (or by measure mode) */
     cuperm_dist_direct_t direct;    /* a bound output */

@@ -52,7 +52,16 @@ static cupermStatus_t join_side(const cuperm_dist_plan_t* p, cudaStream_t stream
     return st;
 }
 
-/* A direct piece's transpose with its grid capped at cap blocks (0: as planned). Every kernel
+/* Ends a run on the link stream and the side stream: the caller's stream waits for both. */
+static cupermStatus_t join_link(const cuperm_dist_plan_t* p, cudaStream_t stream, cupermStatus_t st)
+{
+    cudaError_t e = cudaEventRecord(p->ev_comm_done, p->comm_stream);
+    if (!e) e = cudaStreamWaitEvent(stream, p->ev_comm_done, 0);
+    if (e && !st) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: joining the plan's streams");
+    return join_side(p, stream, st);
+}
+
+/* A piece's transpose that stores into other GPUs, with its grid capped at cap blocks (0: as planned). Every kernel
  * walks its tiles or vectors by the grid's size, so a smaller grid only takes more rounds. */
 static cupermStatus_t run_capped(const cuperm_dist_piece_t* s, int64_t cap, const void* alpha, const void* in,
                                  const void* beta, void* out, cudaStream_t stream)
@@ -75,7 +84,6 @@ static cupermStatus_t run_direct(const cuperm_dist_plan_t* p, const void* alpha,
 {
     const size_t elem = (size_t)p->elem_size;
     const char* src = in;
-    const int64_t cap = (int64_t)p->handle->tuning->dist_store_blocks_per_sm * p->handle->dev.sm_count;
     cudaError_t e = cudaEventRecord(p->ev_start, stream);
     if (!e) e = cudaStreamWaitEvent(p->unpack_stream, p->ev_start, 0);
     if (!e) e = cudaStreamWaitEvent(p->comm_stream, p->ev_start, 0);
@@ -89,14 +97,11 @@ static cupermStatus_t run_direct(const cuperm_dist_plan_t* p, const void* alpha,
                        (char*)out + (size_t)p->local.local_offset2 * elem, p->unpack_stream);
     for (int i = 0; i < p->direct.n && !st; ++i) {
         const cuperm_dist_piece_t* s = &p->direct.pieces[i];
-        st = run_capped(s, cap, alpha, src + (size_t)s->local_offset * elem, beta,
+        st = run_capped(s, p->store_cap, alpha, src + (size_t)s->local_offset * elem, beta,
                         p->direct.window.peer[s->peer] + s->peer_offset, p->comm_stream);
     }
     if (!st) st = barrier_on(p, p->direct.barrier, p->comm_stream);
-    e = cudaEventRecord(p->ev_comm_done, p->comm_stream);
-    if (!e) e = cudaStreamWaitEvent(stream, p->ev_comm_done, 0);
-    if (e && !st) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: joining the plan's streams");
-    return join_side(p, stream, st);
+    return join_link(p, stream, st);
 }
 
 /* Peer stores: on the caller's stream a barrier (every receiver has finished reading its window),
@@ -104,9 +109,15 @@ static cupermStatus_t run_direct(const cuperm_dist_plan_t* p, const void* alpha,
  * store of the stage has landed: a kernel's stores are complete when the next kernel of its
  * stream starts); on the unpack stream the local piece, then each stage's unpacks from this
  * rank's window once its barrier has passed. */
+/* Peer stores: on the plan's high-priority stream a barrier (every receiver has finished reading its
+ * window), then stage by stage the pack pieces storing into the receivers' windows (grids capped as
+ * in run_direct) and a barrier (every store of the stage has landed: a kernel's stores are complete
+ * when the next kernel of its stream starts); on the side stream, once the first barrier has passed,
+ * the local piece, then each stage's unpacks from this rank's window once its barrier has passed. */
 static cupermStatus_t run_peer_stores(const cuperm_dist_plan_t* p, const void* alpha, const void* in,
                                       const void* beta, void* out, cudaStream_t stream)
 {
+    cudaStream_t ls = p->comm_stream;
     unsigned char one[16], zero[16];
     cuperm_dist_unit_scalars(p->type, one, zero);
     const size_t elem = (size_t)p->elem_size;
@@ -115,28 +126,31 @@ static cupermStatus_t run_peer_stores(const cuperm_dist_plan_t* p, const void* a
     const char* recv = (const char*)p->window.base + p->recv_base;
     cudaError_t e = cudaEventRecord(p->ev_start, stream);
     if (!e) e = cudaStreamWaitEvent(p->unpack_stream, p->ev_start, 0);
+    if (!e) e = cudaStreamWaitEvent(ls, p->ev_start, 0);
     if (e) return cuperm_dist_cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
-    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
-    if (p->has_local && !p->skip_local)
+    cupermStatus_t st = barrier(p, ls);
+    if (!st && (e = cudaEventRecord(p->ev_pack[0], ls)) == cudaSuccess)
+        e = cudaStreamWaitEvent(p->unpack_stream, p->ev_pack[0], 0);
+    if (e) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
+    if (!st && p->has_local && !p->skip_local)
         st = run_piece(&p->local, alpha, src + (size_t)p->local.local_offset * elem, beta,
                        dst + (size_t)p->local.local_offset2 * elem, p->unpack_stream);
-    if (!st) st = barrier(p, stream);
     int a = 0, b = 0;
     for (int c = 0; c < p->chunks && !st; ++c) {
         for (; a < p->n_pack && p->pack[a].stage == c && !st; ++a) {
             const cuperm_dist_piece_t* s = &p->pack[a];
-            st = run_piece(s, one, src + (size_t)s->local_offset * elem, zero,
-                           p->window.peer[s->peer] + p->recv_base + s->peer_offset, stream);
+            st = run_capped(s, p->store_cap, one, src + (size_t)s->local_offset * elem, zero,
+                            p->window.peer[s->peer] + p->recv_base + s->peer_offset, ls);
         }
-        if (!st) st = barrier(p, stream);
-        if (!st && (e = cudaEventRecord(p->ev_comm[c], stream))) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: event");
+        if (!st) st = barrier(p, ls);
+        if (!st && (e = cudaEventRecord(p->ev_comm[c], ls))) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: event");
         if (!st && (e = cudaStreamWaitEvent(p->unpack_stream, p->ev_comm[c], 0)))
             st = cuperm_dist_cuda_fail(e, "cupermDistExecute: cudaStreamWaitEvent");
         for (; b < p->n_unpack && p->unpack[b].stage == c && !st; ++b)
             st = run_piece(&p->unpack[b], alpha, recv + p->unpack[b].buf_offset, beta,
                            dst + (size_t)p->unpack[b].local_offset * elem, p->unpack_stream);
     }
-    return join_side(p, stream, st);
+    return join_link(p, stream, st);
 }
 
 cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, const void* in, const void* beta,
