@@ -112,9 +112,10 @@ typedef struct {
     double predictedSeconds;      /**< the cost model's time (the slowest rank's) */
     cupermDistTransport_t transport; /**< SEND_RECV or PEER_STORES */
     size_t windowBytes;           /**< device memory of the plan's NCCL window (PEER_STORES; else 0) */
-    int outputBound;              /**< 1: an output is bound (cupermDistPlanBindOutput): executions into it
-                                       store straight into every receiver's output */
-    int directTransposes;         /**< local transpose launches per execute into the bound output */
+    int outputBound;              /**< 1: an output is bound (cupermDistPlanBindOutput) */
+    int directTransposes;         /**< transpose launches per execute into the bound output when those store
+                                       straight into every receiver's output; 0: the plan keeps its own
+                                       transport for it (see cupermDistPlanBindOutput) */
 } cupermDistPlanInfo_t;
 
 /** Device workspace, in bytes, that cupermDistExecute needs for this plan (may be 0). */
@@ -207,7 +208,10 @@ CUPERM_API cupermStatus_t cupermDistExecute(cupermDistPlan_t plan, const void* a
  * register the buffer or some rank is outside the load/store (NVLink) domain, or the build lacks
  * NCCL's device API; the plan is then left with no binding). out = NULL with bytes = 0 unbinds (also
  * collective). A plan holds one binding: binding again replaces it. Afterwards cupermDistExecute
- * with exactly this out takes the direct path; any other out takes the plan's own transport. The
+ * with exactly this out takes the direct path; any other out takes the plan's own transport. A plan
+ * that chose PEER_STORES with PERMUTE_ON_UNPACK (its permuting stores over the link priced or timed
+ * slower than a copy over it and a local permutation) keeps that transport for the bound output too
+ * (cupermDistPlanInfo_t.directTransposes says which). The
  * ranks must choose alike: every rank passes its bound output, or none does (each rank decides
  * by its own pointer, and the two paths' NCCL calls do not match).
  * Free the buffer only after unbinding or destroying the plan.

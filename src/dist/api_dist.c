@@ -106,7 +106,7 @@ cupermStatus_t cupermDistPlanGetInfo(cupermDistPlan_t token, cupermDistPlanInfo_
     info->transport = (cupermDistTransport_t)p->transport;
     info->windowBytes = p->window.bytes;
     info->outputBound = p->direct.out != NULL;
-    info->directTransposes = p->direct.out ? p->direct.n + p->has_local : 0;
+    info->directTransposes = p->direct.used ? p->direct.n + p->has_local : 0;
     return CUPERM_STATUS_SUCCESS;
 }
 

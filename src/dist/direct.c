@@ -127,6 +127,12 @@ static cupermStatus_t bind_output(cuperm_dist_plan_t* p, void* out, size_t bytes
         return st;
     }
     p->direct.out = out;
+    /* A plan that permutes on the receiving side over peer stores does so because its model (or its
+     * measurement) found the permuting stores over the link slower than a copy over it and a local
+     * permutation: the direct pieces would be those permuting stores, so it keeps its transport (on
+     * 2 x H200 the reverse case: 1.30-1.40x the exchange that way, 1.40-1.48x direct, session31/). */
+    p->direct.used = !(p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES &&
+                       p->variant == CUPERM_DIST_VARIANT_PERMUTE_ON_UNPACK);
     return CUPERM_STATUS_SUCCESS;
 }
 

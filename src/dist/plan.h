@@ -39,6 +39,7 @@ typedef struct {
  * block (peer_offset bytes into it), in the order r+1, r+2, ... (mod P). */
 typedef struct {
     void* out;                   /* the bound output (NULL: none) */
+    int used;                    /* executes into out take the direct path (else the plan's transport) */
     cuperm_dist_window_t window; /* out as every rank's window part */
     cuperm_dist_piece_t* pieces;
     int n;

@@ -156,7 +156,7 @@ static cupermStatus_t run_peer_stores(const cuperm_dist_plan_t* p, const void* a
 cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, const void* in, const void* beta,
                                void* out, void* workspace, cudaStream_t stream)
 {
-    if (p->direct.out && out == p->direct.out) return run_direct(p, alpha, in, beta, out, stream);
+    if (p->direct.used && out == p->direct.out) return run_direct(p, alpha, in, beta, out, stream);
     if (p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES)
         return run_peer_stores(p, alpha, in, beta, out, stream);
     /* Pack and unpack move bits: scalars 1 and 0 of the plan type's scalar type. */

@@ -215,7 +215,7 @@ int dt_bench(double gb, int iters)
                  (long long)b->ext[2], (long long)b->ext[3], (long long)b->ext[4], (long long)b->ext[5]);
         printf("%-44s %-4s %-26s %9.4f %11zu %s/%d/%-2d %9.4f %9.4f %9.4f %6.3f %s\n", b->name, dt_type_name(b->type),
                ex, gpub, b->info[0].bytesSent,
-               b->info[0].outputBound ? "bo" : b->info[0].transport == CUPERM_DIST_TRANSPORT_PEER_STORES ? "ps" : "sr",
+               b->info[0].directTransposes ? "bo" : b->info[0].transport == CUPERM_DIST_TRANSPORT_PEER_STORES ? "ps" : "sr",
                (int)b->info[0].variant,
                b->info[0].chunks, td, ta,
                b->info[0].predictedSeconds * 1e3, ta > 0 ? td / ta : 0, big ? "large" : "small");

@@ -218,7 +218,7 @@ int dt_correctness_case(int id, int quick)
     for (int m = 0; m < c->rank; ++m) printf("%s%d", m ? "," : " ", c->perm[m]);
     printf(" %s -> %s%s%s beta %g %s variant %d chunks %d sent %zu B\n", si, so, c->pad ? " padded-in" : "",
            c->pad_out ? " padded-out" : "", c->beta,
-           c->info[0].outputBound ? "bound-output"
+           c->info[0].directTransposes ? "bound-output"
            : c->info[0].transport == CUPERM_DIST_TRANSPORT_PEER_STORES ? "peer-stores" : "send-recv",
            (int)c->info[0].variant, c->info[0].chunks, c->info[0].bytesSent);
     for (int r = 0; r < dt_G; ++r) {
