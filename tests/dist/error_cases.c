@@ -30,7 +30,7 @@ static void err_rank(int r, void* arg)
         case 3: perm[1] = 2; break;               /* not a permutation */
         case 4: in.type = CUPERM_R_32F; out.type = CUPERM_R_32F; break; /* another dtype */
         }
-    if (e->kind >= 5) { /* a contraction D[0,2] = A[0,1] B[1,2], each distributed along its mode 0 */
+    if (e->kind >= 5 && e->kind < 8) { /* a contraction D[0,2] = A[0,1] B[1,2], each distributed along its mode 0 */
         int32_t ma[2] = {0, 1}, mb[2] = {1, 2}, md[2] = {0, 2};
         int64_t ea[2] = {10, 7}, eb[2] = {7, 5}, ed[2] = {10, 5};
         int zero[1] = {0}, grid[1] = {dt_G};
@@ -54,6 +54,26 @@ static void err_rank(int r, void* arg)
     e->st[r] = cupermDistPlanTranspose(dt_R[r].handle, &plan, perm, &in, &out, NULL, dt_R[r].comm, dt_R[r].stream);
     snprintf(e->msg[r], sizeof e->msg[r], "%s", cupermGetLastErrorMessage());
     e->got_plan[r] = plan != NULL;
+    if (plan && e->kind >= 8) { /* binding an output (a valid plan on every rank), broken on the victim */
+        const size_t bytes = 4096; /* above every rank's output span (at most 10 * 7 * 5 doubles / 2) */
+        const int victim = r == e->victim;
+        void* buf = NULL;
+        int from_nccl = !(victim && e->kind == 8);
+        if (from_nccl ? ncclMemAlloc(&buf, bytes) != ncclSuccess : cudaMalloc(&buf, bytes) != cudaSuccess) buf = NULL;
+        size_t b = bytes;
+        if (victim && e->kind == 9) b = bytes - 256;  /* another size than the other ranks' */
+        if (victim && e->kind == 10) b = 8;           /* less than this rank's output span */
+        void* o = victim && e->kind == 11 ? NULL : buf;
+        if (victim && e->kind == 11) b = 0;           /* unbinds while the others bind */
+        e->st[r] = cupermDistPlanBindOutput(plan, o, b, dt_R[r].stream);
+        snprintf(e->msg[r], sizeof e->msg[r], "%s", cupermGetLastErrorMessage());
+        cupermDistPlanInfo_t info;
+        cupermDistPlanGetInfo(plan, &info);
+        e->got_plan[r] = info.outputBound; /* a failed binding leaves none */
+        cupermDistPlanDestroy(plan);
+        if (buf) from_nccl ? (void)ncclMemFree(buf) : (void)cudaFree(buf);
+        return;
+    }
     if (plan) cupermDistPlanDestroy(plan);
 }
 
@@ -63,9 +83,11 @@ int dt_error_cases(void)
                                   "bad block size on one rank", "bad perm on one rank", "other dtype on one rank",
                                   "contraction: repeated label on one rank",
                                   "contraction: label extents differ on one rank",
-                                  "contraction: wrong grid size on one rank"};
+                                  "contraction: wrong grid size on one rank",
+                                  "bound output: cudaMalloc memory on one rank", "bound output: another size on one rank",
+                                  "bound output: too small on one rank", "bound output: one rank unbinds"};
     int bad = 0;
-    for (int kind = 0; kind < 8; ++kind)
+    for (int kind = 0; kind < 12; ++kind)
         for (int victim = 0; victim < dt_G; victim += dt_G - 1) {
             err_case_t e;
             memset(&e, 0, sizeof e);
@@ -74,11 +96,14 @@ int dt_error_cases(void)
             alarm(60);
             dt_on_all_ranks(err_rank, &e);
             alarm(0);
+            /* memory NCCL cannot register: NOT_SUPPORTED everywhere (or, in a build without NCCL's device
+             * API, that for every binding alike) */
+            const cupermStatus_t want = kind == 8 ? CUPERM_STATUS_NOT_SUPPORTED : CUPERM_STATUS_INVALID_VALUE;
             int ok = 1;
             for (int r = 0; r < dt_G; ++r)
-                if (e.st[r] != CUPERM_STATUS_INVALID_VALUE || e.got_plan[r]) ok = 0;
+                if (e.st[r] != want || e.got_plan[r]) ok = 0;
             printf("%s error: %s (rank %d): every rank returned %s\n", ok ? "ok  " : "FAIL", names[kind], victim,
-                   ok ? "CUPERM_STATUS_INVALID_VALUE" : "different statuses");
+                   ok ? cupermGetErrorString(want) : "different statuses");
             for (int r = 0; r < dt_G; ++r)
                 printf("       rank %d: %s: %s\n", r, cupermGetErrorString(e.st[r]), e.msg[r]);
             bad |= !ok;
