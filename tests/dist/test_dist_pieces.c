@@ -8,6 +8,7 @@
  * outputs: the direct pieces store into the receivers' own (padded) outputs. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -78,75 +79,121 @@ static int next_idx(int64_t* idx, const int64_t* lo, const int64_t* hi, int rank
     return 0;
 }
 
+/* A random problem: a tensor of rank 1-5 with small extents, a random permutation, and random
+ * distributions of the input and the output over 1-6 ranks. The descriptors point into it. */
+typedef struct {
+    int rank, P, perm[8], mi[8], mo[8], gi[8], go[8];
+    int64_t ext[8], ext_o[8], ei[8], eo[8], bi[8], bo[8];
+    cupermDistTensorDescriptor_t di, dout;
+    cuperm_dist_layout_t li, lo;
+} problem_t;
+
+static void random_problem(problem_t* q)
+{
+    q->rank = (int)rr(1, 5);
+    q->P = (int)rr(1, 6);
+    for (int m = 0; m < q->rank; ++m) q->ext[m] = rr(1, q->rank > 3 ? 5 : 9);
+    for (int i = 0; i < q->rank; ++i) q->perm[i] = i;
+    for (int i = q->rank - 1; i > 0; --i) {
+        const int j = (int)rr(0, i), t = q->perm[i];
+        q->perm[i] = q->perm[j];
+        q->perm[j] = t;
+    }
+    for (int r = 0; r < q->rank; ++r) q->ext_o[r] = q->ext[q->perm[r]];
+    random_dist(q->rank, q->ext, q->P, q->ei, q->mi, q->gi, q->bi, &q->di);
+    random_dist(q->rank, q->ext_o, q->P, q->eo, q->mo, q->go, q->bo, &q->dout);
+    assert_int_equal(cuperm_dist_layout_init(&q->li, &q->di, q->P, "in"), 0);
+    assert_int_equal(cuperm_dist_layout_init(&q->lo, &q->dout, q->P, "out"), 0);
+}
+
+/* Rank r's input block (strides str) holds global index g + 1; 1 if it is not empty. */
+static int fill_in(const problem_t* q, int r, const int64_t* str, double* x)
+{
+    cuperm_dist_box_t box;
+    if (!cuperm_dist_owned(&q->li, r, &box)) return 0;
+    int64_t idx[CUPERM_MAX_RANK];
+    memcpy(idx, box.lo, sizeof idx);
+    do {
+        int64_t off = 0, g = 0, s = 1;
+        for (int m = 0; m < q->rank; ++m) {
+            off += (idx[m] - box.lo[m]) * str[m];
+            g += idx[m] * s;
+            s *= q->ext[m];
+        }
+        x[off] = (double)g + 1;
+    } while (next_idx(idx, box.lo, box.hi, q->rank));
+    return 1;
+}
+
+/* Rank r's output block (strides str): fill (check == 0) with -(global index g), or check (1) that
+ * element g holds alpha * (its input's value) + beta * -g, marking each offset checked in mark. */
+static void visit_out(const problem_t* q, int r, const int64_t* str, double* y, int check, double alpha, double beta,
+                      char* mark, const char* what)
+{
+    cuperm_dist_box_t box;
+    if (!cuperm_dist_owned(&q->lo, r, &box)) return;
+    int64_t idx[CUPERM_MAX_RANK], iidx[CUPERM_MAX_RANK];
+    memcpy(idx, box.lo, sizeof idx);
+    do {
+        int64_t off = 0, g = 0, s = 1, gi = 0, si = 1;
+        for (int m = 0; m < q->rank; ++m) {
+            off += (idx[m] - box.lo[m]) * str[m];
+            g += idx[m] * s;
+            s *= q->ext_o[m];
+            iidx[q->perm[m]] = idx[m];
+        }
+        if (!check) {
+            y[off] = -(double)g;
+            continue;
+        }
+        for (int m = 0; m < q->rank; ++m) {
+            gi += iidx[m] * si;
+            si *= q->ext[m];
+        }
+        if (mark) mark[off] = 1;
+        const double want = alpha * ((double)gi + 1) + beta * -(double)g;
+        if (y[off] != want)
+            fail_msg("%s (rank %d tensor, %d ranks): rank %d out offset %lld = %g, want %g", what, q->rank, q->P, r,
+                     (long long)off, y[off], want);
+    } while (next_idx(idx, box.lo, box.hi, q->rank));
+}
+
+static void test_handle(cuperm_handle_t* h)
+{
+    memset(h, 0, sizeof *h);
+    h->dev = kDevice;
+    h->tuning = cuperm_tuning_for(&h->dev);
+    h->plan_cache = cuperm_plan_cache_create();
+}
+
 static void pieces_redistribute(void** state)
 {
     (void)state;
     cuperm_handle_t h;
-    memset(&h, 0, sizeof h);
-    h.dev = kDevice;
-    h.tuning = cuperm_tuning_for(&h.dev);
-    h.plan_cache = cuperm_plan_cache_create();
+    test_handle(&h);
     for (int trial = 0; trial < 300; ++trial) {
-        const int rank = (int)rr(1, 5), P = (int)rr(1, 6), variant = (int)rr(1, 2);
+        problem_t q;
+        random_problem(&q);
+        const int P = q.P, variant = (int)rr(1, 2);
         const int transport = (int)rr(1, 2), stores = transport == CUPERM_DIST_TRANSPORT_PEER_STORES;
         const int k = (int)rr(1, 5);
-        int64_t ext[8], ext_o[8], ei[8], eo[8], bi[8], bo[8];
-        int perm[8], mi[8], mo[8], gi[8], go[8];
-        for (int m = 0; m < rank; ++m) ext[m] = rr(1, rank > 3 ? 5 : 9);
-        for (int i = 0; i < rank; ++i) perm[i] = i;
-        for (int i = rank - 1; i > 0; --i) {
-            const int j = (int)rr(0, i), t = perm[i];
-            perm[i] = perm[j];
-            perm[j] = t;
-        }
-        for (int r = 0; r < rank; ++r) ext_o[r] = ext[perm[r]];
-        cupermDistTensorDescriptor_t di, dout;
-        random_dist(rank, ext, P, ei, mi, gi, bi, &di);
-        random_dist(rank, ext_o, P, eo, mo, go, bo, &dout);
-        cuperm_dist_layout_t li, lo;
-        assert_int_equal(cuperm_dist_layout_init(&li, &di, P, "in"), 0);
-        assert_int_equal(cuperm_dist_layout_init(&lo, &dout, P, "out"), 0);
         cuperm_dist_plan_t plans[6];
         double *lin[6], *lout[6], *ws[6];
-        cuperm_dist_box_t oin[6], oout[6];
         int64_t sin[6][CUPERM_MAX_RANK], sout[6][CUPERM_MAX_RANK];
         const double alpha = 3, beta = -2;
         for (int r = 0; r < P; ++r) {
             memset(&plans[r], 0, sizeof plans[r]);
-            assert_int_equal(cuperm_dist_build_pieces(&h, &li, &lo, perm, r, transport, variant, k, &plans[r]), 0);
-            cuperm_dist_local_strides(&li, r, sin[r]);
-            cuperm_dist_local_strides(&lo, r, sout[r]);
-            lin[r] = calloc((size_t)cuperm_dist_local_span(&li, r) + 1, sizeof(double));
-            lout[r] = calloc((size_t)cuperm_dist_local_span(&lo, r) + 1, sizeof(double));
+            assert_int_equal(cuperm_dist_build_pieces(&h, &q.li, &q.lo, q.perm, r, transport, variant, k, &plans[r]), 0);
+            cuperm_dist_local_strides(&q.li, r, sin[r]);
+            cuperm_dist_local_strides(&q.lo, r, sout[r]);
+            lin[r] = calloc((size_t)cuperm_dist_local_span(&q.li, r) + 1, sizeof(double));
+            lout[r] = calloc((size_t)cuperm_dist_local_span(&q.lo, r) + 1, sizeof(double));
             /* send/receive: the workspace; peer stores: the window (a barrier word, then the region) */
             ws[r] = calloc((stores ? plans[r].window_bytes : plans[r].workspace_bytes) / 8 + 1, sizeof(double));
             if (stores) assert_int_equal(plans[r].workspace_bytes, 0);
             if (stores && r) assert_int_equal(plans[r].window_bytes, plans[0].window_bytes);
-            int64_t idx[CUPERM_MAX_RANK];
-            if (cuperm_dist_owned(&li, r, &oin[r])) {
-                memcpy(idx, oin[r].lo, sizeof idx);
-                do {
-                    int64_t off = 0, g = 0, s = 1;
-                    for (int m = 0; m < rank; ++m) {
-                        off += (idx[m] - oin[r].lo[m]) * sin[r][m];
-                        g += idx[m] * s;
-                        s *= ext[m];
-                    }
-                    lin[r][off] = (double)g + 1;
-                } while (next_idx(idx, oin[r].lo, oin[r].hi, rank));
-            }
-            if (cuperm_dist_owned(&lo, r, &oout[r])) {
-                memcpy(idx, oout[r].lo, sizeof idx);
-                do {
-                    int64_t off = 0, g = 0, s = 1;
-                    for (int m = 0; m < rank; ++m) {
-                        off += (idx[m] - oout[r].lo[m]) * sout[r][m];
-                        g += idx[m] * s;
-                        s *= ext_o[m];
-                    }
-                    lout[r][off] = -(double)g;
-                } while (next_idx(idx, oout[r].lo, oout[r].hi, rank));
-            }
+            fill_in(&q, r, sin[r], lin[r]);
+            visit_out(&q, r, sout[r], lout[r], 0, 0, 0, NULL, NULL);
         }
         /* pack and local pieces */
         for (int r = 0; r < P; ++r) {
@@ -203,31 +250,9 @@ static void pieces_redistribute(void** state)
                 emulate(&p->unpack[i].tp.host.launch, alpha, ws[r] + (p->recv_base + p->unpack[i].buf_offset) / 8,
                         beta, lout[r] + p->unpack[i].local_offset);
         }
-        /* check */
-        for (int r = 0; r < P; ++r) {
-            int64_t idx[CUPERM_MAX_RANK], iidx[CUPERM_MAX_RANK];
-            if (cuperm_dist_owned(&lo, r, &oout[r])) {
-                memcpy(idx, oout[r].lo, sizeof idx);
-                do {
-                    int64_t off = 0, g = 0, s = 1, gi = 0, si = 1;
-                    for (int m = 0; m < rank; ++m) {
-                        off += (idx[m] - oout[r].lo[m]) * sout[r][m];
-                        g += idx[m] * s;
-                        s *= ext_o[m];
-                        iidx[perm[m]] = idx[m];
-                    }
-                    for (int m = 0; m < rank; ++m) {
-                        gi += iidx[m] * si;
-                        si *= ext[m];
-                    }
-                    const double want = alpha * ((double)gi + 1) + beta * -(double)g;
-                    if (lout[r][off] != want)
-                        fail_msg("trial %d (rank %d, %d ranks, transport %d, variant %d, k %d): rank %d out offset "
-                                 "%lld = %g, want %g", trial, rank, P, transport, variant, k, r, (long long)off,
-                                 lout[r][off], want);
-                } while (next_idx(idx, oout[r].lo, oout[r].hi, rank));
-            }
-        }
+        char what[128];
+        snprintf(what, sizeof what, "trial %d (transport %d, variant %d, k %d)", trial, transport, variant, k);
+        for (int r = 0; r < P; ++r) visit_out(&q, r, sout[r], lout[r], 1, alpha, beta, NULL, what);
         for (int r = 0; r < P; ++r) {
             free(plans[r].pack);
             free(plans[r].unpack);
@@ -248,83 +273,44 @@ static void direct_stores(void** state)
 {
     (void)state;
     cuperm_handle_t h;
-    memset(&h, 0, sizeof h);
-    h.dev = kDevice;
-    h.tuning = cuperm_tuning_for(&h.dev);
-    h.plan_cache = cuperm_plan_cache_create();
+    test_handle(&h);
     enum { GUARD = 16 };
     const double hole = 1e300;
     for (int trial = 0; trial < 300; ++trial) {
-        const int rank = (int)rr(1, 5), P = (int)rr(1, 6);
-        int64_t ext[8], ext_o[8], ei[8], eo[8], bi[8], bo[8];
-        int perm[8], mi[8], mo[8], gi[8], go[8];
-        for (int m = 0; m < rank; ++m) ext[m] = rr(1, rank > 3 ? 5 : 9);
-        for (int i = 0; i < rank; ++i) perm[i] = i;
-        for (int i = rank - 1; i > 0; --i) {
-            const int j = (int)rr(0, i), t = perm[i];
-            perm[i] = perm[j];
-            perm[j] = t;
-        }
-        for (int r = 0; r < rank; ++r) ext_o[r] = ext[perm[r]];
-        cupermDistTensorDescriptor_t di, dout;
-        random_dist(rank, ext, P, ei, mi, gi, bi, &di);
-        random_dist(rank, ext_o, P, eo, mo, go, bo, &dout);
-        cuperm_dist_layout_t li, lo, lor;
-        assert_int_equal(cuperm_dist_layout_init(&li, &di, P, "in"), 0);
-        assert_int_equal(cuperm_dist_layout_init(&lo, &dout, P, "out"), 0);
+        problem_t q;
+        random_problem(&q);
+        const int P = q.P;
         /* every rank's output strides: dense over its block, some dimensions padded */
-        int64_t ostr[6][CUPERM_MAX_RANK] = {{0}}, span[6];
+        int64_t ostr[6][CUPERM_MAX_RANK] = {{0}}, span[6], sin[6][CUPERM_MAX_RANK];
         double *lin[6], *lout[6];
-        cuperm_dist_box_t oin[6], oout[6];
-        int64_t sin[6][CUPERM_MAX_RANK];
+        cuperm_dist_box_t box;
         for (int r = 0; r < P; ++r) {
             int64_t s = 1;
-            cuperm_dist_owned(&lo, r, &oout[r]);
-            for (int m = 0; m < rank; ++m) {
+            cuperm_dist_owned(&q.lo, r, &box);
+            for (int m = 0; m < q.rank; ++m) {
                 ostr[r][m] = s;
-                const int64_t e = oout[r].hi[m] - oout[r].lo[m];
+                const int64_t e = box.hi[m] - box.lo[m];
                 s *= (e > 1 ? e : 1) + (rr(0, 2) == 0 ? rr(1, 3) : 0);
             }
         }
         const double alpha = 3, beta = -2;
         cuperm_dist_plan_t plans[6];
         for (int r = 0; r < P; ++r) {
-            dout.localStrides = ostr[r];
-            assert_int_equal(cuperm_dist_layout_init(&lor, &dout, P, "out"), 0);
+            cupermDistTensorDescriptor_t dr = q.dout;
+            cuperm_dist_layout_t lor;
+            dr.localStrides = ostr[r];
+            assert_int_equal(cuperm_dist_layout_init(&lor, &dr, P, "out"), 0);
             memset(&plans[r], 0, sizeof plans[r]);
-            assert_int_equal(cuperm_dist_build_pieces(&h, &li, &lor, perm, r, CUPERM_DIST_TRANSPORT_SEND_RECV, 1, 1,
+            assert_int_equal(cuperm_dist_build_pieces(&h, &q.li, &lor, q.perm, r, CUPERM_DIST_TRANSPORT_SEND_RECV, 1, 1,
                                                       &plans[r]), 0);
             assert_int_equal(cuperm_dist_build_direct(&h, &plans[r], &ostr[0][0]), 0);
-            cuperm_dist_local_strides(&li, r, sin[r]);
+            cuperm_dist_local_strides(&q.li, r, sin[r]);
             span[r] = cuperm_dist_local_span(&lor, r);
-            lin[r] = calloc((size_t)cuperm_dist_local_span(&li, r) + 1, sizeof(double));
+            lin[r] = calloc((size_t)cuperm_dist_local_span(&q.li, r) + 1, sizeof(double));
             lout[r] = malloc(sizeof(double) * (size_t)(span[r] + GUARD));
             for (int64_t i = 0; i < span[r] + GUARD; ++i) lout[r][i] = hole;
-            int64_t idx[CUPERM_MAX_RANK];
-            if (cuperm_dist_owned(&li, r, &oin[r])) {
-                memcpy(idx, oin[r].lo, sizeof idx);
-                do {
-                    int64_t off = 0, g = 0, s = 1;
-                    for (int m = 0; m < rank; ++m) {
-                        off += (idx[m] - oin[r].lo[m]) * sin[r][m];
-                        g += idx[m] * s;
-                        s *= ext[m];
-                    }
-                    lin[r][off] = (double)g + 1;
-                } while (next_idx(idx, oin[r].lo, oin[r].hi, rank));
-            }
-            if (span[r]) {
-                memcpy(idx, oout[r].lo, sizeof idx);
-                do {
-                    int64_t off = 0, g = 0, s = 1;
-                    for (int m = 0; m < rank; ++m) {
-                        off += (idx[m] - oout[r].lo[m]) * ostr[r][m];
-                        g += idx[m] * s;
-                        s *= ext_o[m];
-                    }
-                    lout[r][off] = -(double)g;
-                } while (next_idx(idx, oout[r].lo, oout[r].hi, rank));
-            }
+            fill_in(&q, r, sin[r], lin[r]);
+            visit_out(&q, r, ostr[r], lout[r], 0, 0, 0, NULL, NULL);
         }
         /* every rank's stores; pieces in the order r+1, r+2, ..., each receiver once */
         size_t stored = 0, volume = 0;
@@ -343,33 +329,14 @@ static void direct_stores(void** state)
                 emulate(&s->tp.host.launch, alpha, lin[r] + s->local_offset, beta, lout[s->peer] + s->peer_offset / 8);
                 stored += s->bytes;
             }
-            volume += (size_t)cuperm_dist_owned(&lo, r, &oout[r]) * 8;
+            volume += (size_t)cuperm_dist_owned(&q.lo, r, &box) * 8;
         }
         assert_int_equal(stored, volume); /* every output element stored exactly once (with the check below) */
+        char what[64];
+        snprintf(what, sizeof what, "direct trial %d", trial);
         for (int r = 0; r < P; ++r) {
             char* mark = calloc((size_t)span[r] + GUARD, 1);
-            int64_t idx[CUPERM_MAX_RANK], iidx[CUPERM_MAX_RANK];
-            if (span[r]) {
-                memcpy(idx, oout[r].lo, sizeof idx);
-                do {
-                    int64_t off = 0, gi = 0, si = 1, g = 0, s = 1;
-                    for (int m = 0; m < rank; ++m) {
-                        off += (idx[m] - oout[r].lo[m]) * ostr[r][m];
-                        g += idx[m] * s;
-                        s *= ext_o[m];
-                        iidx[perm[m]] = idx[m];
-                    }
-                    for (int m = 0; m < rank; ++m) {
-                        gi += iidx[m] * si;
-                        si *= ext[m];
-                    }
-                    mark[off] = 1;
-                    const double want = alpha * ((double)gi + 1) + beta * -(double)g;
-                    if (lout[r][off] != want)
-                        fail_msg("direct trial %d (rank %d, %d ranks): rank %d out offset %lld = %g, want %g", trial,
-                                 rank, P, r, (long long)off, lout[r][off], want);
-                } while (next_idx(idx, oout[r].lo, oout[r].hi, rank));
-            }
+            visit_out(&q, r, ostr[r], lout[r], 1, alpha, beta, mark, what);
             for (int64_t i = 0; i < span[r] + GUARD; ++i)
                 if (!mark[i] && lout[r][i] != hole)
                     fail_msg("direct trial %d: rank %d element %lld outside its block was written", trial, r,
