@@ -39,6 +39,7 @@ cupermStatus_t cuperm_dist_build_direct(cuperm_handle_t* h, cuperm_dist_plan_t* 
         s->local_offset = cuperm_dist_corner_offset(box.lo, own_in.lo, in_str, NULL, n);
         s->peer_offset = (size_t)cuperm_dist_corner_offset(box.lo, own_out.lo, qs, p->perm, n) * elem;
         st = cuperm_transpose_plan_init(h, &s->tp, n, ext, p->perm, p->type, in_str, qs);
+        cuperm_dist_cap_grid(&s->tp, p->store_cap);
     }
     if (st) {
         free(x);

@@ -202,6 +202,7 @@ static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int transport, i
                     st = variant == CUPERM_DIST_VARIANT_PERMUTE_ON_PACK
                              ? cuperm_transpose_plan_init(h, &s->tp, n, ext, c->perm, type, c->in_str, NULL)
                              : cuperm_transpose_plan_init(h, &s->tp, n, ext, ident, type, c->in_str, NULL);
+                    if (transport == CUPERM_DIST_TRANSPORT_PEER_STORES) cuperm_dist_cap_grid(&s->tp, p->store_cap);
                 } else {
                     s->local_offset = cuperm_dist_corner_offset(ch[j].lo, c->own_out.lo, c->out_str, c->perm, n);
                     st = variant == CUPERM_DIST_VARIANT_PERMUTE_ON_PACK

@@ -111,6 +111,15 @@ cupermStatus_t cuperm_dist_agree(ncclComm_t comm, cudaStream_t stream, int64_t* 
  * message naming the rule (this rank's) or the rank that failed. */
 cupermStatus_t cuperm_dist_agree_status(const char* fn, ncclComm_t comm, cudaStream_t stream, int me,
                                         cupermStatus_t st, int64_t* v, int n);
+/* Caps a transpose that stores into other GPUs at cap blocks (0: as planned): every kernel walks
+ * its tiles or vectors by the grid's size, so a smaller grid only takes more rounds. Applied when
+ * the peer-stores pack pieces and a bound output's direct pieces are built (p->store_cap). */
+static inline void cuperm_dist_cap_grid(cuperm_transpose_plan_t* tp, int64_t cap)
+{
+    if (cap && tp->host.launch.blocks > cap) tp->host.launch.blocks = cap;
+    if (cap && tp->host.packed.blocks > cap) tp->host.packed.blocks = cap;
+}
+
 /* Buffer regions of the distributed engine start 256-byte aligned. */
 static inline size_t cuperm_dist_align256(size_t bytes)
 {

@@ -30,52 +30,49 @@ static cupermStatus_t run_piece(const cuperm_dist_piece_t* s, const void* alpha,
 }
 
 /* All ranks reach this point of their streams: a one-word ncclAllReduce on word (device memory). */
-static cupermStatus_t barrier_on(const cuperm_dist_plan_t* p, void* word, cudaStream_t stream)
+static cupermStatus_t barrier(const cuperm_dist_plan_t* p, void* word, cudaStream_t stream)
 {
     const ncclResult_t r = ncclAllReduce(word, word, 1, ncclUint32, ncclSum, p->comm, stream);
     return r == ncclSuccess ? CUPERM_STATUS_SUCCESS : cuperm_dist_nccl_fail(r, "cupermDistExecute: ncclAllReduce (barrier)");
 }
 
-/* The peer-stores window's barrier word is its first. */
-static cupermStatus_t barrier(const cuperm_dist_plan_t* p, cudaStream_t stream)
+/* Ends a run: the caller's stream waits for the link and side streams (also after a failure, so
+ * that nothing the plan enqueued outlives the caller's view of the stream). */
+static cupermStatus_t join_link(const cuperm_dist_plan_t* p, cudaStream_t stream, cupermStatus_t st)
 {
-    return barrier_on(p, p->window.base, stream);
-}
-
-/* Ends a run on the side stream: the caller's stream waits for it (also after a failure, so that
- * nothing the plan enqueued outlives the caller's view of the stream). */
-static cupermStatus_t join_side(const cuperm_dist_plan_t* p, cudaStream_t stream, cupermStatus_t st)
-{
-    cudaError_t e = cudaEventRecord(p->ev_unpack_done, p->unpack_stream);
+    cudaError_t e = cudaEventRecord(p->ev_comm_done, p->comm_stream);
+    if (!e) e = cudaEventRecord(p->ev_unpack_done, p->unpack_stream);
+    if (!e) e = cudaStreamWaitEvent(stream, p->ev_comm_done, 0);
     if (!e) e = cudaStreamWaitEvent(stream, p->ev_unpack_done, 0);
     if (e && !st) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: joining the plan's streams");
     return st;
 }
 
-/* Ends a run on the link stream and the side stream: the caller's stream waits for both. */
-static cupermStatus_t join_link(const cuperm_dist_plan_t* p, cudaStream_t stream, cupermStatus_t st)
+/* The start of a run that stores into other GPUs: the link and side streams follow the caller's,
+ * a barrier on word runs on the link stream, and the side stream waits for it; then the local
+ * piece on the side stream (the stores, enqueued after it on the higher-priority link stream, are
+ * dispatched first when the barrier passes). */
+static cupermStatus_t start_stores(const cuperm_dist_plan_t* p, void* word, const void* alpha, const void* in,
+                                   const void* beta, void* out, cudaStream_t stream)
 {
-    cudaError_t e = cudaEventRecord(p->ev_comm_done, p->comm_stream);
-    if (!e) e = cudaStreamWaitEvent(stream, p->ev_comm_done, 0);
-    if (e && !st) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: joining the plan's streams");
-    return join_side(p, stream, st);
-}
-
-/* A piece's transpose that stores into other GPUs, with its grid capped at cap blocks (0: as planned). Every kernel
- * walks its tiles or vectors by the grid's size, so a smaller grid only takes more rounds. */
-static cupermStatus_t run_capped(const cuperm_dist_piece_t* s, int64_t cap, const void* alpha, const void* in,
-                                 const void* beta, void* out, cudaStream_t stream)
-{
-    if (!cap) return run_piece(s, alpha, in, beta, out, stream);
-    cuperm_transpose_plan_t tp = s->tp;
-    if (tp.host.launch.blocks > cap) tp.host.launch.blocks = cap;
-    if (tp.host.packed.blocks > cap) tp.host.packed.blocks = cap;
-    return cuperm_transpose_run(&tp, alpha, in, beta, out, stream);
+    const size_t elem = (size_t)p->elem_size;
+    cudaError_t e = cudaEventRecord(p->ev_start, stream);
+    if (!e) e = cudaStreamWaitEvent(p->unpack_stream, p->ev_start, 0);
+    if (!e) e = cudaStreamWaitEvent(p->comm_stream, p->ev_start, 0);
+    if (e) return cuperm_dist_cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
+    cupermStatus_t st = barrier(p, word, p->comm_stream);
+    if (!st && (e = cudaEventRecord(p->ev_pack[0], p->comm_stream)) == cudaSuccess)
+        e = cudaStreamWaitEvent(p->unpack_stream, p->ev_pack[0], 0);
+    if (e) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
+    if (!st && p->has_local && !p->skip_local)
+        st = run_piece(&p->local, alpha, (const char*)in + (size_t)p->local.local_offset * elem, beta,
+                       (char*)out + (size_t)p->local.local_offset2 * elem, p->unpack_stream);
+    return st;
 }
 
 /* Into a bound output (direct.c). On the plan's high-priority stream: a barrier (every receiver's
  * earlier work on its output is done), this rank's stores straight into the receivers' outputs with
- * alpha and beta, their grids capped (the device family's dist_store_blocks_per_sm), and a barrier
+ * alpha and beta, their grids capped at build time (cuperm_dist_cap_grid), and a barrier
  * (every store has landed). The local piece starts on the side stream once the first barrier has
  * passed, in the SM slots the capped stores leave: the stores' blocks are dispatched first, and
  * the local piece's time hides under the link's (bench/results/dist-h200x2/session31/). */
@@ -84,31 +81,16 @@ static cupermStatus_t run_direct(const cuperm_dist_plan_t* p, const void* alpha,
 {
     const size_t elem = (size_t)p->elem_size;
     const char* src = in;
-    cudaError_t e = cudaEventRecord(p->ev_start, stream);
-    if (!e) e = cudaStreamWaitEvent(p->unpack_stream, p->ev_start, 0);
-    if (!e) e = cudaStreamWaitEvent(p->comm_stream, p->ev_start, 0);
-    if (e) return cuperm_dist_cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
-    cupermStatus_t st = barrier_on(p, p->direct.barrier, p->comm_stream);
-    if (!st && (e = cudaEventRecord(p->ev_comm[0], p->comm_stream)) == cudaSuccess)
-        e = cudaStreamWaitEvent(p->unpack_stream, p->ev_comm[0], 0);
-    if (e) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
-    if (!st && p->has_local)
-        st = run_piece(&p->local, alpha, src + (size_t)p->local.local_offset * elem, beta,
-                       (char*)out + (size_t)p->local.local_offset2 * elem, p->unpack_stream);
+    cupermStatus_t st = start_stores(p, p->direct.barrier, alpha, in, beta, out, stream);
     for (int i = 0; i < p->direct.n && !st; ++i) {
         const cuperm_dist_piece_t* s = &p->direct.pieces[i];
-        st = run_capped(s, p->store_cap, alpha, src + (size_t)s->local_offset * elem, beta,
-                        p->direct.window.peer[s->peer] + s->peer_offset, p->comm_stream);
+        st = run_piece(s, alpha, src + (size_t)s->local_offset * elem, beta,
+                       p->direct.window.peer[s->peer] + s->peer_offset, p->comm_stream);
     }
-    if (!st) st = barrier_on(p, p->direct.barrier, p->comm_stream);
+    if (!st) st = barrier(p, p->direct.barrier, p->comm_stream);
     return join_link(p, stream, st);
 }
 
-/* Peer stores: on the caller's stream a barrier (every receiver has finished reading its window),
- * then stage by stage the pack pieces storing into the receivers' windows and a barrier (every
- * store of the stage has landed: a kernel's stores are complete when the next kernel of its
- * stream starts); on the unpack stream the local piece, then each stage's unpacks from this
- * rank's window once its barrier has passed. */
 /* Peer stores: on the plan's high-priority stream a barrier (every receiver has finished reading its
  * window), then stage by stage the pack pieces storing into the receivers' windows (grids capped as
  * in run_direct) and a barrier (every store of the stage has landed: a kernel's stores are complete
@@ -124,25 +106,16 @@ static cupermStatus_t run_peer_stores(const cuperm_dist_plan_t* p, const void* a
     const char* src = in;
     char* dst = out;
     const char* recv = (const char*)p->window.base + p->recv_base;
-    cudaError_t e = cudaEventRecord(p->ev_start, stream);
-    if (!e) e = cudaStreamWaitEvent(p->unpack_stream, p->ev_start, 0);
-    if (!e) e = cudaStreamWaitEvent(ls, p->ev_start, 0);
-    if (e) return cuperm_dist_cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
-    cupermStatus_t st = barrier(p, ls);
-    if (!st && (e = cudaEventRecord(p->ev_pack[0], ls)) == cudaSuccess)
-        e = cudaStreamWaitEvent(p->unpack_stream, p->ev_pack[0], 0);
-    if (e) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
-    if (!st && p->has_local && !p->skip_local)
-        st = run_piece(&p->local, alpha, src + (size_t)p->local.local_offset * elem, beta,
-                       dst + (size_t)p->local.local_offset2 * elem, p->unpack_stream);
+    cudaError_t e = cudaSuccess;
+    cupermStatus_t st = start_stores(p, p->window.base, alpha, in, beta, out, stream);
     int a = 0, b = 0;
     for (int c = 0; c < p->chunks && !st; ++c) {
         for (; a < p->n_pack && p->pack[a].stage == c && !st; ++a) {
             const cuperm_dist_piece_t* s = &p->pack[a];
-            st = run_capped(s, p->store_cap, one, src + (size_t)s->local_offset * elem, zero,
-                            p->window.peer[s->peer] + p->recv_base + s->peer_offset, ls);
+            st = run_piece(s, one, src + (size_t)s->local_offset * elem, zero,
+                           p->window.peer[s->peer] + p->recv_base + s->peer_offset, ls);
         }
-        if (!st) st = barrier(p, ls);
+        if (!st) st = barrier(p, p->window.base, ls); /* the window's first word */
         if (!st && (e = cudaEventRecord(p->ev_comm[c], ls))) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: event");
         if (!st && (e = cudaStreamWaitEvent(p->unpack_stream, p->ev_comm[c], 0)))
             st = cuperm_dist_cuda_fail(e, "cupermDistExecute: cudaStreamWaitEvent");
@@ -216,14 +189,5 @@ cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, c
             st = run_piece(&p->unpack[i], alpha, recv + p->unpack[i].buf_offset, beta,
                            dst + (size_t)p->unpack[i].local_offset * elem, p->unpack_stream);
     }
-    /* Join: the caller's stream waits for both side streams (also after a failure, so that
-     * nothing the plan enqueued outlives the caller's view of the stream). */
-    if (comm) {
-        e = cudaEventRecord(p->ev_comm_done, p->comm_stream);
-        if (!e) e = cudaEventRecord(p->ev_unpack_done, p->unpack_stream);
-        if (!e) e = cudaStreamWaitEvent(stream, p->ev_comm_done, 0);
-        if (!e) e = cudaStreamWaitEvent(stream, p->ev_unpack_done, 0);
-        if (e && !st) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: joining the plan's streams");
-    }
-    return st;
+    return comm ? join_link(p, stream, st) : st;
 }
