@@ -3,6 +3,7 @@
 #define CUPERM_HOST_SCALARS_H
 
 #include "cuperm.h"
+#include "core/error.h"
 #include "core/scalar_values.h"
 
 #ifdef __cplusplus
@@ -10,7 +11,7 @@ extern "C" {
 #endif
 
 /** Bytes of one scalar of type's scalar type (float for the 16-bit floats). */
-size_t cuperm_scalar_size(cupermDataType_t type);
+CUPERM_INTERNAL_API size_t cuperm_scalar_size(cupermDataType_t type);
 
 /** Copies *alpha and *beta and classifies them (plain move, beta used). */
 void cuperm_read_scalars(cupermDataType_t type, const void* alpha, const void* beta,

@@ -155,13 +155,19 @@
  * 1.3-1.6x faster with their grids capped at 2-3 blocks an SM than uncapped (and the local piece
  * beside them then overlaps); 1 starved some (bench/results/dist-h200x2/session31/). Unmeasured
  * families keep uncapped grids. */
+/* One kernel barrier over an NCCL window's ranks (backend/cuda/dist/lsa_barrier.cu), as the
+ * peer-stores cost model prices it. Unmeasured families keep the 20 us that the model charged for
+ * the one-word ncclAllReduce barrier it replaced. */
+#define CUPERM_SM90_DIST_BARRIER_SECONDS 5e-6
+#define CUPERM_DIST_BARRIER_UNMEASURED 20e-6
+
 static const cuperm_tuning_t tables[] = {
     {"sm_90 (H100 measurements)", 1, 9, {67e12 / 132, 67e12 / 132, 495e12 / 132, 989e12 / 132}, 0.90,
-     CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 2, CUPERM_SM90_GEMM_BATCH_K_SECONDS, CUPERM_SM90_GETT, CUPERM_SM90_GETT_MARGIN,
+     CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 2, CUPERM_SM90_DIST_BARRIER_SECONDS, CUPERM_SM90_GEMM_BATCH_K_SECONDS, CUPERM_SM90_GETT, CUPERM_SM90_GETT_MARGIN,
      CUPERM_SM90_DTILE},
     /* Transposes were never measured on an A100: they plan with the H100's numbers. */
     {"sm_80 (A100 datasheet rates; transposes: sm_90 values)", 1, 8,
-     {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 0,
+     {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 0, CUPERM_DIST_BARRIER_UNMEASURED,
      {0.0, 0.0, 0.0, 0.0}, CUPERM_GETT_UNMEASURED, 0.0, CUPERM_DTILE_UNMEASURED},
 };
 
@@ -170,7 +176,7 @@ static const cuperm_tuning_t tables[] = {
  * have; and the H100's transpose numbers, the only ones measured. */
 static const cuperm_tuning_t fallback = {
     "defaults (untuned architecture: A100 per-SM GEMM rates, sm_90 transpose values)", 0, 0,
-    {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 0,
+    {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 0, CUPERM_DIST_BARRIER_UNMEASURED,
     {0.0, 0.0, 0.0, 0.0}, CUPERM_GETT_UNMEASURED, 0.0, CUPERM_DTILE_UNMEASURED};
 
 const cuperm_tuning_t* cuperm_tuning_for(const cuperm_device_info_t* dev)

@@ -121,6 +121,8 @@ typedef struct {
                                                plan's NCCL exchange hides (dist/plan.c cost model) */
     int dist_store_blocks_per_sm;           /* grid cap, blocks an SM, of the transposes that store into
                                                other GPUs' bound outputs (dist/run.c; 0: none) */
+    double dist_barrier_seconds;            /* one kernel barrier over an NCCL window's ranks (dist/plan.c
+                                               peer-stores model) */
     double gemm_batch_k_seconds[CUPERM_RATES]; /* a batched GEMM's thread block per step of k (0: not
                                                 * modelled; src/plan/contraction/gemm_cost.c) */
     cuperm_gett_tuning_t gett[CUPERM_GETT_FAMILIES];

@@ -197,7 +197,7 @@ cupermStatus_t cupermDistExecute(cupermDistPlan_t token, const void* alpha, cons
     if (out && p->out_volume && (st = check_pointer("cupermDistExecute", out, p->device, "out"))) return st;
     void* ws = NULL;
     if ((st = ws_acquire("cupermDistExecute", p->handle, workspace, p->workspace_bytes, stream, &ws))) return st;
-    st = cuperm_dist_run(p, alpha, in, beta, out, ws, stream);
+    st = cuperm_dist_execute(p, alpha, in, beta, out, ws, stream);
     return ws_release("cupermDistExecute", workspace, ws, st, stream);
 }
 

@@ -52,8 +52,8 @@ cupermStatus_t cuperm_dist_build_direct(cuperm_handle_t* h, cuperm_dist_plan_t* 
 
 void cuperm_dist_direct_free(cuperm_dist_plan_t* p)
 {
+    cuperm_dist_replays_clear(p); /* graphs may hold the binding's pieces */
     cuperm_dist_window_destroy(p->comm, &p->direct.window);
-    if (p->direct.barrier) cudaFree(p->direct.barrier);
     free(p->direct.pieces);
     memset(&p->direct, 0, sizeof p->direct);
 }
@@ -106,10 +106,7 @@ static cupermStatus_t bind_output(cuperm_dist_plan_t* p, void* out, size_t bytes
     if (!out) return CUPERM_STATUS_SUCCESS;
     int64_t* strides = malloc(sizeof(int64_t) * CUPERM_MAX_RANK * (size_t)p->comm_size);
     int64_t w[2] = {0, 0};
-    cudaError_t e = cudaMalloc((void**)&p->direct.barrier, 256);
-    if (!e) e = cudaMemsetAsync(p->direct.barrier, 0, 256, stream);
     st = !strides ? cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, FN ": out of host memory")
-       : e ? cuperm_dist_cuda_fail(e, FN ": cudaMalloc (barrier word)")
        : !cuperm_dist_window_possible(p->comm, p->comm_size)
            ? cuperm_fail(CUPERM_STATUS_NOT_SUPPORTED, FN ": NCCL's windows are unavailable here (NCCL >= 2.28 with "
                          "its device API, every rank in this rank's load/store domain)")

@@ -101,9 +101,9 @@ static void rotate_pieces(cuperm_dist_piece_t* x, int k, int n)
     }
 }
 
-/* Peer stores: the window is a 256-byte barrier word, then the largest receive region of any
- * rank (the same size on every rank, as ncclCommWindowRegister wants); every pack piece stores
- * at its receiver's offset for it. */
+/* Peer stores: the window is the largest receive region of any rank (the same size on every rank,
+ * as ncclCommWindowRegister wants; 256 bytes at least); every pack piece stores at its receiver's
+ * offset for it. */
 static void place_peer_stores(const ctx_t* c, const int* order, int k, cuperm_dist_box_t* ch, cuperm_dist_plan_t* p)
 {
     size_t most = 0, total;
@@ -125,9 +125,9 @@ static void place_peer_stores(const ctx_t* c, const int* order, int k, cuperm_di
         while (first < b && p->pack[first].peer < c->me) ++first;
         rotate_pieces(p->pack + a, first - a, b - a);
     }
-    p->recv_base = 256;
+    p->recv_base = 0;
     p->workspace_bytes = 0;
-    p->window_bytes = 256 + most;
+    p->window_bytes = most > 256 ? most : 256;
 }
 
 /* Builds every piece for transport, variant and k chunks; sizes and counts into p. */
@@ -308,7 +308,7 @@ static double model_seconds(const local_cost_t* c, size_t sent, size_t received,
  * beside the stores from the start. The stores are the spine; what runs beside them hides
  * `overlap` of its time (the device family's dist_link_overlap: 0 on 2 x H200, where neither
  * capped store grids nor copy-engine copies let local transposes overlap the link). */
-static double model_peer_stores(const local_cost_t* c, size_t sent, size_t received, int k, double bw, double lat,
+static double model_peer_stores(const local_cost_t* c, size_t sent, size_t received, int k, double bw, double barrier,
                                 double overlap)
 {
     const size_t bytes = sent > received ? sent : received;
@@ -316,7 +316,7 @@ static double model_peer_stores(const local_cost_t* c, size_t sent, size_t recei
     const double spine = link > stores ? link : stores;
     const double unpack = c->unpack + LAUNCH_SECONDS * c->n_unpack;
     const double beside = c->local + (c->local > 0 ? LAUNCH_SECONDS : 0) + unpack * (k - 1) / k;
-    return lat * (k + 1) + spine + beside - overlap * (beside < spine ? beside : spine) + unpack / k;
+    return barrier * (k + 1) + spine + beside - overlap * (beside < spine ? beside : spine) + unpack / k;
 }
 
 /* ---- planning ----------------------------------------------------------- */
@@ -404,12 +404,14 @@ static cupermStatus_t make_streams(cuperm_dist_plan_t* p)
 void cuperm_dist_plan_free(cuperm_dist_plan_t* p)
 {
     if (!p) return;
+    cuperm_dist_replays_clear(p);
     free_pieces(p);
     cuperm_dist_direct_free(p);
     cuperm_dist_window_destroy(p->comm, &p->window);
     if (p->handle) cuperm_handle_release(p->handle);
     if (p->comm_stream) cudaStreamDestroy(p->comm_stream);
     if (p->unpack_stream) cudaStreamDestroy(p->unpack_stream);
+    if (p->capture_stream) cudaStreamDestroy(p->capture_stream);
     cudaEvent_t* evs[] = {&p->ev_start, &p->ev_comm_done, &p->ev_unpack_done};
     for (int i = 0; i < 3; ++i)
         if (*evs[i]) cudaEventDestroy(*evs[i]);
@@ -474,7 +476,8 @@ cupermStatus_t cuperm_dist_redist_prepare(cuperm_handle_t* h, cuperm_dist_plan_t
         if (st) return st;
         const local_cost_t lc = local_costs(p);
         const double overlap = h->tuning->dist_link_overlap;
-        const double t = peer ? model_peer_stores(&lc, p->send_bytes, p->recv_bytes, k, bw, lat, overlap)
+        const double t = peer ? model_peer_stores(&lc, p->send_bytes, p->recv_bytes, k, bw,
+                                                  h->tuning->dist_barrier_seconds, overlap)
                               : model_seconds(&lc, p->send_bytes, p->recv_bytes, k, bw, lat, overlap);
         costs[i] = (int64_t)(t * 1e9) + 1;
     }

@@ -5,7 +5,7 @@
  * one stage, unpack (a local transpose from the receive buffer into the output,
  * applying alpha and beta), plus one local transpose for the part that stays. With the
  * peer-stores transport the pack pieces write into the receivers' parts of an NCCL window
- * instead, and two NCCL barriers replace the send/receive.
+ * instead, and the window's kernel barriers replace the send/receive.
  */
 #ifndef CUPERM_DIST_PLAN_H
 #define CUPERM_DIST_PLAN_H
@@ -43,8 +43,18 @@ typedef struct {
     cuperm_dist_window_t window; /* out as every rank's window part */
     cuperm_dist_piece_t* pieces;
     int n;
-    unsigned* barrier;           /* device word of the direct path's NCCL barriers */
 } cuperm_dist_direct_t;
+
+/* A captured execute (replay.c): its pointers and scalars, and the graph that replays it. */
+#define CUPERM_DIST_REPLAYS 4
+typedef struct {
+    const void* in;
+    void* out;
+    void* ws;
+    unsigned char alpha[16], beta[16]; /* cuperm_scalar_size bytes of each */
+    int seen;                          /* executes with this key (0: an empty slot) */
+    cudaGraphExec_t exec;              /* captured at the second (NULL: not yet, or capture failed) */
+} cuperm_dist_replay_t;
 
 typedef struct cuperm_dist_plan {
     int device;
@@ -76,6 +86,9 @@ typedef struct cuperm_dist_plan {
     cudaStream_t comm_stream, unpack_stream;
     cudaEvent_t ev_start, ev_comm_done, ev_unpack_done;
     cudaEvent_t ev_pack[CUPERM_DIST_MAX_CHUNKS], ev_comm[CUPERM_DIST_MAX_CHUNKS];
+    cuperm_dist_replay_t replays[CUPERM_DIST_REPLAYS]; /* most recent keys, replaced in turn */
+    int replay_next;
+    cudaStream_t capture_stream;
 } cuperm_dist_plan_t;
 
 /** Collective: validates, agrees, chooses and builds. *out is NULL on failure. */
@@ -132,6 +145,15 @@ cupermStatus_t cuperm_dist_cuda_fail(cudaError_t e, const char* what);
 
 /* 1 and 0 in the scalar type of element type `type` (16 bytes each). */
 void cuperm_dist_unit_scalars(cupermDataType_t type, unsigned char one[16], unsigned char zero[16]);
+
+/** cupermDistExecute's run (arguments checked by the caller): a store transport's run replayed from
+ *  a CUDA graph once the same pointers and scalars come a second time (replay.c), else
+ *  cuperm_dist_run. */
+cupermStatus_t cuperm_dist_execute(cuperm_dist_plan_t* p, const void* alpha, const void* in, const void* beta,
+                                   void* out, void* ws, cudaStream_t stream);
+
+/** Destroys the captured executes (the plan's pieces or binding changed, or the plan goes). */
+void cuperm_dist_replays_clear(cuperm_dist_plan_t* p);
 
 /** Enqueues one execution (arguments checked by the caller). */
 cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, const void* in, const void* beta,

@@ -29,11 +29,11 @@ static cupermStatus_t run_piece(const cuperm_dist_piece_t* s, const void* alpha,
     return cuperm_transpose_run(&s->tp, alpha, in, beta, out, stream);
 }
 
-/* All ranks reach this point of their streams: a one-word ncclAllReduce on word (device memory). */
-static cupermStatus_t barrier(const cuperm_dist_plan_t* p, void* word, cudaStream_t stream)
+/* All ranks reach this point of their streams: the window's kernel barrier (window.h). */
+static cupermStatus_t barrier(const cuperm_dist_window_t* w, cudaStream_t stream)
 {
-    const ncclResult_t r = ncclAllReduce(word, word, 1, ncclUint32, ncclSum, p->comm, stream);
-    return r == ncclSuccess ? CUPERM_STATUS_SUCCESS : cuperm_dist_nccl_fail(r, "cupermDistExecute: ncclAllReduce (barrier)");
+    const cudaError_t e = cuperm_dist_window_barrier(w, stream);
+    return e ? cuperm_dist_cuda_fail(e, "cupermDistExecute: the NCCL window's barrier") : CUPERM_STATUS_SUCCESS;
 }
 
 /* Ends a run: the caller's stream waits for the link and side streams (also after a failure, so
@@ -49,10 +49,10 @@ static cupermStatus_t join_link(const cuperm_dist_plan_t* p, cudaStream_t stream
 }
 
 /* The start of a run that stores into other GPUs: the link and side streams follow the caller's,
- * a barrier on word runs on the link stream, and the side stream waits for it; then the local
+ * a barrier over w runs on the link stream, and the side stream waits for it; then the local
  * piece on the side stream (the stores, enqueued after it on the higher-priority link stream, are
  * dispatched first when the barrier passes). */
-static cupermStatus_t start_stores(const cuperm_dist_plan_t* p, void* word, const void* alpha, const void* in,
+static cupermStatus_t start_stores(const cuperm_dist_plan_t* p, const cuperm_dist_window_t* w, const void* alpha, const void* in,
                                    const void* beta, void* out, cudaStream_t stream)
 {
     const size_t elem = (size_t)p->elem_size;
@@ -60,7 +60,7 @@ static cupermStatus_t start_stores(const cuperm_dist_plan_t* p, void* word, cons
     if (!e) e = cudaStreamWaitEvent(p->unpack_stream, p->ev_start, 0);
     if (!e) e = cudaStreamWaitEvent(p->comm_stream, p->ev_start, 0);
     if (e) return cuperm_dist_cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
-    cupermStatus_t st = barrier(p, word, p->comm_stream);
+    cupermStatus_t st = barrier(w, p->comm_stream);
     if (!st && (e = cudaEventRecord(p->ev_pack[0], p->comm_stream)) == cudaSuccess)
         e = cudaStreamWaitEvent(p->unpack_stream, p->ev_pack[0], 0);
     if (e) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
@@ -81,13 +81,13 @@ static cupermStatus_t run_direct(const cuperm_dist_plan_t* p, const void* alpha,
 {
     const size_t elem = (size_t)p->elem_size;
     const char* src = in;
-    cupermStatus_t st = start_stores(p, p->direct.barrier, alpha, in, beta, out, stream);
+    cupermStatus_t st = start_stores(p, &p->direct.window, alpha, in, beta, out, stream);
     for (int i = 0; i < p->direct.n && !st; ++i) {
         const cuperm_dist_piece_t* s = &p->direct.pieces[i];
         st = run_piece(s, alpha, src + (size_t)s->local_offset * elem, beta,
                        p->direct.window.peer[s->peer] + s->peer_offset, p->comm_stream);
     }
-    if (!st) st = barrier(p, p->direct.barrier, p->comm_stream);
+    if (!st) st = barrier(&p->direct.window, p->comm_stream);
     return join_link(p, stream, st);
 }
 
@@ -107,7 +107,7 @@ static cupermStatus_t run_peer_stores(const cuperm_dist_plan_t* p, const void* a
     char* dst = out;
     const char* recv = (const char*)p->window.base + p->recv_base;
     cudaError_t e = cudaSuccess;
-    cupermStatus_t st = start_stores(p, p->window.base, alpha, in, beta, out, stream);
+    cupermStatus_t st = start_stores(p, &p->window, alpha, in, beta, out, stream);
     int a = 0, b = 0;
     for (int c = 0; c < p->chunks && !st; ++c) {
         for (; a < p->n_pack && p->pack[a].stage == c && !st; ++a) {
@@ -115,7 +115,7 @@ static cupermStatus_t run_peer_stores(const cuperm_dist_plan_t* p, const void* a
             st = run_piece(s, one, src + (size_t)s->local_offset * elem, zero,
                            p->window.peer[s->peer] + p->recv_base + s->peer_offset, ls);
         }
-        if (!st) st = barrier(p, p->window.base, ls); /* the window's first word */
+        if (!st) st = barrier(&p->window, ls);
         if (!st && (e = cudaEventRecord(p->ev_comm[c], ls))) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: event");
         if (!st && (e = cudaStreamWaitEvent(p->unpack_stream, p->ev_comm[c], 0)))
             st = cuperm_dist_cuda_fail(e, "cupermDistExecute: cudaStreamWaitEvent");

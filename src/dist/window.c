@@ -10,6 +10,7 @@
 #ifdef CUPERM_DIST_PEER_STORES
 #include <cuda.h> /* the driver's pointer attributes (enums only: the entry point comes through the runtime) */
 
+#include "backend/cuda/dist/lsa_barrier.h"
 #include "backend/cuda/dist/peer_pointers.h"
 
 #define FN "cupermDistPlanTranspose"
@@ -24,6 +25,7 @@ int cuperm_dist_window_possible(ncclComm_t comm, int comm_size)
 
 void cuperm_dist_window_destroy(ncclComm_t comm, cuperm_dist_window_t* w)
 {
+    cuperm_dist_lsa_barrier_destroy(comm, w->barrier);
     if (w->win) ncclCommWindowDeregister(comm, (ncclWindow_t)w->win);
     if (w->base && w->owned) ncclMemFree(w->base);
     free(w->peer);
@@ -59,7 +61,16 @@ static cupermStatus_t register_window(ncclComm_t comm, int comm_size, size_t byt
     if (d) cudaFreeAsync(d, stream);
     if (!e) e = cudaStreamSynchronize(stream);
     if ((st = agree_ok(comm, stream, e != cudaSuccess, &any)) || any) return st ? st : CUPERM_STATUS_NOT_SUPPORTED;
+    cuperm_dist_lsa_barrier_t* bar = NULL;
+    const ncclResult_t rb = cuperm_dist_lsa_barrier_create(comm, &bar);
+    w->barrier = bar;
+    if ((st = agree_ok(comm, stream, rb != ncclSuccess, &any)) || any) return st ? st : CUPERM_STATUS_NOT_SUPPORTED;
     return CUPERM_STATUS_SUCCESS;
+}
+
+cudaError_t cuperm_dist_window_barrier(const cuperm_dist_window_t* w, cudaStream_t stream)
+{
+    return cuperm_dist_lsa_barrier_launch(w->barrier, stream);
 }
 
 cupermStatus_t cuperm_dist_window_create(ncclComm_t comm, int comm_size, size_t bytes, cudaStream_t stream,
@@ -148,5 +159,11 @@ void cuperm_dist_window_destroy(ncclComm_t comm, cuperm_dist_window_t* w)
 {
     (void)comm;
     memset(w, 0, sizeof *w);
+}
+
+cudaError_t cuperm_dist_window_barrier(const cuperm_dist_window_t* w, cudaStream_t stream)
+{
+    (void)w, (void)stream;
+    return cudaErrorNotSupported; /* no window is ever made in this build */
 }
 #endif

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <nccl.h>
 
+#include "backend/cuda/dist/lsa_barrier.h"
 #include "cuperm.h"
 
 typedef struct {
@@ -19,14 +20,18 @@ typedef struct {
     size_t bytes; /* equal on every rank */
     char** peer;  /* comm_size addresses: rank r's part as this GPU addresses it */
     int owned;    /* base came from ncclMemAlloc here (freed with the window) */
+    cuperm_dist_lsa_barrier_t* barrier; /* a kernel barrier over the window's ranks */
 } cuperm_dist_window_t;
+
+/** Enqueues the window's barrier on stream (cuperm_dist_lsa_barrier_launch; the window has one). */
+cudaError_t cuperm_dist_window_barrier(const cuperm_dist_window_t* w, cudaStream_t stream);
 
 /** 1 when this build and the NCCL library it runs on have windows and every rank of comm is in
  *  this rank's load/store team. Local; the ranks agree on it with the plan's costs. */
 int cuperm_dist_window_possible(ncclComm_t comm, int comm_size);
 
-/** Collective and agreed: every rank allocates and registers bytes (equal on every rank) and
- *  learns the peers' addresses; when any rank cannot (NCCL's own failures included), every
+/** Collective and agreed: every rank allocates and registers bytes (equal on every rank),
+ *  learns the peers' addresses and makes the window's barrier; when any rank cannot (NCCL's own failures included), every
  *  rank returns NOT_SUPPORTED with nothing kept. */
 cupermStatus_t cuperm_dist_window_create(ncclComm_t comm, int comm_size, size_t bytes, cudaStream_t stream,
                                          cuperm_dist_window_t* w);
@@ -36,7 +41,8 @@ cupermStatus_t cuperm_dist_window_create(ncclComm_t comm, int comm_size, size_t 
 cupermStatus_t cuperm_dist_window_register(ncclComm_t comm, int comm_size, void* base, size_t bytes,
                                            cudaStream_t stream, cuperm_dist_window_t* w);
 
-/** Deregisters, and frees memory the window owns (no-op on an empty window). */
+/** Deregisters, and frees memory the window owns (no-op on an empty window). Collective when the
+ *  window has a barrier (ncclDevCommDestroy). */
 void cuperm_dist_window_destroy(ncclComm_t comm, cuperm_dist_window_t* w);
 
 #endif

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -200,4 +201,11 @@ void dt_copy_block(cupermDataType_t t, void* global, const int64_t* ext, void* l
         if (to_local) dt_put(t, local, o, dt_get(t, global, g, &im));
         else dt_put(t, global, g, dt_get(t, local, o, &im));
     } while (dt_next_idx(li, le, rank));
+}
+
+double dt_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }

@@ -39,6 +39,8 @@ typedef void (*rank_fn)(int r, void* arg);
 void dt_on_all_ranks(rank_fn fn, void* arg);
 /* SIGALRM handler: reports a hung collective call and exits 124. */
 void dt_watchdog(int sig);
+/* Seconds on a monotonic clock. */
+double dt_now(void);
 
 /* splitmix64; --seed sets the state */
 extern uint64_t dt_rng_state;
