@@ -191,6 +191,10 @@ CUPERM_API cupermStatus_t cupermDistPlanTranspose(cupermHandle_t handle, cupermD
  * (they share the plan's internal streams and the communicator).
  * Checks are local: if one rank's call fails its checks, the others' transfers
  * wait for it (as with NCCL's own calls); pass the same plan on every rank.
+ * A PEER_STORES plan, or an execute into a bound output, captures its run into a CUDA
+ * graph the second time it sees the same in, out, workspace, alpha and beta, and
+ * replays it from then on (one launch; the plan keeps four such graphs); a stream the
+ * caller is capturing gets the run itself.
  */
 CUPERM_API cupermStatus_t cupermDistExecute(cupermDistPlan_t plan, const void* alpha, const void* in,
                                             const void* beta, void* out, void* workspace,
