@@ -4,8 +4,11 @@
 # error-agreement program, and the benchmark (1 GB and 4 GB per GPU, small messages);
 # prints a summary table last. Run from the repository root on the GPU machine:
 #   scripts/gpu-dist-check.sh [--cases N] [--gb "1 4"] [--iters N] [--phases] [--nsys] [--prebuilt DIR]
+#                             [--memcheck N]
 # --prebuilt DIR: skip the build and run DIR/tests/{test_dist_layout,cuperm-dist-test} with
 # DIR/src's libraries (built elsewhere for sm_90, e.g. by scripts/dist-carry.sh).
+# --memcheck N: also run N quick random cases (and 2 contractions) under compute-sanitizer memcheck,
+# NCCL's kernels excluded (dist-memcheck.log).
 # --phases: also time the reverse case's phases alone (cuperm-dist-test --phases, 1 GB per GPU).
 # --nsys: also trace one 1 GB benchmark run with Nsight Systems (when nsys is found) and keep
 # its kernel/NCCL timeline as CSV (dist-trace.csv.gz), to see what overlaps.
@@ -16,7 +19,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export NCCL_NVLS_ENABLE=0
 export NCCL_DEBUG=${NCCL_DEBUG:-WARN}
-cases=60 gbs="1 4" iters=10 nsys=0 phases=0 prebuilt=""
+cases=60 gbs="1 4" iters=10 nsys=0 phases=0 prebuilt="" memcheck=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --cases) cases=$2; shift ;;
@@ -25,6 +28,7 @@ while [ $# -gt 0 ]; do
     --nsys) nsys=1 ;;
     --phases) phases=1 ;;
     --prebuilt) prebuilt=$2; shift ;;
+    --memcheck) memcheck=$2; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -103,6 +107,24 @@ tail -3 "$logs/dist-test.log"
 add "cuperm-dist-test ($cases cases)" "rc=$rc $(grep -E '^dist:' "$logs/dist-test.log" | tail -1) ($(( $(date +%s) - start )) s)"
 add "  error agreement" "$(grep -cE '^ok +error' "$logs/dist-test.log") ok, $(grep -cE '^FAIL +error' "$logs/dist-test.log") failed"
 
+# --- compute-sanitizer memcheck on this library's kernels (NCCL's own excluded) ----------------
+if [ "$memcheck" -gt 0 ]; then
+  san=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null | head -1)
+  if [ -n "$san" ]; then
+    start=$(date +%s)
+    # NCCL's initialisation probes kernels and peer access with failing CUDA calls: API errors are
+    # not reported (the program checks every status of its own); memory errors are.
+    DT_WATCHDOG_SCALE=10 timeout 420 "$san" --tool memcheck --kernel-name-exclude kns=nccl --report-api-errors no \
+      --error-exitcode 9 "$build/tests/cuperm-dist-test" --quick --cases "$memcheck" --contractions 2 \
+      >"$logs/dist-memcheck.log" 2>&1
+    rc=$?
+    tail -4 "$logs/dist-memcheck.log"
+    add "memcheck ($memcheck cases)" "rc=$rc $(grep -E '^dist:' "$logs/dist-memcheck.log" | tail -1 | cut -c1-60); $(grep -E 'ERROR SUMMARY' "$logs/dist-memcheck.log" | tail -1) ($(( $(date +%s) - start )) s)"
+  else
+    add "memcheck" "SKIPPED (no compute-sanitizer)"
+  fi
+fi
+
 # --- benchmark --------------------------------------------------------------------------------
 for gb in $gbs; do
   log="$logs/dist-bench-${gb}GB.log"
@@ -112,7 +134,7 @@ for gb in $gbs; do
   add "bench ${gb} GB/GPU" "rc=$rc"
   while read -r line; do
     case "$line" in
-      6-D*) add "  $(echo "$line" | cut -c1-34)" "$(echo "$line" | awk '{print "dist", $(NF-4), "ms  a2a", $(NF-3), "ms  ratio", $(NF-1), $NF}')";;
+      6-D*) add "  $(echo "$line" | cut -c1-34)" "$(echo "$line" | awk '{print "dist", $(NF-6), "ms  a2a", $(NF-5), "ms  ratio", $(NF-3), " host", $(NF-2), "ms", $NF}')";;
     esac
   done < <(grep -E '^6-D' "$log")
 done

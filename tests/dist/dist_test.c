@@ -68,7 +68,7 @@ int main(int argc, char** argv)
     }
     dt_G = n < MAXG ? n : MAXG;
     signal(SIGALRM, dt_watchdog);
-    alarm(120);
+    dt_alarm(120);
     int devs[MAXG];
     ncclComm_t comms[MAXG];
     for (int r = 0; r < dt_G; ++r) devs[r] = dt_R[r].dev = r;
@@ -79,34 +79,34 @@ int main(int argc, char** argv)
     }
     for (int r = 0; r < dt_G; ++r) dt_R[r].comm = comms[r];
     dt_on_all_ranks(init_rank, NULL);
-    alarm(0);
+    dt_alarm(0);
     printf("cuperm-dist-test: %d GPUs, NCCL %d, NCCL_NVLS_ENABLE=%s\n", dt_G, NCCL_VERSION_CODE, getenv("NCCL_NVLS_ENABLE"));
     int bad = 0;
     if (do_phases) {
-        alarm(540);
+        dt_alarm(540);
         bad = dt_phases(gb, iters);
     } else if (do_bench) {
-        alarm(540);
+        dt_alarm(540);
         bad = gb > 0 ? dt_bench(gb, iters) : 0;
         bad |= dt_ctr_bench(iters);
     } else {
         bad |= dt_error_cases();
         int failed = 0;
         for (int i = 0; i < cases; ++i) {
-            alarm(60);
+            dt_alarm(60);
             failed += dt_correctness_case(i, quick);
         }
         int ctr_failed = 0;
         if (quick) ctr_cases = ctr_cases < 10 ? ctr_cases : 10;
         for (int i = 0; i < ctr_cases; ++i) {
-            alarm(60);
+            dt_alarm(60);
             ctr_failed += dt_contraction_case(i);
         }
         printf("dist: %d of %d random distributed contractions correct\n", ctr_cases - ctr_failed, ctr_cases);
         bad |= ctr_failed != 0;
-        alarm(60);
+        dt_alarm(60);
         bad |= dt_error_cases(); /* the communicators still work after everything */
-        alarm(0);
+        dt_alarm(0);
         printf("dist: %d of %d random redistributions correct; error agreement %s\n", cases - failed, cases,
                bad ? "FAILED" : "ok");
         bad |= failed != 0;

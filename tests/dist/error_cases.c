@@ -93,9 +93,9 @@ int dt_error_cases(void)
             memset(&e, 0, sizeof e);
             e.kind = kind;
             e.victim = victim;
-            alarm(60);
+            dt_alarm(60);
             dt_on_all_ranks(err_rank, &e);
-            alarm(0);
+            dt_alarm(0);
             /* memory NCCL cannot register: NOT_SUPPORTED everywhere (or, in a build without NCCL's device
              * API, that for every binding alike) */
             const cupermStatus_t want = kind == 8 ? CUPERM_STATUS_NOT_SUPPORTED : CUPERM_STATUS_INVALID_VALUE;

@@ -1,6 +1,7 @@
 /* cuperm-dist-test's harness (harness.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,6 +37,13 @@ void dt_watchdog(int sig)
     static const char m[] = "FAILED: watchdog: a collective call hung (ranks disagreed?)\n";
     if (write(2, m, sizeof m - 1) < 0) _exit(124);
     _exit(124);
+}
+
+void dt_alarm(unsigned seconds)
+{
+    const char* s = getenv("DT_WATCHDOG_SCALE");
+    const unsigned k = s && atoi(s) > 0 ? (unsigned)atoi(s) : 1;
+    alarm(seconds * k);
 }
 
 uint64_t dt_rng_state = 1;

@@ -39,6 +39,9 @@ typedef void (*rank_fn)(int r, void* arg);
 void dt_on_all_ranks(rank_fn fn, void* arg);
 /* SIGALRM handler: reports a hung collective call and exits 124. */
 void dt_watchdog(int sig);
+/* alarm(seconds x DT_WATCHDOG_SCALE from the environment, 1 unless set): a slower run (under
+ * compute-sanitizer) keeps its watchdog without a false alarm. 0 cancels. */
+void dt_alarm(unsigned seconds);
 /* Seconds on a monotonic clock. */
 double dt_now(void);
 
