@@ -145,6 +145,13 @@
 #define CUPERM_GETT_UNMEASURED {{0.0, 0.0, 0.0, 0, 0.0, {0.0, 0.0}}, {0.0, 0.0, 0.0, 0, 0.0, {0.0, 0.0}}, \
                                 {0.0, 0.0, 0.0, 0, 0.0, {0.0, 0.0}}}
 
+/* One kernel barrier over an NCCL window's ranks (backend/cuda/dist/lsa_barrier.cu), as the
+ * peer-stores cost model prices it: sm_90 from 2 x H200 small redistributions (two barriers and a
+ * 0.25 MB store: 13.6-15.5 us replayed; bench/results/dist-h200x2/session32/). Unmeasured families
+ * keep the 20 us that the model charged for the one-word ncclAllReduce barrier it replaced. */
+#define CUPERM_SM90_DIST_BARRIER_SECONDS 5e-6
+#define CUPERM_DIST_BARRIER_UNMEASURED 20e-6
+
 /* Per SM: the reference part's dense peak divided by its SM count (H100 SXM: 132 SMs,
  * A100: 108). fp64 GEMMs run on the fp64 tensor cores of both.
  * dist_link_overlap 0: on 2 x H200 (NVLink, NCCL 2.28 send/recv) a transpose or even a
@@ -155,20 +162,14 @@
  * 1.3-1.6x faster with their grids capped at 2-3 blocks an SM than uncapped (and the local piece
  * beside them then overlaps); 1 starved some (bench/results/dist-h200x2/session31/). Unmeasured
  * families keep uncapped grids. */
-/* One kernel barrier over an NCCL window's ranks (backend/cuda/dist/lsa_barrier.cu), as the
- * peer-stores cost model prices it. Unmeasured families keep the 20 us that the model charged for
- * the one-word ncclAllReduce barrier it replaced. */
-#define CUPERM_SM90_DIST_BARRIER_SECONDS 5e-6
-#define CUPERM_DIST_BARRIER_UNMEASURED 20e-6
-
 static const cuperm_tuning_t tables[] = {
     {"sm_90 (H100 measurements)", 1, 9, {67e12 / 132, 67e12 / 132, 495e12 / 132, 989e12 / 132}, 0.90,
-     CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 2, CUPERM_SM90_DIST_BARRIER_SECONDS, CUPERM_SM90_GEMM_BATCH_K_SECONDS, CUPERM_SM90_GETT, CUPERM_SM90_GETT_MARGIN,
-     CUPERM_SM90_DTILE},
+     CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 2, CUPERM_SM90_DIST_BARRIER_SECONDS, CUPERM_SM90_GEMM_BATCH_K_SECONDS,
+     CUPERM_SM90_GETT, CUPERM_SM90_GETT_MARGIN, CUPERM_SM90_DTILE},
     /* Transposes were never measured on an A100: they plan with the H100's numbers. */
     {"sm_80 (A100 datasheet rates; transposes: sm_90 values)", 1, 8,
-     {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 0, CUPERM_DIST_BARRIER_UNMEASURED,
-     {0.0, 0.0, 0.0, 0.0}, CUPERM_GETT_UNMEASURED, 0.0, CUPERM_DTILE_UNMEASURED},
+     {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 0,
+     CUPERM_DIST_BARRIER_UNMEASURED, {0.0, 0.0, 0.0, 0.0}, CUPERM_GETT_UNMEASURED, 0.0, CUPERM_DTILE_UNMEASURED},
 };
 
 /* Anything else (sm_75, sm_89, sm_100, sm_120, ...): Ampere's per-SM GEMM rates, the most
@@ -176,8 +177,8 @@ static const cuperm_tuning_t tables[] = {
  * have; and the H100's transpose numbers, the only ones measured. */
 static const cuperm_tuning_t fallback = {
     "defaults (untuned architecture: A100 per-SM GEMM rates, sm_90 transpose values)", 0, 0,
-    {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 0, CUPERM_DIST_BARRIER_UNMEASURED,
-    {0.0, 0.0, 0.0, 0.0}, CUPERM_GETT_UNMEASURED, 0.0, CUPERM_DTILE_UNMEASURED};
+    {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 0,
+    CUPERM_DIST_BARRIER_UNMEASURED, {0.0, 0.0, 0.0, 0.0}, CUPERM_GETT_UNMEASURED, 0.0, CUPERM_DTILE_UNMEASURED};
 
 const cuperm_tuning_t* cuperm_tuning_for(const cuperm_device_info_t* dev)
 {

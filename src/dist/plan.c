@@ -404,9 +404,8 @@ static cupermStatus_t make_streams(cuperm_dist_plan_t* p)
 void cuperm_dist_plan_free(cuperm_dist_plan_t* p)
 {
     if (!p) return;
-    cuperm_dist_replays_clear(p);
     free_pieces(p);
-    cuperm_dist_direct_free(p);
+    cuperm_dist_direct_free(p); /* also drops the captured executes */
     cuperm_dist_window_destroy(p->comm, &p->window);
     if (p->handle) cuperm_handle_release(p->handle);
     if (p->comm_stream) cudaStreamDestroy(p->comm_stream);

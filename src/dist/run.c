@@ -52,8 +52,8 @@ static cupermStatus_t join_link(const cuperm_dist_plan_t* p, cudaStream_t stream
  * a barrier over w runs on the link stream, and the side stream waits for it; then the local
  * piece on the side stream (the stores, enqueued after it on the higher-priority link stream, are
  * dispatched first when the barrier passes). */
-static cupermStatus_t start_stores(const cuperm_dist_plan_t* p, const cuperm_dist_window_t* w, const void* alpha, const void* in,
-                                   const void* beta, void* out, cudaStream_t stream)
+static cupermStatus_t start_stores(const cuperm_dist_plan_t* p, const cuperm_dist_window_t* w, const void* alpha,
+                                   const void* in, const void* beta, void* out, cudaStream_t stream)
 {
     const size_t elem = (size_t)p->elem_size;
     cudaError_t e = cudaEventRecord(p->ev_start, stream);

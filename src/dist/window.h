@@ -30,9 +30,9 @@ cudaError_t cuperm_dist_window_barrier(const cuperm_dist_window_t* w, cudaStream
  *  this rank's load/store team. Local; the ranks agree on it with the plan's costs. */
 int cuperm_dist_window_possible(ncclComm_t comm, int comm_size);
 
-/** Collective and agreed: every rank allocates and registers bytes (equal on every rank),
- *  learns the peers' addresses and makes the window's barrier; when any rank cannot (NCCL's own failures included), every
- *  rank returns NOT_SUPPORTED with nothing kept. */
+/** Collective and agreed: every rank allocates and registers bytes (equal on every rank), learns
+ *  the peers' addresses and makes the window's barrier; when any rank cannot (NCCL's own failures
+ *  included), every rank returns NOT_SUPPORTED with nothing kept. */
 cupermStatus_t cuperm_dist_window_create(ncclComm_t comm, int comm_size, size_t bytes, cudaStream_t stream,
                                          cuperm_dist_window_t* w);
 
