@@ -75,11 +75,15 @@ typedef enum {
 typedef enum {
     CUPERM_DIST_TRANSPORT_AUTO = 0,       /**< chosen by the cost model (or measured) */
     CUPERM_DIST_TRANSPORT_SEND_RECV = 1,  /**< pack into a send buffer, grouped ncclSend/ncclRecv, unpack */
-    CUPERM_DIST_TRANSPORT_PEER_STORES = 2 /**< the pack transposes store straight into the receiver's part of
+    CUPERM_DIST_TRANSPORT_PEER_STORES = 2, /**< the pack transposes store straight into the receiver's part of
                                                a symmetric NCCL window (ncclMemAlloc + ncclCommWindowRegister,
                                                owned by the plan), between two NCCL barriers; then unpack.
                                                Needs NCCL >= 2.28 with its device API and every rank in one
                                                load/store (NVLink) domain; NOT_SUPPORTED otherwise */
+    CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL = 3 /**< the same stores and the local transpose in one kernel
+                                               launch with its own barriers (one pipeline stage), then unpack:
+                                               two launches fewer on the critical path, for small messages
+                                               (every element gathered alone). Same needs as PEER_STORES */
 } cupermDistTransport_t;
 
 /** Planning options; pass NULL for the defaults (all fields 0). Equal on every rank. */
@@ -110,7 +114,7 @@ typedef struct {
     size_t workspaceBytes;        /**< cupermDistGetWorkspaceSize */
     int transposes;               /**< local transpose launches per execute */
     double predictedSeconds;      /**< the cost model's time (the slowest rank's) */
-    cupermDistTransport_t transport; /**< SEND_RECV or PEER_STORES */
+    cupermDistTransport_t transport; /**< SEND_RECV, PEER_STORES or PEER_STORES_ONE_KERNEL */
     size_t windowBytes;           /**< device memory of the plan's NCCL window (PEER_STORES; else 0) */
     int outputBound;              /**< 1: an output is bound (cupermDistPlanBindOutput) */
     int directTransposes;         /**< transpose launches per execute into the bound output when those store
@@ -215,7 +219,8 @@ CUPERM_API cupermStatus_t cupermDistExecute(cupermDistPlan_t plan, const void* a
  * with exactly this out takes the direct path; any other out takes the plan's own transport. A plan
  * that chose PEER_STORES with PERMUTE_ON_UNPACK (its permuting stores over the link priced or timed
  * slower than a copy over it and a local permutation) keeps that transport for the bound output too
- * (cupermDistPlanInfo_t.directTransposes says which). The
+ * (cupermDistPlanInfo_t.directTransposes says which). A PEER_STORES_ONE_KERNEL plan stores into the
+ * bound outputs in one kernel too. The
  * ranks must choose alike: every rank passes its bound output, or none does (each rank decides
  * by its own pointer, and the two paths' NCCL calls do not match).
  * Free the buffer only after unbinding or destroying the plan.

@@ -30,10 +30,11 @@ void cuperm_problem_init(cuperm_problem_t* p, int rank, const int64_t* extents, 
     for (int r = 0; r < rank; ++r) p->dim[perm[r]].out_stride = out_strides[r];
 }
 
-void cuperm_problem_canonicalize(cuperm_problem_t* p)
+/* Orders p's dimensions by one side's stride (the other's breaks ties, then the original
+ * position), then drops unit extents (they contribute no offset) and fuses neighbours
+ * contiguous on both sides. */
+static void canonicalize_by(cuperm_problem_t* p, int by_output)
 {
-    /* Order by input stride, then output stride (then original position), then drop unit
-     * extents (they contribute no offset) and fuse neighbours contiguous on both sides. */
     int64_t in[CUPERM_MAX_RANK] = {0}, out[CUPERM_MAX_RANK] = {0};
     int order[CUPERM_MAX_RANK];
     cuperm_problem_t src = *p;
@@ -42,13 +43,23 @@ void cuperm_problem_canonicalize(cuperm_problem_t* p)
         out[d] = p->dim[d].out_stride;
         order[d] = d;
     }
-    cuperm_sort_by_key(order, p->rank, in, out);
+    cuperm_sort_by_key(order, p->rank, by_output ? out : in, by_output ? in : out);
     for (int d = 0; d < p->rank; ++d) p->dim[d] = src.dim[order[d]];
     p->rank = cuperm_dims_fuse((int64_t*)p->dim, CUPERM_DIM_PITCH, 2, p->rank);
     if (p->rank == 0) {
         p->rank = 1;
         p->dim[0] = (cuperm_dim_t){1, 1, 1};
     }
+}
+
+void cuperm_problem_canonicalize(cuperm_problem_t* p)
+{
+    canonicalize_by(p, 0);
+}
+
+void cuperm_problem_by_output(cuperm_problem_t* p)
+{
+    canonicalize_by(p, 1);
 }
 
 int64_t cuperm_problem_volume(const cuperm_problem_t* p)

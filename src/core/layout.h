@@ -18,7 +18,7 @@ typedef struct {
     cuperm_dim_t dim[CUPERM_MAX_RANK];
 } cuperm_problem_t;
 
-/* CUPERM_INTERNAL_API: libcuperm_dist.so (src/dist/layout.c) calls these two too. */
+/* CUPERM_INTERNAL_API: libcuperm_dist.so (src/dist) calls these too. */
 
 /** Dense column-major strides of extents[0..rank). */
 CUPERM_INTERNAL_API void cuperm_dense_strides(int rank, const int64_t* extents, int64_t* strides);
@@ -50,13 +50,17 @@ void cuperm_offset_table(int n, const int64_t* extents, const int64_t* strides, 
 void cuperm_sort_by_key(int* order, int n, const int64_t* key, const int64_t* tie);
 
 /** Pairs strides dimension by dimension (input labels); arguments must be valid. */
-void cuperm_problem_init(cuperm_problem_t* p, int rank, const int64_t* extents, const int* perm,
+CUPERM_INTERNAL_API void cuperm_problem_init(cuperm_problem_t* p, int rank, const int64_t* extents, const int* perm,
                          const int64_t* in_strides, const int64_t* out_strides);
 
 /** Drops unit extents, orders dimensions by input stride (then output stride)
  * and fuses neighbours that are contiguous on both sides. A problem of volume 1
  * becomes one dimension of extent 1. */
 void cuperm_problem_canonicalize(cuperm_problem_t* p);
+
+/** The same, ordered by output stride (then input stride): the order in which a walk over
+ *  linear indices, the first dimension fastest, writes the output as contiguously as it can. */
+CUPERM_INTERNAL_API void cuperm_problem_by_output(cuperm_problem_t* p);
 
 int64_t cuperm_problem_volume(const cuperm_problem_t* p);
 

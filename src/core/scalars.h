@@ -14,7 +14,7 @@ extern "C" {
 CUPERM_INTERNAL_API size_t cuperm_scalar_size(cupermDataType_t type);
 
 /** Copies *alpha and *beta and classifies them (plain move, beta used). */
-void cuperm_read_scalars(cupermDataType_t type, const void* alpha, const void* beta,
+CUPERM_INTERNAL_API void cuperm_read_scalars(cupermDataType_t type, const void* alpha, const void* beta,
                          cuperm_scalars_t* s);
 
 /** Attaches operators (NULL or all IDENTITY: none) and reclassifies the move. */

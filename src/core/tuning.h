@@ -123,6 +123,8 @@ typedef struct {
                                                other GPUs' bound outputs (dist/run.c; 0: none) */
     double dist_barrier_seconds;            /* one kernel barrier over an NCCL window's ranks (dist/plan.c
                                                peer-stores model) */
+    double dist_moves_bytes_per_second;     /* bytes read and written per second by the moves kernel
+                                               (backend/cuda/dist/moves.h; dist/plan.c one-kernel model) */
     double gemm_batch_k_seconds[CUPERM_RATES]; /* a batched GEMM's thread block per step of k (0: not
                                                 * modelled; src/plan/contraction/gemm_cost.c) */
     cuperm_gett_tuning_t gett[CUPERM_GETT_FAMILIES];

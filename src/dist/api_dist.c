@@ -101,12 +101,13 @@ cupermStatus_t cupermDistPlanGetInfo(cupermDistPlan_t token, cupermDistPlanInfo_
     info->bytesReceived = received;
     info->bytesLocal = p->local_bytes;
     info->workspaceBytes = p->workspace_bytes;
-    info->transposes = p->n_pack + p->n_unpack + p->has_local;
+    const int one = p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL;
+    info->transposes = one ? 1 + p->n_unpack : p->n_pack + p->n_unpack + p->has_local;
     info->predictedSeconds = p->predicted_seconds;
     info->transport = (cupermDistTransport_t)p->transport;
     info->windowBytes = p->window.bytes;
     info->outputBound = p->direct.out != NULL;
-    info->directTransposes = p->direct.used ? p->direct.n + p->has_local : 0;
+    info->directTransposes = !p->direct.used ? 0 : one ? 1 : p->direct.n + p->has_local;
     return CUPERM_STATUS_SUCCESS;
 }
 

@@ -38,7 +38,7 @@ cupermStatus_t cuperm_dist_build_direct(cuperm_handle_t* h, cuperm_dist_plan_t* 
         s->bytes = (size_t)vol * elem;
         s->local_offset = cuperm_dist_corner_offset(box.lo, own_in.lo, in_str, NULL, n);
         s->peer_offset = (size_t)cuperm_dist_corner_offset(box.lo, own_out.lo, qs, p->perm, n) * elem;
-        st = cuperm_transpose_plan_init(h, &s->tp, n, ext, p->perm, p->type, in_str, qs);
+        st = cuperm_dist_piece_init(h, s, n, ext, p->perm, p->type, in_str, qs);
         cuperm_dist_cap_grid(&s->tp, p->store_cap);
     }
     if (st) {
@@ -54,6 +54,7 @@ void cuperm_dist_direct_free(cuperm_dist_plan_t* p)
 {
     cuperm_dist_replays_clear(p); /* graphs may hold the binding's pieces */
     cuperm_dist_window_destroy(p->comm, &p->direct.window);
+    if (p->direct.moves) cudaFree(p->direct.moves);
     free(p->direct.pieces);
     memset(&p->direct, 0, sizeof p->direct);
 }
@@ -112,12 +113,17 @@ static cupermStatus_t bind_output(cuperm_dist_plan_t* p, void* out, size_t bytes
                          "its device API, every rank in this rank's load/store domain)")
            : CUPERM_STATUS_SUCCESS; /* agreed, with the window's own failures below */
     st = cuperm_dist_agree_status(FN, p->comm, stream, p->comm_rank, st, w, 2);
-    if (!st) st = cuperm_dist_window_register(p->comm, p->comm_size, out, bytes, stream, &p->direct.window);
+    if (!st)
+        st = cuperm_dist_window_register(p->comm, p->comm_size, out, bytes, p->handle->dev.sm_count, stream,
+                                         &p->direct.window);
     if (!st) st = gather_strides(p, stream, strides);
     if (!st) {
         int64_t u[2] = {0, 0};
-        st = cuperm_dist_agree_status(FN, p->comm, stream, p->comm_rank,
-                                      cuperm_dist_build_direct(p->handle, p, strides), u, 2);
+        cupermStatus_t mine = cuperm_dist_build_direct(p->handle, p, strides);
+        if (!mine && p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL) /* its stores in one kernel too */
+            mine = cuperm_dist_moves_upload(p, p->direct.pieces, p->direct.n, 1, &p->direct.window, 0,
+                                            &p->direct.moves, &p->direct.n_moves);
+        st = cuperm_dist_agree_status(FN, p->comm, stream, p->comm_rank, mine, u, 2);
     }
     free(strides);
     if (st) {

@@ -49,6 +49,15 @@ typedef struct {
     int64_t in_str[CUPERM_MAX_RANK], out_str[CUPERM_MAX_RANK];
 } ctx_t;
 
+cupermStatus_t cuperm_dist_piece_init(cuperm_handle_t* h, cuperm_dist_piece_t* s, int n, const int64_t* ext,
+                                      const int* perm, cupermDataType_t type, const int64_t* in_str,
+                                      const int64_t* out_str)
+{
+    cuperm_problem_init(&s->walk, n, ext, perm, in_str, out_str);
+    cuperm_problem_by_output(&s->walk);
+    return cuperm_transpose_plan_init(h, &s->tp, n, ext, perm, type, in_str, out_str);
+}
+
 static int cmp_piece(const void* a, const void* b)
 {
     const cuperm_dist_piece_t *x = a, *y = b;
@@ -175,7 +184,7 @@ static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int transport, i
                 for (int m = 0; m < n; ++m) ext[m] = box.hi[m] - box.lo[m];
                 s->local_offset = cuperm_dist_corner_offset(box.lo, c->own_in.lo, c->in_str, NULL, n);
                 s->local_offset2 = cuperm_dist_corner_offset(box.lo, c->own_out.lo, c->out_str, c->perm, n);
-                st = cuperm_transpose_plan_init(h, &s->tp, n, ext, c->perm, type, c->in_str, c->out_str);
+                st = cuperm_dist_piece_init(h, s, n, ext, c->perm, type, c->in_str, c->out_str);
                 p->has_local = !st;
                 p->local_bytes = s->bytes;
                 continue;
@@ -200,14 +209,14 @@ static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int transport, i
                 if (dir == 0) {
                     s->local_offset = cuperm_dist_corner_offset(ch[j].lo, c->own_in.lo, c->in_str, NULL, n);
                     st = variant == CUPERM_DIST_VARIANT_PERMUTE_ON_PACK
-                             ? cuperm_transpose_plan_init(h, &s->tp, n, ext, c->perm, type, c->in_str, NULL)
-                             : cuperm_transpose_plan_init(h, &s->tp, n, ext, ident, type, c->in_str, NULL);
-                    if (transport == CUPERM_DIST_TRANSPORT_PEER_STORES) cuperm_dist_cap_grid(&s->tp, p->store_cap);
+                             ? cuperm_dist_piece_init(h, s, n, ext, c->perm, type, c->in_str, NULL)
+                             : cuperm_dist_piece_init(h, s, n, ext, ident, type, c->in_str, NULL);
+                    if (cuperm_dist_stores(transport)) cuperm_dist_cap_grid(&s->tp, p->store_cap);
                 } else {
                     s->local_offset = cuperm_dist_corner_offset(ch[j].lo, c->own_out.lo, c->out_str, c->perm, n);
                     st = variant == CUPERM_DIST_VARIANT_PERMUTE_ON_PACK
-                             ? cuperm_transpose_plan_init(h, &s->tp, n, ext_o, ident, type, NULL, c->out_str)
-                             : cuperm_transpose_plan_init(h, &s->tp, n, ext, c->perm, type, NULL, c->out_str);
+                             ? cuperm_dist_piece_init(h, s, n, ext_o, ident, type, NULL, c->out_str)
+                             : cuperm_dist_piece_init(h, s, n, ext, c->perm, type, NULL, c->out_str);
                 }
             }
         }
@@ -221,7 +230,7 @@ static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int transport, i
     qsort(p->unpack, (size_t)p->n_unpack, sizeof *p->unpack, cmp_piece);
     p->recv_base = cuperm_dist_align256(p->send_bytes);
     p->workspace_bytes = p->recv_bytes ? p->recv_base + p->recv_bytes : p->send_bytes;
-    if (transport == CUPERM_DIST_TRANSPORT_PEER_STORES)
+    if (cuperm_dist_stores(transport))
         place_peer_stores(c, order, k, ch, p);
     free(ch);
     return CUPERM_STATUS_SUCCESS;
@@ -319,10 +328,27 @@ static double model_peer_stores(const local_cost_t* c, size_t sent, size_t recei
     return barrier * (k + 1) + spine + beside - overlap * (beside < spine ? beside : spine) + unpack / k;
 }
 
+/* Peer stores in one kernel: its barriers (priced as one barrier kernel), then every element of
+ * the stores and the local piece gathered alone, at the device family's dist_moves_bytes_per_second
+ * (bytes read and written) or the link's pace, whichever is slower; then the unpacks. */
+static double model_one_kernel(const local_cost_t* c, size_t sent, size_t received, size_t local, double bw,
+                               double barrier, double moves_rate)
+{
+    const size_t bytes = sent > received ? sent : received;
+    const double link = (double)bytes / bw, gather = 2.0 * (double)(sent + local) / moves_rate;
+    return barrier + LAUNCH_SECONDS + (link > gather ? link : gather) + c->unpack + LAUNCH_SECONDS * c->n_unpack;
+}
+
 /* ---- planning ----------------------------------------------------------- */
 
 void cuperm_dist_candidate(int i, const cupermDistOptions_t* opt, int* transport, int* variant, int* chunks)
 {
+    if (i >= 2 * CUPERM_DIST_SENDRECV_CANDIDATES) { /* one kernel: one stage */
+        *transport = CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL;
+        *variant = i - 2 * CUPERM_DIST_SENDRECV_CANDIDATES + 1;
+        *chunks = 1;
+        return;
+    }
     const int j = i % CUPERM_DIST_SENDRECV_CANDIDATES;
     *transport = i < CUPERM_DIST_SENDRECV_CANDIDATES ? CUPERM_DIST_TRANSPORT_SEND_RECV
                                                      : CUPERM_DIST_TRANSPORT_PEER_STORES;
@@ -353,9 +379,12 @@ static cupermStatus_t check_local(cuperm_handle_t* h, const int* perm, const cup
                                CUPERM_DIST_MAX_CHUNKS);
         if ((int)opt->variant < 0 || (int)opt->variant > 2)
             return cuperm_fail(INVALID, FN ": options->variant = %d is not a cupermDistVariant_t", (int)opt->variant);
-        if ((int)opt->transport < 0 || (int)opt->transport > 2)
+        if ((int)opt->transport < 0 || (int)opt->transport > 3)
             return cuperm_fail(INVALID, FN ": options->transport = %d is not a cupermDistTransport_t",
                                (int)opt->transport);
+        if (opt->transport == CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL && opt->chunks > 1)
+            return cuperm_fail(INVALID, FN ": options->chunks = %d with transport PEER_STORES_ONE_KERNEL, which is one "
+                               "stage (0 or 1)", opt->chunks);
         if (opt->measure != 0 && opt->measure != 1)
             return cuperm_fail(INVALID, FN ": options->measure = %d is not 0 or 1", opt->measure);
         if (!(opt->linkBytesPerSecond >= 0) || !(opt->stageLatencySeconds >= 0))
@@ -405,6 +434,7 @@ void cuperm_dist_plan_free(cuperm_dist_plan_t* p)
 {
     if (!p) return;
     free_pieces(p);
+    if (p->moves) cudaFree(p->moves);
     cuperm_dist_direct_free(p); /* also drops the captured executes */
     cuperm_dist_window_destroy(p->comm, &p->window);
     if (p->handle) cuperm_handle_release(p->handle);
@@ -466,18 +496,21 @@ cupermStatus_t cuperm_dist_redist_prepare(cuperm_handle_t* h, cuperm_dist_plan_t
         int transport, variant, k;
         cuperm_dist_candidate(i, opt, &transport, &variant, &k);
         costs[i] = INT64_MAX / 4;
-        const int peer = transport == CUPERM_DIST_TRANSPORT_PEER_STORES;
-        if ((force_v && force_v != variant) || (peer ? !stores : force_t == CUPERM_DIST_TRANSPORT_PEER_STORES) ||
-            (force_k && i % N_CHOICES > 0))
+        const int one = transport == CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL;
+        if ((force_v && force_v != variant) || (force_t && force_t != transport) ||
+            (cuperm_dist_stores(transport) && !stores) || (force_k && (one ? force_k > 1 : i % N_CHOICES > 0)))
             continue;
         /* Built for every chunk count: a chunk's shape changes its transposes' cost. */
         cupermStatus_t st = build(h, &c, transport, variant, k, p);
         if (st) return st;
         const local_cost_t lc = local_costs(p);
         const double overlap = h->tuning->dist_link_overlap;
-        const double t = peer ? model_peer_stores(&lc, p->send_bytes, p->recv_bytes, k, bw,
-                                                  h->tuning->dist_barrier_seconds, overlap)
-                              : model_seconds(&lc, p->send_bytes, p->recv_bytes, k, bw, lat, overlap);
+        const double barrier = h->tuning->dist_barrier_seconds;
+        const double t = one ? model_one_kernel(&lc, p->send_bytes, p->recv_bytes, p->has_local ? p->local_bytes : 0,
+                                                bw, barrier, h->tuning->dist_moves_bytes_per_second)
+                       : transport == CUPERM_DIST_TRANSPORT_PEER_STORES
+                           ? model_peer_stores(&lc, p->send_bytes, p->recv_bytes, k, bw, barrier, overlap)
+                           : model_seconds(&lc, p->send_bytes, p->recv_bytes, k, bw, lat, overlap);
         costs[i] = (int64_t)(t * 1e9) + 1;
     }
     return CUPERM_STATUS_SUCCESS;
@@ -498,6 +531,20 @@ static int cmp_float(const void* a, const void* b)
 {
     const float x = *(const float*)a, y = *(const float*)b;
     return x < y ? -1 : x > y;
+}
+
+/* After build() of a store transport: a window as large as the pieces need (window_bytes, equal on
+ * every rank; a smaller one made for another candidate is replaced) and, for one kernel, the moves
+ * kernel's list. Collective where it makes a window. */
+static cupermStatus_t prepare_stores(cuperm_handle_t* h, cuperm_dist_plan_t* p, cudaStream_t stream)
+{
+    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
+    if (p->window.base && p->window.bytes < p->window_bytes) cuperm_dist_window_destroy(p->comm, &p->window);
+    if (!p->window.base)
+        st = cuperm_dist_window_create(p->comm, p->comm_size, p->window_bytes, h->dev.sm_count, stream, &p->window);
+    if (!st && p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL)
+        st = cuperm_dist_moves_upload(p, p->pack, p->n_pack, 0, &p->window, p->recv_base, &p->moves, &p->n_moves);
+    return st;
 }
 
 /* Measure mode: every candidate the agreed costs leave available is built and run on scratch
@@ -526,10 +573,10 @@ static cupermStatus_t measure_candidates(cuperm_handle_t* h, cuperm_dist_plan_t*
         if (costs[i] >= INT64_MAX / 4) continue;
         int transport, variant, k;
         cuperm_dist_candidate(i, opt, &transport, &variant, &k);
-        if (transport == CUPERM_DIST_TRANSPORT_PEER_STORES && (no_window || !p->window.base)) {
+        if ((st = build(h, &c, transport, variant, k, p))) break;
+        if (cuperm_dist_stores(transport)) {
             /* agreed: every rank keeps or drops the peer-store candidates alike */
-            if (!no_window && (st = build(h, &c, transport, variant, k, p)) == CUPERM_STATUS_SUCCESS)
-                st = cuperm_dist_window_create(p->comm, p->comm_size, p->window_bytes, stream, &p->window);
+            if (!no_window) st = prepare_stores(h, p, stream);
             if (no_window || st == CUPERM_STATUS_NOT_SUPPORTED) {
                 no_window = 1;
                 st = CUPERM_STATUS_SUCCESS;
@@ -538,7 +585,6 @@ static cupermStatus_t measure_candidates(cuperm_handle_t* h, cuperm_dist_plan_t*
             }
             if (st) break;
         }
-        if ((st = build(h, &c, transport, variant, k, p))) break;
         void* ws = NULL;
         if (p->workspace_bytes && (e = cudaMallocAsync(&ws, p->workspace_bytes, stream))) {
             st = cuperm_dist_cuda_fail(e, FN ": measure mode's workspace");
@@ -586,12 +632,11 @@ cupermStatus_t cuperm_dist_redist_finish(cuperm_handle_t* h, cuperm_dist_plan_t*
         cupermStatus_t st = CUPERM_STATUS_SUCCESS;
         if (p->transport != transport || p->variant != variant || p->chunks != k)
             st = build(h, &c, transport, variant, k, p);
-        const int peer = transport == CUPERM_DIST_TRANSPORT_PEER_STORES;
-        if (!st && peer && !p->window.base) {
-            st = cuperm_dist_window_create(p->comm, p->comm_size, p->window_bytes, stream,
-                                           &p->window);
+        const int peer = cuperm_dist_stores(transport);
+        if (!st && peer) {
+            st = prepare_stores(h, p, stream);
             /* agreed on every rank: fall back to the best send/receive candidate */
-            if (st == CUPERM_STATUS_NOT_SUPPORTED && !(opt && opt->transport == CUPERM_DIST_TRANSPORT_PEER_STORES)) {
+            if (st == CUPERM_STATUS_NOT_SUPPORTED && !(opt && cuperm_dist_stores(opt->transport))) {
                 for (int i = CUPERM_DIST_SENDRECV_CANDIDATES; i < CUPERM_DIST_CANDIDATES; ++i) cost[i] = INT64_MAX / 4;
                 continue;
             }

@@ -5,23 +5,33 @@
  * one stage, unpack (a local transpose from the receive buffer into the output,
  * applying alpha and beta), plus one local transpose for the part that stays. With the
  * peer-stores transport the pack pieces write into the receivers' parts of an NCCL window
- * instead, and the window's kernel barriers replace the send/receive.
+ * instead, and the window's kernel barriers replace the send/receive; in one kernel
+ * (PEER_STORES_ONE_KERNEL, for small messages) the pack and local pieces are moves of the
+ * window's moves kernel (backend/cuda/dist/moves.h), its barriers its own.
  */
 #ifndef CUPERM_DIST_PLAN_H
 #define CUPERM_DIST_PLAN_H
 
 #include <nccl.h>
 
+#include "core/layout.h"
 #include "dist/layout.h"
 #include "dist/window.h"
 #include "exec/handle.h"
 #include "exec/transpose/plan.h"
 
 #define CUPERM_DIST_MAX_CHUNKS 16
-/* Candidates: 2 transports (send/receive, peer stores) x 2 variants x chunks 1, 2, 4, 8; see
- * cuperm_dist_candidate. */
+/* Candidates: 2 transports (send/receive, peer stores) x 2 variants x chunks 1, 2, 4, 8, then
+ * peer stores in one kernel x 2 variants (one chunk); see cuperm_dist_candidate. */
 #define CUPERM_DIST_SENDRECV_CANDIDATES 8
-#define CUPERM_DIST_CANDIDATES (2 * CUPERM_DIST_SENDRECV_CANDIDATES)
+#define CUPERM_DIST_STORES_CANDIDATES (CUPERM_DIST_SENDRECV_CANDIDATES + 2)
+#define CUPERM_DIST_CANDIDATES (CUPERM_DIST_SENDRECV_CANDIDATES + CUPERM_DIST_STORES_CANDIDATES)
+
+/* Whether transport stores into the receivers' parts of an NCCL window. */
+static inline int cuperm_dist_stores(int transport)
+{
+    return transport == CUPERM_DIST_TRANSPORT_PEER_STORES || transport == CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL;
+}
 
 typedef struct {
     int peer;             /* the rank sent to (pack) or received from (unpack); self for the local piece */
@@ -32,6 +42,7 @@ typedef struct {
     int64_t local_offset; /* elements into this rank's in (pack, local) or out (unpack) block */
     int64_t local_offset2;/* local piece: elements into out */
     cuperm_transpose_plan_t tp;
+    cuperm_problem_t walk; /* tp's problem by output stride: its move in the moves kernel */
 } cuperm_dist_piece_t;
 
 /* A bound output (cupermDistPlanBindOutput): every rank's output registered as one symmetric window,
@@ -43,6 +54,8 @@ typedef struct {
     cuperm_dist_window_t window; /* out as every rank's window part */
     cuperm_dist_piece_t* pieces;
     int n;
+    cuperm_dist_move_t* moves;   /* device: the pieces and the local piece as moves (one-kernel plans) */
+    int n_moves;
 } cuperm_dist_direct_t;
 
 /* A captured execute (replay.c): its pointers and scalars, and the graph that replays it. */
@@ -79,6 +92,8 @@ typedef struct cuperm_dist_plan {
     cuperm_dist_piece_t* pack;   /* sorted by stage */
     cuperm_dist_piece_t* unpack; /* sorted by stage */
     cuperm_dist_piece_t local;
+    cuperm_dist_move_t* moves;   /* device, one-kernel plans: the pack pieces and the local piece */
+    int n_moves;
     size_t send_bytes, recv_bytes, local_bytes, recv_base, workspace_bytes;
     int send_peers, recv_peers;
     int64_t in_volume, out_volume, in_span, out_span; /* elements of this rank's blocks */
@@ -132,6 +147,23 @@ static inline void cuperm_dist_cap_grid(cuperm_transpose_plan_t* tp, int64_t cap
     if (cap && tp->host.launch.blocks > cap) tp->host.launch.blocks = cap;
     if (cap && tp->host.packed.blocks > cap) tp->host.packed.blocks = cap;
 }
+
+/** Makes s's transpose plan (cuperm_transpose_plan_init's arguments) and its walk. */
+cupermStatus_t cuperm_dist_piece_init(cuperm_handle_t* h, cuperm_dist_piece_t* s, int n, const int64_t* ext,
+                                      const int* perm, cupermDataType_t type, const int64_t* in_str,
+                                      const int64_t* out_str);
+
+/** Piece s as a move of the moves kernel (no device; for tests too): reading the launch's input
+ *  at src_offset elements, writing dst (NULL: the launch's output) at dst_offset elements. */
+void cuperm_dist_move_describe(const cuperm_dist_piece_t* s, int64_t src_offset, char* dst, int64_t dst_offset,
+                               int scaled, cuperm_dist_move_t* m);
+
+/** Uploads the moves of a one-kernel run: pieces[0, n) storing into w's parts (peer_offset bytes
+ *  past base), alpha and beta applied where scaled, then p's local piece unless p skips it.
+ *  Replaces *list (cudaFree'd) and *count. */
+cupermStatus_t cuperm_dist_moves_upload(const cuperm_dist_plan_t* p, const cuperm_dist_piece_t* pieces, int n,
+                                        int scaled, const cuperm_dist_window_t* w, size_t base,
+                                        cuperm_dist_move_t** list, int* count);
 
 /* Buffer regions of the distributed engine start 256-byte aligned. */
 static inline size_t cuperm_dist_align256(size_t bytes)

@@ -11,7 +11,7 @@
 
 static int replayable(const cuperm_dist_plan_t* p, const void* out)
 {
-    return (p->direct.used && out == p->direct.out) || p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES;
+    return (p->direct.used && out == p->direct.out) || cuperm_dist_stores(p->transport);
 }
 
 static int same_key(const cuperm_dist_replay_t* r, const void* in, const void* out, const void* ws,

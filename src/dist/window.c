@@ -40,7 +40,7 @@ static cupermStatus_t agree_ok(ncclComm_t comm, cudaStream_t stream, int failed,
 }
 
 /* Registers w->base (bytes, equal on every rank) and learns the peers' addresses: agreed. */
-static cupermStatus_t register_window(ncclComm_t comm, int comm_size, size_t bytes, cudaStream_t stream,
+static cupermStatus_t register_window(ncclComm_t comm, int comm_size, size_t bytes, int ctas, cudaStream_t stream,
                                       cuperm_dist_window_t* w)
 {
     int64_t any = 0;
@@ -61,8 +61,10 @@ static cupermStatus_t register_window(ncclComm_t comm, int comm_size, size_t byt
     if (d) cudaFreeAsync(d, stream);
     if (!e) e = cudaStreamSynchronize(stream);
     if ((st = agree_ok(comm, stream, e != cudaSuccess, &any)) || any) return st ? st : CUPERM_STATUS_NOT_SUPPORTED;
+    int64_t most = ctas; /* the moves kernel's grid, one barrier a CTA: equal on every rank */
+    if ((st = cuperm_dist_agree(comm, stream, &most, 1))) return st;
     cuperm_dist_lsa_barrier_t* bar = NULL;
-    const ncclResult_t rb = cuperm_dist_lsa_barrier_create(comm, &bar);
+    const ncclResult_t rb = cuperm_dist_lsa_barrier_create(comm, (int)most, &bar);
     w->barrier = bar;
     if ((st = agree_ok(comm, stream, rb != ncclSuccess, &any)) || any) return st ? st : CUPERM_STATUS_NOT_SUPPORTED;
     return CUPERM_STATUS_SUCCESS;
@@ -73,7 +75,14 @@ cudaError_t cuperm_dist_window_barrier(const cuperm_dist_window_t* w, cudaStream
     return cuperm_dist_lsa_barrier_launch(w->barrier, stream);
 }
 
-cupermStatus_t cuperm_dist_window_create(ncclComm_t comm, int comm_size, size_t bytes, cudaStream_t stream,
+cudaError_t cuperm_dist_window_moves(const cuperm_dist_window_t* w, const cuperm_dist_move_t* list, int n,
+                                     cupermDataType_t type, const void* alpha, const void* in, const void* beta,
+                                     void* out, cudaStream_t stream)
+{
+    return cuperm_dist_moves_launch(w->barrier, list, n, type, alpha, in, beta, out, stream);
+}
+
+cupermStatus_t cuperm_dist_window_create(ncclComm_t comm, int comm_size, size_t bytes, int ctas, cudaStream_t stream,
                                          cuperm_dist_window_t* w)
 {
     memset(w, 0, sizeof *w);
@@ -81,7 +90,7 @@ cupermStatus_t cuperm_dist_window_create(ncclComm_t comm, int comm_size, size_t 
     /* ncclMemAlloc: memory NCCL can map into every peer (cuMem, exportable handles). */
     w->owned = 1;
     cupermStatus_t st = agree_ok(comm, stream, ncclMemAlloc(&w->base, bytes) != ncclSuccess, &any);
-    if (!st && !any && !(st = register_window(comm, comm_size, bytes, stream, w))) return CUPERM_STATUS_SUCCESS;
+    if (!st && !any && !(st = register_window(comm, comm_size, bytes, ctas, stream, w))) return CUPERM_STATUS_SUCCESS;
     cuperm_dist_window_destroy(comm, w);
     if (st && st != CUPERM_STATUS_NOT_SUPPORTED) return st;
     return cuperm_fail(CUPERM_STATUS_NOT_SUPPORTED, FN ": a rank could not allocate or register an NCCL window of "
@@ -111,7 +120,7 @@ static int exportable(const void* base, size_t bytes)
     return handles != 0 && p + bytes <= start + size;
 }
 
-cupermStatus_t cuperm_dist_window_register(ncclComm_t comm, int comm_size, void* base, size_t bytes,
+cupermStatus_t cuperm_dist_window_register(ncclComm_t comm, int comm_size, void* base, size_t bytes, int ctas,
                                            cudaStream_t stream, cuperm_dist_window_t* w)
 {
     memset(w, 0, sizeof *w);
@@ -119,7 +128,7 @@ cupermStatus_t cuperm_dist_window_register(ncclComm_t comm, int comm_size, void*
     int64_t any = 0;
     cupermStatus_t st = agree_ok(comm, stream, !exportable(base, bytes), &any);
     if (!st && any) st = CUPERM_STATUS_NOT_SUPPORTED;
-    if (!st) st = register_window(comm, comm_size, bytes, stream, w);
+    if (!st) st = register_window(comm, comm_size, bytes, ctas, stream, w);
     if (!st) return st;
     cuperm_dist_window_destroy(comm, w);
     if (st != CUPERM_STATUS_NOT_SUPPORTED) return st;
@@ -137,19 +146,19 @@ int cuperm_dist_window_possible(ncclComm_t comm, int comm_size)
     return 0;
 }
 
-cupermStatus_t cuperm_dist_window_create(ncclComm_t comm, int comm_size, size_t bytes, cudaStream_t stream,
+cupermStatus_t cuperm_dist_window_create(ncclComm_t comm, int comm_size, size_t bytes, int ctas, cudaStream_t stream,
                                          cuperm_dist_window_t* w)
 {
-    (void)comm, (void)comm_size, (void)stream;
+    (void)comm, (void)comm_size, (void)ctas, (void)stream;
     memset(w, 0, sizeof *w);
     return cuperm_fail(CUPERM_STATUS_NOT_SUPPORTED, "cupermDistPlanTranspose: this build has no NCCL device API "
                        "(nccl_device.h), so no NCCL windows (%zu bytes asked)", bytes);
 }
 
-cupermStatus_t cuperm_dist_window_register(ncclComm_t comm, int comm_size, void* base, size_t bytes,
+cupermStatus_t cuperm_dist_window_register(ncclComm_t comm, int comm_size, void* base, size_t bytes, int ctas,
                                            cudaStream_t stream, cuperm_dist_window_t* w)
 {
-    (void)comm, (void)comm_size, (void)base, (void)stream;
+    (void)comm, (void)comm_size, (void)base, (void)ctas, (void)stream;
     memset(w, 0, sizeof *w);
     return cuperm_fail(CUPERM_STATUS_NOT_SUPPORTED, "cupermDistPlanBindOutput: this build has no NCCL device API "
                        "(nccl_device.h), so no NCCL windows (%zu bytes asked)", bytes);
@@ -165,5 +174,13 @@ cudaError_t cuperm_dist_window_barrier(const cuperm_dist_window_t* w, cudaStream
 {
     (void)w, (void)stream;
     return cudaErrorNotSupported; /* no window is ever made in this build */
+}
+
+cudaError_t cuperm_dist_window_moves(const cuperm_dist_window_t* w, const cuperm_dist_move_t* list, int n,
+                                     cupermDataType_t type, const void* alpha, const void* in, const void* beta,
+                                     void* out, cudaStream_t stream)
+{
+    (void)w, (void)list, (void)n, (void)type, (void)alpha, (void)in, (void)beta, (void)out, (void)stream;
+    return cudaErrorNotSupported;
 }
 #endif

@@ -50,11 +50,17 @@ static void err_rank(int r, void* arg)
         if (plan) cupermDistContractionPlanDestroy(plan);
         return;
     }
+    cupermDistOptions_t opt; /* the defaults, but on the victim of kind 12 */
+    memset(&opt, 0, sizeof opt);
+    if (r == e->victim && e->kind == 12) { /* one kernel is one stage */
+        opt.transport = CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL;
+        opt.chunks = 2;
+    }
     cupermDistPlan_t plan = NULL;
-    e->st[r] = cupermDistPlanTranspose(dt_R[r].handle, &plan, perm, &in, &out, NULL, dt_R[r].comm, dt_R[r].stream);
+    e->st[r] = cupermDistPlanTranspose(dt_R[r].handle, &plan, perm, &in, &out, &opt, dt_R[r].comm, dt_R[r].stream);
     snprintf(e->msg[r], sizeof e->msg[r], "%s", cupermGetLastErrorMessage());
     e->got_plan[r] = plan != NULL;
-    if (plan && e->kind >= 8) { /* binding an output (a valid plan on every rank), broken on the victim */
+    if (plan && e->kind >= 8 && e->kind < 12) { /* binding an output (a valid plan on every rank), broken on the victim */
         const size_t bytes = 4096; /* above every rank's output span (at most 10 * 7 * 5 doubles / 2) */
         const int victim = r == e->victim;
         void* buf = NULL;
@@ -85,9 +91,10 @@ int dt_error_cases(void)
                                   "contraction: label extents differ on one rank",
                                   "contraction: wrong grid size on one rank",
                                   "bound output: cudaMalloc memory on one rank", "bound output: another size on one rank",
-                                  "bound output: too small on one rank", "bound output: one rank unbinds"};
+                                  "bound output: too small on one rank", "bound output: one rank unbinds",
+                                  "one-kernel transport with 2 chunks on one rank"};
     int bad = 0;
-    for (int kind = 0; kind < 12; ++kind)
+    for (int kind = 0; kind < 13; ++kind)
         for (int victim = 0; victim < dt_G; victim += dt_G - 1) {
             err_case_t e;
             memset(&e, 0, sizeof e);

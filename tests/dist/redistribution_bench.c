@@ -156,7 +156,7 @@ int dt_bench(double gb, int iters)
      * calls, not the GPUs, set the pace of back-to-back executes */
     printf("%-44s %-4s %-26s %9s %11s %6s %9s %9s %9s %6s %8s %8s\n", "case", "type", "global extents", "GB/GPU",
            "sent B/GPU", "t/v/k", "dist ms", "a2a ms", "model ms", "ratio", "host ms", "a2a host");
-    enum { KINDS = 11 };
+    enum { KINDS = 13 };
     for (int ci = 0; ci < 2 * KINDS; ++ci) {
         bench_t* b = calloc(1, sizeof *b);
         b->type = CUPERM_R_32F;
@@ -175,6 +175,7 @@ int dt_bench(double gb, int iters)
         memcpy(b->ext, base, sizeof base);
         static const int rev[6] = {5, 4, 3, 2, 1, 0}, swap01[6] = {1, 0, 2, 3, 4, 5}, mix[6] = {2, 0, 5, 1, 4, 3};
         const cupermDistTransport_t SR = CUPERM_DIST_TRANSPORT_SEND_RECV, PS = CUPERM_DIST_TRANSPORT_PEER_STORES;
+        const cupermDistTransport_t PK = CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL;
         switch (ci % KINDS) {
         case 0: b->name = "6-D reverse, Shard(5)->Shard(5), model"; memcpy(b->perm, rev, sizeof rev);
                 b->in_mode = 5; b->out_mode = 5; break; /* out mode 5 = input mode 0 */
@@ -198,6 +199,10 @@ int dt_bench(double gb, int iters)
                 b->in_mode = 5; b->out_mode = 1; b->bind = 1; break;
         case 10: b->name = "6-D mixed, Shard(5)->Shard(0), bound output"; memcpy(b->perm, mix, sizeof mix);
                 b->in_mode = 5; b->out_mode = 0; b->bind = 1; break;
+        case 11: b->name = "6-D reverse, Shard(5)->Shard(5), one kernel"; memcpy(b->perm, rev, sizeof rev);
+                b->in_mode = 5; b->out_mode = 5; b->transport = PK; break;
+        case 12: b->name = "6-D mixed, Shard(5)->Shard(0), one kernel"; memcpy(b->perm, mix, sizeof mix);
+                b->in_mode = 5; b->out_mode = 0; b->transport = PK; break;
         }
         if (!big) b->iters = iters * 20;
         if (!big && ci % KINDS == 3) { free(b); continue; }
@@ -224,7 +229,7 @@ int dt_bench(double gb, int iters)
         printf("%-44s %-4s %-26s %9.4f %11zu %s/%d/%-2d %9.4f %9.4f %9.4f %6.3f %8.4f %8.4f %s\n", b->name,
                dt_type_name(b->type),
                ex, gpub, b->info[0].bytesSent,
-               b->info[0].directTransposes ? "bo" : b->info[0].transport == CUPERM_DIST_TRANSPORT_PEER_STORES ? "ps" : "sr",
+               b->info[0].directTransposes ? "bo" : b->info[0].transport == PS ? "ps" : b->info[0].transport == PK ? "pk" : "sr",
                (int)b->info[0].variant,
                b->info[0].chunks, td, ta,
                b->info[0].predictedSeconds * 1e3, ta > 0 ? td / ta : 0, hd, ha, big ? "large" : "small");

@@ -128,8 +128,9 @@ int dt_correctness_case(int id, int quick)
     c->alpha = 2;
     c->beta = dt_rr(0, 4) ? -1 : 0;
     c->opt.variant = (cupermDistVariant_t)dt_rr(0, 2);
-    c->opt.transport = (cupermDistTransport_t)dt_rr(0, 2);
+    c->opt.transport = (cupermDistTransport_t)dt_rr(0, 3);
     c->opt.chunks = dt_rr(0, 1) ? 0 : (int)dt_rr(1, 5);
+    if (c->opt.transport == CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL && c->opt.chunks > 1) c->opt.chunks = 1;
     c->pad = (int)dt_rr(0, 3) == 0;
     c->pad_out = (int)dt_rr(0, 3) == 0;
     c->bind = (int)dt_rr(0, 2) == 0;
@@ -186,7 +187,9 @@ int dt_correctness_case(int id, int quick)
     dt_describe(&c->in, si, sizeof si);
     dt_describe(&c->out, so, sizeof so);
     int skipped = 0;
-    if (c->st[0] == CUPERM_STATUS_NOT_SUPPORTED && (c->opt.transport == CUPERM_DIST_TRANSPORT_PEER_STORES || c->bind)) {
+    if (c->st[0] == CUPERM_STATUS_NOT_SUPPORTED &&
+        (c->opt.transport == CUPERM_DIST_TRANSPORT_PEER_STORES ||
+         c->opt.transport == CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL || c->bind)) {
         /* every rank alike, or the next loop reports it */
         int same = 1;
         for (int r = 1; r < dt_G; ++r) same &= c->st[r] == c->st[0];
@@ -230,7 +233,8 @@ int dt_correctness_case(int id, int quick)
     printf(" %s -> %s%s%s beta %g %s variant %d chunks %d sent %zu B\n", si, so, c->pad ? " padded-in" : "",
            c->pad_out ? " padded-out" : "", c->beta,
            c->info[0].directTransposes ? "bound-output"
-           : c->info[0].transport == CUPERM_DIST_TRANSPORT_PEER_STORES ? "peer-stores" : "send-recv",
+           : c->info[0].transport == CUPERM_DIST_TRANSPORT_PEER_STORES ? "peer-stores"
+           : c->info[0].transport == CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL ? "one-kernel" : "send-recv",
            (int)c->info[0].variant, c->info[0].chunks, c->info[0].bytesSent);
     for (int r = 0; r < dt_G; ++r) {
         free(c->h_in[r]);

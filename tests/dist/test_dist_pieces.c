@@ -42,6 +42,20 @@ static void emulate(const cuperm_launch_t* l, double alpha, const double* in, do
     launch_walk(l, axpby_one, &c);
 }
 
+/* A move of the moves kernel (backend/cuda/dist/moves.h) walked as the kernel walks it: element
+ * e < volume at the offsets cuperm_group_offsets reads off the move's dimensions. */
+static void emulate_move(const cuperm_dist_move_t* m, double alpha, const double* in, double beta, double* out)
+{
+    for (int d = 1; d < m->rank; ++d) assert_true(m->dim[d - 1].out_stride <= m->dim[d].out_stride);
+    for (int64_t e = 0; e < m->volume; ++e) {
+        int64_t from, to;
+        cuperm_group_offsets(m->dim, m->div, 0, m->rank, e, &from, &to);
+        const double x = in[m->src_offset + from];
+        double* y = out + m->dst_offset + to;
+        *y = m->scaled ? alpha * x + beta * *y : x;
+    }
+}
+
 static uint64_t st = 7;
 static int64_t rr(int64_t lo, int64_t hi)
 {
@@ -175,8 +189,9 @@ static void pieces_redistribute(void** state)
         problem_t q;
         random_problem(&q);
         const int P = q.P, variant = (int)rr(1, 2);
-        const int transport = (int)rr(1, 2), stores = transport == CUPERM_DIST_TRANSPORT_PEER_STORES;
-        const int k = (int)rr(1, 5);
+        const int transport = (int)rr(1, 3), stores = cuperm_dist_stores(transport);
+        const int one = transport == CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL;
+        const int k = one ? 1 : (int)rr(1, 5);
         cuperm_dist_plan_t plans[6];
         double *lin[6], *lout[6], *ws[6];
         int64_t sin[6][CUPERM_MAX_RANK], sout[6][CUPERM_MAX_RANK];
@@ -201,9 +216,14 @@ static void pieces_redistribute(void** state)
             for (int i = 0; i < p->n_pack && !stores; ++i)
                 emulate(&p->pack[i].tp.host.launch, 1, lin[r] + p->pack[i].local_offset, 0,
                         ws[r] + p->pack[i].buf_offset / 8);
-            if (p->has_local)
+            cuperm_dist_move_t m;
+            if (p->has_local && one) { /* the kernel's last move: the launch's out at local_offset2 */
+                cuperm_dist_move_describe(&p->local, p->local.local_offset, NULL, p->local.local_offset2, 1, &m);
+                emulate_move(&m, alpha, lin[r], beta, lout[r]);
+            } else if (p->has_local) {
                 emulate(&p->local.tp.host.launch, alpha, lin[r] + p->local.local_offset, beta,
                         lout[r] + p->local.local_offset2);
+            }
         }
         /* exchange: every send has exactly one receive of the same stage and bytes */
         for (int s = 0; s < P; ++s)
@@ -219,8 +239,11 @@ static void pieces_redistribute(void** state)
                     if (stores) { /* the sender's store lands where the receiver reads */
                         assert_int_equal(a->peer_offset, b->buf_offset);
                         assert_true(d->recv_base + b->buf_offset + b->bytes <= d->window_bytes);
-                        emulate(&a->tp.host.launch, 1, lin[s] + a->local_offset, 0,
-                                ws[a->peer] + (d->recv_base + a->peer_offset) / 8);
+                        double* dst = ws[a->peer] + (d->recv_base + a->peer_offset) / 8;
+                        cuperm_dist_move_t m; /* the window's part as a destination of its own */
+                        cuperm_dist_move_describe(a, a->local_offset, (char*)dst, 0, 0, &m);
+                        if (one) emulate_move(&m, 1, lin[s], 0, (double*)m.dst);
+                        else emulate(&a->tp.host.launch, 1, lin[s] + a->local_offset, 0, dst);
                     } else {
                         memcpy((char*)ws[a->peer] + d->recv_base + b->buf_offset, (char*)ws[s] + a->buf_offset,
                                a->bytes);
@@ -312,11 +335,18 @@ static void direct_stores(void** state)
             fill_in(&q, r, sin[r], lin[r]);
             visit_out(&q, r, ostr[r], lout[r], 0, 0, 0, NULL, NULL);
         }
-        /* every rank's stores; pieces in the order r+1, r+2, ..., each receiver once */
+        /* every rank's stores; pieces in the order r+1, r+2, ..., each receiver once; on odd trials
+         * as the moves kernel's moves (a one-kernel plan's direct path) */
+        const int one = trial % 2;
         size_t stored = 0, volume = 0;
         for (int r = 0; r < P; ++r) {
             const cuperm_dist_plan_t* p = &plans[r];
-            if (p->has_local) {
+            cuperm_dist_move_t m;
+            if (p->has_local && one) {
+                cuperm_dist_move_describe(&p->local, p->local.local_offset, NULL, p->local.local_offset2, 1, &m);
+                emulate_move(&m, alpha, lin[r], beta, lout[r]);
+                stored += p->local.bytes;
+            } else if (p->has_local) {
                 emulate(&p->local.tp.host.launch, alpha, lin[r] + p->local.local_offset, beta,
                         lout[r] + p->local.local_offset2);
                 stored += p->local.bytes;
@@ -326,7 +356,10 @@ static void direct_stores(void** state)
                 assert_true(s->peer != r && s->peer_offset % 8 == 0);
                 if (i) assert_true((p->direct.pieces[i - 1].peer - r + P) % P < (s->peer - r + P) % P);
                 assert_true((int64_t)(s->peer_offset / 8) < span[s->peer]);
-                emulate(&s->tp.host.launch, alpha, lin[r] + s->local_offset, beta, lout[s->peer] + s->peer_offset / 8);
+                double* dst = lout[s->peer] + s->peer_offset / 8;
+                cuperm_dist_move_describe(s, s->local_offset, (char*)dst, 0, 1, &m);
+                if (one) emulate_move(&m, alpha, lin[r], beta, (double*)m.dst);
+                else emulate(&s->tp.host.launch, alpha, lin[r] + s->local_offset, beta, dst);
                 stored += s->bytes;
             }
             volume += (size_t)cuperm_dist_owned(&q.lo, r, &box) * 8;

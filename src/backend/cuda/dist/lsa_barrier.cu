@@ -3,10 +3,7 @@
 #include <nccl_device.h>
 
 #include "backend/cuda/dist/lsa_barrier.h"
-
-struct cuperm_dist_lsa_barrier {
-    ncclDevComm dev;
-};
+#include "backend/cuda/dist/lsa_team.cuh"
 
 namespace cuperm {
 
@@ -22,13 +19,14 @@ static __global__ void __launch_bounds__(32) lsa_barrier(ncclDevComm dev)
 
 } // namespace cuperm
 
-extern "C" ncclResult_t cuperm_dist_lsa_barrier_create(ncclComm_t comm, cuperm_dist_lsa_barrier_t** out)
+extern "C" ncclResult_t cuperm_dist_lsa_barrier_create(ncclComm_t comm, int ctas, cuperm_dist_lsa_barrier_t** out)
 {
     *out = nullptr;
     auto* b = new (std::nothrow) cuperm_dist_lsa_barrier();
     if (!b) return ncclSystemError;
     ncclDevCommRequirements reqs = {}; /* 2.28 has no initializer macro: zero is "none" for every field */
-    reqs.lsaBarrierCount = 1;
+    reqs.lsaBarrierCount = 1 + ctas;
+    b->ctas = ctas;
     const ncclResult_t r = ncclDevCommCreate(comm, &reqs, &b->dev);
     if (r != ncclSuccess) {
         delete b;
