@@ -56,7 +56,7 @@ CUPERM_INTERNAL_API void cuperm_problem_init(cuperm_problem_t* p, int rank, cons
 /** Drops unit extents, orders dimensions by input stride (then output stride)
  * and fuses neighbours that are contiguous on both sides. A problem of volume 1
  * becomes one dimension of extent 1. */
-void cuperm_problem_canonicalize(cuperm_problem_t* p);
+CUPERM_INTERNAL_API void cuperm_problem_canonicalize(cuperm_problem_t* p);
 
 /** The same, ordered by output stride (then input stride): the order in which a walk over
  *  linear indices, the first dimension fastest, writes the output as contiguously as it can. */

@@ -151,10 +151,12 @@
  * keep the 20 us that the model charged for the one-word ncclAllReduce barrier it replaced. */
 #define CUPERM_SM90_DIST_BARRIER_SECONDS 5e-6
 #define CUPERM_DIST_BARRIER_UNMEASURED 20e-6
-/* The moves kernel (one-kernel peer stores): every element gathered alone, its sources in L2 for
- * the small messages it is for. A first guess, to be fitted on the device (dist/plan.c prices with
- * it); unmeasured families assume a third of it. */
-#define CUPERM_SM90_DIST_MOVES_RATE 1.0e12
+/* The moves kernel (one-kernel peer stores): every element gathered alone. 0.4 TB/s of bytes read
+ * and written: 2 x H200, 1 GB a GPU forced into it, 0.37 (reverse) and 0.47 TB/s (mixed
+ * permutation; bench/results/dist-h200x2/session33/one-kernel-v1/), where the sources come from
+ * DRAM; small messages, whose sources stay in L2, take it for its launches and barriers, not its
+ * rate. Unmeasured families assume less. */
+#define CUPERM_SM90_DIST_MOVES_RATE 0.4e12
 #define CUPERM_DIST_MOVES_RATE_UNMEASURED 0.3e12
 
 /* Per SM: the reference part's dense peak divided by its SM count (H100 SXM: 132 SMs,

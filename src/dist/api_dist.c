@@ -102,7 +102,7 @@ cupermStatus_t cupermDistPlanGetInfo(cupermDistPlan_t token, cupermDistPlanInfo_
     info->bytesLocal = p->local_bytes;
     info->workspaceBytes = p->workspace_bytes;
     const int one = p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL;
-    info->transposes = one ? 1 + p->n_unpack : p->n_pack + p->n_unpack + p->has_local;
+    info->transposes = one ? 1 : p->n_pack + p->n_unpack + p->has_local;
     info->predictedSeconds = p->predicted_seconds;
     info->transport = (cupermDistTransport_t)p->transport;
     info->windowBytes = p->window.bytes;

@@ -54,7 +54,7 @@ void cuperm_dist_direct_free(cuperm_dist_plan_t* p)
 {
     cuperm_dist_replays_clear(p); /* graphs may hold the binding's pieces */
     cuperm_dist_window_destroy(p->comm, &p->direct.window);
-    if (p->direct.moves) cudaFree(p->direct.moves);
+    cuperm_dist_moves_free(&p->direct.moves);
     free(p->direct.pieces);
     memset(&p->direct, 0, sizeof p->direct);
 }
@@ -121,8 +121,7 @@ static cupermStatus_t bind_output(cuperm_dist_plan_t* p, void* out, size_t bytes
         int64_t u[2] = {0, 0};
         cupermStatus_t mine = cuperm_dist_build_direct(p->handle, p, strides);
         if (!mine && p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL) /* its stores in one kernel too */
-            mine = cuperm_dist_moves_upload(p, p->direct.pieces, p->direct.n, 1, &p->direct.window, 0,
-                                            &p->direct.moves, &p->direct.n_moves);
+            mine = cuperm_dist_moves_upload(p, 1);
         st = cuperm_dist_agree_status(FN, p->comm, stream, p->comm_rank, mine, u, 2);
     }
     free(strides);

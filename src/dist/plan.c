@@ -329,14 +329,14 @@ static double model_peer_stores(const local_cost_t* c, size_t sent, size_t recei
 }
 
 /* Peer stores in one kernel: its barriers (priced as one barrier kernel), then every element of
- * the stores and the local piece gathered alone, at the device family's dist_moves_bytes_per_second
- * (bytes read and written) or the link's pace, whichever is slower; then the unpacks. */
-static double model_one_kernel(const local_cost_t* c, size_t sent, size_t received, size_t local, double bw,
-                               double barrier, double moves_rate)
+ * the stores, the local piece and the unpacks gathered alone, at the device family's
+ * dist_moves_bytes_per_second (bytes read and written) or the link's pace, whichever is slower. */
+static double model_one_kernel(size_t sent, size_t received, size_t local, double bw, double barrier,
+                               double moves_rate)
 {
     const size_t bytes = sent > received ? sent : received;
-    const double link = (double)bytes / bw, gather = 2.0 * (double)(sent + local) / moves_rate;
-    return barrier + LAUNCH_SECONDS + (link > gather ? link : gather) + c->unpack + LAUNCH_SECONDS * c->n_unpack;
+    const double link = (double)bytes / bw, gather = 2.0 * (double)(sent + local + received) / moves_rate;
+    return barrier + LAUNCH_SECONDS + (link > gather ? link : gather);
 }
 
 /* ---- planning ----------------------------------------------------------- */
@@ -434,7 +434,7 @@ void cuperm_dist_plan_free(cuperm_dist_plan_t* p)
 {
     if (!p) return;
     free_pieces(p);
-    if (p->moves) cudaFree(p->moves);
+    cuperm_dist_moves_free(&p->moves);
     cuperm_dist_direct_free(p); /* also drops the captured executes */
     cuperm_dist_window_destroy(p->comm, &p->window);
     if (p->handle) cuperm_handle_release(p->handle);
@@ -506,8 +506,8 @@ cupermStatus_t cuperm_dist_redist_prepare(cuperm_handle_t* h, cuperm_dist_plan_t
         const local_cost_t lc = local_costs(p);
         const double overlap = h->tuning->dist_link_overlap;
         const double barrier = h->tuning->dist_barrier_seconds;
-        const double t = one ? model_one_kernel(&lc, p->send_bytes, p->recv_bytes, p->has_local ? p->local_bytes : 0,
-                                                bw, barrier, h->tuning->dist_moves_bytes_per_second)
+        const double t = one ? model_one_kernel(p->send_bytes, p->recv_bytes, p->has_local ? p->local_bytes : 0, bw,
+                                                barrier, h->tuning->dist_moves_bytes_per_second)
                        : transport == CUPERM_DIST_TRANSPORT_PEER_STORES
                            ? model_peer_stores(&lc, p->send_bytes, p->recv_bytes, k, bw, barrier, overlap)
                            : model_seconds(&lc, p->send_bytes, p->recv_bytes, k, bw, lat, overlap);
@@ -543,7 +543,7 @@ static cupermStatus_t prepare_stores(cuperm_handle_t* h, cuperm_dist_plan_t* p, 
     if (!p->window.base)
         st = cuperm_dist_window_create(p->comm, p->comm_size, p->window_bytes, h->dev.sm_count, stream, &p->window);
     if (!st && p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL)
-        st = cuperm_dist_moves_upload(p, p->pack, p->n_pack, 0, &p->window, p->recv_base, &p->moves, &p->n_moves);
+        st = cuperm_dist_moves_upload(p, 0);
     return st;
 }
 

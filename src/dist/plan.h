@@ -45,6 +45,13 @@ typedef struct {
     cuperm_problem_t walk; /* tp's problem by output stride: its move in the moves kernel */
 } cuperm_dist_piece_t;
 
+/* A one-kernel run's moves (backend/cuda/dist/moves.h) in device memory: list[0, stores) between
+ * the kernel's barriers, the unpacks after. */
+typedef struct {
+    cuperm_dist_move_t* list;
+    int n, stores;
+} cuperm_dist_moves_t;
+
 /* A bound output (cupermDistPlanBindOutput): every rank's output registered as one symmetric window,
  * and this rank's direct pieces, each a transpose from its input block into one receiver's output
  * block (peer_offset bytes into it), in the order r+1, r+2, ... (mod P). */
@@ -54,8 +61,7 @@ typedef struct {
     cuperm_dist_window_t window; /* out as every rank's window part */
     cuperm_dist_piece_t* pieces;
     int n;
-    cuperm_dist_move_t* moves;   /* device: the pieces and the local piece as moves (one-kernel plans) */
-    int n_moves;
+    cuperm_dist_moves_t moves;   /* one-kernel plans: the pieces and the local piece */
 } cuperm_dist_direct_t;
 
 /* A captured execute (replay.c): its pointers and scalars, and the graph that replays it. */
@@ -92,8 +98,7 @@ typedef struct cuperm_dist_plan {
     cuperm_dist_piece_t* pack;   /* sorted by stage */
     cuperm_dist_piece_t* unpack; /* sorted by stage */
     cuperm_dist_piece_t local;
-    cuperm_dist_move_t* moves;   /* device, one-kernel plans: the pack pieces and the local piece */
-    int n_moves;
+    cuperm_dist_moves_t moves;   /* one-kernel plans: the pack and local pieces, then the unpacks */
     size_t send_bytes, recv_bytes, local_bytes, recv_base, workspace_bytes;
     int send_peers, recv_peers;
     int64_t in_volume, out_volume, in_span, out_span; /* elements of this rank's blocks */
@@ -153,17 +158,22 @@ cupermStatus_t cuperm_dist_piece_init(cuperm_handle_t* h, cuperm_dist_piece_t* s
                                       const int* perm, cupermDataType_t type, const int64_t* in_str,
                                       const int64_t* out_str);
 
-/** Piece s as a move of the moves kernel (no device; for tests too): reading the launch's input
- *  at src_offset elements, writing dst (NULL: the launch's output) at dst_offset elements. */
-void cuperm_dist_move_describe(const cuperm_dist_piece_t* s, int64_t src_offset, char* dst, int64_t dst_offset,
-                               int scaled, cuperm_dist_move_t* m);
+/** Piece s as a move of the moves kernel (no device; for tests too): reading src (NULL: the
+ *  launch's input) at src_offset elements, writing dst (NULL: the launch's output) at dst_offset
+ *  elements, walked by output stride or, by_input, by input stride (an unpack of a window part). */
+void cuperm_dist_move_describe(const cuperm_dist_piece_t* s, const char* src, int64_t src_offset, char* dst,
+                               int64_t dst_offset, int scaled, int by_input, cuperm_dist_move_t* m);
 
-/** Uploads the moves of a one-kernel run: pieces[0, n) storing into w's parts (peer_offset bytes
- *  past base), alpha and beta applied where scaled, then p's local piece unless p skips it.
- *  Replaces *list (cudaFree'd) and *count. */
-cupermStatus_t cuperm_dist_moves_upload(const cuperm_dist_plan_t* p, const cuperm_dist_piece_t* pieces, int n,
-                                        int scaled, const cuperm_dist_window_t* w, size_t base,
-                                        cuperm_dist_move_t** list, int* count);
+/** The moves of a one-kernel run into m (room for n + 1 + p->n_unpack; no device): pieces[0, n)
+ *  storing into the window's parts (p->window's, or direct: the bound output's, alpha and beta
+ *  applied), the local piece unless p skips it (*stores: the count so far), then, not direct,
+ *  the unpacks of this rank's window part. Returns the count. */
+int cuperm_dist_moves_list(const cuperm_dist_plan_t* p, const cuperm_dist_piece_t* pieces, int n, int direct,
+                           cuperm_dist_move_t* m, int* stores);
+
+/** Builds and uploads p->moves (direct: p->direct.moves), replacing what was there. */
+cupermStatus_t cuperm_dist_moves_upload(cuperm_dist_plan_t* p, int direct);
+void cuperm_dist_moves_free(cuperm_dist_moves_t* mv);
 
 /* Buffer regions of the distributed engine start 256-byte aligned. */
 static inline size_t cuperm_dist_align256(size_t bytes)

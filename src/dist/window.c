@@ -75,11 +75,11 @@ cudaError_t cuperm_dist_window_barrier(const cuperm_dist_window_t* w, cudaStream
     return cuperm_dist_lsa_barrier_launch(w->barrier, stream);
 }
 
-cudaError_t cuperm_dist_window_moves(const cuperm_dist_window_t* w, const cuperm_dist_move_t* list, int n,
+cudaError_t cuperm_dist_window_moves(const cuperm_dist_window_t* w, const cuperm_dist_move_t* list, int stores, int n,
                                      cupermDataType_t type, const void* alpha, const void* in, const void* beta,
                                      void* out, cudaStream_t stream)
 {
-    return cuperm_dist_moves_launch(w->barrier, list, n, type, alpha, in, beta, out, stream);
+    return cuperm_dist_moves_launch(w->barrier, list, stores, n, type, alpha, in, beta, out, stream);
 }
 
 cupermStatus_t cuperm_dist_window_create(ncclComm_t comm, int comm_size, size_t bytes, int ctas, cudaStream_t stream,
@@ -176,11 +176,11 @@ cudaError_t cuperm_dist_window_barrier(const cuperm_dist_window_t* w, cudaStream
     return cudaErrorNotSupported; /* no window is ever made in this build */
 }
 
-cudaError_t cuperm_dist_window_moves(const cuperm_dist_window_t* w, const cuperm_dist_move_t* list, int n,
+cudaError_t cuperm_dist_window_moves(const cuperm_dist_window_t* w, const cuperm_dist_move_t* list, int stores, int n,
                                      cupermDataType_t type, const void* alpha, const void* in, const void* beta,
                                      void* out, cudaStream_t stream)
 {
-    (void)w, (void)list, (void)n, (void)type, (void)alpha, (void)in, (void)beta, (void)out, (void)stream;
+    (void)w, (void)list, (void)stores, (void)n, (void)type, (void)alpha, (void)in, (void)beta, (void)out, (void)stream;
     return cudaErrorNotSupported;
 }
 #endif

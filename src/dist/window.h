@@ -27,9 +27,9 @@ typedef struct {
 /** Enqueues the window's barrier on stream (cuperm_dist_lsa_barrier_launch; the window has one). */
 cudaError_t cuperm_dist_window_barrier(const cuperm_dist_window_t* w, cudaStream_t stream);
 
-/** Enqueues the moves kernel (moves.h) over list[0, n) on stream, synchronised by the window's
- *  barriers. Collective, like the barrier. */
-cudaError_t cuperm_dist_window_moves(const cuperm_dist_window_t* w, const cuperm_dist_move_t* list, int n,
+/** Enqueues the moves kernel (moves.h) over list[0, n) on stream (list[0, stores) between its
+ *  barriers), synchronised by the window's barriers. Collective, like the barrier. */
+cudaError_t cuperm_dist_window_moves(const cuperm_dist_window_t* w, const cuperm_dist_move_t* list, int stores, int n,
                                      cupermDataType_t type, const void* alpha, const void* in, const void* beta,
                                      void* out, cudaStream_t stream);
 

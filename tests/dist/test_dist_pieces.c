@@ -43,16 +43,49 @@ static void emulate(const cuperm_launch_t* l, double alpha, const double* in, do
 }
 
 /* A move of the moves kernel (backend/cuda/dist/moves.h) walked as the kernel walks it: element
- * e < volume at the offsets cuperm_group_offsets reads off the move's dimensions. */
-static void emulate_move(const cuperm_dist_move_t* m, double alpha, const double* in, double beta, double* out)
+ * e < volume at the offsets cuperm_group_offsets reads off the move's dimensions, from m->src
+ * (NULL: in) to m->dst (NULL: out). The kernel's unpacks rely on two identities, checked here:
+ * a store into a window part writes element e at offset e of it (linear 1), and an unpack reads
+ * element e at offset e of its part (linear 2). */
+static void emulate_move(const cuperm_dist_move_t* m, double alpha, const double* in, double beta, double* out,
+                         int linear)
 {
-    for (int d = 1; d < m->rank; ++d) assert_true(m->dim[d - 1].out_stride <= m->dim[d].out_stride);
+    const double* from_base = (m->src ? (const double*)m->src : in) + m->src_offset;
+    double* to_base = (m->dst ? (double*)m->dst : out) + m->dst_offset;
     for (int64_t e = 0; e < m->volume; ++e) {
         int64_t from, to;
         cuperm_group_offsets(m->dim, m->div, 0, m->rank, e, &from, &to);
-        const double x = in[m->src_offset + from];
-        double* y = out + m->dst_offset + to;
+        if (linear == 1) assert_int_equal(to, e);
+        if (linear == 2) assert_int_equal(from, e);
+        const double x = from_base[from];
+        double* y = to_base + to;
         *y = m->scaled ? alpha * x + beta * *y : x;
+    }
+}
+
+/* Every rank's one-kernel run: each rank's stores (and local piece) and, once all have stored,
+ * each rank's unpacks. ws[r]: rank r's window part. */
+static void emulate_one_kernel(cuperm_dist_plan_t* plans, int P, double** lin, double** lout, double** ws,
+                               double alpha, double beta)
+{
+    char* peer[6];
+    int n[6], stores[6];
+    cuperm_dist_move_t* m[6];
+    for (int r = 0; r < P; ++r) peer[r] = (char*)ws[r];
+    for (int r = 0; r < P; ++r) {
+        plans[r].window.base = ws[r];
+        plans[r].window.peer = peer;
+        m[r] = malloc(sizeof(cuperm_dist_move_t) * (size_t)(plans[r].n_pack + 1 + plans[r].n_unpack));
+        n[r] = cuperm_dist_moves_list(&plans[r], plans[r].pack, plans[r].n_pack, 0, m[r], &stores[r]);
+        for (int i = 0; i < stores[r]; ++i)
+            emulate_move(&m[r][i], alpha, lin[r], beta, lout[r], m[r][i].dst ? 1 : 0);
+    }
+    for (int r = 0; r < P; ++r) {
+        for (int i = stores[r]; i < n[r]; ++i) emulate_move(&m[r][i], alpha, lin[r], beta, lout[r], 2);
+        assert_int_equal(n[r] - stores[r], plans[r].n_unpack);
+        plans[r].window.base = NULL;
+        plans[r].window.peer = NULL;
+        free(m[r]);
     }
 }
 
@@ -210,20 +243,16 @@ static void pieces_redistribute(void** state)
             fill_in(&q, r, sin[r], lin[r]);
             visit_out(&q, r, sout[r], lout[r], 0, 0, 0, NULL, NULL);
         }
-        /* pack and local pieces */
-        for (int r = 0; r < P; ++r) {
+        /* pack and local pieces (one kernel: all of it, unpacks included) */
+        if (one) emulate_one_kernel(plans, P, lin, lout, ws, alpha, beta);
+        for (int r = 0; r < P && !one; ++r) {
             const cuperm_dist_plan_t* p = &plans[r];
             for (int i = 0; i < p->n_pack && !stores; ++i)
                 emulate(&p->pack[i].tp.host.launch, 1, lin[r] + p->pack[i].local_offset, 0,
                         ws[r] + p->pack[i].buf_offset / 8);
-            cuperm_dist_move_t m;
-            if (p->has_local && one) { /* the kernel's last move: the launch's out at local_offset2 */
-                cuperm_dist_move_describe(&p->local, p->local.local_offset, NULL, p->local.local_offset2, 1, &m);
-                emulate_move(&m, alpha, lin[r], beta, lout[r]);
-            } else if (p->has_local) {
+            if (p->has_local)
                 emulate(&p->local.tp.host.launch, alpha, lin[r] + p->local.local_offset, beta,
                         lout[r] + p->local.local_offset2);
-            }
         }
         /* exchange: every send has exactly one receive of the same stage and bytes */
         for (int s = 0; s < P; ++s)
@@ -239,11 +268,9 @@ static void pieces_redistribute(void** state)
                     if (stores) { /* the sender's store lands where the receiver reads */
                         assert_int_equal(a->peer_offset, b->buf_offset);
                         assert_true(d->recv_base + b->buf_offset + b->bytes <= d->window_bytes);
-                        double* dst = ws[a->peer] + (d->recv_base + a->peer_offset) / 8;
-                        cuperm_dist_move_t m; /* the window's part as a destination of its own */
-                        cuperm_dist_move_describe(a, a->local_offset, (char*)dst, 0, 0, &m);
-                        if (one) emulate_move(&m, 1, lin[s], 0, (double*)m.dst);
-                        else emulate(&a->tp.host.launch, 1, lin[s] + a->local_offset, 0, dst);
+                        if (!one)
+                            emulate(&a->tp.host.launch, 1, lin[s] + a->local_offset, 0,
+                                    ws[a->peer] + (d->recv_base + a->peer_offset) / 8);
                     } else {
                         memcpy((char*)ws[a->peer] + d->recv_base + b->buf_offset, (char*)ws[s] + a->buf_offset,
                                a->bytes);
@@ -267,7 +294,7 @@ static void pieces_redistribute(void** state)
             sends += plans[r].n_pack;
         }
         assert_int_equal(recvs, sends);
-        for (int r = 0; r < P; ++r) {
+        for (int r = 0; r < P && !one; ++r) {
             const cuperm_dist_plan_t* p = &plans[r];
             for (int i = 0; i < p->n_unpack; ++i)
                 emulate(&p->unpack[i].tp.host.launch, alpha, ws[r] + (p->recv_base + p->unpack[i].buf_offset) / 8,
@@ -343,8 +370,9 @@ static void direct_stores(void** state)
             const cuperm_dist_plan_t* p = &plans[r];
             cuperm_dist_move_t m;
             if (p->has_local && one) {
-                cuperm_dist_move_describe(&p->local, p->local.local_offset, NULL, p->local.local_offset2, 1, &m);
-                emulate_move(&m, alpha, lin[r], beta, lout[r]);
+                cuperm_dist_move_describe(&p->local, NULL, p->local.local_offset, NULL, p->local.local_offset2, 1, 0,
+                                          &m);
+                emulate_move(&m, alpha, lin[r], beta, lout[r], 0);
                 stored += p->local.bytes;
             } else if (p->has_local) {
                 emulate(&p->local.tp.host.launch, alpha, lin[r] + p->local.local_offset, beta,
@@ -357,8 +385,8 @@ static void direct_stores(void** state)
                 if (i) assert_true((p->direct.pieces[i - 1].peer - r + P) % P < (s->peer - r + P) % P);
                 assert_true((int64_t)(s->peer_offset / 8) < span[s->peer]);
                 double* dst = lout[s->peer] + s->peer_offset / 8;
-                cuperm_dist_move_describe(s, s->local_offset, (char*)dst, 0, 1, &m);
-                if (one) emulate_move(&m, alpha, lin[r], beta, (double*)m.dst);
+                cuperm_dist_move_describe(s, NULL, s->local_offset, (char*)dst, 0, 1, 0, &m);
+                if (one) emulate_move(&m, alpha, lin[r], beta, NULL, 0);
                 else emulate(&s->tp.host.launch, alpha, lin[r] + s->local_offset, beta, dst);
                 stored += s->bytes;
             }
