@@ -5,6 +5,8 @@
  *
  *   cuperm-dist-test [--quick] [--cases N] [--contractions N] [--seed S]   correctness, errors
  *   cuperm-dist-test --bench [--gb G] [--iters N]         timings vs grouped send/recv
+ *       (environment: DT_BENCH_ONLY=substring of the case names to run; DT_SMALL_BYTES=the
+ *       small cases' bytes a GPU, 1 MiB by default)
  *   cuperm-dist-test --phases [--gb G] [--iters N]        the reverse case's phases, each alone
  *
  * Correctness: random rank 2-6 tensors, uneven and empty blocks, random permutations,

@@ -11,7 +11,8 @@ namespace dist {
 
 constexpr int kThreads = 512;
 // Elements a thread loads before it stores: the gathers are L2 latencies, so each thread
-// keeps several in flight.
+// keeps several in flight. 8 (no spills, 90-114 registers) ran 1-15% slower on 2 x H200
+// (bench/results/dist-h200x2/session33/unroll8-dropped/).
 constexpr int kUnroll = 4;
 
 // The move in shared memory: every thread decodes through its dimensions.
