@@ -112,14 +112,16 @@ typedef struct {
     size_t bytesReceived;         /**< bytes it receives from other ranks */
     size_t bytesLocal;            /**< bytes it moves from its own input to its own output */
     size_t workspaceBytes;        /**< cupermDistGetWorkspaceSize */
-    int transposes;               /**< local transpose launches per execute */
+    int transposes;               /**< local transpose launches per execute (PEER_STORES_ONE_KERNEL: 1, its
+                                       one kernel) */
     double predictedSeconds;      /**< the cost model's time (the slowest rank's) */
     cupermDistTransport_t transport; /**< SEND_RECV, PEER_STORES or PEER_STORES_ONE_KERNEL */
     size_t windowBytes;           /**< device memory of the plan's NCCL window (PEER_STORES; else 0) */
     int outputBound;              /**< 1: an output is bound (cupermDistPlanBindOutput) */
     int directTransposes;         /**< transpose launches per execute into the bound output when those store
-                                       straight into every receiver's output; 0: the plan keeps its own
-                                       transport for it (see cupermDistPlanBindOutput) */
+                                       straight into every receiver's output (1 for a one-kernel plan);
+                                       0: the plan keeps its own transport for it (see
+                                       cupermDistPlanBindOutput) */
 } cupermDistPlanInfo_t;
 
 /** Device workspace, in bytes, that cupermDistExecute needs for this plan (may be 0). */
