@@ -177,7 +177,8 @@ static const cuperm_tuning_t tables[] = {
     /* Transposes were never measured on an A100: they plan with the H100's numbers. */
     {"sm_80 (A100 datasheet rates; transposes: sm_90 values)", 1, 8,
      {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 0,
-     CUPERM_DIST_BARRIER_UNMEASURED, CUPERM_DIST_MOVES_RATE_UNMEASURED, {0.0, 0.0, 0.0, 0.0}, CUPERM_GETT_UNMEASURED, 0.0, CUPERM_DTILE_UNMEASURED},
+     CUPERM_DIST_BARRIER_UNMEASURED, CUPERM_DIST_MOVES_RATE_UNMEASURED, {0.0, 0.0, 0.0, 0.0}, CUPERM_GETT_UNMEASURED,
+     0.0, CUPERM_DTILE_UNMEASURED},
 };
 
 /* Anything else (sm_75, sm_89, sm_100, sm_120, ...): Ampere's per-SM GEMM rates, the most

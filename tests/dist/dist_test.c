@@ -57,8 +57,8 @@ int main(int argc, char** argv)
         else if (!strcmp(argv[i], "--contractions") && i + 1 < argc) ctr_cases = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) dt_rng_state = strtoull(argv[++i], NULL, 10);
         else {
-            fprintf(stderr, "usage: %s [--quick] [--no-errors] [--cases N] [--contractions N] [--seed S] | --bench|--phases "
-                    "[--gb G] [--iters N]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--no-errors] [--cases N] [--contractions N] [--seed S] | "
+                    "--bench|--phases [--gb G] [--iters N]\n", argv[0]);
             return 2;
         }
     }

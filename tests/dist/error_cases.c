@@ -60,7 +60,7 @@ static void err_rank(int r, void* arg)
     e->st[r] = cupermDistPlanTranspose(dt_R[r].handle, &plan, perm, &in, &out, &opt, dt_R[r].comm, dt_R[r].stream);
     snprintf(e->msg[r], sizeof e->msg[r], "%s", cupermGetLastErrorMessage());
     e->got_plan[r] = plan != NULL;
-    if (plan && e->kind >= 8 && e->kind < 12) { /* binding an output (a valid plan on every rank), broken on the victim */
+    if (plan && e->kind >= 8 && e->kind < 12) { /* binding an output (valid plans everywhere), broken on the victim */
         const size_t bytes = 4096; /* above every rank's output span (at most 10 * 7 * 5 doubles / 2) */
         const int victim = r == e->victim;
         void* buf = NULL;

@@ -84,7 +84,8 @@ extern "C" cudaError_t cuperm_dist_moves_launch(const cuperm_dist_lsa_barrier_t*
     cuperm_scalars_t s;
     cuperm_read_scalars(type, alpha, beta, &s);
     return cuperm::dispatch_op(type, &s, [&](auto op) {
-        cuperm::dist::moves<<<(unsigned)b->ctas, cuperm::dist::kThreads, 0, stream>>>(b->dev, moves, stores, n, in, out, op);
+        cuperm::dist::moves<<<(unsigned)b->ctas, cuperm::dist::kThreads, 0, stream>>>(b->dev, moves, stores, n, in,
+                                                                                       out, op);
         return cudaGetLastError();
     });
 }
