@@ -26,10 +26,11 @@ void cuperm_dist_move_describe(const cuperm_dist_piece_t* s, const char* src, in
     }
 }
 
-int cuperm_dist_moves_list(const cuperm_dist_plan_t* p, const cuperm_dist_piece_t* pieces, int n, int direct,
-                           cuperm_dist_move_t* m, int* stores)
+int cuperm_dist_moves_list(const cuperm_dist_plan_t* p, int direct, cuperm_dist_move_t* m, int* stores)
 {
     const cuperm_dist_window_t* w = direct ? &p->direct.window : &p->window;
+    const cuperm_dist_piece_t* pieces = direct ? p->direct.pieces : p->pack;
+    const int n = direct ? p->direct.n : p->n_pack;
     const size_t base = direct ? 0 : p->recv_base;
     int k = 0;
     for (int i = 0; i < n; ++i) {
@@ -53,12 +54,11 @@ cupermStatus_t cuperm_dist_moves_upload(cuperm_dist_plan_t* p, int direct)
 {
     cuperm_dist_moves_t* mv = direct ? &p->direct.moves : &p->moves;
     cuperm_dist_moves_free(mv);
-    const int most = (direct ? p->direct.n : p->n_pack) + 1 + (direct ? 0 : p->n_unpack);
+    const int most = direct ? p->direct.n + 1 : p->n_pack + 1 + p->n_unpack;
     cuperm_dist_move_t* m = malloc(sizeof *m * (size_t)most);
     if (!m) return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, "cupermDistPlan: out of host memory (%d moves)", most);
     int stores = 0;
-    const int n = cuperm_dist_moves_list(p, direct ? p->direct.pieces : p->pack, direct ? p->direct.n : p->n_pack,
-                                         direct, m, &stores);
+    const int n = cuperm_dist_moves_list(p, direct, m, &stores);
     cuperm_dist_move_t* d = NULL;
     cudaError_t e = n ? cudaMalloc((void**)&d, sizeof *m * (size_t)n) : cudaSuccess;
     if (!e && n) e = cudaMemcpy(d, m, sizeof *m * (size_t)n, cudaMemcpyHostToDevice);

@@ -164,12 +164,11 @@ cupermStatus_t cuperm_dist_piece_init(cuperm_handle_t* h, cuperm_dist_piece_t* s
 void cuperm_dist_move_describe(const cuperm_dist_piece_t* s, const char* src, int64_t src_offset, char* dst,
                                int64_t dst_offset, int scaled, int by_input, cuperm_dist_move_t* m);
 
-/** The moves of a one-kernel run into m (room for n + 1 + p->n_unpack; no device): pieces[0, n)
- *  storing into the window's parts (p->window's, or direct: the bound output's, alpha and beta
- *  applied), the local piece unless p skips it (*stores: the count so far), then, not direct,
- *  the unpacks of this rank's window part. Returns the count. */
-int cuperm_dist_moves_list(const cuperm_dist_plan_t* p, const cuperm_dist_piece_t* pieces, int n, int direct,
-                           cuperm_dist_move_t* m, int* stores);
+/** The moves of a one-kernel run into m (no device): the pack pieces storing into p->window's
+ *  parts or, direct, the direct pieces into the bound outputs (alpha and beta applied); the local
+ *  piece unless p skips it (*stores: the count so far); then, not direct, the unpacks of this
+ *  rank's window part. m has room for every piece plus one; returns the count. */
+int cuperm_dist_moves_list(const cuperm_dist_plan_t* p, int direct, cuperm_dist_move_t* m, int* stores);
 
 /** Builds and uploads p->moves (direct: p->direct.moves), replacing what was there. */
 cupermStatus_t cuperm_dist_moves_upload(cuperm_dist_plan_t* p, int direct);

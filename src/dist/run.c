@@ -71,13 +71,14 @@ static cupermStatus_t start_stores(const cuperm_dist_plan_t* p, const cuperm_dis
 }
 
 /* One kernel (moves.h) on the caller's stream: its own barriers around the stores into the
- * receivers' parts of w and the local piece, then this rank's unpacks from its window part. */
-static cupermStatus_t run_one_kernel(const cuperm_dist_plan_t* p, const cuperm_dist_window_t* w,
-                                     const cuperm_dist_moves_t* mv, const void* alpha, const void* in,
+ * receivers' window parts (direct: their bound outputs) and the local piece, then this rank's
+ * unpacks from its window part. */
+static cupermStatus_t run_one_kernel(const cuperm_dist_plan_t* p, int direct, const void* alpha, const void* in,
                                      const void* beta, void* out, cudaStream_t stream)
 {
-    const cudaError_t e = cuperm_dist_window_moves(w, mv->list, mv->stores, mv->n, p->type, alpha, in, beta, out,
-                                                   stream);
+    const cuperm_dist_moves_t* mv = direct ? &p->direct.moves : &p->moves;
+    const cudaError_t e = cuperm_dist_window_moves(direct ? &p->direct.window : &p->window, mv->list, mv->stores,
+                                                   mv->n, p->type, alpha, in, beta, out, stream);
     return e ? cuperm_dist_cuda_fail(e, "cupermDistExecute: the moves kernel") : CUPERM_STATUS_SUCCESS;
 }
 
@@ -141,10 +142,9 @@ cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, c
                                void* out, void* workspace, cudaStream_t stream)
 {
     const int one_kernel = p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL;
-    if (p->direct.used && out == p->direct.out)
-        return one_kernel ? run_one_kernel(p, &p->direct.window, &p->direct.moves, alpha, in, beta, out, stream)
-                   : run_direct(p, alpha, in, beta, out, stream);
-    if (one_kernel) return run_one_kernel(p, &p->window, &p->moves, alpha, in, beta, out, stream);
+    const int direct = p->direct.used && out == p->direct.out;
+    if (one_kernel) return run_one_kernel(p, direct, alpha, in, beta, out, stream);
+    if (direct) return run_direct(p, alpha, in, beta, out, stream);
     if (p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES)
         return run_peer_stores(p, alpha, in, beta, out, stream);
     /* Pack and unpack move bits: scalars 1 and 0 of the plan type's scalar type. */

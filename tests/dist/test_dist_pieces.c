@@ -76,7 +76,7 @@ static void emulate_one_kernel(cuperm_dist_plan_t* plans, int P, double** lin, d
         plans[r].window.base = ws[r];
         plans[r].window.peer = peer;
         m[r] = malloc(sizeof(cuperm_dist_move_t) * (size_t)(plans[r].n_pack + 1 + plans[r].n_unpack));
-        n[r] = cuperm_dist_moves_list(&plans[r], plans[r].pack, plans[r].n_pack, 0, m[r], &stores[r]);
+        n[r] = cuperm_dist_moves_list(&plans[r], 0, m[r], &stores[r]);
         for (int i = 0; i < stores[r]; ++i)
             emulate_move(&m[r][i], alpha, lin[r], beta, lout[r], m[r][i].dst ? 1 : 0);
     }
