@@ -44,7 +44,11 @@ def _timer(fn, calls, rounds, sync):
 
 def _replays():
     """The fast paths' replays to measure cuperm's calls with: ('native', module) when the package
-    has cuperm._native, and ('python', None)."""
+    has cuperm._native, ('native, attributes', module) too where torch.Tensor has DLPack's C
+    exchange API (the native replay with the API switched off: tensors read through their
+    attributes), and ('python', None)."""
+    import torch
+
     from cuperm import _fast
     native = _fast._native
     if native is None:
@@ -52,7 +56,25 @@ def _replays():
             from cuperm import _native as native  # present but switched off by CUPERM_NO_NATIVE
         except ImportError:
             pass
-    return ([("native", native)] if native is not None else []) + [("python", None)]
+    if native is None:
+        return [("python", None)]
+    both = getattr(torch.Tensor, "__dlpack_c_exchange_api__", None) is not None
+    return [("native", native)] + ([("native, attributes", native)] if both else []) + [("python", None)]
+
+
+def _use_exchange_api(on, saved={}):
+    """Binds the fast paths with (on) or without torch.Tensor's DLPack exchange API."""
+    import torch
+
+    from cuperm import _fast
+    name = "__dlpack_c_exchange_api__"
+    if on and name in saved:
+        setattr(torch.Tensor, name, saved.pop(name))
+    elif not on and name in torch.Tensor.__dict__:
+        saved[name] = torch.Tensor.__dict__[name]
+        delattr(torch.Tensor, name)
+    _fast.tensor_type = None
+    _fast._bind()
 
 
 def _c_pointer_check_cases(x, tsync):
@@ -148,6 +170,7 @@ def measure(out_dir, calls=20000, rounds=5, quiet=False):
             replay_name = ""
             if replay:
                 replay_name, _fast._native = replay[0]
+                _use_exchange_api(replay_name != "native, attributes")
             best, median = _timer(fn, calls, rounds, sync)
             rows.append({"group": group, "call": name, "framework": framework, "replay": replay_name,
                          "us_best": round(best, 3), "us_median": round(median, 3)})
@@ -155,6 +178,7 @@ def measure(out_dir, calls=20000, rounds=5, quiet=False):
                 print("  %-16s %-48s %-7s %8.2f us" % (group, name, replay_name, best), flush=True)
     finally:
         _fast._native = initial
+        _use_exchange_api(True)
     fast = {"transpose": len(_fast.transposes), "einsum": len(_fast.contractions)}
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, "overhead.csv"), "w", newline="") as f:

@@ -12,7 +12,8 @@ PyTorch's current stream, and one C call with plain ints. No DLPack, no argument
 
 The replay runs in the compiled module cuperm._native (python/native/_native.c) when the package
 has it, else in Python here (`_py_*`): same tables, keys, entries and guards, so either serves any
-entry. CUPERM_NO_NATIVE=1 (read at import) forces the Python replay. The torch.compile guard stays in
+entry. The native replay reads the tensors' descriptions, pointers and the current stream through
+DLPack's C exchange API where torch.Tensor has it (PyTorch >= 2.10), in one C call a tensor. CUPERM_NO_NATIVE=1 (read at import) forces the Python replay. The torch.compile guard stays in
 Python: under a trace it must be seen by Dynamo, which cannot look inside a native call.
 
 Anything else (a first call, other arrays, other keywords) takes the general path, which fills the
@@ -104,9 +105,11 @@ def _bind():
         return False
     if _native is not None:
         lib = _lib.load()
+        # DLPack's C exchange API (PyTorch >= 2.10): the native replay reads tensors through it.
         _native.bind(_empty, _get_device, _raw_stream, _grad_enabled, _lib.check, lib.cupermExecute,
                      _address(lib.cupermExecute), lib.cupermContract, _address(lib.cupermContract),
-                     _capturing, workspaces, _new_workspace)
+                     _capturing, workspaces, _new_workspace,
+                     getattr(torch.Tensor, "__dlpack_c_exchange_api__", None))
     tensor_type = torch.Tensor
     return True
 

@@ -6,6 +6,10 @@
  * the entry, and the ctypes call (the C function is called through its address when the entry holds
  * the bound ctypes function; any other callable, e.g. a test's recorder, is called with the same ints).
  * PyTorch is called through the functions _fast bound (bind()), so both paths see the same torch.
+ * Where the tensor type has DLPack's C exchange API (PyTorch >= 2.10), a tensor's description, data
+ * pointer and the current stream come from it in C; the guards (autograd, lazy bits, the current
+ * device) and the result's allocation stay PyTorch's own calls: the exchange API's allocator would
+ * hand back a tensor that record_stream() ignores.
  *
  * Limited API (abi3) for CPython >= 3.9: one build serves every CPython 3, like the rest of the wheel.
  * This file knows no CUDA: it calls libcuperm through the addresses bind() hands it, so that it works
@@ -17,6 +21,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "dlpack_exchange.h"
 
 typedef int (*execute_fn)(void*, const void*, const void*, const void*, void*, void*);
 typedef int (*contract_fn)(void*, const void*, const void*, const void*, const void*, const void*, void*, void*,
@@ -32,9 +38,15 @@ enum { J_SPANS = 5, J_NBYTES, J_WS_ARGS, J_WS_KWARGS };
 
 /* What bind() was given; strong references, replaced by the next bind(). */
 static PyObject *empty, *get_device, *raw_stream, *grad_enabled, *check, *execute_obj, *contract_obj, *capturing,
-    *workspaces, *new_workspace;
+    *workspaces, *new_workspace, *exchange_capsule;
 static execute_fn execute_c;
 static contract_fn contract_c;
+/* The tensors' exchange API, or NULL (then every tensor is read through its Python attributes), and
+ * what it has taught: DLPack dtype (code | bits << 8 | lanes << 16) -> the framework's dtype object,
+ * learnt from the first tensor of each dtype (read both ways), so that keys hold the same dtype
+ * objects as the Python replay's and either replay serves any entry. */
+static const dl_exchange_api* exchange;
+static PyObject* dl_dtypes;
 
 static PyObject *s_shape, *s_stride, *s_dtype, *s_get_device, *s_requires_grad, *s_is_conj, *s_is_neg,
     *s_data_ptr, *s_new_empty;
@@ -49,12 +61,25 @@ static void replace(PyObject** slot, PyObject* value)
 
 static PyObject* native_bind(PyObject* self, PyObject* args)
 {
-    PyObject *e, *gd, *rs, *ge, *ck, *ex, *ct, *cap, *ws, *nw;
+    PyObject *e, *gd, *rs, *ge, *ck, *ex, *ct, *cap, *ws, *nw, *xc = Py_None;
     unsigned long long ex_addr, ct_addr;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOOOKOKOO!O", &e, &gd, &rs, &ge, &ck, &ex, &ex_addr, &ct, &ct_addr, &cap,
-                          &PyDict_Type, &ws, &nw))
+    if (!PyArg_ParseTuple(args, "OOOOOOKOKOO!O|O", &e, &gd, &rs, &ge, &ck, &ex, &ex_addr, &ct, &ct_addr, &cap,
+                          &PyDict_Type, &ws, &nw, &xc))
         return NULL;
+    const dl_exchange_api* api = NULL;
+    if (xc != Py_None) { /* anything but a usable DLPack >= 1.2 table: the attributes serve */
+        api = PyCapsule_IsValid(xc, DL_EXCHANGE_CAPSULE) ? PyCapsule_GetPointer(xc, DL_EXCHANGE_CAPSULE) : NULL;
+        if (api && (api->header.version.major != 1 || api->header.version.minor < 2 ||
+                    !api->dltensor_from_py_object_no_sync))
+            api = NULL;
+    }
+    PyObject* learnt = PyDict_New();
+    if (!learnt) return NULL;
+    replace(&dl_dtypes, learnt);
+    Py_DECREF(learnt);
+    replace(&exchange_capsule, api ? xc : NULL); /* keeps the table alive */
+    exchange = api;
     replace(&empty, e);
     replace(&get_device, gd);
     replace(&raw_stream, rs);
@@ -72,19 +97,77 @@ static PyObject* native_bind(PyObject* self, PyObject* args)
 
 static PyObject* method0(PyObject* obj, PyObject* name) { return PyObject_CallMethodObjArgs(obj, name, NULL); }
 
-/* Appends a tensor's (shape, stride(), dtype, get_device()) to key at i..i+3; -1 on error. */
-static int put_tensor(PyObject* key, Py_ssize_t i, PyObject* t)
+static PyObject* int64s(const int64_t* v, int32_t n)
 {
-    PyObject* parts[4] = {PyObject_GetAttr(t, s_shape), NULL, NULL, NULL};
-    if (parts[0]) parts[1] = method0(t, s_stride);
-    if (parts[1]) parts[2] = PyObject_GetAttr(t, s_dtype);
-    if (parts[2]) parts[3] = method0(t, s_get_device);
-    if (!parts[3]) {
-        for (int k = 0; k < 3; ++k) Py_XDECREF(parts[k]);
+    PyObject* tuple = PyTuple_New(n);
+    for (int32_t k = 0; tuple && k < n; ++k) {
+        PyObject* item = PyLong_FromLongLong(v[k]);
+        if (!item) Py_CLEAR(tuple);
+        else PyTuple_SetItem(tuple, k, item);
+    }
+    return tuple;
+}
+
+/* Through the exchange API: t's (shape, stride(), dtype, get_device()) in parts (new references) and
+ * its data pointer in *ptr. 1 when done; 0 when the attributes must tell (no API, a dtype or device
+ * it cannot express, a dtype not learnt yet: then *code is its DLPack code, to learn, or NULL); -1 on
+ * error. Shapes come back as tuples: a torch.Size key (a tuple subclass) equals and hashes the same. */
+static int exchange_parts(PyObject* t, PyObject** parts, PyObject** ptr, PyObject** code)
+{
+    dl_tensor dl;
+    if (!exchange) return 0;
+    if (exchange->dltensor_from_py_object_no_sync(t, &dl)) {
+        PyErr_Clear(); /* e.g. a dtype DLPack has no code for: the attributes say it */
+        return 0;
+    }
+    if ((dl.device.device_type != DL_CUDA && dl.device.device_type != DL_CPU) || !dl.strides) return 0;
+    *code = PyLong_FromLong((long)dl.dtype.code | (long)dl.dtype.bits << 8 | (long)dl.dtype.lanes << 16);
+    if (!*code) return -1;
+    PyObject* dtype = PyDict_GetItemWithError(dl_dtypes, *code); /* borrowed */
+    if (!dtype) return PyErr_Occurred() ? -1 : 0;
+    Py_CLEAR(*code);
+    parts[0] = int64s(dl.shape, dl.ndim);
+    parts[1] = parts[0] ? int64s(dl.strides, dl.ndim) : NULL;
+    parts[2] = dtype, Py_INCREF(dtype);
+    parts[3] = PyLong_FromLong(dl.device.device_type == DL_CUDA ? dl.device.device_id : -1);
+    *ptr = PyLong_FromVoidPtr((char*)dl.data + dl.byte_offset);
+    return parts[1] && parts[3] && *ptr ? 1 : -1;
+}
+
+/* Appends a tensor's (shape, stride(), dtype, get_device()) to key at i..i+3 and sets *ptr to its
+ * data_ptr() (a new reference); -1 on error. */
+static int put_tensor(PyObject* key, Py_ssize_t i, PyObject* t, PyObject** ptr)
+{
+    PyObject *parts[4] = {NULL}, *code = NULL;
+    int done = exchange_parts(t, parts, ptr, &code);
+    if (!done) {
+        parts[0] = PyObject_GetAttr(t, s_shape);
+        if (parts[0]) parts[1] = method0(t, s_stride);
+        if (parts[1]) parts[2] = PyObject_GetAttr(t, s_dtype);
+        if (parts[2]) parts[3] = method0(t, s_get_device);
+        if (parts[3]) *ptr = method0(t, s_data_ptr);
+        done = *ptr ? 1 : -1;
+        if (done > 0 && code && PyDict_SetItem(dl_dtypes, code, parts[2])) done = -1; /* learnt */
+    }
+    Py_XDECREF(code);
+    if (done < 0) {
+        for (int k = 0; k < 4; ++k) Py_XDECREF(parts[k]);
+        Py_CLEAR(*ptr);
         return -1;
     }
     for (int k = 0; k < 4; ++k) PyTuple_SetItem(key, i + k, parts[k]); /* steals */
     return 0;
+}
+
+/* t.data_ptr() (new reference): through the exchange API where it can. */
+static PyObject* data_ptr(PyObject* t)
+{
+    dl_tensor dl;
+    if (exchange) {
+        if (!exchange->dltensor_from_py_object_no_sync(t, &dl)) return PyLong_FromVoidPtr((char*)dl.data + dl.byte_offset);
+        PyErr_Clear();
+    }
+    return method0(t, s_data_ptr);
 }
 
 /* key[i] = value (a new reference to it). */
@@ -158,9 +241,19 @@ static int other_device(PyObject* entry)
     return differs;
 }
 
+/* The entry's device's current stream, as raw_stream(device) (PyTorch's getCurrentCUDAStream either way). */
 static PyObject* stream_of(PyObject* entry)
 {
-    return PyObject_CallFunctionObjArgs(raw_stream, PyTuple_GetItem(entry, E_DEVICE), NULL);
+    PyObject* device = PyTuple_GetItem(entry, E_DEVICE);
+    if (exchange && exchange->current_work_stream) {
+        const long id = PyLong_AsLong(device);
+        void* stream = NULL;
+        if (id == -1 && PyErr_Occurred()) return NULL;
+        if (!exchange->current_work_stream(DL_CUDA, (int32_t)id, &stream)) return PyLong_FromVoidPtr(stream);
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "cuperm._native: the current stream query failed");
+        return NULL;
+    }
+    return PyObject_CallFunctionObjArgs(raw_stream, device, NULL);
 }
 
 /* Raises the C library's error for a failed status (through _lib.check); 0, or -1 with it set. */
@@ -284,12 +377,14 @@ static PyObject* native_transpose(PyObject* self, PyObject* args)
     if (!PyArg_UnpackTuple(args, "transpose", 4, 4, &table, &x, &axes, &alpha)) return NULL;
     PyObject* const quiet[] = {PyExc_TypeError, NULL};
     PyObject* key = PyTuple_New(6);
+    PyObject* a[6] = {NULL};
     PyObject* ax = key ? axes_key(axes) : NULL;
     if (ax) PyTuple_SetItem(key, 4, ax);
-    if (!ax || put_tensor(key, 0, x)) Py_CLEAR(key);
+    if (!ax || put_tensor(key, 0, x, &a[2])) Py_CLEAR(key);
     else put(key, 5, alpha);
     PyObject* hit = lookup(table, key, quiet);
     if (!hit) {
+        Py_XDECREF(a[2]);
         if (PyErr_Occurred()) return NULL;
         Py_RETURN_NONE;
     }
@@ -299,17 +394,17 @@ static PyObject* native_transpose(PyObject* self, PyObject* args)
     if (!no) no = lazy_bits(x);
     if (!no) no = other_device(hit);
     if (no) {
+        Py_DECREF(a[2]);
         Py_DECREF(hit);
         if (no < 0) return NULL;
         Py_RETURN_NONE;
     }
     PyObject* out = new_empty_like(x, hit, T_SHAPE);
-    PyObject* a[6] = {NULL};
     int status = 0, failed = !out;
     if (!failed) {
         a[0] = PyTuple_GetItem(hit, E_PLAN), a[1] = PyTuple_GetItem(hit, E_ALPHA), a[3] = PyTuple_GetItem(hit, E_BETA);
         Py_INCREF(a[0]), Py_INCREF(a[1]), Py_INCREF(a[3]);
-        failed = !(a[2] = method0(x, s_data_ptr)) || !(a[4] = method0(out, s_data_ptr)) || !(a[5] = stream_of(hit)) ||
+        failed = !(a[4] = data_ptr(out)) || !(a[5] = stream_of(hit)) ||
                  run_execute(PyTuple_GetItem(hit, E_RUN), a, &status) || report(status);
     }
     DECREF_ALL(a, 6);
@@ -346,12 +441,14 @@ static PyObject* native_transpose_into(PyObject* self, PyObject* args)
     if (!PyArg_UnpackTuple(args, "transpose_into", 6, 6, &table, &x, &axes, &alpha, &beta, &out)) return NULL;
     PyObject* const quiet[] = {PyExc_TypeError, PyExc_AttributeError, NULL};
     PyObject* key = PyTuple_New(11);
+    PyObject* a[6] = {NULL};
     PyObject* ax = key ? axes_key(axes) : NULL;
     if (ax) PyTuple_SetItem(key, 4, ax);
-    if (!ax || put_tensor(key, 0, x) || put_tensor(key, 7, out)) Py_CLEAR(key);
+    if (!ax || put_tensor(key, 0, x, &a[2]) || put_tensor(key, 7, out, &a[4])) Py_CLEAR(key);
     else put(key, 5, alpha), put(key, 6, beta);
     PyObject* hit = lookup(table, key, quiet);
     if (!hit) {
+        DECREF_ALL(a, 6);
         if (PyErr_Occurred()) return NULL;
         Py_RETURN_NONE;
     }
@@ -361,12 +458,7 @@ static PyObject* native_transpose_into(PyObject* self, PyObject* args)
     if (!no) no = lazy_bits(x);
     if (!no) no = lazy_bits(out);
     if (!no) no = other_device(hit);
-    PyObject* a[6] = {NULL};
-    if (!no) {
-        a[2] = method0(x, s_data_ptr);
-        a[4] = a[2] ? method0(out, s_data_ptr) : NULL;
-        no = a[4] ? overlapping(PyTuple_GetItem(hit, I_SPANS), a[2], a[4]) : -1; /* overlap: the general path says so */
-    }
+    if (!no) no = overlapping(PyTuple_GetItem(hit, I_SPANS), a[2], a[4]); /* overlap: the general path says so */
     int status = 0, failed = no < 0;
     if (!no) {
         a[0] = PyTuple_GetItem(hit, E_PLAN), a[1] = PyTuple_GetItem(hit, E_ALPHA), a[3] = PyTuple_GetItem(hit, E_BETA);
@@ -430,24 +522,25 @@ static PyObject* native_einsum(PyObject* self, PyObject* args)
         return NULL;
     PyObject* const quiet[] = {PyExc_TypeError, PyExc_ValueError, PyExc_AttributeError, NULL};
     PyObject* key = PyTuple_New(12);
-    if (key && (put_tensor(key, 1, A) || put_tensor(key, 5, B))) Py_CLEAR(key);
+    PyObject* a[10] = {NULL};
+    if (key && (put_tensor(key, 1, A, &a[2]) || put_tensor(key, 5, B, &a[3]))) Py_CLEAR(key);
     if (key) put(key, 0, subscripts), put(key, 9, alpha), put(key, 10, code), put(key, 11, internal);
     PyObject* hit = lookup(table, key, quiet);
     if (!hit) {
+        DECREF_ALL(a, 10);
         if (PyErr_Occurred()) return NULL;
         Py_RETURN_NONE;
     }
     Py_INCREF(hit);
     const int no = einsum_guards(internal, A, B, hit);
     if (no) {
+        DECREF_ALL(a, 10);
         Py_DECREF(hit);
         if (no < 0) return NULL;
         Py_RETURN_NONE;
     }
     PyObject *d = new_empty_like(A, hit, C_SHAPE), *w = NULL;
-    PyObject* a[10] = {NULL};
-    int failed = !d || !(a[2] = method0(A, s_data_ptr)) || !(a[3] = method0(B, s_data_ptr)) ||
-                 !(a[6] = method0(d, s_data_ptr)) || contract_entry(hit, C_NBYTES, a, &w);
+    int failed = !d || !(a[6] = data_ptr(d)) || contract_entry(hit, C_NBYTES, a, &w);
     DECREF_ALL(a, 10);
     Py_XDECREF(w);
     Py_DECREF(hit);
@@ -481,11 +574,14 @@ static PyObject* native_einsum_into(PyObject* self, PyObject* args)
         return NULL;
     PyObject* const quiet[] = {PyExc_TypeError, PyExc_ValueError, PyExc_AttributeError, NULL};
     PyObject* key = PyTuple_New(17);
-    if (key && (put_tensor(key, 1, A) || put_tensor(key, 5, B) || put_tensor(key, 9, D))) Py_CLEAR(key);
+    PyObject *w = NULL, *a[10] = {NULL};
+    if (key && (put_tensor(key, 1, A, &a[2]) || put_tensor(key, 5, B, &a[3]) || put_tensor(key, 9, D, &a[6])))
+        Py_CLEAR(key);
     if (key)
         put(key, 0, subscripts), put(key, 13, alpha), put(key, 14, beta), put(key, 15, code), put(key, 16, internal);
     PyObject* hit = lookup(table, key, quiet);
     if (!hit) {
+        DECREF_ALL(a, 10);
         if (PyErr_Occurred()) return NULL;
         Py_RETURN_NONE;
     }
@@ -493,13 +589,7 @@ static PyObject* native_einsum_into(PyObject* self, PyObject* args)
     int no = einsum_guards(internal, A, B, hit);
     if (!no) no = requires_grad(D);
     if (!no) no = lazy_bits(D);
-    PyObject *w = NULL, *a[10] = {NULL};
-    if (!no) {
-        if (!(a[2] = method0(A, s_data_ptr)) || !(a[3] = method0(B, s_data_ptr)) || !(a[6] = method0(D, s_data_ptr)))
-            no = -1;
-        else /* overlapping: the general path says so */
-            no = overlapping3(PyTuple_GetItem(hit, J_SPANS), a[2], a[3], a[6]);
-    }
+    if (!no) no = overlapping3(PyTuple_GetItem(hit, J_SPANS), a[2], a[3], a[6]); /* the general path says so */
     const int failed = no < 0 || (!no && contract_entry(hit, J_NBYTES, a, &w));
     DECREF_ALL(a, 10);
     Py_XDECREF(w);
@@ -513,8 +603,8 @@ static PyObject* native_einsum_into(PyObject* self, PyObject* args)
 static PyMethodDef methods[] = {
     {"bind", native_bind, METH_VARARGS,
      "bind(empty, get_device, raw_stream, grad_enabled, check, execute, execute_address, contract, "
-     "contract_address, capturing, workspaces, new_workspace): the functions every replay calls and the "
-     "workspace cache (see cuperm._fast._bind)."},
+     "contract_address, capturing, workspaces, new_workspace[, exchange]): the functions every replay calls, "
+     "the workspace cache and the tensor type's DLPack exchange API capsule or None (see cuperm._fast._bind)."},
     {"transpose", native_transpose, METH_VARARGS, "transpose(table, x, axes, alpha) -> tensor or None"},
     {"transpose_into", native_transpose_into, METH_VARARGS,
      "transpose_into(table, x, axes, alpha, beta, out) -> out or None"},

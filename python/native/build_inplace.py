@@ -26,17 +26,18 @@ def python_include():
     return d if d and os.path.exists(os.path.join(d, "Python.h")) else None
 
 
-def build(out_dir, cc=None):
-    """Builds the module into out_dir; returns its path. RuntimeError says what is missing."""
+def build(out_dir, cc=None, source=SOURCE, filename=FILENAME):
+    """Builds the module (or another extension module from `source`, e.g. a test's) into out_dir;
+    returns its path. RuntimeError says what is missing."""
     cc = shutil.which(cc or os.environ.get("CC", "cc"))
     include = python_include()
     if cc is None or include is None:
         raise RuntimeError("building cuperm._native needs a C compiler and Python's headers (Python.h): %s"
                            % ("no C compiler" if cc is None else "no Python.h under %s" % sysconfig.get_paths()["include"]))
     os.makedirs(out_dir, exist_ok=True)
-    target = os.path.join(out_dir, FILENAME)
+    target = os.path.join(out_dir, filename)
     subprocess.check_call([cc, "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC",
-                           "-fvisibility=hidden", "-I", include, "-o", target, SOURCE])
+                           "-fvisibility=hidden", "-I", include, "-I", HERE, "-o", target, source])
     return target
 
 

@@ -29,3 +29,21 @@ def load_native(scratch):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def load_fake_exchange(scratch):
+    """tests/fake_exchange.c compiled into scratch: a DLPack exchange API for stand-in tensors."""
+    sys.path.insert(0, NATIVE_DIR)
+    try:
+        import build_inplace
+    finally:
+        sys.path.remove(NATIVE_DIR)
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_exchange.c")
+    try:
+        path = build_inplace.build(str(scratch), source=source, filename="fake_exchange.abi3.so")
+    except RuntimeError as e:
+        pytest.skip(str(e))
+    spec = importlib.util.spec_from_file_location("fake_exchange", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

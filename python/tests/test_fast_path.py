@@ -20,7 +20,7 @@ import pytest
 import cuperm
 from cuperm import _context, _cudart, _fast, _lib
 
-from native_build import load_native
+from native_build import load_fake_exchange, load_native
 
 STUB = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir, "bench", "python",
                     "stub_cuperm.c")
@@ -48,8 +48,10 @@ class Dev:
 
 
 class Dtype:
-    def __init__(self, name, itemsize):
+    def __init__(self, name, itemsize, dl=None):
         self.name, self.itemsize = name, itemsize
+        if dl is not None:
+            self.dl = dl  # DLPack's (code, bits), read by the stand-in exchange API
 
     def __str__(self):
         return "torch." + self.name
@@ -66,20 +68,27 @@ def native_module(tmp_path_factory):
     return load_native(tmp_path_factory.mktemp("native"))
 
 
-@pytest.fixture(params=["python", "native"])
+@pytest.fixture(scope="module")
+def fake_exchange(tmp_path_factory):
+    """tests/fake_exchange.c: a DLPack C exchange API for the stand-in tensors."""
+    return load_fake_exchange(tmp_path_factory.mktemp("exchange"))
+
+
+@pytest.fixture(params=["python", "native", "exchange"])
 def replay(request, monkeypatch):
-    """Runs a test with each replay of _fast: the pure-Python one and cuperm._native."""
-    monkeypatch.setattr(_fast, "_native", request.getfixturevalue("native_module") if request.param == "native"
+    """Runs a test with each replay of _fast: the pure-Python one, cuperm._native reading tensors
+    through their attributes, and cuperm._native reading them through a DLPack exchange API."""
+    monkeypatch.setattr(_fast, "_native", request.getfixturevalue("native_module") if request.param != "python"
                         else None)
     return request.param
 
 
 @pytest.fixture
-def torch_env(monkeypatch, stub_library, replay):
+def torch_env(monkeypatch, stub_library, replay, request):
     """Stand-in torch + stub library; restores the package's global state afterwards."""
     torch = types.ModuleType("torch")
     torch.strided = object()
-    torch.float32, torch.uint8 = Dtype("float32", 4), Dtype("uint8", 1)
+    torch.float32, torch.uint8 = Dtype("float32", 4, (2, 32)), Dtype("uint8", 1, (1, 8))
     state = types.SimpleNamespace(device=0, grad=True, compiling=False, next_ptr=0x7a0000000000, stream=0xBEEF,
                                   capturing=False)
 
@@ -112,6 +121,9 @@ def torch_env(monkeypatch, stub_library, replay):
             return self
 
     Tensor.__module__ = "torch"
+    if replay == "exchange":
+        Tensor.__dlpack_c_exchange_api__ = request.getfixturevalue("fake_exchange").capsule(
+            lambda device: state.stream)
 
     def empty(shape, dtype=None, device=None):
         state.next_ptr += 0x100000
@@ -332,6 +344,42 @@ def test_einsum_into_out_replays_and_checks_overlap(torch_env, ws_bytes):
     assert _fast.einsum_into("ij,jk->ik", a, b, d2, 1, 0.5, None) is None
     state.device = 0
     assert _fast.einsum_into("ij,jk->ik", a, b, d2, 1, 0.5, None) is d2 and len(calls) == 2
+
+
+@pytest.mark.parametrize("replay", ["exchange"], indirect=True)
+def test_native_replay_reads_tensors_through_the_exchange_api(torch_env, fake_exchange):
+    torch, Tensor, state = torch_env
+    x, out = Tensor((4, 8)), Tensor((8, 4), ptr=0x7e0000000000)
+    cuperm.transpose(x, (1, 0), out=out)
+    _, calls = _record(_fast.transposes)
+    before = fake_exchange.exports()
+    fake_exchange.capsule(lambda device: 0xCAFE)        # the stream comes from the exchange API's query
+    assert cuperm.transpose(Tensor((4, 8), ptr=0x7f1000000000), (1, 0), out=out) is out
+    xp, op, stream = calls[-1][2], calls[-1][4], calls[-1][5]
+    assert (xp, op, stream) == (0x7f1000000000, 0x7e0000000000, 0xCAFE)
+    assert fake_exchange.exports() == before + 2        # x and out, one export each
+    # A dtype the exchange API cannot express: the tensor's attributes tell, and the replay still hits.
+    torch.float64 = Dtype("float64", 8)
+    y = Tensor((4, 8), dtype=torch.float64)
+    cuperm.transpose(y, (1, 0))
+    (key, entry), = [(k, e) for k, e in _fast.transposes.items() if k[2] is torch.float64]
+    _fast.transposes[key] = (lambda *args: calls.append(args) or 0,) + entry[1:]
+    r = cuperm.transpose(Tensor((4, 8), dtype=torch.float64, ptr=0x7f2000000000), (1, 0))
+    assert r.dtype is torch.float64 and calls[-1][2] == 0x7f2000000000
+    # Strides the key must tell apart come through the export as well.
+    assert _fast.transpose_into(Tensor((4, 8), strides=(16, 1)), (1, 0), 1, 0, out) is None
+
+
+@pytest.mark.parametrize("replay", ["exchange"], indirect=True)
+def test_exchange_api_older_than_dlpack_1_2_is_not_used(torch_env, fake_exchange):
+    torch, Tensor, state = torch_env
+    Tensor.__dlpack_c_exchange_api__ = fake_exchange.capsule(lambda device: state.stream, 1)
+    x, out = Tensor((4, 8)), Tensor((8, 4), ptr=0x7e0000000000)
+    cuperm.transpose(x, (1, 0), out=out)
+    _, calls = _record(_fast.transposes)
+    before = fake_exchange.exports()
+    assert cuperm.transpose(x, (1, 0), out=out) is out and len(calls) == 1
+    assert fake_exchange.exports() == before
 
 
 def test_contraction_plan_with_out_replays_its_own_plan(torch_env):

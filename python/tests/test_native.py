@@ -1,8 +1,9 @@
 """cuperm._native, the compiled replay of the fast paths, on a CPU (stub libcuperm, stand-in torch).
 
-test_fast_path.py runs every replay test with both replays (pure Python and native); this file checks
-what only the native one does: the C calls it makes through the functions' addresses (read back from
-the stub library), its argument errors, and the fallback to the Python replay when it is absent.
+test_fast_path.py runs every replay test with each replay (pure Python; native, with and without a
+DLPack exchange API); this file checks what only the native one does: the C calls it makes through the
+functions' addresses (read back from the stub library), its argument errors, and the fallback to the
+Python replay when it is absent.
 """
 
 import ctypes
@@ -14,7 +15,7 @@ import pytest
 
 import cuperm
 from cuperm import _fast, _lib
-from test_fast_path import native_module, replay, stub_library, torch_env  # noqa: F401 (fixtures)
+from test_fast_path import fake_exchange, native_module, replay, stub_library, torch_env  # noqa: F401 (fixtures)
 
 PYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
 
