@@ -108,6 +108,7 @@ def cases():
     xo = torch.empty(8, 4, device="cuda")
     a, b = torch.randn(8, 8, device="cuda"), torch.randn(8, 8, device="cuda")
     plan = cuperm.ContractionPlan("ij,jk->ik", a, b)
+    proto = x.new_empty(()).expand(8, 4)  # as cuperm._fast keeps a result's prototype
     for replay in _replays():
         out += [
             ("transpose 4x8", "cuperm.transpose(x, (1, 0))", "torch", lambda: cuperm.transpose(x, (1, 0)), tsync,
@@ -127,6 +128,8 @@ def cases():
         ("reference", "torch.empty((8, 4), dtype=, device=) as the replay calls it", "torch",
          lambda: torch.empty((8, 4), dtype=x.dtype, device=x.device), tsync),
         ("reference", "x.new_empty((8, 4))", "torch", lambda: x.new_empty((8, 4)), tsync),
+        ("reference", "torch.empty_like(prototype, memory_format=contiguous) (the replays' result)", "torch",
+         lambda: torch.empty_like(proto, memory_format=torch.contiguous_format), tsync),
         ("reference", "torch.empty(%d, uint8) (einsum's workspace)" % nbytes, "torch",
          lambda: torch.empty(nbytes, dtype=torch.uint8, device=x.device), tsync),
         ("reference", "torch.mm(a, b)", "torch", lambda: torch.mm(a, b), tsync),

@@ -5,10 +5,15 @@ on plain `torch.Tensor`s, with no `stream=` (einsum: no operators; beta only wit
 call up by what the tensors' own attributes say (`shape`, `stride()`, `dtype`, `get_device()`: an
 int, cheaper than `device`) plus the axes or subscripts, alpha and compute type. An entry holds
 everything the general path worked out for that description the first time: the bound C function,
-the C plan's address, the packed alpha/beta scalars' addresses, the device, and the arguments of the
-`torch.empty` calls for the result (and the workspace). A hit then costs the key, a few guards
-(torch.compile, autograd, lazy conjugate/negative bits, the current device), `torch.empty`,
-PyTorch's current stream, and one C call with plain ints. No DLPack, no argument parsing, no layout work.
+the C plan's address, the packed alpha/beta scalars' addresses, the device, the arguments of the
+workspace's `torch.empty` call, and a prototype of the result. A hit then costs the key, a few guards
+(torch.compile, autograd, lazy conjugate/negative bits, the current device),
+`torch.empty_like(prototype)`, PyTorch's current stream, and one C call with plain ints. No argument
+parsing, no layout work.
+
+The prototype is one element of the result's dtype on its device, expanded to the result's shape:
+`torch.empty_like(prototype, memory_format=torch.contiguous_format)` is a new row-major tensor, as
+`new_empty(shape)` would make, for less of PyTorch's argument parsing (no shape to convert).
 
 The replay runs in the compiled module cuperm._native (python/native/_native.c) when the package
 has it, else in Python here (`_py_*`): same tables, keys, entries and guards, so either serves any
@@ -52,12 +57,12 @@ MAX_ENTRIES = 1024
 # Every entry starts (run, plan, alpha, beta, device): the ctypes function, the C plan's address, the
 # packed scalars' addresses and the device the plan runs on. Then, per table (python/native/_native.c
 # reads them by these positions):
-#   transpose:       + (shape, keep)                          the result: x.new_empty(shape)
+#   transpose:       + (prototype, keep)                      the result: torch.empty_like(prototype)
 #   transpose, out=: + ((x_lo, x_hi, out_lo, out_hi), keep)   byte spans for the overlap check
-#   einsum:          + (shape, workspace_bytes, ws_args, ws_kwargs, keep)   the result: a.new_empty(shape)
+#   einsum:          + (prototype, workspace_bytes, ws_args, ws_kwargs, keep)
 #   einsum, out=:    + (byte spans of a, b and out (6 ints), workspace_bytes, ws_args, ws_kwargs, keep)
-# The result takes new_empty of the first operand (its dtype and device; a tensor's method parses fewer
-# arguments than torch.empty(..., dtype=, device=)); the workspace torch.empty(*ws_args, **ws_kwargs).
+# The prototype (_prototype) has the input's (einsum: the first operand's) dtype and device; the
+# workspace is torch.empty(*ws_args, **ws_kwargs).
 # keep: the Python objects the addresses point into.
 transposes = {}     # (shape, stride, dtype, device, axes, alpha[, beta, out's shape...]) -> entry
 contractions = {}   # (subscripts, a..., b...[, out...], alpha[, beta], compute code, internal) -> entry
@@ -66,7 +71,7 @@ MAX_WORKSPACES = 8
 workspaces = {}     # (device, raw stream) -> (bytes, pointer, uint8 tensor): that stream's workspace
 
 # PyTorch's functions, bound once (by _bind) when the first entry is made.
-_empty = _get_device = _raw_stream = _is_compiling = _grad_enabled = _uint8 = _capturing = None
+_empty = _empty_like = _contiguous = _get_device = _raw_stream = _is_compiling = _grad_enabled = _uint8 = _capturing = None
 _compute_codes = {None: 0}
 
 
@@ -85,7 +90,8 @@ def _address(fn):
 
 def _bind():
     """Binds the PyTorch functions the fast paths call; False (no fast path) if any is missing."""
-    global tensor_type, _empty, _get_device, _raw_stream, _is_compiling, _grad_enabled, _uint8, _capturing
+    global tensor_type, _empty, _empty_like, _contiguous, _get_device, _raw_stream, _is_compiling, _grad_enabled, _uint8, \
+        _capturing
     if tensor_type is not None:
         return True
     torch = sys.modules.get("torch")
@@ -100,13 +106,15 @@ def _bind():
         capturing = (getattr(torch._C, "_cuda_isCurrentStreamCapturing", None)
                      or getattr(getattr(torch, "cuda", None), "is_current_stream_capturing", None) or _always)
         _empty, _get_device, _raw_stream, _capturing = torch.empty, get_device, raw, capturing
+        _empty_like, _contiguous = torch.empty_like, torch.contiguous_format
         _is_compiling, _grad_enabled, _uint8 = torch.compiler.is_compiling, torch.is_grad_enabled, torch.uint8
     except AttributeError:  # an unusual PyTorch (or a stand-in): the general path serves every call
         return False
     if _native is not None:
         lib = _lib.load()
         # DLPack's C exchange API (PyTorch >= 2.10): the native replay reads tensors through it.
-        _native.bind(_empty, _get_device, _raw_stream, _grad_enabled, _lib.check, lib.cupermExecute,
+        _native.bind(_empty, _empty_like, {"memory_format": _contiguous}, _get_device, _raw_stream, _grad_enabled,
+                     _lib.check, lib.cupermExecute,
                      _address(lib.cupermExecute), lib.cupermContract, _address(lib.cupermContract),
                      _capturing, workspaces, _new_workspace,
                      getattr(torch.Tensor, "__dlpack_c_exchange_api__", None))
@@ -127,6 +135,15 @@ def _store(table, key, entry):
         pass
 
 
+def _prototype(like, shape):
+    """One element of like's dtype on its device, expanded to shape (see the module docstring)."""
+    return like.new_empty(()).expand(tuple(shape))
+
+
+def _new_result(proto):
+    return _empty_like(proto, memory_format=_contiguous)
+
+
 def _failed(status):
     if status:
         _lib.check(status)
@@ -145,10 +162,11 @@ def remember_transpose(x, axes, alpha, cplan, alpha_c, beta_c, out_shape):
         return
     if x.is_conj() or x.is_neg():
         return
+    proto = _prototype(x, out_shape)
     if type(axes) is list:
         axes = tuple(axes)
     entry = (_lib.load().cupermExecute, cplan.ptr, ctypes.addressof(alpha_c), ctypes.addressof(beta_c),
-             cplan.device, tuple(out_shape), (cplan, alpha_c, beta_c))
+             cplan.device, proto, (cplan, alpha_c, beta_c))
     _store(transposes, (x.shape, x.stride(), x.dtype, x.get_device(), axes, alpha), entry)
 
 
@@ -170,10 +188,10 @@ def _py_transpose(x, axes, alpha):
         return None
     if hit is None:
         return None
-    run, plan, alpha_p, beta_p, device, shape, _ = hit
+    run, plan, alpha_p, beta_p, device, proto, _ = hit
     if (x.requires_grad and _grad_enabled()) or x.is_conj() or x.is_neg() or _get_device() != device:
         return None
-    out = x.new_empty(shape)
+    out = _new_result(proto)
     _failed(run(plan, alpha_p, x.data_ptr(), beta_p, out.data_ptr(), _raw_stream(device)))
     return out
 
@@ -253,12 +271,12 @@ def remember_einsum(subscripts, a, b, alpha, compute_code, internal, res, table=
         return
     if res.plan is None or res.layout.zero_fill or a.is_conj() or a.is_neg() or b.is_conj() or b.is_neg():
         return
+    proto = _prototype(a, res.layout.out_shape)  # without out=, the result has a's dtype
     plan = res.plan
     alpha_c, beta_c = res.cd.pack_scalar(alpha, "alpha"), res.cd.pack_scalar(0, "beta")
     nbytes = plan.workspace_bytes
-    entry = (plan._run, plan.ptr, ctypes.addressof(alpha_c), ctypes.addressof(beta_c), res.device,
-             tuple(res.layout.out_shape), nbytes, (nbytes,), {"dtype": _uint8, "device": a.device},
-             (plan, alpha_c, beta_c))  # without out=, the result has a's dtype
+    entry = (plan._run, plan.ptr, ctypes.addressof(alpha_c), ctypes.addressof(beta_c), res.device, proto,
+             nbytes, (nbytes,), {"dtype": _uint8, "device": a.device}, (plan, alpha_c, beta_c))
     _store(contractions if table is None else table, (subscripts, a.shape, a.stride(), a.dtype, a.get_device(),
                                                       b.shape, b.stride(), b.dtype, b.get_device(), alpha,
                                                       compute_code, internal), entry)
@@ -286,11 +304,11 @@ def _py_einsum(table, subscripts, a, b, alpha, code, internal):
         return None
     if hit is None:
         return None
-    run, plan, alpha_p, beta_p, device, shape, nbytes, ws_args, ws_kwargs, _ = hit
+    run, plan, alpha_p, beta_p, device, proto, nbytes, ws_args, ws_kwargs, _ = hit
     if ((not internal and (a.requires_grad or b.requires_grad) and _grad_enabled()) or a.is_conj() or a.is_neg()
             or b.is_conj() or b.is_neg() or _get_device() != device):
         return None
-    d = a.new_empty(shape)
+    d = _new_result(proto)
     dp, stream = d.data_ptr(), _raw_stream(device)
     if nbytes:
         w, wp = workspace(device, stream, nbytes, ws_args, ws_kwargs)

@@ -30,14 +30,14 @@ typedef int (*contract_fn)(void*, const void*, const void*, const void*, const v
 
 /* An entry's leading fields, common to every table (_fast.py: ENTRY_*). */
 enum { E_RUN, E_PLAN, E_ALPHA, E_BETA, E_DEVICE };
-enum { T_SHAPE = 5 };                                                 /* transpose, new result */
+enum { T_PROTO = 5 };                                                 /* transpose, new result */
 enum { I_SPANS = 5 };                                                 /* transpose into out= */
 /* einsum; einsum into out=. workspace() reads the torch.empty arguments after the *_NBYTES field. */
-enum { C_SHAPE = 5, C_NBYTES, C_WS_ARGS, C_WS_KWARGS };
+enum { C_PROTO = 5, C_NBYTES, C_WS_ARGS, C_WS_KWARGS };
 enum { J_SPANS = 5, J_NBYTES, J_WS_ARGS, J_WS_KWARGS };
 
 /* What bind() was given; strong references, replaced by the next bind(). */
-static PyObject *empty, *get_device, *raw_stream, *grad_enabled, *check, *execute_obj, *contract_obj, *capturing,
+static PyObject *empty, *empty_like, *empty_like_kwargs, *get_device, *raw_stream, *grad_enabled, *check, *execute_obj, *contract_obj, *capturing,
     *workspaces, *new_workspace, *exchange_capsule;
 static execute_fn execute_c;
 static contract_fn contract_c;
@@ -49,7 +49,7 @@ static const dl_exchange_api* exchange;
 static PyObject* dl_dtypes;
 
 static PyObject *s_shape, *s_stride, *s_dtype, *s_get_device, *s_requires_grad, *s_is_conj, *s_is_neg,
-    *s_data_ptr, *s_new_empty;
+    *s_data_ptr;
 
 static void replace(PyObject** slot, PyObject* value)
 {
@@ -61,11 +61,11 @@ static void replace(PyObject** slot, PyObject* value)
 
 static PyObject* native_bind(PyObject* self, PyObject* args)
 {
-    PyObject *e, *gd, *rs, *ge, *ck, *ex, *ct, *cap, *ws, *nw, *xc = Py_None;
+    PyObject *e, *el, *elk, *gd, *rs, *ge, *ck, *ex, *ct, *cap, *ws, *nw, *xc = Py_None;
     unsigned long long ex_addr, ct_addr;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OOOOOOKOKOO!O|O", &e, &gd, &rs, &ge, &ck, &ex, &ex_addr, &ct, &ct_addr, &cap,
-                          &PyDict_Type, &ws, &nw, &xc))
+    if (!PyArg_ParseTuple(args, "OOO!OOOOOKOKOO!O|O", &e, &el, &PyDict_Type, &elk, &gd, &rs, &ge, &ck, &ex, &ex_addr,
+                          &ct, &ct_addr, &cap, &PyDict_Type, &ws, &nw, &xc))
         return NULL;
     const dl_exchange_api* api = NULL;
     if (xc != Py_None) { /* anything but a usable DLPack >= 1.2 table: the attributes serve */
@@ -81,6 +81,8 @@ static PyObject* native_bind(PyObject* self, PyObject* args)
     replace(&exchange_capsule, api ? xc : NULL); /* keeps the table alive */
     exchange = api;
     replace(&empty, e);
+    replace(&empty_like, el);
+    replace(&empty_like_kwargs, elk);
     replace(&get_device, gd);
     replace(&raw_stream, rs);
     replace(&grad_enabled, ge);
@@ -317,10 +319,13 @@ static int run_contract(PyObject* run, PyObject* const* args, int* status)
     return 0;
 }
 
-/* like.new_empty(entry[at]): a result of like's dtype and device (_fast.py: why not torch.empty). */
-static PyObject* new_empty_like(PyObject* like, PyObject* entry, Py_ssize_t at)
+/* A new row-major result shaped as the entry's prototype (entry[at]); _fast._new_result. */
+static PyObject* new_result(PyObject* entry, Py_ssize_t at)
 {
-    return PyObject_CallMethodObjArgs(like, s_new_empty, PyTuple_GetItem(entry, at), NULL);
+    PyObject* args = PyTuple_Pack(1, PyTuple_GetItem(entry, at));
+    PyObject* r = args ? PyObject_Call(empty_like, args, empty_like_kwargs) : NULL;
+    Py_XDECREF(args);
+    return r;
 }
 
 static PyObject* allocate(PyObject* entry, Py_ssize_t args_at)
@@ -399,7 +404,7 @@ static PyObject* native_transpose(PyObject* self, PyObject* args)
         if (no < 0) return NULL;
         Py_RETURN_NONE;
     }
-    PyObject* out = new_empty_like(x, hit, T_SHAPE);
+    PyObject* out = new_result(hit, T_PROTO);
     int status = 0, failed = !out;
     if (!failed) {
         a[0] = PyTuple_GetItem(hit, E_PLAN), a[1] = PyTuple_GetItem(hit, E_ALPHA), a[3] = PyTuple_GetItem(hit, E_BETA);
@@ -539,7 +544,7 @@ static PyObject* native_einsum(PyObject* self, PyObject* args)
         if (no < 0) return NULL;
         Py_RETURN_NONE;
     }
-    PyObject *d = new_empty_like(A, hit, C_SHAPE), *w = NULL;
+    PyObject *d = new_result(hit, C_PROTO), *w = NULL;
     int failed = !d || !(a[6] = data_ptr(d)) || contract_entry(hit, C_NBYTES, a, &w);
     DECREF_ALL(a, 10);
     Py_XDECREF(w);
@@ -602,9 +607,10 @@ static PyObject* native_einsum_into(PyObject* self, PyObject* args)
 
 static PyMethodDef methods[] = {
     {"bind", native_bind, METH_VARARGS,
-     "bind(empty, get_device, raw_stream, grad_enabled, check, execute, execute_address, contract, "
-     "contract_address, capturing, workspaces, new_workspace[, exchange]): the functions every replay calls, "
-     "the workspace cache and the tensor type's DLPack exchange API capsule or None (see cuperm._fast._bind)."},
+     "bind(empty, empty_like, empty_like_kwargs, get_device, raw_stream, grad_enabled, check, execute, "
+     "execute_address, contract, contract_address, capturing, workspaces, new_workspace[, exchange]): the "
+     "functions every replay calls, the workspace cache and the tensor type's DLPack exchange API capsule or "
+     "None (see cuperm._fast._bind)."},
     {"transpose", native_transpose, METH_VARARGS, "transpose(table, x, axes, alpha) -> tensor or None"},
     {"transpose_into", native_transpose_into, METH_VARARGS,
      "transpose_into(table, x, axes, alpha, beta, out) -> out or None"},
@@ -627,8 +633,7 @@ PyMODINIT_FUNC PyInit__native(void)
         const char* name;
     } names[] = {{&s_shape, "shape"},     {&s_stride, "stride"},   {&s_dtype, "dtype"},
                  {&s_get_device, "get_device"}, {&s_requires_grad, "requires_grad"},
-                 {&s_is_conj, "is_conj"}, {&s_is_neg, "is_neg"}, {&s_data_ptr, "data_ptr"},
-                 {&s_new_empty, "new_empty"}};
+                 {&s_is_conj, "is_conj"}, {&s_is_neg, "is_neg"}, {&s_data_ptr, "data_ptr"}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
         if (!*names[i].slot && !(*names[i].slot = PyUnicode_InternFromString(names[i].name))) return NULL;
     return PyModule_Create(&module);

@@ -90,7 +90,7 @@ def torch_env(monkeypatch, stub_library, replay, request):
     torch.strided = object()
     torch.float32, torch.uint8 = Dtype("float32", 4, (2, 32)), Dtype("uint8", 1, (1, 8))
     state = types.SimpleNamespace(device=0, grad=True, compiling=False, next_ptr=0x7a0000000000, stream=0xBEEF,
-                                  capturing=False)
+                                  capturing=False, allocations=[])
 
     class Tensor:
         def __init__(self, shape, strides=None, ptr=0x7f0000000000, dtype=torch.float32, device=0,
@@ -117,6 +117,11 @@ def torch_env(monkeypatch, stub_library, replay, request):
         def new_empty(self, shape):
             return empty(shape, dtype=self.dtype, device=self.device)
 
+        def expand(self, shape):  # of a one-element tensor only
+            assert all(n == 1 for n in self.shape)
+            return Tensor(shape, strides=(0,) * len(shape), ptr=self.data_ptr(), dtype=self.dtype,
+                          device=self.device.index)
+
         def detach(self):
             return self
 
@@ -128,10 +133,15 @@ def torch_env(monkeypatch, stub_library, replay, request):
     def empty(shape, dtype=None, device=None):
         state.next_ptr += 0x100000
         shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        state.allocations.append((state.next_ptr, dtype or torch.float32))
         return Tensor(shape, ptr=state.next_ptr, dtype=dtype or torch.float32,
                       device=device.index if isinstance(device, Dev) else 0)
 
-    torch.Tensor, torch.empty = Tensor, empty
+    def empty_like(t, memory_format=None):
+        assert memory_format is torch.contiguous_format  # the stand-in makes row-major tensors only
+        return empty(t.shape, dtype=t.dtype, device=t.device)
+
+    torch.Tensor, torch.empty, torch.empty_like, torch.contiguous_format = Tensor, empty, empty_like, object()
     torch._C = types.SimpleNamespace(_cuda_getCurrentRawStream=lambda device: state.stream,
                                      _cuda_getDevice=lambda: state.device,
                                      _cuda_isCurrentStreamCapturing=lambda: state.capturing)
@@ -147,8 +157,8 @@ def torch_env(monkeypatch, stub_library, replay, request):
     monkeypatch.setattr(_lib, "_loaded", [lib])
     monkeypatch.setattr(_cudart, "_fns", {})
     _reset_context()
-    for name in ("tensor_type", "_empty", "_get_device", "_raw_stream", "_is_compiling", "_grad_enabled", "_uint8",
-                 "_capturing"):
+    for name in ("tensor_type", "_empty", "_empty_like", "_contiguous", "_get_device", "_raw_stream", "_is_compiling",
+                 "_grad_enabled", "_uint8", "_capturing"):
         monkeypatch.setattr(_fast, name, None)
     monkeypatch.setattr(_fast, "transposes", {})
     monkeypatch.setattr(_fast, "contractions", {})
@@ -417,6 +427,12 @@ def _last_workspace():
     return last[7], last[8]
 
 
+def _new_workspace(state, since):
+    """The pointer of the workspace (uint8 tensor) allocated after allocation number `since`, or None."""
+    made = [ptr for ptr, dtype in state.allocations[since:] if dtype.name == "uint8"]
+    return made[-1] if len(made) == 1 else None
+
+
 def _cached(stream, device=0):
     nbytes, ptr, w = _fast.workspaces[device, stream]
     assert w.data_ptr() == ptr and w.shape == (nbytes,) and w.dtype.name == "uint8"
@@ -473,10 +489,11 @@ def test_workspace_is_not_cached_while_capturing(torch_env, ws_bytes):
     seen = set()
     for call in (lambda: cuperm.einsum("ij,jk->ik", a, b), lambda: cuperm.einsum("ij,jk->ik", a, b),
                  lambda: cuperm.einsum("ij,jk->ik", a, b, alpha=2.0)):   # two replays, the general path
-        before = state.next_ptr
+        before = len(state.allocations)
         call()
-        assert state.next_ptr == before + 0x200000 and _last_workspace() == (state.next_ptr, 4096)
-        seen.add(state.next_ptr)
+        ws = _new_workspace(state, before)
+        assert ws is not None and _last_workspace() == (ws, 4096)
+        seen.add(ws)
     assert len(seen) == 3 and list(_fast.workspaces.values()) == [cached]
     state.capturing = False
     cuperm.einsum("ij,jk->ik", a, b)
@@ -501,11 +518,13 @@ def test_workspace_of_another_stream_or_device_is_not_cached(torch_env, ws_bytes
     torch, Tensor, state = torch_env
     ws_bytes.value = 4096
     a, b = Tensor((8, 8), ptr=0x7f1000000000), Tensor((8, 8), ptr=0x7f2000000000)
+    before = len(state.allocations)
     cuperm.einsum("ij,jk->ik", a, b, stream=0xBEEF)     # stream=: per call, as before
-    assert not _fast.workspaces and _last_workspace() == (state.next_ptr, 4096)
+    assert not _fast.workspaces and _last_workspace() == (_new_workspace(state, before), 4096)
     a1, b1 = Tensor((8, 8), device=1), Tensor((8, 8), ptr=0x7f2000000000, device=1)
+    before = len(state.allocations)
     cuperm.einsum("ij,jk->ik", a1, b1)                  # device 1, while 0 is current
-    assert not _fast.workspaces and _last_workspace() == (state.next_ptr, 4096)
+    assert not _fast.workspaces and _last_workspace() == (_new_workspace(state, before), 4096)
 
 
 def test_workspace_without_a_capture_query_is_never_cached(torch_env, ws_bytes):
