@@ -221,3 +221,42 @@ def test_device_mismatch_and_host_tensors():
     with pytest.raises(TypeError, match="dtype"):
         cuperm.transpose(torch.randn(3, 3, device="cuda"), out=torch.empty(3, 3, device="cuda",
                                                                            dtype=torch.float64))
+
+
+def test_replays_of_every_dtype_match_the_reference():
+    """Repeated calls take the fast path (cuperm._fast; with PyTorch >= 2.10 the native replay reads
+    tensors through DLPack's exchange API and learns each dtype's code on its first call): same-shape
+    tensors of every dtype, interleaved, must each come back with their own dtype and values."""
+    from cuperm import _fast
+    gen = torch.Generator(device="cuda").manual_seed(7)
+    cuperm.clear_cache()
+    for order in (ALL, ALL[::-1]):
+        for dtype in order:
+            for _ in range(3):  # the general path, then replays
+                x = random_tensor((5, 7), dtype, gen)
+                out = torch.empty(7, 5, dtype=dtype, device="cuda")
+                y, z = cuperm.transpose(x, (1, 0)), cuperm.transpose(x, (1, 0), out=out)
+                assert y.dtype == dtype and y.shape == (7, 5) and y.is_contiguous() and z is out
+                for r in (y, z):
+                    assert np.array_equal(host_bytes(r), np.transpose(host_bytes(x), (1, 0, 2))), dtype
+    assert len(_fast.transposes) == 2 * len(ALL)
+
+
+def test_replays_leak_no_references():
+    import sys
+
+    from cuperm import _fast
+    x, out = torch.randn(4, 8, device="cuda"), torch.empty(8, 4, device="cuda")
+    a, b, d = (torch.randn(8, 8, device="cuda") for _ in range(3))
+    calls = [lambda: cuperm.transpose(x, (1, 0)), lambda: cuperm.transpose(x, (1, 0), out=out),
+             lambda: cuperm.einsum("ij,jk->ik", a, b), lambda: cuperm.einsum("ij,jk->ik", a, b, out=d, beta=0.5)]
+    for call in calls:
+        call(), call()
+    entries = [*_fast.transposes.values(), *_fast.contractions.values()]
+    watched = [x, out, a, b, d, torch.float32, *entries, *(part for e in entries for part in e)]
+    before = [sys.getrefcount(o) for o in watched]
+    for _ in range(2000):
+        for call in calls:
+            call()
+    torch.cuda.synchronize()
+    assert [sys.getrefcount(o) for o in watched] == before

@@ -90,6 +90,27 @@ def test_keys_that_cannot_be_looked_up_go_to_the_general_path(torch_env):
         cuperm.einsum("ij,jk->ik", a, a, compute="no such type")
 
 
+def test_replays_leak_no_references(torch_env, stub_state):
+    """Every object a replay touches (tensors, dtype, prototype, entry, scalars) has the references it
+    had before a thousand replays of each kind (a leak or a lost reference in the C code shows here)."""
+    torch, Tensor, state = torch_env
+    x, out = Tensor((4, 8)), Tensor((8, 4), ptr=0x7e0000000000)
+    a, b, d = Tensor((8, 8), ptr=0x7f1000000000), Tensor((8, 8), ptr=0x7f2000000000), Tensor((8, 8), ptr=0x7d0000000000)
+    calls = [lambda: cuperm.transpose(x, (1, 0)), lambda: cuperm.transpose(x, (1, 0), out=out),
+             lambda: cuperm.einsum("ij,jk->ik", a, b), lambda: cuperm.einsum("ij,jk->ik", a, b, out=d, beta=0.5)]
+    for call in calls:  # the general path, then a replay (the exchange API learns the dtype)
+        call(), call()
+    watched = [x, out, a, b, d, torch.float32, *_fast.transposes.values(), *_fast.contractions.values()]
+    watched += [part for entry in list(watched[6:]) for part in entry]
+    state.allocations.clear()  # the stand-in's allocation log holds dtypes
+    before = [sys.getrefcount(o) for o in watched]
+    for _ in range(1000):
+        for call in calls:
+            call()
+    state.allocations.clear()
+    assert [sys.getrefcount(o) for o in watched] == before
+
+
 def test_native_argument_errors(native_module):
     with pytest.raises(TypeError):
         native_module.transpose({}, None, (1, 0))
