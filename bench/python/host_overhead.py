@@ -3,7 +3,8 @@
 
 Tiny problems, so that the host side is all there is: a 4x8 float32 transpose and an 8x8 @ 8x8
 float32 einsum ("ij,jk->ik"). Each call is made --calls times back to back after a warm-up (so every
-cache is hot), with one synchronize at the end, in --rounds rounds; the best and median round are
+cache is hot), in --rounds rounds of one synchronize each, interleaved across the calls (round r of
+every call before round r + 1); the best and median round are
 reported in microseconds per call. Writes overhead.csv to --out ($OUT, else ./overhead-logs) and
 prints a table last. Also called by einsum_bench.py (einsum-check.sh) for its overhead section.
 
@@ -14,7 +15,7 @@ per-stream cache instead), the capture check that cache makes per call (and the 
 and the C library's pointer check (cudaPointerGetAttributes, which cupermExecute makes twice and
 cupermContract four times) over a trivial CUDA runtime call, both through ctypes.
 
-    python3 bench/python/host_overhead.py [--calls 20000] [--rounds 5] [--out DIR]
+    python3 bench/python/host_overhead.py [--calls 20000] [--rounds 10] [--out DIR]
 """
 
 import argparse
@@ -27,19 +28,13 @@ import time
 TARGET_US = 10.0
 
 
-def _timer(fn, calls, rounds, sync):
-    for _ in range(min(2000, calls)):
+def _round(fn, n, sync):
+    """Microseconds per call of n back-to-back calls, one synchronize at the end."""
+    t0 = time.perf_counter()
+    for _ in range(n):
         fn()
     sync()
-    per_round = max(1, calls // rounds)
-    times = []
-    for _ in range(rounds):
-        t0 = time.perf_counter()
-        for _ in range(per_round):
-            fn()
-        sync()
-        times.append((time.perf_counter() - t0) / per_round * 1e6)
-    return min(times), statistics.median(times)
+    return (time.perf_counter() - t0) / n * 1e6
 
 
 def _replays():
@@ -108,6 +103,8 @@ def cases():
     xo = torch.empty(8, 4, device="cuda")
     a, b = torch.randn(8, 8, device="cuda"), torch.randn(8, 8, device="cuda")
     plan = cuperm.ContractionPlan("ij,jk->ik", a, b)
+    d = torch.empty(8, 8, device="cuda")
+    plan_out = cuperm.ContractionPlan("ij,jk->ik", a, b, out=d)
     proto = x.new_empty(()).expand(8, 4)  # as cuperm._fast keeps a result's prototype
     for replay in _replays():
         out += [
@@ -118,6 +115,10 @@ def cases():
             ("einsum 8x8x8", "cuperm.einsum('ij,jk->ik', a, b)", "torch", lambda: cuperm.einsum("ij,jk->ik", a, b),
              tsync, replay),
             ("einsum 8x8x8", "cuperm.ContractionPlan(...)(a, b)", "torch", lambda: plan(a, b), tsync, replay),
+            ("einsum 8x8x8", "cuperm.einsum('ij,jk->ik', a, b, out=d)", "torch",
+             lambda: cuperm.einsum("ij,jk->ik", a, b, out=d), tsync, replay),
+            ("einsum 8x8x8", "cuperm.ContractionPlan(..., out=d)(a, b, out=d)", "torch",
+             lambda: plan_out(a, b, out=d), tsync, replay),
         ]
     nbytes = plan.workspace_bytes
     out += [
@@ -133,6 +134,7 @@ def cases():
         ("reference", "torch.empty(%d, uint8) (einsum's workspace)" % nbytes, "torch",
          lambda: torch.empty(nbytes, dtype=torch.uint8, device=x.device), tsync),
         ("reference", "torch.mm(a, b)", "torch", lambda: torch.mm(a, b), tsync),
+        ("reference", "torch.mm(a, b, out=d)", "torch", lambda: torch.mm(a, b, out=d), tsync),
     ]
     capturing = getattr(torch._C, "_cuda_isCurrentStreamCapturing", None)
     if capturing is not None:  # the workspace cache's check (cuperm._fast.workspace), and the public wrapper
@@ -160,28 +162,41 @@ def cases():
     return out
 
 
-def measure(out_dir, calls=20000, rounds=5, quiet=False):
-    """Measures every case; writes overhead.csv into out_dir; returns the rows."""
+def measure(out_dir, calls=20000, rounds=10, quiet=False):
+    """Measures every case; writes overhead.csv into out_dir; returns the rows. The rounds are
+    interleaved (round r of every case, then round r + 1), so that a slow phase of the host (they
+    come and go on shared machines) falls on every case alike instead of on whichever ran then."""
     import torch
 
     import cuperm
     from cuperm import _fast
-    rows = []
-    initial = _fast._native
+    all_cases, initial = cases(), _fast._native
+
+    def select(replay):  # the replay (and exchange API use) a case's calls go through
+        if replay:
+            _fast._native = replay[0][1]
+            _use_exchange_api(replay[0][0] != "native, attributes")
+
+    per_round = max(1, calls // rounds)
+    times = [[] for _ in all_cases]
     try:
-        for group, name, framework, fn, sync, *replay in cases():
-            replay_name = ""
-            if replay:
-                replay_name, _fast._native = replay[0]
-                _use_exchange_api(replay_name != "native, attributes")
-            best, median = _timer(fn, calls, rounds, sync)
-            rows.append({"group": group, "call": name, "framework": framework, "replay": replay_name,
-                         "us_best": round(best, 3), "us_median": round(median, 3)})
-            if not quiet:
-                print("  %-16s %-48s %-7s %8.2f us" % (group, name, replay_name, best), flush=True)
+        for group, name, framework, fn, sync, *replay in all_cases:  # warm-up: every cache hot
+            select(replay)
+            _round(fn, min(2000, calls), sync)
+        for _ in range(rounds):
+            for i, (group, name, framework, fn, sync, *replay) in enumerate(all_cases):
+                select(replay)
+                times[i].append(_round(fn, per_round, sync))
     finally:
         _fast._native = initial
         _use_exchange_api(True)
+    rows = []
+    for (group, name, framework, fn, sync, *replay), t in zip(all_cases, times):
+        replay_name = replay[0][0] if replay else ""
+        rows.append({"group": group, "call": name, "framework": framework, "replay": replay_name,
+                     "us_best": round(min(t), 3), "us_median": round(statistics.median(t), 3)})
+        if not quiet:
+            print("  %-16s %-48s %-7s %8.2f us" % (group, name, replay_name, min(t)), flush=True)
     fast = {"transpose": len(_fast.transposes), "einsum": len(_fast.contractions)}
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, "overhead.csv"), "w", newline="") as f:
@@ -208,8 +223,7 @@ def print_table(rows, info):
     print("| --- | --- | --- | --- | ---: | ---: | --- |")
     for r in rows:
         target = ""
-        if r["call"] in ("cuperm.transpose(x, (1, 0))", "cuperm.einsum('ij,jk->ik', a, b)",
-                         "cuperm.ContractionPlan(...)(a, b)"):
+        if r["call"].startswith(("cuperm.transpose(x,", "cuperm.einsum('ij,jk->ik', a, b", "cuperm.ContractionPlan(")):
             target = "<= %g: %s" % (TARGET_US, "met" if r["us_best"] <= TARGET_US else "MISSED")
         print("| %s | %s | %s | %s | %.2f | %.2f | %s |" % (r["group"], r["call"], r["framework"], r["replay"],
                                                          r["us_best"], r["us_median"], target))
@@ -219,7 +233,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default=os.environ.get("OUT") or "overhead-logs")
     p.add_argument("--calls", type=int, default=20000)
-    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--rounds", type=int, default=10)
     args = p.parse_args()
     rows, info = measure(args.out, args.calls, args.rounds)
     print_table(rows, info)

@@ -20,6 +20,11 @@
 
 typedef int (*call_fn)(void* ctx);
 
+/* launch_probe.cu: empty kernels, with a pointer or with the tile kernels' parameters. */
+size_t probe_tile_param_bytes(void);
+cudaError_t probe_launch_small(void* p, cudaStream_t stream);
+cudaError_t probe_launch_tile_params(cudaStream_t stream);
+
 static double now_us(void)
 {
     struct timespec t;
@@ -96,6 +101,18 @@ static int memset_async(void* vc)
 {
     ctx_t* c = vc;
     return cudaMemsetAsync(c->y, 0, 4, 0) != cudaSuccess;
+}
+
+static int launch_small(void* vc)
+{
+    ctx_t* c = vc;
+    return probe_launch_small(c->y, 0) != cudaSuccess;
+}
+
+static int launch_tile_params(void* vc)
+{
+    (void)vc;
+    return probe_launch_tile_params(0) != cudaSuccess;
 }
 
 static int gemm_f32_only(void* vc)
@@ -181,6 +198,11 @@ int main(int argc, char** argv)
     bad |= time_calls("cudaPointerGetAttributes", pointer_attributes, &c);
     if (c.getAttributes) bad |= time_calls("cuPointerGetAttributes (type, ordinal)", driver_pointer_attributes, &c);
     bad |= time_calls("cudaMemsetAsync 4 bytes", memset_async, &c);
+    bad |= time_calls("empty kernel <<<>>>, 8 bytes of parameters", launch_small, &c);
+    char name[96];
+    snprintf(name, sizeof name, "empty kernel <<<>>>, the tile kernels' %zu bytes of parameters",
+             probe_tile_param_bytes());
+    bad |= time_calls(name, launch_tile_params, &c);
     bad |= time_calls("cublasSetStream + cublasGemmEx f32 8x8x8", gemm_f32, &c);
     bad |= time_calls("cublasGemmEx f32 8x8x8 (stream set before)", gemm_f32_only, &c);
     if (c.wsBytes) bad |= time_calls("cublasSetStream + cublasSetWorkspace", set_stream_workspace, &c);
