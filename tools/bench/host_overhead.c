@@ -24,6 +24,8 @@ typedef int (*call_fn)(void* ctx);
 size_t probe_tile_param_bytes(void);
 cudaError_t probe_launch_small(void* p, cudaStream_t stream);
 cudaError_t probe_launch_tile_params(cudaStream_t stream);
+cudaError_t probe_launch_driver(void* p, cudaStream_t stream);
+cudaError_t probe_launch_runtime(void* p, cudaStream_t stream);
 
 static double now_us(void)
 {
@@ -71,6 +73,7 @@ typedef struct {
     cupermContractionPlan_t cplan;
     cublasHandle_t blas;
     CUresult (*getAttributes)(unsigned, CUpointer_attribute*, void**, CUdeviceptr);
+    cudaStream_t side; /* a non-blocking stream: no implicit synchronisation with the legacy one */
 } ctx_t;
 
 static int get_device(void* c)
@@ -107,6 +110,24 @@ static int launch_small(void* vc)
 {
     ctx_t* c = vc;
     return probe_launch_small(c->y, 0) != cudaSuccess;
+}
+
+static int launch_driver(void* vc)
+{
+    ctx_t* c = vc;
+    return probe_launch_driver(c->y, 0) != cudaSuccess;
+}
+
+static int launch_runtime(void* vc)
+{
+    ctx_t* c = vc;
+    return probe_launch_runtime(c->y, 0) != cudaSuccess;
+}
+
+static int launch_small_side(void* vc)
+{
+    ctx_t* c = vc;
+    return probe_launch_small(c->y, c->side) != cudaSuccess;
 }
 
 static int launch_tile_params(void* vc)
@@ -174,7 +195,8 @@ int main(int argc, char** argv)
     memset(&c, 0, sizeof c);
     cupermHandle_t h;
     if (cudaMalloc(&c.x, 256) || cudaMalloc(&c.y, 256) || cudaMalloc(&c.a, 256) || cudaMalloc(&c.b, 256) ||
-        cudaMalloc(&c.d, 256) || cupermCreate(&h) || cublasCreate(&c.blas)) {
+        cudaMalloc(&c.d, 256) || cudaStreamCreateWithFlags(&c.side, cudaStreamNonBlocking) || cupermCreate(&h) ||
+        cublasCreate(&c.blas)) {
         fprintf(stderr, "cuperm-host-overhead: no GPU, or setup failed\n");
         return 1;
     }
@@ -199,6 +221,9 @@ int main(int argc, char** argv)
     if (c.getAttributes) bad |= time_calls("cuPointerGetAttributes (type, ordinal)", driver_pointer_attributes, &c);
     bad |= time_calls("cudaMemsetAsync 4 bytes", memset_async, &c);
     bad |= time_calls("empty kernel <<<>>>, 8 bytes of parameters", launch_small, &c);
+    bad |= time_calls("empty kernel, cudaLaunchKernel", launch_runtime, &c);
+    bad |= time_calls("empty kernel <<<>>> on a non-blocking stream", launch_small_side, &c);
+    bad |= time_calls("empty kernel, cuLaunchKernel (CUfunction found once)", launch_driver, &c);
     char name[96];
     snprintf(name, sizeof name, "empty kernel <<<>>>, the tile kernels' %zu bytes of parameters",
              probe_tile_param_bytes());
@@ -213,6 +238,7 @@ int main(int argc, char** argv)
     cupermContractionPlanDestroy(c.cplan);
     cupermPlanDestroy(c.tplan);
     cublasDestroy(c.blas);
+    cudaStreamDestroy(c.side);
     cupermDestroy(h);
     return bad ? 1 : 0;
 }
