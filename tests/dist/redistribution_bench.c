@@ -156,7 +156,7 @@ int dt_bench(double gb, int iters)
      * calls, not the GPUs, set the pace of back-to-back executes */
     printf("%-44s %-4s %-26s %9s %11s %6s %9s %9s %9s %6s %8s %8s\n", "case", "type", "global extents", "GB/GPU",
            "sent B/GPU", "t/v/k", "dist ms", "a2a ms", "model ms", "ratio", "host ms", "a2a host");
-    enum { KINDS = 13 };
+    enum { KINDS = 15 };
     for (int ci = 0; ci < 2 * KINDS; ++ci) {
         bench_t* b = calloc(1, sizeof *b);
         b->type = CUPERM_R_32F;
@@ -204,6 +204,10 @@ int dt_bench(double gb, int iters)
                 b->in_mode = 5; b->out_mode = 5; b->transport = PK; break;
         case 12: b->name = "6-D mixed, Shard(5)->Shard(0), one kernel"; memcpy(b->perm, mix, sizeof mix);
                 b->in_mode = 5; b->out_mode = 0; b->transport = PK; break;
+        case 13: b->name = "6-D swap01, Shard(5)->Shard(1), peer stores"; memcpy(b->perm, swap01, sizeof swap01);
+                b->in_mode = 5; b->out_mode = 1; b->transport = PS; break;
+        case 14: b->name = "6-D mixed, Shard(5)->Shard(0), peer stores"; memcpy(b->perm, mix, sizeof mix);
+                b->in_mode = 5; b->out_mode = 0; b->transport = PS; break;
         }
         if (!big) b->iters = iters * 20;
         if (!big && ci % KINDS == 3) { free(b); continue; }
