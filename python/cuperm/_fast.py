@@ -18,7 +18,8 @@ The prototype is one element of the result's dtype on its device, expanded to th
 The replay runs in the compiled module cuperm._native (python/native/_native.c) when the package
 has it, else in Python here (`_py_*`): same tables, keys, entries and guards, so either serves any
 entry. The native replay reads the tensors' descriptions, pointers and the current stream through
-DLPack's C exchange API where torch.Tensor has it (PyTorch >= 2.10), in one C call a tensor. CUPERM_NO_NATIVE=1 (read at import) forces the Python replay. The torch.compile guard stays in
+DLPack's C exchange API where torch.Tensor has it (PyTorch >= 2.10), in one C call a tensor.
+CUPERM_NO_NATIVE=1 (read at import) forces the Python replay. The torch.compile guard stays in
 Python: under a trace it must be seen by Dynamo, which cannot look inside a native call.
 
 Anything else (a first call, other arrays, other keywords) takes the general path, which fills the
@@ -71,7 +72,8 @@ MAX_WORKSPACES = 8
 workspaces = {}     # (device, raw stream) -> (bytes, pointer, uint8 tensor): that stream's workspace
 
 # PyTorch's functions, bound once (by _bind) when the first entry is made.
-_empty = _empty_like = _contiguous = _get_device = _raw_stream = _is_compiling = _grad_enabled = _uint8 = _capturing = None
+_empty = _empty_like = _contiguous = _get_device = _raw_stream = None
+_is_compiling = _grad_enabled = _uint8 = _capturing = None
 _compute_codes = {None: 0}
 
 
@@ -90,8 +92,8 @@ def _address(fn):
 
 def _bind():
     """Binds the PyTorch functions the fast paths call; False (no fast path) if any is missing."""
-    global tensor_type, _empty, _empty_like, _contiguous, _get_device, _raw_stream, _is_compiling, _grad_enabled, _uint8, \
-        _capturing
+    global tensor_type, _empty, _empty_like, _contiguous, _get_device, _raw_stream, _is_compiling, _grad_enabled
+    global _uint8, _capturing
     if tensor_type is not None:
         return True
     torch = sys.modules.get("torch")

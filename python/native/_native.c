@@ -37,8 +37,8 @@ enum { C_PROTO = 5, C_NBYTES, C_WS_ARGS, C_WS_KWARGS };
 enum { J_SPANS = 5, J_NBYTES, J_WS_ARGS, J_WS_KWARGS };
 
 /* What bind() was given; strong references, replaced by the next bind(). */
-static PyObject *empty, *empty_like, *empty_like_kwargs, *get_device, *raw_stream, *grad_enabled, *check, *execute_obj, *contract_obj, *capturing,
-    *workspaces, *new_workspace, *exchange_capsule;
+static PyObject *empty, *empty_like, *empty_like_kwargs, *get_device, *raw_stream, *grad_enabled, *check,
+    *execute_obj, *contract_obj, *capturing, *workspaces, *new_workspace, *exchange_capsule;
 static execute_fn execute_c;
 static contract_fn contract_c;
 /* The tensors' exchange API, or NULL (then every tensor is read through its Python attributes), and
@@ -99,6 +99,9 @@ static PyObject* native_bind(PyObject* self, PyObject* args)
 
 static PyObject* method0(PyObject* obj, PyObject* name) { return PyObject_CallMethodObjArgs(obj, name, NULL); }
 
+/* An exported tensor's first element's address, as data_ptr() says it (new reference). */
+static PyObject* dl_address(const dl_tensor* dl) { return PyLong_FromVoidPtr((char*)dl->data + dl->byte_offset); }
+
 static PyObject* int64s(const int64_t* v, int32_t n)
 {
     PyObject* tuple = PyTuple_New(n);
@@ -132,7 +135,7 @@ static int exchange_parts(PyObject* t, PyObject** parts, PyObject** ptr, PyObjec
     parts[1] = parts[0] ? int64s(dl.strides, dl.ndim) : NULL;
     parts[2] = dtype, Py_INCREF(dtype);
     parts[3] = PyLong_FromLong(dl.device.device_type == DL_CUDA ? dl.device.device_id : -1);
-    *ptr = PyLong_FromVoidPtr((char*)dl.data + dl.byte_offset);
+    *ptr = dl_address(&dl);
     return parts[1] && parts[3] && *ptr ? 1 : -1;
 }
 
@@ -166,7 +169,7 @@ static PyObject* data_ptr(PyObject* t)
 {
     dl_tensor dl;
     if (exchange) {
-        if (!exchange->dltensor_from_py_object_no_sync(t, &dl)) return PyLong_FromVoidPtr((char*)dl.data + dl.byte_offset);
+        if (!exchange->dltensor_from_py_object_no_sync(t, &dl)) return dl_address(&dl);
         PyErr_Clear();
     }
     return method0(t, s_data_ptr);
