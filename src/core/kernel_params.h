@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "core/fastdiv.h"
+#include "core/hd.h"
 #include "cuperm.h"
 
 /* Threads per block of the tile kernels (the planner sizes tiles to match). */
@@ -29,6 +30,9 @@
  * at 6 the table build spills); larger elements' 64-bit tables spill at 5, so they keep 4. */
 #define CUPERM_TILE_ITEMS_SMALL(elem) (CUPERM_TILE_ITEMS(elem) / 4)
 #define CUPERM_SMALL_TILE_BLOCKS(elem) ((elem) <= 4 ? 5 : 4)
+/* Resident blocks per SM the pipelined tile kernel is compiled for (tile_pipelined.cuh), and so
+ * the blocks per SM of its persistent grid: two buffers of a standard tile take about 37 KB. */
+#define CUPERM_PIPE_TILE_BLOCKS 4
 
 /* A dimension shared by a transpose's input and output. Like cuperm_dim3_t, a record of
  * int64_t (the extent, then a stride per view) that cuperm_decode reads. */
@@ -78,6 +82,8 @@ typedef struct {
     int vec_shifted;     /* TILED, 1- and 2-byte elements, 16-byte vectors: rows and columns may start
                           * anywhere in a vector (A contiguous in the input, B in the output); 2:
                           * written by lanes (tile_shifted.cuh), tiles of 8 vectors per column */
+    int pipelined;       /* TILED, scalar tiles of 4-, 8- and 16-byte elements: the pipelined kernel
+                          * (tile_pipelined.cuh) on a persistent grid, two buffers of shared memory */
     int64_t a_volume, b_volume;
     int64_t a_tiles, b_tiles;
     int64_t num_tiles;
@@ -93,6 +99,15 @@ typedef struct {
     int8_t wd_out_order[CUPERM_MAX_RANK];
     int32_t wd_place[CUPERM_MAX_RANK]; /* elements of A's dimensions below d: d's stride in the tile's slots */
 } cuperm_tile_params_t;
+
+/* One buffer of the pipelined kernel's shared memory: CUPERM_PIPE_SPAN_BYTES for where its tile
+ * lies, four offset tables of 8-byte entries, then the tile's rows of smem_row elements; rounded
+ * to 16 bytes so that a second buffer starts aligned. */
+#define CUPERM_PIPE_SPAN_BYTES 32
+CUPERM_HD int cuperm_tile_pipe_buffer_bytes(int ta, int tb, int smem_row, int elem)
+{
+    return (CUPERM_PIPE_SPAN_BYTES + 2 * (ta + tb) * (int)sizeof(int64_t) + tb * smem_row * elem + 15) & ~15;
+}
 
 /* A WHOLE_DIMS tile holds at most this many elements (8 per thread). */
 #define CUPERM_WHOLE_DIMS_MAX_VOLUME 2048

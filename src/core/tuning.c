@@ -88,6 +88,13 @@
          * time by geomean per suite, drawn-afterwards suites included, no changed case slower than      \
          * 1.11x (bench/results/small-tiles-h100/). */                                                    \
         .small_tiles = 1,                                                                                    \
+        /* The pipelined tile kernel (loads by cp.async into a second buffer while the block writes)    \
+         * against the same tiles unpipelined, every candidate timed on an H200 (not on an H100):          \
+         * L2-sized 8- and 16-byte tensors 0.88-0.95x by median (small f64 fitted; drawn afterwards: l2,   \
+         * l2-heldout f64, l2-heldout and small c64, small f64 of another seed: planner's time 0.94-0.95x  \
+         * by geomean, none of 142 changed plans slower than 1.04x); L2-sized f32 1.24x, DRAM-sized 8-byte \
+         * 1.04-1.39x, 16-byte 0.97-1.18x (bench/results/pipelined-tiles-h200/). */                       \
+        .pipelined_min_elem = 8,                                                                             \
         /* Whole-dims tiles grow until both runs span 512 bytes (4 lines); 4 blocks per SM (48 KB each)      \
          * walk the tiles. They replace the rules' tile launch when its runs are shorter than 64 bytes       \
          * on both sides (2 sectors: two rank-8 and rank-12 cases of extents 2-5 and 21-40 went from         \

@@ -65,6 +65,10 @@ typedef struct {
     int small_tiles;                 /* 1: a scalar launch of 1-, 2- or 4-byte elements whose tiles at a quarter
                                       * of their size still fit the device's resident blocks in one wave takes
                                       * those small tiles (CUPERM_TILE_ITEMS_SMALL a thread); 0: never */
+    int pipelined_min_elem;          /* staged scalar tiles (sides within a block, standard or small) of elements of
+                                      * at least this many bytes (of 4, 8 and 16) run pipelined
+                                      * (cuperm_tile_params_t.pipelined) where input and output fit in L2
+                                      * together; 0: never (measure mode's candidates still) */
     /* WHOLE_DIMS launches (plan/transpose/whole_dims.h) */
     int whole_dims_run_bytes;            /* the tile grows until both sides' contiguous runs span this many bytes */
     int whole_dims_blocks_per_sm;        /* resident blocks per SM that walk the tiles */

@@ -271,6 +271,44 @@ static void half_tiles_where_a_side_is_past_a_block(void** state)
     assert_int_equal(big.tile.tile_b_log2, 9);
 }
 
+/* The pipelined kernel takes staged tiles of 8- and 16-byte elements whose input and output fit in
+ * L2 together (a persistent grid of its resident blocks, two buffers of shared memory); 4-byte
+ * elements and DRAM-sized tensors keep the plain kernel. Either way the candidate list holds both
+ * forms of the planner's tiles, so measure mode times the one it did not choose. */
+static void pipelined_where_tensors_fit_in_l2(void** state)
+{
+    (void)state;
+    const int perm[] = {2, 1, 0};
+    const int64_t small[] = {64, 48, 40}, large[] = {640, 480, 400};
+    for (int elem = 4; elem <= 16; elem *= 2) {
+        const cuperm_launch_t l = plan(3, small, perm, elem), big = plan(3, large, perm, elem);
+        assert_int_equal(l.kind, CUPERM_LAUNCH_TILED);
+        assert_int_equal(l.tile.pipelined, elem >= tt()->pipelined_min_elem);
+        assert_int_equal(big.tile.pipelined, 0);
+        if (l.tile.pipelined) {
+            const int64_t slots = (int64_t)kDevice.sm_count * CUPERM_PIPE_TILE_BLOCKS;
+            assert_int_equal(l.blocks, l.tile.num_tiles < slots ? l.tile.num_tiles : slots);
+            assert_int_equal(l.smem_bytes, 2 * cuperm_tile_pipe_buffer_bytes(1 << l.tile.tile_a_log2,
+                                                                             1 << l.tile.tile_b_log2,
+                                                                             l.tile.smem_row, elem));
+        }
+        cuperm_launch_t cand[CUPERM_MAX_CANDIDATES];
+        const int n = cuperm_plan_candidates(3, small, perm, elem, NULL, NULL, &kDevice, cuperm_tuning_for(&kDevice),
+                                             0, cand, CUPERM_MAX_CANDIDATES);
+        assert_int_equal(cand[0].tile.pipelined, l.tile.pipelined);
+        int twins = 0;
+        for (int k = 1; k < n; ++k)
+            twins += cand[k].kind == CUPERM_LAUNCH_TILED && cand[k].tile.pipelined != l.tile.pipelined &&
+                     cand[k].tile.tile_a_log2 == l.tile.tile_a_log2 &&
+                     cand[k].tile.tile_b_log2 == l.tile.tile_b_log2 &&
+                     cand[k].tile.band_tiles == l.tile.band_tiles;
+        assert_int_equal(twins, 1);
+    }
+    cuperm_tuning_t off = *cuperm_tuning_for(&kDevice);
+    off.transpose.pipelined_min_elem = 0;
+    assert_int_equal(plan_with(&off, 3, small, perm, 8).tile.pipelined, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +320,7 @@ int main(void)
         cmocka_unit_test(rows_candidates_in_three_orders),
         cmocka_unit_test(rows_in_output_order_unless_whole_sectors),
         cmocka_unit_test(half_tiles_where_a_side_is_past_a_block),
+        cmocka_unit_test(pipelined_where_tensors_fit_in_l2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -63,6 +63,8 @@ static int walked_whole_dims; /* whole-dims candidates whose blocks walk more th
 static int rows_reordered;    /* rows candidates whose rows are in the other order than the planner's rows launch */
 static int small_tile_runs[17]; /* candidates on small tiles (CUPERM_TILE_ITEMS_SMALL a thread), by element bytes */
 static int half_tile_runs;      /* candidates on half-size tiles (the kernels' kFastHalf path) */
+static int pipelined_runs[17];  /* candidates on the pipelined tile kernel, by element bytes */
+static int walked_pipelined;    /* pipelined candidates whose blocks walk more than two tiles each */
 
 static int rows_in_input_order(const cuperm_launch_t* l)
 {
@@ -122,6 +124,8 @@ static int run_candidates(const test_case_t* c, int elem, const cuperm_device_in
         wide_runs += is_wide(&cand[k]);
         small_tile_runs[cand[k].elem_size] += is_small_tile(&cand[k]);
         half_tile_runs += is_half_tile(&cand[k]);
+        pipelined_runs[cand[k].elem_size] += cand[k].tile.pipelined;
+        walked_pipelined += cand[k].tile.pipelined && cand[k].tile.num_tiles > 2 * cand[k].blocks;
         rows_reordered += k > 0 && cand[k].kind == CUPERM_LAUNCH_ROWS && cand[0].kind == CUPERM_LAUNCH_ROWS &&
                           rows_in_input_order(&cand[k]) != rows_in_input_order(&cand[0]);
         unsigned char before[16]; /* the bytes before a misaligned output stay untouched */
@@ -203,6 +207,8 @@ static void random_problems_every_candidate(void** state)
     assert_true(rows_reordered > 0);
     for (int e = 1; e <= 16; e *= 2) assert_true(small_tile_runs[e] > 0);
     assert_true(half_tile_runs > 0);
+    for (int e = 4; e <= 16; e *= 2) assert_true(pipelined_runs[e] > 0);
+    assert_true(walked_pipelined > 0);
 }
 
 /* Shapes whose vector tiles take each allowed shape: short A or B groups
@@ -312,6 +318,68 @@ static void wide_tiles_every_candidate(void** state)
     assert_true(wide_runs > 0);
 }
 
+/* out = 2 in + 0.5 out by every candidate of random f64 and c64 problems, on 132 SMs and on two
+ * (where a pipelined block walks many tiles through its two buffers): the pipelined kernel's
+ * operator instances against a reference. Inputs are small integers and outputs start at 3, so
+ * every result is exact. */
+static void pipelined_tiles_axpby(void** state)
+{
+    (void)state;
+    rng_t r = {44};
+    int failures = 0, runs = 0;
+    const int count = quick() ? 12 : 48;
+    for (int i = 0; i < count; ++i) {
+        test_case_t c;
+        case_random(&r, &c, 2, 6, 200000, 0);
+        const int complex = i % 2;
+        const cupermDataType_t type = complex ? CUPERM_C_64F : CUPERM_R_64F;
+        const int elem = complex ? 16 : 8, parts = elem / 8;
+        const int64_t n = case_volume(&c) * parts;
+        double *h_in = malloc((size_t)n * 8), *h_want = malloc((size_t)n * 8), *h_out = malloc((size_t)n * 8);
+        double *d_in = NULL, *d_out = NULL;
+        assert_true(h_in && h_want && h_out);
+        for (int64_t k = 0; k < n; ++k) h_in[k] = (double)(rng_next(&r) % 64);
+        reference_move(&c, elem, (const unsigned char*)h_in, (unsigned char*)h_want);
+        for (int64_t k = 0; k < n; ++k) h_want[k] = 2 * h_want[k] + 1.5;
+        for (int64_t k = 0; k < n; ++k) h_out[k] = 3;
+        assert_int_equal(cudaMalloc((void**)&d_in, (size_t)n * 8), cudaSuccess);
+        assert_int_equal(cudaMalloc((void**)&d_out, (size_t)n * 8), cudaSuccess);
+        cudaMemcpy(d_in, h_in, (size_t)n * 8, cudaMemcpyHostToDevice);
+        const double alpha[2] = {2, 0}, beta[2] = {0.5, 0};
+        cuperm_scalars_t s;
+        cuperm_read_scalars(type, alpha, beta, &s);
+        cuperm_launch_t cand[CUPERM_MAX_CANDIDATES];
+        const cuperm_device_info_t* dev = i % 4 < 2 ? &kDevice : &kFewSms;
+        const int k_n = cuperm_plan_candidates(c.rank, c.extents, c.perm, elem, NULL, NULL, dev,
+                                               cuperm_tuning_for(&kDevice), 0, cand, CUPERM_MAX_CANDIDATES);
+        for (int k = 0; k < k_n; ++k) {
+            if (!cand[k].tile.pipelined) continue;
+            cudaMemcpy(d_out, h_out, (size_t)n * 8, cudaMemcpyHostToDevice);
+            const cupermStatus_t st = cuperm_launch_plan(&cand[k], type, &s, d_in, d_out, 0);
+            const cudaError_t err = cudaDeviceSynchronize();
+            double* got = malloc((size_t)n * 8);
+            assert_non_null(got);
+            cudaMemcpy(got, d_out, (size_t)n * 8, cudaMemcpyDeviceToHost);
+            ++runs;
+            if (st != CUPERM_STATUS_SUCCESS || err != cudaSuccess || memcmp(got, h_want, (size_t)n * 8) != 0) {
+                fprintf(stderr, "out = 2 in + 0.5 out: pipelined candidate %d (%d-byte elements, tile 2^%d x 2^%d, "
+                        "%lld blocks) wrong: ", k, elem, cand[k].tile.tile_a_log2, cand[k].tile.tile_b_log2,
+                        (long long)cand[k].blocks);
+                case_print(stderr, &c);
+                ++failures;
+            }
+            free(got);
+        }
+        cudaFree(d_in);
+        cudaFree(d_out);
+        free(h_in);
+        free(h_want);
+        free(h_out);
+    }
+    assert_int_equal(failures, 0);
+    assert_true(runs > 0);
+}
+
 int main(void)
 {
     require_gpu_or_skip("test_gpu_candidates");
@@ -320,6 +388,7 @@ int main(void)
         cmocka_unit_test(vector_tile_shapes),
         cmocka_unit_test(random_problems_every_candidate),
         cmocka_unit_test(wide_tiles_every_candidate),
+        cmocka_unit_test(pipelined_tiles_axpby),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

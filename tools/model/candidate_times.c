@@ -1,6 +1,6 @@
 /* Times every candidate launch of each case on the GPU: the data that ranks
  * them (tools/model/fit_model.py). Cases on stdin as for cuperm-plan-features;
- * prints "case,candidate,seconds,copy_seconds,same" per candidate. Each candidate is timed by
+ * prints "case,candidate,seconds,copy_seconds,same,pipelined" per candidate. Each candidate is timed by
  * the benchmark's harness (tools/bench/timing.c): batches of runs replayed as CUDA graphs, so a
  * tensor that fits in L2 is timed on the GPU and not at the host's launch rate, against the
  * faster of a cudaMemcpyAsync and a copy kernel of the same bytes in the same batches.
@@ -69,7 +69,7 @@ int main(int argc, char** argv)
     size_t capacity = 0;
     model_case c;
     int r, index = 0, differ = 0;
-    printf("case,candidate,seconds,copy_seconds,same\n");
+    printf("case,candidate,seconds,copy_seconds,same,pipelined\n");
     while ((r = model_read_case(stdin, &c)) == 1) {
         const size_t bytes = (size_t)c.base->volume * (size_t)c.base->elem_size;
         if (bytes > capacity) {
@@ -103,7 +103,8 @@ int main(int argc, char** argv)
                         "candidate 0\n", index, c.text, i);
                 ++differ;
             }
-            printf("%d,%d,%.9g,%.9g,%d\n", index, i, 1e-3 * t.exec_ms, 1e-3 * t.copy_ms, same);
+            printf("%d,%d,%.9g,%.9g,%d,%d\n", index, i, 1e-3 * t.exec_ms, 1e-3 * t.copy_ms, same,
+                   cand[i].tile.pipelined);
         }
         fflush(stdout);
         ++index;

@@ -46,6 +46,7 @@ void cuperm_tile_params_init(cuperm_tile_params_t* t, const cuperm_dim_t* dims, 
 int cuperm_tile_smem_bytes(cuperm_launch_kind_t kind, const cuperm_tile_params_t* t, int elem)
 {
     int ta = 1 << t->tile_a_log2, tb = 1 << t->tile_b_log2;
+    if (t->pipelined) return 2 * cuperm_tile_pipe_buffer_bytes(ta, tb, t->smem_row, elem);
     int tables = 2 * (ta + tb) * (int)sizeof(int64_t);
     if (kind == CUPERM_LAUNCH_ROWS) return tables;
     return tables + tb * t->smem_row * elem;
@@ -724,6 +725,37 @@ static int half_tile_launch(const cuperm_launch_t* h, const cuperm_transpose_tun
     return 1;
 }
 
+/* The pipelined form of a staged scalar tile launch of 4-, 8- or 16-byte elements whose sides stay
+ * within a block, standard or small (the sizes its kernel is built for), into *c: the same tiles
+ * and walk on a persistent grid of the kernel's resident blocks. 0 where h has no such form. */
+static int pipelined_launch(const cuperm_launch_t* h, const cuperm_device_info_t* dev, cuperm_launch_t* c)
+{
+    const cuperm_tile_params_t* t = &h->tile;
+    const int elem = h->elem_size, sides = t->tile_a_log2 + t->tile_b_log2;
+    if (h->kind != CUPERM_LAUNCH_TILED || t->vec_log2 || t->vec_shifted || t->pipelined ||
+        (elem != 4 && elem != 8 && elem != 16) || !sides_within_block(t->tile_a_log2, t->tile_b_log2) ||
+        (sides != tile_elems_log2(elem) &&
+         sides != cuperm_log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS_SMALL(elem))))
+        return 0;
+    *c = *h;
+    c->tile.pipelined = 1;
+    c->smem_bytes = cuperm_tile_smem_bytes(c->kind, &c->tile, elem);
+    if (c->smem_bytes > dev->smem_per_block) return 0;
+    const int64_t slots = (int64_t)dev->sm_count * CUPERM_PIPE_TILE_BLOCKS;
+    c->blocks = t->num_tiles < slots ? t->num_tiles : slots;
+    return 1;
+}
+
+/* A pipelined launch's plain form (the standard grid, one buffer) into *c. */
+static void unpipelined_launch(const cuperm_launch_t* h, cuperm_launch_t* c)
+{
+    *c = *h;
+    c->tile.pipelined = 0;
+    const int64_t max_grid = 0x7fffffff;
+    c->blocks = c->tile.num_tiles < max_grid ? c->tile.num_tiles : max_grid;
+    c->smem_bytes = cuperm_tile_smem_bytes(c->kind, &c->tile, c->elem_size);
+}
+
 /* Resident blocks of the small tiles' kernels for elem-byte elements on dev: one wave. */
 static int64_t small_tile_slots(const cuperm_device_info_t* dev, int elem)
 {
@@ -742,9 +774,9 @@ typedef enum { PICK_RULES, PICK_WHOLE_DIMS, PICK_SMALL, PICK_HALF } pick_t;
  * (half_tile_launch: 0.59-0.95x the time on the 11 such L2 cases measured,
  * bench/results/small-tiles-h100/half-tiles/). *rules and *wd (has_wd) are the contenders, for
  * the candidate list; with all_contenders 0, *wd is built only where it may be chosen. */
-static pick_t heuristic_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
-                               const cuperm_tuning_t* tuning, int all_contenders, cuperm_launch_t* L,
-                               cuperm_launch_t* rules, cuperm_launch_t* wd, int* has_wd)
+static pick_t heuristic_launch_plain(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
+                                     const cuperm_tuning_t* tuning, int all_contenders, cuperm_launch_t* L,
+                                     cuperm_launch_t* rules, cuperm_launch_t* wd, int* has_wd)
 {
     const cuperm_transpose_tuning_t* tt = &tuning->transpose;
     cuperm_select_launch(p, elem, tuning, rules);
@@ -771,6 +803,22 @@ static pick_t heuristic_launch(const cuperm_problem_t* p, int elem, const cuperm
     return PICK_RULES;
 }
 
+/* heuristic_launch_plain's launch, pipelined where the tuning table asks for it: a tensor whose
+ * input and output fit in L2 together is latency-bound, and the pipelined kernel keeps a block's
+ * next tile loading while it writes (the contenders stay plain). */
+static pick_t heuristic_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
+                               const cuperm_tuning_t* tuning, int all_contenders, cuperm_launch_t* L,
+                               cuperm_launch_t* rules, cuperm_launch_t* wd, int* has_wd)
+{
+    const pick_t pick = heuristic_launch_plain(p, elem, dev, tuning, all_contenders, L, rules, wd, has_wd);
+    const int min_elem = tuning->transpose.pipelined_min_elem;
+    cuperm_launch_t piped;
+    if (min_elem && L->elem_size >= min_elem && 2 * L->volume * L->elem_size <= (int64_t)dev->l2_bytes &&
+        pipelined_launch(L, dev, &piped))
+        *L = piped;
+    return pick;
+}
+
 int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, int elem, const int64_t* in_strides,
                            const int64_t* out_strides, const cuperm_device_info_t* dev,
                            const cuperm_tuning_t* tuning, int packed, cuperm_launch_t* out, int max)
@@ -779,18 +827,31 @@ int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, in
     int p_elem, has_wd;
     if (max < 1 || !canonical_problem(rank, extents, perm, elem, in_strides, out_strides, packed, tuning, &p, &p_elem))
         return 0;
-    cuperm_launch_t chosen, rules, wd, small;
+    cuperm_launch_t chosen, rules, wd, small, piped;
     const pick_t pick = heuristic_launch(&p, p_elem, dev, tuning, 1, &chosen, &rules, &wd, &has_wd);
     /* the planner's choice first, then the rules' launch and its variants, then whole-dims, then
-     * small tiles where they would fill up to two waves (measure mode times them near the rule) */
+     * small tiles where they would fill up to two waves (measure mode times them near the rule),
+     * then the other form (pipelined or not) of the choice and of the rules' and small launches */
     int n = 0;
-    if (pick != PICK_RULES) out[n++] = chosen;
+    const int pipelined_rules = pick == PICK_RULES && chosen.tile.pipelined; /* rules follow: its twin */
+    if (pick != PICK_RULES || pipelined_rules) out[n++] = chosen;
+    const int rules_at = n;
     n += cuperm_candidate_launches(&rules, dev, tuning, out + n, max - n);
     if (has_wd && pick != PICK_WHOLE_DIMS && n < max) out[n++] = wd;
+    int small_at = -1;
     if (pick != PICK_SMALL && n < max && small_tile_launch(&rules, &tuning->transpose, &small) &&
         small.tile.num_tiles <= 2 * small_tile_slots(dev, small.elem_size))
-        out[n++] = small;
+        small_at = n, out[n++] = small;
     if (pick != PICK_HALF && n < max && half_tile_launch(&rules, &tuning->transpose, &small)) out[n++] = small;
+    const int twins_of[3] = {pipelined_rules ? -1 : 0, pick != PICK_RULES ? rules_at : -1, small_at};
+    for (int i = 0; i < 3 && n < max; ++i) {
+        if (twins_of[i] < 0 || twins_of[i] >= n) continue;
+        const cuperm_launch_t* c = &out[twins_of[i]];
+        if (c->tile.pipelined)
+            unpipelined_launch(c, &piped), out[n++] = piped;
+        else if (pipelined_launch(c, dev, &piped))
+            out[n++] = piped;
+    }
     return n;
 }
 

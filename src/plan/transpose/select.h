@@ -51,7 +51,7 @@ double cuperm_predict_seconds(const cuperm_launch_t* launch, const cuperm_device
                               const cuperm_tuning_t* tuning);
 
 /** Most candidates a problem has. */
-#define CUPERM_MAX_CANDIDATES 12
+#define CUPERM_MAX_CANDIDATES 16
 
 /** The rule-based launch's alternatives: the launch itself first, then
  * variants of its tile shape, then (TILED) the launch with the other tile walk. Returns how many were written (at most max). */

@@ -26,23 +26,56 @@ constexpr int kTileThreads = CUPERM_THREADS;
 template <typename T>
 constexpr int tile_items() { return CUPERM_TILE_ITEMS(sizeof(T)); }
 
-// Staged second half of a fast tile: values v (one x, rows y0 + k*ystep) go
-// to shared memory, then each thread takes one y and writes along x.
+// Where tile t lies: its sides' valid extents and its origin's offsets in the input and output.
+struct TileSpan {
+    int na, nb;
+    int64_t in_base, out_base;
+};
+
+// Tile t's origin, and its four offset tables (input and output offsets of its A and B indices)
+// filled by the block's threads; the caller synchronises before reading them.
+template <typename Off>
+__device__ __forceinline__ TileSpan build_tile_tables(const cuperm_tile_params_t& p, const cuperm_tile_divs_t& dv,
+                                                      int64_t t, Off* a_in, Off* a_out, Off* b_in, Off* b_out)
+{
+    const int ta = 1 << p.tile_a_log2, tb = 1 << p.tile_b_log2;
+    int64_t a0, b0;
+    TileSpan sp;
+    cuperm_tile_origin(&p, &dv, t, &a0, &b0, &sp.in_base, &sp.out_base);
+    sp.na = (int)min((int64_t)ta, p.a_volume - a0);
+    sp.nb = (int)min((int64_t)tb, p.b_volume - b0);
+    for (int i = threadIdx.x; i < ta + tb; i += kTileThreads) {
+        if constexpr (std::is_same_v<Off, int64_t>) {
+            if (i < sp.na)
+                cuperm_group_offsets(p.dim, dv.dim, 0, p.a_end, a0 + i, &a_in[i], &a_out[i]);
+            else if (i >= ta && i - ta < sp.nb)
+                cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.b_end, b0 + (i - ta), &b_in[i - ta], &b_out[i - ta]);
+        } else { // 32-bit entries (the launcher checked that they fit)
+            int64_t oi, oo;
+            if (i < sp.na) {
+                cuperm_group_offsets(p.dim, dv.dim, 0, p.a_end, a0 + i, &oi, &oo);
+                a_in[i] = (Off)oi, a_out[i] = (Off)oo;
+            } else if (i >= ta && i - ta < sp.nb) {
+                cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.b_end, b0 + (i - ta), &oi, &oo);
+                b_in[i - ta] = (Off)oi, b_out[i - ta] = (Off)oo;
+            }
+        }
+    }
+    return sp;
+}
+
+// Writes a staged tile from shared memory: each thread takes one y (B, the output's contiguous
+// group) and kItems columns x0 + k * xstep, so a warp's stores run along the output. v: kItems
+// values of scratch, the caller's (stage_and_write's own values: an array of its own here made
+// the 8-byte fast path spill 72 bytes under its 64-register bound).
 template <int kItems, typename Op>
-__device__ __forceinline__ void stage_and_write(const cuperm_tile_params_t& p, typename Op::value_type* tout, int na,
-                                                int nb, int x, int y0, int ystep, const int64_t* a_out,
-                                                const int64_t* b_out, typename Op::value_type* tile,
-                                                typename Op::value_type* v, const Op& op)
+__device__ __forceinline__ void write_staged_tile(const cuperm_tile_params_t& p, typename Op::value_type* tout,
+                                                  int na, int nb, const int64_t* a_out, const int64_t* b_out,
+                                                  const typename Op::value_type* tile,
+                                                  typename Op::value_type* v, const Op& op)
 {
     using T = typename Op::value_type;
     const int lb = p.tile_b_log2;
-    const bool x_ok = x < na;
-#pragma unroll
-    for (int k = 0; k < kItems; ++k) {
-        const int y = y0 + k * ystep;
-        if (x_ok && y < nb) tile[y * p.smem_row + x] = v[k];
-    }
-    __syncthreads();
     const int y = threadIdx.x & ((1 << lb) - 1), x0 = threadIdx.x >> lb, xstep = kTileThreads >> lb;
     const bool y_ok = y < nb;
     const int64_t bo = y_ok ? b_out[y] : 0;
@@ -65,6 +98,24 @@ __device__ __forceinline__ void stage_and_write(const cuperm_tile_params_t& p, t
             op, [&](int k) { return tout + bo + a_out[x0 + k * xstep]; }, [&](int k) { return v[k]; },
             [&](int k) { return y_ok && x0 + k * xstep < na; });
     }
+}
+
+// Staged second half of a fast tile: values v (one x, rows y0 + k*ystep) go
+// to shared memory, then each thread takes one y and writes along x.
+template <int kItems, typename Op>
+__device__ __forceinline__ void stage_and_write(const cuperm_tile_params_t& p, typename Op::value_type* tout, int na,
+                                                int nb, int x, int y0, int ystep, const int64_t* a_out,
+                                                const int64_t* b_out, typename Op::value_type* tile,
+                                                typename Op::value_type* v, const Op& op)
+{
+    const bool x_ok = x < na;
+#pragma unroll
+    for (int k = 0; k < kItems; ++k) {
+        const int y = y0 + k * ystep;
+        if (x_ok && y < nb) tile[y * p.smem_row + x] = v[k];
+    }
+    __syncthreads();
+    write_staged_tile<kItems>(p, tout, na, nb, a_out, b_out, tile, v, op);
 }
 
 // The common case (both tile sides at most one block wide and the tile exactly kTileThreads *
@@ -230,27 +281,9 @@ tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const typ
     }
 
     for (int64_t t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
-        int64_t a0, b0, in_base, out_base;
-        cuperm_tile_origin(&p, &dv, t, &a0, &b0, &in_base, &out_base);
-        const int na = (int)min((int64_t)ta, p.a_volume - a0);
-        const int nb = (int)min((int64_t)tb, p.b_volume - b0);
-        for (int i = threadIdx.x; i < ta + tb; i += kTileThreads) {
-            if constexpr (std::is_same_v<Off, int64_t>) {
-                if (i < na)
-                    cuperm_group_offsets(p.dim, dv.dim, 0, p.a_end, a0 + i, &a_in[i], &a_out[i]);
-                else if (i >= ta && i - ta < nb)
-                    cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.b_end, b0 + (i - ta), &b_in[i - ta], &b_out[i - ta]);
-            } else { // 32-bit entries (the launcher checked that they fit)
-                int64_t oi, oo;
-                if (i < na) {
-                    cuperm_group_offsets(p.dim, dv.dim, 0, p.a_end, a0 + i, &oi, &oo);
-                    a_in[i] = (Off)oi, a_out[i] = (Off)oo;
-                } else if (i >= ta && i - ta < nb) {
-                    cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.b_end, b0 + (i - ta), &oi, &oo);
-                    b_in[i - ta] = (Off)oi, b_out[i - ta] = (Off)oo;
-                }
-            }
-        }
+        const TileSpan sp = build_tile_tables(p, dv, t, a_in, a_out, b_in, b_out);
+        const int na = sp.na, nb = sp.nb;
+        const int64_t in_base = sp.in_base, out_base = sp.out_base;
         __syncthreads();
         const TileView<Op, Off> tv{in + in_base, out + out_base, na, nb, a_in, a_out, b_in, b_out, tile, in, in_hi};
         move_tile<kStaged, kPath>(p, tv, op);
