@@ -291,12 +291,17 @@ tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const typ
     }
 }
 
-template <bool kStaged, TilePath kPath, typename Op, typename Off = int64_t>
-cudaError_t launch_tile_kernel(const cuperm_launch_t* l, const void* in, void* out, const Op& op,
-                               cudaStream_t stream)
+// A kernel of the tile walks: the launch's tile parameters and their divisors, input, output, op.
+template <typename Op>
+using TileWalkKernel = void (*)(cuperm_tile_params_t, cuperm_tile_divs_t, const typename Op::value_type*,
+                                typename Op::value_type*, Op);
+
+// Launches such a kernel on l's grid and shared memory (opting in past 48 KB).
+template <typename Op>
+cudaError_t launch_tile_walk(TileWalkKernel<Op> kernel, const cuperm_launch_t* l, const void* in, void* out,
+                             const Op& op, cudaStream_t stream)
 {
     using T = typename Op::value_type;
-    auto kernel = tile_kernel<kStaged, kPath, Op, Off>;
     if (l->smem_bytes > 48 * 1024) {
         cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, l->smem_bytes);
         if (err != cudaSuccess) return err;
@@ -306,6 +311,13 @@ cudaError_t launch_tile_kernel(const cuperm_launch_t* l, const void* in, void* o
     kernel<<<(unsigned)l->blocks, kTileThreads, (size_t)l->smem_bytes, stream>>>(
         l->tile, dv, static_cast<const T*>(in), static_cast<T*>(out), op);
     return cudaGetLastError();
+}
+
+template <bool kStaged, TilePath kPath, typename Op, typename Off = int64_t>
+cudaError_t launch_tile_kernel(const cuperm_launch_t* l, const void* in, void* out, const Op& op,
+                               cudaStream_t stream)
+{
+    return launch_tile_walk<Op>(tile_kernel<kStaged, kPath, Op, Off>, l, in, out, op, stream);
 }
 
 // f(uint32_t{}) where every table entry of the launch fits 32 bits (cuperm_tile_offsets_fit_u32),

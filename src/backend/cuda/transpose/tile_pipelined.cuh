@@ -103,24 +103,6 @@ tile_pipelined_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv,
     }
 }
 
-template <int kItems, typename Op>
-cudaError_t launch_tile_pipelined(const cuperm_launch_t* l, const void* in, void* out, const Op& op,
-                                  cudaStream_t stream)
-{
-    using T = typename Op::value_type;
-    auto kernel = tile_pipelined_kernel<kItems, Op>;
-    if (l->smem_bytes > 48 * 1024) {
-        const cudaError_t err =
-            cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, l->smem_bytes);
-        if (err != cudaSuccess) return err;
-    }
-    cuperm_tile_divs_t dv;
-    cuperm_tile_divisors(&l->tile, &dv);
-    kernel<<<(unsigned)l->blocks, kTileThreads, (size_t)l->smem_bytes, stream>>>(
-        l->tile, dv, static_cast<const T*>(in), static_cast<T*>(out), op);
-    return cudaGetLastError();
-}
-
 // A pipelined launch (planned for scalar tiles of 4-, 8- and 16-byte elements whose sides stay
 // within a block, of the standard or the small size: plan/transpose/select.c).
 inline cudaError_t launch_pipelined_tiles(const cuperm_launch_t* l, cupermDataType_t type, const cuperm_scalars_t* s,
@@ -132,8 +114,8 @@ inline cudaError_t launch_pipelined_tiles(const cuperm_launch_t* l, cupermDataTy
         if constexpr (elem == 4 || elem == 8 || elem == 16) {
             constexpr int kStd = CUPERM_TILE_ITEMS(elem), kSmall = CUPERM_TILE_ITEMS_SMALL(elem);
             const int items = (1 << (l->tile.tile_a_log2 + l->tile.tile_b_log2)) / kTileThreads;
-            if (items == kStd) return launch_tile_pipelined<kStd>(l, in, out, op, stream);
-            if (items == kSmall) return launch_tile_pipelined<kSmall>(l, in, out, op, stream);
+            if (items == kStd) return launch_tile_walk<Op>(tile_pipelined_kernel<kStd, Op>, l, in, out, op, stream);
+            if (items == kSmall) return launch_tile_walk<Op>(tile_pipelined_kernel<kSmall, Op>, l, in, out, op, stream);
         }
         return cudaErrorInvalidValue; // the planner makes no other
     });

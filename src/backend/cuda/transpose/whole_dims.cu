@@ -89,27 +89,14 @@ whole_dims_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, con
     }
 }
 
-template <typename Op>
-cudaError_t launch_whole_dims_kernel(const cuperm_launch_t* l, const void* in, void* out, const Op& op, cudaStream_t stream)
-{
-    using T = typename Op::value_type;
-    auto kernel = whole_dims_kernel<Op>;
-    if (l->smem_bytes > 48 * 1024) {
-        cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, l->smem_bytes);
-        if (err != cudaSuccess) return err;
-    }
-    cuperm_tile_divs_t dv;
-    cuperm_tile_divisors(&l->tile, &dv);
-    kernel<<<(unsigned)l->blocks, kTileThreads, (size_t)l->smem_bytes, stream>>>(
-        l->tile, dv, static_cast<const T*>(in), static_cast<T*>(out), op);
-    return cudaGetLastError();
-}
-
 } // namespace cuperm
 
 extern "C" cudaError_t cuperm_launch_whole_dims(const cuperm_launch_t* l, cupermDataType_t type,
                                             const cuperm_scalars_t* s, const void* in, void* out,
                                             cudaStream_t stream)
 {
-    return cuperm::dispatch_op(type, s, [&](auto op) { return cuperm::launch_whole_dims_kernel(l, in, out, op, stream); });
+    return cuperm::dispatch_op(type, s, [&](auto op) {
+        using Op = decltype(op);
+        return cuperm::launch_tile_walk<Op>(cuperm::whole_dims_kernel<Op>, l, in, out, op, stream);
+    });
 }
