@@ -15,6 +15,7 @@ import pytest
 
 import cuperm
 from cuperm import _fast, _lib
+from refcounts import replay_references_hold
 from test_fast_path import fake_exchange, native_module, replay, stub_library, torch_env  # noqa: F401 (fixtures)
 
 PYTHON_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
@@ -98,17 +99,8 @@ def test_replays_leak_no_references(torch_env, stub_state):
     a, b, d = Tensor((8, 8), ptr=0x7f1000000000), Tensor((8, 8), ptr=0x7f2000000000), Tensor((8, 8), ptr=0x7d0000000000)
     calls = [lambda: cuperm.transpose(x, (1, 0)), lambda: cuperm.transpose(x, (1, 0), out=out),
              lambda: cuperm.einsum("ij,jk->ik", a, b), lambda: cuperm.einsum("ij,jk->ik", a, b, out=d, beta=0.5)]
-    for call in calls:  # the general path, then a replay (the exchange API learns the dtype)
-        call(), call()
-    watched = [x, out, a, b, d, torch.float32, *_fast.transposes.values(), *_fast.contractions.values()]
-    watched += [part for entry in list(watched[6:]) for part in entry]
-    state.allocations.clear()  # the stand-in's allocation log holds dtypes
-    before = [sys.getrefcount(o) for o in watched]
-    for _ in range(1000):
-        for call in calls:
-            call()
-    state.allocations.clear()
-    assert [sys.getrefcount(o) for o in watched] == before
+    # the stand-in's allocation log holds dtypes: emptied before each count
+    assert replay_references_hold(calls, [x, out, a, b, d, torch.float32], 1000, state.allocations.clear)
 
 
 def test_native_argument_errors(native_module):
