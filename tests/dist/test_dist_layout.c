@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "support/rng.h"
+#include "dist/ctr_parts.h"
 #include "dist/layout.h"
 
 static void expect(cupermStatus_t st, const char* word)
@@ -475,13 +476,157 @@ static void operand_layout_is_d_projection(void** state)
     }
 }
 
+/* A sub-contraction of host tensors (labels 0 .. nlab-1, extents by label): D[d] = beta * D[d]
+ * over D's block, then D[d] += alpha * A[a] * B[b] over every label; each tensor t addressed from
+ * offset[t] by its strides str[t] over its modes. */
+static void host_contract(int nlab, const int64_t* lext, const int* rank, const int32_t* const modes[3],
+                          const int64_t* const str[3], const int64_t* offset, double alpha, double beta,
+                          const double* A, const double* B, double* D)
+{
+    int64_t idx[8] = {0}, lo[8] = {0};
+    for (int pass = 0; pass < 2; ++pass) {
+        memset(idx, 0, sizeof idx);
+        int64_t hi[8];
+        for (int i = 0; i < nlab; ++i) hi[i] = lext[i];
+        if (pass == 0) /* labels D lacks stay at 0: the scaling pass visits each element once */
+            for (int i = 0; i < nlab; ++i) {
+                int in_d = 0;
+                for (int j = 0; j < rank[2]; ++j) in_d |= modes[2][j] == i;
+                if (!in_d) hi[i] = 1;
+            }
+        do {
+            int64_t o[3];
+            for (int t = 0; t < 3; ++t) {
+                o[t] = offset[t];
+                for (int j = 0; j < rank[t]; ++j) o[t] += idx[modes[t][j]] * str[t][j];
+            }
+            if (pass == 0) D[o[2]] *= beta;
+            else D[o[2]] += alpha * A[o[0]] * B[o[1]];
+        } while (next_index(idx, lo, hi, nlab));
+    }
+}
+
+/* Dense column-major copy of the block box of a global tensor (extents ext) into buf. */
+static void copy_block(const double* global, const int64_t* ext, int rank, const cuperm_dist_box_t* box, double* buf)
+{
+    int64_t idx[CUPERM_MAX_RANK], n = 0;
+    for (int m = 0; m < rank; ++m) idx[m] = box->lo[m];
+    do buf[n++] = global[linear(idx, ext, rank)];
+    while (next_index(idx, box->lo, box->hi, rank));
+}
+
+/* Overlapped distributed contractions (dist/ctr_parts.h): for every rank and either operand
+ * arriving piece by piece, the parts' sub-contractions on the rank's buffers of A', B' and D,
+ * run in order with beta on a block's first part and 1 after, give exactly the rank's block of
+ * alpha * A B + beta * C; the parts come in the by-peer order and cover the operand's part. */
+static void overlapped_parts_sum_to_the_contraction(void** state)
+{
+    (void)state;
+    rng_t g = {4242};
+    for (int trial = 0; trial < 300; ++trial) {
+        const int P = (int)rng_range(&g, 1, 6);
+        /* labels: free in A, free in B, summed, batch */
+        const int nm = (int)rng_range(&g, 1, 2), nn = (int)rng_range(&g, 1, 2), nk = (int)rng_range(&g, 1, 2),
+                  nl = (int)rng_range(&g, 0, 1), nlab = nm + nn + nk + nl;
+        int64_t lext[8];
+        for (int i = 0; i < nlab; ++i) lext[i] = rng_range(&g, 1, 5);
+        int32_t md[3][CUPERM_MAX_RANK];
+        int rank[3] = {0, 0, 0};
+        int64_t ext[3][CUPERM_MAX_RANK];
+        for (int i = 0; i < nlab; ++i) {
+            const int kind = i < nm ? 0 : i < nm + nn ? 1 : i < nm + nn + nk ? 2 : 3;
+            if (kind != 1) md[0][rank[0]++] = i;
+            if (kind != 0) md[1][rank[1]++] = i;
+            if (kind != 2) md[2][rank[2]++] = i;
+        }
+        rdesc_t desc[3];
+        cuperm_dist_layout_t l[3], want[2];
+        double* global[3];
+        int64_t vol[3];
+        for (int t = 0; t < 3; ++t) {
+            for (int j = rank[t] - 1; j > 0; --j) { /* shuffle the mode order */
+                const int k = (int)rng_range(&g, 0, j);
+                const int32_t s = md[t][j];
+                md[t][j] = md[t][k];
+                md[t][k] = s;
+            }
+            vol[t] = 1;
+            for (int j = 0; j < rank[t]; ++j) vol[t] *= ext[t][j] = lext[md[t][j]];
+            random_desc(&g, rank[t], ext[t], P, &desc[t]);
+            assert_int_equal(cuperm_dist_layout_init(&l[t], &desc[t].d, P, "X"), 0);
+            global[t] = malloc((size_t)vol[t] * sizeof(double));
+            for (int64_t i = 0; i < vol[t]; ++i) global[t][i] = (double)rng_range(&g, 0, 8) - 4;
+        }
+        for (int x = 0; x < 2; ++x) cuperm_dist_operand_layout(&l[2], md[2], &l[x], md[x], &want[x]);
+        const double alpha = 2, beta = rng_range(&g, 0, 1) ? -1 : 0;
+        /* the reference: the whole contraction on global tensors */
+        double* ref = malloc((size_t)vol[2] * sizeof(double));
+        memcpy(ref, global[2], (size_t)vol[2] * sizeof(double));
+        int64_t gstr[3][CUPERM_MAX_RANK];
+        const int64_t* gs[3] = {gstr[0], gstr[1], gstr[2]};
+        const int32_t* const mp[3] = {md[0], md[1], md[2]};
+        const int64_t zero3[3] = {0, 0, 0};
+        for (int t = 0; t < 3; ++t)
+            for (int j = 0, s = 1; j < rank[t]; s *= (int)ext[t][j], ++j) gstr[t][j] = s;
+        host_contract(nlab, lext, rank, mp, gs, zero3, alpha, beta, global[0], global[1], ref);
+        const cuperm_dist_layout_t* const buf[3] = {&want[0], &want[1], &l[2]};
+        for (int me = 0; me < P; ++me) {
+            cuperm_dist_box_t box[3];
+            double* local[3];
+            int64_t bstr[3][CUPERM_MAX_RANK], bvol[3];
+            const int64_t* bs[3] = {bstr[0], bstr[1], bstr[2]};
+            for (int t = 0; t < 3; ++t) {
+                bvol[t] = cuperm_dist_owned(buf[t], me, &box[t]);
+                local[t] = malloc((size_t)(bvol[t] ? bvol[t] : 1) * sizeof(double));
+                if (bvol[t]) copy_block(global[t], ext[t], rank[t], &box[t], local[t]);
+                for (int j = 0, s = 1; j < rank[t]; s *= (int)(box[t].hi[j] - box[t].lo[j]), ++j) bstr[t][j] = s;
+            }
+            double* want_d = malloc((size_t)(bvol[2] ? bvol[2] : 1) * sizeof(double));
+            if (bvol[2]) copy_block(ref, ext[2], rank[2], &box[2], want_d);
+            for (int x = 0; x < 2; ++x) {
+                cuperm_dist_part_t parts[6];
+                const int n = cuperm_dist_ctr_parts(&l[x], buf, mp, bs, x, me, parts);
+                if (!bvol[2]) {
+                    assert_int_equal(n, 0);
+                    continue;
+                }
+                double* d = malloc((size_t)bvol[2] * sizeof(double));
+                if (bvol[2]) copy_block(global[2], ext[2], rank[2], &box[2], d); /* C = D */
+                int64_t covered = 0;
+                for (int i = 0; i < n; ++i) {
+                    const cuperm_dist_part_t* p = &parts[i];
+                    assert_int_equal(p->step, ((me - p->peer) % P + P) % P);
+                    if (i) assert_true(p->step > parts[i - 1].step);
+                    int64_t pl[8], piece = 1;
+                    for (int t = 0; t < 3; ++t)
+                        for (int j = 0; j < rank[t]; ++j) pl[md[t][j]] = p->ext[t][j];
+                    for (int j = 0; j < rank[x]; ++j) piece *= p->ext[x][j];
+                    covered += piece;
+                    host_contract(nlab, pl, rank, mp, bs, p->offset, alpha, p->accumulate ? 1 : beta, local[0],
+                                  local[1], d);
+                }
+                assert_int_equal(covered, bvol[x]); /* the pieces partition the operand's part */
+                for (int64_t i = 0; i < bvol[2]; ++i)
+                    if (d[i] != want_d[i])
+                        fail_msg("trial %d P %d rank %d operand %d: D element %lld = %g, want %g", trial, P, me, x,
+                                 (long long)i, d[i], want_d[i]);
+                free(d);
+            }
+            for (int t = 0; t < 3; ++t) free(local[t]);
+            free(want_d);
+        }
+        for (int t = 0; t < 3; ++t) free(global[t]);
+        free(ref);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(validation_rules),   cmocka_unit_test(uneven_blocks),
         cmocka_unit_test(brute_force_exchange), cmocka_unit_test(split_is_contiguous),
         cmocka_unit_test(simulated_redistribution), cmocka_unit_test(hash_sees_global_changes),
-        cmocka_unit_test(operand_layout_is_d_projection),
+        cmocka_unit_test(operand_layout_is_d_projection), cmocka_unit_test(overlapped_parts_sum_to_the_contraction),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
