@@ -144,7 +144,30 @@ typedef struct {
     int inPlaceA, inPlaceB; /**< 1: this rank's part of A (B) is its own block, read where it is */
     int64_t m, n, k, batch; /**< this rank's local contraction (all 0 when its block of D is empty) */
     size_t workspaceBytes;  /**< cupermDistContractionGetWorkspaceSize */
+    int overlapOperand;     /**< the operand moved one peer at a time under the local contraction
+                                 (0: A, 1: B; CUPERM_DIST_OVERLAP_BY_PEER), or -1: none */
+    int localContractions;  /**< local contractions this rank runs per execute (0: its block of D is
+                                 empty; 1 without overlap; one a piece of the overlapped operand) */
+    double predictedSeconds;/**< the cost model's time of the chosen schedule (the slowest rank's) */
 } cupermDistContractionInfo_t;
+
+/** How a distributed contraction schedules its operand moves and its local contraction. */
+typedef enum {
+    CUPERM_DIST_OVERLAP_AUTO = 0,   /**< chosen by the cost model */
+    CUPERM_DIST_OVERLAP_NONE = 1,   /**< move both operands, then one local contraction */
+    CUPERM_DIST_OVERLAP_BY_PEER = 2 /**< move one operand one peer at a time (step s: send to rank r + s,
+                                         receive from rank r - s) on a stream of the plan's while the
+                                         local contraction runs piece by piece on the caller's stream,
+                                         each piece as soon as it has arrived. Communicators of up to
+                                         16 ranks (NOT_SUPPORTED above) */
+} cupermDistOverlap_t;
+
+/** Options of a distributed contraction plan; NULL for the defaults (all fields 0). Equal on every rank. */
+typedef struct {
+    cupermDistOverlap_t overlap;
+    double linkBytesPerSecond;  /**< as cupermDistOptions_t's, for the operand moves and the overlap */
+    double stageLatencySeconds; /**< as cupermDistOptions_t's */
+} cupermDistContractionOptions_t;
 
 /** Device workspace, in bytes, that cupermDistContract needs for this plan. */
 CUPERM_API cupermStatus_t cupermDistContractionGetWorkspaceSize(cupermDistContractionPlan_t plan, size_t* bytes);
@@ -242,7 +265,9 @@ CUPERM_API cupermStatus_t cupermDistPlanBindOutput(cupermDistPlan_t plan, void* 
  * (cupermPlanContraction's model plan), from the part of A whose D-modes lie in its block and
  * whose summed modes are whole (likewise for B). Those parts are moved with the
  * redistribution engine of cupermDistPlanTranspose (grouped ncclSend/ncclRecv, cost-model
- * chosen pipelining); a rank whose part is exactly its own block reads it in place.
+ * chosen pipelining); a rank whose part is exactly its own block reads it in place. The cost
+ * model chooses whether the move of one operand overlaps the local contraction
+ * (CUPERM_DIST_OVERLAP_BY_PEER): cupermDistPlanContractionWithOptions sets it.
  * Collective, with agreed errors, as cupermDistPlanTranspose.
  */
 CUPERM_API cupermStatus_t cupermDistPlanContraction(cupermHandle_t handle, cupermDistContractionPlan_t* plan,
@@ -251,6 +276,13 @@ CUPERM_API cupermStatus_t cupermDistPlanContraction(cupermHandle_t handle, cuper
                                                     const cupermDistTensorDescriptor_t* D, const int32_t* modesD,
                                                     cupermComputeType_t compute, ncclComm_t comm,
                                                     cudaStream_t stream);
+
+/** cupermDistPlanContraction with options (NULL: the defaults). */
+CUPERM_API cupermStatus_t cupermDistPlanContractionWithOptions(
+    cupermHandle_t handle, cupermDistContractionPlan_t* plan, const cupermDistTensorDescriptor_t* A,
+    const int32_t* modesA, const cupermDistTensorDescriptor_t* B, const int32_t* modesB,
+    const cupermDistTensorDescriptor_t* D, const int32_t* modesD, cupermComputeType_t compute,
+    const cupermDistContractionOptions_t* options, ncclComm_t comm, cudaStream_t stream);
 
 /**
  * Runs a distributed contraction plan on stream: this rank's blocks A, B, C (read when beta is

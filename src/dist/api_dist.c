@@ -209,11 +209,12 @@ static cupermStatus_t get_ctr_plan(cupermDistContractionPlan_t token, const char
     return get_obj(CUPERM_OBJ_DIST_CONTRACTION_PLAN, (uintptr_t)token, fn, (void**)out);
 }
 
-cupermStatus_t cupermDistPlanContraction(cupermHandle_t handle, cupermDistContractionPlan_t* plan,
-                                         const cupermDistTensorDescriptor_t* A, const int32_t* modesA,
-                                         const cupermDistTensorDescriptor_t* B, const int32_t* modesB,
-                                         const cupermDistTensorDescriptor_t* D, const int32_t* modesD,
-                                         cupermComputeType_t compute, ncclComm_t comm, cudaStream_t stream)
+static cupermStatus_t plan_contraction(cupermHandle_t handle, cupermDistContractionPlan_t* plan,
+                                       const cupermDistTensorDescriptor_t* A, const int32_t* modesA,
+                                       const cupermDistTensorDescriptor_t* B, const int32_t* modesB,
+                                       const cupermDistTensorDescriptor_t* D, const int32_t* modesD,
+                                       cupermComputeType_t compute, const cupermDistContractionOptions_t* options,
+                                       ncclComm_t comm, cudaStream_t stream)
 {
     if (!plan)
         return cuperm_fail(INVALID, "cupermDistPlanContraction: plan is NULL (it must point to a "
@@ -224,10 +225,30 @@ cupermStatus_t cupermDistPlanContraction(cupermHandle_t handle, cupermDistContra
     cuperm_dist_ctr_plan_t* p = NULL;
     uintptr_t token = 0;
     cupermStatus_t st =
-        cuperm_dist_plan_contraction(h, hst, A, modesA, B, modesB, D, modesD, compute, comm, stream, &p);
+        cuperm_dist_plan_contraction(h, hst, A, modesA, B, modesB, D, modesD, compute, options, comm, stream, &p);
     st = publish(CUPERM_OBJ_DIST_CONTRACTION_PLAN, st, p, &token); /* p is set only after the call above */
     *plan = (cupermDistContractionPlan_t)token;
     return st;
+}
+
+cupermStatus_t cupermDistPlanContraction(cupermHandle_t handle, cupermDistContractionPlan_t* plan,
+                                         const cupermDistTensorDescriptor_t* A, const int32_t* modesA,
+                                         const cupermDistTensorDescriptor_t* B, const int32_t* modesB,
+                                         const cupermDistTensorDescriptor_t* D, const int32_t* modesD,
+                                         cupermComputeType_t compute, ncclComm_t comm, cudaStream_t stream)
+{
+    return plan_contraction(handle, plan, A, modesA, B, modesB, D, modesD, compute, NULL, comm, stream);
+}
+
+cupermStatus_t cupermDistPlanContractionWithOptions(cupermHandle_t handle, cupermDistContractionPlan_t* plan,
+                                                    const cupermDistTensorDescriptor_t* A, const int32_t* modesA,
+                                                    const cupermDistTensorDescriptor_t* B, const int32_t* modesB,
+                                                    const cupermDistTensorDescriptor_t* D, const int32_t* modesD,
+                                                    cupermComputeType_t compute,
+                                                    const cupermDistContractionOptions_t* options, ncclComm_t comm,
+                                                    cudaStream_t stream)
+{
+    return plan_contraction(handle, plan, A, modesA, B, modesB, D, modesD, compute, options, comm, stream);
 }
 
 cupermStatus_t cupermDistContractionGetWorkspaceSize(cupermDistContractionPlan_t token, size_t* bytes)
@@ -259,6 +280,9 @@ cupermStatus_t cupermDistContractionPlanGetInfo(cupermDistContractionPlan_t toke
         info->batch = p->ctr.layout.batch;
     }
     info->workspaceBytes = p->workspace_bytes;
+    info->overlapOperand = p->overlap;
+    info->localContractions = p->has_local ? (p->overlap >= 0 ? p->n_parts[p->overlap] : 1) : 0;
+    info->predictedSeconds = p->predicted_seconds;
     return CUPERM_STATUS_SUCCESS;
 }
 

@@ -9,7 +9,11 @@
 
 #define INVALID CUPERM_STATUS_INVALID_VALUE
 #define FN "cupermDistPlanContraction"
-#define N_AGREE (4 + 2 * CUPERM_DIST_CANDIDATES)
+/* agreed: status, failing rank, the arguments' hash twice, each move's candidate costs, then the
+ * schedules' costs (no overlap, A overlapped, B overlapped) */
+#define AT_SCHEDULES (4 + 2 * CUPERM_DIST_CANDIDATES)
+#define N_AGREE (AT_SCHEDULES + 3)
+#define UNAVAILABLE (INT64_MAX / 4)
 
 /* Labels distinct within each tensor, equal labels of equal extents, every label of D in A or B. */
 static cupermStatus_t check_labels(const cuperm_dist_layout_t* l[3], const int32_t* modes[3])
@@ -53,11 +57,117 @@ static int same_box(const cuperm_dist_box_t* a, const cuperm_dist_box_t* b, int 
     return 1;
 }
 
+static int overlap_offered(const cuperm_dist_ctr_plan_t* p, const cupermDistContractionOptions_t* opt)
+{
+    return p->comm_size > 1 && p->comm_size <= CUPERM_DIST_MAX_PARTS && !(opt && opt->overlap == CUPERM_DIST_OVERLAP_NONE);
+}
+
+static double ctr_seconds(const cuperm_contraction_plan_t* c)
+{
+    return c->layout.inputSeconds + c->layout.outputSeconds + c->layout.gemmSeconds;
+}
+
+static int64_t to_ns(double seconds)
+{
+    return (int64_t)(seconds * 1e9) + 1;
+}
+
+/* The local contractions of the schedule that overlaps operand x's move (dist/ctr_parts.h): the
+ * whole one's descriptors td with each part's extents, the same strides. */
+static cupermStatus_t plan_parts(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p, int x, const cuperm_dist_layout_t* src,
+                                 const cuperm_dist_layout_t* const buf[3], const int32_t* const modes[3],
+                                 const int64_t* const str[3], const cupermTensorDescriptor_t td[3],
+                                 cupermComputeType_t compute)
+{
+    cuperm_dist_part_t box[CUPERM_DIST_MAX_PARTS];
+    const int n = cuperm_dist_ctr_parts(src, buf, modes, str, x, p->comm_rank, box);
+    if (n && !(p->parts[x] = calloc((size_t)n, sizeof *p->parts[x])))
+        return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, FN ": out of host memory");
+    for (int i = 0; i < n; ++i) {
+        cupermTensorDescriptor_t d[3];
+        for (int t = 0; t < 3; ++t) {
+            d[t] = td[t];
+            d[t].extents = box[i].ext[t];
+        }
+        p->parts[x][i].box = box[i];
+        cupermStatus_t st = cuperm_ctr_plan_make(h, &d[0], &d[1], &d[2], &d[2], compute, CUPERM_PLAN_MODEL,
+                                                 CUPERM_ALGO_DEFAULT, &p->parts[x][i].ctr);
+        if (st) return st;
+        p->n_parts[x] = i + 1; /* made: released with the plan */
+    }
+    return CUPERM_STATUS_SUCCESS;
+}
+
+static void release_parts(cuperm_dist_ctr_plan_t* p, int x)
+{
+    for (int i = 0; i < p->n_parts[x]; ++i) {
+        cuperm_ctr_plan_release(&p->parts[x][i].ctr);
+        cuperm_handle_release(p->parts[x][i].ctr.handle);
+    }
+    free(p->parts[x]);
+    p->parts[x] = NULL;
+    p->n_parts[x] = 0;
+}
+
+/* This rank's model time of each schedule into v[AT_SCHEDULES ..]: both moves and then the local
+ * contraction, or operand x's move overlapped (cuperm_dist_overlap_seconds); UNAVAILABLE where
+ * the options or the communicator's size rule a schedule out. v holds the moves' candidate costs. */
+static cupermStatus_t schedule_costs(const cuperm_dist_ctr_plan_t* p, const cuperm_dist_layout_t* l,
+                                     const cuperm_dist_layout_t* const buf[3], const cupermDistOptions_t* mo,
+                                     const cupermDistContractionOptions_t* opt, int64_t* v)
+{
+    double move[2];
+    for (int w = 0; w < 2; ++w) {
+        int64_t best = UNAVAILABLE;
+        for (int i = 0; i < CUPERM_DIST_CANDIDATES; ++i)
+            if (v[4 + w * CUPERM_DIST_CANDIDATES + i] < best) best = v[4 + w * CUPERM_DIST_CANDIDATES + i];
+        move[w] = (double)best * 1e-9;
+    }
+    const int forced = opt && opt->overlap == CUPERM_DIST_OVERLAP_BY_PEER && overlap_offered(p, opt);
+    v[AT_SCHEDULES] = forced ? UNAVAILABLE : to_ns(move[0] + move[1] + (p->has_local ? ctr_seconds(&p->ctr) : 0));
+    const double bw = mo->linkBytesPerSecond > 0 ? mo->linkBytesPerSecond : 300e9;
+    const double lat = mo->stageLatencySeconds > 0 ? mo->stageLatencySeconds : 20e-6;
+    const int P = p->comm_size, me = p->comm_rank;
+    int ident[CUPERM_MAX_RANK];
+    for (int i = 0; i < CUPERM_MAX_RANK; ++i) ident[i] = i;
+    for (int x = 0; x < 2; ++x) {
+        v[AT_SCHEDULES + 1 + x] = UNAVAILABLE;
+        if (!overlap_offered(p, opt)) continue;
+        double step[CUPERM_DIST_MAX_PARTS] = {0}, secs[CUPERM_DIST_MAX_PARTS];
+        int at[CUPERM_DIST_MAX_PARTS];
+        for (int s = 1; s < P; ++s) {
+            cuperm_dist_box_t b;
+            const int64_t sent = cuperm_dist_exchange_box(&l[x], me, buf[x], (me + s) % P, ident, &b);
+            const int64_t got = cuperm_dist_exchange_box(&l[x], (me - s + P) % P, buf[x], me, ident, &b);
+            step[s] = lat + (double)(sent > got ? sent : got) * l[x].elem_size / bw;
+        }
+        for (int i = 0; i < p->n_parts[x]; ++i) {
+            secs[i] = ctr_seconds(&p->parts[x][i].ctr);
+            at[i] = p->parts[x][i].box.step;
+        }
+        const cuperm_dist_plan_t* m = p->move[x];
+        const double first = !p->in_place[x] && m->has_local ? m->local.tp.host.predicted_seconds : 0.0;
+        v[AT_SCHEDULES + 1 + x] = to_ns(cuperm_dist_overlap_seconds(move[1 - x], !p->in_place[1 - x], step, P, first,
+                                                                    at, secs, p->n_parts[x]));
+    }
+    return CUPERM_STATUS_SUCCESS;
+}
+
 /* Everything a rank does before the agreement: layouts, the operand parts, the local plan,
  * the moves' candidate costs (v + 4) and the hash of the global arguments (v[2], v[3]). */
 static cupermStatus_t plan_local(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p, const cupermDistTensorDescriptor_t* d[3],
-                                 const int32_t* modes[3], cupermComputeType_t compute, ncclComm_t comm, int64_t* v)
+                                 const int32_t* modes[3], cupermComputeType_t compute,
+                                 const cupermDistContractionOptions_t* opt, ncclComm_t comm, int64_t* v)
 {
+    if (opt && ((int)opt->overlap < 0 || (int)opt->overlap > 2))
+        return cuperm_fail(INVALID, FN ": options->overlap = %d is not a cupermDistOverlap_t", (int)opt->overlap);
+    if (opt && (!(opt->linkBytesPerSecond >= 0) || !(opt->stageLatencySeconds >= 0)))
+        return cuperm_fail(INVALID, FN ": options->linkBytesPerSecond and stageLatencySeconds must be >= 0");
+    if (opt && opt->overlap == CUPERM_DIST_OVERLAP_BY_PEER && p->comm_size > CUPERM_DIST_MAX_PARTS)
+        return cuperm_fail(CUPERM_STATUS_NOT_SUPPORTED, FN ": options->overlap = BY_PEER on %d ranks (offered on "
+                           "communicators of up to %d)", p->comm_size, CUPERM_DIST_MAX_PARTS);
+    const cupermDistOptions_t mo = {opt ? opt->linkBytesPerSecond : 0, opt ? opt->stageLatencySeconds : 0, 0,
+                                    CUPERM_DIST_VARIANT_AUTO, 0, CUPERM_DIST_TRANSPORT_AUTO};
     cuperm_dist_layout_t l[3], want[2];
     static const char* const name[3] = {"A", "B", "D"};
     for (int t = 0; t < 3; ++t) {
@@ -89,40 +199,75 @@ static cupermStatus_t plan_local(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p, 
         if (!(p->move[w] = calloc(1, sizeof *p->move[w])))
             return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, FN ": out of host memory");
         p->move[w]->sendrecv_only = 1; /* the operand moves share one workspace; no windows */
-        st = cuperm_dist_redist_prepare(h, p->move[w], &l[w], &want[w], ident, NULL, comm, p->device, me,
+        st = cuperm_dist_redist_prepare(h, p->move[w], &l[w], &want[w], ident, &mo, comm, p->device, me,
                                         v + 4 + w * CUPERM_DIST_CANDIDATES);
-        hsh = cuperm_dist_mix(hsh, cuperm_dist_redist_hash(&l[w], &want[w], ident, NULL));
+        hsh = cuperm_dist_mix(hsh, cuperm_dist_redist_hash(&l[w], &want[w], ident, &mo));
     }
     p->span[2] = cuperm_dist_local_span(&l[2], me);
     for (int t = 0; t < 3; ++t)
         for (int i = 0; i < l[t].rank; ++i) hsh = cuperm_dist_mix(hsh, modes[t][i] + 1000 * t);
+    hsh = cuperm_dist_mix(hsh, opt ? (int)opt->overlap : 0);
     v[2] = hsh;
     v[3] = -hsh;
-    if (st || !d_volume) return st;
+    if (st) return st;
+    const cuperm_dist_layout_t* const buf[3] = {&want[0], &want[1], &l[2]};
+    if (!d_volume) return schedule_costs(p, l, buf, &mo, opt, v);
     /* The local contraction of this rank's block: A' and B' dense in the workspace, or the
      * rank's own blocks where they are (their local strides); C and D: D's block. */
+    for (int w = 0; w < 2; ++w)
+        if (!p->in_place[w]) cuperm_dense_strides(l[w].rank, ext[w], str[w]);
     cupermTensorDescriptor_t td[3];
-    for (int t = 0; t < 3; ++t) {
-        const int local = t == 2 || p->in_place[t];
-        td[t] = (cupermTensorDescriptor_t){l[t].rank, modes[t], ext[t], local ? str[t] : NULL, l[t].type,
-                                           CUPERM_OP_IDENTITY, 0.0};
-    }
+    for (int t = 0; t < 3; ++t)
+        td[t] = (cupermTensorDescriptor_t){l[t].rank, modes[t], ext[t], str[t], l[t].type, CUPERM_OP_IDENTITY, 0.0};
     st = cuperm_ctr_plan_make(h, &td[0], &td[1], &td[2], &td[2], compute, CUPERM_PLAN_MODEL, CUPERM_ALGO_DEFAULT,
                               &p->ctr);
-    if (!st) {
-        p->has_local = 1;
-        p->handle = h;
-    }
-    return st;
+    if (st) return st;
+    p->has_local = 1;
+    p->handle = h;
+    const int64_t* const bstr[3] = {str[0], str[1], str[2]};
+    for (int x = 0; x < 2 && !st && overlap_offered(p, opt); ++x)
+        st = plan_parts(h, p, x, &l[x], buf, modes, bstr, td, compute);
+    return st ? st : schedule_costs(p, l, buf, &mo, opt, v);
 }
 
-/* After the agreement: builds both moves and lays out the workspace. */
-static cupermStatus_t plan_finish(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p, const int64_t* v, cudaStream_t stream)
+static cupermStatus_t make_link(cuperm_dist_ctr_plan_t* p)
 {
+    int lo = 0, hi = 0;
+    cudaError_t e = cudaDeviceGetStreamPriorityRange(&lo, &hi);
+    /* high priority: a transfer's kernels start before the next local contraction's blocks */
+    if (!e) e = cudaStreamCreateWithPriority(&p->link, cudaStreamNonBlocking, hi);
+    cudaEvent_t* ev[3] = {&p->ev_start, &p->ev_other, &p->ev_done};
+    for (int i = 0; i < 3 && !e; ++i) e = cudaEventCreateWithFlags(ev[i], cudaEventDisableTiming);
+    for (int s = 1; s < p->comm_size && !e; ++s) e = cudaEventCreateWithFlags(&p->ev_arrived[s], cudaEventDisableTiming);
+    return e ? cuperm_dist_cuda_fail(e, FN ": creating the overlap's stream and events") : CUPERM_STATUS_SUCCESS;
+}
+
+/* After the agreement: builds both moves, chooses the schedule whose slowest rank is fastest (v:
+ * the ranks' maxima) and lays out the workspace. */
+static cupermStatus_t plan_finish(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p, const cupermDistContractionOptions_t* opt,
+                                  const int64_t* v, cudaStream_t stream)
+{
+    const cupermDistOptions_t mo = {opt ? opt->linkBytesPerSecond : 0, opt ? opt->stageLatencySeconds : 0, 0,
+                                    CUPERM_DIST_VARIANT_AUTO, 0, CUPERM_DIST_TRANSPORT_AUTO};
+    int best = 0;
+    for (int i = 1; i < 3; ++i)
+        if (v[AT_SCHEDULES + i] < v[AT_SCHEDULES + best]) best = i;
+    p->overlap = best - 1;
+    p->predicted_seconds = (double)v[AT_SCHEDULES + best] * 1e-9;
+    size_t ctr_ws = p->has_local ? p->ctr.workspaceBytes : 0;
+    for (int x = 0; x < 2; ++x) {
+        if (x != p->overlap) release_parts(p, x);
+        for (int i = 0; i < p->n_parts[x]; ++i)
+            if (p->parts[x][i].ctr.workspaceBytes > ctr_ws) ctr_ws = p->parts[x][i].ctr.workspaceBytes;
+    }
+    if (p->overlap >= 0) {
+        cupermStatus_t st = make_link(p);
+        if (st) return st;
+    }
     size_t off = 0, move_ws = 0;
     for (int w = 0; w < 2; ++w) {
         cuperm_dist_plan_t* m = p->move[w];
-        cupermStatus_t st = cuperm_dist_redist_finish(h, m, NULL, v + 4 + w * CUPERM_DIST_CANDIDATES, stream);
+        cupermStatus_t st = cuperm_dist_redist_finish(h, m, &mo, v + 4 + w * CUPERM_DIST_CANDIDATES, stream);
         if (st) return st;
         m->skip_local = p->in_place[w];
         for (int i = 0; i < m->n_unpack; ++i) p->recv_bytes[w] += m->unpack[i].bytes;
@@ -135,7 +280,7 @@ static cupermStatus_t plan_finish(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p,
     p->move_at = off;
     off = cuperm_dist_align256(off + move_ws);
     p->ctr_at = off;
-    p->workspace_bytes = off + (p->has_local ? p->ctr.workspaceBytes : 0);
+    p->workspace_bytes = off + ctr_ws;
     return CUPERM_STATUS_SUCCESS;
 }
 
@@ -143,8 +288,8 @@ cupermStatus_t cuperm_dist_plan_contraction(cuperm_handle_t* h, cupermStatus_t h
                                             const cupermDistTensorDescriptor_t* A, const int32_t* modesA,
                                             const cupermDistTensorDescriptor_t* B, const int32_t* modesB,
                                             const cupermDistTensorDescriptor_t* D, const int32_t* modesD,
-                                            cupermComputeType_t compute, ncclComm_t comm, cudaStream_t stream,
-                                            cuperm_dist_ctr_plan_t** out)
+                                            cupermComputeType_t compute, const cupermDistContractionOptions_t* opt,
+                                            ncclComm_t comm, cudaStream_t stream, cuperm_dist_ctr_plan_t** out)
 {
     *out = NULL;
     if (!comm) return cuperm_fail(INVALID, FN ": comm is NULL (no rank can be told: the others wait in NCCL)");
@@ -170,7 +315,7 @@ cupermStatus_t cuperm_dist_plan_contraction(cuperm_handle_t* h, cupermStatus_t h
         p->comm_rank = me;
         const cupermDistTensorDescriptor_t* d[3] = {A, B, D};
         const int32_t* modes[3] = {modesA, modesB, modesD};
-        st = plan_local(h, p, d, modes, compute, comm, v);
+        st = plan_local(h, p, d, modes, compute, opt, comm, v);
     }
     cupermStatus_t ast = cuperm_dist_agree_status(FN, comm, stream, me, st, v, N_AGREE);
     if (!ast && v[2] != -v[3])
@@ -178,7 +323,7 @@ cupermStatus_t cuperm_dist_plan_contraction(cuperm_handle_t* h, cupermStatus_t h
                           "differ between ranks; every rank must pass the same (only localStrides may differ)");
     if (!ast) { /* agree again: a rank that could not build must not leave the others waiting */
         int64_t w[2] = {0, 0};
-        ast = cuperm_dist_agree_status(FN, comm, stream, me, plan_finish(h, p, v, stream), w, 2);
+        ast = cuperm_dist_agree_status(FN, comm, stream, me, plan_finish(h, p, opt, v, stream), w, 2);
     }
     if (cur != cdev) cudaSetDevice(cur);
     if (ast) {
@@ -189,26 +334,6 @@ cupermStatus_t cuperm_dist_plan_contraction(cuperm_handle_t* h, cupermStatus_t h
     return CUPERM_STATUS_SUCCESS;
 }
 
-cupermStatus_t cuperm_dist_contract_run(const cuperm_dist_ctr_plan_t* p, const void* alpha, const void* A,
-                                        const void* B, const void* beta, const void* C, void* D, char* workspace,
-                                        cudaStream_t stream)
-{
-    unsigned char one[16], zero[16];
-    cuperm_dist_unit_scalars(p->ab_type, one, zero);
-    const void* src[2] = {A, B};
-    const void* part[2];
-    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
-    for (int w = 0; w < 2 && !st; ++w) { /* collective: every rank moves both operands */
-        part[w] = p->in_place[w] ? src[w] : workspace + p->at[w];
-        st = cuperm_dist_run(p->move[w], one, src[w], zero, workspace + p->at[w], workspace + p->move_at, stream);
-    }
-    if (st || !p->has_local) return st;
-    double a[2], b[2];
-    const int beta_zero = cuperm_ctr_plan_scalars(&p->ctr, alpha, beta, a, b);
-    return cuperm_ctr_plan_run(&p->ctr, a, part[0], part[1], b, beta_zero ? NULL : C, D, workspace + p->ctr_at,
-                               stream);
-}
-
 void cuperm_dist_ctr_plan_free(cuperm_dist_ctr_plan_t* p)
 {
     if (!p) return;
@@ -217,5 +342,11 @@ void cuperm_dist_ctr_plan_free(cuperm_dist_ctr_plan_t* p)
         cuperm_ctr_plan_release(&p->ctr);
         cuperm_handle_release(p->handle);
     }
+    for (int x = 0; x < 2; ++x) release_parts(p, x);
+    if (p->link) cudaStreamDestroy(p->link);
+    cudaEvent_t ev[3 + CUPERM_DIST_MAX_PARTS] = {p->ev_start, p->ev_other, p->ev_done};
+    memcpy(ev + 3, p->ev_arrived, sizeof p->ev_arrived);
+    for (int i = 0; i < 3 + CUPERM_DIST_MAX_PARTS; ++i)
+        if (ev[i]) cudaEventDestroy(ev[i]);
     free(p);
 }

@@ -200,6 +200,15 @@ void cuperm_dist_replays_clear(cuperm_dist_plan_t* p);
 cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, const void* in, const void* beta,
                                void* out, void* workspace, cudaStream_t stream);
 
+/** A send/receive plan's transfers one peer at a time, for engines that use each peer's data as
+ *  it arrives (overlapped contractions), with unit scalars: on stream link the pack pieces, then
+ *  for s = 1 .. P - 1 one grouped send to rank me + s and receive from rank me - s (mod P) and
+ *  that peer's unpacks, then arrived[s] recorded. The local piece is left to cuperm_dist_run_local. */
+cupermStatus_t cuperm_dist_run_by_peer(const cuperm_dist_plan_t* p, const void* in, void* out, void* workspace,
+                                       cudaStream_t link, const cudaEvent_t* arrived);
+/** The plan's local piece alone (unit scalars) on stream, unless it has none or skips it. */
+cupermStatus_t cuperm_dist_run_local(const cuperm_dist_plan_t* p, const void* in, void* out, cudaStream_t stream);
+
 void cuperm_dist_plan_free(cuperm_dist_plan_t* p);
 
 /** The direct pieces of rank p->comm_rank (no device, no NCCL; for tests too): out_strides holds

@@ -206,3 +206,52 @@ cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, c
     }
     return comm ? join_link(p, stream, st) : st;
 }
+
+cupermStatus_t cuperm_dist_run_local(const cuperm_dist_plan_t* p, const void* in, void* out, cudaStream_t stream)
+{
+    if (!p->has_local || p->skip_local) return CUPERM_STATUS_SUCCESS;
+    unsigned char one[16], zero[16];
+    cuperm_dist_unit_scalars(p->type, one, zero);
+    const size_t elem = (size_t)p->elem_size;
+    return run_piece(&p->local, one, (const char*)in + (size_t)p->local.local_offset * elem, zero,
+                     (char*)out + (size_t)p->local.local_offset2 * elem, stream);
+}
+
+cupermStatus_t cuperm_dist_run_by_peer(const cuperm_dist_plan_t* p, const void* in, void* out, void* workspace,
+                                       cudaStream_t link, const cudaEvent_t* arrived)
+{
+    if (p->transport != CUPERM_DIST_TRANSPORT_SEND_RECV)
+        return cuperm_fail(CUPERM_STATUS_INTERNAL_ERROR, "cuperm_dist_run_by_peer: a send/receive plan only");
+    unsigned char one[16], zero[16];
+    cuperm_dist_unit_scalars(p->type, one, zero);
+    const size_t elem = (size_t)p->elem_size;
+    const char* src = in;
+    char* dst = out;
+    char* send = workspace;
+    char* recv = (char*)workspace + p->recv_base;
+    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
+    for (int i = 0; i < p->n_pack && !st; ++i)
+        st = run_piece(&p->pack[i], one, src + (size_t)p->pack[i].local_offset * elem, zero,
+                       send + p->pack[i].buf_offset, link);
+    const int P = p->comm_size, me = p->comm_rank;
+    for (int s = 1; s < P && !st; ++s) {
+        const int to = (me + s) % P, from = (me - s + P) % P;
+        ncclResult_t r = ncclGroupStart();
+        for (int a = 0; r == ncclSuccess && a < p->n_pack; ++a)
+            if (p->pack[a].peer == to)
+                r = ncclSend(send + p->pack[a].buf_offset, p->pack[a].bytes, ncclInt8, to, p->comm, link);
+        for (int b = 0; r == ncclSuccess && b < p->n_unpack; ++b)
+            if (p->unpack[b].peer == from)
+                r = ncclRecv(recv + p->unpack[b].buf_offset, p->unpack[b].bytes, ncclInt8, from, p->comm, link);
+        const ncclResult_t r2 = ncclGroupEnd();
+        if (r == ncclSuccess) r = r2;
+        if (r != ncclSuccess) st = cuperm_dist_nccl_fail(r, "cupermDistContract: ncclSend/ncclRecv");
+        for (int b = 0; b < p->n_unpack && !st; ++b)
+            if (p->unpack[b].peer == from)
+                st = run_piece(&p->unpack[b], one, recv + p->unpack[b].buf_offset, zero,
+                               dst + (size_t)p->unpack[b].local_offset * elem, link);
+        const cudaError_t e = st ? cudaSuccess : cudaEventRecord(arrived[s], link);
+        if (e) st = cuperm_dist_cuda_fail(e, "cupermDistContract: event");
+    }
+    return st;
+}

@@ -13,6 +13,7 @@ typedef struct {
     int64_t ext[3][4];
     int dist_mode[3];
     int iters;
+    cupermDistOverlap_t overlap; /* the plan's option */
     double ms[MAXG];
     double half_ms[MAXG]; /* the rank's local contraction alone, every GPU at once (no communication) */
     double ws_ms[MAXG];   /* the distributed execute with a workspace allocated once (ms: NULL workspace) */
@@ -94,8 +95,10 @@ static void ctr_bench_rank(int r, void* arg)
         d[t] = (cupermDistTensorDescriptor_t){4, c->ext[t], CUPERM_R_32F, 1, &c->dist_mode[t], &gdim, NULL, NULL};
     ctr_run_t x = {0};
     x.s = dt_R[r].stream;
-    c->st[r] = cupermDistPlanContraction(dt_R[r].handle, &x.dplan, &d[0], c->modes[0], &d[1], c->modes[1], &d[2],
-                                         c->modes[2], CUPERM_COMPUTE_DEFAULT, dt_R[r].comm, x.s);
+    const cupermDistContractionOptions_t opt = {c->overlap, 0, 0};
+    c->st[r] = cupermDistPlanContractionWithOptions(dt_R[r].handle, &x.dplan, &d[0], c->modes[0], &d[1], c->modes[1],
+                                                    &d[2], c->modes[2], CUPERM_COMPUTE_DEFAULT, &opt, dt_R[r].comm,
+                                                    x.s);
     if (c->st[r]) {
         snprintf(c->msg[r], sizeof c->msg[r], "%s", cupermGetLastErrorMessage());
         return;
@@ -165,10 +168,11 @@ int dt_ctr_bench(int iters)
         {.name = "D Shard(d), A Shard(e), B Shard(e)", .modes = {{0, 4, 1, 5}, {4, 2, 5, 3}, {0, 1, 2, 3}},
          .ext = {{96, 64, 96, 64}, {64, 96, 64, 96}, {96, 96, 96, 96}}, .dist_mode = {3, 1, 0}},
     };
+    static const char* const schedule[3] = {"model", "no overlap", "by peer"};
     int bad = 0;
-    printf("%-38s %10s %10s %10s %8s %s\n", "distributed contraction (f32)", "1 GPU ms", "dist ms", "GFLOP", "eff.",
-           "received A/B MB (rank 0); one GPU's share alone: GPU 0 only, every GPU at once; dist ms with a "
-           "workspace allocated once");
+    printf("%-38s %-10s %10s %10s %10s %8s %s\n", "distributed contraction (f32)", "schedule", "1 GPU ms", "dist ms",
+           "GFLOP", "eff.", "overlapped operand, parts, predicted ms; received A/B MB (rank 0); one GPU's share "
+           "alone: GPU 0 only, every GPU at once; dist ms with a workspace allocated once");
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ++ci) {
         ctr_bench_t* c = malloc(sizeof *c);
         *c = cases[ci];
@@ -184,20 +188,25 @@ int dt_ctr_bench(int iters)
         dt_on_all_ranks(half_rank, c);
         double half_all = 0;
         for (int r = 0; r < dt_G; ++r) half_all = c->half_ms[r] > half_all ? c->half_ms[r] : half_all;
-        dt_on_all_ranks(ctr_bench_rank, c);
-        double tg = 0, tw = 0;
-        for (int r = 0; r < dt_G; ++r) {
-            tw = c->ws_ms[r] > tw ? c->ws_ms[r] : tw;
-            if (c->st[r]) {
-                printf("FAILED %s rank %d: %s\n", c->name, r, c->msg[r]);
-                bad = 1;
+        for (int ov = 0; ov < 3; ++ov) {
+            c->overlap = (cupermDistOverlap_t)ov;
+            dt_on_all_ranks(ctr_bench_rank, c);
+            double tg = 0, tw = 0;
+            for (int r = 0; r < dt_G; ++r) {
+                tw = c->ws_ms[r] > tw ? c->ws_ms[r] : tw;
+                if (c->st[r]) {
+                    printf("FAILED %s rank %d: %s\n", c->name, r, c->msg[r]);
+                    bad = 1;
+                }
+                if (c->ms[r] > tg) tg = c->ms[r];
             }
-            if (c->ms[r] > tg) tg = c->ms[r];
+            const double flops = 2.0 * 96 * 96 * 96 * 96 * 64 * 64;
+            printf("%-38s %-10s %10.3f %10.3f %10.1f %8.3f %d, %d, %.3f; %.1f/%.1f; %.3f, %.3f; %.3f (eff. %.3f)\n",
+                   c->name, schedule[ov], t1, tg, flops * 1e-9, t1 > 0 && tg > 0 ? t1 / (dt_G * tg) : 0.0,
+                   c->info[0].overlapOperand, c->info[0].localContractions, 1e3 * c->info[0].predictedSeconds,
+                   c->info[0].bytesReceivedA / 1e6, c->info[0].bytesReceivedB / 1e6, half_alone, half_all, tw,
+                   t1 > 0 && tw > 0 ? t1 / (dt_G * tw) : 0.0);
         }
-        const double flops = 2.0 * 96 * 96 * 96 * 96 * 64 * 64;
-        printf("%-38s %10.3f %10.3f %10.1f %8.3f %.1f/%.1f; %.3f, %.3f; %.3f (eff. %.3f)\n", c->name, t1, tg,
-               flops * 1e-9, t1 > 0 && tg > 0 ? t1 / (dt_G * tg) : 0.0, c->info[0].bytesReceivedA / 1e6,
-               c->info[0].bytesReceivedB / 1e6, half_alone, half_all, tw, t1 > 0 && tw > 0 ? t1 / (dt_G * tw) : 0.0);
         free(c);
     }
     return bad;

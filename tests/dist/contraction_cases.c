@@ -10,6 +10,7 @@ typedef struct {
     dist_t dist[3];
     cupermDataType_t ab, cd;
     double beta;
+    cupermDistOverlap_t overlap; /* the option every rank passes */
     void* g[3];               /* global A, B and D (D: C's values in, the result out) */
     void* h[MAXG][3];         /* local blocks */
     int64_t le[MAXG][3][6], off[MAXG][3][6], str[MAXG][3][6];
@@ -29,8 +30,9 @@ static void run_ctr_rank(int r, void* arg)
         d[t].type = t < 2 ? c->ab : c->cd;
     }
     cupermDistContractionPlan_t plan = NULL;
-    c->st[r] = cupermDistPlanContraction(k->handle, &plan, &d[0], c->modes[0], &d[1], c->modes[1], &d[2], c->modes[2],
-                                         CUPERM_COMPUTE_DEFAULT, k->comm, k->stream);
+    const cupermDistContractionOptions_t opt = {c->overlap, 0, 0};
+    c->st[r] = cupermDistPlanContractionWithOptions(k->handle, &plan, &d[0], c->modes[0], &d[1], c->modes[1], &d[2],
+                                                    c->modes[2], CUPERM_COMPUTE_DEFAULT, &opt, k->comm, k->stream);
     if (c->st[r]) {
         snprintf(c->msg[r], sizeof c->msg[r], "%s", cupermGetLastErrorMessage());
         return;
@@ -97,6 +99,7 @@ int dt_contraction_case(int id)
     c->ab = ab[ti];
     c->cd = cd[ti];
     c->beta = dt_rr(0, 3) ? -1 : 0;
+    c->overlap = (cupermDistOverlap_t)dt_rr(0, 2);
     for (int t = 0; t < 3; ++t) {
         const cupermDataType_t ty = t < 2 ? c->ab : c->cd;
         c->g[t] = malloc((size_t)vol[t] * cupermDataTypeSize(ty));
@@ -139,6 +142,14 @@ int dt_contraction_case(int id)
             break;
         }
         dt_copy_block(c->cd, c->g[2], c->ext[2], c->h[r][2], c->le[r][2], c->off[r][2], c->str[r][2], c->rank[2], 0);
+        /* the schedule asked for: overlap forced on more than one rank, none where declined */
+        const int x = c->info[r].overlapOperand;
+        if ((c->overlap == CUPERM_DIST_OVERLAP_BY_PEER && dt_G > 1 && x < 0) ||
+            (c->overlap == CUPERM_DIST_OVERLAP_NONE && x >= 0) || x != c->info[0].overlapOperand) {
+            printf("FAILED contraction %d rank %d: overlap option %d gave overlapOperand %d (rank 0: %d)\n", id, r,
+                   (int)c->overlap, x, c->info[0].overlapOperand);
+            bad = 1;
+        }
     }
     for (int64_t i = 0; i < vol[2] && !bad; ++i) {
         double im;
@@ -157,8 +168,9 @@ int dt_contraction_case(int id)
         for (int m = 0; m < c->rank[t]; ++m) printf("%s%d:%lld", m ? "," : "", c->modes[t][m], (long long)c->ext[t][m]);
         printf("] %s", sd[t]);
     }
-    printf(" beta %g in-place A/B %d/%d received A/B %zu/%zu B (rank 0)\n", c->beta, c->info[0].inPlaceA,
-           c->info[0].inPlaceB, c->info[0].bytesReceivedA, c->info[0].bytesReceivedB);
+    printf(" beta %g in-place A/B %d/%d received A/B %zu/%zu B, overlap option %d: operand %d in %d parts (rank 0)\n",
+           c->beta, c->info[0].inPlaceA, c->info[0].inPlaceB, c->info[0].bytesReceivedA, c->info[0].bytesReceivedB,
+           (int)c->overlap, c->info[0].overlapOperand, c->info[0].localContractions);
     for (int t = 0; t < 3; ++t) {
         free(c->g[t]);
         for (int r = 0; r < dt_G; ++r) free(c->h[r][t]);

@@ -30,7 +30,8 @@ static void err_rank(int r, void* arg)
         case 3: perm[1] = 2; break;               /* not a permutation */
         case 4: in.type = CUPERM_R_32F; out.type = CUPERM_R_32F; break; /* another dtype */
         }
-    if (e->kind >= 5 && e->kind < 8) { /* a contraction D[0,2] = A[0,1] B[1,2], each distributed along its mode 0 */
+    if ((e->kind >= 5 && e->kind < 8) || e->kind >= 13) { /* a contraction D[0,2] = A[0,1] B[1,2], each
+                                                              distributed along its mode 0 */
         int32_t ma[2] = {0, 1}, mb[2] = {1, 2}, md[2] = {0, 2};
         int64_t ea[2] = {10, 7}, eb[2] = {7, 5}, ed[2] = {10, 5};
         int zero[1] = {0}, grid[1] = {dt_G};
@@ -42,9 +43,13 @@ static void err_rank(int r, void* arg)
             case 6: eb[0] = 8; break;      /* label 1: extent 7 in A, 8 in B */
             case 7: grid[0] = dt_G + 1; break; /* wrong grid size */
             }
+        cupermDistContractionOptions_t co;
+        memset(&co, 0, sizeof co);
+        if (r == e->victim && e->kind == 13) co.overlap = CUPERM_DIST_OVERLAP_BY_PEER; /* valid, unlike the others' */
+        if (r == e->victim && e->kind == 14) co.overlap = (cupermDistOverlap_t)7;      /* not an option */
         cupermDistContractionPlan_t plan = NULL;
-        e->st[r] = cupermDistPlanContraction(dt_R[r].handle, &plan, &da, ma, &db, mb, &dd, md, CUPERM_COMPUTE_DEFAULT,
-                                             dt_R[r].comm, dt_R[r].stream);
+        e->st[r] = cupermDistPlanContractionWithOptions(dt_R[r].handle, &plan, &da, ma, &db, mb, &dd, md,
+                                                        CUPERM_COMPUTE_DEFAULT, &co, dt_R[r].comm, dt_R[r].stream);
         snprintf(e->msg[r], sizeof e->msg[r], "%s", cupermGetLastErrorMessage());
         e->got_plan[r] = plan != NULL;
         if (plan) cupermDistContractionPlanDestroy(plan);
@@ -92,9 +97,11 @@ int dt_error_cases(void)
                                   "contraction: wrong grid size on one rank",
                                   "bound output: cudaMalloc memory on one rank", "bound output: another size on one rank",
                                   "bound output: too small on one rank", "bound output: one rank unbinds",
-                                  "one-kernel transport with 2 chunks on one rank"};
+                                  "one-kernel transport with 2 chunks on one rank",
+                                  "contraction: another overlap option on one rank",
+                                  "contraction: overlap option out of range on one rank"};
     int bad = 0;
-    for (int kind = 0; kind < 13; ++kind)
+    for (int kind = 0; kind < 15; ++kind)
         for (int victim = 0; victim < dt_G; victim += dt_G - 1) {
             err_case_t e;
             memset(&e, 0, sizeof e);
