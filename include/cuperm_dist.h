@@ -148,6 +148,7 @@ typedef struct {
                                  (0: A, 1: B; CUPERM_DIST_OVERLAP_BY_PEER), or -1: none */
     int localContractions;  /**< local contractions this rank runs per execute (0: its block of D is
                                  empty; 1 without overlap; one a piece of the overlapped operand) */
+    int overlapRounds;      /**< the overlapped operand's send/receive rounds (0 without overlap) */
     double predictedSeconds;/**< the cost model's time of the chosen schedule (the slowest rank's) */
 } cupermDistContractionInfo_t;
 
@@ -155,11 +156,13 @@ typedef struct {
 typedef enum {
     CUPERM_DIST_OVERLAP_AUTO = 0,   /**< chosen by the cost model */
     CUPERM_DIST_OVERLAP_NONE = 1,   /**< move both operands, then one local contraction */
-    CUPERM_DIST_OVERLAP_BY_PEER = 2 /**< move one operand one peer at a time (step s: send to rank r + s,
-                                         receive from rank r - s) on a stream of the plan's while the
-                                         local contraction runs piece by piece on the caller's stream,
-                                         each piece as soon as it has arrived. Communicators of up to
-                                         16 ranks (NOT_SUPPORTED above) */
+    CUPERM_DIST_OVERLAP_BY_PEER = 2 /**< move one operand in rounds of grouped send/receive on a stream of
+                                         the plan's (step s, s = 1 .. P - 1, sends to rank r + s and
+                                         receives from rank r - s; a round groups consecutive steps)
+                                         while the local contraction runs piece by piece on the caller's
+                                         stream: the rank's own piece first, each other piece once its
+                                         round has arrived. Communicators of up to 16 ranks
+                                         (NOT_SUPPORTED above) */
 } cupermDistOverlap_t;
 
 /** Options of a distributed contraction plan; NULL for the defaults (all fields 0). Equal on every rank. */
@@ -167,6 +170,8 @@ typedef struct {
     cupermDistOverlap_t overlap;
     double linkBytesPerSecond;  /**< as cupermDistOptions_t's, for the operand moves and the overlap */
     double stageLatencySeconds; /**< as cupermDistOptions_t's */
+    int overlapRounds;          /**< BY_PEER: the overlapped operand's transfers in this many rounds,
+                                     1 .. P - 1 (more is taken as P - 1; 0: the cost model's choice) */
 } cupermDistContractionOptions_t;
 
 /** Device workspace, in bytes, that cupermDistContract needs for this plan. */

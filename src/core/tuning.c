@@ -165,6 +165,8 @@
  * rate. Unmeasured families assume less. */
 #define CUPERM_SM90_DIST_MOVES_RATE 0.4e12
 #define CUPERM_DIST_MOVES_RATE_UNMEASURED 0.3e12
+/* One peer's grouped NCCL send/receive alone: MEASURED BELOW (placeholder until this session's run). */
+#define CUPERM_SM90_DIST_PEER_RATE 0.0
 
 /* Per SM: the reference part's dense peak divided by its SM count (H100 SXM: 132 SMs,
  * A100: 108). fp64 GEMMs run on the fp64 tensor cores of both.
@@ -179,13 +181,13 @@
 static const cuperm_tuning_t tables[] = {
     {"sm_90 (H100 measurements)", 1, 9, {67e12 / 132, 67e12 / 132, 495e12 / 132, 989e12 / 132}, 0.90,
      CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 2, CUPERM_SM90_DIST_BARRIER_SECONDS, CUPERM_SM90_DIST_MOVES_RATE,
-     CUPERM_SM90_GEMM_BATCH_K_SECONDS,
+     CUPERM_SM90_DIST_PEER_RATE, CUPERM_SM90_GEMM_BATCH_K_SECONDS,
      CUPERM_SM90_GETT, CUPERM_SM90_GETT_MARGIN, CUPERM_SM90_DTILE},
     /* Transposes were never measured on an A100: they plan with the H100's numbers. */
     {"sm_80 (A100 datasheet rates; transposes: sm_90 values)", 1, 8,
      {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 0,
-     CUPERM_DIST_BARRIER_UNMEASURED, CUPERM_DIST_MOVES_RATE_UNMEASURED, {0.0, 0.0, 0.0, 0.0}, CUPERM_GETT_UNMEASURED,
-     0.0, CUPERM_DTILE_UNMEASURED},
+     CUPERM_DIST_BARRIER_UNMEASURED, CUPERM_DIST_MOVES_RATE_UNMEASURED, 0.0, {0.0, 0.0, 0.0, 0.0},
+     CUPERM_GETT_UNMEASURED, 0.0, CUPERM_DTILE_UNMEASURED},
 };
 
 /* Anything else (sm_75, sm_89, sm_100, sm_120, ...): Ampere's per-SM GEMM rates, the most
@@ -194,7 +196,7 @@ static const cuperm_tuning_t tables[] = {
 static const cuperm_tuning_t fallback = {
     "defaults (untuned architecture: A100 per-SM GEMM rates, sm_90 transpose values)", 0, 0,
     {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 0,
-    CUPERM_DIST_BARRIER_UNMEASURED, CUPERM_DIST_MOVES_RATE_UNMEASURED, {0.0, 0.0, 0.0, 0.0},
+    CUPERM_DIST_BARRIER_UNMEASURED, CUPERM_DIST_MOVES_RATE_UNMEASURED, 0.0, {0.0, 0.0, 0.0, 0.0},
     CUPERM_GETT_UNMEASURED, 0.0, CUPERM_DTILE_UNMEASURED};
 
 const cuperm_tuning_t* cuperm_tuning_for(const cuperm_device_info_t* dev)

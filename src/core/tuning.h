@@ -129,6 +129,9 @@ typedef struct {
                                                peer-stores model) */
     double dist_moves_bytes_per_second;     /* bytes read and written per second by the moves kernel
                                                (backend/cuda/dist/moves.h; dist/plan.c one-kernel model) */
+    double dist_peer_bytes_per_second;      /* what one peer's grouped NCCL send/receive reaches alone (the
+                                               overlapped contraction's rounds, dist/contraction.c; 0: the
+                                               link's whole rate) */
     double gemm_batch_k_seconds[CUPERM_RATES]; /* a batched GEMM's thread block per step of k (0: not
                                                 * modelled; src/plan/contraction/gemm_cost.c) */
     cuperm_gett_tuning_t gett[CUPERM_GETT_FAMILIES];

@@ -283,6 +283,7 @@ cupermStatus_t cupermDistContractionPlanGetInfo(cupermDistContractionPlan_t toke
     info->overlapOperand = p->overlap;
     info->localContractions = p->has_local ? (p->overlap >= 0 ? p->n_parts[p->overlap] : 1) : 0;
     info->predictedSeconds = p->predicted_seconds;
+    info->overlapRounds = p->rounds;
     return CUPERM_STATUS_SUCCESS;
 }
 

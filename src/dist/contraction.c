@@ -10,9 +10,11 @@
 #define INVALID CUPERM_STATUS_INVALID_VALUE
 #define FN "cupermDistPlanContraction"
 /* agreed: status, failing rank, the arguments' hash twice, each move's candidate costs, then the
- * schedules' costs (no overlap, A overlapped, B overlapped) */
+ * schedules' costs: no overlap, then A and B overlapped in each count of rounds (round_choice) */
+#define ROUND_CHOICES 5
 #define AT_SCHEDULES (4 + 2 * CUPERM_DIST_CANDIDATES)
-#define N_AGREE (AT_SCHEDULES + 3)
+#define N_SCHEDULES (1 + 2 * ROUND_CHOICES)
+#define N_AGREE (AT_SCHEDULES + N_SCHEDULES)
 #define UNAVAILABLE (INT64_MAX / 4)
 
 /* Labels distinct within each tensor, equal labels of equal extents, every label of D in A or B. */
@@ -109,10 +111,22 @@ static void release_parts(cuperm_dist_ctr_plan_t* p, int x)
     p->n_parts[x] = 0;
 }
 
+/* The rounds of overlapped schedule choice k: 1, 2, 4, 8 or all P - 1 steps (each its own round),
+ * or the options' count alone; 0 where choice k is none or repeats an earlier one. */
+static int round_choice(int k, int P, const cupermDistContractionOptions_t* opt)
+{
+    if (opt && opt->overlapRounds > 0) return k ? 0 : opt->overlapRounds < P - 1 ? opt->overlapRounds : P - 1;
+    const int r = k == ROUND_CHOICES - 1 ? P - 1 : 1 << k;
+    if (r > P - 1) return 0;
+    return k == ROUND_CHOICES - 1 && r <= 8 && !(r & (r - 1)) ? 0 : r; /* P - 1: unless 1, 2, 4 or 8 */
+}
+
 /* This rank's model time of each schedule into v[AT_SCHEDULES ..]: both moves and then the local
- * contraction, or operand x's move overlapped (cuperm_dist_overlap_seconds); UNAVAILABLE where
- * the options or the communicator's size rule a schedule out. v holds the moves' candidate costs. */
-static cupermStatus_t schedule_costs(const cuperm_dist_ctr_plan_t* p, const cuperm_dist_layout_t* l,
+ * contraction, or operand x's move overlapped in round_choice(k) rounds (cuperm_dist_overlap_seconds:
+ * a round of n peers moves its largest direction's bytes at min(link, n x one peer's rate)); UNAVAILABLE
+ * where the options or the communicator's size rule a schedule out. v holds the moves' candidate costs. */
+static cupermStatus_t schedule_costs(const cuperm_handle_t* h, const cuperm_dist_ctr_plan_t* p,
+                                     const cuperm_dist_layout_t* l,
                                      const cuperm_dist_layout_t* const buf[3], const cupermDistOptions_t* mo,
                                      const cupermDistContractionOptions_t* opt, int64_t* v)
 {
@@ -130,25 +144,41 @@ static cupermStatus_t schedule_costs(const cuperm_dist_ctr_plan_t* p, const cupe
     const int P = p->comm_size, me = p->comm_rank;
     int ident[CUPERM_MAX_RANK];
     for (int i = 0; i < CUPERM_MAX_RANK; ++i) ident[i] = i;
+    const double peer_bw = h->tuning->dist_peer_bytes_per_second > 0 ? h->tuning->dist_peer_bytes_per_second : bw;
     for (int x = 0; x < 2; ++x) {
-        v[AT_SCHEDULES + 1 + x] = UNAVAILABLE;
-        if (!overlap_offered(p, opt)) continue;
-        double step[CUPERM_DIST_MAX_PARTS] = {0}, secs[CUPERM_DIST_MAX_PARTS];
-        int at[CUPERM_DIST_MAX_PARTS];
-        for (int s = 1; s < P; ++s) {
+        int64_t bytes[CUPERM_DIST_MAX_PARTS] = {0}; /* step s: the larger of its two directions */
+        for (int s = 1; s < P && overlap_offered(p, opt); ++s) {
             cuperm_dist_box_t b;
             const int64_t sent = cuperm_dist_exchange_box(&l[x], me, buf[x], (me + s) % P, ident, &b);
             const int64_t got = cuperm_dist_exchange_box(&l[x], (me - s + P) % P, buf[x], me, ident, &b);
-            step[s] = lat + (double)(sent > got ? sent : got) * l[x].elem_size / bw;
-        }
-        for (int i = 0; i < p->n_parts[x]; ++i) {
-            secs[i] = ctr_seconds(&p->parts[x][i].ctr);
-            at[i] = p->parts[x][i].box.step;
+            bytes[s] = (sent > got ? sent : got) * l[x].elem_size;
         }
         const cuperm_dist_plan_t* m = p->move[x];
         const double first = !p->in_place[x] && m->has_local ? m->local.tp.host.predicted_seconds : 0.0;
-        v[AT_SCHEDULES + 1 + x] = to_ns(cuperm_dist_overlap_seconds(move[1 - x], !p->in_place[1 - x], step, P, first,
-                                                                    at, secs, p->n_parts[x]));
+        for (int k = 0; k < ROUND_CHOICES; ++k) {
+            int64_t* out = &v[AT_SCHEDULES + 1 + x * ROUND_CHOICES + k];
+            const int R = overlap_offered(p, opt) ? round_choice(k, P, opt) : 0;
+            *out = UNAVAILABLE;
+            if (!R) continue;
+            double link[CUPERM_DIST_MAX_PARTS] = {0}, secs[CUPERM_DIST_MAX_PARTS];
+            int peers[CUPERM_DIST_MAX_PARTS] = {0}, round[CUPERM_DIST_MAX_PARTS];
+            int64_t round_bytes[CUPERM_DIST_MAX_PARTS] = {0};
+            for (int s = 1; s < P; ++s) {
+                const int r = cuperm_dist_round_of(s, P, R);
+                round_bytes[r] += bytes[s];
+                peers[r] += bytes[s] > 0;
+            }
+            for (int r = 1; r <= R; ++r) {
+                const double rate = peers[r] * peer_bw < bw ? peers[r] * peer_bw : bw;
+                link[r] = lat + (round_bytes[r] ? (double)round_bytes[r] / rate : 0.0);
+            }
+            for (int i = 0; i < p->n_parts[x]; ++i) {
+                secs[i] = ctr_seconds(&p->parts[x][i].ctr);
+                round[i] = cuperm_dist_round_of(p->parts[x][i].box.step, P, R);
+            }
+            *out = to_ns(cuperm_dist_overlap_seconds(move[1 - x], !p->in_place[1 - x], link, R, first, round, secs,
+                                                     p->n_parts[x]));
+        }
     }
     return CUPERM_STATUS_SUCCESS;
 }
@@ -161,6 +191,8 @@ static cupermStatus_t plan_local(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p, 
 {
     if (opt && ((int)opt->overlap < 0 || (int)opt->overlap > 2))
         return cuperm_fail(INVALID, FN ": options->overlap = %d is not a cupermDistOverlap_t", (int)opt->overlap);
+    if (opt && opt->overlapRounds < 0)
+        return cuperm_fail(INVALID, FN ": options->overlapRounds = %d is negative", opt->overlapRounds);
     if (opt && (!(opt->linkBytesPerSecond >= 0) || !(opt->stageLatencySeconds >= 0)))
         return cuperm_fail(INVALID, FN ": options->linkBytesPerSecond and stageLatencySeconds must be >= 0");
     if (opt && opt->overlap == CUPERM_DIST_OVERLAP_BY_PEER && p->comm_size > CUPERM_DIST_MAX_PARTS)
@@ -206,12 +238,12 @@ static cupermStatus_t plan_local(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p, 
     p->span[2] = cuperm_dist_local_span(&l[2], me);
     for (int t = 0; t < 3; ++t)
         for (int i = 0; i < l[t].rank; ++i) hsh = cuperm_dist_mix(hsh, modes[t][i] + 1000 * t);
-    hsh = cuperm_dist_mix(hsh, opt ? (int)opt->overlap : 0);
+    hsh = cuperm_dist_mix(cuperm_dist_mix(hsh, opt ? (int)opt->overlap : 0), opt ? opt->overlapRounds : 0);
     v[2] = hsh;
     v[3] = -hsh;
     if (st) return st;
     const cuperm_dist_layout_t* const buf[3] = {&want[0], &want[1], &l[2]};
-    if (!d_volume) return schedule_costs(p, l, buf, &mo, opt, v);
+    if (!d_volume) return schedule_costs(h, p, l, buf, &mo, opt, v);
     /* The local contraction of this rank's block: A' and B' dense in the workspace, or the
      * rank's own blocks where they are (their local strides); C and D: D's block. */
     for (int w = 0; w < 2; ++w)
@@ -227,7 +259,7 @@ static cupermStatus_t plan_local(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p, 
     const int64_t* const bstr[3] = {str[0], str[1], str[2]};
     for (int x = 0; x < 2 && !st && overlap_offered(p, opt); ++x)
         st = plan_parts(h, p, x, &l[x], buf, modes, bstr, td, compute);
-    return st ? st : schedule_costs(p, l, buf, &mo, opt, v);
+    return st ? st : schedule_costs(h, p, l, buf, &mo, opt, v);
 }
 
 static cupermStatus_t make_link(cuperm_dist_ctr_plan_t* p)
@@ -250,9 +282,10 @@ static cupermStatus_t plan_finish(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p,
     const cupermDistOptions_t mo = {opt ? opt->linkBytesPerSecond : 0, opt ? opt->stageLatencySeconds : 0, 0,
                                     CUPERM_DIST_VARIANT_AUTO, 0, CUPERM_DIST_TRANSPORT_AUTO};
     int best = 0;
-    for (int i = 1; i < 3; ++i)
+    for (int i = 1; i < N_SCHEDULES; ++i)
         if (v[AT_SCHEDULES + i] < v[AT_SCHEDULES + best]) best = i;
-    p->overlap = best - 1;
+    p->overlap = best ? (best - 1) / ROUND_CHOICES : -1;
+    p->rounds = best ? round_choice((best - 1) % ROUND_CHOICES, p->comm_size, opt) : 0;
     p->predicted_seconds = (double)v[AT_SCHEDULES + best] * 1e-9;
     size_t ctr_ws = p->has_local ? p->ctr.workspaceBytes : 0;
     for (int x = 0; x < 2; ++x) {

@@ -33,12 +33,13 @@ typedef struct cuperm_dist_ctr_plan {
     cuperm_contraction_plan_t ctr;
     cupermDataType_t ab_type, cd_type;
     int64_t span[3];              /* elements of this rank's local A, B, D blocks (pointer checks) */
-    int overlap;                  /* the operand moved one peer at a time (0: A, 1: B), or -1: none */
+    int overlap;                  /* the operand moved in rounds (0: A, 1: B), or -1: none */
+    int rounds;                   /* its send/receive rounds (cuperm_dist_round_of) */
     int n_parts[2];               /* the overlapped schedules' local contractions, by operand (planned */
     cuperm_dist_ctr_part_plan_t* parts[2]; /* for both; the one chosen is kept) */
     double predicted_seconds;     /* the chosen schedule's (the slowest rank's) */
     cudaStream_t link;            /* overlap: the moves' stream, and its events */
-    cudaEvent_t ev_start, ev_other, ev_done, ev_arrived[CUPERM_DIST_MAX_PARTS];
+    cudaEvent_t ev_start, ev_other, ev_done, ev_arrived[CUPERM_DIST_MAX_PARTS]; /* arrived: by round */
 } cuperm_dist_ctr_plan_t;
 
 /** Collective: validates, agrees, plans. *out is NULL on failure. */

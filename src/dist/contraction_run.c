@@ -10,8 +10,8 @@ static cupermStatus_t ordering_failed(cudaError_t e)
 }
 
 /* Operand x overlapped: on the plan's link stream the other operand's whole move, then x's pieces
- * one peer a step (cuperm_dist_run_by_peer); on the caller's stream x's own piece into its buffer,
- * then each part once its piece has arrived (and the other operand, unless read in place). The
+ * in rounds (cuperm_dist_run_by_peer); on the caller's stream x's own piece into its buffer, then
+ * each part once its round has arrived (and the other operand, unless read in place). The
  * first part that writes a block of D applies beta and C; the parts after it add to D. */
 static cupermStatus_t run_overlapped(const cuperm_dist_ctr_plan_t* p, const void* alpha, const void* const src[2],
                                      const char* const part[2], const void* beta, const void* C, void* D,
@@ -27,13 +27,16 @@ static cupermStatus_t run_overlapped(const cuperm_dist_ctr_plan_t* p, const void
     if (e) return ordering_failed(e);
     cupermStatus_t st = cuperm_dist_run(p->move[o], one, src[o], zero, workspace + p->at[o], ws_move, p->link);
     if (!st && (e = cudaEventRecord(p->ev_other, p->link))) st = ordering_failed(e);
-    if (!st) st = cuperm_dist_run_by_peer(p->move[x], src[x], workspace + p->at[x], ws_move, p->link, p->ev_arrived);
+    if (!st)
+        st = cuperm_dist_run_by_peer(p->move[x], src[x], workspace + p->at[x], ws_move, p->link, p->rounds,
+                                     p->ev_arrived);
     if (!st && !p->in_place[x]) st = cuperm_dist_run_local(p->move[x], src[x], workspace + p->at[x], stream);
     if (!st && !p->in_place[o] && (e = cudaStreamWaitEvent(stream, p->ev_other, 0))) st = ordering_failed(e);
     const size_t ab = cupermDataTypeSize(p->ab_type), cd = cupermDataTypeSize(p->cd_type);
     for (int i = 0; i < p->n_parts[x] && !st; ++i) {
         const cuperm_dist_ctr_part_plan_t* q = &p->parts[x][i];
-        if (q->box.step && (e = cudaStreamWaitEvent(stream, p->ev_arrived[q->box.step], 0))) {
+        const int round = cuperm_dist_round_of(q->box.step, p->comm_size, p->rounds);
+        if (round && (e = cudaStreamWaitEvent(stream, p->ev_arrived[round], 0))) {
             st = ordering_failed(e);
             break;
         }

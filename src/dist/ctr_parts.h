@@ -37,13 +37,13 @@ int cuperm_dist_ctr_parts(const cuperm_dist_layout_t* src, const cuperm_dist_lay
 
 /**
  * The model's time of an overlapped schedule on one rank. The link first moves the other
- * operand (other seconds; the parts wait for it when wait_other), then step s = 1 .. P - 1 of
- * the overlapped one (link_step[s] seconds each). The caller's stream runs `first` seconds (the
+ * operand (other seconds; the parts wait for it when wait_other), then round r = 1 .. rounds of
+ * the overlapped one (link_round[r] seconds each). The caller's stream runs `first` seconds (the
  * rank's own piece into its buffer) beside the other move, then the parts in order, each once its
- * step (step[i]: 0 for the rank's own piece) has arrived (part_seconds[i]). The schedule ends when
- * both streams are done.
+ * round (round[i]: 0 for the rank's own piece) has arrived (part_seconds[i]). The schedule ends
+ * when both streams are done.
  */
-double cuperm_dist_overlap_seconds(double other, int wait_other, const double* link_step, int P, double first,
-                                   const int* step, const double* part_seconds, int n);
+double cuperm_dist_overlap_seconds(double other, int wait_other, const double* link_round, int rounds, double first,
+                                   const int* round, const double* part_seconds, int n);
 
 #endif

@@ -200,12 +200,20 @@ void cuperm_dist_replays_clear(cuperm_dist_plan_t* p);
 cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, const void* in, const void* beta,
                                void* out, void* workspace, cudaStream_t stream);
 
-/** A send/receive plan's transfers one peer at a time, for engines that use each peer's data as
- *  it arrives (overlapped contractions), with unit scalars: on stream link the pack pieces, then
- *  for s = 1 .. P - 1 one grouped send to rank me + s and receive from rank me - s (mod P) and
- *  that peer's unpacks, then arrived[s] recorded. The local piece is left to cuperm_dist_run_local. */
+/* Round of by-peer step s (1 .. P - 1) when the steps are grouped into `rounds` rounds of
+ * consecutive steps (1 .. rounds; 0 for step 0, the rank's own piece, which needs none). */
+static inline int cuperm_dist_round_of(int s, int P, int rounds)
+{
+    return s ? 1 + (s - 1) * rounds / (P - 1) : 0;
+}
+
+/** A send/receive plan's transfers in rounds, for engines that use each peer's data as it arrives
+ *  (overlapped contractions), with unit scalars: on stream link the pack pieces, then for each round
+ *  r = 1 .. rounds one grouped send/receive of its steps s (cuperm_dist_round_of: step s sends to
+ *  rank me + s and receives from rank me - s, mod P) and their unpacks, then arrived[r] recorded.
+ *  The local piece is left to cuperm_dist_run_local. */
 cupermStatus_t cuperm_dist_run_by_peer(const cuperm_dist_plan_t* p, const void* in, void* out, void* workspace,
-                                       cudaStream_t link, const cudaEvent_t* arrived);
+                                       cudaStream_t link, int rounds, const cudaEvent_t* arrived);
 /** The plan's local piece alone (unit scalars) on stream, unless it has none or skips it. */
 cupermStatus_t cuperm_dist_run_local(const cuperm_dist_plan_t* p, const void* in, void* out, cudaStream_t stream);
 

@@ -218,7 +218,7 @@ cupermStatus_t cuperm_dist_run_local(const cuperm_dist_plan_t* p, const void* in
 }
 
 cupermStatus_t cuperm_dist_run_by_peer(const cuperm_dist_plan_t* p, const void* in, void* out, void* workspace,
-                                       cudaStream_t link, const cudaEvent_t* arrived)
+                                       cudaStream_t link, int rounds, const cudaEvent_t* arrived)
 {
     if (p->transport != CUPERM_DIST_TRANSPORT_SEND_RECV)
         return cuperm_fail(CUPERM_STATUS_INTERNAL_ERROR, "cuperm_dist_run_by_peer: a send/receive plan only");
@@ -234,24 +234,30 @@ cupermStatus_t cuperm_dist_run_by_peer(const cuperm_dist_plan_t* p, const void* 
         st = run_piece(&p->pack[i], one, src + (size_t)p->pack[i].local_offset * elem, zero,
                        send + p->pack[i].buf_offset, link);
     const int P = p->comm_size, me = p->comm_rank;
-    for (int s = 1; s < P && !st; ++s) {
-        const int to = (me + s) % P, from = (me - s + P) % P;
-        ncclResult_t r = ncclGroupStart();
-        for (int a = 0; r == ncclSuccess && a < p->n_pack; ++a)
-            if (p->pack[a].peer == to)
-                r = ncclSend(send + p->pack[a].buf_offset, p->pack[a].bytes, ncclInt8, to, p->comm, link);
-        for (int b = 0; r == ncclSuccess && b < p->n_unpack; ++b)
-            if (p->unpack[b].peer == from)
-                r = ncclRecv(recv + p->unpack[b].buf_offset, p->unpack[b].bytes, ncclInt8, from, p->comm, link);
-        const ncclResult_t r2 = ncclGroupEnd();
-        if (r == ncclSuccess) r = r2;
-        if (r != ncclSuccess) st = cuperm_dist_nccl_fail(r, "cupermDistContract: ncclSend/ncclRecv");
-        for (int b = 0; b < p->n_unpack && !st; ++b)
-            if (p->unpack[b].peer == from)
-                st = run_piece(&p->unpack[b], one, recv + p->unpack[b].buf_offset, zero,
-                               dst + (size_t)p->unpack[b].local_offset * elem, link);
-        const cudaError_t e = st ? cudaSuccess : cudaEventRecord(arrived[s], link);
+    for (int r = 1, s0 = 1; r <= rounds && !st; ++r) {
+        int s1 = s0; /* the round's steps: [s0, s1) */
+        while (s1 < P && cuperm_dist_round_of(s1, P, rounds) == r) ++s1;
+        ncclResult_t res = ncclGroupStart();
+        for (int s = s0; s < s1; ++s) {
+            const int to = (me + s) % P, from = (me - s + P) % P;
+            for (int a = 0; res == ncclSuccess && a < p->n_pack; ++a)
+                if (p->pack[a].peer == to)
+                    res = ncclSend(send + p->pack[a].buf_offset, p->pack[a].bytes, ncclInt8, to, p->comm, link);
+            for (int b = 0; res == ncclSuccess && b < p->n_unpack; ++b)
+                if (p->unpack[b].peer == from)
+                    res = ncclRecv(recv + p->unpack[b].buf_offset, p->unpack[b].bytes, ncclInt8, from, p->comm, link);
+        }
+        const ncclResult_t res2 = ncclGroupEnd();
+        if (res == ncclSuccess) res = res2;
+        if (res != ncclSuccess) st = cuperm_dist_nccl_fail(res, "cupermDistContract: ncclSend/ncclRecv");
+        for (int s = s0; s < s1 && !st; ++s)
+            for (int b = 0; b < p->n_unpack && !st; ++b)
+                if (p->unpack[b].peer == (me - s + P) % P)
+                    st = run_piece(&p->unpack[b], one, recv + p->unpack[b].buf_offset, zero,
+                                   dst + (size_t)p->unpack[b].local_offset * elem, link);
+        const cudaError_t e = st ? cudaSuccess : cudaEventRecord(arrived[r], link);
         if (e) st = cuperm_dist_cuda_fail(e, "cupermDistContract: event");
+        s0 = s1;
     }
     return st;
 }

@@ -13,7 +13,8 @@ typedef struct {
     int64_t ext[3][4];
     int dist_mode[3];
     int iters;
-    cupermDistOverlap_t overlap; /* the plan's option */
+    cupermDistOverlap_t overlap; /* the plan's options */
+    int rounds;
     double ms[MAXG];
     double half_ms[MAXG]; /* the rank's local contraction alone, every GPU at once (no communication) */
     double ws_ms[MAXG];   /* the distributed execute with a workspace allocated once (ms: NULL workspace) */
@@ -95,7 +96,7 @@ static void ctr_bench_rank(int r, void* arg)
         d[t] = (cupermDistTensorDescriptor_t){4, c->ext[t], CUPERM_R_32F, 1, &c->dist_mode[t], &gdim, NULL, NULL};
     ctr_run_t x = {0};
     x.s = dt_R[r].stream;
-    const cupermDistContractionOptions_t opt = {c->overlap, 0, 0};
+    const cupermDistContractionOptions_t opt = {c->overlap, 0, 0, c->rounds};
     c->st[r] = cupermDistPlanContractionWithOptions(dt_R[r].handle, &x.dplan, &d[0], c->modes[0], &d[1], c->modes[1],
                                                     &d[2], c->modes[2], CUPERM_COMPUTE_DEFAULT, &opt, dt_R[r].comm,
                                                     x.s);
@@ -152,6 +153,74 @@ static double time_one_gpu(int dev, cupermHandle_t h, cudaStream_t s, const ctr_
     return ms;
 }
 
+/* The rank's share (ext: c->half_ext) computed as the overlapped schedule computes it, without its
+ * communication: label `split` cut into dt_G ranges, each range's sub-contraction planned on the whole
+ * share's dense buffers (their strides) and run in turn, adding into D after the first where the label
+ * is summed. -1 if a part cannot be planned. */
+typedef struct {
+    int n, add[MAXG];
+    cupermContractionPlan_t plan[MAXG];
+    int64_t off[MAXG][3];
+    float *a, *b, *d;
+    cudaStream_t s;
+} parts_run_t;
+static int run_parts(void* p)
+{
+    parts_run_t* x = p;
+    const float one = 1, zero = 0;
+    for (int i = 0; i < x->n; ++i)
+        if (cupermContract(x->plan[i], &one, x->a + x->off[i][0], x->b + x->off[i][1], x->add[i] ? &one : &zero,
+                           x->add[i] ? x->d + x->off[i][2] : NULL, x->d + x->off[i][2], NULL, 0, x->s))
+            return 1;
+    return 0;
+}
+static double time_parts(int dev, cupermHandle_t h, cudaStream_t s, const ctr_bench_t* c, int32_t split)
+{
+    CK(cudaSetDevice(dev));
+    parts_run_t x = {0};
+    x.s = s;
+    int64_t str[3][4], vol[3] = {1, 1, 1}, extent = 0;
+    for (int t = 0; t < 3; ++t)
+        for (int m = 0; m < 4; ++m) {
+            str[t][m] = vol[t];
+            vol[t] *= c->half_ext[t][m];
+            if (c->modes[t][m] == split) extent = c->half_ext[t][m];
+        }
+    int in_d = 0;
+    for (int m = 0; m < 4; ++m) in_d |= c->modes[2][m] == split;
+    const int64_t piece = (extent + dt_G - 1) / dt_G;
+    double ms = -1;
+    for (int64_t lo = 0; lo < extent; lo += piece, ++x.n) {
+        int64_t ext[3][4];
+        cupermTensorDescriptor_t td[3];
+        for (int t = 0; t < 3; ++t) {
+            x.off[x.n][t] = 0;
+            for (int m = 0; m < 4; ++m) {
+                ext[t][m] = c->half_ext[t][m];
+                if (c->modes[t][m] == split) {
+                    ext[t][m] = lo + piece < extent ? piece : extent - lo;
+                    x.off[x.n][t] = lo * str[t][m];
+                }
+            }
+            td[t] = (cupermTensorDescriptor_t){4, c->modes[t], ext[t], str[t], CUPERM_R_32F, CUPERM_OP_IDENTITY, 0};
+        }
+        x.add[x.n] = !in_d && lo > 0;
+        if (cupermPlanContraction(h, &x.plan[x.n], &td[0], &td[1], &td[2], &td[2], CUPERM_COMPUTE_DEFAULT,
+                                  CUPERM_PLAN_MODEL))
+            goto done;
+    }
+    x.a = random_floats(vol[0], 1);
+    x.b = random_floats(vol[1], 2);
+    x.d = random_floats(vol[2], 3);
+    ms = time_loop(x.s, c->iters, run_parts, &x);
+    cudaFree(x.a);
+    cudaFree(x.b);
+    cudaFree(x.d);
+done:
+    for (int i = 0; i < x.n; ++i) cupermContractionPlanDestroy(x.plan[i]);
+    return ms;
+}
+
 static void half_rank(int r, void* arg)
 {
     ctr_bench_t* c = arg;
@@ -168,10 +237,13 @@ int dt_ctr_bench(int iters)
         {.name = "D Shard(d), A Shard(e), B Shard(e)", .modes = {{0, 4, 1, 5}, {4, 2, 5, 3}, {0, 1, 2, 3}},
          .ext = {{96, 64, 96, 64}, {64, 96, 64, 96}, {96, 96, 96, 96}}, .dist_mode = {3, 1, 0}},
     };
-    static const char* const schedule[3] = {"model", "no overlap", "by peer"};
+    /* the model's schedule, none, overlap in one round, and with each peer its own round */
+    static const char* const schedule[4] = {"model", "no overlap", "1 round", "P-1 rounds"};
+    static const int option[4] = {CUPERM_DIST_OVERLAP_AUTO, CUPERM_DIST_OVERLAP_NONE, CUPERM_DIST_OVERLAP_BY_PEER,
+                                  CUPERM_DIST_OVERLAP_BY_PEER};
     int bad = 0;
     printf("%-38s %-10s %10s %10s %10s %8s %s\n", "distributed contraction (f32)", "schedule", "1 GPU ms", "dist ms",
-           "GFLOP", "eff.", "overlapped operand, parts, predicted ms; received A/B MB (rank 0); one GPU's share "
+           "GFLOP", "eff.", "overlapped operand, parts, rounds, predicted ms; received A/B MB (rank 0); one GPU's share "
            "alone: GPU 0 only, every GPU at once; dist ms with a workspace allocated once");
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ++ci) {
         ctr_bench_t* c = malloc(sizeof *c);
@@ -188,8 +260,9 @@ int dt_ctr_bench(int iters)
         dt_on_all_ranks(half_rank, c);
         double half_all = 0;
         for (int r = 0; r < dt_G; ++r) half_all = c->half_ms[r] > half_all ? c->half_ms[r] : half_all;
-        for (int ov = 0; ov < 3; ++ov) {
-            c->overlap = (cupermDistOverlap_t)ov;
+        for (int ov = 0; ov < 4; ++ov) {
+            c->overlap = (cupermDistOverlap_t)option[ov];
+            c->rounds = ov == 2 ? 1 : ov == 3 ? dt_G - 1 : 0;
             dt_on_all_ranks(ctr_bench_rank, c);
             double tg = 0, tw = 0;
             for (int r = 0; r < dt_G; ++r) {
@@ -201,11 +274,18 @@ int dt_ctr_bench(int iters)
                 if (c->ms[r] > tg) tg = c->ms[r];
             }
             const double flops = 2.0 * 96 * 96 * 96 * 96 * 64 * 64;
-            printf("%-38s %-10s %10.3f %10.3f %10.1f %8.3f %d, %d, %.3f; %.1f/%.1f; %.3f, %.3f; %.3f (eff. %.3f)\n",
+            const int x = c->info[0].overlapOperand;
+            const double parts = ov == 3 && x >= 0 ? time_parts(dt_R[0].dev, dt_R[0].handle, dt_R[0].stream, c,
+                                                                c->modes[x][c->dist_mode[x]])
+                                                   : 0.0;
+            printf("%-38s %-10s %10.3f %10.3f %10.1f %8.3f %d, %d, %d, %.3f; %.1f/%.1f; %.3f, %.3f; %.3f (eff. %.3f)",
                    c->name, schedule[ov], t1, tg, flops * 1e-9, t1 > 0 && tg > 0 ? t1 / (dt_G * tg) : 0.0,
-                   c->info[0].overlapOperand, c->info[0].localContractions, 1e3 * c->info[0].predictedSeconds,
+                   c->info[0].overlapOperand, c->info[0].localContractions, c->info[0].overlapRounds,
+                   1e3 * c->info[0].predictedSeconds,
                    c->info[0].bytesReceivedA / 1e6, c->info[0].bytesReceivedB / 1e6, half_alone, half_all, tw,
                    t1 > 0 && tw > 0 ? t1 / (dt_G * tw) : 0.0);
+            if (parts) printf("; the share as its %d parts alone, GPU 0: %.3f", dt_G, parts);
+            printf("\n");
         }
         free(c);
     }

@@ -10,7 +10,8 @@ typedef struct {
     dist_t dist[3];
     cupermDataType_t ab, cd;
     double beta;
-    cupermDistOverlap_t overlap; /* the option every rank passes */
+    cupermDistOverlap_t overlap; /* the options every rank passes */
+    int rounds;
     void* g[3];               /* global A, B and D (D: C's values in, the result out) */
     void* h[MAXG][3];         /* local blocks */
     int64_t le[MAXG][3][6], off[MAXG][3][6], str[MAXG][3][6];
@@ -30,7 +31,7 @@ static void run_ctr_rank(int r, void* arg)
         d[t].type = t < 2 ? c->ab : c->cd;
     }
     cupermDistContractionPlan_t plan = NULL;
-    const cupermDistContractionOptions_t opt = {c->overlap, 0, 0};
+    const cupermDistContractionOptions_t opt = {c->overlap, 0, 0, c->rounds};
     c->st[r] = cupermDistPlanContractionWithOptions(k->handle, &plan, &d[0], c->modes[0], &d[1], c->modes[1], &d[2],
                                                     c->modes[2], CUPERM_COMPUTE_DEFAULT, &opt, k->comm, k->stream);
     if (c->st[r]) {
@@ -100,6 +101,7 @@ int dt_contraction_case(int id)
     c->cd = cd[ti];
     c->beta = dt_rr(0, 3) ? -1 : 0;
     c->overlap = (cupermDistOverlap_t)dt_rr(0, 2);
+    c->rounds = dt_rr(0, 1) ? 0 : (int)dt_rr(1, dt_G); /* 0: the model's; dt_G: more than P - 1 */
     for (int t = 0; t < 3; ++t) {
         const cupermDataType_t ty = t < 2 ? c->ab : c->cd;
         c->g[t] = malloc((size_t)vol[t] * cupermDataTypeSize(ty));
@@ -145,7 +147,8 @@ int dt_contraction_case(int id)
         /* the schedule asked for: overlap forced on more than one rank, none where declined */
         const int x = c->info[r].overlapOperand;
         if ((c->overlap == CUPERM_DIST_OVERLAP_BY_PEER && dt_G > 1 && x < 0) ||
-            (c->overlap == CUPERM_DIST_OVERLAP_NONE && x >= 0) || x != c->info[0].overlapOperand) {
+            (c->overlap == CUPERM_DIST_OVERLAP_NONE && x >= 0) || x != c->info[0].overlapOperand ||
+            (x >= 0 && c->rounds && c->info[r].overlapRounds != (c->rounds < dt_G - 1 ? c->rounds : dt_G - 1))) {
             printf("FAILED contraction %d rank %d: overlap option %d gave overlapOperand %d (rank 0: %d)\n", id, r,
                    (int)c->overlap, x, c->info[0].overlapOperand);
             bad = 1;
@@ -168,9 +171,10 @@ int dt_contraction_case(int id)
         for (int m = 0; m < c->rank[t]; ++m) printf("%s%d:%lld", m ? "," : "", c->modes[t][m], (long long)c->ext[t][m]);
         printf("] %s", sd[t]);
     }
-    printf(" beta %g in-place A/B %d/%d received A/B %zu/%zu B, overlap option %d: operand %d in %d parts (rank 0)\n",
-           c->beta, c->info[0].inPlaceA, c->info[0].inPlaceB, c->info[0].bytesReceivedA, c->info[0].bytesReceivedB,
-           (int)c->overlap, c->info[0].overlapOperand, c->info[0].localContractions);
+    printf(" beta %g in-place A/B %d/%d received A/B %zu/%zu B, overlap option %d/%d: operand %d in %d parts, %d rounds "
+           "(rank 0)\n", c->beta, c->info[0].inPlaceA, c->info[0].inPlaceB, c->info[0].bytesReceivedA,
+           c->info[0].bytesReceivedB, (int)c->overlap, c->rounds, c->info[0].overlapOperand,
+           c->info[0].localContractions, c->info[0].overlapRounds);
     for (int t = 0; t < 3; ++t) {
         free(c->g[t]);
         for (int r = 0; r < dt_G; ++r) free(c->h[r][t]);
