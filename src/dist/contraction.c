@@ -75,7 +75,9 @@ static int64_t to_ns(double seconds)
 }
 
 /* The local contractions of the schedule that overlaps operand x's move (dist/ctr_parts.h): the
- * whole one's descriptors td with each part's extents, the same strides. */
+ * whole one's descriptors td with each part's extents, the same strides for the other operand and
+ * D; x read where its piece lies (contraction.h): the rank's own piece in its block (its local
+ * strides), the others dense where they are received (no unpack, no copy of the own piece). */
 static cupermStatus_t plan_parts(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p, int x, const cuperm_dist_layout_t* src,
                                  const cuperm_dist_layout_t* const buf[3], const int32_t* const modes[3],
                                  const int64_t* const str[3], const cupermTensorDescriptor_t td[3],
@@ -85,11 +87,23 @@ static cupermStatus_t plan_parts(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p, 
     const int n = cuperm_dist_ctr_parts(src, buf, modes, str, x, p->comm_rank, box);
     if (n && !(p->parts[x] = calloc((size_t)n, sizeof *p->parts[x])))
         return cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, FN ": out of host memory");
+    cuperm_dist_box_t own;
+    int64_t own_str[CUPERM_MAX_RANK], dense[CUPERM_DIST_MAX_PARTS][CUPERM_MAX_RANK];
+    cuperm_dist_owned(src, p->comm_rank, &own);
+    cuperm_dist_local_strides(src, p->comm_rank, own_str);
     for (int i = 0; i < n; ++i) {
         cupermTensorDescriptor_t d[3];
         for (int t = 0; t < 3; ++t) {
             d[t] = td[t];
             d[t].extents = box[i].ext[t];
+        }
+        if (box[i].peer == p->comm_rank) {
+            d[x].strides = own_str;
+            box[i].offset[x] = cuperm_dist_corner_offset(box[i].lo, own.lo, own_str, NULL, src->rank);
+        } else {
+            cuperm_dense_strides(src->rank, box[i].ext[x], dense[i]);
+            d[x].strides = dense[i];
+            box[i].offset[x] = 0;
         }
         p->parts[x][i].box = box[i];
         cupermStatus_t st = cuperm_ctr_plan_make(h, &d[0], &d[1], &d[2], &d[2], compute, CUPERM_PLAN_MODEL,
@@ -153,8 +167,6 @@ static cupermStatus_t schedule_costs(const cuperm_handle_t* h, const cuperm_dist
             const int64_t got = cuperm_dist_exchange_box(&l[x], (me - s + P) % P, buf[x], me, ident, &b);
             bytes[s] = (sent > got ? sent : got) * l[x].elem_size;
         }
-        const cuperm_dist_plan_t* m = p->move[x];
-        const double first = !p->in_place[x] && m->has_local ? m->local.tp.host.predicted_seconds : 0.0;
         for (int k = 0; k < ROUND_CHOICES; ++k) {
             int64_t* out = &v[AT_SCHEDULES + 1 + x * ROUND_CHOICES + k];
             const int R = overlap_offered(p, opt) ? round_choice(k, P, opt) : 0;
@@ -176,7 +188,7 @@ static cupermStatus_t schedule_costs(const cuperm_handle_t* h, const cuperm_dist
                 secs[i] = ctr_seconds(&p->parts[x][i].ctr);
                 round[i] = cuperm_dist_round_of(p->parts[x][i].box.step, P, R);
             }
-            *out = to_ns(cuperm_dist_overlap_seconds(move[1 - x], !p->in_place[1 - x], link, R, first, round, secs,
+            *out = to_ns(cuperm_dist_overlap_seconds(move[1 - x], !p->in_place[1 - x], link, R, 0.0, round, secs,
                                                      p->n_parts[x]));
         }
     }
@@ -300,11 +312,18 @@ static cupermStatus_t plan_finish(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p,
     size_t off = 0, move_ws = 0;
     for (int w = 0; w < 2; ++w) {
         cuperm_dist_plan_t* m = p->move[w];
-        cupermStatus_t st = cuperm_dist_redist_finish(h, m, &mo, v + 4 + w * CUPERM_DIST_CANDIDATES, stream);
+        int64_t cost[CUPERM_DIST_CANDIDATES];
+        memcpy(cost, v + 4 + w * CUPERM_DIST_CANDIDATES, sizeof cost);
+        for (int i = 0; i < CUPERM_DIST_CANDIDATES && w == p->overlap; ++i) {
+            int transport, variant, k;
+            cuperm_dist_candidate(i, &mo, &transport, &variant, &k);
+            if (k != 1) cost[i] = UNAVAILABLE; /* one piece a peer: each dense where it lands */
+        }
+        cupermStatus_t st = cuperm_dist_redist_finish(h, m, &mo, cost, stream);
         if (st) return st;
-        m->skip_local = p->in_place[w];
+        m->skip_local = p->in_place[w] || w == p->overlap;
         for (int i = 0; i < m->n_unpack; ++i) p->recv_bytes[w] += m->unpack[i].bytes;
-        if (!p->in_place[w]) {
+        if (!p->in_place[w] && w != p->overlap) {
             p->at[w] = off;
             off = cuperm_dist_align256(off + (size_t)m->out_volume * (size_t)m->elem_size);
         }
@@ -312,6 +331,12 @@ static cupermStatus_t plan_finish(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p,
     }
     p->move_at = off;
     off = cuperm_dist_align256(off + move_ws);
+    for (int i = 0; p->overlap >= 0 && i < p->n_parts[p->overlap]; ++i) { /* where each piece is received */
+        cuperm_dist_ctr_part_plan_t* q = &p->parts[p->overlap][i];
+        const cuperm_dist_plan_t* m = p->move[p->overlap];
+        for (int u = 0; u < m->n_unpack; ++u)
+            if (m->unpack[u].peer == q->box.peer) q->at = p->move_at + m->recv_base + m->unpack[u].buf_offset;
+    }
     p->ctr_at = off;
     p->workspace_bytes = off + ctr_ws;
     return CUPERM_STATUS_SUCCESS;

@@ -15,10 +15,13 @@
 #include "dist/plan.h"
 #include "exec/contraction/plan.h"
 
-/* One local contraction of an overlapped schedule: its piece's box and its plan. */
+/* One local contraction of an overlapped schedule: its piece's box and its plan. The overlapped
+ * operand is read where its piece is: the rank's own piece in its own block (box.offset), another
+ * rank's dense in the receive region (at: bytes into the workspace). */
 typedef struct {
     cuperm_dist_part_t box;
     cuperm_contraction_plan_t ctr;
+    size_t at;
 } cuperm_dist_ctr_part_plan_t;
 
 typedef struct cuperm_dist_ctr_plan {

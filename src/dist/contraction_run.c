@@ -10,8 +10,9 @@ static cupermStatus_t ordering_failed(cudaError_t e)
 }
 
 /* Operand x overlapped: on the plan's link stream the other operand's whole move, then x's pieces
- * in rounds (cuperm_dist_run_by_peer); on the caller's stream x's own piece into its buffer, then
- * each part once its round has arrived (and the other operand, unless read in place). The
+ * in rounds (cuperm_dist_run_by_peer, left where they land); on the caller's stream the part of x's
+ * own piece, read in place, then each other part once its round has arrived (and the other operand,
+ * unless read in place). The
  * first part that writes a block of D applies beta and C; the parts after it add to D. */
 static cupermStatus_t run_overlapped(const cuperm_dist_ctr_plan_t* p, const void* alpha, const void* const src[2],
                                      const char* const part[2], const void* beta, const void* C, void* D,
@@ -27,10 +28,7 @@ static cupermStatus_t run_overlapped(const cuperm_dist_ctr_plan_t* p, const void
     if (e) return ordering_failed(e);
     cupermStatus_t st = cuperm_dist_run(p->move[o], one, src[o], zero, workspace + p->at[o], ws_move, p->link);
     if (!st && (e = cudaEventRecord(p->ev_other, p->link))) st = ordering_failed(e);
-    if (!st)
-        st = cuperm_dist_run_by_peer(p->move[x], src[x], workspace + p->at[x], ws_move, p->link, p->rounds,
-                                     p->ev_arrived);
-    if (!st && !p->in_place[x]) st = cuperm_dist_run_local(p->move[x], src[x], workspace + p->at[x], stream);
+    if (!st) st = cuperm_dist_run_by_peer(p->move[x], src[x], NULL, ws_move, p->link, p->rounds, 0, p->ev_arrived);
     if (!st && !p->in_place[o] && (e = cudaStreamWaitEvent(stream, p->ev_other, 0))) st = ordering_failed(e);
     const size_t ab = cupermDataTypeSize(p->ab_type), cd = cupermDataTypeSize(p->cd_type);
     for (int i = 0; i < p->n_parts[x] && !st; ++i) {
@@ -44,8 +42,10 @@ static cupermStatus_t run_overlapped(const cuperm_dist_ctr_plan_t* p, const void
         char* d = (char*)D + (size_t)q->box.offset[2] * cd;
         const int beta_zero = cuperm_ctr_plan_scalars(&q->ctr, alpha, q->box.accumulate ? cd_one : beta, a, b);
         const void* c = beta_zero ? NULL : q->box.accumulate ? d : (const char*)C + (size_t)q->box.offset[2] * cd;
-        st = cuperm_ctr_plan_run(&q->ctr, a, part[0] + (size_t)q->box.offset[0] * ab,
-                                 part[1] + (size_t)q->box.offset[1] * ab, b, c, d, workspace + p->ctr_at, stream);
+        const char* in[2] = {part[0], part[1]}; /* x: its own block, or the piece where it was received */
+        in[x] = q->box.step ? workspace + q->at : (const char*)src[x];
+        st = cuperm_ctr_plan_run(&q->ctr, a, in[0] + (size_t)q->box.offset[0] * ab, in[1] + (size_t)q->box.offset[1] * ab,
+                                 b, c, d, workspace + p->ctr_at, stream);
     }
     /* the caller's stream waits for the link also after a failure: nothing enqueued outlives it */
     e = cudaEventRecord(p->ev_done, p->link);

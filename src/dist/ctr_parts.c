@@ -19,6 +19,7 @@ int cuperm_dist_ctr_parts(const cuperm_dist_layout_t* src, const cuperm_dist_lay
         cuperm_dist_part_t* p = &parts[n];
         p->peer = q;
         p->step = s;
+        for (int i = 0; i < buf[x]->rank; ++i) p->lo[i] = piece.lo[i];
         for (int t = 0; t < 3; ++t) {
             p->offset[t] = 0;
             for (int j = 0; j < buf[t]->rank; ++j) {

@@ -22,6 +22,7 @@ typedef struct {
     int64_t ext[3][CUPERM_MAX_RANK]; /* the sub-contraction's extents in A, B and D (their mode orders) */
     int64_t offset[3];               /* its corner: elements into the buffers of A', B' and D */
     int accumulate;                  /* an earlier part wrote the same block of D: add to it */
+    int64_t lo[CUPERM_MAX_RANK];     /* the piece's first index along each mode of X (global) */
 } cuperm_dist_part_t;
 
 /**

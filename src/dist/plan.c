@@ -139,6 +139,26 @@ static void place_peer_stores(const ctx_t* c, const int* order, int k, cuperm_di
     p->window_bytes = most > 256 ? most : 256;
 }
 
+/* Whether a box of extents ext at strides str is one dense run in mode order (unit extents aside):
+ * then a copy of it into a dense buffer is the run itself. */
+static int one_run(const int64_t* ext, const int64_t* str, int n)
+{
+    int64_t next = 1;
+    for (int m = 0; m < n; ++m) {
+        if (ext[m] == 1) continue;
+        if (str[m] != next) return 0;
+        next *= ext[m];
+    }
+    return 1;
+}
+
+static int is_identity(const int* perm, int n)
+{
+    for (int i = 0; i < n; ++i)
+        if (perm[i] != i) return 0;
+    return 1;
+}
+
 /* Builds every piece for transport, variant and k chunks; sizes and counts into p. */
 static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int transport, int variant, int k,
                             cuperm_dist_plan_t* p)
@@ -208,6 +228,8 @@ static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int transport, i
                 *total = cuperm_dist_align256(*total + s->bytes); /* each piece 256-byte aligned */
                 if (dir == 0) {
                     s->local_offset = cuperm_dist_corner_offset(ch[j].lo, c->own_in.lo, c->in_str, NULL, n);
+                    s->direct = transport == CUPERM_DIST_TRANSPORT_SEND_RECV && one_run(ext, c->in_str, n) &&
+                                (variant != CUPERM_DIST_VARIANT_PERMUTE_ON_PACK || is_identity(c->perm, n));
                     st = variant == CUPERM_DIST_VARIANT_PERMUTE_ON_PACK
                              ? cuperm_dist_piece_init(h, s, n, ext, c->perm, type, c->in_str, NULL)
                              : cuperm_dist_piece_init(h, s, n, ext, ident, type, c->in_str, NULL);

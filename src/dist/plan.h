@@ -41,6 +41,8 @@ typedef struct {
     size_t bytes;
     int64_t local_offset; /* elements into this rank's in (pack, local) or out (unpack) block */
     int64_t local_offset2;/* local piece: elements into out */
+    int direct;           /* send/receive pack piece whose part of in is one dense run already: sent
+                             from in itself (local_offset), not packed */
     cuperm_transpose_plan_t tp;
     cuperm_problem_t walk; /* tp's problem by output stride: its move in the moves kernel */
 } cuperm_dist_piece_t;
@@ -210,12 +212,11 @@ static inline int cuperm_dist_round_of(int s, int P, int rounds)
 /** A send/receive plan's transfers in rounds, for engines that use each peer's data as it arrives
  *  (overlapped contractions), with unit scalars: on stream link the pack pieces, then for each round
  *  r = 1 .. rounds one grouped send/receive of its steps s (cuperm_dist_round_of: step s sends to
- *  rank me + s and receives from rank me - s, mod P) and their unpacks, then arrived[r] recorded.
- *  The local piece is left to cuperm_dist_run_local. */
+ *  rank me + s and receives from rank me - s, mod P) and, with unpack, their unpacks into out, then
+ *  arrived[r] recorded. Without unpack the pieces stay in the receive region, where the caller reads
+ *  them. The local piece is left to cuperm_dist_run_local. */
 cupermStatus_t cuperm_dist_run_by_peer(const cuperm_dist_plan_t* p, const void* in, void* out, void* workspace,
-                                       cudaStream_t link, int rounds, const cudaEvent_t* arrived);
-/** The plan's local piece alone (unit scalars) on stream, unless it has none or skips it. */
-cupermStatus_t cuperm_dist_run_local(const cuperm_dist_plan_t* p, const void* in, void* out, cudaStream_t stream);
+                                       cudaStream_t link, int rounds, int unpack, const cudaEvent_t* arrived);
 
 void cuperm_dist_plan_free(cuperm_dist_plan_t* p);
 

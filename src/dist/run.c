@@ -138,6 +138,13 @@ static cupermStatus_t run_peer_stores(const cuperm_dist_plan_t* p, const void* a
     return join_link(p, stream, st);
 }
 
+/* Where pack piece s's bytes leave from: in itself (a direct piece) or the send region. */
+static const void* send_from(const cuperm_dist_plan_t* p, const cuperm_dist_piece_t* s, const char* in, char* send)
+{
+    return s->direct ? (const void*)(in + (size_t)s->local_offset * (size_t)p->elem_size)
+                     : (const void*)(send + s->buf_offset);
+}
+
 cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, const void* in, const void* beta,
                                void* out, void* workspace, cudaStream_t stream)
 {
@@ -166,8 +173,9 @@ cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, c
     int i = 0;
     for (int c = 0; c < p->chunks && comm && !st; ++c) {
         for (; i < p->n_pack && p->pack[i].stage == c && !st; ++i)
-            st = run_piece(&p->pack[i], one, src + (size_t)p->pack[i].local_offset * elem, zero,
-                           send + p->pack[i].buf_offset, stream);
+            if (!p->pack[i].direct)
+                st = run_piece(&p->pack[i], one, src + (size_t)p->pack[i].local_offset * elem, zero,
+                               send + p->pack[i].buf_offset, stream);
         if (!st && (e = cudaEventRecord(p->ev_pack[c], stream))) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: event");
     }
     if (!st && p->has_local && !p->skip_local)
@@ -182,7 +190,7 @@ cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, c
         }
         ncclResult_t r = ncclGroupStart();
         for (; r == ncclSuccess && a < p->n_pack && p->pack[a].stage == c; ++a)
-            r = ncclSend(send + p->pack[a].buf_offset, p->pack[a].bytes, ncclInt8, p->pack[a].peer, p->comm,
+            r = ncclSend(send_from(p, &p->pack[a], src, send), p->pack[a].bytes, ncclInt8, p->pack[a].peer, p->comm,
                          p->comm_stream);
         for (; r == ncclSuccess && b < p->n_unpack && p->unpack[b].stage == c; ++b)
             r = ncclRecv(recv + p->unpack[b].buf_offset, p->unpack[b].bytes, ncclInt8, p->unpack[b].peer, p->comm,
@@ -207,18 +215,8 @@ cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, c
     return comm ? join_link(p, stream, st) : st;
 }
 
-cupermStatus_t cuperm_dist_run_local(const cuperm_dist_plan_t* p, const void* in, void* out, cudaStream_t stream)
-{
-    if (!p->has_local || p->skip_local) return CUPERM_STATUS_SUCCESS;
-    unsigned char one[16], zero[16];
-    cuperm_dist_unit_scalars(p->type, one, zero);
-    const size_t elem = (size_t)p->elem_size;
-    return run_piece(&p->local, one, (const char*)in + (size_t)p->local.local_offset * elem, zero,
-                     (char*)out + (size_t)p->local.local_offset2 * elem, stream);
-}
-
 cupermStatus_t cuperm_dist_run_by_peer(const cuperm_dist_plan_t* p, const void* in, void* out, void* workspace,
-                                       cudaStream_t link, int rounds, const cudaEvent_t* arrived)
+                                       cudaStream_t link, int rounds, int unpack, const cudaEvent_t* arrived)
 {
     if (p->transport != CUPERM_DIST_TRANSPORT_SEND_RECV)
         return cuperm_fail(CUPERM_STATUS_INTERNAL_ERROR, "cuperm_dist_run_by_peer: a send/receive plan only");
@@ -231,8 +229,9 @@ cupermStatus_t cuperm_dist_run_by_peer(const cuperm_dist_plan_t* p, const void* 
     char* recv = (char*)workspace + p->recv_base;
     cupermStatus_t st = CUPERM_STATUS_SUCCESS;
     for (int i = 0; i < p->n_pack && !st; ++i)
-        st = run_piece(&p->pack[i], one, src + (size_t)p->pack[i].local_offset * elem, zero,
-                       send + p->pack[i].buf_offset, link);
+        if (!p->pack[i].direct)
+            st = run_piece(&p->pack[i], one, src + (size_t)p->pack[i].local_offset * elem, zero,
+                           send + p->pack[i].buf_offset, link);
     const int P = p->comm_size, me = p->comm_rank;
     for (int r = 1, s0 = 1; r <= rounds && !st; ++r) {
         int s1 = s0; /* the round's steps: [s0, s1) */
@@ -242,7 +241,8 @@ cupermStatus_t cuperm_dist_run_by_peer(const cuperm_dist_plan_t* p, const void* 
             const int to = (me + s) % P, from = (me - s + P) % P;
             for (int a = 0; res == ncclSuccess && a < p->n_pack; ++a)
                 if (p->pack[a].peer == to)
-                    res = ncclSend(send + p->pack[a].buf_offset, p->pack[a].bytes, ncclInt8, to, p->comm, link);
+                    res = ncclSend(send_from(p, &p->pack[a], src, send), p->pack[a].bytes, ncclInt8, to, p->comm,
+                                   link);
             for (int b = 0; res == ncclSuccess && b < p->n_unpack; ++b)
                 if (p->unpack[b].peer == from)
                     res = ncclRecv(recv + p->unpack[b].buf_offset, p->unpack[b].bytes, ncclInt8, from, p->comm, link);
@@ -250,7 +250,7 @@ cupermStatus_t cuperm_dist_run_by_peer(const cuperm_dist_plan_t* p, const void* 
         const ncclResult_t res2 = ncclGroupEnd();
         if (res == ncclSuccess) res = res2;
         if (res != ncclSuccess) st = cuperm_dist_nccl_fail(res, "cupermDistContract: ncclSend/ncclRecv");
-        for (int s = s0; s < s1 && !st; ++s)
+        for (int s = s0; s < s1 && unpack && !st; ++s)
             for (int b = 0; b < p->n_unpack && !st; ++b)
                 if (p->unpack[b].peer == (me - s + P) % P)
                     st = run_piece(&p->unpack[b], one, recv + p->unpack[b].buf_offset, zero,
