@@ -165,7 +165,10 @@
  * rate. Unmeasured families assume less. */
 #define CUPERM_SM90_DIST_MOVES_RATE 0.4e12
 #define CUPERM_DIST_MOVES_RATE_UNMEASURED 0.3e12
-/* One peer's grouped NCCL send/receive alone: MEASURED BELOW (placeholder until this session's run). */
+/* One peer's grouped NCCL send/receive alone: not measured in isolation (0: each round of an
+ * overlapped contraction is charged the link's whole rate, so only the rounds' latencies tell them
+ * apart and the model takes one round). On 4 x H200, 9216 x 9216 x 4096 f32, one round and P - 1
+ * rounds were within 1% of each other (bench/results/dist-h200x4/session36/). */
 #define CUPERM_SM90_DIST_PEER_RATE 0.0
 
 /* Per SM: the reference part's dense peak divided by its SM count (H100 SXM: 132 SMs,

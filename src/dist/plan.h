@@ -214,7 +214,7 @@ static inline int cuperm_dist_round_of(int s, int P, int rounds)
  *  r = 1 .. rounds one grouped send/receive of its steps s (cuperm_dist_round_of: step s sends to
  *  rank me + s and receives from rank me - s, mod P) and, with unpack, their unpacks into out, then
  *  arrived[r] recorded. Without unpack the pieces stay in the receive region, where the caller reads
- *  them. The local piece is left to cuperm_dist_run_local. */
+ *  them. The local piece is not run (the caller reads it in place). */
 cupermStatus_t cuperm_dist_run_by_peer(const cuperm_dist_plan_t* p, const void* in, void* out, void* workspace,
                                        cudaStream_t link, int rounds, int unpack, const cudaEvent_t* arrived);
 

@@ -234,7 +234,7 @@ int dt_ctr_bench(int iters)
          .ext = {{96, 64, 96, 64}, {64, 96, 64, 96}, {96, 96, 96, 96}}, .dist_mode = {0, 0, 0}},
         {.name = "D Shard(c), A Shard(b), B Shard(c)", .modes = {{0, 4, 1, 5}, {4, 2, 5, 3}, {0, 1, 2, 3}},
          .ext = {{96, 64, 96, 64}, {64, 96, 64, 96}, {96, 96, 96, 96}}, .dist_mode = {2, 1, 2}},
-        {.name = "D Shard(d), A Shard(e), B Shard(e)", .modes = {{0, 4, 1, 5}, {4, 2, 5, 3}, {0, 1, 2, 3}},
+        {.name = "D Shard(a), A Shard(f), B Shard(c)", .modes = {{0, 4, 1, 5}, {4, 2, 5, 3}, {0, 1, 2, 3}},
          .ext = {{96, 64, 96, 64}, {64, 96, 64, 96}, {96, 96, 96, 96}}, .dist_mode = {3, 1, 0}},
     };
     /* the model's schedule, none, overlap in one round, and with each peer its own round */
