@@ -138,11 +138,44 @@ static cupermStatus_t run_peer_stores(const cuperm_dist_plan_t* p, const void* a
     return join_link(p, stream, st);
 }
 
-/* Where pack piece s's bytes leave from: in itself (a direct piece) or the send region. */
-static const void* send_from(const cuperm_dist_plan_t* p, const cuperm_dist_piece_t* s, const char* in, char* send)
+/* What the send/receive runs address: pack and unpack move bits (scalars 1 and 0 of the plan
+ * type's scalar type); the send region, then the receive region, in the workspace. */
+typedef struct {
+    unsigned char one[16], zero[16];
+    size_t elem;
+    const char* src;
+    char *dst, *send, *recv;
+} sr_run_t;
+
+static sr_run_t sr_run(const cuperm_dist_plan_t* p, const void* in, void* out, void* workspace)
 {
-    return s->direct ? (const void*)(in + (size_t)s->local_offset * (size_t)p->elem_size)
-                     : (const void*)(send + s->buf_offset);
+    sr_run_t r;
+    cuperm_dist_unit_scalars(p->type, r.one, r.zero);
+    r.elem = (size_t)p->elem_size;
+    r.src = in;
+    r.dst = out;
+    r.send = workspace;
+    r.recv = (char*)workspace + p->recv_base;
+    return r;
+}
+
+/* Pack piece s into the send region, unless it is sent from the input itself (direct). */
+static cupermStatus_t pack(const cuperm_dist_piece_t* s, const sr_run_t* r, cudaStream_t stream)
+{
+    if (s->direct) return CUPERM_STATUS_SUCCESS;
+    return run_piece(s, r->one, r->src + (size_t)s->local_offset * r->elem, r->zero, r->send + s->buf_offset, stream);
+}
+
+/* Where pack piece s's bytes leave from: the input (a direct piece) or the send region. */
+static const void* send_from(const cuperm_dist_piece_t* s, const sr_run_t* r)
+{
+    return s->direct ? (const void*)(r->src + (size_t)s->local_offset * r->elem) : (const void*)(r->send + s->buf_offset);
+}
+
+static cupermStatus_t unpack_piece(const cuperm_dist_piece_t* s, const void* alpha, const void* beta, const sr_run_t* r,
+                                   cudaStream_t stream)
+{
+    return run_piece(s, alpha, r->recv + s->buf_offset, beta, r->dst + (size_t)s->local_offset * r->elem, stream);
 }
 
 cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, const void* in, const void* beta,
@@ -154,14 +187,7 @@ cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, c
     if (direct) return run_direct(p, alpha, in, beta, out, stream);
     if (p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES)
         return run_peer_stores(p, alpha, in, beta, out, stream);
-    /* Pack and unpack move bits: scalars 1 and 0 of the plan type's scalar type. */
-    unsigned char one[16], zero[16];
-    cuperm_dist_unit_scalars(p->type, one, zero);
-    const size_t elem = (size_t)p->elem_size;
-    const char* src = in;
-    char* dst = out;
-    char* send = workspace;
-    char* recv = (char*)workspace + p->recv_base;
+    const sr_run_t sr = sr_run(p, in, out, workspace);
     cupermStatus_t st = CUPERM_STATUS_SUCCESS;
     cudaError_t e = cudaEventRecord(p->ev_start, stream);
     const int comm = p->n_pack || p->n_unpack;
@@ -172,15 +198,12 @@ cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, c
      * runs while the link is busy. */
     int i = 0;
     for (int c = 0; c < p->chunks && comm && !st; ++c) {
-        for (; i < p->n_pack && p->pack[i].stage == c && !st; ++i)
-            if (!p->pack[i].direct)
-                st = run_piece(&p->pack[i], one, src + (size_t)p->pack[i].local_offset * elem, zero,
-                               send + p->pack[i].buf_offset, stream);
+        for (; i < p->n_pack && p->pack[i].stage == c && !st; ++i) st = pack(&p->pack[i], &sr, stream);
         if (!st && (e = cudaEventRecord(p->ev_pack[c], stream))) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: event");
     }
     if (!st && p->has_local && !p->skip_local)
-        st = run_piece(&p->local, alpha, src + (size_t)p->local.local_offset * elem, beta,
-                       dst + (size_t)p->local.local_offset2 * elem, stream);
+        st = run_piece(&p->local, alpha, sr.src + (size_t)p->local.local_offset * sr.elem, beta,
+                       sr.dst + (size_t)p->local.local_offset2 * sr.elem, stream);
     /* One grouped send/receive per stage on the link's stream. */
     int a = 0, b = 0;
     for (int c = 0; c < p->chunks && comm && !st; ++c) {
@@ -190,10 +213,10 @@ cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, c
         }
         ncclResult_t r = ncclGroupStart();
         for (; r == ncclSuccess && a < p->n_pack && p->pack[a].stage == c; ++a)
-            r = ncclSend(send_from(p, &p->pack[a], src, send), p->pack[a].bytes, ncclInt8, p->pack[a].peer, p->comm,
+            r = ncclSend(send_from(&p->pack[a], &sr), p->pack[a].bytes, ncclInt8, p->pack[a].peer, p->comm,
                          p->comm_stream);
         for (; r == ncclSuccess && b < p->n_unpack && p->unpack[b].stage == c; ++b)
-            r = ncclRecv(recv + p->unpack[b].buf_offset, p->unpack[b].bytes, ncclInt8, p->unpack[b].peer, p->comm,
+            r = ncclRecv(sr.recv + p->unpack[b].buf_offset, p->unpack[b].bytes, ncclInt8, p->unpack[b].peer, p->comm,
                          p->comm_stream);
         const ncclResult_t r2 = ncclGroupEnd();
         if (r == ncclSuccess) r = r2;
@@ -209,8 +232,7 @@ cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, c
             break;
         }
         for (; i < p->n_unpack && p->unpack[i].stage == c && !st; ++i)
-            st = run_piece(&p->unpack[i], alpha, recv + p->unpack[i].buf_offset, beta,
-                           dst + (size_t)p->unpack[i].local_offset * elem, p->unpack_stream);
+            st = unpack_piece(&p->unpack[i], alpha, beta, &sr, p->unpack_stream);
     }
     return comm ? join_link(p, stream, st) : st;
 }
@@ -220,18 +242,9 @@ cupermStatus_t cuperm_dist_run_by_peer(const cuperm_dist_plan_t* p, const void* 
 {
     if (p->transport != CUPERM_DIST_TRANSPORT_SEND_RECV)
         return cuperm_fail(CUPERM_STATUS_INTERNAL_ERROR, "cuperm_dist_run_by_peer: a send/receive plan only");
-    unsigned char one[16], zero[16];
-    cuperm_dist_unit_scalars(p->type, one, zero);
-    const size_t elem = (size_t)p->elem_size;
-    const char* src = in;
-    char* dst = out;
-    char* send = workspace;
-    char* recv = (char*)workspace + p->recv_base;
+    const sr_run_t sr = sr_run(p, in, out, workspace);
     cupermStatus_t st = CUPERM_STATUS_SUCCESS;
-    for (int i = 0; i < p->n_pack && !st; ++i)
-        if (!p->pack[i].direct)
-            st = run_piece(&p->pack[i], one, src + (size_t)p->pack[i].local_offset * elem, zero,
-                           send + p->pack[i].buf_offset, link);
+    for (int i = 0; i < p->n_pack && !st; ++i) st = pack(&p->pack[i], &sr, link);
     const int P = p->comm_size, me = p->comm_rank;
     for (int r = 1, s0 = 1; r <= rounds && !st; ++r) {
         int s1 = s0; /* the round's steps: [s0, s1) */
@@ -241,11 +254,10 @@ cupermStatus_t cuperm_dist_run_by_peer(const cuperm_dist_plan_t* p, const void* 
             const int to = (me + s) % P, from = (me - s + P) % P;
             for (int a = 0; res == ncclSuccess && a < p->n_pack; ++a)
                 if (p->pack[a].peer == to)
-                    res = ncclSend(send_from(p, &p->pack[a], src, send), p->pack[a].bytes, ncclInt8, to, p->comm,
-                                   link);
+                    res = ncclSend(send_from(&p->pack[a], &sr), p->pack[a].bytes, ncclInt8, to, p->comm, link);
             for (int b = 0; res == ncclSuccess && b < p->n_unpack; ++b)
                 if (p->unpack[b].peer == from)
-                    res = ncclRecv(recv + p->unpack[b].buf_offset, p->unpack[b].bytes, ncclInt8, from, p->comm, link);
+                    res = ncclRecv(sr.recv + p->unpack[b].buf_offset, p->unpack[b].bytes, ncclInt8, from, p->comm, link);
         }
         const ncclResult_t res2 = ncclGroupEnd();
         if (res == ncclSuccess) res = res2;
@@ -253,8 +265,7 @@ cupermStatus_t cuperm_dist_run_by_peer(const cuperm_dist_plan_t* p, const void* 
         for (int s = s0; s < s1 && unpack && !st; ++s)
             for (int b = 0; b < p->n_unpack && !st; ++b)
                 if (p->unpack[b].peer == (me - s + P) % P)
-                    st = run_piece(&p->unpack[b], one, recv + p->unpack[b].buf_offset, zero,
-                                   dst + (size_t)p->unpack[b].local_offset * elem, link);
+                    st = unpack_piece(&p->unpack[b], sr.one, sr.zero, &sr, link);
         const cudaError_t e = st ? cudaSuccess : cudaEventRecord(arrived[r], link);
         if (e) st = cuperm_dist_cuda_fail(e, "cupermDistContract: event");
         s0 = s1;
