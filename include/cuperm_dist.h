@@ -144,8 +144,8 @@ typedef struct {
     int inPlaceA, inPlaceB; /**< 1: this rank's part of A (B) is its own block, read where it is */
     int64_t m, n, k, batch; /**< this rank's local contraction (all 0 when its block of D is empty) */
     size_t workspaceBytes;  /**< cupermDistContractionGetWorkspaceSize */
-    int overlapOperand;     /**< the operand moved one peer at a time under the local contraction
-                                 (0: A, 1: B; CUPERM_DIST_OVERLAP_BY_PEER), or -1: none */
+    int overlapOperand;     /**< the operand moved in rounds under the local contraction (0: A, 1: B;
+                                 CUPERM_DIST_OVERLAP_BY_PEER), or -1: none */
     int localContractions;  /**< local contractions this rank runs per execute (0: its block of D is
                                  empty; 1 without overlap; one a piece of the overlapped operand) */
     int overlapRounds;      /**< the overlapped operand's send/receive rounds (0 without overlap) */
@@ -161,8 +161,8 @@ typedef enum {
                                          receives from rank r - s; a round groups consecutive steps)
                                          while the local contraction runs piece by piece on the caller's
                                          stream: the rank's own piece first, each other piece once its
-                                         round has arrived. Communicators of up to 16 ranks
-                                         (NOT_SUPPORTED above) */
+                                         round has arrived. Offered on communicators of up to 16
+                                         ranks (forced on a larger one: NOT_SUPPORTED) */
 } cupermDistOverlap_t;
 
 /** Options of a distributed contraction plan; NULL for the defaults (all fields 0). Equal on every rank. */
