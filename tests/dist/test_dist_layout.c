@@ -620,6 +620,24 @@ static void overlapped_parts_sum_to_the_contraction(void** state)
     }
 }
 
+/* The overlapped schedule's time (cuperm_dist_overlap_seconds) on timelines worked by hand. */
+static void overlap_model_timelines(void** state)
+{
+    (void)state;
+    const double link[3] = {0, 2, 2}; /* rounds 1 and 2: 2 s each, after the other move's 1 s */
+    const int round[3] = {0, 1, 2};
+    /* compute-bound: own part 1..4, round 1 (arrived at 3) 4..5, round 2 (arrived at 5) 5..6 */
+    const double slow[3] = {3, 1, 1};
+    assert_true(cuperm_dist_overlap_seconds(1, 1, link, 2, 0, round, slow, 3) == 6);
+    /* the other operand read in place: the own part starts at 0 and ends at 3, the rest as above */
+    assert_true(cuperm_dist_overlap_seconds(1, 0, link, 2, 0, round, slow, 3) == 6);
+    /* link-bound: parts of 0.5 s wait for each round; the last ends at 5.5 */
+    const double fast[3] = {0.5, 0.5, 0.5};
+    assert_true(cuperm_dist_overlap_seconds(1, 1, link, 2, 0, round, fast, 3) == 5.5);
+    /* no parts (an empty block of D): the link alone */
+    assert_true(cuperm_dist_overlap_seconds(1, 1, link, 2, 0, round, fast, 0) == 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -627,6 +645,7 @@ int main(void)
         cmocka_unit_test(brute_force_exchange), cmocka_unit_test(split_is_contiguous),
         cmocka_unit_test(simulated_redistribution), cmocka_unit_test(hash_sees_global_changes),
         cmocka_unit_test(operand_layout_is_d_projection), cmocka_unit_test(overlapped_parts_sum_to_the_contraction),
+        cmocka_unit_test(overlap_model_timelines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
