@@ -59,6 +59,14 @@ static int same_box(const cuperm_dist_box_t* a, const cuperm_dist_box_t* b, int 
     return 1;
 }
 
+/* The operand moves' planning options: the contraction's link, everything else the model's. */
+static cupermDistOptions_t move_options(const cupermDistContractionOptions_t* opt)
+{
+    const cupermDistOptions_t mo = {opt ? opt->linkBytesPerSecond : 0, opt ? opt->stageLatencySeconds : 0, 0,
+                                    CUPERM_DIST_VARIANT_AUTO, 0, CUPERM_DIST_TRANSPORT_AUTO};
+    return mo;
+}
+
 static int overlap_offered(const cuperm_dist_ctr_plan_t* p, const cupermDistContractionOptions_t* opt)
 {
     return p->comm_size > 1 && p->comm_size <= CUPERM_DIST_MAX_PARTS && !(opt && opt->overlap == CUPERM_DIST_OVERLAP_NONE);
@@ -153,8 +161,7 @@ static cupermStatus_t schedule_costs(const cuperm_handle_t* h, const cuperm_dist
     }
     const int forced = opt && opt->overlap == CUPERM_DIST_OVERLAP_BY_PEER && overlap_offered(p, opt);
     v[AT_SCHEDULES] = forced ? UNAVAILABLE : to_ns(move[0] + move[1] + (p->has_local ? ctr_seconds(&p->ctr) : 0));
-    const double bw = mo->linkBytesPerSecond > 0 ? mo->linkBytesPerSecond : 300e9;
-    const double lat = mo->stageLatencySeconds > 0 ? mo->stageLatencySeconds : 20e-6;
+    const double bw = cuperm_dist_link_rate(mo), lat = cuperm_dist_stage_latency(mo);
     const int P = p->comm_size, me = p->comm_rank;
     int ident[CUPERM_MAX_RANK];
     for (int i = 0; i < CUPERM_MAX_RANK; ++i) ident[i] = i;
@@ -188,7 +195,7 @@ static cupermStatus_t schedule_costs(const cuperm_handle_t* h, const cuperm_dist
                 secs[i] = ctr_seconds(&p->parts[x][i].ctr);
                 round[i] = cuperm_dist_round_of(p->parts[x][i].box.step, P, R);
             }
-            *out = to_ns(cuperm_dist_overlap_seconds(move[1 - x], !p->in_place[1 - x], link, R, 0.0, round, secs,
+            *out = to_ns(cuperm_dist_overlap_seconds(move[1 - x], !p->in_place[1 - x], link, R, round, secs,
                                                      p->n_parts[x]));
         }
     }
@@ -210,8 +217,7 @@ static cupermStatus_t plan_local(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p, 
     if (opt && opt->overlap == CUPERM_DIST_OVERLAP_BY_PEER && p->comm_size > CUPERM_DIST_MAX_PARTS)
         return cuperm_fail(CUPERM_STATUS_NOT_SUPPORTED, FN ": options->overlap = BY_PEER on %d ranks (offered on "
                            "communicators of up to %d)", p->comm_size, CUPERM_DIST_MAX_PARTS);
-    const cupermDistOptions_t mo = {opt ? opt->linkBytesPerSecond : 0, opt ? opt->stageLatencySeconds : 0, 0,
-                                    CUPERM_DIST_VARIANT_AUTO, 0, CUPERM_DIST_TRANSPORT_AUTO};
+    const cupermDistOptions_t mo = move_options(opt);
     cuperm_dist_layout_t l[3], want[2];
     static const char* const name[3] = {"A", "B", "D"};
     for (int t = 0; t < 3; ++t) {
@@ -291,8 +297,7 @@ static cupermStatus_t make_link(cuperm_dist_ctr_plan_t* p)
 static cupermStatus_t plan_finish(cuperm_handle_t* h, cuperm_dist_ctr_plan_t* p, const cupermDistContractionOptions_t* opt,
                                   const int64_t* v, cudaStream_t stream)
 {
-    const cupermDistOptions_t mo = {opt ? opt->linkBytesPerSecond : 0, opt ? opt->stageLatencySeconds : 0, 0,
-                                    CUPERM_DIST_VARIANT_AUTO, 0, CUPERM_DIST_TRANSPORT_AUTO};
+    const cupermDistOptions_t mo = move_options(opt);
     int best = 0;
     for (int i = 1; i < N_SCHEDULES; ++i)
         if (v[AT_SCHEDULES + i] < v[AT_SCHEDULES + best]) best = i;

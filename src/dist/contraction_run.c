@@ -12,8 +12,8 @@ static cupermStatus_t ordering_failed(cudaError_t e)
 /* Operand x overlapped: on the plan's link stream the other operand's whole move, then x's pieces
  * in rounds (cuperm_dist_run_by_peer, left where they land); on the caller's stream the part of x's
  * own piece, read in place, then each other part once its round has arrived (and the other operand,
- * unless read in place). The
- * first part that writes a block of D applies beta and C; the parts after it add to D. */
+ * unless read in place). The first part that writes a block of D applies beta and C; the parts after
+ * it add to D. */
 static cupermStatus_t run_overlapped(const cuperm_dist_ctr_plan_t* p, const void* alpha, const void* const src[2],
                                      const char* const part[2], const void* beta, const void* C, void* D,
                                      char* workspace, cudaStream_t stream)

@@ -45,12 +45,12 @@ int cuperm_dist_ctr_parts(const cuperm_dist_layout_t* src, const cuperm_dist_lay
     return n;
 }
 
-double cuperm_dist_overlap_seconds(double other, int wait_other, const double* link_round, int rounds, double first,
+double cuperm_dist_overlap_seconds(double other, int wait_other, const double* link_round, int rounds,
                                    const int* round, const double* part_seconds, int n)
 {
     double link = other, arrived[CUPERM_DIST_MAX_PARTS] = {0};
     for (int r = 1; r <= rounds && r < CUPERM_DIST_MAX_PARTS; ++r) arrived[r] = link += link_round[r];
-    double t = wait_other && other > first ? other : first;
+    double t = wait_other ? other : 0.0;
     for (int i = 0; i < n; ++i) {
         const double ready = arrived[round[i]];
         t = (t > ready ? t : ready) + part_seconds[i];

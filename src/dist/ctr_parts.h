@@ -39,12 +39,11 @@ int cuperm_dist_ctr_parts(const cuperm_dist_layout_t* src, const cuperm_dist_lay
 /**
  * The model's time of an overlapped schedule on one rank. The link first moves the other
  * operand (other seconds; the parts wait for it when wait_other), then round r = 1 .. rounds of
- * the overlapped one (link_round[r] seconds each). The caller's stream runs `first` seconds (the
- * rank's own piece into its buffer) beside the other move, then the parts in order, each once its
- * round (round[i]: 0 for the rank's own piece) has arrived (part_seconds[i]). The schedule ends
- * when both streams are done.
+ * the overlapped one (link_round[r] seconds each). The caller's stream runs the parts in order,
+ * each once its round (round[i]: 0 for the rank's own piece, read in place) has arrived
+ * (part_seconds[i]). The schedule ends when both streams are done.
  */
-double cuperm_dist_overlap_seconds(double other, int wait_other, const double* link_round, int rounds, double first,
+double cuperm_dist_overlap_seconds(double other, int wait_other, const double* link_round, int rounds,
                                    const int* round, const double* part_seconds, int n);
 
 #endif

@@ -507,8 +507,7 @@ cupermStatus_t cuperm_dist_redist_prepare(cuperm_handle_t* h, cuperm_dist_plan_t
     p->comm = comm;
     ctx_t c;
     ctx_init(p, &c);
-    const double bw = opt && opt->linkBytesPerSecond > 0 ? opt->linkBytesPerSecond : 300e9;
-    const double lat = opt && opt->stageLatencySeconds > 0 ? opt->stageLatencySeconds : 20e-6;
+    const double bw = cuperm_dist_link_rate(opt), lat = cuperm_dist_stage_latency(opt);
     const int force_k = opt ? opt->chunks : 0, force_v = opt ? (int)opt->variant : 0;
     const int force_t = opt ? (int)opt->transport : 0;
     const int stores = !p->sendrecv_only && force_t != CUPERM_DIST_TRANSPORT_SEND_RECV && comm &&

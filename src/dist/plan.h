@@ -202,6 +202,17 @@ void cuperm_dist_replays_clear(cuperm_dist_plan_t* p);
 cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, const void* in, const void* beta,
                                void* out, void* workspace, cudaStream_t stream);
 
+/* The link the cost model assumes: opt's rate and stage latency, or the documented defaults
+ * (cupermDistOptions_t: 300e9 bytes/s, 20e-6 s) where opt is NULL or leaves them 0. */
+static inline double cuperm_dist_link_rate(const cupermDistOptions_t* opt)
+{
+    return opt && opt->linkBytesPerSecond > 0 ? opt->linkBytesPerSecond : 300e9;
+}
+static inline double cuperm_dist_stage_latency(const cupermDistOptions_t* opt)
+{
+    return opt && opt->stageLatencySeconds > 0 ? opt->stageLatencySeconds : 20e-6;
+}
+
 /* Round of by-peer step s (1 .. P - 1) when the steps are grouped into `rounds` rounds of
  * consecutive steps (1 .. rounds; 0 for step 0, the rank's own piece, which needs none). */
 static inline int cuperm_dist_round_of(int s, int P, int rounds)

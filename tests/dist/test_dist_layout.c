@@ -628,14 +628,14 @@ static void overlap_model_timelines(void** state)
     const int round[3] = {0, 1, 2};
     /* compute-bound: own part 1..4, round 1 (arrived at 3) 4..5, round 2 (arrived at 5) 5..6 */
     const double slow[3] = {3, 1, 1};
-    assert_true(cuperm_dist_overlap_seconds(1, 1, link, 2, 0, round, slow, 3) == 6);
+    assert_true(cuperm_dist_overlap_seconds(1, 1, link, 2, round, slow, 3) == 6);
     /* the other operand read in place: the own part starts at 0 and ends at 3, the rest as above */
-    assert_true(cuperm_dist_overlap_seconds(1, 0, link, 2, 0, round, slow, 3) == 6);
+    assert_true(cuperm_dist_overlap_seconds(1, 0, link, 2, round, slow, 3) == 6);
     /* link-bound: parts of 0.5 s wait for each round; the last ends at 5.5 */
     const double fast[3] = {0.5, 0.5, 0.5};
-    assert_true(cuperm_dist_overlap_seconds(1, 1, link, 2, 0, round, fast, 3) == 5.5);
+    assert_true(cuperm_dist_overlap_seconds(1, 1, link, 2, round, fast, 3) == 5.5);
     /* no parts (an empty block of D): the link alone */
-    assert_true(cuperm_dist_overlap_seconds(1, 1, link, 2, 0, round, fast, 0) == 5);
+    assert_true(cuperm_dist_overlap_seconds(1, 1, link, 2, round, fast, 0) == 5);
 }
 
 int main(void)
