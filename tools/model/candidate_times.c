@@ -4,11 +4,14 @@
  * the benchmark's harness (tools/bench/timing.c): batches of runs replayed as CUDA graphs, so a
  * tensor that fits in L2 is timed on the GPU and not at the host's launch rate, against the
  * faster of a cudaMemcpyAsync and a copy kernel of the same bytes in the same batches.
- *   cuperm-bench ttc57 --list | sed 's/^/8 /' | cuperm-candidate-times [TARGET_MS]
+ *   cuperm-bench ttc57 --list | sed 's/^/8 /' | cuperm-candidate-times [TARGET_MS [axpby]]
  * (TARGET_MS: timing budget per candidate, 15 by default.) The input holds random bytes and the
  * output is poisoned before each batch; "same" is 1 where a candidate's output equals candidate
  * 0's byte for byte (plain moves: every candidate of a case must write the same bytes), 0
- * otherwise, with the case named on stderr. */
+ * otherwise, with the case named on stderr. "axpby" times out = 2 in + 0.5 out instead, in the
+ * floating type of the element's size (f32, f64, c64): the kernels' AxpbyOp forms, which read the
+ * output; a batch's runs then compound, so "same" is not checked there and printed as -1. It
+ * needs CUPERM_MODEL_UNPACKED=1 (case_line.h: packing moves bits, arithmetic needs the elements). */
 #include <cuda_runtime_api.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,21 +20,42 @@
 
 #include "case_line.h"
 #include "timing.h"
+#include "core/scalars.h"
 #include "exec/transpose/measure.h"
 
 typedef struct {
     const cuperm_launch_t* launch;
     const void* in;
     void* out;
+    int axpby;
 } move_run;
 
-/* One plain move of a candidate (scalars 1 and 0: bits move, whatever the type). */
+/* The floating type of an element size (4, 8 or 16 bytes) for the axpby timing. */
+static int axpby_size(int elem_size)
+{
+    return elem_size == 4 || elem_size == 8 || elem_size == 16;
+}
+static cupermDataType_t axpby_type(int elem_size)
+{
+    return elem_size == 4 ? CUPERM_R_32F : elem_size == 8 ? CUPERM_R_64F : CUPERM_C_64F;
+}
+
+/* One move of a candidate: plain (scalars 1 and 0: bits move, whatever the type), or axpby. */
 static int run_move(void* ctx, cudaStream_t s, char* why, size_t why_size)
 {
     const move_run* m = ctx;
-    const cuperm_scalars_t plain = {.plain = 1};
-    if (cuperm_launch_plan(m->launch, cuperm_bits_type(m->launch->elem_size), &plain, m->in, m->out, s) ==
-        CUPERM_STATUS_SUCCESS)
+    cuperm_scalars_t sc = {.plain = 1};
+    cupermDataType_t type = cuperm_bits_type(m->launch->elem_size);
+    if (m->axpby) {
+        const double alpha[2] = {2, 0}, beta[2] = {0.5, 0};
+        const float alpha_f = 2, beta_f = 0.5f;
+        type = axpby_type(m->launch->elem_size);
+        if (type == CUPERM_R_32F)
+            cuperm_read_scalars(type, &alpha_f, &beta_f, &sc);
+        else
+            cuperm_read_scalars(type, alpha, beta, &sc);
+    }
+    if (cuperm_launch_plan(m->launch, type, &sc, m->in, m->out, s) == CUPERM_STATUS_SUCCESS)
         return 0;
     snprintf(why, why_size, "%s", cupermGetLastErrorMessage());
     return -1;
@@ -55,8 +79,9 @@ static int fill_random(void* d, size_t bytes)
 int main(int argc, char** argv)
 {
     const double target_ms = argc > 1 ? atof(argv[1]) : 15.0;
-    if (!(target_ms >= 1 && target_ms <= 1000)) {
-        fprintf(stderr, "usage: %s [TARGET_MS 1..1000] < cases\n", argv[0]);
+    const int axpby = argc > 2 && !strcmp(argv[2], "axpby");
+    if (!(target_ms >= 1 && target_ms <= 1000) || (argc > 2 && !axpby) || argc > 3) {
+        fprintf(stderr, "usage: %s [TARGET_MS 1..1000 [axpby]] < cases\n", argv[0]);
         return 2;
     }
     cudaStream_t stream;
@@ -85,10 +110,15 @@ int main(int argc, char** argv)
             }
             capacity = bytes;
         }
+        if (axpby && (!axpby_size(c.elem) || !model_unpacked())) {
+            fprintf(stderr, "cuperm-candidate-times: %s: axpby times elements of 4, 8 or 16 bytes, with "
+                    "CUPERM_MODEL_UNPACKED=1\n", c.text);
+            return 2;
+        }
         cuperm_launch_t cand[MODEL_MAX_CANDIDATES];
         int n = model_candidates(&c, cand, MODEL_MAX_CANDIDATES);
         for (int i = 0; i < n; ++i) {
-            move_run m = {&cand[i], in, out};
+            move_run m = {&cand[i], in, out, axpby};
             bench_timing t;
             char err[512];
             if (bench_time_run(run_move, &m, in, out, bytes, stream, target_ms, &t, err, sizeof err) ||
@@ -97,7 +127,7 @@ int main(int argc, char** argv)
                 fprintf(stderr, "cuperm-candidate-times: %s: candidate %d: %s\n", c.text, i, err);
                 return 1;
             }
-            const int same = !i || !memcmp(first, got, bytes);
+            const int same = axpby ? -1 : !i || !memcmp(first, got, bytes);
             if (!same) {
                 fprintf(stderr, "cuperm-candidate-times: case %d (%s): candidate %d wrote other bytes than "
                         "candidate 0\n", index, c.text, i);

@@ -24,6 +24,10 @@ typedef struct {
 extern const cuperm_device_info_t model_device;
 const cuperm_tuning_t* model_tuning(void);
 
+/** 1 where CUPERM_MODEL_UNPACKED=1 in the environment: cases keep their elements' own launches
+ * (no packing), as an execute that does arithmetic on them runs. */
+int model_unpacked(void);
+
 /** Reads and plans the next case. 1: a case; 0: end of input; -1: a bad line (message on stderr). */
 int model_read_case(FILE* in, model_case* c);
 

@@ -67,36 +67,43 @@ __device__ __forceinline__ TileSpan build_tile_tables(const cuperm_tile_params_t
 // Writes a staged tile from shared memory: each thread takes one y (B, the output's contiguous
 // group) and kItems columns x0 + k * xstep, so a warp's stores run along the output. v: kItems
 // values of scratch, the caller's (stage_and_write's own values: an array of its own here made
-// the 8-byte fast path spill 72 bytes under its 64-register bound).
-template <int kItems, typename Op>
+// the 8-byte fast path spill 72 bytes under its 64-register bound). kChunk: values read from shared
+// memory and stored per round (kItems: all at once); fewer keep fewer registers live where nothing
+// else holds the values (the pipelined kernel, whose loads went to shared memory, not registers).
+template <int kItems, int kChunk = kItems, typename Op>
 __device__ __forceinline__ void write_staged_tile(const cuperm_tile_params_t& p, typename Op::value_type* tout,
                                                   int na, int nb, const int64_t* a_out, const int64_t* b_out,
                                                   const typename Op::value_type* tile,
                                                   typename Op::value_type* v, const Op& op)
 {
+    static_assert(kItems % kChunk == 0, "whole rounds");
     using T = typename Op::value_type;
     const int lb = p.tile_b_log2;
     const int y = threadIdx.x & ((1 << lb) - 1), x0 = threadIdx.x >> lb, xstep = kTileThreads >> lb;
     const bool y_ok = y < nb;
     const int64_t bo = y_ok ? b_out[y] : 0;
 #pragma unroll
-    for (int k = 0; k < kItems; ++k) {
-        const int xx = x0 + k * xstep;
-        if (y_ok && xx < na) v[k] = tile[y * p.smem_row + xx];
-    }
-    if constexpr (Op::kMovesBits) {
+    for (int c = 0; c < kItems; c += kChunk) {
+        const int xc = x0 + c * xstep;
 #pragma unroll
-        for (int k = 0; k < kItems; ++k) {
-            const int xx = x0 + k * xstep;
-            if (y_ok && xx < na) {
-                T* o = tout + bo + a_out[xx];
-                *o = op(v[k], o);
-            }
+        for (int k = 0; k < kChunk; ++k) {
+            const int xx = xc + k * xstep;
+            if (y_ok && xx < na) v[k] = tile[y * p.smem_row + xx];
         }
-    } else {
-        store_run<kItems>(
-            op, [&](int k) { return tout + bo + a_out[x0 + k * xstep]; }, [&](int k) { return v[k]; },
-            [&](int k) { return y_ok && x0 + k * xstep < na; });
+        if constexpr (Op::kMovesBits) {
+#pragma unroll
+            for (int k = 0; k < kChunk; ++k) {
+                const int xx = xc + k * xstep;
+                if (y_ok && xx < na) {
+                    T* o = tout + bo + a_out[xx];
+                    *o = op(v[k], o);
+                }
+            }
+        } else {
+            store_run<kChunk>(
+                op, [&](int k) { return tout + bo + a_out[xc + k * xstep]; }, [&](int k) { return v[k]; },
+                [&](int k) { return y_ok && xc + k * xstep < na; });
+        }
     }
 }
 

@@ -95,8 +95,11 @@ tile_pipelined_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv,
         __syncthreads();          // ... and every thread's
         const PipeBuffer<T> b = buf(s);
         const TileSpan cur = *b.span;
-        T v[kItems];
-        write_staged_tile<kItems>(p, out + cur.out_base, cur.na, cur.nb, b.a_out, b.b_out, b.tile, v, op);
+        // Half the values at a time: with the loads in shared memory, all kItems at once is what
+        // spilled at the 64-register bound (4-byte copies, every 8-byte axpby and operator form).
+        constexpr int kChunk = kItems > 1 ? kItems / 2 : 1;
+        T v[kChunk];
+        write_staged_tile<kItems, kChunk>(p, out + cur.out_base, cur.na, cur.nb, b.a_out, b.b_out, b.tile, v, op);
         if (!more) break;
         __syncthreads(); // buffer s is rebuilt for the tile after next
         t = next_t, s ^= 1;
