@@ -27,35 +27,31 @@ typedef struct {
     const cuperm_launch_t* launch;
     const void* in;
     void* out;
-    int axpby;
+    cupermDataType_t type;
+    cuperm_scalars_t scalars;
 } move_run;
 
-/* The floating type of an element size (4, 8 or 16 bytes) for the axpby timing. */
-static int axpby_size(int elem_size)
+/* The type and scalars a case's candidates run with: a plain move (scalars 1 and 0: bits move,
+ * whatever the type), or with axpby out = 2 in + 0.5 out in the floating type of the element's size
+ * (f32, f64, c64). 0 where axpby has no type of that size. */
+static int move_scalars(int elem, int axpby, cupermDataType_t* type, cuperm_scalars_t* s)
 {
-    return elem_size == 4 || elem_size == 8 || elem_size == 16;
-}
-static cupermDataType_t axpby_type(int elem_size)
-{
-    return elem_size == 4 ? CUPERM_R_32F : elem_size == 8 ? CUPERM_R_64F : CUPERM_C_64F;
+    *s = (cuperm_scalars_t){.plain = 1};
+    *type = cuperm_bits_type(elem);
+    if (!axpby) return 1;
+    if (elem != 4 && elem != 8 && elem != 16) return 0;
+    const double alpha[2] = {2, 0}, beta[2] = {0.5, 0};
+    const float alpha_f = 2, beta_f = 0.5f;
+    *type = elem == 4 ? CUPERM_R_32F : elem == 8 ? CUPERM_R_64F : CUPERM_C_64F;
+    cuperm_read_scalars(*type, elem == 4 ? (const void*)&alpha_f : alpha, elem == 4 ? (const void*)&beta_f : beta, s);
+    return 1;
 }
 
-/* One move of a candidate: plain (scalars 1 and 0: bits move, whatever the type), or axpby. */
+/* One move of a candidate. */
 static int run_move(void* ctx, cudaStream_t s, char* why, size_t why_size)
 {
     const move_run* m = ctx;
-    cuperm_scalars_t sc = {.plain = 1};
-    cupermDataType_t type = cuperm_bits_type(m->launch->elem_size);
-    if (m->axpby) {
-        const double alpha[2] = {2, 0}, beta[2] = {0.5, 0};
-        const float alpha_f = 2, beta_f = 0.5f;
-        type = axpby_type(m->launch->elem_size);
-        if (type == CUPERM_R_32F)
-            cuperm_read_scalars(type, &alpha_f, &beta_f, &sc);
-        else
-            cuperm_read_scalars(type, alpha, beta, &sc);
-    }
-    if (cuperm_launch_plan(m->launch, type, &sc, m->in, m->out, s) == CUPERM_STATUS_SUCCESS)
+    if (cuperm_launch_plan(m->launch, m->type, &m->scalars, m->in, m->out, s) == CUPERM_STATUS_SUCCESS)
         return 0;
     snprintf(why, why_size, "%s", cupermGetLastErrorMessage());
     return -1;
@@ -110,7 +106,8 @@ int main(int argc, char** argv)
             }
             capacity = bytes;
         }
-        if (axpby && (!axpby_size(c.elem) || !model_unpacked())) {
+        move_run m = {NULL, in, out, 0, {0}};
+        if (!move_scalars(c.elem, axpby, &m.type, &m.scalars) || (axpby && !model_unpacked())) {
             fprintf(stderr, "cuperm-candidate-times: %s: axpby times elements of 4, 8 or 16 bytes, with "
                     "CUPERM_MODEL_UNPACKED=1\n", c.text);
             return 2;
@@ -118,7 +115,7 @@ int main(int argc, char** argv)
         cuperm_launch_t cand[MODEL_MAX_CANDIDATES];
         int n = model_candidates(&c, cand, MODEL_MAX_CANDIDATES);
         for (int i = 0; i < n; ++i) {
-            move_run m = {&cand[i], in, out, axpby};
+            m.launch = &cand[i];
             bench_timing t;
             char err[512];
             if (bench_time_run(run_move, &m, in, out, bytes, stream, target_ms, &t, err, sizeof err) ||
