@@ -8,11 +8,12 @@
 #   3. compute-sanitizer memcheck on test_gett_gpu's random cases, racecheck on its many-tiles cases;
 #   4. TCCG48 (DTYPES, default "f16 bf16"), model plans, variants: ttgt (the default plans),
 #      dtile (CUPERM_GETT=1 CUPERM_GETT_DTILE=1: GETT where eligible, the D-tile kernel where it
-#      takes the case), table (CUPERM_GETT=1) and measure (default environment, measured plans:
+#      takes the case, its packed path on sm_90 where a tile is one block of D), gather (the same
+#      with CUPERM_GETT_DTILE_PACKED=0: the gathering D-tile kernel only), table (CUPERM_GETT=1) and measure (default environment, measured plans:
 #      TTGT candidates, the table kernel and the D-tile kernel timed); then per case time and ratio
 #      to the same-shape cuBLAS GEMM of each variant (each variant's own same-run GEMM).
-# Logs in $OUT (or ./gpu-dtile-logs). SKIP=tests,table-tests,fuzz,memcheck,racecheck skips those parts
-# (table-tests: test_gett_gpu on the table kernel); VARIANTS (default "ttgt dtile table") the
+# Logs in $OUT (or ./gpu-dtile-logs). SKIP=tests,gather-tests,table-tests,fuzz,memcheck,racecheck skips
+# those parts (gather-tests: test_gett_gpu with the packed path off; table-tests: on the table kernel); VARIANTS (default "ttgt dtile table") the
 # benchmark's variants, side by side per case in cases-<dtype>.txt.
 #   run (carry build-dt): scripts/gpu-dtile-check.sh
 set -uo pipefail
@@ -31,6 +32,7 @@ run() { local name=$1 t=$2; shift 2; local s; s=$(date +%s); timeout "$t" "$@" >
 if [[ $skip != *,tests,* ]]; then
   CUPERM_GETT_DTILE=1 run test_gett_gpu 200 build-dt/test_gett_gpu
   grep -E '^(FAILED|    )' "$logs/test_gett_gpu.log" | head -20
+  [[ $skip == *,gather-tests,* ]] || CUPERM_GETT_DTILE=1 CUPERM_GETT_DTILE_PACKED=0 run test_gett_gather_gpu 200 build-dt/test_gett_gpu
   [[ $skip == *,table-tests,* ]] || run test_gett_table_gpu 200 build-dt/test_gett_gpu
   [ -x build-dt/test_ctr_gpu ] && run test_ctr_gpu 300 build-dt/test_ctr_gpu
 fi
@@ -55,6 +57,7 @@ for dt in ${DTYPES:-f16 bf16}; do
     mode=model
     case $variant in
       dtile) env=(env CUPERM_GETT=1 CUPERM_GETT_DTILE=1) ;;
+      gather) env=(env CUPERM_GETT=1 CUPERM_GETT_DTILE=1 CUPERM_GETT_DTILE_PACKED=0) ;;
       table) env=(env -u CUPERM_GETT_DTILE CUPERM_GETT=1) ;;
       measure) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE) mode=measure ;;
       *) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE) ;;

@@ -145,7 +145,7 @@ cupermStatus_t cupermContract(cupermContractionPlan_t token, const void* alpha, 
     st = check_arguments(plan, A, B, betaZero ? NULL : C, D, workspace, workspaceBytes, betaZero);
     if (st) return st;
     char* ws = workspace;
-    const int ownWorkspace = !ws && plan->workspaceBytes > 0; /* GETT plans need none */
+    const int ownWorkspace = !ws && plan->workspaceBytes > 0; /* most GETT plans need none */
     if (ownWorkspace) {
         cudaError_t e = cuperm_memory_alloc(plan->handle, plan->workspaceBytes, stream, (void**)&ws);
         if (e != cudaSuccess)

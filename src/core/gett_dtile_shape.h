@@ -21,6 +21,7 @@
 #define CTR_DTILE_PANEL_BYTES (48 * 1024) /* A and B panels (16-bit, K padded) at most */
 #define CTR_DTILE_BLOCKS_PER_SM 2 /* the kernel's register bound, and its persistent grid */
 #define CTR_DTILE_SLOT_BYTES (16 * 1024) /* the inner panel's slot table at most */
+#define CTR_DTILE_PACKED_SMEM_MAX (200 * 1024) /* the packed path's dynamic shared memory at most (sm_90: 227 KB) */
 /* Each warp's staging of its 16-bit outputs (MX 16 rows of NY 8 halves, rows padded by 4 words:
  * 3 KB at most, NY = 2), at the end of shared memory: the kernel writes D's runs of 8 from it in
  * whole 16-byte pieces. */
@@ -93,6 +94,26 @@ CUPERM_HD int cuperm_ctr_dtile_slot_table_bytes(int tx, int ty, int kp)
     int px, py;
     cuperm_ctr_dtile_panel_rows(tx, ty, &px, &py);
     return (px >= py ? py : px) * kp * 8;
+}
+
+/* The packed path (backend/cuda/gett/gett_dtile_packed.cu; plan/contraction/gett_dtile.h) stages a
+ * tile in D's own order, its element e at e + (e >> shift) * pad (pad elements after every 2^shift:
+ * the plan picks them so the accumulators' stores spread over the banks; pad 0: none). pad is a
+ * multiple of 16 bytes, so each 16-byte piece of the tile stays whole and the block writes D in
+ * 16-byte pieces. */
+CUPERM_HD int cuperm_ctr_dtile_stage_at(int e, int shift, int pad) { return e + (e >> shift) * pad; }
+
+/* Bytes of that staging for a tile of v elements of elemBytes each (a multiple of 16). */
+CUPERM_HD int cuperm_ctr_dtile_stage_bytes(int v, int shift, int pad, int elemBytes)
+{
+    const int bytes = (cuperm_ctr_dtile_stage_at(v - 1, shift, pad) + 1) * elemBytes;
+    return (bytes + 15) / 16 * 16;
+}
+
+/* Dynamic shared memory of the packed path: two stages of both panels, then the staging. */
+CUPERM_HD int cuperm_ctr_dtile_packed_smem_bytes(int tx, int ty, int kp, int stageBytes)
+{
+    return 2 * cuperm_ctr_dtile_panel_bytes(tx, ty, kp) + stageBytes;
 }
 
 #endif

@@ -167,6 +167,7 @@ static int failures_total = 0;
  */
 static const char* expect_in_description = NULL; /* run_case asserts it is in the plan's description */
 static int last_plan_dtile = 0;                   /* run_case's plan ran the D-tile kernel */
+static int last_plan_packed = 0;                  /* ... with its packed path (beta = 0, D aligned) */
 
 static int run_case(rng_t* r, cupermTensorDescriptor_t desc[4], const type_pair* tp, int betaMode, int off,
                     cupermPlanMode_t mode, int expectGett, const char* label)
@@ -181,7 +182,10 @@ static int run_case(rng_t* r, cupermTensorDescriptor_t desc[4], const type_pair*
     if (expectGett && !gett) fail_msg("%s: expected a GETT plan, got: %s", label, info.description);
     if (gett) tally_orders(info.description);
     last_plan_dtile = gett && strstr(info.description, "D-tile kernel") != NULL;
-    if (gett) assert_int_equal(info.workspaceBytes, 0);
+    /* GETT plans need workspace only for the D-tile kernel's packed panels. */
+    const int packedPlan = gett && strstr(info.description, "packed where beta = 0") != NULL;
+    if (gett && !packedPlan) assert_int_equal(info.workspaceBytes, 0);
+    if (packedPlan) assert_true(info.workspaceBytes > 0);
     if (expect_in_description && !strstr(info.description, expect_in_description)) {
         const char* expected = expect_in_description;
         expect_in_description = NULL; /* fail_msg leaves the test: the next test must not inherit it */
@@ -189,6 +193,8 @@ static int run_case(rng_t* r, cupermTensorDescriptor_t desc[4], const type_pair*
     }
 
     const int alias = betaMode == BETA_C_IS_D;
+    /* off = 0: D 16-byte aligned (buffer_make), so beta = 0 takes the packed path */
+    last_plan_packed = packedPlan && betaMode == BETA_ZERO && off == 0;
     buffer b[4];
     for (int t = 0; t < 4; ++t) buffer_make(&b[t], &desc[t], off);
     for (int t = 0; t < 3; ++t) rng_fill(r, desc[t].type, (int64_t)(b[t].bytes / b[t].es), b[t].host);
@@ -480,12 +486,15 @@ static void test_many_tiles(void** state)
         /* tiles 16 (b) x 384 (a, c), D along N; 72 x 4 tiles */
         {"degb", "gfac", "abcdef", E(['a' - 'a'] = 24, ['b' - 'a'] = 16, ['c' - 'a'] = 16, ['d' - 'a'] = 12,
                                      ['e' - 'a'] = 6, ['f' - 'a'] = 4, ['g' - 'a'] = 24), 0},
+        /* tiles 16 (a) x 384 (b, c), D along M, a batch mode l: 30 x 12 tiles, K = 20 */
+        {"gadl", "cgbl", "abcdl", E(['a' - 'a'] = 16, ['b' - 'a'] = 24, ['c' - 'a'] = 16, ['d' - 'a'] = 30,
+                                    ['g' - 'a'] = 20, ['l' - 'a'] = 12), 0},
     };
     /* beta mode, base offset (elements), type pair (shifted by two per shape): 16-bit D first */
     static const int cases[][3] = {{BETA_ZERO, 0, 1}, {BETA_C_NOT_D, 0, 0}, {BETA_C_IS_D, 0, 3}, {BETA_ZERO, 1, 1},
                                    {BETA_ZERO, 0, 2}};
     rng_t r = {4242};
-    int failures = 0, runs = 0, dtileRuns = 0;
+    int failures = 0, runs = 0, dtileRuns = 0, packedRuns = 0;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s)
         for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
             built b;
@@ -496,11 +505,20 @@ static void test_many_tiles(void** state)
             failures += run_case(&r, b.d, &pairs[((size_t)cases[c][2] + 2 * s) % TENSOR_CORE_PAIRS], cases[c][0],
                                  cases[c][1], CUPERM_PLAN_MODEL, 1, label);
             dtileRuns += last_plan_dtile;
+            packedRuns += last_plan_packed;
             ++runs;
         }
-    printf("    many tiles: %d runs (%d on the D-tile kernel), %d failed\n", runs, dtileRuns, failures);
+    printf("    many tiles: %d runs (%d on the D-tile kernel, %d of them packed), %d failed\n", runs, dtileRuns,
+           packedRuns, failures);
     const char* dtile = getenv("CUPERM_GETT_DTILE");
     if (dtile && strcmp(dtile, "1") == 0) assert_int_equal(dtileRuns, runs);
+    /* Every shape's tile is one block of D: the packed path takes its aligned beta = 0 runs on
+     * sm_90 (two a shape), unless CUPERM_GETT_DTILE_PACKED=0 keeps the gathering kernel. */
+    const char* packed = getenv("CUPERM_GETT_DTILE_PACKED");
+    int major = 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
+    if (dtile && strcmp(dtile, "1") == 0 && !(packed && strcmp(packed, "0") == 0) && major >= 9)
+        assert_int_equal(packedRuns, 2 * (int)(sizeof shapes / sizeof shapes[0]));
     assert_int_equal(failures, 0);
 }
 

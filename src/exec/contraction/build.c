@@ -223,6 +223,67 @@ static cupermStatus_t gett_cuda_fail(cudaError_t e, const char* what)
     return cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "GETT plan: %s failed: %s", what, cudaGetErrorString(e));
 }
 
+/* The D-tile kernel's packed path (gett_dtile.h) where its tile is one block of D and the device
+ * runs it: the tiles' bases and the outputs' places in a tile go to device memory beside the
+ * tables, and the plan's workspace holds the panel images. Returns its workspace bytes; 0 leaves
+ * the gathering kernel alone (CUPERM_GETT_DTILE_PACKED=0 too, for tests of that kernel). */
+static size_t build_packed(cuperm_contraction_plan_t* c, const cuperm_ctr_gett_tables_t* t, const cuperm_ctr_dtile_t* dt)
+{
+    cuperm_ctr_gett_step_t* g = &c->gett;
+    cuperm_gett_params_t* q = &g->params;
+    const char* env = getenv("CUPERM_GETT_DTILE_PACKED");
+    if ((env && strcmp(env, "0") == 0) || c->handle->dev.cc_major < 9 || !cuperm_ctr_dtile_packed_tile(&c->problem, dt) ||
+        !cuperm_gett_dtile_packed_available())
+        return 0;
+    const int elemBytes = q->cdType == CUPERM_R_32F ? 4 : 2;
+    const int xTile = q->dMFast ? dt->tn : dt->tm, yTile = q->dMFast ? dt->tm : dt->tn;
+    int rowsX, rowsY;
+    cuperm_ctr_dtile_panel_rows(xTile, yTile, &rowsX, &rowsY);
+    const int tilesX = q->dMFast ? q->nTiles : q->mTiles, tilesY = q->dMFast ? q->mTiles : q->nTiles;
+    const int64_t items = (int64_t)tilesX * tilesY * q->batch;
+    if (items > ((int64_t)1 << 24)) return 0; /* 128 MB of bases: the gathering kernel instead */
+    const int64_t* dM = t->table + t->at[CTR_GROUP_M][CTR_D];
+    const int64_t* dN = t->table + t->at[CTR_GROUP_N][CTR_D];
+    const int64_t* dL = t->at[CTR_GROUP_L][CTR_D] >= 0 ? t->table + t->at[CTR_GROUP_L][CTR_D] : NULL;
+    const size_t bytes = sizeof(int64_t) * (size_t)items + sizeof(int32_t) * (size_t)(rowsX + rowsY);
+    int64_t* host = malloc(bytes);
+    if (!host) return 0;
+    int32_t* stageX = (int32_t*)(host + items);
+    int32_t* stageY = stageX + rowsX;
+    cuperm_ctr_dtile_stage_t stage;
+    int ok = cuperm_ctr_dtile_packed_tables(q->dMFast ? dN : dM, q->dMFast ? dM : dN, dL, xTile, yTile, rowsX, rowsY,
+                                            tilesX, tilesY, q->batch, cuperm_ctr_dtile_outer_x(xTile, yTile),
+                                            16 / elemBytes, host, stageX, stageY);
+    if (ok) {
+        cuperm_ctr_dtile_stage_choose(xTile, yTile, stageX, stageY, elemBytes, &stage);
+        q->packedSmem = cuperm_ctr_dtile_packed_smem_bytes(xTile, yTile, dt->kp,
+                                                          cuperm_ctr_dtile_stage_bytes(xTile * yTile, stage.shift, stage.pad, elemBytes));
+        ok = q->packedSmem <= CTR_DTILE_PACKED_SMEM_MAX;
+    }
+    char* dev = NULL;
+    if (ok) {
+        int previous;
+        ok = enter_plan_device(c, &previous) == cudaSuccess &&
+             cuperm_ctr_tables_upload(c->state, c->handle, host, bytes, (void**)&dev) == cudaSuccess;
+        leave_plan_device(c, previous);
+        cudaGetLastError();
+    }
+    free(host);
+    if (!ok) return 0;
+    g->packedTables = dev;
+    q->packed = 1;
+    q->stageShift = stage.shift;
+    q->stagePad = stage.pad;
+    q->tileBase = (const long long*)dev;
+    q->stageX = (const int*)(dev + sizeof(int64_t) * (size_t)items);
+    q->stageY = q->stageX + rowsX;
+    const size_t imageX = (size_t)rowsX * (size_t)cuperm_ctr_dtile_ld(dt->kp) * 2;
+    const size_t imageY = (size_t)rowsY * (size_t)cuperm_ctr_dtile_ld(dt->kp) * 2;
+    q->packX = 0;
+    q->packY = ((size_t)q->batch * (size_t)tilesX * imageX + 255) / 256 * 256;
+    return q->packY + (size_t)q->batch * (size_t)tilesY * imageY;
+}
+
 /* One step: the GETT kernel reading A, B (and C) in place and writing D. Its offset tables go
  * to plan-owned device memory on the plan's device now, once. */
 static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
@@ -264,6 +325,8 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     }
     cuperm_ctr_gett_step_t* g = &c->gett;
     g->tables = dev;
+    g->packedTables = NULL;
+    g->packedBytes = 0;
     cuperm_gett_params_t* q = &g->params;
     memset(q, 0, sizeof *q);
     for (size_t i = 0; i < sizeof gett_tables / sizeof gett_tables[0]; ++i) {
@@ -298,6 +361,9 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
         const long long items = (long long)q->mTiles * q->nTiles * q->batch;
         const long long resident = (long long)(c->handle->dev.sm_count > 0 ? c->handle->dev.sm_count : 1) * CTR_DTILE_BLOCKS_PER_SM;
         q->gridBlocks = (int)(items < resident ? items : resident);
+        q->abType = p->op[CTR_A].type;
+        q->cdType = p->op[CTR_D].type;
+        g->packedBytes = build_packed(c, &t, &dt);
     }
     memcpy(g->by, t.by, sizeof g->by);
     q->abType = p->op[CTR_A].type;
@@ -324,14 +390,17 @@ void cuperm_ctr_plan_release(cuperm_contraction_plan_t* c)
     int previous;
     enter_plan_device(c, &previous);
     cuperm_ctr_tables_free(c->state, c->gett.tables); /* no runs in flight: the caller's rule */
+    if (c->gett.packedTables) cuperm_ctr_tables_free(c->state, c->gett.packedTables);
     leave_plan_device(c, previous);
     cudaGetLastError();
     c->gett.tables = NULL;
+    c->gett.packedTables = NULL;
 }
 
 cupermStatus_t cuperm_ctr_plan_build(cuperm_contraction_plan_t* c)
 {
     c->gett.tables = NULL; /* a copy of another plan never owns its tables */
+    c->gett.packedTables = NULL;
     const cupermStatus_t st = c->layout.kind == CTR_KIND_GETT ? build_gett_steps(c) : build_steps(c);
     if (st) return st;
     const cuperm_ctr_problem_t* p = &c->problem;
@@ -339,8 +408,8 @@ cupermStatus_t cuperm_ctr_plan_build(cuperm_contraction_plan_t* c)
                              sizeof(int64_t) * (size_t)p->op[CTR_D].rank) == 0;
     for (int w = 0; w < CTR_OPERANDS; ++w)
         c->spanBytes[w] = (cuperm_ctr_operand_max_offset(&p->op[w]) + 1) * (int64_t)cupermDataTypeSize(p->op[w].type);
-    /* GETT needs no workspace (and no cuBLAS). */
-    c->workspaceBytes = c->layout.kind == CTR_KIND_GETT ? 0 : c->layout.workspaceBytes + CTR_CUBLAS_WORKSPACE;
+    /* GETT needs no cuBLAS, and workspace only for the D-tile packed path's panel images. */
+    c->workspaceBytes = c->layout.kind == CTR_KIND_GETT ? c->gett.packedBytes : c->layout.workspaceBytes + CTR_CUBLAS_WORKSPACE;
     return CUPERM_STATUS_SUCCESS;
 }
 
@@ -385,8 +454,10 @@ static void describe(cuperm_contraction_plan_t* c)
             snprintf(c->description + n, sizeof c->description - (size_t)n,
                      "; orders %s; D-tile kernel (mma.sync tensor cores, the whole K in shared memory), tiles of "
                      "%d x %d outputs, K padded to %d; A gathered along %s, B along %s; D written along %s x%d; "
-                     "%d-bit offsets", orders, q->dtileM, q->dtileN, q->dtileK, q->aKFast ? "K" : "M",
-                     q->bKFast ? "K" : "N", q->dMFast ? "M" : "N", q->vecD, q->off32 ? 32 : 64);
+                     "%d-bit offsets%s", orders, q->dtileM, q->dtileN, q->dtileK, q->aKFast ? "K" : "M",
+                     q->bKFast ? "K" : "N", q->dMFast ? "M" : "N", q->vecD, q->off32 ? 32 : 64,
+                     q->packed ? "; packed where beta = 0 (A and B panels packed into the workspace, bulk-copied a "
+                                 "stage ahead, each tile one block of D written in 16-byte stores)" : "");
         else
             snprintf(c->description + n, sizeof c->description - (size_t)n,
                  "; mma.sync tensor cores, %d x %d x %d blocks; orders %s; tiles A %s x%d, B %s x%d; D runs along "

@@ -47,6 +47,8 @@ typedef struct {
 typedef struct {
     cuperm_gett_params_t params;
     void* tables; /* device memory, owned: int32_t entries when params.off32, else int64_t */
+    void* packedTables; /* the D-tile packed path's bases and staging places (device, owned), or NULL */
+    size_t packedBytes; /* its panel images' workspace (0: no packed path) */
     int by[3];    /* M, N, K ordered by these operands' strides (cuperm_ctr_gett_tables_t.by) */
     int useTma;   /* the Hopper kernels run it when A and B are 16-byte aligned, the table kernel otherwise */
     int cudaCores; /* fp32 / fp64: the CUDA-core kernel (gett_simt.cu) instead of the tensor-core one */

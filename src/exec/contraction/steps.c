@@ -93,7 +93,8 @@ cupermStatus_t cuperm_ctr_step_gemm(const cuperm_step_t* s, const void* vplan, c
     return st;
 }
 
-/* The GETT kernel: D = alpha A x B + beta C through the offset tables (no workspace, no cuBLAS). */
+/* The GETT kernel: D = alpha A x B + beta C through the offset tables (no cuBLAS; workspace only
+ * for the D-tile packed path's panel images, which runs where beta = 0 and D is 16-byte aligned). */
 cupermStatus_t cuperm_ctr_step_gett(const cuperm_step_t* s, const void* vplan, const cuperm_run_args_t* a)
 {
     (void)vplan;
@@ -111,6 +112,11 @@ cupermStatus_t cuperm_ctr_step_gett(const cuperm_step_t* s, const void* vplan, c
                                                       cuperm_buffer_address(s->out, a), a->alpha[0],
                                                       a->beta_zero ? 0.0 : a->beta[0], !a->beta_zero, a->stream);
         return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the GETT kernel launch");
+    }
+    if (g->params.packed && a->beta_zero && a->workspace && (uintptr_t)cuperm_buffer_address(s->out, a) % 16 == 0) {
+        const cudaError_t e = cuperm_gett_dtile_packed_launch(&g->params, A, B, cuperm_buffer_address(s->out, a),
+                                                              (float)a->alpha[0], a->workspace, a->stream);
+        return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the packed D-tile GETT kernel launch");
     }
     if (g->params.dtileM) {
         const cudaError_t e = cuperm_gett_dtile_launch(&g->params, A, B, a->beta_zero ? NULL : a->operand[CUPERM_BUF_C],

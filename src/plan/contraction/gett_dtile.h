@@ -53,4 +53,39 @@ int cuperm_ctr_dtile_smem_bytes(const cuperm_ctr_dtile_t* s, int dMFast);
  * pass CTR_DTILE_SLOT_BYTES. */
 int cuperm_ctr_dtile_slot_bytes(const cuperm_ctr_dtile_t* s, int dMFast);
 
+/*
+ * The packed path (backend/cuda/gett/gett_dtile_packed.cu). Where a tile is D's leading dense
+ * block, every tile is one contiguous piece of D; the kernel then copies A's and B's panels whole
+ * (images packed once per run into the workspace) with bulk copies a stage ahead, stages the
+ * products in D's order and writes the piece in 16-byte stores: no offset walks per tile. This
+ * says whether tile s of p is such a block: both sides whole modes, D's modes from the fastest
+ * on, M and N only, dense (each stride the product of the extents before it) up to tm x tn
+ * elements, the fastest of even extent (the accumulators' pairs stay neighbours in D) and the
+ * block a multiple of 8 elements (16-byte pieces).
+ */
+int cuperm_ctr_dtile_packed_tile(const cuperm_ctr_problem_t* p, const cuperm_ctr_dtile_t* s);
+
+/* The staging's padding (core/gett_dtile_shape.h: cuperm_ctr_dtile_stage_at) for a tx x ty tile
+ * (X: rows, Y: D's fastest direction) whose output (x, y) sits at stageX[x] + stageY[y] of the
+ * block (-1 past the tile): the padding whose stores of the accumulators' pairs (elemBytes each)
+ * take the fewest shared-memory wavefronts in the first warp, then the least memory. cost: those
+ * wavefronts; best: the least they can be (one a store of 4-byte pairs, one a half-warp of 8-byte
+ * ones). */
+typedef struct {
+    int shift, pad;  /* pad elements after every 2^shift */
+    int cost, best;
+} cuperm_ctr_dtile_stage_t;
+void cuperm_ctr_dtile_stage_choose(int tx, int ty, const int* stageX, const int* stageY, int elemBytes,
+                                   cuperm_ctr_dtile_stage_t* out);
+
+/* The packed path's per-plan tables from D's offset tables along the X side (dX), the Y side (dY)
+ * and the batch (dL, NULL for none), for tiles of xTile x yTile, panels of rowsX x rowsY rows and
+ * tilesX x tilesY tiles a batch index: stageX[rowsX], stageY[rowsY] (an output's element in its
+ * tile, -1 past it) and base[item] (a tile's first element of D, items in the kernel's order:
+ * batch index, outer tile, inner tile; the X side outer when outerX). Returns 0 where a base is
+ * not a multiple of align elements (the kernel's 16-byte stores), 1 otherwise. */
+int cuperm_ctr_dtile_packed_tables(const int64_t* dX, const int64_t* dY, const int64_t* dL, int xTile, int yTile,
+                                   int rowsX, int rowsY, int tilesX, int tilesY, int64_t batch, int outerX, int align,
+                                   int64_t* base, int32_t* stageX, int32_t* stageY);
+
 #endif

@@ -50,6 +50,19 @@ typedef struct {
     int dtileM, dtileN, dtileK, smemBytes;
     int dtileSlotBytes; /* its inner panel's slot table (after the panels), 0 for none */
     int gridBlocks; /* the D-tile kernel's persistent grid: min(tiles x batch, SMs x blocks an SM holds) */
+    /* Its packed path (gett_dtile_packed.cu) where packed: each tile is one contiguous block of D
+     * (plan/contraction/gett_dtile.h). A run first packs A's and B's panels, as the kernel's
+     * shared memory holds them, into images in the workspace (the X side's at packX, the Y side's
+     * at packY bytes; image (l, tile) of either side at (l x its tiles + tile) x its panel bytes);
+     * the kernel copies them whole a stage ahead, stages each tile in D's order (element e at
+     * cuperm_ctr_dtile_stage_at(e, stageShift, stagePad)) and writes it in 16-byte pieces at D +
+     * tileBase[item] elements. stageX[x] + stageY[y]: output (x, y)'s element in the tile (-1 past
+     * it). packedSmem: its dynamic shared memory. Runs with beta != 0 or D not 16-byte aligned
+     * take the gathering kernel. */
+    int packed, stageShift, stagePad, packedSmem;
+    size_t packX, packY;
+    const long long* tileBase;
+    const int *stageX, *stageY;
     int aKFast, bKFast;      /* shared tile layout: k contiguous (1) or m / n contiguous (0) */
     int vecA, vecB;          /* run widths (8, 4, 2, 1 elements) along that layout's fast direction */
     int dMFast;              /* epilogue: D's runs along M (1) or N (0) */
@@ -83,6 +96,14 @@ cudaError_t cuperm_gett_launch(const cuperm_gett_params_t* q, const void* A, con
 /* The D-tile kernel (q->dtileM > 0; tensor-core types, no operators). C is read only when useBeta. */
 cudaError_t cuperm_gett_dtile_launch(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C,
                                      void* D, float alpha, float beta, int useBeta, cudaStream_t stream);
+
+/* The D-tile kernel's packed path (q->packed; beta = 0, D 16-byte aligned): packs A's and B's
+ * panels into workspace (q->packY + the Y images' bytes at least), then runs. */
+cudaError_t cuperm_gett_dtile_packed_launch(const cuperm_gett_params_t* q, const void* A, const void* B, void* D,
+                                            float alpha, void* workspace, cudaStream_t stream);
+
+/* 1 if the packed path was compiled for sm_90+ (bulk copies) and can run on the current device. */
+int cuperm_gett_dtile_packed_available(void);
 
 /* The CUDA-core kernel (A/B/C/D all R_32F or all R_64F; any device): scalars in D's type,
  * vector widths unused. C is read only when useBeta (it may equal D). */

@@ -1,0 +1,322 @@
+// The D-tile kernel's packed path (sm_90): contractions of short K whose tiles are contiguous
+// blocks of D (plan/contraction/gett_dtile.h: cuperm_ctr_dtile_packed_tile).
+//
+// The gathering kernel (gett_dtile.cu) walks offset tables for every panel and every store of
+// every tile: about 470 warp instructions a warp a tile on TCCG 40, latency-bound at 16 warps an
+// SM. Here the per-tile work is only the products and the stores:
+//   1. pack: one launch writes every panel of A and B as the kernel's shared memory holds it
+//      (rows padded to the warp grid, K padded, zeros past the extents) into the workspace;
+//   2. the kernel's blocks are persistent; thread 0 copies a work item's two panel images into a
+//      shared-memory stage with bulk copies (cp.async.bulk, an mbarrier counting the bytes) two
+//      items ahead, the outer panel only where it changed;
+//   3. warps multiply with ldmatrix + mma.sync m16n8k16 (fp32 accumulators), stage alpha x the
+//      accumulators in D's order (padded against bank conflicts by the plan) and the block writes
+//      the tile, one contiguous block of D, in 16-byte pieces.
+// beta = 0 only (runs with C take the gathering kernel, which reads C in the same pass).
+#include "backend/cuda/gett/gett.h"
+#include "backend/cuda/gett/gett_elements.cuh"
+#include "core/gett_dtile_shape.h"
+
+#include <stdint.h>
+
+namespace cuperm {
+namespace gett {
+namespace dtile_packed {
+
+constexpr int THREADS = 256;
+static_assert(CTR_DTILE_WARPS == THREADS / 32, "the plan's warp grid");
+
+__device__ __forceinline__ unsigned smem_u32(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+__device__ __forceinline__ void mbar_init(uint64_t* b)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(b)) : "memory");
+}
+__device__ __forceinline__ void mbar_expect(uint64_t* b, unsigned bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(b)), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void mbar_wait(uint64_t* b, unsigned parity)
+{
+    unsigned done = 0;
+    while (!done)
+        asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+                     "selp.u32 %0, 1, 0, p;\n\t}"
+                     : "=r"(done)
+                     : "r"(smem_u32(b)), "r"(parity)
+                     : "memory");
+}
+__device__ __forceinline__ void bulk_load(void* dst, const void* src, unsigned bytes, uint64_t* b)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                     smem_u32(dst)),
+                 "l"(src), "r"(bytes), "r"(smem_u32(b))
+                 : "memory");
+}
+__device__ __forceinline__ void ldsm_x4(unsigned (&r)[4], const void* p)
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(smem_u32(p)));
+}
+#endif
+
+// The two sides as the kernel sees them: X (rows of the mma's A fragments) and Y (along D's
+// fastest direction), and which operand, tables and tile each is.
+struct Sides {
+    int xTile, yTile, xSize, ySize, rowsX, rowsY, tilesX, tilesY, ld;
+    __host__ __device__ explicit Sides(const cuperm_gett_params_t& q)
+    {
+        xTile = q.dMFast ? q.dtileN : q.dtileM, yTile = q.dMFast ? q.dtileM : q.dtileN;
+        xSize = q.dMFast ? q.n : q.m, ySize = q.dMFast ? q.m : q.n;
+        cuperm_ctr_dtile_panel_rows(xTile, yTile, &rowsX, &rowsY);
+        tilesX = (xSize + xTile - 1) / xTile, tilesY = (ySize + yTile - 1) / yTile;
+        ld = cuperm_ctr_dtile_ld(q.dtileK);
+    }
+};
+
+// Step 1: every panel image of both sides, 8 elements (16 bytes) a thread, gathered through the
+// offset tables: image (l, t) row r column c = X[xL[l] + xRow[t xTile + r] + xK[c]], zero past
+// the tile, the extents and K.
+template <typename OFF>
+static __global__ void pack(const cuperm_gett_params_t q, const unsigned short* A, const unsigned short* B, char* work)
+{
+    const Sides s(q);
+    const long long rowUnits = s.ld / 8;
+    const long long unitsX = (long long)q.batch * s.tilesX * s.rowsX * rowUnits;
+    const long long unitsY = (long long)q.batch * s.tilesY * s.rowsY * rowUnits;
+    for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < unitsX + unitsY;
+         u += (long long)gridDim.x * blockDim.x) {
+        const bool y = u >= unitsX;
+        const long long v = y ? u - unitsX : u;
+        const bool am = y != (bool)q.dMFast; // the side is A's M side (X when D runs along N)
+        const unsigned short* const X = am ? A : B;
+        const OFF* const row = static_cast<const OFF*>(am ? q.aM : q.bN);
+        const OFF* const kOff = static_cast<const OFF*>(am ? q.aK : q.bK);
+        const OFF* const lOff = static_cast<const OFF*>(am ? q.aL : q.bL);
+        const int tile = y ? s.yTile : s.xTile, size = y ? s.ySize : s.xSize, rows = y ? s.rowsY : s.rowsX;
+        const int tiles = y ? s.tilesY : s.tilesX;
+        const long long perImage = rows * rowUnits, image = v / perImage;
+        const int r = (int)(v % perImage / rowUnits), c0 = (int)(v % rowUnits) * 8;
+        const int t = (int)(image % tiles), l = (int)(image / tiles), at = t * tile + r;
+        unsigned short e[8];
+        const bool live = r < tile && at < size;
+        const long long base = live ? (long long)lOff[l] + row[at] : 0;
+#pragma unroll
+        for (int i = 0; i < 8; ++i) e[i] = live && c0 + i < q.k ? X[base + kOff[c0 + i]] : 0;
+        uint4 w;
+        memcpy(&w, e, sizeof w);
+        reinterpret_cast<uint4*>(work + (y ? q.packY : q.packX))[v] = w;
+    }
+}
+
+// Step 2-3. TAB: the mma's input type; R: D's raw element (16-bit or float); NY: Y fragments a
+// warp holds (MX = 8 / NY along X, core/gett_dtile_shape.h's warp grid).
+template <typename TAB, typename TD, int NY>
+static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
+    kernel(const cuperm_gett_params_t q, const char* __restrict__ work, void* D, float alpha)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    typedef typename Conv<TD>::raw R;
+    constexpr int MX = CTR_DTILE_WARP_FRAGMENTS / NY;
+    extern __shared__ __align__(128) unsigned char smem[];
+    __shared__ uint64_t full[2];
+    const Sides s(q);
+    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, g = lane / 4, t4 = lane % 4;
+    const unsigned xBytes = s.rowsX * s.ld * 2, yBytes = s.rowsY * s.ld * 2;
+    R* const stage = reinterpret_cast<R*>(smem + 2 * (xBytes + yBytes));
+    int warpsX, warpsY;
+    cuperm_ctr_dtile_ny(s.xTile, s.yTile, &warpsX, &warpsY);
+    const int fx0 = warp / warpsY * MX, fy0 = warp % warpsY * NY;
+    const bool working = warp < warpsX * warpsY;
+
+    // Work items as the gathering kernel walks them (batch index, outer tile, inner tile), the
+    // outer side the one with the larger panel; each block a contiguous range.
+    const bool outerX = cuperm_ctr_dtile_outer_x(s.xTile, s.yTile);
+    const int outerTiles = outerX ? s.tilesX : s.tilesY, innerTiles = outerX ? s.tilesY : s.tilesX;
+    const long long items = (long long)s.tilesX * s.tilesY * q.batch;
+    const long long per = items / gridDim.x, extra = items % gridDim.x;
+    const long long begin = blockIdx.x * per + min((long long)blockIdx.x, extra);
+    const long long end = begin + per + (blockIdx.x < extra);
+
+    // Thread 0 loads item j into stage st: its inner image always, its outer one where the stage
+    // held another (key: batch index and outer tile).
+    const char* const imagesX = work + q.packX;
+    const char* const imagesY = work + q.packY;
+    long long outer0 = -1, outer1 = -1; // the outer image each stage holds (scalars: no local memory)
+    auto issue = [&](long long j, int st) {
+        const long long key = j / innerTiles;
+        const int inner = (int)(j % innerTiles), outer = (int)(key % outerTiles);
+        const long long l = key / outerTiles;
+        const int tx = outerX ? outer : inner, ty = outerX ? inner : outer;
+        unsigned char* const xs = smem + st * (xBytes + yBytes);
+        unsigned char* const ys = xs + xBytes;
+        const bool both = key != (st ? outer1 : outer0);
+        (st ? outer1 : outer0) = key;
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); // the stage's reads came first
+        mbar_expect(&full[st], (outerX ? yBytes : xBytes) + (both ? (outerX ? xBytes : yBytes) : 0));
+        if (outerX || both) bulk_load(xs, imagesX + (l * s.tilesX + tx) * xBytes, xBytes, &full[st]);
+        if (!outerX || both) bulk_load(ys, imagesY + (l * s.tilesY + ty) * yBytes, yBytes, &full[st]);
+    };
+    if (tid == 0) {
+        mbar_init(&full[0]);
+        mbar_init(&full[1]);
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    __syncthreads();
+    if (tid == 0) {
+        issue(begin, 0);
+        if (begin + 1 < end) issue(begin + 1, 1);
+    }
+
+    // This thread's outputs' places in a tile (every tile alike: whole modes, one block of D).
+    int sx[MX][2], sy[NY];
+#pragma unroll
+    for (int i = 0; i < MX; ++i)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int x = (fx0 + i) * 16 + g + 8 * h;
+            sx[i][h] = working && x < s.xTile ? q.stageX[x] : -1;
+        }
+#pragma unroll
+    for (int j = 0; j < NY; ++j) {
+        const int y = (fy0 + j) * 8 + 2 * t4;
+        sy[j] = y < s.yTile ? q.stageY[y] : -1;
+    }
+    constexpr int PER = 16 / (int)sizeof(R); // elements a 16-byte piece
+    const int pieces = s.xTile * s.yTile / PER;
+
+    for (long long j = begin; j < end; ++j) {
+        const int st = (int)((j - begin) & 1);
+        const long long base = q.tileBase[j];
+        mbar_wait(&full[st], (unsigned)((j - begin) >> 1) & 1);
+        const unsigned char* const xs = smem + st * (xBytes + yBytes);
+        const unsigned char* const ys = xs + xBytes;
+
+        float acc[MX][NY][4];
+#pragma unroll
+        for (int i = 0; i < MX; ++i)
+#pragma unroll
+            for (int jj = 0; jj < NY; ++jj) acc[i][jj][0] = acc[i][jj][1] = acc[i][jj][2] = acc[i][jj][3] = 0.0f;
+        if (working) {
+            for (int k0 = 0; k0 < q.dtileK; k0 += 16) {
+                unsigned b[NY][2];
+#pragma unroll
+                for (int jj = 0; jj < NY; jj += 2) { // two 8-row fragments a load: rows n, k halves
+                    const int r = (fy0 + jj) * 8 + (lane / 16) * 8 + lane % 8, c = k0 + (lane / 8) % 2 * 8;
+                    unsigned v[4];
+                    ldsm_x4(v, ys + (r * s.ld + c) * 2);
+                    b[jj][0] = v[0], b[jj][1] = v[1], b[jj + 1][0] = v[2], b[jj + 1][1] = v[3];
+                }
+#pragma unroll
+                for (int i = 0; i < MX; ++i) {
+                    const int r = (fx0 + i) * 16 + lane % 16, c = k0 + lane / 16 * 8;
+                    unsigned a[4];
+                    ldsm_x4(a, xs + (r * s.ld + c) * 2);
+#pragma unroll
+                    for (int jj = 0; jj < NY; ++jj) mma<TAB>(acc[i][jj], a, b[jj][0], b[jj][1]);
+                }
+            }
+        }
+        __syncthreads(); // this stage's panels are read; the last tile's staging is written out
+        if (tid == 0 && j + 2 < end) issue(j + 2, st);
+        // Accumulators (2h, 2h + 1) of fragment (i, jj): X row (fx0 + i) 16 + g + 8h, Y columns
+        // (fy0 + jj) 8 + 2 t4 and the next, neighbours in D (the plan's even fastest extent).
+#pragma unroll
+        for (int i = 0; i < MX; ++i)
+#pragma unroll
+            for (int h = 0; h < 2; ++h)
+#pragma unroll
+                for (int jj = 0; jj < NY; ++jj) {
+                    if (sx[i][h] < 0 || sy[jj] < 0) continue;
+                    const float v[2] = {alpha * acc[i][jj][2 * h], alpha * acc[i][jj][2 * h + 1]};
+                    R y2[2];
+                    Conv<TD>::template store_run<2>(v, y2);
+                    vec_store<R, 2>(stage + cuperm_ctr_dtile_stage_at(sx[i][h] + sy[jj], q.stageShift, q.stagePad), y2);
+                }
+        __syncthreads();
+        R* const Dt = static_cast<R*>(D) + base;
+        for (int p = tid; p < pieces; p += THREADS) {
+            const int e = p * PER;
+            *reinterpret_cast<uint4*>(Dt + e) =
+                *reinterpret_cast<const uint4*>(stage + cuperm_ctr_dtile_stage_at(e, q.stageShift, q.stagePad));
+        }
+    }
+#else
+    __trap(); // bulk copies need sm_90; cuperm_gett_dtile_packed_available() keeps plans off this path
+#endif
+}
+
+template <typename TAB, typename TD, int NY>
+static cudaError_t launch_ny(const cuperm_gett_params_t* q, const char* work, void* D, float alpha,
+                             cudaStream_t stream)
+{
+    auto* k = kernel<TAB, TD, NY>;
+    const cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, q->packedSmem);
+    if (e != cudaSuccess) return e;
+    k<<<(unsigned)q->gridBlocks, THREADS, (size_t)q->packedSmem, stream>>>(*q, work, D, alpha);
+    return cudaGetLastError();
+}
+
+template <typename TAB, typename TD>
+static cudaError_t launch(const cuperm_gett_params_t* q, const char* work, void* D, float alpha, cudaStream_t stream)
+{
+    const Sides s(*q);
+    switch (cuperm_ctr_dtile_ny(s.xTile, s.yTile, nullptr, nullptr)) {
+    case 2: return launch_ny<TAB, TD, 2>(q, work, D, alpha, stream);
+    case 4: return launch_ny<TAB, TD, 4>(q, work, D, alpha, stream);
+    case 8: return launch_ny<TAB, TD, 8>(q, work, D, alpha, stream);
+    default: return cudaErrorInvalidValue; // the plan's tile fits the warp grid (gett_dtile.c)
+    }
+}
+
+template <typename TAB>
+static cudaError_t launch_cd(const cuperm_gett_params_t* q, const char* work, void* D, float alpha,
+                             cudaStream_t stream)
+{
+    if (q->cdType == CUPERM_R_32F) return launch<TAB, float>(q, work, D, alpha, stream);
+    return launch<TAB, TAB>(q, work, D, alpha, stream);
+}
+
+} // namespace dtile_packed
+} // namespace gett
+} // namespace cuperm
+
+extern "C" cudaError_t cuperm_gett_dtile_packed_launch(const cuperm_gett_params_t* q, const void* A, const void* B,
+                                                       void* D, float alpha, void* workspace, cudaStream_t stream)
+{
+    using namespace cuperm::gett::dtile_packed;
+    if ((long long)q->mTiles * q->nTiles == 0 || q->batch == 0 || q->gridBlocks == 0) return cudaSuccess;
+    const Sides s(*q);
+    const long long units =
+        (long long)q->batch * ((long long)s.tilesX * s.rowsX + (long long)s.tilesY * s.rowsY) * (s.ld / 8);
+    const long long blocks = (units + THREADS - 1) / THREADS;
+    const unsigned grid = (unsigned)(blocks < 65535 ? blocks : 65535);
+    const unsigned short *a = static_cast<const unsigned short*>(A), *b = static_cast<const unsigned short*>(B);
+    char* const work = static_cast<char*>(workspace);
+    if (q->off32)
+        pack<int32_t><<<grid, THREADS, 0, stream>>>(*q, a, b, work);
+    else
+        pack<int64_t><<<grid, THREADS, 0, stream>>>(*q, a, b, work);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) return e;
+    if (q->abType == CUPERM_R_16F) return launch_cd<__half>(q, work, D, alpha, stream);
+    return launch_cd<__nv_bfloat16>(q, work, D, alpha, stream);
+}
+
+extern "C" int cuperm_gett_dtile_packed_available(void)
+{
+    cudaFuncAttributes a;
+    if (cudaFuncGetAttributes(&a, cuperm::gett::dtile_packed::kernel<__half, __half, 2>) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    int device = 0, major = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return a.ptxVersion >= 90 && major >= 9;
+}
