@@ -90,7 +90,7 @@ static __global__ void pack(const cuperm_gett_params_t q, const unsigned short* 
          u += (long long)gridDim.x * blockDim.x) {
         const bool y = u >= unitsX;
         const long long v = y ? u - unitsX : u;
-        const bool am = y != (bool)q.dMFast; // the side is A's M side (X when D runs along N)
+        const bool am = y == (bool)q.dMFast; // the side is A's M side (Y when D runs along M)
         const unsigned short* const X = am ? A : B;
         const OFF* const row = static_cast<const OFF*>(am ? q.aM : q.bN);
         const OFF* const kOff = static_cast<const OFF*>(am ? q.aK : q.bK);
@@ -156,8 +156,8 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
         (st ? outer1 : outer0) = key;
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); // the stage's reads came first
         mbar_expect(&full[st], (outerX ? yBytes : xBytes) + (both ? (outerX ? xBytes : yBytes) : 0));
-        if (outerX || both) bulk_load(xs, imagesX + (l * s.tilesX + tx) * xBytes, xBytes, &full[st]);
-        if (!outerX || both) bulk_load(ys, imagesY + (l * s.tilesY + ty) * yBytes, yBytes, &full[st]);
+        if (!outerX || both) bulk_load(xs, imagesX + (l * s.tilesX + tx) * xBytes, xBytes, &full[st]);
+        if (outerX || both) bulk_load(ys, imagesY + (l * s.tilesY + ty) * yBytes, yBytes, &full[st]);
     };
     if (tid == 0) {
         mbar_init(&full[0]);
@@ -170,22 +170,28 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
         if (begin + 1 < end) issue(begin + 1, 1);
     }
 
-    // This thread's outputs' places in a tile (every tile alike: whole modes, one block of D).
-    int sx[MX][2], sy[NY];
+    // Where this thread stages its outputs, the same in every tile (whole modes, one block of D):
+    // accumulators (2h, 2h + 1) of fragment (i, jj) are X row (fx0 + i) 16 + g + 8h, Y columns
+    // (fy0 + jj) 8 + 2 t4 and the next, neighbours in D (the plan's even fastest extent). Outputs
+    // past the tile go to a spare 16 bytes after the staging: no branches around the stores.
+    const int volume = s.xTile * s.yTile;
+    const int spare = cuperm_ctr_dtile_stage_bytes(volume, q.stageShift, q.stagePad, (int)sizeof(R)) / (int)sizeof(R);
+    int at[MX][2][NY];
 #pragma unroll
     for (int i = 0; i < MX; ++i)
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
             const int x = (fx0 + i) * 16 + g + 8 * h;
-            sx[i][h] = working && x < s.xTile ? q.stageX[x] : -1;
-        }
+            const int sx = working && x < s.xTile ? q.stageX[x] : -1;
 #pragma unroll
-    for (int j = 0; j < NY; ++j) {
-        const int y = (fy0 + j) * 8 + 2 * t4;
-        sy[j] = y < s.yTile ? q.stageY[y] : -1;
-    }
+            for (int jj = 0; jj < NY; ++jj) {
+                const int y = (fy0 + jj) * 8 + 2 * t4;
+                const int sy = y < s.yTile ? q.stageY[y] : -1;
+                at[i][h][jj] = sx >= 0 && sy >= 0 ? cuperm_ctr_dtile_stage_at(sx + sy, q.stageShift, q.stagePad) : spare;
+            }
+        }
     constexpr int PER = 16 / (int)sizeof(R); // elements a 16-byte piece
-    const int pieces = s.xTile * s.yTile / PER;
+    const int pieces = volume / PER;
 
     for (long long j = begin; j < end; ++j) {
         const int st = (int)((j - begin) & 1);
@@ -195,10 +201,6 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
         const unsigned char* const ys = xs + xBytes;
 
         float acc[MX][NY][4];
-#pragma unroll
-        for (int i = 0; i < MX; ++i)
-#pragma unroll
-            for (int jj = 0; jj < NY; ++jj) acc[i][jj][0] = acc[i][jj][1] = acc[i][jj][2] = acc[i][jj][3] = 0.0f;
         if (working) {
             for (int k0 = 0; k0 < q.dtileK; k0 += 16) {
                 unsigned b[NY][2];
@@ -215,26 +217,28 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
                     unsigned a[4];
                     ldsm_x4(a, xs + (r * s.ld + c) * 2);
 #pragma unroll
-                    for (int jj = 0; jj < NY; ++jj) mma<TAB>(acc[i][jj], a, b[jj][0], b[jj][1]);
+                    for (int jj = 0; jj < NY; ++jj) {
+                        if (k0 == 0) mma_first<TAB>(acc[i][jj], a, b[jj][0], b[jj][1]);
+                        else mma<TAB>(acc[i][jj], a, b[jj][0], b[jj][1]);
+                    }
                 }
             }
         }
         __syncthreads(); // this stage's panels are read; the last tile's staging is written out
         if (tid == 0 && j + 2 < end) issue(j + 2, st);
-        // Accumulators (2h, 2h + 1) of fragment (i, jj): X row (fx0 + i) 16 + g + 8h, Y columns
-        // (fy0 + jj) 8 + 2 t4 and the next, neighbours in D (the plan's even fastest extent).
+        if (working) {
 #pragma unroll
-        for (int i = 0; i < MX; ++i)
+            for (int i = 0; i < MX; ++i)
 #pragma unroll
-            for (int h = 0; h < 2; ++h)
+                for (int h = 0; h < 2; ++h)
 #pragma unroll
-                for (int jj = 0; jj < NY; ++jj) {
-                    if (sx[i][h] < 0 || sy[jj] < 0) continue;
-                    const float v[2] = {alpha * acc[i][jj][2 * h], alpha * acc[i][jj][2 * h + 1]};
-                    R y2[2];
-                    Conv<TD>::template store_run<2>(v, y2);
-                    vec_store<R, 2>(stage + cuperm_ctr_dtile_stage_at(sx[i][h] + sy[jj], q.stageShift, q.stagePad), y2);
-                }
+                    for (int jj = 0; jj < NY; ++jj) {
+                        const float v[2] = {alpha * acc[i][jj][2 * h], alpha * acc[i][jj][2 * h + 1]};
+                        R y2[2];
+                        Conv<TD>::template store_run<2>(v, y2);
+                        vec_store<R, 2>(stage + at[i][h][jj], y2);
+                    }
+        }
         __syncthreads();
         R* const Dt = static_cast<R*>(D) + base;
         for (int p = tid; p < pieces; p += THREADS) {

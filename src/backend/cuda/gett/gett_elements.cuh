@@ -107,5 +107,26 @@ __device__ __forceinline__ void mma<__nv_bfloat16>(float (&d)[4], const unsigned
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
+// d = a b: the addend is zero operands, not cleared accumulators (no instructions to clear them).
+template <typename TAB> __device__ __forceinline__ void mma_first(float (&d)[4], const unsigned (&a)[4], unsigned b0,
+                                                                  unsigned b1);
+template <>
+__device__ __forceinline__ void mma_first<__half>(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
+{
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%10, %10, %10, %10};\n"
+        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "f"(0.0f));
+}
+template <>
+__device__ __forceinline__ void mma_first<__nv_bfloat16>(float (&d)[4], const unsigned (&a)[4], unsigned b0,
+                                                         unsigned b1)
+{
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%10, %10, %10, %10};\n"
+        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "f"(0.0f));
+}
+
 } // namespace gett
 } // namespace cuperm
