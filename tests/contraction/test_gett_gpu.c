@@ -549,6 +549,7 @@ static void test_random(void** state)
     rng_t r = {4242};
     const int count = case_count();
     int failures = 0;
+    int packed = 0;
     for (int i = 0; i < count; ++i) {
         ctr_random_case c;
         const int aliasable = draw_case(&r, i, &c);
@@ -563,8 +564,9 @@ static void test_random(void** state)
         snprintf(label, sizeof label, "random %d: %s", i, text);
         failures += run_case(&r, c.desc, &pairs[i % ALL_PAIRS], betaMode, (int)rng_range(&r, 0, 1), CUPERM_PLAN_MODEL, 1,
                              label);
+        packed += last_plan_packed;
     }
-    printf("    random: %d cases, %d failed\n", count, failures);
+    printf("    random: %d cases (%d on the D-tile kernel's packed path), %d failed\n", count, packed, failures);
     print_orders("random");
     assert_int_equal(failures, 0);
 }
