@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "contraction/ctr_lettered_problem.h"
 #include "contraction/ctr_random.h"
 #include "core/device_info.h"
 #include "plan/contraction/gett_cost.h"
@@ -21,32 +22,16 @@
 #include "plan/contraction/gett_dtile_cost.h"
 #include "support/rng.h"
 
-typedef struct {
-    ctr_lettered l;
-    cuperm_ctr_problem_t p;
-} made;
-
-/* A problem from mode strings (column-major, A/B/D of type ab, C = D), extents by letter. */
-static cupermStatus_t make(made* o, const char* a, const char* b, const char* d, const int64_t* ext,
-                           cupermDataType_t ab)
-{
-    ctr_lettered_init(&o->l, a, b, d, ext, ab);
-    return cuperm_ctr_problem_init(&o->p, &o->l.d[0], &o->l.d[1], &o->l.d[2], &o->l.d[2], CUPERM_COMPUTE_DEFAULT);
-}
-
-#define EXT(...) ((const int64_t[26]){__VA_ARGS__})
-#define X(c) [(c) - 'a']
-#define TCCG31_48_EXTENTS EXT(X('a') = 24, X('b') = 16, X('c') = 16, X('d') = 24, X('e') = 16, X('f') = 16, X('g') = 24)
 
 static void test_tccg_tiles(void** state)
 {
     (void)state;
-    made o;
+    ctr_made o;
     cuperm_ctr_dtile_t s;
     /* TCCG 31: D = a(M 24) b(N 16) c(N 16) d(M) e(M) f(N). D's first 256 elements or more: a, b
      * (384); then the smaller side grows: N by c (24 x 256 = 6144, padded 32 x 256). A block writes
      * 6144 contiguous elements of D. */
-    assert_int_equal(make(&o, "dega", "gfbc", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(ctr_make(&o, "dega", "gfbc", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
     assert_true(cuperm_ctr_dtile_choose(&o.p, &s));
     assert_int_equal(s.tm, 24);
     assert_int_equal(s.tn, 256);
@@ -65,27 +50,27 @@ static void test_tccg_tiles(void** state)
     assert_true(cuperm_ctr_dtile_outer_x(256, 24));
     assert_int_equal(cuperm_ctr_dtile_slot_bytes(&s, 1), 32 * 32 * 8);
     /* TCCG 40: D = a(M) b(M) c(N) d(M) e(N) f(N): a x b = 384 along M, then N by c. */
-    assert_int_equal(make(&o, "gdab", "efgc", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_16BF), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(ctr_make(&o, "gdab", "efgc", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_16BF), CUPERM_STATUS_SUCCESS);
     assert_true(cuperm_ctr_dtile_choose(&o.p, &s));
     assert_int_equal(s.tm, 384);
     assert_int_equal(s.tn, 16);
     assert_int_equal(s.by[CTR_GROUP_K], CTR_A);
     /* TCCG 32: D = a(N) b(M) c(N) d(M) e(M) f(N): a x b = 384, then the side whose next mode fits
      * whole: N by c (16 x 384; M by d, 24, would not fit whole). Whole modes on both sides. */
-    assert_int_equal(make(&o, "degb", "gfac", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(ctr_make(&o, "degb", "gfac", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
     assert_true(cuperm_ctr_dtile_choose(&o.p, &s));
     assert_int_equal(s.tm, 16);
     assert_int_equal(s.tn, 384);
     assert_true(s.whole[0] && s.whole[1]);
     /* TCCG 12 (ab-ac-cb, k = 5136): K too long for one panel. */
-    assert_int_equal(make(&o, "ac", "cb", "ab", EXT(X('a') = 64, X('b') = 64, X('c') = 65), CUPERM_R_16F),
+    assert_int_equal(ctr_make(&o, "ac", "cb", "ab", EXT(X('a') = 64, X('b') = 64, X('c') = 65), CUPERM_R_16F),
                      CUPERM_STATUS_SUCCESS);
     assert_false(cuperm_ctr_dtile_choose(&o.p, &s));
     /* fp32 (CUDA cores) is not this kernel's. */
-    assert_int_equal(make(&o, "dega", "gfbc", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_32F), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(ctr_make(&o, "dega", "gfbc", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_32F), CUPERM_STATUS_SUCCESS);
     assert_false(cuperm_ctr_dtile_choose(&o.p, &s));
     /* An operator on A: the table kernel's. */
-    assert_int_equal(make(&o, "dega", "gfbc", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(ctr_make(&o, "dega", "gfbc", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
     o.l.d[0].op = CUPERM_OP_RELU;
     assert_int_equal(cuperm_ctr_problem_init(&o.p, &o.l.d[0], &o.l.d[1], &o.l.d[2], &o.l.d[2], CUPERM_COMPUTE_DEFAULT),
                      CUPERM_STATUS_SUCCESS);
@@ -110,10 +95,10 @@ static const cuperm_tuning_t* tuning_of(int ccMajor)
 static void test_work_and_model_choice(void** state)
 {
     (void)state;
-    made o;
+    ctr_made o;
     cuperm_ctr_dtile_t s;
     cuperm_ctr_dtile_work_t w;
-    assert_int_equal(make(&o, "dega", "gfbc", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(ctr_make(&o, "dega", "gfbc", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
     assert_true(cuperm_ctr_dtile_choose(&o.p, &s)); /* 24 x 256 (test_tccg_tiles) */
     cuperm_ctr_dtile_work(&o.p, &s, 132, &w);
     /* 9216 / 24 x 4096 / 256 = 6144 items over 264 blocks: 24 each (23.3). */
@@ -154,7 +139,7 @@ static void test_work_and_model_choice(void** state)
     /* TCCG 6 (abcde-efbad-cf): the tile (432 x 13) cuts b; A's panel gathers an element a sector
      * from a 113 MB operand: its modelled time per output is far above TCCG 31's. */
     const double perOutput31 = d / (9216.0 * 4096);
-    assert_int_equal(make(&o, "efbad", "cf", "abcde",
+    assert_int_equal(ctr_make(&o, "efbad", "cf", "abcde",
                           EXT(X('a') = 48, X('b') = 32, X('c') = 24, X('d') = 32, X('e') = 48, X('f') = 32), CUPERM_R_16F),
                      CUPERM_STATUS_SUCCESS);
     assert_true(cuperm_ctr_dtile_choose(&o.p, &s));

@@ -13,42 +13,30 @@
 
 #include <cmocka.h>
 
+#include "contraction/ctr_lettered_problem.h"
 #include "contraction/ctr_random.h"
 #include "plan/contraction/gett_dtile.h"
 #include "support/rng.h"
 
-typedef struct {
-    ctr_lettered l;
-    cuperm_ctr_problem_t p;
-} made;
-
-static cupermStatus_t make(made* o, const char* a, const char* b, const char* d, const int64_t* ext)
-{
-    ctr_lettered_init(&o->l, a, b, d, ext, CUPERM_R_16F);
-    return cuperm_ctr_problem_init(&o->p, &o->l.d[0], &o->l.d[1], &o->l.d[2], &o->l.d[2], CUPERM_COMPUTE_DEFAULT);
-}
-
-#define EXT(...) ((const int64_t[26]){__VA_ARGS__})
-#define X(c) [(c) - 'a']
-#define TCCG31_48_EXTENTS EXT(X('a') = 24, X('b') = 16, X('c') = 16, X('d') = 24, X('e') = 16, X('f') = 16, X('g') = 24)
-
 static void test_which_tiles(void** state)
 {
     (void)state;
-    made o;
+    ctr_made o;
     cuperm_ctr_dtile_t s;
     /* TCCG 31 (24 x 256: a, b, c) and 40 (384 x 16: a, b, c), D's first 6144 elements. */
     static const char* const tccg[][3] = {{"dega", "gfbc", "abcdef"}, {"gdab", "efgc", "abcdef"},
                                           {"degb", "gfac", "abcdef"}, {"gfab", "degc", "abcdef"}};
     for (size_t i = 0; i < sizeof tccg / sizeof tccg[0]; ++i) {
-        assert_int_equal(make(&o, tccg[i][0], tccg[i][1], tccg[i][2], TCCG31_48_EXTENTS), CUPERM_STATUS_SUCCESS);
+        assert_int_equal(ctr_make(&o, tccg[i][0], tccg[i][1], tccg[i][2], TCCG31_48_EXTENTS, CUPERM_R_16F),
+                         CUPERM_STATUS_SUCCESS);
         assert_true(cuperm_ctr_dtile_choose(&o.p, &s));
         assert_int_equal(s.tm * s.tn, 6144);
         assert_true(cuperm_ctr_dtile_packed_tile(&o.p, &s));
     }
     /* D's fastest mode of odd extent: pairs of outputs would straddle its runs. */
-    assert_int_equal(make(&o, "dega", "gfbc", "abcdef",
-                          EXT(X('a') = 25, X('b') = 16, X('c') = 16, X('d') = 24, X('e') = 16, X('f') = 16, X('g') = 24)),
+    assert_int_equal(ctr_make(&o, "dega", "gfbc", "abcdef",
+                              EXT(X('a') = 25, X('b') = 16, X('c') = 16, X('d') = 24, X('e') = 16, X('f') = 16, X('g') = 24),
+                              CUPERM_R_16F),
                      CUPERM_STATUS_SUCCESS);
     assert_true(cuperm_ctr_dtile_choose(&o.p, &s));
     assert_false(cuperm_ctr_dtile_packed_tile(&o.p, &s));
@@ -56,7 +44,7 @@ static void test_which_tiles(void** state)
     s.whole[0] = 0;
     assert_false(cuperm_ctr_dtile_packed_tile(&o.p, &s));
     /* D padded between its first two modes: the tile is not one block. */
-    assert_int_equal(make(&o, "dega", "gfbc", "abcdef", TCCG31_48_EXTENTS), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(ctr_make(&o, "dega", "gfbc", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
     assert_true(cuperm_ctr_dtile_choose(&o.p, &s));
     int64_t st[6] = {1, 32}; /* b's stride 24 -> 32; the rest follow densely */
     for (int d = 2; d < 6; ++d) st[d] = st[d - 1] * o.l.extents[2][d - 1];

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "contraction/ctr_lettered_problem.h"
 #include "contraction/ctr_random.h"
 #include "plan/contraction/gett.h"
 #include "plan/contraction/gett_dtile.h"
@@ -401,16 +402,10 @@ static void test_orders_random(void** state)
 }
 
 /* A problem from mode strings, column-major, 16-bit A/B/C/D; extents by letter. */
-typedef struct {
-    ctr_lettered l;
-    cuperm_ctr_problem_t p;
-} made;
-
+typedef ctr_made made;
 static void make(made* o, const char* a, const char* b, const char* d, const int64_t* ext)
 {
-    ctr_lettered_init(&o->l, a, b, d, ext, CUPERM_R_16F);
-    assert_int_equal(cuperm_ctr_problem_init(&o->p, &o->l.d[0], &o->l.d[1], &o->l.d[2], &o->l.d[2], CUPERM_COMPUTE_DEFAULT),
-                     CUPERM_STATUS_SUCCESS);
+    assert_int_equal(ctr_make(o, a, b, d, ext, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
 }
 
 /* The orders the plan chooses (readC = 0), their paths, and the strides rule's. */
@@ -427,8 +422,6 @@ static void chosen_paths(const made* o, int by[CTR_GETT_ORDERED], cuperm_ctr_get
            cuperm_ctr_gett_order_cost(&o->p, rule, 0));
 }
 
-#define EXT(...) ((const int64_t[26]){__VA_ARGS__})
-#define X(c) [(c) - 'a']
 
 static void test_orders_known(void** state)
 {
