@@ -62,8 +62,8 @@ __device__ __forceinline__ void ldsm_x4(unsigned (&r)[4], const void* p)
 }
 #endif
 
-// The two sides as the kernel sees them: X (rows of the mma's A fragments) and Y (along D's
-// fastest direction), and which operand, tables and tile each is.
+// The two sides as the kernel sees them, X (rows of the mma's A fragments) and Y (along D's
+// fastest direction): tiles, group sizes, padded panel rows, tile counts, panel row pitch.
 struct Sides {
     int xTile, yTile, xSize, ySize, rowsX, rowsY, tilesX, tilesY, ld;
     __host__ __device__ explicit Sides(const cuperm_gett_params_t& q)
@@ -111,8 +111,8 @@ static __global__ void pack(const cuperm_gett_params_t q, const unsigned short* 
     }
 }
 
-// Step 2-3. TAB: the mma's input type; R: D's raw element (16-bit or float); NY: Y fragments a
-// warp holds (MX = 8 / NY along X, core/gett_dtile_shape.h's warp grid).
+// Steps 2 and 3. TAB: the mma's input type; TD: D's type (TAB or float); NY: Y fragments a warp
+// holds (MX = 8 / NY along X, core/gett_dtile_shape.h's warp grid).
 template <typename TAB, typename TD, int NY>
 static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
     kernel(const cuperm_gett_params_t q, const char* __restrict__ work, void* D, float alpha)
