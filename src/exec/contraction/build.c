@@ -349,6 +349,8 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     q->nTiles = (q->n + bn - 1) / bn;
     q->aKFast = t.aKFast;
     q->bKFast = t.bKFast;
+    q->abType = p->op[CTR_A].type;
+    q->cdType = p->op[CTR_D].type; /* before the D-tile's packed path, which reads it */
     if (t.dtileM) { /* the D-tile kernel (its tables follow its orders: gett.c) */
         const cuperm_ctr_dtile_t dt = {t.dtileM, t.dtileN, t.dtileK, {t.dtileWhole[0], t.dtileWhole[1]}, {0}};
         q->dtileM = dt.tm;
@@ -361,13 +363,9 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
         const long long items = (long long)q->mTiles * q->nTiles * q->batch;
         const long long resident = (long long)(c->handle->dev.sm_count > 0 ? c->handle->dev.sm_count : 1) * CTR_DTILE_BLOCKS_PER_SM;
         q->gridBlocks = (int)(items < resident ? items : resident);
-        q->abType = p->op[CTR_A].type;
-        q->cdType = p->op[CTR_D].type;
         g->packedBytes = build_packed(c, &t, &dt);
     }
     memcpy(g->by, t.by, sizeof g->by);
-    q->abType = p->op[CTR_A].type;
-    q->cdType = p->op[CTR_D].type;
     for (int w = 0; w < CTR_OPERANDS; ++w) { /* negations are in the scalars already */
         q->op[w] = c->layout.ops.op[w];
         q->opParam[w] = p->op[w].opParam;
