@@ -122,6 +122,10 @@ typedef struct {
                                        straight into every receiver's output (1 for a one-kernel plan);
                                        0: the plan keeps its own transport for it (see
                                        cupermDistPlanBindOutput) */
+    int directWhole;              /**< 1: into the bound output, one transpose of this rank's whole input
+                                       block stores into every receiver's output (the outputs' blocks
+                                       whole and alike, addressed as one strided tensor); 0: one
+                                       transpose per receiver */
 } cupermDistPlanInfo_t;
 
 /** Device workspace, in bytes, that cupermDistExecute needs for this plan (may be 0). */
@@ -246,9 +250,13 @@ CUPERM_API cupermStatus_t cupermDistExecute(cupermDistPlan_t plan, const void* a
  * register the buffer or some rank is outside the load/store (NVLink) domain, or the build lacks
  * NCCL's device API; the plan is then left with no binding). out = NULL with bytes = 0 unbinds (also
  * collective). A plan holds one binding: binding again replaces it. Afterwards cupermDistExecute
- * with exactly this out takes the direct path; any other out takes the plan's own transport. A plan
- * that chose PEER_STORES with PERMUTE_ON_UNPACK (its permuting stores over the link priced or timed
- * slower than a copy over it and a local permutation) keeps that transport for the bound output too
+ * with exactly this out takes the direct path; any other out takes the plan's own transport. Where
+ * the output's blocks are whole (block x grid = extent), every rank's output strides alike and this
+ * rank's input block meets each distributed output mode in one block or in whole blocks, one
+ * transpose of the whole input block stores into every receiver (directWhole), reading the input
+ * once. Otherwise it runs one transpose per receiver, and a plan that chose PEER_STORES with
+ * PERMUTE_ON_UNPACK (its permuting stores over the link priced or timed slower than a copy over it
+ * and a local permutation) keeps that transport for the bound output unless every rank stores whole
  * (cupermDistPlanInfo_t.directTransposes says which). A PEER_STORES_ONE_KERNEL plan stores into the
  * bound outputs in one kernel too. The
  * ranks must choose alike: every rank passes its bound output, or none does (each rank decides

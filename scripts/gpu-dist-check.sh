@@ -4,11 +4,13 @@
 # error-agreement program, and the benchmark (1 GB and 4 GB per GPU, small messages);
 # prints a summary table last. Run from the repository root on the GPU machine:
 #   scripts/gpu-dist-check.sh [--cases N] [--gb "1 4"] [--iters N] [--phases] [--nsys] [--prebuilt DIR]
-#                             [--memcheck N]
+#                             [--memcheck N] [--pieces]
 # --prebuilt DIR: skip the build and run DIR/tests/{test_dist_layout,cuperm-dist-test} with
 # DIR/src's libraries (built elsewhere for sm_90, e.g. by scripts/dist-carry.sh).
 # --memcheck N: also run N quick random cases (and 2 contractions) under compute-sanitizer memcheck,
 # NCCL's kernels excluded (dist-memcheck.log).
+# --pieces: also run the bound-output cases with CUPERM_DIST_WHOLE=0 (one transpose per receiver
+# instead of the whole-block transpose; dist-bench-<G>GB-pieces.log), for an A/B in one call.
 # --phases: also time the reverse case's phases alone (cuperm-dist-test --phases, 1 GB per GPU).
 # --nsys: also trace one 1 GB benchmark run with Nsight Systems (when nsys is found) and keep
 # its kernel/NCCL timeline as CSV (dist-trace.csv.gz), to see what overlaps.
@@ -19,7 +21,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export NCCL_NVLS_ENABLE=0
 export NCCL_DEBUG=${NCCL_DEBUG:-WARN}
-cases=60 gbs="1 4" iters=10 nsys=0 phases=0 prebuilt="" memcheck=0
+cases=60 gbs="1 4" iters=10 nsys=0 phases=0 prebuilt="" memcheck=0 pieces=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --cases) cases=$2; shift ;;
@@ -27,6 +29,7 @@ while [ $# -gt 0 ]; do
     --iters) iters=$2; shift ;;
     --nsys) nsys=1 ;;
     --phases) phases=1 ;;
+    --pieces) pieces=1 ;;
     --prebuilt) prebuilt=$2; shift ;;
     --memcheck) memcheck=$2; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
@@ -136,6 +139,15 @@ for gb in $gbs; do
     case "$line" in
       6-D*) add "  $(echo "$line" | cut -c1-34)" "$(echo "$line" | awk '{print "dist", $(NF-6), "ms  a2a", $(NF-5), "ms  ratio", $(NF-3), " host", $(NF-2), "ms", $NF}')";;
     esac
+  done < <(grep -E '^6-D' "$log")
+  [ "$pieces" = 1 ] || continue
+  log="$logs/dist-bench-${gb}GB-pieces.log"
+  CUPERM_DIST_WHOLE=0 DT_BENCH_ONLY="bound output" timeout 240 "$build/tests/cuperm-dist-test" --bench --gb "$gb" \
+    --iters "$iters" >"$log" 2>&1
+  add "bench ${gb} GB/GPU, pieces" "rc=$?"
+  cat "$log"
+  while read -r line; do
+    add "  $(echo "$line" | cut -c1-34)" "$(echo "$line" | awk '{print "dist", $(NF-6), "ms  a2a", $(NF-5), "ms  ratio", $(NF-3)}')"
   done < <(grep -E '^6-D' "$log")
 done
 

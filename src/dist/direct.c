@@ -1,6 +1,7 @@
 /* Bound outputs (cupermDistPlanBindOutput; plan.h): every rank's output registered as one
  * symmetric NCCL window, so that each rank's transposes store straight into the receivers'
  * output blocks: no send or receive buffer, no unpack (run.c runs them). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,41 @@ cupermStatus_t cuperm_dist_build_direct(cuperm_handle_t* h, cuperm_dist_plan_t* 
     p->direct.pieces = x;
     p->direct.n = count;
     return CUPERM_STATUS_SUCCESS;
+}
+
+/* The element distance between consecutive receivers' outputs when peer[] is an arithmetic
+ * progression of a positive multiple of elem bytes (NCCL maps a window's parts one stride apart in
+ * each GPU's address space); else 0. */
+static int64_t peer_stride(char* const* peer, int P, size_t elem)
+{
+    if (P < 2 || (uintptr_t)peer[1] <= (uintptr_t)peer[0]) return 0;
+    const uintptr_t d = (uintptr_t)peer[1] - (uintptr_t)peer[0]; /* addresses of separate mappings: as integers */
+    if (d % elem || d > (uintptr_t)INT64_MAX / (uintptr_t)P) return 0;
+    for (int q = 2; q < P; ++q)
+        if ((uintptr_t)peer[q] - (uintptr_t)peer[0] != (uintptr_t)q * d) return 0;
+    return (int64_t)(d / elem);
+}
+
+cupermStatus_t cuperm_dist_build_whole(cuperm_handle_t* h, cuperm_dist_plan_t* p, const int64_t* out_strides,
+                                       char* const* peer)
+{
+    cuperm_dist_piece_t* s = &p->direct.whole;
+    memset(s, 0, sizeof *s);
+    p->direct.has_whole = !p->in_volume; /* nothing to send: whole, trivially (no launch) */
+    cuperm_dist_whole_t w;
+    const int64_t stride = peer_stride(peer, p->comm_size, (size_t)p->elem_size);
+    if (!cuperm_dist_whole_view(&p->lin, &p->lout, p->perm, p->comm_rank, out_strides, stride, &w) ||
+        w.rank > CUPERM_MAX_RANK)
+        return CUPERM_STATUS_SUCCESS; /* the pieces it is */
+    int identity[CUPERM_MAX_RANK];
+    for (int d = 0; d < w.rank; ++d) identity[d] = d;
+    s->peer = w.first;
+    s->peer_offset = (size_t)w.offset * (size_t)p->elem_size;
+    s->bytes = (size_t)p->in_volume * (size_t)p->elem_size;
+    const cupermStatus_t st =
+        cuperm_dist_piece_init(h, s, w.rank, w.extents, identity, p->type, w.in_strides, w.out_strides);
+    p->direct.has_whole = !st;
+    return st == CUPERM_STATUS_ALLOC_FAILED ? st : CUPERM_STATUS_SUCCESS; /* else the pieces */
 }
 
 void cuperm_dist_direct_free(cuperm_dist_plan_t* p)
@@ -106,7 +142,7 @@ static cupermStatus_t bind_output(cuperm_dist_plan_t* p, void* out, size_t bytes
     cuperm_dist_direct_free(p); /* every rank alike: the agreement above passed */
     if (!out) return CUPERM_STATUS_SUCCESS;
     int64_t* strides = malloc(sizeof(int64_t) * CUPERM_MAX_RANK * (size_t)p->comm_size);
-    int64_t w[2] = {0, 0};
+    int64_t w[2] = {0, 0}, u[3] = {0, 0, 0};
     st = !strides ? cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, FN ": out of host memory")
        : !cuperm_dist_window_possible(p->comm, p->comm_size)
            ? cuperm_fail(CUPERM_STATUS_NOT_SUPPORTED, FN ": NCCL's windows are unavailable here (NCCL >= 2.28 with "
@@ -118,11 +154,15 @@ static cupermStatus_t bind_output(cuperm_dist_plan_t* p, void* out, size_t bytes
                                          &p->direct.window);
     if (!st) st = gather_strides(p, stream, strides);
     if (!st) {
-        int64_t u[2] = {0, 0};
+        const int one = p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL;
+        const char* env = getenv("CUPERM_DIST_WHOLE"); /* "0": per-receiver pieces always (A/B runs) */
         cupermStatus_t mine = cuperm_dist_build_direct(p->handle, p, strides);
-        if (!mine && p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL) /* its stores in one kernel too */
+        if (!mine && one) /* its stores in one kernel too, barriers included: no whole-block launch */
             mine = cuperm_dist_moves_upload(p, 1);
-        st = cuperm_dist_agree_status(FN, p->comm, stream, p->comm_rank, mine, u, 2);
+        else if (!mine && !(env && !strcmp(env, "0")))
+            mine = cuperm_dist_build_whole(p->handle, p, strides, p->direct.window.peer);
+        u[2] = !p->direct.has_whole; /* agreed: does some rank lack the whole-block transpose? */
+        st = cuperm_dist_agree_status(FN, p->comm, stream, p->comm_rank, mine, u, 3);
     }
     free(strides);
     if (st) {
@@ -133,9 +173,12 @@ static cupermStatus_t bind_output(cuperm_dist_plan_t* p, void* out, size_t bytes
     /* A plan that permutes on the receiving side over peer stores does so because its model (or its
      * measurement) found the permuting stores over the link slower than a copy over it and a local
      * permutation: the direct pieces would be those permuting stores, so it keeps its transport (on
-     * 2 x H200 the reverse case: 1.30-1.40x the exchange that way, 1.40-1.48x direct, session31/). */
-    p->direct.used = !(p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES &&
-                       p->variant == CUPERM_DIST_VARIANT_PERMUTE_ON_UNPACK);
+     * 2 x H200 the reverse case: 1.30-1.40x the exchange that way, 1.40-1.48x direct, session31/).
+     * Where every rank has the whole-block transpose, each input element is read once and written
+     * once, wherever it goes: no transport moves less. The ranks must choose alike (the two paths'
+     * barriers differ), hence the agreement above. */
+    p->direct.used = !u[2] || !(p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES &&
+                                p->variant == CUPERM_DIST_VARIANT_PERMUTE_ON_UNPACK);
     return CUPERM_STATUS_SUCCESS;
 }
 

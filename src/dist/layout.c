@@ -125,7 +125,7 @@ void cuperm_dist_local_strides(const cuperm_dist_layout_t* l, int r, int64_t* st
     }
     cuperm_dist_box_t own;
     cuperm_dist_owned(l, r, &own);
-    int64_t extents[CUPERM_MAX_RANK];
+    int64_t extents[CUPERM_MAX_RANK] = {0}; /* zeroed for gcc, which cannot see the loop fill it */
     for (int m = 0; m < l->rank; ++m) extents[m] = max64(own.hi[m] - own.lo[m], 1); /* empty: strides stay positive */
     cuperm_dense_strides(l->rank, extents, strides);
 }
@@ -245,4 +245,58 @@ int64_t cuperm_dist_corner_offset(const int64_t* lo, const int64_t* origin, cons
     int64_t off = 0;
     for (int r = 0; r < n; ++r) off += (lo[perm ? perm[r] : r] - origin[r]) * str[r];
     return off;
+}
+
+int cuperm_dist_whole_view(const cuperm_dist_layout_t* in, const cuperm_dist_layout_t* out, const int* perm, int me,
+                           const int64_t* out_strides, int64_t peer_stride, cuperm_dist_whole_t* w)
+{
+    const int n = in->rank;
+    const int64_t* ostr = out_strides + (size_t)me * CUPERM_MAX_RANK;
+    if (peer_stride < 1) return 0;
+    for (int q = 0; q < out->comm_size; ++q)
+        if (memcmp(out_strides + (size_t)q * CUPERM_MAX_RANK, ostr, sizeof(int64_t) * (size_t)n)) return 0;
+    int64_t step[CUPERM_MAX_RANK]; /* ranks from one coordinate of grid dimension g to the next */
+    for (int g = 0, below = 1; g < out->grid_rank; below *= out->grid[g++]) {
+        const int m = out->modes[g];
+        if (m < 0 || out->block[g] * out->grid[g] != out->extents[m]) return 0;
+        step[g] = below;
+    }
+    cuperm_dist_box_t own;
+    int64_t in_str[CUPERM_MAX_RANK];
+    if (!cuperm_dist_owned(in, me, &own)) return 0;
+    cuperm_dist_local_strides(in, me, in_str);
+    int first = 0, d = 0;
+    int64_t offset = 0;
+    for (int r = 0; r < n; ++r) {
+        const int k = perm[r]; /* out mode r is input mode k */
+        const int g = out->grid_of_mode[r];
+        const int64_t lo = own.lo[k], hi = own.hi[k];
+        if (g < 0) {
+            offset += lo * ostr[r];
+            continue;
+        }
+        const int64_t b = out->block[g], c = lo / b;
+        first += (int)(c * step[g]);
+        offset += (lo - c * b) * ostr[r];
+        if ((hi - 1) / b != c && (lo % b || hi % b)) return 0; /* part of a block at either end */
+    }
+    memset(w, 0, sizeof *w);
+    for (int k = 0; k < n; ++k) {
+        int r = 0;
+        while (perm[r] != k) ++r;
+        const int g = out->grid_of_mode[r];
+        const int64_t e = own.hi[k] - own.lo[k], b = g < 0 ? e : out->block[g];
+        w->extents[d] = e < b ? e : b;
+        w->in_strides[d] = in_str[k];
+        w->out_strides[d++] = ostr[r];
+        if (e > b) { /* whole blocks: the count steps to the next receiver */
+            w->extents[d] = e / b;
+            w->in_strides[d] = in_str[k] * b;
+            w->out_strides[d++] = step[g] * peer_stride;
+        }
+    }
+    w->rank = d;
+    w->first = first;
+    w->offset = offset;
+    return 1;
 }

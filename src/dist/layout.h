@@ -83,6 +83,31 @@ int64_t cuperm_dist_layout_hash(const cuperm_dist_layout_t* l, int64_t seed);
 void cuperm_dist_operand_layout(const cuperm_dist_layout_t* d, const int32_t* modes_d, const cuperm_dist_layout_t* x,
                                 const int32_t* modes_x, cuperm_dist_layout_t* out);
 
+/** This rank's whole input block as one transpose into every receiver's output (a bound output's
+ *  direct path, direct.c): the dimensions in input order, a distributed output mode that the block
+ *  spans over several whole blocks split into (block, count), the count stepping from one
+ *  receiver's block to the next. */
+typedef struct {
+    int rank;
+    int64_t extents[CUPERM_MAX_RANK + CUPERM_MAX_RANK];
+    int64_t in_strides[CUPERM_MAX_RANK + CUPERM_MAX_RANK];
+    int64_t out_strides[CUPERM_MAX_RANK + CUPERM_MAX_RANK];
+    int first;          /* the receiver of the block's first element */
+    int64_t offset;     /* that element's offset in the receiver's output block */
+} cuperm_dist_whole_t;
+
+/**
+ * Describes rank me's input block of in -> out (out mode r = input mode perm[r]) as one transpose
+ * into the receivers' output blocks addressed as one strided tensor: receiver q's block starts
+ * q * peer_stride elements after receiver 0's, and every rank's output strides are out_strides
+ * (rows of CUPERM_MAX_RANK, one per rank: all must be equal). That needs out's blocks to be whole
+ * (block x grid = extent on every grid dimension, none replicated) and the input block to meet
+ * each distributed output mode inside one block or in whole blocks. Returns 1 and fills *w, or 0
+ * (those rules broken, peer_stride < 1, or an empty input block).
+ */
+int cuperm_dist_whole_view(const cuperm_dist_layout_t* in, const cuperm_dist_layout_t* out, const int* perm, int me,
+                           const int64_t* out_strides, int64_t peer_stride, cuperm_dist_whole_t* w);
+
 /** Splits box (input-mode coordinates) into at most k chunks along the slowest mode of
  *  the packed order (order[0] fastest .. order[rank-1] slowest) whose extent exceeds 1,
  *  each a contiguous range of the box packed densely in that order. Returns the number

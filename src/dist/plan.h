@@ -64,6 +64,10 @@ typedef struct {
     cuperm_dist_piece_t* pieces;
     int n;
     cuperm_dist_moves_t moves;   /* one-kernel plans: the pieces and the local piece */
+    int has_whole;               /* whole replaces pieces and the local piece (direct.c) */
+    cuperm_dist_piece_t whole;   /* this rank's whole input block into every receiver's output, the
+                                    outputs addressed as one tensor (cuperm_dist_whole_view) from
+                                    receiver `peer`'s block, peer_offset bytes in */
 } cuperm_dist_direct_t;
 
 /* A captured execute (replay.c): its pointers and scalars, and the graph that replays it. */
@@ -234,6 +238,13 @@ void cuperm_dist_plan_free(cuperm_dist_plan_t* p);
 /** The direct pieces of rank p->comm_rank (no device, no NCCL; for tests too): out_strides holds
  *  every rank's output strides (comm_size rows of CUPERM_MAX_RANK). Replaces p->direct.pieces. */
 cupermStatus_t cuperm_dist_build_direct(cuperm_handle_t* h, cuperm_dist_plan_t* p, const int64_t* out_strides);
+
+/** The whole-block direct transpose of rank p->comm_rank (no device, no NCCL; for tests too) when
+ *  cuperm_dist_whole_view allows it with the receivers' outputs at peer[0 .. comm_size) (addresses in
+ *  this GPU's space: their differences must be one stride, a multiple of the element size) and the
+ *  rows of out_strides as in cuperm_dist_build_direct: sets p->direct.has_whole and .whole. */
+cupermStatus_t cuperm_dist_build_whole(cuperm_handle_t* h, cuperm_dist_plan_t* p, const int64_t* out_strides,
+                                       char* const* peer);
 
 /** Collective (cupermDistPlanBindOutput): binds out (bytes) to p, or unbinds when out is NULL. */
 cupermStatus_t cuperm_dist_bind_output(cuperm_dist_plan_t* p, void* out, size_t bytes, cudaStream_t stream);

@@ -82,7 +82,9 @@ static cupermStatus_t run_one_kernel(const cuperm_dist_plan_t* p, int direct, co
     return e ? cuperm_dist_cuda_fail(e, "cupermDistExecute: the moves kernel") : CUPERM_STATUS_SUCCESS;
 }
 
-/* Into a bound output (direct.c). On the plan's high-priority stream: a barrier (every receiver's
+/* Into a bound output (direct.c). With the whole-block transpose: a barrier (every receiver's earlier
+ * work on its output is done), that transpose, a barrier (every store has landed). Else on the plan's
+ * high-priority stream: a barrier (every receiver's
  * earlier work on its output is done), this rank's stores straight into the receivers' outputs with
  * alpha and beta, their grids capped at build time (cuperm_dist_cap_grid), and a barrier
  * (every store has landed). The local piece starts on the side stream once the first barrier has
@@ -91,6 +93,12 @@ static cupermStatus_t run_one_kernel(const cuperm_dist_plan_t* p, int direct, co
 static cupermStatus_t run_direct(const cuperm_dist_plan_t* p, const void* alpha, const void* in, const void* beta,
                                  void* out, cudaStream_t stream)
 {
+    const cuperm_dist_piece_t* w = &p->direct.whole;
+    if (p->direct.has_whole) { /* one transpose, local and remote stores interleaved: on the caller's stream */
+        cupermStatus_t st = barrier(&p->direct.window, stream);
+        if (!st && w->bytes) st = run_piece(w, alpha, in, beta, p->direct.window.peer[w->peer] + w->peer_offset, stream);
+        return st ? st : barrier(&p->direct.window, stream);
+    }
     const size_t elem = (size_t)p->elem_size;
     const char* src = in;
     cupermStatus_t st = start_stores(p, &p->direct.window, alpha, in, beta, out, stream);

@@ -234,7 +234,8 @@ int dt_bench(double gb, int iters)
         printf("%-44s %-4s %-26s %9.4f %11zu %s/%d/%-2d %9.4f %9.4f %9.4f %6.3f %8.4f %8.4f %s\n", b->name,
                dt_type_name(b->type),
                ex, gpub, b->info[0].bytesSent,
-               b->info[0].directTransposes ? "bo"
+               b->info[0].directWhole        ? "bw"
+               : b->info[0].directTransposes ? "bo"
                : b->info[0].transport == PS ? "ps"
                : b->info[0].transport == PK ? "pk" : "sr",
                (int)b->info[0].variant,

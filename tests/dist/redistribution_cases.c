@@ -134,6 +134,20 @@ int dt_correctness_case(int id, int quick)
     c->pad = (int)dt_rr(0, 3) == 0;
     c->pad_out = (int)dt_rr(0, 3) == 0;
     c->bind = (int)dt_rr(0, 2) == 0;
+    if (c->bind && dt_rr(0, 1)) { /* whole output blocks, strides alike: the whole-block direct transpose */
+        for (int g = 0; g < c->out.d.gridRank; ++g) {
+            const int m = c->out.modes[g], f = c->out.grid[g];
+            ext_o[m] = c->out.ext[m] = (ext_o[m] + f - 1) / f * f;
+            ext[c->perm[m]] = ext_o[m];
+            c->out.block[g] = ext_o[m] / f;
+        }
+        c->out.use_blocks = 1;
+        c->out.d.blockSizes = c->out.block;
+        c->pad_out = 0;
+        dt_random_dist(c->rank, ext, &c->in);
+        vol = 1;
+        for (int m = 0; m < c->rank; ++m) vol *= ext[m];
+    }
     const size_t es = cupermDataTypeSize(c->type);
     /* host global tensors and the reference on GPU 0 */
     void* gin = malloc((size_t)vol * es);
@@ -232,7 +246,8 @@ int dt_correctness_case(int id, int quick)
     for (int m = 0; m < c->rank; ++m) printf("%s%d", m ? "," : " ", c->perm[m]);
     printf(" %s -> %s%s%s beta %g %s variant %d chunks %d sent %zu B\n", si, so, c->pad ? " padded-in" : "",
            c->pad_out ? " padded-out" : "", c->beta,
-           c->info[0].directTransposes ? "bound-output"
+           c->info[0].directWhole        ? "bound-output-whole"
+           : c->info[0].directTransposes ? "bound-output"
            : c->info[0].transport == CUPERM_DIST_TRANSPORT_PEER_STORES ? "peer-stores"
            : c->info[0].transport == CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL ? "one-kernel" : "send-recv",
            (int)c->info[0].variant, c->info[0].chunks, c->info[0].bytesSent);

@@ -415,6 +415,133 @@ static void direct_stores(void** state)
     cuperm_plan_cache_destroy(h.plan_cache);
 }
 
+/* random_problem with whole output blocks: each distributed output mode's extent a multiple of its
+ * grid dimension, blocks of exactly extent / grid (the input's blocks follow the new extents). */
+static void whole_blocks_problem(problem_t* q)
+{
+    random_problem(q);
+    for (int g = 0; g < q->dout.gridRank; ++g) {
+        const int m = q->mo[g];
+        q->ext_o[m] = q->go[g] * rr(1, 3);
+        q->ext[q->perm[m]] = q->ext_o[m];
+        q->bo[g] = q->ext_o[m] / q->go[g];
+    }
+    q->dout.blockSizes = q->bo;
+    memcpy(q->eo, q->ext_o, sizeof q->eo);
+    memcpy(q->ei, q->ext, sizeof q->ei);
+    for (int g = 0; g < q->di.gridRank; ++g) q->bi[g] = (q->ext[q->mi[g]] + q->gi[g] - 1) / q->gi[g] + (rr(0, 3) == 0);
+    assert_int_equal(cuperm_dist_layout_init(&q->li, &q->di, q->P, "in"), 0);
+    assert_int_equal(cuperm_dist_layout_init(&q->lo, &q->dout, q->P, "out"), 0);
+}
+
+/* The whole-block direct transpose (cuperm_dist_build_whole): the receivers' output blocks lie one
+ * stride apart in one buffer, as NCCL maps a window's parts into each GPU's address space. Each rank
+ * whose input block allows it stores all of it with one transpose, the others per receiver; gathered,
+ * the result must be alpha * perm(in) + beta * out exactly, with nothing written outside the output
+ * blocks (padding, the gap to the next block). Ranks with other strides, or receivers not one stride
+ * apart, get no whole-block transpose. */
+static void whole_block_stores(void** state)
+{
+    (void)state;
+    cuperm_handle_t h;
+    test_handle(&h);
+    const double hole = 1e300, alpha = 3, beta = -2;
+    int wholes = 0, spanning = 0;
+    for (int trial = 0; trial < 400; ++trial) {
+        problem_t q;
+        whole_blocks_problem(&q);
+        const int P = q.P;
+        /* one set of output strides for every rank: dense over a block, some dimensions padded */
+        int64_t ostr[6][CUPERM_MAX_RANK] = {{0}}, sin[6][CUPERM_MAX_RANK], s = 1;
+        cuperm_dist_box_t box;
+        cuperm_dist_owned(&q.lo, 0, &box);
+        for (int m = 0; m < q.rank; ++m) {
+            ostr[0][m] = s;
+            s *= box.hi[m] - box.lo[m] + (rr(0, 2) == 0 ? rr(1, 3) : 0);
+        }
+        for (int r = 1; r < P; ++r) memcpy(ostr[r], ostr[0], sizeof ostr[0]);
+        cupermDistTensorDescriptor_t dr = q.dout;
+        dr.localStrides = ostr[0];
+        cuperm_dist_layout_t lor;
+        assert_int_equal(cuperm_dist_layout_init(&lor, &dr, P, "out"), 0);
+        const int64_t span = cuperm_dist_local_span(&lor, 0), stride = span + rr(0, 7);
+        double* flat = malloc(sizeof(double) * (size_t)(stride * P));
+        for (int64_t i = 0; i < stride * P; ++i) flat[i] = hole;
+        char* peer[6];
+        for (int r = 0; r < P; ++r) peer[r] = (char*)(flat + r * stride);
+        cuperm_dist_plan_t plans[6];
+        double* lin[6];
+        for (int r = 0; r < P; ++r) {
+            memset(&plans[r], 0, sizeof plans[r]);
+            assert_int_equal(cuperm_dist_build_pieces(&h, &q.li, &lor, q.perm, r, CUPERM_DIST_TRANSPORT_SEND_RECV, 1, 1,
+                                                      &plans[r]), 0);
+            assert_int_equal(cuperm_dist_build_direct(&h, &plans[r], &ostr[0][0]), 0);
+            assert_int_equal(cuperm_dist_build_whole(&h, &plans[r], &ostr[0][0], peer), 0);
+            cuperm_dist_local_strides(&q.li, r, sin[r]);
+            lin[r] = calloc((size_t)cuperm_dist_local_span(&q.li, r) + 1, sizeof(double));
+            fill_in(&q, r, sin[r], lin[r]);
+            visit_out(&q, r, ostr[r], flat + r * stride, 0, 0, 0, NULL, NULL);
+            if (P > 1 && plans[r].in_volume) { /* the rules: other strides somewhere, or receivers not one stride apart */
+                cuperm_dist_plan_t t = plans[r];
+                int64_t other[6][CUPERM_MAX_RANK];
+                memcpy(other, ostr, sizeof other);
+                other[P - 1][0] += 1;
+                assert_int_equal(cuperm_dist_build_whole(&h, &t, &other[0][0], peer), 0);
+                assert_false(t.direct.has_whole);
+                char* skewed[6];
+                memcpy(skewed, peer, sizeof skewed);
+                skewed[P - 1] += 8;
+                if (P > 2) {
+                    assert_int_equal(cuperm_dist_build_whole(&h, &t, &ostr[0][0], skewed), 0);
+                    assert_false(t.direct.has_whole);
+                }
+                assert_int_equal(cuperm_dist_build_whole(&h, &t, &ostr[0][0], peer), 0);
+                assert_int_equal(t.direct.has_whole, plans[r].direct.has_whole);
+            }
+        }
+        for (int r = 0; r < P; ++r) {
+            const cuperm_dist_plan_t* p = &plans[r];
+            if (p->direct.has_whole && p->in_volume) {
+                const cuperm_dist_piece_t* w = &p->direct.whole;
+                assert_true(w->peer >= 0 && w->peer < P && w->peer_offset % 8 == 0);
+                assert_int_equal(w->bytes, (size_t)p->in_volume * 8);
+                emulate(&w->tp.host.launch, alpha, lin[r], beta, (double*)peer[w->peer] + w->peer_offset / 8);
+                ++wholes;
+                spanning += p->direct.n > 0;
+                continue;
+            }
+            if (p->has_local)
+                emulate(&p->local.tp.host.launch, alpha, lin[r] + p->local.local_offset, beta,
+                        flat + r * stride + p->local.local_offset2);
+            for (int i = 0; i < p->direct.n; ++i) {
+                const cuperm_dist_piece_t* x = &p->direct.pieces[i];
+                emulate(&x->tp.host.launch, alpha, lin[r] + x->local_offset, beta,
+                        (double*)peer[x->peer] + x->peer_offset / 8);
+            }
+        }
+        char what[64];
+        snprintf(what, sizeof what, "whole-block trial %d", trial);
+        char* mark = calloc((size_t)(stride * P), 1);
+        for (int r = 0; r < P; ++r) visit_out(&q, r, ostr[r], flat + r * stride, 1, alpha, beta, mark + r * stride, what);
+        for (int64_t i = 0; i < stride * P; ++i)
+            if (!mark[i] && flat[i] != hole)
+                fail_msg("%s: offset %lld (rank %lld's part) outside every output block was written", what, (long long)i,
+                         (long long)(i / stride));
+        free(mark);
+        free(flat);
+        for (int r = 0; r < P; ++r) {
+            free(plans[r].pack);
+            free(plans[r].unpack);
+            free(plans[r].direct.pieces);
+            free(lin[r]);
+        }
+    }
+    /* most ranks with input store whole; many of those reach other ranks from one transpose */
+    print_message("whole-block transposes: %d, %d of them reaching other ranks\n", wholes, spanning);
+    assert_true(wholes > 400 && spanning > 100);
+    cuperm_plan_cache_destroy(h.plan_cache);
+}
+
 /* The cost model's chunk count follows the device family's dist_link_overlap: with none (the
  * measured 2 x H200 table) pipelining only adds stages, so one chunk is cheapest for both
  * variants; if the exchange hid the local transposes, more chunks would be. The benchmark's
@@ -462,6 +589,7 @@ static void chunks_follow_the_link_overlap(void** state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(pieces_redistribute), cmocka_unit_test(direct_stores),
+                                       cmocka_unit_test(whole_block_stores),
                                        cmocka_unit_test(chunks_follow_the_link_overlap)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
