@@ -195,11 +195,20 @@ int dt_correctness_case(int id, int quick)
         dt_copy_block(c->type, gout, ext_o, c->h_out[r], c->le_out[r], c->off_out[r], sout, c->rank, 1);
         if (c->out_bytes[r] + es > c->bind_bytes) c->bind_bytes = c->out_bytes[r] + es;
     }
-    dt_on_all_ranks(run_case_rank, c);
-    int bad = 0;
     char si[128], so[128];
     dt_describe(&c->in, si, sizeof si);
     dt_describe(&c->out, so, sizeof so);
+    if (getenv("DT_TRACE")) { /* the case before it runs, for hangs (the watchdog ends the program) */
+        fprintf(stderr, "case %3d: %s rank %d extents", id, dt_type_name(c->type), c->rank);
+        for (int m = 0; m < c->rank; ++m) fprintf(stderr, "%s%lld", m ? "x" : " ", (long long)ext[m]);
+        fprintf(stderr, " perm");
+        for (int m = 0; m < c->rank; ++m) fprintf(stderr, "%s%d", m ? "," : " ", c->perm[m]);
+        fprintf(stderr, " %s -> %s%s%s beta %g bind %d transport %d variant %d chunks %d\n", si, so,
+                c->pad ? " padded-in" : "", c->pad_out ? " padded-out" : "", c->beta, c->bind, (int)c->opt.transport,
+                (int)c->opt.variant, c->opt.chunks);
+    }
+    dt_on_all_ranks(run_case_rank, c);
+    int bad = 0;
     int skipped = 0;
     if (c->st[0] == CUPERM_STATUS_NOT_SUPPORTED &&
         (c->opt.transport == CUPERM_DIST_TRANSPORT_PEER_STORES ||

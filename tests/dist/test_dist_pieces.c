@@ -415,6 +415,49 @@ static void direct_stores(void** state)
     cuperm_plan_cache_destroy(h.plan_cache);
 }
 
+/* The element each output offset of a launch takes (its input offset), in map[out - lo, ...). */
+typedef struct {
+    int64_t* map;
+    int64_t base, n, wide, bad;
+} from_ctx;
+
+static int record_from(int64_t o, int64_t i, void* vctx)
+{
+    from_ctx* c = vctx;
+    const int64_t at = c->base + o;
+    if (at < 0 || at >= c->n) return c->bad = 1;
+    c->map[at] = i;
+    return 0;
+}
+
+static int check_wide(int64_t o, int64_t i, void* vctx)
+{
+    from_ctx* c = vctx;
+    for (int64_t j = 0; j < c->wide; ++j) {
+        const int64_t at = c->base + o * c->wide + j;
+        if (at < 0 || at >= c->n || c->map[at] != i * c->wide + j) return c->bad = 1;
+    }
+    return 0;
+}
+
+/* A plan's packed launch (wide elements, used for plain moves of aligned pointers) moves each
+ * element where its element launch does; base: the output pointer's element offset in a buffer of
+ * n elements (aligned to the wide element, or nothing is checked). */
+static void packed_agrees(const cuperm_transpose_plan_t* tp, int64_t base, int64_t n, int elem)
+{
+    if (!tp->host.has_packed) return;
+    const int64_t wide = tp->host.packed.elem_size / elem;
+    if (base % wide) return;
+    from_ctx c = {malloc(sizeof(int64_t) * (size_t)n), base, n, 1, 0};
+    for (int64_t i = 0; i < n; ++i) c.map[i] = -1;
+    launch_walk(&tp->host.launch, record_from, &c);
+    assert_false(c.bad);
+    c.wide = wide; /* check_wide: wide offsets from the same base (elements) */
+    launch_walk(&tp->host.packed, check_wide, &c);
+    assert_false(c.bad);
+    free(c.map);
+}
+
 /* random_problem with whole output blocks: each distributed output mode's extent a multiple of its
  * grid dimension, blocks of exactly extent / grid (the input's blocks follow the new extents). */
 static void whole_blocks_problem(problem_t* q)
@@ -446,7 +489,7 @@ static void whole_block_stores(void** state)
     cuperm_handle_t h;
     test_handle(&h);
     const double hole = 1e300, alpha = 3, beta = -2;
-    int wholes = 0, spanning = 0;
+    int wholes = 0, spanning = 0, packs = 0;
     for (int trial = 0; trial < 400; ++trial) {
         problem_t q;
         whole_blocks_problem(&q);
@@ -506,6 +549,9 @@ static void whole_block_stores(void** state)
                 assert_true(w->peer >= 0 && w->peer < P && w->peer_offset % 8 == 0);
                 assert_int_equal(w->bytes, (size_t)p->in_volume * 8);
                 emulate(&w->tp.host.launch, alpha, lin[r], beta, (double*)peer[w->peer] + w->peer_offset / 8);
+                packed_agrees(&w->tp, (int64_t)(((double*)peer[w->peer] - flat) + (int64_t)(w->peer_offset / 8)),
+                              stride * P, 8);
+                packs += w->tp.host.has_packed;
                 ++wholes;
                 spanning += p->direct.n > 0;
                 continue;
@@ -537,7 +583,8 @@ static void whole_block_stores(void** state)
         }
     }
     /* most ranks with input store whole; many of those reach other ranks from one transpose */
-    print_message("whole-block transposes: %d, %d of them reaching other ranks\n", wholes, spanning);
+    print_message("whole-block transposes: %d, %d of them reaching other ranks, %d with a packed launch\n", wholes,
+                  spanning, packs);
     assert_true(wholes > 400 && spanning > 100);
     cuperm_plan_cache_destroy(h.plan_cache);
 }
