@@ -254,10 +254,10 @@ CUPERM_API cupermStatus_t cupermDistExecute(cupermDistPlan_t plan, const void* a
  * the output's blocks are whole (block x grid = extent), every rank's output strides alike and this
  * rank's input block meets each distributed output mode in one block or in whole blocks, one
  * transpose of the whole input block stores into every receiver (directWhole), reading the input
- * once. Otherwise it runs one transpose per receiver, and a plan that chose PEER_STORES with
- * PERMUTE_ON_UNPACK (its permuting stores over the link priced or timed slower than a copy over it
- * and a local permutation) keeps that transport for the bound output unless every rank stores whole
- * (cupermDistPlanInfo_t.directTransposes says which). A PEER_STORES_ONE_KERNEL plan stores into the
+ * once; otherwise one transpose per receiver. A plan that chose PEER_STORES with PERMUTE_ON_UNPACK
+ * (its permuting stores over the link priced or timed slower than a copy over it and a local
+ * permutation) keeps that transport for the bound output (cupermDistPlanInfo_t.directTransposes
+ * says which). A PEER_STORES_ONE_KERNEL plan stores into the
  * bound outputs in one kernel too. The
  * ranks must choose alike: every rank passes its bound output, or none does (each rank decides
  * by its own pointer, and the two paths' NCCL calls do not match).

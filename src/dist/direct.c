@@ -142,7 +142,7 @@ static cupermStatus_t bind_output(cuperm_dist_plan_t* p, void* out, size_t bytes
     cuperm_dist_direct_free(p); /* every rank alike: the agreement above passed */
     if (!out) return CUPERM_STATUS_SUCCESS;
     int64_t* strides = malloc(sizeof(int64_t) * CUPERM_MAX_RANK * (size_t)p->comm_size);
-    int64_t w[2] = {0, 0}, u[3] = {0, 0, 0};
+    int64_t w[2] = {0, 0};
     st = !strides ? cuperm_fail(CUPERM_STATUS_ALLOC_FAILED, FN ": out of host memory")
        : !cuperm_dist_window_possible(p->comm, p->comm_size)
            ? cuperm_fail(CUPERM_STATUS_NOT_SUPPORTED, FN ": NCCL's windows are unavailable here (NCCL >= 2.28 with "
@@ -161,8 +161,8 @@ static cupermStatus_t bind_output(cuperm_dist_plan_t* p, void* out, size_t bytes
             mine = cuperm_dist_moves_upload(p, 1);
         else if (!mine && !(env && !strcmp(env, "0")))
             mine = cuperm_dist_build_whole(p->handle, p, strides, p->direct.window.peer);
-        u[2] = !p->direct.has_whole; /* agreed: does some rank lack the whole-block transpose? */
-        st = cuperm_dist_agree_status(FN, p->comm, stream, p->comm_rank, mine, u, 3);
+        int64_t u[2] = {0, 0};
+        st = cuperm_dist_agree_status(FN, p->comm, stream, p->comm_rank, mine, u, 2);
     }
     free(strides);
     if (st) {
@@ -173,12 +173,10 @@ static cupermStatus_t bind_output(cuperm_dist_plan_t* p, void* out, size_t bytes
     /* A plan that permutes on the receiving side over peer stores does so because its model (or its
      * measurement) found the permuting stores over the link slower than a copy over it and a local
      * permutation: the direct pieces would be those permuting stores, so it keeps its transport (on
-     * 2 x H200 the reverse case: 1.30-1.40x the exchange that way, 1.40-1.48x direct, session31/).
-     * Where every rank has the whole-block transpose, each input element is read once and written
-     * once, wherever it goes: no transport moves less. The ranks must choose alike (the two paths'
-     * barriers differ), hence the agreement above. */
-    p->direct.used = !u[2] || !(p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES &&
-                                p->variant == CUPERM_DIST_VARIANT_PERMUTE_ON_UNPACK);
+     * 2 x H200 the reverse case: 1.30-1.40x the exchange that way, 1.40-1.48x direct, session31/;
+     * the whole-block transpose, which reads the input once, measured 1.35-1.43x: session39/). */
+    p->direct.used = !(p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES &&
+                       p->variant == CUPERM_DIST_VARIANT_PERMUTE_ON_UNPACK);
     return CUPERM_STATUS_SUCCESS;
 }
 
