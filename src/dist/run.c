@@ -49,18 +49,21 @@ static cupermStatus_t join_link(const cuperm_dist_plan_t* p, cudaStream_t stream
 }
 
 /* The start of a run that stores into other GPUs: the link and side streams follow the caller's,
- * a barrier over w runs on the link stream, and the side stream waits for it; then the local
- * piece on the side stream (the stores, enqueued after it on the higher-priority link stream, are
- * dispatched first when the barrier passes). */
+ * a barrier over w runs on the link stream (*opened: it was enqueued, so every later barrier of the
+ * run must be too, whatever fails in between: the peers wait in theirs), and the side stream waits
+ * for it; then the local piece on the side stream (the stores, enqueued after it on the
+ * higher-priority link stream, are dispatched first when the barrier passes). */
 static cupermStatus_t start_stores(const cuperm_dist_plan_t* p, const cuperm_dist_window_t* w, const void* alpha,
-                                   const void* in, const void* beta, void* out, cudaStream_t stream)
+                                   const void* in, const void* beta, void* out, cudaStream_t stream, int* opened)
 {
     const size_t elem = (size_t)p->elem_size;
+    *opened = 0;
     cudaError_t e = cudaEventRecord(p->ev_start, stream);
     if (!e) e = cudaStreamWaitEvent(p->unpack_stream, p->ev_start, 0);
     if (!e) e = cudaStreamWaitEvent(p->comm_stream, p->ev_start, 0);
     if (e) return cuperm_dist_cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
     cupermStatus_t st = barrier(w, p->comm_stream);
+    *opened = !st;
     if (!st && (e = cudaEventRecord(p->ev_pack[0], p->comm_stream)) == cudaSuccess)
         e = cudaStreamWaitEvent(p->unpack_stream, p->ev_pack[0], 0);
     if (e) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: ordering the plan's streams");
@@ -96,18 +99,24 @@ static cupermStatus_t run_direct(const cuperm_dist_plan_t* p, const void* alpha,
     const cuperm_dist_piece_t* w = &p->direct.whole;
     if (p->direct.has_whole) { /* one transpose, local and remote stores interleaved: on the caller's stream */
         cupermStatus_t st = barrier(&p->direct.window, stream);
-        if (!st && w->bytes) st = run_piece(w, alpha, in, beta, p->direct.window.peer[w->peer] + w->peer_offset, stream);
-        return st ? st : barrier(&p->direct.window, stream);
+        if (st) return st;
+        if (w->bytes) st = run_piece(w, alpha, in, beta, p->direct.window.peer[w->peer] + w->peer_offset, stream);
+        const cupermStatus_t sb = barrier(&p->direct.window, stream); /* after a failure too: peers wait in it */
+        return st ? st : sb;
     }
     const size_t elem = (size_t)p->elem_size;
     const char* src = in;
-    cupermStatus_t st = start_stores(p, &p->direct.window, alpha, in, beta, out, stream);
+    int opened = 0;
+    cupermStatus_t st = start_stores(p, &p->direct.window, alpha, in, beta, out, stream, &opened);
     for (int i = 0; i < p->direct.n && !st; ++i) {
         const cuperm_dist_piece_t* s = &p->direct.pieces[i];
         st = run_piece(s, alpha, src + (size_t)s->local_offset * elem, beta,
                        p->direct.window.peer[s->peer] + s->peer_offset, p->comm_stream);
     }
-    if (!st) st = barrier(&p->direct.window, p->comm_stream);
+    if (opened) {
+        const cupermStatus_t sb = barrier(&p->direct.window, p->comm_stream);
+        if (!st) st = sb;
+    }
     return join_link(p, stream, st);
 }
 
@@ -127,15 +136,21 @@ static cupermStatus_t run_peer_stores(const cuperm_dist_plan_t* p, const void* a
     char* dst = out;
     const char* recv = (const char*)p->window.base + p->recv_base;
     cudaError_t e = cudaSuccess;
-    cupermStatus_t st = start_stores(p, &p->window, alpha, in, beta, out, stream);
+    int opened = 0;
+    cupermStatus_t st = start_stores(p, &p->window, alpha, in, beta, out, stream, &opened);
     int a = 0, b = 0;
-    for (int c = 0; c < p->chunks && !st; ++c) {
+    /* After a failure the stages' barriers still run (the peers wait in them), nothing else. */
+    for (int c = 0; c < p->chunks && (!st || opened); ++c) {
         for (; a < p->n_pack && p->pack[a].stage == c && !st; ++a) {
             const cuperm_dist_piece_t* s = &p->pack[a];
             st = run_piece(s, one, src + (size_t)s->local_offset * elem, zero,
                            p->window.peer[s->peer] + p->recv_base + s->peer_offset, ls);
         }
-        if (!st) st = barrier(&p->window, ls);
+        if (opened) {
+            const cupermStatus_t sb = barrier(&p->window, ls);
+            opened = !sb; /* a barrier that failed to launch: the peers hang in it whatever follows */
+            if (!st) st = sb;
+        }
         if (!st && (e = cudaEventRecord(p->ev_comm[c], ls))) st = cuperm_dist_cuda_fail(e, "cupermDistExecute: event");
         if (!st && (e = cudaStreamWaitEvent(p->unpack_stream, p->ev_comm[c], 0)))
             st = cuperm_dist_cuda_fail(e, "cupermDistExecute: cudaStreamWaitEvent");
@@ -212,13 +227,12 @@ cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, c
     if (!st && p->has_local && !p->skip_local)
         st = run_piece(&p->local, alpha, sr.src + (size_t)p->local.local_offset * sr.elem, beta,
                        sr.dst + (size_t)p->local.local_offset2 * sr.elem, stream);
-    /* One grouped send/receive per stage on the link's stream. */
-    int a = 0, b = 0;
-    for (int c = 0; c < p->chunks && comm && !st; ++c) {
-        if ((e = cudaStreamWaitEvent(p->comm_stream, p->ev_pack[c], 0))) {
+    /* One grouped send/receive per stage on the link's stream: posted after a failed pack too (the
+     * peers wait for them; this rank returns the failure, its data is then wrong), until NCCL fails. */
+    int a = 0, b = 0, link_ok = 1;
+    for (int c = 0; c < p->chunks && comm && link_ok; ++c) {
+        if ((e = cudaStreamWaitEvent(p->comm_stream, p->ev_pack[c], 0)) && !st)
             st = cuperm_dist_cuda_fail(e, "cupermDistExecute: cudaStreamWaitEvent");
-            break;
-        }
         ncclResult_t r = ncclGroupStart();
         for (; r == ncclSuccess && a < p->n_pack && p->pack[a].stage == c; ++a)
             r = ncclSend(send_from(&p->pack[a], &sr), p->pack[a].bytes, ncclInt8, p->pack[a].peer, p->comm,
@@ -228,7 +242,10 @@ cupermStatus_t cuperm_dist_run(const cuperm_dist_plan_t* p, const void* alpha, c
                          p->comm_stream);
         const ncclResult_t r2 = ncclGroupEnd();
         if (r == ncclSuccess) r = r2;
-        if (r != ncclSuccess) st = cuperm_dist_nccl_fail(r, "cupermDistExecute: ncclSend/ncclRecv");
+        if (r != ncclSuccess) {
+            if (!st) st = cuperm_dist_nccl_fail(r, "cupermDistExecute: ncclSend/ncclRecv");
+            link_ok = 0;
+        }
         if (!st && (e = cudaEventRecord(p->ev_comm[c], p->comm_stream)))
             st = cuperm_dist_cuda_fail(e, "cupermDistExecute: event");
     }
