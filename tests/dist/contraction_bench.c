@@ -1,4 +1,6 @@
 /* cuperm-dist-test --bench: distributed contractions' parallel efficiency against one GPU. */
+#include <string.h>
+
 #include "dist_parts.h"
 #include "harness.h"
 
@@ -245,7 +247,9 @@ int dt_ctr_bench(int iters)
     printf("%-38s %-10s %10s %10s %10s %8s %s\n", "distributed contraction (f32)", "schedule", "1 GPU ms", "dist ms",
            "GFLOP", "eff.", "overlapped operand, parts, rounds, predicted ms; received A/B MB (rank 0); one GPU's share "
            "alone: GPU 0 only, every GPU at once; dist ms with a workspace allocated once");
+    const char* only = getenv("DT_BENCH_ONLY"); /* a substring of the case names to run, as dt_bench */
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ++ci) {
+        if (only && !strstr(cases[ci].name, only)) continue;
         ctr_bench_t* c = malloc(sizeof *c);
         *c = cases[ci];
         c->iters = iters < 64 ? iters : 64;
