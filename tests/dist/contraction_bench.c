@@ -39,7 +39,7 @@ static float* random_floats(int64_t n, uint64_t seed)
     for (int64_t i = 0; i < n; ++i) h[i] = (float)(((uint64_t)i * 2654435761u + seed) % 1000) / 1000.0f + 0.25f;
     float* d = NULL;
     CK(cudaMalloc((void**)&d, (size_t)n * sizeof(float)));
-    CK(cudaMemcpy(d, h, (size_t)n * sizeof(float), cudaMemcpyHostToDevice));
+    dt_upload(d, h, (size_t)n * sizeof(float));
     free(h);
     return d;
 }

@@ -42,13 +42,13 @@ static void run_ctr_rank(int r, void* arg)
     void* dev[3];
     for (int t = 0; t < 3; ++t) {
         CK(cudaMalloc(&dev[t], c->bytes[r][t] + 16));
-        CK(cudaMemcpy(dev[t], c->h[r][t], c->bytes[r][t], cudaMemcpyHostToDevice));
+        dt_upload(dev[t], c->h[r][t], c->bytes[r][t]);
     }
     unsigned char a[16], b[16];
     dt_scalar(c->cd, 2.0, a);
     dt_scalar(c->cd, c->beta, b);
     for (int it = 0; it < 2 && !c->st[r]; ++it) { /* plan once, run twice: D is C again each time */
-        if (it) CK(cudaMemcpy(dev[2], c->h[r][2], c->bytes[r][2], cudaMemcpyHostToDevice));
+        if (it) dt_upload(dev[2], c->h[r][2], c->bytes[r][2]);
         c->st[r] = cupermDistContract(plan, a, dev[0], dev[1], b, dev[2], dev[2], NULL, 0, k->stream);
         CK(cudaStreamSynchronize(k->stream));
     }

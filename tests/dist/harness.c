@@ -172,6 +172,12 @@ int64_t dt_span(const int64_t* le, const int64_t* str, int rank)
     return s;
 }
 
+void dt_upload(void* d, const void* h, size_t n)
+{
+    CK(cudaMemcpy(d, h, n, cudaMemcpyHostToDevice));
+    CK(cudaDeviceSynchronize());
+}
+
 void dt_dense(const int64_t* le, int rank, int64_t* str, int pad)
 {
     int64_t s = 1;

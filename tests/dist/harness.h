@@ -76,6 +76,9 @@ void dt_describe(const dist_t* d, char* s, size_t n);
 int64_t dt_span(const int64_t* le, const int64_t* str, int rank);
 /* Dense column-major strides of extents le (empty modes count 1), mode 0 padded by pad. */
 void dt_dense(const int64_t* le, int rank, int64_t* str, int pad);
+/* n bytes host -> device, landed on return: cudaMemcpy from pageable memory may return before its
+ * DMA does, and the tests' non-blocking streams do not wait for the legacy stream it runs on. */
+void dt_upload(void* d, const void* h, size_t n);
 /* The next index in column-major order; 0 after the last. */
 int dt_next_idx(int64_t* idx, const int64_t* ext, int rank);
 /* Global (dense column-major, extents ext) <-> a rank's local block (extents le at global

@@ -21,7 +21,7 @@ static void fill_random(void* d, size_t bytes)
     }
     for (size_t at = 0; at < bytes; at += sizeof h) {
         const size_t n = bytes - at < sizeof h ? bytes - at : sizeof h;
-        CK(cudaMemcpy((char*)d + at, h, n, cudaMemcpyHostToDevice));
+        dt_upload((char*)d + at, h, n);
     }
 }
 

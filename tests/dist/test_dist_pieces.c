@@ -213,6 +213,19 @@ static void test_handle(cuperm_handle_t* h)
     h->plan_cache = cuperm_plan_cache_create();
 }
 
+/* Rank r's local strides of layout l: dense, mode 0 padded by pad elements. */
+static void padded_strides(const cuperm_dist_layout_t* l, int r, int64_t pad, int64_t* str)
+{
+    cuperm_dist_box_t box;
+    cuperm_dist_owned(l, r, &box);
+    int64_t s = 1;
+    for (int m = 0; m < l->rank; ++m) {
+        str[m] = s;
+        const int64_t e = box.hi[m] - box.lo[m];
+        s *= (e ? e : 1) + (m == 0 ? pad : 0);
+    }
+}
+
 static void pieces_redistribute(void** state)
 {
     (void)state;
@@ -229,12 +242,21 @@ static void pieces_redistribute(void** state)
         double *lin[6], *lout[6], *ws[6];
         int64_t sin[6][CUPERM_MAX_RANK], sout[6][CUPERM_MAX_RANK];
         const double alpha = 3, beta = -2;
+        const int pad = (int)rr(0, 2) == 0; /* every rank's input padded along mode 0, as cuperm-dist-test does */
         for (int r = 0; r < P; ++r) {
             memset(&plans[r], 0, sizeof plans[r]);
-            assert_int_equal(cuperm_dist_build_pieces(&h, &q.li, &q.lo, q.perm, r, transport, variant, k, &plans[r]), 0);
-            cuperm_dist_local_strides(&q.li, r, sin[r]);
+            cuperm_dist_layout_t lir = q.li;
+            if (pad) {
+                cupermDistTensorDescriptor_t dr = q.di;
+                int64_t ps[CUPERM_MAX_RANK];
+                padded_strides(&q.li, r, 3, ps);
+                dr.localStrides = ps;
+                assert_int_equal(cuperm_dist_layout_init(&lir, &dr, P, "in"), 0);
+            }
+            assert_int_equal(cuperm_dist_build_pieces(&h, &lir, &q.lo, q.perm, r, transport, variant, k, &plans[r]), 0);
+            cuperm_dist_local_strides(&lir, r, sin[r]);
             cuperm_dist_local_strides(&q.lo, r, sout[r]);
-            lin[r] = calloc((size_t)cuperm_dist_local_span(&q.li, r) + 1, sizeof(double));
+            lin[r] = calloc((size_t)cuperm_dist_local_span(&lir, r) + 1, sizeof(double));
             lout[r] = calloc((size_t)cuperm_dist_local_span(&q.lo, r) + 1, sizeof(double));
             /* send/receive: the workspace; peer stores: the window (a barrier word, then the region) */
             ws[r] = calloc((stores ? plans[r].window_bytes : plans[r].workspace_bytes) / 8 + 1, sizeof(double));
@@ -248,8 +270,9 @@ static void pieces_redistribute(void** state)
         for (int r = 0; r < P && !one; ++r) {
             const cuperm_dist_plan_t* p = &plans[r];
             for (int i = 0; i < p->n_pack && !stores; ++i)
-                emulate(&p->pack[i].tp.host.launch, 1, lin[r] + p->pack[i].local_offset, 0,
-                        ws[r] + p->pack[i].buf_offset / 8);
+                if (!p->pack[i].direct) /* a direct piece is sent from the input itself (run.c) */
+                    emulate(&p->pack[i].tp.host.launch, 1, lin[r] + p->pack[i].local_offset, 0,
+                            ws[r] + p->pack[i].buf_offset / 8);
             if (p->has_local)
                 emulate(&p->local.tp.host.launch, alpha, lin[r] + p->local.local_offset, beta,
                         lout[r] + p->local.local_offset2);
@@ -272,8 +295,9 @@ static void pieces_redistribute(void** state)
                             emulate(&a->tp.host.launch, 1, lin[s] + a->local_offset, 0,
                                     ws[a->peer] + (d->recv_base + a->peer_offset) / 8);
                     } else {
-                        memcpy((char*)ws[a->peer] + d->recv_base + b->buf_offset, (char*)ws[s] + a->buf_offset,
-                               a->bytes);
+                        const char* from = a->direct ? (const char*)(lin[s] + a->local_offset)
+                                                     : (const char*)ws[s] + a->buf_offset;
+                        memcpy((char*)ws[a->peer] + d->recv_base + b->buf_offset, from, a->bytes);
                     }
                     ++found;
                 }
