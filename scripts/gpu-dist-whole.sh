@@ -2,9 +2,9 @@
 # The whole-block direct transpose of bound outputs on 2 GPUs, in one call (session 39):
 #   1. cuperm-dist-test's random redistributions with DT_TRACE (each case and each rank's steps on
 #      stderr, so a hang names its case); if that fails, the same cases with CUPERM_DIST_WHOLE=0;
-#   2. the bound-output benchmark cases at G GB per GPU (default 4) three ways: the model's launch
-#      for the whole-block transpose, CUPERM_DIST_WHOLE_KIND=3 (its whole-dims candidate), and
-#      CUPERM_DIST_WHOLE=0 (one transpose per receiver), each beside the same run's exchange;
+#   2. the bound-output benchmark cases at G GB per GPU (default 4) two ways: the whole-block
+#      transpose, and CUPERM_DIST_WHOLE=0 (one transpose per receiver), each beside the same run's
+#      exchange;
 #   3. compute-sanitizer memcheck on a few quick cases (NCCL's kernels excluded).
 # Carry build-xz (scripts/dist-carry.sh); logs in $OUT.
 #   scripts/gpu-dist-whole.sh [CASES] [GB]
@@ -28,8 +28,8 @@ if [ $rc -ne 0 ]; then
   CUPERM_DIST_WHOLE=0 DT_TRACE=1 timeout 240 $T --cases "$cases" --no-errors >"$logs/dist-test-pieces.log" 2>&1
   echo "dist-test (whole off): rc=$? $(grep -E '^dist:' "$logs/dist-test-pieces.log" | tr '\n' ' ')"
 fi
-for v in model kind3 pieces; do
-  case $v in model) env="" ;; kind3) env="CUPERM_DIST_WHOLE_KIND=3" ;; pieces) env="CUPERM_DIST_WHOLE=0" ;; esac
+for v in whole pieces; do
+  case $v in whole) env="" ;; pieces) env="CUPERM_DIST_WHOLE=0" ;; esac
   env $env DT_BENCH_ONLY="bound output" DT_SMALL_BYTES=262144 timeout 200 $T --bench --gb "$gb" --iters 20 \
     >"$logs/bench-$v.log" 2>&1
   echo "bench $v ($env): rc=$?"

@@ -7,7 +7,6 @@
 
 #include "core/error.h"
 #include "dist/plan.h"
-#include "plan/transpose/select.h"
 
 #define FN "cupermDistPlanBindOutput"
 #define INVALID CUPERM_STATUS_INVALID_VALUE
@@ -65,24 +64,6 @@ static int64_t peer_stride(char* const* peer, int P, size_t elem)
     return (int64_t)(d / elem);
 }
 
-/* CUPERM_DIST_WHOLE_KIND=k (experiments, like CUPERM_GETT_ORDER): the whole-block transpose runs
- * the first of the planner's candidates of launch kind k (cuperm_launch_kind_t), not the model's. */
-static void force_kind(const cuperm_handle_t* h, cuperm_dist_piece_t* s, const cuperm_dist_whole_t* w,
-                       const int* identity, int elem)
-{
-    const char* env = getenv("CUPERM_DIST_WHOLE_KIND");
-    if (!env || !*env) return;
-    cuperm_launch_t cand[CUPERM_MAX_CANDIDATES];
-    const int n = cuperm_plan_candidates(w->rank, w->extents, identity, elem, w->in_strides, w->out_strides, &h->dev,
-                                         h->tuning, 0, cand, CUPERM_MAX_CANDIDATES);
-    for (int i = 0; i < n; ++i)
-        if ((int)cand[i].kind == atoi(env)) {
-            s->tp.host.launch = cand[i];
-            s->tp.host.has_packed = 0;
-            return;
-        }
-}
-
 cupermStatus_t cuperm_dist_build_whole(cuperm_handle_t* h, cuperm_dist_plan_t* p, const int64_t* out_strides,
                                        char* const* peer)
 {
@@ -101,7 +82,6 @@ cupermStatus_t cuperm_dist_build_whole(cuperm_handle_t* h, cuperm_dist_plan_t* p
     s->bytes = (size_t)p->in_volume * (size_t)p->elem_size;
     const cupermStatus_t st =
         cuperm_dist_piece_init(h, s, w.rank, w.extents, identity, p->type, w.in_strides, w.out_strides);
-    if (!st) force_kind(h, s, &w, identity, p->elem_size);
     p->direct.has_whole = !st;
     return st == CUPERM_STATUS_ALLOC_FAILED ? st : CUPERM_STATUS_SUCCESS; /* else the pieces */
 }

@@ -61,10 +61,9 @@ int cuperm_candidate_launches(const cuperm_launch_t* heuristic, const cuperm_dev
 /** The candidates for a transpose (validated arguments) that the planner
  * ranks and measure mode times: those of the problem's canonical form, or with
  * packed = 1 of its packed form (then 0 if it has none). */
-CUPERM_INTERNAL_API int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, int elem,
-                                               const int64_t* in_strides, const int64_t* out_strides,
-                                               const cuperm_device_info_t* dev, const cuperm_tuning_t* tuning,
-                                               int packed, cuperm_launch_t* out, int max);
+int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, int elem, const int64_t* in_strides,
+                           const int64_t* out_strides, const cuperm_device_info_t* dev,
+                           const cuperm_tuning_t* tuning, int packed, cuperm_launch_t* out, int max);
 
 /** Shared memory a TILED or ROWS launch needs. */
 int cuperm_tile_smem_bytes(cuperm_launch_kind_t kind, const cuperm_tile_params_t* t, int elem);
