@@ -107,9 +107,7 @@ cupermStatus_t cupermDistPlanGetInfo(cupermDistPlan_t token, cupermDistPlanInfo_
     info->transport = (cupermDistTransport_t)p->transport;
     info->windowBytes = p->window.bytes;
     info->outputBound = p->direct.out != NULL;
-    info->directTransposes = !p->direct.used                ? 0
-                           : one || p->direct.has_whole ? (p->direct.whole.bytes || one)
-                                                        : p->direct.n + p->has_local;
+    info->directTransposes = !p->direct.used ? 0 : one || p->direct.has_whole ? 1 : p->direct.n + p->has_local;
     info->directWhole = p->direct.used && p->direct.has_whole;
     return CUPERM_STATUS_SUCCESS;
 }
