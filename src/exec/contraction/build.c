@@ -231,7 +231,7 @@ static size_t build_packed(cuperm_contraction_plan_t* c, const cuperm_ctr_gett_t
 {
     cuperm_ctr_gett_step_t* g = &c->gett;
     cuperm_gett_params_t* q = &g->params;
-    const char* env = getenv("CUPERM_GETT_DTILE_PACKED");
+    const char* env = getenv("CUPERM_GETT_DTILE_PACKED"); /* "0": off; "serial": no overlapped launch */
     if ((env && strcmp(env, "0") == 0) || c->handle->dev.cc_major < 9 || !cuperm_ctr_dtile_packed_tile(&c->problem, dt) ||
         !cuperm_gett_dtile_packed_available())
         return 0;
@@ -271,7 +271,7 @@ static size_t build_packed(cuperm_contraction_plan_t* c, const cuperm_ctr_gett_t
     free(host);
     if (!ok) return 0;
     g->packedTables = dev;
-    q->packed = 1;
+    q->packed = env && strcmp(env, "serial") == 0 ? 2 : 1;
     q->stageShift = stage.shift;
     q->stagePad = stage.pad;
     q->tileBase = (const long long*)dev;

@@ -58,7 +58,8 @@ typedef struct {
      * cuperm_ctr_dtile_stage_at(e, stageShift, stagePad)) and writes it in 16-byte pieces at D +
      * tileBase[item] elements. stageX[x] + stageY[y]: output (x, y)'s element in the tile (-1 past
      * it). packedSmem: its dynamic shared memory. Runs with beta != 0 or D not 16-byte aligned
-     * take the gathering kernel. */
+     * take the gathering kernel. packed = 2: the kernel launched after the pack kernel completes,
+     * not overlapping its end (programmatic dependent launch off: A/B runs). */
     int packed, stageShift, stagePad, packedSmem;
     size_t packX, packY;
     const long long* tileBase;

@@ -82,6 +82,11 @@ struct Sides {
 template <typename OFF>
 static __global__ void pack(const cuperm_gett_params_t q, const unsigned short* A, const unsigned short* B, char* work)
 {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    // The kernel after this one (launched with programmatic serialization) may start now: it sets
+    // up and then waits (griddepcontrol.wait) for this grid to complete before reading the images.
+    asm volatile("griddepcontrol.launch_dependents;");
+#endif
     const Sides s(q);
     const long long rowUnits = s.ld / 8;
     const long long unitsX = (long long)q.batch * s.tilesX * s.rowsX * rowUnits;
@@ -165,10 +170,6 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
-    if (tid == 0) {
-        issue(begin, 0);
-        if (begin + 1 < end) issue(begin + 1, 1);
-    }
 
     // Where this thread stages its outputs, the same in every tile (whole modes, one block of D):
     // accumulators (2h, 2h + 1) of fragment (i, jj) are X row (fx0 + i) 16 + g + 8h, Y columns
@@ -192,6 +193,12 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
         }
     constexpr int PER = 16 / (int)sizeof(R); // elements a 16-byte piece
     const int pieces = volume / PER;
+
+    asm volatile("griddepcontrol.wait;" ::: "memory"); // the pack kernel's images are complete
+    if (tid == 0) {
+        issue(begin, 0);
+        if (begin + 1 < end) issue(begin + 1, 1);
+    }
 
     for (long long j = begin; j < end; ++j) {
         const int st = (int)((j - begin) & 1);
@@ -259,8 +266,19 @@ static cudaError_t launch_ny(const cuperm_gett_params_t* q, const char* work, vo
     auto* k = kernel<TAB, TD, NY>;
     const cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, q->packedSmem);
     if (e != cudaSuccess) return e;
-    k<<<(unsigned)q->gridBlocks, THREADS, (size_t)q->packedSmem, stream>>>(*q, work, D, alpha);
-    return cudaGetLastError();
+    // Programmatic dependent launch: the blocks start while the pack kernel finishes and set up
+    // (barriers, staging places) before their griddepcontrol.wait.
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = q->packed != 2;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3((unsigned)q->gridBlocks);
+    cfg.blockDim = dim3(THREADS);
+    cfg.dynamicSmemBytes = (size_t)q->packedSmem;
+    cfg.stream = stream;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return cudaLaunchKernelEx(&cfg, k, *q, work, D, alpha);
 }
 
 template <typename TAB, typename TD>
