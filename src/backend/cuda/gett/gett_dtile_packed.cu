@@ -130,7 +130,7 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
     const Sides s(q);
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, g = lane / 4, t4 = lane % 4;
     const unsigned xBytes = s.rowsX * s.ld * 2, yBytes = s.rowsY * s.ld * 2;
-    R* const stages = reinterpret_cast<R*>(smem + 2 * (xBytes + yBytes)); // two, by item parity
+    R* const stage = reinterpret_cast<R*>(smem + 2 * (xBytes + yBytes));
     int warpsX, warpsY;
     cuperm_ctr_dtile_ny(s.xTile, s.yTile, &warpsX, &warpsY);
     const int fx0 = warp / warpsY * MX, fy0 = warp % warpsY * NY;
@@ -193,7 +193,6 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
         }
     constexpr int PER = 16 / (int)sizeof(R); // elements a 16-byte piece
     const int pieces = volume / PER;
-    const int stageElems = spare + PER; // a staging and its spare piece
 
     asm volatile("griddepcontrol.wait;" ::: "memory"); // the pack kernel's images are complete
     if (tid == 0) {
@@ -232,9 +231,8 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
                 }
             }
         }
-        // Staging st was last written out at item j - 2, before every thread reached item j - 1's
-        // barrier: it is free. One barrier an item: the panels are read and the staging is whole.
-        R* const stage = stages + st * stageElems;
+        __syncthreads(); // this stage's panels are read; the last tile's staging is written out
+        if (tid == 0 && j + 2 < end) issue(j + 2, st);
         if (working) {
 #pragma unroll
             for (int i = 0; i < MX; ++i)
@@ -249,7 +247,6 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
                     }
         }
         __syncthreads();
-        if (tid == 0 && j + 2 < end) issue(j + 2, st);
         R* const Dt = static_cast<R*>(D) + base;
         for (int p = tid; p < pieces; p += THREADS) {
             const int e = p * PER;
