@@ -2,7 +2,8 @@
 # Per-instruction profile (SASS with executed-instruction counts and stall samples) of the GETT
 # kernel of chosen TCCG48 cases, from binaries carried in build-dt/ (scripts/lib/make-carry.sh:
 # cuperm_make_dtile_carry). KERNEL: ncu kernel-name regex (default dtile); ENV: the plan's
-# environment (default "CUPERM_GETT=1 CUPERM_GETT_DTILE=1"); DTYPE (default f16).
+# environment (default "CUPERM_GETT=1 CUPERM_GETT_DTILE=1"); DTYPE (default f16); LAUNCHES (default 1:
+# kernels profiled a case, e.g. 2 for the packed path's pack kernel and kernel).
 #   scripts/gpu-ncu-sass.sh 31 40      -> $OUT/sass-<case>.csv, $OUT/ncu-<case>.txt
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +15,7 @@ xz -dc build-dt/libcuperm.so.0.xz >"$d/lib/libcuperm.so.0" && ln -sf libcuperm.s
 export LD_LIBRARY_PATH="$d/lib"
 for c in "$@"; do
   env ${ENV:-CUPERM_GETT=1 CUPERM_GETT_DTILE=1} ncu --clock-control none --kernel-name-base demangled \
-    --kernel-name "regex:${KERNEL:-dtile}" --launch-skip 2 --launch-count 1 --import-source no \
+    --kernel-name "regex:${KERNEL:-dtile}" --launch-skip 2 --launch-count "${LAUNCHES:-1}" --import-source no \
     --section SpeedOfLight --section WarpStateStats --section SourceCounters --section LaunchStats \
     --metrics "$(cat scripts/lib/ncu-gett-metrics.txt)" -f -o "$d/rep-$c" \
     build-dt/cuperm-bench tccg48 --dtype "${DTYPE:-f16}" --mode model --skip $((c - 1)) --limit 1 --target-ms 5 \
