@@ -147,6 +147,13 @@
  * sector byte, per D store and warp; bf16 shares the kernel's numbers. */
 #define CUPERM_SM90_DTILE {0.0, 8.517e-08, 2.345e-11, 2.815e-07, 8.725e-11, 2.528e-07, 1.0}
 #define CUPERM_DTILE_UNMEASURED {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0}
+/* The skinny kernel (plan/contraction/gett_cost.c), from its H200 times on TCCG 1-8 f16 (the cases
+ * it takes; bench/results/gett-h100/skinny-h200/): the modelled bytes moved at 0.88-1.47 TB/s,
+ * median 1.13, against a copy's 4.3: efficiency 0.26 of the copy. The kernel does not reach the
+ * bandwidth it is meant for (its A tiles meet DRAM rows 32-64 bytes at a time); so priced, model
+ * plans keep TTGT on those cases, and take it where one cuBLAS call and its transposes cost more. */
+#define CUPERM_SM90_SKINNY {5e-6, 0.26, 1.0}
+#define CUPERM_SKINNY_UNMEASURED {0.0, 0.0, 0.0}
 
 /* Families nobody measured on an architecture: model plans never take GETT there. */
 #define CUPERM_GETT_UNMEASURED {{0.0, 0.0, 0.0, 0, 0.0, {0.0, 0.0}}, {0.0, 0.0, 0.0, 0, 0.0, {0.0, 0.0}}, \
@@ -185,12 +192,12 @@ static const cuperm_tuning_t tables[] = {
     {"sm_90 (H100 measurements)", 1, 9, {67e12 / 132, 67e12 / 132, 495e12 / 132, 989e12 / 132}, 0.90,
      CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 2, CUPERM_SM90_DIST_BARRIER_SECONDS, CUPERM_SM90_DIST_MOVES_RATE,
      CUPERM_SM90_DIST_PEER_RATE, CUPERM_SM90_GEMM_BATCH_K_SECONDS,
-     CUPERM_SM90_GETT, CUPERM_SM90_GETT_MARGIN, CUPERM_SM90_DTILE},
+     CUPERM_SM90_GETT, CUPERM_SM90_GETT_MARGIN, CUPERM_SM90_DTILE, CUPERM_SM90_SKINNY},
     /* Transposes were never measured on an A100: they plan with the H100's numbers. */
     {"sm_80 (A100 datasheet rates; transposes: sm_90 values)", 1, 8,
      {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 0,
      CUPERM_DIST_BARRIER_UNMEASURED, CUPERM_DIST_MOVES_RATE_UNMEASURED, 0.0, {0.0, 0.0, 0.0, 0.0},
-     CUPERM_GETT_UNMEASURED, 0.0, CUPERM_DTILE_UNMEASURED},
+     CUPERM_GETT_UNMEASURED, 0.0, CUPERM_DTILE_UNMEASURED, CUPERM_SKINNY_UNMEASURED},
 };
 
 /* Anything else (sm_75, sm_89, sm_100, sm_120, ...): Ampere's per-SM GEMM rates, the most
@@ -200,7 +207,7 @@ static const cuperm_tuning_t fallback = {
     "defaults (untuned architecture: A100 per-SM GEMM rates, sm_90 transpose values)", 0, 0,
     {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 0,
     CUPERM_DIST_BARRIER_UNMEASURED, CUPERM_DIST_MOVES_RATE_UNMEASURED, 0.0, {0.0, 0.0, 0.0, 0.0},
-    CUPERM_GETT_UNMEASURED, 0.0, CUPERM_DTILE_UNMEASURED};
+    CUPERM_GETT_UNMEASURED, 0.0, CUPERM_DTILE_UNMEASURED, CUPERM_SKINNY_UNMEASURED};
 
 const cuperm_tuning_t* cuperm_tuning_for(const cuperm_device_info_t* dev)
 {

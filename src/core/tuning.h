@@ -114,6 +114,16 @@ typedef struct {
     double margin; /* a model plan takes the kernel when its time x this is below the best other plan's */
 } cuperm_dtile_tuning_t;
 
+/* The skinny GETT kernel's time model (plan/contraction/gett_cost.c): it is bound by memory, so
+ * t = seconds0 + bytes / (dram_bytes_per_second x copy_efficiency x efficiency), bytes A's and D's
+ * sectors at the runs its tiles hold, plus B once a block. efficiency 0: not measured; model plans
+ * never take the kernel. */
+typedef struct {
+    double seconds0;
+    double efficiency; /* of a same-run device copy's rate */
+    double margin;     /* a model plan takes it when its time x this is below the best other plan's */
+} cuperm_skinny_tuning_t;
+
 typedef struct {
     const char* name;                       /* e.g. "sm_90 (H100 measurements)" */
     int tuned;                              /* 0: defaults for an architecture nobody measured */
@@ -137,6 +147,7 @@ typedef struct {
     cuperm_gett_tuning_t gett[CUPERM_GETT_FAMILIES];
     double gett_margin; /* a model plan takes GETT when its time x this is below TTGT's predicted time */
     cuperm_dtile_tuning_t dtile;
+    cuperm_skinny_tuning_t skinny;
 } cuperm_tuning_t;
 
 /** The table for a device (never NULL: unknown families get the defaults). */

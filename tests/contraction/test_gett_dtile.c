@@ -123,19 +123,19 @@ static void test_work_and_model_choice(void** state)
     l.calls = 1;
     l.gemmSeconds = 2 * d * h100->dtile.margin;
     double seconds;
-    assert_int_equal(cuperm_ctr_gett_model_choice(&o.p, &l, h100, 132, &seconds), CTR_GETT_DTILE);
+    assert_int_equal(cuperm_ctr_gett_model_choice(&o.p, &l, h100, 132, 3.35e12, &seconds), CTR_GETT_DTILE);
     assert_float_equal(seconds, d, 0);
     l.gemmSeconds = 0.9 * d * h100->dtile.margin;
-    assert_int_equal(cuperm_ctr_gett_model_choice(&o.p, &l, h100, 132, &seconds), CTR_GETT_NONE);
+    assert_int_equal(cuperm_ctr_gett_model_choice(&o.p, &l, h100, 132, 3.35e12, &seconds), CTR_GETT_NONE);
     assert_float_equal(seconds, l.gemmSeconds, 0);
     /* A looped layout (hundreds of GEMMs: TCCG 33's kind) is priced as issued at a host floor per
      * looped index, milliseconds here; the kernel competes with its device time, and loses. */
     l.calls = 384;
     assert_true(cuperm_ctr_ttgt_issued_seconds(&l) > 10 * d);
-    assert_int_equal(cuperm_ctr_gett_model_choice(&o.p, &l, h100, 132, &seconds), CTR_GETT_NONE);
+    assert_int_equal(cuperm_ctr_gett_model_choice(&o.p, &l, h100, 132, 3.35e12, &seconds), CTR_GETT_NONE);
     l.calls = 1;
     l.gemmSeconds = 100 * d;
-    assert_int_equal(cuperm_ctr_gett_model_choice(&o.p, &l, tuning_of(8), 108, &seconds), CTR_GETT_NONE);
+    assert_int_equal(cuperm_ctr_gett_model_choice(&o.p, &l, tuning_of(8), 108, 2.0e12, &seconds), CTR_GETT_NONE);
     /* TCCG 6 (abcde-efbad-cf): the tile (432 x 13) cuts b; A's panel gathers an element a sector
      * from a 113 MB operand: its modelled time per output is far above TCCG 31's. */
     const double perOutput31 = d / (9216.0 * 4096);

@@ -444,10 +444,16 @@ static void test_vector_paths(void** state)
     char saved[16] = "";
     if (was) snprintf(saved, sizeof saved, "%s", was);
     const int passes = was && strcmp(was, "1") == 0 ? 2 : 1;
+    const char* skinnyWas = getenv("CUPERM_GETT_SKINNY");
+    char skinnySaved[16] = "";
+    if (skinnyWas) snprintf(skinnySaved, sizeof skinnySaved, "%s", skinnyWas);
     for (int pass = 0; pass < passes; ++pass) {
         if (pass == 0) setenv("CUPERM_GETT_DTILE", "0", 1);
         else if (was) setenv("CUPERM_GETT_DTILE", saved, 1);
         else unsetenv("CUPERM_GETT_DTILE");
+        if (pass == 0) setenv("CUPERM_GETT_SKINNY", "0", 1); /* the table kernel's paths first */
+        else if (skinnyWas) setenv("CUPERM_GETT_SKINNY", skinnySaved, 1);
+        else unsetenv("CUPERM_GETT_SKINNY");
         for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s)
             for (int o = 0; o < 4; ++o)
                 for (int betaMode = 0; betaMode < 3; ++betaMode) {
@@ -466,6 +472,8 @@ static void test_vector_paths(void** state)
     }
     if (was) setenv("CUPERM_GETT_DTILE", saved, 1);
     else unsetenv("CUPERM_GETT_DTILE");
+    if (skinnyWas) setenv("CUPERM_GETT_SKINNY", skinnySaved, 1);
+    else unsetenv("CUPERM_GETT_SKINNY");
     printf("    vector paths: %d runs (%d on the D-tile kernel), %d failed\n", runs, dtileRuns, failures);
     print_orders("vector paths");
     assert_int_equal(failures, 0);
@@ -521,6 +529,62 @@ static void test_many_tiles(void** state)
     CHECK_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
     if (dtile && strcmp(dtile, "1") == 0 && !(packed && strcmp(packed, "0") == 0) && major >= 9)
         assert_int_equal(packedRuns, 4);
+    assert_int_equal(failures, 0);
+}
+
+/* The skinny kernel (N <= 32, K <= 512: B resident, persistent blocks streaming A): N of 1-32
+ * (one mode or several), K from empty to 512 and not a multiple of the 32-deep steps, A m- or
+ * k-major or gathered, D along M or N, TCCG 1 / 4 style D that interleaves A's modes, batched
+ * modes (a block reloads B), more M tiles than resident blocks; every type pair, beta modes,
+ * base offsets, operators on some runs. */
+static void test_skinny(void** state)
+{
+    (void)state;
+    const char* off = getenv("CUPERM_GETT_SKINNY");
+    if (off && strcmp(off, "0") == 0) {
+        printf("    skinny: not run (CUPERM_GETT_SKINNY=0: this run checks the table kernel on such shapes)\n");
+        return;
+    }
+    static const shape shapes[] = {
+        {"mk", "kn", "mn", E(['m' - 'a'] = 1000, ['n' - 'a'] = 24, ['k' - 'a'] = 72), 0},
+        {"km", "nk", "mn", E(['m' - 'a'] = 777, ['n' - 'a'] = 31, ['k' - 'a'] = 313), 0},
+        {"bda", "dc", "abc", E(['a' - 'a'] = 40, ['b' - 'a'] = 24, ['c' - 'a'] = 24, ['d' - 'a'] = 40), 0},
+        {"deca", "be", "abcd", E(['a' - 'a'] = 16, ['b' - 'a'] = 24, ['c' - 'a'] = 5, ['d' - 'a'] = 24,
+                                 ['e' - 'a'] = 72), 0},
+        {"akl", "kbl", "abl", E(['a' - 'a'] = 300, ['b' - 'a'] = 8, ['k' - 'a'] = 40, ['l' - 'a'] = 7), 1},
+        {"mk", "k", "m", E(['m' - 'a'] = 1000, ['k' - 'a'] = 100), 0},
+        {"mk", "kn", "mn", E(['m' - 'a'] = 300, ['n' - 'a'] = 32, ['k' - 'a'] = 512), 0},
+        {"mk", "kn", "nm", E(['m' - 'a'] = 500, ['n' - 'a'] = 32, ['k' - 'a'] = 64), 0},
+        {"m", "n", "mn", E(['m' - 'a'] = 1000, ['n' - 'a'] = 17), 0},
+        {"mk", "kbc", "mbc", E(['m' - 'a'] = 70001, ['b' - 'a'] = 3, ['c' - 'a'] = 7, ['k' - 'a'] = 40), 0},
+        {"kam", "bk", "mab", E(['m' - 'a'] = 129, ['a' - 'a'] = 5, ['b' - 'a'] = 2, ['k' - 'a'] = 33), 1},
+    };
+    /* The D-tile kernel (CUPERM_GETT_DTILE=1, ctest test_gett_dtile_gpu) would take the short-K ones. */
+    const char* dtile = getenv("CUPERM_GETT_DTILE");
+    char saved[16] = "";
+    if (dtile) snprintf(saved, sizeof saved, "%s", dtile);
+    setenv("CUPERM_GETT_DTILE", "0", 1);
+    rng_t r = {1357};
+    int failures = 0, runs = 0;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; ++s)
+        for (int variant = 0; variant < 6; ++variant) {
+            built b;
+            build_shape(&r, &shapes[s], &b);
+            if (variant == 5) /* operators on every operand (the tile pass, B's load, the epilogue) */
+                for (int t = 0; t < 4; ++t) b.d[t].op = (cupermOperator_t)rng_range(&r, CUPERM_OP_ABS, CUPERM_OP_TANH);
+            char label[128];
+            snprintf(label, sizeof label, "skinny shape %zu (%s,%s->%s) variant %d", s, shapes[s].a, shapes[s].b,
+                     shapes[s].d, variant);
+            expect_in_description = "skinny kernel";
+            failures += run_case(&r, b.d, &pairs[(s + (size_t)variant) % TENSOR_CORE_PAIRS], variant % 3,
+                                 (variant / 3) % 2, CUPERM_PLAN_MODEL, 1, label);
+            expect_in_description = NULL;
+            ++runs;
+        }
+    if (dtile) setenv("CUPERM_GETT_DTILE", saved, 1);
+    else unsetenv("CUPERM_GETT_DTILE");
+    printf("    skinny: %d runs, %d failed\n", runs, failures);
+    print_orders("skinny");
     assert_int_equal(failures, 0);
 }
 
@@ -721,6 +785,7 @@ int main(void)
         cmocka_unit_test(test_fixed_shapes),
         cmocka_unit_test(test_vector_paths),
         cmocka_unit_test(test_many_tiles),
+        cmocka_unit_test(test_skinny),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_operators),
         cmocka_unit_test(test_measured),

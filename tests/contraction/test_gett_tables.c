@@ -35,10 +35,27 @@ static int64_t descriptor_offset(const cupermTensorDescriptor_t* d, const cuperm
 }
 
 /* Linear index of group g for the mode indices idx, in the tables' order (first fastest). */
+/* Whether mode m of group g is one of the skinny kernel's split modes in t (its digits lead M). */
+static int split_mode(const cuperm_ctr_gett_tables_t* t, int g, int m)
+{
+    return g == CTR_GROUP_M && t->mSplitF > 1 && (m == t->mSplit[0] || m == t->mSplit[1]);
+}
+
+/* Linear index of group g for the mode indices idx, in the tables' order (first fastest; with a
+ * split, M's digits alpha_lo, beta_lo, alpha_hi, beta_hi first). */
 static int64_t linear(const cuperm_ctr_problem_t* p, const cuperm_ctr_gett_tables_t* t, int g, const int64_t* idx)
 {
     int64_t lin = 0;
-    for (int i = t->count[g] - 1; i >= 0; --i) lin = lin * p->modes[t->order[g][i]].extent + idx[t->order[g][i]];
+    for (int i = t->count[g] - 1; i >= 0; --i)
+        if (!split_mode(t, g, t->order[g][i])) lin = lin * p->modes[t->order[g][i]].extent + idx[t->order[g][i]];
+    if (g == CTR_GROUP_M && t->mSplitF > 1) {
+        const int64_t f = t->mSplitF;
+        for (int h = 1; h >= 0; --h)
+            for (int j = 1; j >= 0; --j) {
+                const int m = t->mSplit[j];
+                lin = h ? lin * (p->modes[m].extent / f) + idx[m] / f : lin * f + idx[m] % f;
+            }
+    }
     return lin;
 }
 
@@ -112,8 +129,20 @@ static int64_t with_tables(const ctr_random_case* c, const cuperm_ctr_problem_t*
 /* Mode indices (per mode-table entry) of linear index lin of group g (the tables' order). */
 static void unlinear(const cuperm_ctr_problem_t* p, const cuperm_ctr_gett_tables_t* t, int g, int64_t lin, int64_t* idx)
 {
+    if (g == CTR_GROUP_M && t->mSplitF > 1) {
+        const int64_t f = t->mSplitF;
+        int64_t digit[2][2];
+        for (int h = 0; h < 2; ++h)
+            for (int j = 0; j < 2; ++j) {
+                const int64_t e = h ? p->modes[t->mSplit[j]].extent / f : f;
+                digit[h][j] = lin % e;
+                lin /= e;
+            }
+        for (int j = 0; j < 2; ++j) idx[t->mSplit[j]] = digit[0][j] + f * digit[1][j];
+    }
     for (int i = 0; i < t->count[g]; ++i) {
         const int m = t->order[g][i];
+        if (split_mode(t, g, m)) continue;
         idx[m] = lin % p->modes[m].extent;
         lin /= p->modes[m].extent;
     }
@@ -227,6 +256,49 @@ static void test_tables_random(void** state)
     printf("    400 random problems, %lld index tuples checked, vector widths sum %lld (1600 = all scalar)\n",
            (long long)elements, (long long)widths);
     assert_true(widths > 1600); /* some vector paths among them */
+}
+
+/* The skinny kernel's split (TCCG 4 style: A's unit-stride mode d and D's a, both in M): the tables
+ * lead M with d_lo, a_lo, d_hi, a_hi and check against the descriptors element by element; A reads
+ * along M in runs of 8, and no split where D's unit-stride mode is A's or an extent is not a
+ * multiple of 8. */
+static void test_skinny_split(void** state)
+{
+    (void)state;
+    int64_t ext[26] = {0};
+    ext['a' - 'a'] = 16, ext['b' - 'a'] = 5, ext['c' - 'a'] = 3, ext['d' - 'a'] = 24, ext['e' - 'a'] = 9;
+    ctr_made o;
+    assert_int_equal(ctr_make(&o, "deca", "be", "abcd", ext, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
+    int split[2];
+    assert_true(cuperm_ctr_gett_skinny(&o.p));
+    assert_true(cuperm_ctr_gett_skinny_split(&o.p, split));
+    assert_int_equal(o.p.modes[split[0]].label, 'd');
+    assert_int_equal(o.p.modes[split[1]].label, 'a');
+    ctr_random_case c;
+    memset(&c, 0, sizeof c);
+    for (int w = 0; w < 4; ++w) c.desc[w] = o.l.d[w < 2 ? w : 2]; /* C = D */
+    cuperm_ctr_gett_tables_t t;
+    assert_int_equal(cuperm_ctr_gett_tables_build(&o.p, 0, &t), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(t.mSplitF, CTR_GETT_SKINNY_SPLIT);
+    assert_int_equal(check_tables(&c, &o.p, &t), 16 * 5 * 3 * 24 * 9);
+    check_table_vectors(&c, &o.p, &t);
+    assert_int_equal(t.aKFast, 0);
+    assert_int_equal(t.vec[CTR_A], 8);
+    /* the first 16 rows: d 0..7 at a 0, then d 0..7 at a 1 */
+    for (int64_t m = 0; m < 16; ++m)
+        assert_int_equal(t.table[t.at[CTR_GROUP_M][CTR_A] + m], (m % 8) + (m / 8) * 24 * 9 * 3);
+    cuperm_ctr_gett_tables_free(&t);
+    /* D's unit-stride mode is A's: no split */
+    assert_int_equal(ctr_make(&o, "adec", "be", "abcd", ext, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
+    assert_false(cuperm_ctr_gett_skinny_split(&o.p, split));
+    /* an extent not a multiple of 8 */
+    ext['a' - 'a'] = 12;
+    assert_int_equal(ctr_make(&o, "deca", "be", "abcd", ext, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
+    assert_false(cuperm_ctr_gett_skinny_split(&o.p, split));
+    /* N above the skinny kernel's */
+    ext['a' - 'a'] = 16, ext['b' - 'a'] = 33;
+    assert_int_equal(ctr_make(&o, "deca", "be", "abcd", ext, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
+    assert_false(cuperm_ctr_gett_skinny(&o.p));
 }
 
 /* A hand-made case: D[a,b,l] = sum_k A[k,a,l] B[b,k,l] with padded strides. */
@@ -653,6 +725,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tables_known),
+        cmocka_unit_test(test_skinny_split),
         cmocka_unit_test(test_tables_random),
         cmocka_unit_test(test_vector_widths),
         cmocka_unit_test(test_run_width_random),

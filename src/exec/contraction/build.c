@@ -364,6 +364,17 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
         const long long resident = (long long)(c->handle->dev.sm_count > 0 ? c->handle->dev.sm_count : 1) * CTR_DTILE_BLOCKS_PER_SM;
         q->gridBlocks = (int)(items < resident ? items : resident);
         g->packedBytes = build_packed(c, &t, &dt);
+    } else if (!g->cudaCores && cuperm_ctr_gett_skinny(p)) { /* B resident, persistent blocks over M tiles */
+        _Static_assert(CTR_GETT_SKINNY_MAX_N == CUPERM_GETT_SKINNY_MAX_N && CTR_GETT_SKINNY_MAX_K == CUPERM_GETT_SKINNY_MAX_K,
+                       "one skinny kernel");
+        q->skinny = 1;
+        q->nTiles = 1;
+        q->mSplit = t.mSplitF;
+        if (t.mSplitF > 1) q->dMFast = 1; /* the epilogue walks D's runs along the split's beta */
+        const long long items = (long long)q->mTiles * q->batch;
+        const long long resident =
+            (long long)(c->handle->dev.sm_count > 0 ? c->handle->dev.sm_count : 1) * CUPERM_GETT_SKINNY_BLOCKS_PER_SM;
+        q->gridBlocks = (int)(items < resident ? items : resident);
     }
     memcpy(g->by, t.by, sizeof g->by);
     for (int w = 0; w < CTR_OPERANDS; ++w) { /* negations are in the scalars already */
@@ -374,7 +385,7 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     /* The Hopper kernels (sm_90a machine code: compute capability 9.0 only), where the problem
      * maps onto them; the table kernel above stays the fallback for unaligned pointers. */
     const cuperm_device_info_t* info = &c->handle->dev;
-    g->useTma = !g->cudaCores && !q->dtileM && c->handle->gettTma && cuperm_gett_tma_built() && info->cc_major == 9 && info->cc_minor == 0 &&
+    g->useTma = !g->cudaCores && !q->dtileM && !q->skinny && c->handle->gettTma && cuperm_gett_tma_built() && info->cc_major == 9 && info->cc_minor == 0 &&
                 cuperm_ctr_tma_map(p, &g->tma, NULL, 0);
     if (g->useTma && c->handle->gettTmaTile >= 0) cuperm_ctr_tma_set_tile(&g->tma, c->handle->gettTmaTile);
     c->stepCount = 0;
@@ -456,6 +467,13 @@ static void describe(cuperm_contraction_plan_t* c)
                      q->bKFast ? "K" : "N", q->dMFast ? "M" : "N", q->vecD, q->off32 ? 32 : 64,
                      q->packed ? "; packed where beta = 0 (A and B panels packed into the workspace, bulk-copied a "
                                  "stage ahead, each tile one block of D written in 16-byte stores)" : "");
+        else if (q->skinny)
+            snprintf(c->description + n, sizeof c->description - (size_t)n,
+                     "; orders %s; skinny kernel (mma.sync tensor cores, B resident in shared memory, persistent "
+                     "blocks of %d x %d outputs streaming A %d deep); A %s x%d; D written along %s; %s%d-bit offsets",
+                     orders, CUPERM_GETT_BM, q->n, CUPERM_GETT_BK, q->aKFast ? "k-major" : "m-major", q->vecA,
+                     q->dMFast ? "M" : "N", q->mSplit > 1 ? "M's leading modes of A and D split by 8; " : "",
+                     q->off32 ? 32 : 64);
         else
             snprintf(c->description + n, sizeof c->description - (size_t)n,
                  "; mma.sync tensor cores, %d x %d x %d blocks; orders %s; tiles A %s x%d, B %s x%d; D runs along "

@@ -40,7 +40,8 @@ cuperm_ctr_cost_model_t cuperm_ctr_device_model(cuperm_handle_t* h)
 static void choose_gett_if_faster(cuperm_handle_t* h, const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l)
 {
     double seconds;
-    const int kernel = cuperm_ctr_gett_model_choice(p, l, h->tuning, h->dev.sm_count > 0 ? h->dev.sm_count : 1, &seconds);
+    const int kernel = cuperm_ctr_gett_model_choice(p, l, h->tuning, h->dev.sm_count > 0 ? h->dev.sm_count : 1,
+                                                    h->dev.dram_bytes_per_second, &seconds);
     /* Last: for the tensor-core kernels it asks the CUDA runtime (cudaFuncGetAttributes), which most
      * model plans, large ones, never need. */
     if (kernel == CTR_GETT_NONE || !cuperm_ctr_gett_usable(h, p)) return;

@@ -124,6 +124,12 @@ cupermStatus_t cuperm_ctr_step_gett(const cuperm_step_t* s, const void* vplan, c
                                                        (float)a->beta[0], !a->beta_zero, a->stream);
         return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the D-tile GETT kernel launch");
     }
+    if (g->params.skinny) {
+        const cudaError_t e = cuperm_gett_skinny_launch(&g->params, A, B, a->beta_zero ? NULL : a->operand[CUPERM_BUF_C],
+                                                        cuperm_buffer_address(s->out, a), (float)a->alpha[0],
+                                                        (float)a->beta[0], !a->beta_zero, a->stream);
+        return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the skinny GETT kernel launch");
+    }
     const cudaError_t e = cuperm_gett_launch(&g->params, cuperm_buffer_address(s->in, a), cuperm_buffer_address(s->in2, a),
                                              a->beta_zero ? NULL : a->operand[CUPERM_BUF_C],
                                              cuperm_buffer_address(s->out, a), (float)a->alpha[0], (float)a->beta[0],

@@ -45,6 +45,31 @@ int cuperm_ctr_gett_cuda_cores(const cuperm_ctr_problem_t* p)
     return ab == CUPERM_R_32F || ab == CUPERM_R_64F;
 }
 
+int cuperm_ctr_gett_skinny(const cuperm_ctr_problem_t* p)
+{
+    if (cuperm_ctr_gett_cuda_cores(p) || p->groupSize[CTR_GROUP_N] > CTR_GETT_SKINNY_MAX_N ||
+        p->groupSize[CTR_GROUP_K] > CTR_GETT_SKINNY_MAX_K)
+        return 0;
+    const char* env = getenv("CUPERM_GETT_SKINNY"); /* "0": the table kernel (A/B runs) */
+    return !(env && strcmp(env, "0") == 0);
+}
+
+/* The M mode of unit stride in operand w, or -1. */
+static int unit_m_mode(const cuperm_ctr_problem_t* p, int w)
+{
+    for (int i = 0; i < p->nmodes; ++i)
+        if (p->modes[i].group == CTR_GROUP_M && p->op[w].strides[p->modes[i].pos[w]] == 1) return i;
+    return -1;
+}
+
+int cuperm_ctr_gett_skinny_split(const cuperm_ctr_problem_t* p, int split[2])
+{
+    split[0] = unit_m_mode(p, CTR_A);
+    split[1] = unit_m_mode(p, CTR_D);
+    return split[0] >= 0 && split[1] >= 0 && split[0] != split[1] &&
+           p->modes[split[0]].extent % CTR_GETT_SKINNY_SPLIT == 0 && p->modes[split[1]].extent % CTR_GETT_SKINNY_SPLIT == 0;
+}
+
 int cuperm_ctr_gett_supported(const cuperm_ctr_problem_t* p, char* why, size_t whySize)
 {
     const cupermDataType_t ab = p->op[CTR_A].type, cd = p->op[CTR_D].type;
@@ -159,12 +184,28 @@ void cuperm_ctr_gett_layout(const cuperm_ctr_problem_t* p, int dtile, cuperm_ctr
     cuperm_ctr_fold_operators(p, &l->ops);
 }
 
-/* table[i] = offset of linear index i of the group (modes in order, the first fastest) in w. */
+/* table[i] = offset of linear index i of the group (modes in order, the first fastest) in w; M's
+ * split digits first where t has them. */
 static void fill_table(const cuperm_ctr_problem_t* p, const cuperm_ctr_gett_tables_t* t, int g, int w, int64_t* table)
 {
-    int64_t extents[CTR_MAX_MODES], strides[CTR_MAX_MODES];
-    cuperm_ctr_gather(p, w, t->order[g], t->count[g], extents, strides);
-    cuperm_offset_table(t->count[g], extents, strides, table);
+    int64_t extents[CTR_MAX_MODES + 2], strides[CTR_MAX_MODES + 2];
+    int n = 0;
+    const int split = g == CTR_GROUP_M && t->mSplitF > 1;
+    if (split) {
+        for (int h = 0; h < 2; ++h)     /* lo digits, then hi digits */
+            for (int j = 0; j < 2; ++j) { /* alpha, beta */
+                const cuperm_ctr_mode_t* m = &p->modes[t->mSplit[j]];
+                extents[n] = h ? m->extent / t->mSplitF : t->mSplitF;
+                strides[n++] = p->op[w].strides[m->pos[w]] * (h ? t->mSplitF : 1);
+            }
+    }
+    for (int i = 0; i < t->count[g]; ++i) {
+        const int mode = t->order[g][i];
+        if (split && (mode == t->mSplit[0] || mode == t->mSplit[1])) continue;
+        cuperm_ctr_gather(p, w, &mode, 1, &extents[n], &strides[n]);
+        ++n;
+    }
+    cuperm_offset_table(n, extents, strides, table);
 }
 
 /* The largest of 8, 4, 2, 1 that divides every entry (8 for none): offsets' low bits. */
@@ -230,12 +271,17 @@ static void gett_vectors(const cuperm_ctr_problem_t* p, cuperm_ctr_gett_tables_t
         if (cuperm_ctr_operand_max_offset(&p->op[w]) > INT32_MAX) t->off32 = 0;
 }
 
+static cupermStatus_t tables_build(const cuperm_ctr_problem_t* p, const int by[CTR_GETT_ORDERED], const int* split,
+                                   cuperm_ctr_gett_tables_t* t);
+
 cupermStatus_t cuperm_ctr_gett_tables_build(const cuperm_ctr_problem_t* p, int dtile, cuperm_ctr_gett_tables_t* t)
 {
     int by[CTR_GETT_ORDERED];
     cuperm_ctr_dtile_t dt;
     plan_orders(p, dtile, by, &dt);
-    const cupermStatus_t st = cuperm_ctr_gett_tables_build_by(p, by, t);
+    int split[2];
+    const int skinnySplit = dt.tm == 0 && cuperm_ctr_gett_skinny(p) && cuperm_ctr_gett_skinny_split(p, split);
+    const cupermStatus_t st = skinnySplit ? tables_build(p, by, split, t) : cuperm_ctr_gett_tables_build_by(p, by, t);
     t->dtileM = dt.tm;
     t->dtileN = dt.tn;
     t->dtileK = dt.kp;
@@ -244,10 +290,13 @@ cupermStatus_t cuperm_ctr_gett_tables_build(const cuperm_ctr_problem_t* p, int d
     return st;
 }
 
-cupermStatus_t cuperm_ctr_gett_tables_build_by(const cuperm_ctr_problem_t* p, const int by[CTR_GETT_ORDERED],
-                                               cuperm_ctr_gett_tables_t* t)
+static cupermStatus_t tables_build(const cuperm_ctr_problem_t* p, const int by[CTR_GETT_ORDERED], const int* split,
+                                   cuperm_ctr_gett_tables_t* t)
 {
     memset(t, 0, sizeof *t);
+    t->mSplitF = split ? CTR_GETT_SKINNY_SPLIT : 1;
+    t->mSplit[0] = split ? split[0] : -1;
+    t->mSplit[1] = split ? split[1] : -1;
     const int64_t entries = table_entries(p);
     if (entries > CTR_GETT_MAX_ENTRIES)
         return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "GETT: offset tables of %lld entries exceed %lld",
@@ -267,6 +316,12 @@ cupermStatus_t cuperm_ctr_gett_tables_build_by(const cuperm_ctr_problem_t* p, co
         }
     gett_vectors(p, t);
     return CUPERM_STATUS_SUCCESS;
+}
+
+cupermStatus_t cuperm_ctr_gett_tables_build_by(const cuperm_ctr_problem_t* p, const int by[CTR_GETT_ORDERED],
+                                               cuperm_ctr_gett_tables_t* t)
+{
+    return tables_build(p, by, NULL, t);
 }
 
 void cuperm_ctr_gett_tables_free(cuperm_ctr_gett_tables_t* t)

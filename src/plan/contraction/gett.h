@@ -23,6 +23,11 @@
 #define CTR_GETT_BN 128
 #define CTR_GETT_BK 32
 
+/* The skinny kernel (backend/cuda/gett/gett.h: CUPERM_GETT_SKINNY_MAX_N, _MAX_K): B resident in
+ * shared memory, tiles of CTR_GETT_BM x N. */
+#define CTR_GETT_SKINNY_MAX_N 32
+#define CTR_GETT_SKINNY_MAX_K 512
+
 /* Groups whose mode order the plan chooses (L keeps the mode table's order). */
 #define CTR_GETT_ORDERED 3 /* CTR_GROUP_M, CTR_GROUP_N, CTR_GROUP_K */
 
@@ -45,6 +50,11 @@ typedef struct {
     int dtileM, dtileN, dtileK;            /* the D-tile kernel's tile where it takes the problem (its
                                               orders are these tables'), else 0 (gett_dtile.h) */
     int dtileWhole[2];                     /* its M and N sides are products of whole modes */
+    /* The skinny kernel's M order when A's and D's unit-stride modes are distinct M modes alpha,
+     * beta (cuperm_ctr_gett_skinny_split): mSplit = {alpha, beta}, both cut into mSplitF x the rest,
+     * M's digits alpha_lo, beta_lo, alpha_hi, beta_hi, then the other M modes in order[M]: a tile
+     * holds runs of A along alpha and of D along beta. mSplitF = 1: none. */
+    int mSplit[2], mSplitF;
     int64_t at[CTR_GROUPS][CTR_OPERANDS];  /* where each (group, operand) table starts in table[], -1 if none */
     int64_t entries;                       /* length of table[] */
     int64_t* table;                        /* host memory, malloc'd by cuperm_ctr_gett_tables_build */
@@ -69,6 +79,19 @@ int cuperm_ctr_gett_has_operators(const cuperm_ctr_problem_t* p);
 
 /* 1 when p's GETT plan runs the CUDA-core kernel (A/B R_32F or R_64F), 0 for the tensor cores. */
 int cuperm_ctr_gett_cuda_cores(const cuperm_ctr_problem_t* p);
+
+/* 1 when p's GETT plan (not the D-tile kernel) runs the skinny kernel: tensor-core types, N of at
+ * most CTR_GETT_SKINNY_MAX_N, K of at most CTR_GETT_SKINNY_MAX_K, and CUPERM_GETT_SKINNY (read per
+ * plan) not "0". */
+int cuperm_ctr_gett_skinny(const cuperm_ctr_problem_t* p);
+
+/* Both runs in the skinny kernel's 128-row tiles: A's unit-stride mode alpha and D's beta, both in M
+ * and distinct, are cut into CTR_GETT_SKINNY_SPLIT x the rest (when it divides their extents), M
+ * ordered alpha_lo, beta_lo, alpha_hi, beta_hi, ...: a tile reads A in runs of 2 x 8 elements and
+ * writes D in runs of 8, where M ordered by either operand alone leaves the other element by
+ * element (TCCG 1, 3, 4, 6-8). Returns 1 with split = {alpha, beta}, else 0. */
+#define CTR_GETT_SKINNY_SPLIT 8
+int cuperm_ctr_gett_skinny_split(const cuperm_ctr_problem_t* p, int split[2]);
 
 /* The block tile of p's GETT kernel (CUDA cores or tensor cores): outputs along M and N, and the
  * depth of one step of K. */

@@ -45,6 +45,34 @@ double cuperm_ctr_gett_seconds(const cuperm_ctr_problem_t* p, const cuperm_tunin
     return seconds;
 }
 
+double cuperm_ctr_gett_skinny_seconds(const cuperm_ctr_problem_t* p, const cuperm_tuning_t* t, double smCount,
+                                      double dramBytesPerSecond)
+{
+    const cuperm_skinny_tuning_t* s = &t->skinny;
+    if (!(s->efficiency > 0) || !(dramBytesPerSecond > 0)) return INFINITY;
+    int64_t runA, runD;
+    int split[2];
+    if (cuperm_ctr_gett_skinny_split(p, split)) {
+        runA = 2 * CTR_GETT_SKINNY_SPLIT; /* two alpha_hi digits a tile (128 rows / 8 / 8) */
+        runD = CTR_GETT_SKINNY_SPLIT;
+    } else {
+        int by[CTR_GETT_ORDERED];
+        int64_t cover[CTR_MAX_MODES];
+        cuperm_ctr_gett_choose_orders(p, 0, by);
+        cuperm_ctr_gett_tile_cover(p, by, cover);
+        runA = cuperm_ctr_gett_tile_run(p, cover, CTR_A);
+        runD = cuperm_ctr_gett_tile_run(p, cover, CTR_D);
+    }
+    const double m = (double)p->groupSize[CTR_GROUP_M], n = (double)p->groupSize[CTR_GROUP_N];
+    const double k = (double)p->groupSize[CTR_GROUP_K], l = (double)p->groupSize[CTR_GROUP_L];
+    const int eA = (int)cupermDataTypeSize(p->op[CTR_A].type), eD = (int)cupermDataTypeSize(p->op[CTR_D].type);
+    const double items = (double)ceil_div(p->groupSize[CTR_GROUP_M], CTR_GETT_BM) * l;
+    const double blocks = fmin(items, smCount * 2);
+    const double bytes = m * k * l * cuperm_ctr_gett_sector_bytes(runA, eA) +
+                         m * n * l * cuperm_ctr_gett_sector_bytes(runD, eD) + blocks * n * k * eA;
+    return s->seconds0 + bytes / (dramBytesPerSecond * t->copy_efficiency * s->efficiency);
+}
+
 double cuperm_ctr_ttgt_issued_seconds(const cuperm_ctr_layout_t* l)
 {
     const double calls = (double)(l->calls > 1 ? l->calls : 1);
@@ -52,7 +80,7 @@ double cuperm_ctr_ttgt_issued_seconds(const cuperm_ctr_layout_t* l)
 }
 
 int cuperm_ctr_gett_model_choice(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const cuperm_tuning_t* t,
-                                 double smCount, double* seconds)
+                                 double smCount, double dramBytesPerSecond, double* seconds)
 {
     /* The one-wave table kernel competes with TTGT as issued (host floors of its calls), the D-tile
      * kernel, on large outputs, with the layout's device time (its own price in the search). */
@@ -60,8 +88,13 @@ int cuperm_ctr_gett_model_choice(const cuperm_ctr_problem_t* p, const cuperm_ctr
     *seconds = l->inputSeconds + l->outputSeconds + l->gemmSeconds;
     if (!cuperm_ctr_gett_eligible(p, NULL, 0)) return CTR_GETT_NONE;
     int kernel = CTR_GETT_NONE;
-    const double table = cuperm_ctr_gett_seconds(p, t, smCount);
-    if (cuperm_ctr_gett_preferred(table, issued, t)) *seconds = table, kernel = CTR_GETT_TABLE;
+    if (cuperm_ctr_gett_skinny(p)) { /* the GETT plan's kernel: memory-bound, priced by its bytes */
+        const double skinny = cuperm_ctr_gett_skinny_seconds(p, t, smCount, dramBytesPerSecond);
+        if (skinny * t->skinny.margin < *seconds) *seconds = skinny, kernel = CTR_GETT_TABLE;
+    } else {
+        const double table = cuperm_ctr_gett_seconds(p, t, smCount);
+        if (cuperm_ctr_gett_preferred(table, issued, t)) *seconds = table, kernel = CTR_GETT_TABLE;
+    }
     cuperm_ctr_dtile_t dt;
     if (cuperm_ctr_dtile_choose(p, &dt)) {
         const double d = cuperm_ctr_dtile_seconds(p, &dt, t, smCount);

@@ -19,6 +19,14 @@
  * operand with one. p must be GETT-eligible (cuperm_ctr_gett_eligible). */
 double cuperm_ctr_gett_seconds(const cuperm_ctr_problem_t* p, const cuperm_tuning_t* t, double smCount);
 
+/* Seconds of p's plan on the skinny kernel (cuperm_ctr_gett_skinny) on a device of smCount SMs and
+ * dramBytesPerSecond (theoretical): memory-bound (cuperm_skinny_tuning_t), A's bytes at the sector
+ * efficiency of the runs a 128-row tile holds (16 elements along A's unit-stride mode where the plan
+ * splits it, cuperm_ctr_gett_skinny_split; else the table orders' footprint), D's likewise (8 with a
+ * split), B once a block. INFINITY where the tuning has no numbers. */
+double cuperm_ctr_gett_skinny_seconds(const cuperm_ctr_problem_t* p, const cuperm_tuning_t* t, double smCount,
+                                      double dramBytesPerSecond);
+
 /* TTGT layout l's price where it competes with GETT's: the GETT constants were fitted to runs issued
  * back to back, where each cuBLAS call costs at least cuBLAS's host time (CTR_GEMM_CALL_SECONDS:
  * 8 us on the H100 machine's host) whatever its device time; the layout search's GEMM price is the
@@ -33,12 +41,13 @@ double cuperm_ctr_ttgt_issued_seconds(const cuperm_ctr_layout_t* l);
 int cuperm_ctr_gett_preferred(double gettSeconds, double ttgtSeconds, const cuperm_tuning_t* t);
 
 /* Model planning's choice for p, whose best TTGT layout is l: the table kernel where
- * cuperm_ctr_gett_preferred says so (against l as issued), the D-tile kernel where it takes p
+ * cuperm_ctr_gett_preferred says so (against l as issued; the skinny kernel's model instead where that
+ * kernel takes p, by its margin against l's device time), the D-tile kernel where it takes p
  * (cuperm_ctr_dtile_choose) and its modelled time (gett_dtile_cost.h) x its margin is below the
  * better of the table kernel's and l's device time (inputs, output, GEMM), else TTGT
  * (CTR_GETT_NONE). *seconds: the chosen plan's modelled time (TTGT: its device time). */
 enum { CTR_GETT_NONE = 0, CTR_GETT_TABLE = 1, CTR_GETT_DTILE = 2 };
 int cuperm_ctr_gett_model_choice(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const cuperm_tuning_t* t,
-                                 double smCount, double* seconds);
+                                 double smCount, double dramBytesPerSecond, double* seconds);
 
 #endif

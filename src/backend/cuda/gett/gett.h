@@ -28,6 +28,13 @@ extern "C" {
 #define CUPERM_GETT_BN 128
 #define CUPERM_GETT_BK 32
 
+/* gett_skinny.cu: the tensor-core types where N is small, B resident in shared memory for the
+ * whole run: N at most CUPERM_GETT_SKINNY_MAX_N, K at most CUPERM_GETT_SKINNY_MAX_K; blocks of
+ * CUPERM_GETT_SKINNY_BLOCKS_PER_SM an SM. */
+#define CUPERM_GETT_SKINNY_MAX_N 32
+#define CUPERM_GETT_SKINNY_MAX_K 512
+#define CUPERM_GETT_SKINNY_BLOCKS_PER_SM 2
+
 /* gett_simt.cu: fp32 (FFMA, strict) and fp64 (DFMA) on the CUDA cores, same tables, block tile
  * CUPERM_GETT_SIMT_BM x CUPERM_GETT_SIMT_BN outputs, K in steps of CUPERM_GETT_SIMT_BK. */
 #define CUPERM_GETT_SIMT_BM 64
@@ -49,7 +56,13 @@ typedef struct {
      * dynamic shared memory (plan/contraction/gett_dtile.h). */
     int dtileM, dtileN, dtileK, smemBytes;
     int dtileSlotBytes; /* its inner panel's slot table (after the panels), 0 for none */
-    int gridBlocks; /* the D-tile kernel's persistent grid: min(tiles x batch, SMs x blocks an SM holds) */
+    int gridBlocks; /* the D-tile and skinny kernels' persistent grid: min(tiles x batch, SMs x blocks an SM holds) */
+    int skinny;     /* the skinny kernel (gett_skinny.cu) instead of the table kernel: N <= CUPERM_GETT_SKINNY_MAX_N,
+                       K <= CUPERM_GETT_SKINNY_MAX_K; tiles of CUPERM_GETT_BM x N (nTiles 1) */
+    /* Its M order's two leading digits when the plan split A's and D's unit-stride modes
+     * (plan/contraction/gett.h: mSplit): m = a + f (b + f h), a A's run, b D's; f a power of two
+     * with f^2 dividing CUPERM_GETT_BM. The epilogue walks b fastest (D's runs). 1: no split. */
+    int mSplit;
     /* Its packed path (gett_dtile_packed.cu) where packed: each tile is one contiguous block of D
      * (plan/contraction/gett_dtile.h). A run first packs A's and B's panels, as the kernel's
      * shared memory holds them, into images in the workspace (the X side's at packX, the Y side's
@@ -105,6 +118,14 @@ cudaError_t cuperm_gett_dtile_packed_launch(const cuperm_gett_params_t* q, const
 
 /* 1 if the packed path was compiled for sm_90+ (bulk copies) and can run on the current device. */
 int cuperm_gett_dtile_packed_available(void);
+
+/* The skinny kernel (q->skinny; tensor-core types, any operators). C is read only when useBeta
+ * (it may equal D). */
+cudaError_t cuperm_gett_skinny_launch(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C,
+                                      void* D, float alpha, float beta, int useBeta, cudaStream_t stream);
+
+/* Its dynamic shared memory for K (at most CUPERM_GETT_SKINNY_MAX_K). */
+size_t cuperm_gett_skinny_smem_bytes(int k);
 
 /* The CUDA-core kernel (A/B/C/D all R_32F or all R_64F; any device): scalars in D's type,
  * vector widths unused. C is read only when useBeta (it may equal D). */

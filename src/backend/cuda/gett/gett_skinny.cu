@@ -1,0 +1,354 @@
+// GETT for a skinny side: N of at most 32 (B of at most 32 x 512 elements), the table kernel's
+// offset tables, so any strides of A, B, C and D.
+//
+// Such a contraction moves A and D and little else (TCCG 1-8: D[m, 24] = A[m, k] B[k, 24] with
+// m of 10^5-10^6): it is bound by memory, and the table kernel's 128 x 128 tiles spend 4/5 of
+// their work on columns that do not exist. Here B stays in shared memory for the whole run (it is
+// loaded once a block, k contiguous, rows padded to an odd number of 16-byte chunks so that
+// ldmatrix meets no bank conflicts), and persistent blocks stream A through a 4-stage cp.async
+// ring of 128 x 32 tiles that runs across tile boundaries: the loads of the next tile's first
+// steps are in flight while this tile's last steps multiply and its outputs go out. A tile's loads
+// are the table kernel's (load_tile: vector runs along A's contiguous direction, element gathers
+// elsewhere); each of the 8 warps multiplies 16 rows by the 32 columns (mma.sync m16n8k16, fp32
+// accumulators: 16 registers). The epilogue stages alpha x the tile in shared memory and writes it
+// with consecutive threads along D's contiguous direction (M or N), C read the same way; each
+// element of D is read (as C) and written by one thread, so C may be D.
+//
+// Operators: opA over each landed A tile (the table kernel's tile_op), opB as B is loaded, opC and
+// opD in the epilogue. Batched modes: items are (batch index, M tile); a block reloads B when its
+// next item has another batch index.
+#include "backend/cuda/gett/gett_mma.cuh"
+
+namespace cuperm {
+namespace gett {
+namespace skinny {
+
+constexpr int BM = GETT_BM, BK = GETT_BK, NP = CUPERM_GETT_SKINNY_MAX_N;
+constexpr int EPI_PITCH = BM + 4; // staging floats per column (M fast) or ...
+constexpr int EPI_PITCH_N = NP + 8; // ... per row (N fast): at most 2-way conflicts on the accumulator stores
+constexpr int EPI_FLOATS = BM * EPI_PITCH_N > NP * EPI_PITCH ? BM * EPI_PITCH_N : NP * EPI_PITCH;
+static_assert(THREADS == 256 && BM == 8 * 16, "8 warps of 16 rows");
+
+// Bytes per row of the resident B: K padded to the A tiles' depth (the products of a tile's last
+// step read that far), plus 16 bytes: an odd count of 16-byte chunks.
+__host__ __device__ inline int b_pitch(int k) { return ((k + BK - 1) / BK * BK + 8) * 2; }
+
+// A's offsets staged in shared memory (8 bytes each, either offset width): the K table once a block,
+// each step's tile rows a step before its loads; their global reads would stall every load issue.
+__host__ __device__ inline int kp_of(int k) { return (k + BK - 1) / BK * BK; }
+__host__ inline int smem_bytes(int k)
+{
+    return GETT_STAGES * GETT_TILE_BYTES + NP * b_pitch(k) + EPI_FLOATS * 4 + (kp_of(k) + GETT_STAGES * BM) * 8;
+}
+
+// B(k, n) of batch index l into the resident rows (n, k), k contiguous; zeros past K and N (the
+// products of padded k meet zeros on both sides: the A tiles are zero-filled there too).
+template <typename TAB, typename OFF, bool OPS>
+__device__ __forceinline__ void load_b(unsigned char* sB, int pitch, const cuperm_gett_params_t& q,
+                                       const unsigned short* B, int l, int tid)
+{
+    typedef Conv<TAB> CV;
+    const unsigned short* Bl = B + static_cast<const OFF*>(q.bL)[l];
+    const OFF* bK = static_cast<const OFF*>(q.bK);
+    const OFF* bN = static_cast<const OFF*>(q.bN);
+    const int kp = pitch / 2 - 8; // K padded: a multiple of 32
+    const bool op = OPS && q.op[1] != CUPERM_OP_IDENTITY;
+    // Element gathers, 16 in flight a thread; (n, k) of element tid + i * THREADS stepped, not divided.
+    int n = tid / kp, k = tid - n * kp;
+#pragma unroll 1
+    while (n < NP) {
+        unsigned short v[16];
+        int ns[16], ks[16];
+#pragma unroll
+        for (int j = 0; j < 16; ++j) {
+            ns[j] = n, ks[j] = k;
+            v[j] = n < q.n && k < q.k ? __ldg(Bl + bK[k] + bN[n]) : (unsigned short)0;
+            for (k += THREADS; k >= kp; k -= kp) ++n;
+        }
+#pragma unroll
+        for (int j = 0; j < 16; ++j) {
+            if (ns[j] >= NP) break;
+            if (op && ns[j] < q.n && ks[j] < q.k) v[j] = CV::store(op_value(q.op[1], (float)q.opParam[1], CV::load(v[j])));
+            *reinterpret_cast<unsigned short*>(sB + ns[j] * pitch + 2 * ks[j]) = v[j];
+        }
+    }
+}
+
+// The block's items: a contiguous range of (batch index, M tile) pairs, so that a block changes
+// batch index (and reloads B) as rarely as possible. A cursor walks them a step (32 of K) at a time,
+// dividing once an item (a 64-bit division per step cost more than the step's loads).
+struct Walk {
+    long long first, count;
+    int kTiles, mTiles;
+};
+
+struct Cursor {
+    long long j;     // the item (0 .. count - 1 of the block's)
+    int kt, stage;   // its step of K; the pipeline buffer of this step
+    int l, tm;       // its batch index and M tile
+    long long aBase; // A's offset at batch index l
+    template <typename OFF> __device__ void at_item(const Walk& wk, const OFF* aL)
+    {
+        if (j >= wk.count) return;
+        const long long it = wk.first + j;
+        l = (int)(it / wk.mTiles);
+        tm = (int)(it - (long long)l * wk.mTiles);
+        aBase = (long long)aL[l];
+    }
+    template <typename OFF> __device__ void start(const Walk& wk, const OFF* aL)
+    {
+        j = 0, kt = 0, stage = 0;
+        at_item(wk, aL);
+    }
+    template <typename OFF> __device__ void next(const Walk& wk, const OFF* aL)
+    {
+        stage = stage + 1 == GETT_STAGES ? 0 : stage + 1;
+        if (++kt == wk.kTiles) {
+            kt = 0, ++j;
+            at_item(wk, aL);
+        }
+    }
+};
+
+// The A tile of the step at cursor c into its buffer (nothing past the block's items), then advances c.
+template <bool AK, typename OFF>
+__device__ __forceinline__ void issue(unsigned char* pipe, const Walk& wk, Cursor& c, const cuperm_gett_params_t& q,
+                                      const unsigned short* A, const OFF* sRows, const OFF* sK, int wa, int tid)
+{
+    if (c.j < wk.count) {
+        const int m0 = c.tm * BM;
+        load_tile<AK>(pipe + c.stage * GETT_TILE_BYTES, A + c.aBase, sRows + c.stage * BM,
+                      min(BM, q.m - m0), sK, c.kt * BK, q.k, wa, tid);
+    }
+    cp_async_commit(); // one group per step, empty past the end: the waits count steps
+    c.next(wk, static_cast<const OFF*>(q.aL));
+}
+
+// Writes a staged tile: consecutive threads along D's contiguous direction.
+template <typename TCD, bool MF, bool OPS, typename OFF>
+__device__ __forceinline__ void write_tile(const float* st, const cuperm_gett_params_t& q, int l, int m0,
+                                           const Epi& e, void* D, const void* C, int tid)
+{
+    typedef Conv<TCD> CV;
+    typedef typename CV::raw R;
+    R* Dl = static_cast<R*>(D) + static_cast<const OFF*>(q.dL)[l];
+    const R* Cl = e.useBeta ? static_cast<const R*>(C) + static_cast<const OFF*>(q.cL)[l] : nullptr;
+    const OFF *dM = static_cast<const OFF*>(q.dM) + m0, *cM = static_cast<const OFF*>(q.cM) + m0;
+    const OFF *dN = static_cast<const OFF*>(q.dN), *cN = static_cast<const OFF*>(q.cN);
+    if (MF) { // thread: one row, every 256 / 128 = 2nd column; rows walked along D's run (mSplit)
+        const int f = q.mSplit, r = tid % BM, in = r % (f * f);
+        const int m = r - in + in / f + (in % f) * f;
+        if (m >= e.rows) return;
+        const OFF dm = dM[m], cm = e.useBeta ? cM[m] : OFF(0);
+#pragma unroll 4
+        for (int n = tid / BM; n < e.cols; n += THREADS / BM) {
+            float v = st[n * EPI_PITCH + m];
+            if (e.useBeta) v = epi_value<OPS>(v, CV::load(Cl[cm + cN[n]]), e);
+            else if (OPS) v = epi_value<OPS>(v, 0.0f, e);
+            Dl[dm + dN[n]] = CV::store(v);
+        }
+    } else { // thread: one column, every 256 / 32 = 8th row
+        const int n = tid % NP;
+        if (n >= e.cols) return;
+        const OFF dn = dN[n], cn = e.useBeta ? cN[n] : OFF(0);
+#pragma unroll 4
+        for (int m = tid / NP; m < e.rows; m += THREADS / NP) {
+            float v = st[m * EPI_PITCH_N + n];
+            if (e.useBeta) v = epi_value<OPS>(v, CV::load(Cl[cM[m] + cn]), e);
+            else if (OPS) v = epi_value<OPS>(v, 0.0f, e);
+            Dl[dM[m] + dn] = CV::store(v);
+        }
+    }
+}
+
+// Row tid's A offset for the step at cursor c (0 past the block's items and M), to be stored in the
+// step's slot of the row ring.
+template <typename OFF>
+__device__ __forceinline__ OFF row_offset(const Walk& wk, const Cursor& c, const cuperm_gett_params_t& q, int tid)
+{
+    const int m = c.tm * BM + tid;
+    return c.j < wk.count && tid < BM && m < q.m ? static_cast<const OFF*>(q.aM)[m] : OFF(0);
+}
+
+template <typename TAB, bool AK, typename OFF, bool OPS>
+static __global__ void __launch_bounds__(THREADS, 2)
+    kernel(const cuperm_gett_params_t q, const unsigned short* A, const unsigned short* B, const void* C, void* D,
+           float alpha, float beta, int useBeta, Widths w)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    extern __shared__ __align__(128) unsigned char smem[];
+    unsigned char* pipe = smem;                                          // GETT_STAGES A tiles
+    unsigned char* sB = smem + GETT_STAGES * GETT_TILE_BYTES;            // NP rows of K
+    const int pitch = b_pitch(q.k);
+    float* st = reinterpret_cast<float*>(sB + NP * pitch);               // the epilogue's staging
+    OFF* sK = reinterpret_cast<OFF*>(st + EPI_FLOATS);                   // A's K table
+    OFF* sRows = reinterpret_cast<OFF*>(reinterpret_cast<char*>(sK) + kp_of(q.k) * 8); // a slot a stage
+
+    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+    const long long items = (long long)q.mTiles * q.batch;
+    Walk wk;
+    wk.first = items * blockIdx.x / gridDim.x;
+    wk.count = items * (blockIdx.x + 1) / gridDim.x - wk.first;
+    wk.kTiles = (q.k + BK - 1) / BK;
+    wk.mTiles = q.mTiles;
+    if (wk.count == 0) return;
+
+    // Cursors: the products' (c), the loads' (GETT_STAGES - 1 steps ahead) and the row offsets'
+    // (GETT_STAGES steps ahead: stored into the slot of c's step, whose loads were issued long ago).
+    Cursor in, c, pre;
+    const OFF* aL = static_cast<const OFF*>(q.aL);
+    in.start(wk, aL);
+    c.start(wk, aL);
+    pre.start(wk, aL);
+    for (int i = tid; i < q.k; i += THREADS) sK[i] = static_cast<const OFF*>(q.aK)[i];
+    for (int s = 0; s < GETT_STAGES; ++s) {
+        if (tid < BM) sRows[pre.stage * BM + tid] = row_offset<OFF>(wk, pre, q, tid);
+        pre.next(wk, aL);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int s = 0; s < GETT_STAGES - 1; ++s) issue<AK, OFF>(pipe, wk, in, q, A, sRows, sK, w.a, tid);
+    load_b<TAB, OFF, OPS>(sB, pitch, q, B, c.l, tid); // ordered before its readers by the first step's barrier
+
+    // ldmatrix lane addresses: A rows warp * 16.. (k 0 and 16 of a stage), B columns 0.. (k 0).
+    int aLd[2], bLd;
+    for (int ks = 0; ks < 2; ++ks) {
+        int row, k;
+        gett_ldsm_lane(0, AK, lane, warp * 16, ks * 16, &row, &k);
+        aLd[ks] = gett_tile_byte(AK, row, k);
+    }
+    {
+        int row, k;
+        gett_ldsm_lane(1, 1, lane, 0, 0, &row, &k);
+        bLd = row * pitch + 2 * k;
+    }
+    const unsigned pipeAddr = smem_addr(pipe), bAddr = smem_addr(sB) + bLd;
+    const bool inputOps = OPS && q.op[0] != CUPERM_OP_IDENTITY;
+    const bool f32 = q.cdType == CUPERM_R_32F;
+    const Epi e0 = {0, q.n, beta, useBeta, w.c, q.op[2], q.op[3], (float)q.opParam[2], (float)q.opParam[3]};
+
+    float acc[4][4];
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+        for (int v = 0; v < 4; ++v) acc[nt][v] = 0.0f;
+
+#pragma unroll 1
+    while (c.j < wk.count) {
+        cp_async_wait<GETT_STAGES - 2>(); // this step has landed (this thread's copies) ...
+        __syncthreads();                  // ... everyone's; everyone is done with the last step's buffer
+        unsigned char* tile = pipe + c.stage * GETT_TILE_BYTES;
+        if (inputOps) {
+            tile_op<TAB, AK>(tile, c.kt * BK, q.k, q.op[0], (float)q.opParam[0], tid);
+            __syncthreads();
+        }
+        issue<AK, OFF>(pipe, wk, in, q, A, sRows, sK, w.a, tid);
+        const OFF nextRow = row_offset<OFF>(wk, pre, q, tid); // in flight during the products
+
+        const unsigned stage = pipeAddr + (unsigned)(c.stage * GETT_TILE_BYTES);
+#pragma unroll
+        for (int ks = 0; ks < 2; ++ks) {
+            unsigned af[4], bf[2][4];
+            ldsm_x4<!AK>(af, stage + aLd[ks]);
+            const unsigned kb = (unsigned)(2 * (c.kt * BK + ks * 16));
+            ldsm_x4<false>(bf[0], bAddr + kb);
+            ldsm_x4<false>(bf[1], bAddr + kb + 16 * pitch);
+#pragma unroll
+            for (int nt = 0; nt < 4; ++nt) mma<TAB>(acc[nt], af, bf[nt / 2][(nt % 2) * 2], bf[nt / 2][(nt % 2) * 2 + 1]);
+        }
+
+        if (tid < BM) sRows[c.stage * BM + tid] = nextRow; // pre's slot is c's: its loads went out
+        pre.next(wk, aL);
+
+        if (c.kt == wk.kTiles - 1) { // the item's last step: stage alpha x acc, write the tile
+#pragma unroll
+            for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+                for (int v = 0; v < 4; ++v) {
+                    int r, col;
+                    gett_acc_pos(lane, 0, nt, v, &r, &col);
+                    r += warp * 16;
+                    st[q.dMFast ? col * EPI_PITCH + r : r * EPI_PITCH_N + col] = alpha * acc[nt][v];
+                    acc[nt][v] = 0.0f;
+                }
+            __syncthreads(); // the staging is whole; every warp is done with B
+            Epi e = e0;
+            const int l = c.l, m0 = c.tm * BM;
+            e.rows = min(BM, q.m - m0);
+            if (f32) {
+                if (q.dMFast) write_tile<float, true, OPS, OFF>(st, q, l, m0, e, D, C, tid);
+                else write_tile<float, false, OPS, OFF>(st, q, l, m0, e, D, C, tid);
+            } else {
+                if (q.dMFast) write_tile<TAB, true, OPS, OFF>(st, q, l, m0, e, D, C, tid);
+                else write_tile<TAB, false, OPS, OFF>(st, q, l, m0, e, D, C, tid);
+            }
+            c.next(wk, aL);
+            // The next item's B, ordered before its readers by the next barrier; the staging's
+            // next writer also comes after that barrier.
+            if (c.j < wk.count && c.l != l) load_b<TAB, OFF, OPS>(sB, pitch, q, B, c.l, tid);
+        } else {
+            c.next(wk, aL);
+        }
+    }
+    cp_async_wait<0>();
+#else
+    __trap(); // mma.sync, ldmatrix and cp.async need sm_80 (cuperm_gett_available())
+#endif
+}
+
+template <typename TAB, bool AK, typename OFF, bool OPS>
+static cudaError_t launch_one(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C, void* D,
+                              float alpha, float beta, int useBeta, const Widths& w, cudaStream_t stream)
+{
+    auto* k = kernel<TAB, AK, OFF, OPS>;
+    const int bytes = smem_bytes(q->k);
+    cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    if (e != cudaSuccess) return e;
+    k<<<q->gridBlocks, THREADS, bytes, stream>>>(*q, static_cast<const unsigned short*>(A),
+                                                 static_cast<const unsigned short*>(B), C, D, alpha, beta, useBeta, w);
+    return cudaGetLastError();
+}
+
+template <typename TAB, typename OFF, bool OPS>
+static cudaError_t launch_ak(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C, void* D,
+                             float alpha, float beta, int useBeta, const Widths& w, cudaStream_t stream)
+{
+    if (q->aKFast) return launch_one<TAB, true, OFF, OPS>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+    return launch_one<TAB, false, OFF, OPS>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+}
+
+template <typename TAB, bool OPS>
+static cudaError_t launch_off(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C, void* D,
+                              float alpha, float beta, int useBeta, const Widths& w, cudaStream_t stream)
+{
+    if (q->off32) return launch_ak<TAB, int32_t, OPS>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+    return launch_ak<TAB, int64_t, OPS>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+}
+
+template <bool OPS>
+static cudaError_t launch_types(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C, void* D,
+                                float alpha, float beta, int useBeta, const Widths& w, cudaStream_t stream)
+{
+    if (q->abType == CUPERM_R_16F) return launch_off<__half, OPS>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+    return launch_off<__nv_bfloat16, OPS>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+}
+
+} // namespace skinny
+} // namespace gett
+} // namespace cuperm
+
+extern "C" cudaError_t cuperm_gett_skinny_launch(const cuperm_gett_params_t* q, const void* A, const void* B,
+                                                 const void* C, void* D, float alpha, float beta, int useBeta,
+                                                 cudaStream_t stream)
+{
+    using namespace cuperm::gett;
+    if ((long long)q->mTiles * q->batch == 0 || q->gridBlocks < 1) return cudaSuccess;
+    int wv[4];
+    cuperm_gett_effective_widths(q, A, B, useBeta ? C : nullptr, D, wv);
+    const Widths w = {wv[0], wv[1], wv[2], wv[3]};
+    if (cuperm_gett_has_operators(q))
+        return skinny::launch_types<true>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+    return skinny::launch_types<false>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+}
+
+extern "C" size_t cuperm_gett_skinny_smem_bytes(int k) { return (size_t)cuperm::gett::skinny::smem_bytes(k); }
