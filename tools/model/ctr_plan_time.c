@@ -286,7 +286,7 @@ int main(int argc, char** argv)
                 cuperm_ctr_dtile_work(&p, &s, h.dev.sm_count, &w);
                 double chosen;
                 static const char* const kernels[] = {"ttgt", "table", "dtile"};
-                const int kernel = cuperm_ctr_gett_model_choice(&p, &l, h.tuning, h.dev.sm_count, &chosen);
+                const int kernel = cuperm_ctr_gett_model_choice(&p, &l, h.tuning, h.dev.sm_count, h.dev.dram_bytes_per_second, &chosen);
                 printf("%d,%s,%d,%d,%d,%.0f,%.0f,%.1f,%.0f,%.1f,%.2f,%.2f,%s\n", cases[c].id, cases[c].spec, s.tm, s.tn, s.kp,
                        w.items, w.panelBytes, w.panelLoads, w.dBytes, w.dStores,
                        1e6 * cuperm_ctr_dtile_seconds(&p, &s, h.tuning, h.dev.sm_count),
