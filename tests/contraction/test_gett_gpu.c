@@ -356,6 +356,8 @@ static void test_fixed_shapes(void** state)
         {"m", "n", "mn", E(['m' - 'a'] = 31, ['n' - 'a'] = 17), 0},
         {"k", "kn", "n", E(['k' - 'a'] = 127, ['n' - 'a'] = 3), 0},
         {"mk", "k", "m", E(['m' - 'a'] = 129, ['k' - 'a'] = 31), 0},
+        /* D-tile plans take part of c (N): tiles of 512 x 15 that straddle c's end */
+        {"ad", "cbd", "acb", E(['a' - 'a'] = 512, ['b' - 'a'] = 4, ['c' - 'a'] = 512, ['d' - 'a'] = 7), 0},
         /* unit modes among the others */
         {"ajk", "kbj", "ab", E(['a' - 'a'] = 17, ['b' - 'a'] = 1, ['j' - 'a'] = 1, ['k' - 'a'] = 3), 1},
     };
