@@ -365,7 +365,8 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
         q->gridBlocks = (int)(items < resident ? items : resident);
         g->packedBytes = build_packed(c, &t, &dt);
     } else if (!g->cudaCores && cuperm_ctr_gett_skinny(p)) { /* B resident, persistent blocks over M tiles */
-        _Static_assert(CTR_GETT_SKINNY_MAX_N == CUPERM_GETT_SKINNY_MAX_N && CTR_GETT_SKINNY_MAX_K == CUPERM_GETT_SKINNY_MAX_K,
+        _Static_assert(CTR_GETT_SKINNY_MAX_N == CUPERM_GETT_SKINNY_MAX_N && CTR_GETT_SKINNY_MAX_K == CUPERM_GETT_SKINNY_MAX_K &&
+                           CTR_GETT_SKINNY_BLOCKS_PER_SM == CUPERM_GETT_SKINNY_BLOCKS_PER_SM,
                        "one skinny kernel");
         q->skinny = 1;
         q->nTiles = 1;

@@ -27,6 +27,7 @@
  * shared memory, tiles of CTR_GETT_BM x N. */
 #define CTR_GETT_SKINNY_MAX_N 32
 #define CTR_GETT_SKINNY_MAX_K 512
+#define CTR_GETT_SKINNY_BLOCKS_PER_SM 2 /* CUPERM_GETT_SKINNY_BLOCKS_PER_SM */
 
 /* Groups whose mode order the plan chooses (L keeps the mode table's order). */
 #define CTR_GETT_ORDERED 3 /* CTR_GROUP_M, CTR_GROUP_N, CTR_GROUP_K */

@@ -67,7 +67,7 @@ double cuperm_ctr_gett_skinny_seconds(const cuperm_ctr_problem_t* p, const cuper
     const double k = (double)p->groupSize[CTR_GROUP_K], l = (double)p->groupSize[CTR_GROUP_L];
     const int eA = (int)cupermDataTypeSize(p->op[CTR_A].type), eD = (int)cupermDataTypeSize(p->op[CTR_D].type);
     const double items = (double)ceil_div(p->groupSize[CTR_GROUP_M], CTR_GETT_BM) * l;
-    const double blocks = fmin(items, smCount * 2);
+    const double blocks = fmin(items, smCount * CTR_GETT_SKINNY_BLOCKS_PER_SM);
     const double bytes = m * k * l * cuperm_ctr_gett_sector_bytes(runA, eA) +
                          m * n * l * cuperm_ctr_gett_sector_bytes(runD, eD) + blocks * n * k * eA;
     return s->seconds0 + bytes / (dramBytesPerSecond * t->copy_efficiency * s->efficiency);

@@ -124,9 +124,6 @@ int cuperm_gett_dtile_packed_available(void);
 cudaError_t cuperm_gett_skinny_launch(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C,
                                       void* D, float alpha, float beta, int useBeta, cudaStream_t stream);
 
-/* Its dynamic shared memory for K (at most CUPERM_GETT_SKINNY_MAX_K). */
-size_t cuperm_gett_skinny_smem_bytes(int k);
-
 /* The CUDA-core kernel (A/B/C/D all R_32F or all R_64F; any device): scalars in D's type,
  * vector widths unused. C is read only when useBeta (it may equal D). */
 cudaError_t cuperm_gett_simt_launch(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C,

@@ -29,13 +29,14 @@ constexpr int EPI_PITCH_N = NP + 8; // ... per row (N fast): at most 2-way confl
 constexpr int EPI_FLOATS = BM * EPI_PITCH_N > NP * EPI_PITCH ? BM * EPI_PITCH_N : NP * EPI_PITCH;
 static_assert(THREADS == 256 && BM == 8 * 16, "8 warps of 16 rows");
 
-// Bytes per row of the resident B: K padded to the A tiles' depth (the products of a tile's last
-// step read that far), plus 16 bytes: an odd count of 16-byte chunks.
-__host__ __device__ inline int b_pitch(int k) { return ((k + BK - 1) / BK * BK + 8) * 2; }
+// K padded to the A tiles' depth: the products of a tile's last step read B that far.
+__host__ __device__ inline int kp_of(int k) { return (k + BK - 1) / BK * BK; }
+
+// Bytes per row of the resident B: K padded, plus 16 bytes (an odd count of 16-byte chunks).
+__host__ __device__ inline int b_pitch(int k) { return (kp_of(k) + 8) * 2; }
 
 // A's offsets staged in shared memory (8 bytes each, either offset width): the K table once a block,
 // each step's tile rows a step before its loads; their global reads would stall every load issue.
-__host__ __device__ inline int kp_of(int k) { return (k + BK - 1) / BK * BK; }
 __host__ inline int smem_bytes(int k)
 {
     return GETT_STAGES * GETT_TILE_BYTES + NP * b_pitch(k) + EPI_FLOATS * 4 + (kp_of(k) + GETT_STAGES * BM) * 8;
@@ -51,7 +52,7 @@ __device__ __forceinline__ void load_b(unsigned char* sB, int pitch, const cuper
     const unsigned short* Bl = B + static_cast<const OFF*>(q.bL)[l];
     const OFF* bK = static_cast<const OFF*>(q.bK);
     const OFF* bN = static_cast<const OFF*>(q.bN);
-    const int kp = pitch / 2 - 8; // K padded: a multiple of 32
+    const int kp = kp_of(q.k);
     const bool op = OPS && q.op[1] != CUPERM_OP_IDENTITY;
     // Element gathers, 16 in flight a thread; (n, k) of element tid + i * THREADS stepped, not divided.
     int n = tid / kp, k = tid - n * kp;
@@ -350,5 +351,3 @@ extern "C" cudaError_t cuperm_gett_skinny_launch(const cuperm_gett_params_t* q, 
         return skinny::launch_types<true>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
     return skinny::launch_types<false>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
 }
-
-extern "C" size_t cuperm_gett_skinny_smem_bytes(int k) { return (size_t)cuperm::gett::skinny::smem_bytes(k); }
