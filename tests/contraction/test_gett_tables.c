@@ -38,7 +38,7 @@ static int64_t descriptor_offset(const cupermTensorDescriptor_t* d, const cuperm
 /* Whether mode m of group g is one of the skinny kernel's split modes in t (its digits lead M). */
 static int split_mode(const cuperm_ctr_gett_tables_t* t, int g, int m)
 {
-    return g == CTR_GROUP_M && t->mSplitF > 1 && (m == t->mSplit[0] || m == t->mSplit[1]);
+    return g == CTR_GROUP_M && t->mSplit[0] >= 0 && (m == t->mSplit[0] || m == t->mSplit[1]);
 }
 
 /* Linear index of group g for the mode indices idx, in the tables' order (first fastest; with a
@@ -48,14 +48,13 @@ static int64_t linear(const cuperm_ctr_problem_t* p, const cuperm_ctr_gett_table
     int64_t lin = 0;
     for (int i = t->count[g] - 1; i >= 0; --i)
         if (!split_mode(t, g, t->order[g][i])) lin = lin * p->modes[t->order[g][i]].extent + idx[t->order[g][i]];
-    if (g == CTR_GROUP_M && t->mSplitF > 1) {
-        const int64_t f = t->mSplitF;
+    if (g == CTR_GROUP_M && t->mSplit[0] >= 0)
         for (int h = 1; h >= 0; --h)
             for (int j = 1; j >= 0; --j) {
                 const int m = t->mSplit[j];
+                const int64_t f = t->mSplitF[j];
                 lin = h ? lin * (p->modes[m].extent / f) + idx[m] / f : lin * f + idx[m] % f;
             }
-    }
     return lin;
 }
 
@@ -129,16 +128,15 @@ static int64_t with_tables(const ctr_random_case* c, const cuperm_ctr_problem_t*
 /* Mode indices (per mode-table entry) of linear index lin of group g (the tables' order). */
 static void unlinear(const cuperm_ctr_problem_t* p, const cuperm_ctr_gett_tables_t* t, int g, int64_t lin, int64_t* idx)
 {
-    if (g == CTR_GROUP_M && t->mSplitF > 1) {
-        const int64_t f = t->mSplitF;
+    if (g == CTR_GROUP_M && t->mSplit[0] >= 0) {
         int64_t digit[2][2];
         for (int h = 0; h < 2; ++h)
             for (int j = 0; j < 2; ++j) {
-                const int64_t e = h ? p->modes[t->mSplit[j]].extent / f : f;
+                const int64_t f = t->mSplitF[j], e = h ? p->modes[t->mSplit[j]].extent / f : f;
                 digit[h][j] = lin % e;
                 lin /= e;
             }
-        for (int j = 0; j < 2; ++j) idx[t->mSplit[j]] = digit[0][j] + f * digit[1][j];
+        for (int j = 0; j < 2; ++j) idx[t->mSplit[j]] = digit[0][j] + t->mSplitF[j] * digit[1][j];
     }
     for (int i = 0; i < t->count[g]; ++i) {
         const int m = t->order[g][i];
@@ -258,9 +256,20 @@ static void test_tables_random(void** state)
     assert_true(widths > 1600); /* some vector paths among them */
 }
 
+/* The first tile's rows of A (TCCG 4 style, ext's d by a x 5 x 3) against a_lo's length aLo. */
+static void check_skinny_first_tile(const cuperm_ctr_gett_tables_t* t, const int64_t* ext, int64_t aLo)
+{
+    const int64_t aStride = ext['d' - 'a'] * ext['e' - 'a'] * ext['c' - 'a']; /* A = deca */
+    for (int64_t m = 0; m < 128; ++m) {
+        const int64_t d = m % 8 + 8 * (m / (8 * aLo)), a = (m / 8) % aLo;
+        assert_int_equal(t->table[t->at[CTR_GROUP_M][CTR_A] + m], d + a * aStride);
+    }
+}
+
 /* The skinny kernel's split (TCCG 4 style: A's unit-stride mode d and D's a, both in M): the tables
- * lead M with d_lo, a_lo, d_hi, a_hi and check against the descriptors element by element; A reads
- * along M in runs of 8, and no split where D's unit-stride mode is A's or an extent is not a
+ * lead M with d_lo, a_lo, d_hi, a_hi and check against the descriptors element by element; a_lo
+ * is 16 long where 16 divides a (a tile then holds d 0..7 at a 0..15), else 8 (d 0..15 at a 0..7);
+ * A reads along M in runs of 8, and no split where D's unit-stride mode is A's or an extent is not a
  * multiple of 8. */
 static void test_skinny_split(void** state)
 {
@@ -269,9 +278,9 @@ static void test_skinny_split(void** state)
     ext['a' - 'a'] = 16, ext['b' - 'a'] = 5, ext['c' - 'a'] = 3, ext['d' - 'a'] = 24, ext['e' - 'a'] = 9;
     ctr_made o;
     assert_int_equal(ctr_make(&o, "deca", "be", "abcd", ext, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
-    int split[2];
+    int split[2], f[2];
     assert_true(cuperm_ctr_gett_skinny(&o.p));
-    assert_true(cuperm_ctr_gett_skinny_split(&o.p, split));
+    assert_true(cuperm_ctr_gett_skinny_split(&o.p, split, f));
     assert_int_equal(o.p.modes[split[0]].label, 'd');
     assert_int_equal(o.p.modes[split[1]].label, 'a');
     ctr_random_case c;
@@ -279,22 +288,34 @@ static void test_skinny_split(void** state)
     for (int w = 0; w < 4; ++w) c.desc[w] = o.l.d[w < 2 ? w : 2]; /* C = D */
     cuperm_ctr_gett_tables_t t;
     assert_int_equal(cuperm_ctr_gett_tables_build(&o.p, 0, &t), CUPERM_STATUS_SUCCESS);
-    assert_int_equal(t.mSplitF, CTR_GETT_SKINNY_SPLIT);
+    assert_int_equal(f[0], 8);
+    assert_int_equal(f[1], 16);
+    assert_int_equal(t.mSplitF[0], 8);
+    assert_int_equal(t.mSplitF[1], 16);
     assert_int_equal(check_tables(&c, &o.p, &t), 16 * 5 * 3 * 24 * 9);
     check_table_vectors(&c, &o.p, &t);
     assert_int_equal(t.aKFast, 0);
     assert_int_equal(t.vec[CTR_A], 8);
-    /* the first 16 rows: d 0..7 at a 0, then d 0..7 at a 1 */
-    for (int64_t m = 0; m < 16; ++m)
-        assert_int_equal(t.table[t.at[CTR_GROUP_M][CTR_A] + m], (m % 8) + (m / 8) * 24 * 9 * 3);
+    check_skinny_first_tile(&t, ext, 16);
     cuperm_ctr_gett_tables_free(&t);
+    /* a of 24: a_lo of 8 */
+    ext['a' - 'a'] = 24;
+    assert_int_equal(ctr_make(&o, "deca", "be", "abcd", ext, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
+    assert_true(cuperm_ctr_gett_skinny_split(&o.p, split, f));
+    assert_int_equal(f[1], 8);
+    for (int w = 0; w < 4; ++w) c.desc[w] = o.l.d[w < 2 ? w : 2];
+    assert_int_equal(cuperm_ctr_gett_tables_build(&o.p, 0, &t), CUPERM_STATUS_SUCCESS);
+    assert_int_equal(check_tables(&c, &o.p, &t), 24 * 5 * 3 * 24 * 9);
+    check_skinny_first_tile(&t, ext, 8);
+    cuperm_ctr_gett_tables_free(&t);
+    ext['a' - 'a'] = 16;
     /* D's unit-stride mode is A's: no split */
     assert_int_equal(ctr_make(&o, "adec", "be", "abcd", ext, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
-    assert_false(cuperm_ctr_gett_skinny_split(&o.p, split));
+    assert_false(cuperm_ctr_gett_skinny_split(&o.p, split, f));
     /* an extent not a multiple of 8 */
     ext['a' - 'a'] = 12;
     assert_int_equal(ctr_make(&o, "deca", "be", "abcd", ext, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
-    assert_false(cuperm_ctr_gett_skinny_split(&o.p, split));
+    assert_false(cuperm_ctr_gett_skinny_split(&o.p, split, f));
     /* N above the skinny kernel's */
     ext['a' - 'a'] = 16, ext['b' - 'a'] = 33;
     assert_int_equal(ctr_make(&o, "deca", "be", "abcd", ext, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);

@@ -366,12 +366,18 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
         g->packedBytes = build_packed(c, &t, &dt);
     } else if (!g->cudaCores && cuperm_ctr_gett_skinny(p)) { /* B resident, persistent blocks over M tiles */
         _Static_assert(CTR_GETT_SKINNY_MAX_N == CUPERM_GETT_SKINNY_MAX_N && CTR_GETT_SKINNY_MAX_K == CUPERM_GETT_SKINNY_MAX_K &&
-                           CTR_GETT_SKINNY_BLOCKS_PER_SM == CUPERM_GETT_SKINNY_BLOCKS_PER_SM,
+                           CTR_GETT_SKINNY_BLOCKS_PER_SM == CUPERM_GETT_SKINNY_BLOCKS_PER_SM &&
+                           CTR_GETT_SKINNY_SPLIT == CUPERM_GETT_SKINNY_SPLIT,
                        "one skinny kernel");
         q->skinny = 1;
         q->nTiles = 1;
-        q->mSplit = t.mSplitF;
-        if (t.mSplitF > 1) q->dMFast = 1; /* the epilogue walks D's runs along the split's beta */
+        q->mSplitA = t.mSplitF[0];
+        q->mSplitB = t.mSplitF[1];
+        if (t.mSplit[0] >= 0) { /* the epilogue walks D's runs along the split's beta, as vectors where they allow */
+            q->dMFast = 1;
+            q->vecC = cuperm_ctr_gett_skinny_run_width(p, CTR_C, t.mSplit[1]);
+            q->vecD = cuperm_ctr_gett_skinny_run_width(p, CTR_D, t.mSplit[1]);
+        }
         const long long items = (long long)q->mTiles * q->batch;
         const long long resident =
             (long long)(c->handle->dev.sm_count > 0 ? c->handle->dev.sm_count : 1) * CUPERM_GETT_SKINNY_BLOCKS_PER_SM;
@@ -468,13 +474,16 @@ static void describe(cuperm_contraction_plan_t* c)
                      q->bKFast ? "K" : "N", q->dMFast ? "M" : "N", q->vecD, q->off32 ? 32 : 64,
                      q->packed ? "; packed where beta = 0 (A and B panels packed into the workspace, bulk-copied a "
                                  "stage ahead, each tile one block of D written in 16-byte stores)" : "");
-        else if (q->skinny)
+        else if (q->skinny) {
+            char split[80] = "";
+            if (q->mSplitA > 1)
+                snprintf(split, sizeof split, "M led by %d of A's and %d of D's unit-stride modes; ", q->mSplitA, q->mSplitB);
             snprintf(c->description + n, sizeof c->description - (size_t)n,
                      "; orders %s; skinny kernel (mma.sync tensor cores, B resident in shared memory, persistent "
                      "blocks of %d x %d outputs streaming A %d deep); A %s x%d; D written along %s; %s%d-bit offsets",
                      orders, CUPERM_GETT_BM, q->n, CUPERM_GETT_BK, q->aKFast ? "k-major" : "m-major", q->vecA,
-                     q->dMFast ? "M" : "N", q->mSplit > 1 ? "M's leading modes of A and D split by 8; " : "",
-                     q->off32 ? 32 : 64);
+                     q->dMFast ? "M" : "N", split, q->off32 ? 32 : 64);
+        }
         else
             snprintf(c->description + n, sizeof c->description - (size_t)n,
                  "; mma.sync tensor cores, %d x %d x %d blocks; orders %s; tiles A %s x%d, B %s x%d; D runs along "

@@ -62,12 +62,26 @@ static int unit_m_mode(const cuperm_ctr_problem_t* p, int w)
     return -1;
 }
 
-int cuperm_ctr_gett_skinny_split(const cuperm_ctr_problem_t* p, int split[2])
+int cuperm_ctr_gett_skinny_split(const cuperm_ctr_problem_t* p, int split[2], int f[2])
 {
     split[0] = unit_m_mode(p, CTR_A);
     split[1] = unit_m_mode(p, CTR_D);
-    return split[0] >= 0 && split[1] >= 0 && split[0] != split[1] &&
-           p->modes[split[0]].extent % CTR_GETT_SKINNY_SPLIT == 0 && p->modes[split[1]].extent % CTR_GETT_SKINNY_SPLIT == 0;
+    if (!(split[0] >= 0 && split[1] >= 0 && split[0] != split[1] &&
+          p->modes[split[0]].extent % CTR_GETT_SKINNY_SPLIT == 0 && p->modes[split[1]].extent % CTR_GETT_SKINNY_SPLIT == 0))
+        return 0;
+    f[0] = CTR_GETT_SKINNY_SPLIT;
+    f[1] = p->modes[split[1]].extent % (2 * CTR_GETT_SKINNY_SPLIT) == 0 ? 2 * CTR_GETT_SKINNY_SPLIT : CTR_GETT_SKINNY_SPLIT;
+    return 1;
+}
+
+int cuperm_ctr_gett_skinny_run_width(const cuperm_ctr_problem_t* p, int w, int beta)
+{
+    if (p->op[w].strides[p->modes[beta].pos[w]] != 1) return 1;
+    for (int i = 0; i < p->nmodes; ++i)
+        if (i != beta && p->modes[i].pos[w] >= 0 && p->modes[i].extent > 1 &&
+            p->op[w].strides[p->modes[i].pos[w]] % CTR_GETT_SKINNY_SPLIT)
+            return 1;
+    return CTR_GETT_SKINNY_SPLIT;
 }
 
 int cuperm_ctr_gett_supported(const cuperm_ctr_problem_t* p, char* why, size_t whySize)
@@ -190,13 +204,13 @@ static void fill_table(const cuperm_ctr_problem_t* p, const cuperm_ctr_gett_tabl
 {
     int64_t extents[CTR_MAX_MODES + 2], strides[CTR_MAX_MODES + 2];
     int n = 0;
-    const int split = g == CTR_GROUP_M && t->mSplitF > 1;
+    const int split = g == CTR_GROUP_M && t->mSplit[0] >= 0;
     if (split) {
         for (int h = 0; h < 2; ++h)     /* lo digits, then hi digits */
             for (int j = 0; j < 2; ++j) { /* alpha, beta */
                 const cuperm_ctr_mode_t* m = &p->modes[t->mSplit[j]];
-                extents[n] = h ? m->extent / t->mSplitF : t->mSplitF;
-                strides[n++] = p->op[w].strides[m->pos[w]] * (h ? t->mSplitF : 1);
+                extents[n] = h ? m->extent / t->mSplitF[j] : t->mSplitF[j];
+                strides[n++] = p->op[w].strides[m->pos[w]] * (h ? t->mSplitF[j] : 1);
             }
     }
     for (int i = 0; i < t->count[g]; ++i) {
@@ -272,16 +286,16 @@ static void gett_vectors(const cuperm_ctr_problem_t* p, cuperm_ctr_gett_tables_t
 }
 
 static cupermStatus_t tables_build(const cuperm_ctr_problem_t* p, const int by[CTR_GETT_ORDERED], const int* split,
-                                   cuperm_ctr_gett_tables_t* t);
+                                   const int* f, cuperm_ctr_gett_tables_t* t);
 
 cupermStatus_t cuperm_ctr_gett_tables_build(const cuperm_ctr_problem_t* p, int dtile, cuperm_ctr_gett_tables_t* t)
 {
     int by[CTR_GETT_ORDERED];
     cuperm_ctr_dtile_t dt;
     plan_orders(p, dtile, by, &dt);
-    int split[2];
-    const int skinnySplit = dt.tm == 0 && cuperm_ctr_gett_skinny(p) && cuperm_ctr_gett_skinny_split(p, split);
-    const cupermStatus_t st = skinnySplit ? tables_build(p, by, split, t) : cuperm_ctr_gett_tables_build_by(p, by, t);
+    int split[2], f[2];
+    const int skinnySplit = dt.tm == 0 && cuperm_ctr_gett_skinny(p) && cuperm_ctr_gett_skinny_split(p, split, f);
+    const cupermStatus_t st = skinnySplit ? tables_build(p, by, split, f, t) : cuperm_ctr_gett_tables_build_by(p, by, t);
     t->dtileM = dt.tm;
     t->dtileN = dt.tn;
     t->dtileK = dt.kp;
@@ -291,12 +305,13 @@ cupermStatus_t cuperm_ctr_gett_tables_build(const cuperm_ctr_problem_t* p, int d
 }
 
 static cupermStatus_t tables_build(const cuperm_ctr_problem_t* p, const int by[CTR_GETT_ORDERED], const int* split,
-                                   cuperm_ctr_gett_tables_t* t)
+                                   const int* f, cuperm_ctr_gett_tables_t* t)
 {
     memset(t, 0, sizeof *t);
-    t->mSplitF = split ? CTR_GETT_SKINNY_SPLIT : 1;
-    t->mSplit[0] = split ? split[0] : -1;
-    t->mSplit[1] = split ? split[1] : -1;
+    for (int j = 0; j < 2; ++j) {
+        t->mSplit[j] = split ? split[j] : -1;
+        t->mSplitF[j] = split ? f[j] : 1;
+    }
     const int64_t entries = table_entries(p);
     if (entries > CTR_GETT_MAX_ENTRIES)
         return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "GETT: offset tables of %lld entries exceed %lld",
@@ -321,7 +336,7 @@ static cupermStatus_t tables_build(const cuperm_ctr_problem_t* p, const int by[C
 cupermStatus_t cuperm_ctr_gett_tables_build_by(const cuperm_ctr_problem_t* p, const int by[CTR_GETT_ORDERED],
                                                cuperm_ctr_gett_tables_t* t)
 {
-    return tables_build(p, by, NULL, t);
+    return tables_build(p, by, NULL, NULL, t);
 }
 
 void cuperm_ctr_gett_tables_free(cuperm_ctr_gett_tables_t* t)

@@ -52,10 +52,10 @@ typedef struct {
                                               orders are these tables'), else 0 (gett_dtile.h) */
     int dtileWhole[2];                     /* its M and N sides are products of whole modes */
     /* The skinny kernel's M order when A's and D's unit-stride modes are distinct M modes alpha,
-     * beta (cuperm_ctr_gett_skinny_split): mSplit = {alpha, beta}, both cut into mSplitF x the rest,
-     * M's digits alpha_lo, beta_lo, alpha_hi, beta_hi, then the other M modes in order[M]: a tile
-     * holds runs of A along alpha and of D along beta. mSplitF = 1: none. */
-    int mSplit[2], mSplitF;
+     * beta (cuperm_ctr_gett_skinny_split): mSplit = {alpha, beta}, cut into mSplitF[0] and
+     * mSplitF[1] x the rest, M's digits alpha_lo, beta_lo, alpha_hi, beta_hi, then the other M
+     * modes in order[M]: a tile holds runs of A along alpha and of D along beta. mSplit -1: none. */
+    int mSplit[2], mSplitF[2];
     int64_t at[CTR_GROUPS][CTR_OPERANDS];  /* where each (group, operand) table starts in table[], -1 if none */
     int64_t entries;                       /* length of table[] */
     int64_t* table;                        /* host memory, malloc'd by cuperm_ctr_gett_tables_build */
@@ -86,13 +86,25 @@ int cuperm_ctr_gett_cuda_cores(const cuperm_ctr_problem_t* p);
  * plan) not "0". */
 int cuperm_ctr_gett_skinny(const cuperm_ctr_problem_t* p);
 
-/* Both runs in the skinny kernel's 128-row tiles: A's unit-stride mode alpha and D's beta, both in M
- * and distinct, are cut into CTR_GETT_SKINNY_SPLIT x the rest (when it divides their extents), M
- * ordered alpha_lo, beta_lo, alpha_hi, beta_hi, ...: a tile reads A in runs of 2 x 8 elements and
- * writes D in runs of 8, where M ordered by either operand alone leaves the other element by
- * element (TCCG 1, 3, 4, 6-8). Returns 1 with split = {alpha, beta}, else 0. */
+/* Both runs in the skinny kernel's 128-row tiles: A's unit-stride mode alpha and D's beta, both in M,
+ * distinct, of extents that CTR_GETT_SKINNY_SPLIT divides, are cut into f[0] (alpha) and f[1]
+ * (beta) x the rest, M ordered alpha_lo, beta_lo, alpha_hi, beta_hi, ...: where M ordered by either
+ * operand alone leaves the other element by element (TCCG 1, 3, 4, 6-8). f[0] is
+ * CTR_GETT_SKINNY_SPLIT. f[1] is twice that where it divides beta's extent: a tile is then
+ * alpha_lo x beta_lo, D written in runs of 16 (whole 32-byte sectors of 16-bit D), A read in runs
+ * of 8 whose sectors the next tile (alpha_hi + 1) completes. Else f[1] is CTR_GETT_SKINNY_SPLIT
+ * and a tile spans two alpha_hi digits: A in runs of 16, D in runs of 8. On an H200, TCCG 6-8 took
+ * 0.63-0.78 of their time with the 16 than with 8; the other orders tried were slower (the runs of
+ * D lengthened by two beta_hi digits a tile instead, the next tile far from the rest of A's
+ * sectors: TCCG 3, 4 1.27-1.39x; results in bench/results/gett-h100/skinny-h200/). Returns 1 with
+ * split = {alpha, beta} and f, else 0. */
 #define CTR_GETT_SKINNY_SPLIT 8
-int cuperm_ctr_gett_skinny_split(const cuperm_ctr_problem_t* p, int split[2]);
+int cuperm_ctr_gett_skinny_split(const cuperm_ctr_problem_t* p, int split[2], int f[2]);
+
+/* CTR_GETT_SKINNY_SPLIT where operand w (C or D) of a split skinny plan takes its runs along beta
+ * as vectors: beta's stride 1 and every other mode's a multiple of CTR_GETT_SKINNY_SPLIT (each run
+ * of a tile then starts at a multiple of it, base pointer aside), else 1. */
+int cuperm_ctr_gett_skinny_run_width(const cuperm_ctr_problem_t* p, int w, int beta);
 
 /* The block tile of p's GETT kernel (CUDA cores or tensor cores): outputs along M and N, and the
  * depth of one step of K. */

@@ -51,10 +51,12 @@ double cuperm_ctr_gett_skinny_seconds(const cuperm_ctr_problem_t* p, const cuper
     const cuperm_skinny_tuning_t* s = &t->skinny;
     if (!(s->efficiency > 0) || !(dramBytesPerSecond > 0)) return INFINITY;
     int64_t runA, runD;
-    int split[2];
-    if (cuperm_ctr_gett_skinny_split(p, split)) {
-        runA = 2 * CTR_GETT_SKINNY_SPLIT; /* two alpha_hi digits a tile (128 rows / 8 / 8) */
-        runD = CTR_GETT_SKINNY_SPLIT;
+    int split[2], f[2];
+    if (cuperm_ctr_gett_skinny_split(p, split, f)) {
+        /* A's 32-byte sectors whole either way: a tile's alpha spans 16, or 8 whose other 8 the next
+         * tile (alpha_hi + 1) reads while the sector is in L2 */
+        runA = 2 * CTR_GETT_SKINNY_SPLIT;
+        runD = f[1];
     } else {
         int by[CTR_GETT_ORDERED];
         int64_t cover[CTR_MAX_MODES];

@@ -30,10 +30,12 @@ extern "C" {
 
 /* gett_skinny.cu: the tensor-core types where N is small, B resident in shared memory for the
  * whole run: N at most CUPERM_GETT_SKINNY_MAX_N, K at most CUPERM_GETT_SKINNY_MAX_K; blocks of
- * CUPERM_GETT_SKINNY_BLOCKS_PER_SM an SM. */
+ * CUPERM_GETT_SKINNY_BLOCKS_PER_SM an SM; a split M order's alpha_lo digit of
+ * CUPERM_GETT_SKINNY_SPLIT (mSplitA below). */
 #define CUPERM_GETT_SKINNY_MAX_N 32
 #define CUPERM_GETT_SKINNY_MAX_K 512
 #define CUPERM_GETT_SKINNY_BLOCKS_PER_SM 2
+#define CUPERM_GETT_SKINNY_SPLIT 8
 
 /* gett_simt.cu: fp32 (FFMA, strict) and fp64 (DFMA) on the CUDA cores, same tables, block tile
  * CUPERM_GETT_SIMT_BM x CUPERM_GETT_SIMT_BN outputs, K in steps of CUPERM_GETT_SIMT_BK. */
@@ -60,9 +62,10 @@ typedef struct {
     int skinny;     /* the skinny kernel (gett_skinny.cu) instead of the table kernel: N <= CUPERM_GETT_SKINNY_MAX_N,
                        K <= CUPERM_GETT_SKINNY_MAX_K; tiles of CUPERM_GETT_BM x N (nTiles 1) */
     /* Its M order's two leading digits when the plan split A's and D's unit-stride modes
-     * (plan/contraction/gett.h: mSplit): m = a + f (b + f h), a A's run, b D's; f a power of two
-     * with f^2 dividing CUPERM_GETT_BM. The epilogue walks b fastest (D's runs). 1: no split. */
-    int mSplit;
+     * (plan/contraction/gett.h: mSplit): m = a + fa (b + fb h), a A's run (fa = mSplitA), b D's
+     * (fb = mSplitB); powers of two, fa fb dividing CUPERM_GETT_BM. The epilogue walks b fastest
+     * (D's runs). 1, 1: no split. */
+    int mSplitA, mSplitB;
     /* Its packed path (gett_dtile_packed.cu) where packed: each tile is one contiguous block of D
      * (plan/contraction/gett_dtile.h). A run first packs A's and B's panels, as the kernel's
      * shared memory holds them, into images in the workspace (the X side's at packX, the Y side's
@@ -80,7 +83,8 @@ typedef struct {
     int aKFast, bKFast;      /* shared tile layout: k contiguous (1) or m / n contiguous (0) */
     int vecA, vecB;          /* run widths (8, 4, 2, 1 elements) along that layout's fast direction */
     int dMFast;              /* epilogue: D's runs along M (1) or N (0) */
-    int vecC, vecD;          /* run widths of C and D along that direction */
+    int vecC, vecD;          /* run widths of C and D along that direction (the skinny kernel's split:
+                                along beta, plan/contraction/gett.h: cuperm_ctr_gett_skinny_run_width) */
     cupermDataType_t abType; /* R_16F or R_16BF (tensor cores); R_32F or R_64F (CUDA cores) */
     cupermDataType_t cdType; /* R_32F or abType; abType on the CUDA cores */
     /* Elementwise operators of A, B, C, D after the plan folded negations into the scalars:

@@ -59,20 +59,26 @@ __device__ __forceinline__ unsigned smem_addr(const void* p)
     return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
 
-// Copies srcBytes (0..BYTES) from src and zero-fills the rest of the BYTES at dst.
-template <int BYTES> __device__ __forceinline__ void cp_async(unsigned dst, const void* src, int srcBytes);
-template <> __device__ __forceinline__ void cp_async<16>(unsigned dst, const void* src, int srcBytes)
-{
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(srcBytes) : "memory");
-}
-template <> __device__ __forceinline__ void cp_async<8>(unsigned dst, const void* src, int srcBytes)
-{
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(dst), "l"(src), "r"(srcBytes) : "memory");
-}
-template <> __device__ __forceinline__ void cp_async<4>(unsigned dst, const void* src, int srcBytes)
-{
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(srcBytes) : "memory");
-}
+// Copies srcBytes (0..BYTES) from src and zero-fills the rest of the BYTES at dst. PF: the L2
+// fetch size asked for along with it (0: none, 128 or 256 bytes).
+template <int BYTES, int PF = 0> __device__ __forceinline__ void cp_async(unsigned dst, const void* src, int srcBytes);
+#define GETT_CP_ASYNC(BYTES, PF, CACHE, HINT)                                                                 \
+    template <> __device__ __forceinline__ void cp_async<BYTES, PF>(unsigned dst, const void* src, int srcBytes) \
+    {                                                                                                         \
+        asm volatile("cp.async." CACHE ".shared.global" HINT " [%0], [%1], " #BYTES ", %2;\n" ::"r"(dst), "l"(src), \
+                     "r"(srcBytes)                                                                            \
+                     : "memory");                                                                             \
+    }
+GETT_CP_ASYNC(16, 0, "cg", "")
+GETT_CP_ASYNC(8, 0, "ca", "")
+GETT_CP_ASYNC(4, 0, "ca", "")
+GETT_CP_ASYNC(16, 128, "cg", ".L2::128B")
+GETT_CP_ASYNC(8, 128, "ca", ".L2::128B")
+GETT_CP_ASYNC(4, 128, "ca", ".L2::128B")
+GETT_CP_ASYNC(16, 256, "cg", ".L2::256B")
+GETT_CP_ASYNC(8, 256, "ca", ".L2::256B")
+GETT_CP_ASYNC(4, 256, "ca", ".L2::256B")
+#undef GETT_CP_ASYNC
 
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 
@@ -146,11 +152,11 @@ __device__ __forceinline__ void load_tile_gather(unsigned char* tile, const unsi
 // size as a read of the whole vector (a 16-byte copy of 6 bytes from a 6-byte buffer is an error,
 // of 0 bytes none: bench/results/contraction-planning-h100/s20/), and at a tensor's last run that
 // vector lies past the tensor's end (aligned, so never across a page, but outside the buffer).
-template <int W>
+template <int W, int PF = 0>
 __device__ __forceinline__ void load_run(unsigned dst, const unsigned short* src, int n)
 {
     if (n == W || n == 0) {
-        cp_async<2 * W>(dst, src, 2 * n);
+        cp_async<2 * W, PF>(dst, src, 2 * n);
         return;
     }
 #pragma unroll
@@ -160,7 +166,7 @@ __device__ __forceinline__ void load_run(unsigned dst, const unsigned short* src
     }
 }
 
-template <bool KMAJ, int W, typename OFF>
+template <bool KMAJ, int W, typename OFF, int PF = 0>
 __device__ __forceinline__ void load_tile_w(unsigned char* tile, const unsigned short* base, const OFF* rowOff,
                                             int rows, const OFF* __restrict__ kTab, int k0, int K, int tid)
 {
@@ -177,7 +183,7 @@ __device__ __forceinline__ void load_tile_w(unsigned char* tile, const unsigned 
             gett_load_run(1, W, tid, i, &row, &kk);
             const int n = row < rows ? nk : 0;
             const unsigned short* src = base + (n > 0 ? rowOff[row] + ko : OFF(0));
-            load_run<W>(tileAddr + gett_kmajor_byte(row, kk), src, n);
+            load_run<W, PF>(tileAddr + gett_kmajor_byte(row, kk), src, n);
         }
     } else {
         int r, kk;
@@ -190,12 +196,12 @@ __device__ __forceinline__ void load_tile_w(unsigned char* tile, const unsigned 
             const int k = k0 + kk;
             const int n = k < K ? nr : 0;
             const unsigned short* src = base + (n > 0 ? ro + kTab[k] : OFF(0));
-            load_run<W>(tileAddr + gett_mnmajor_byte(r, kk), src, n);
+            load_run<W, PF>(tileAddr + gett_mnmajor_byte(r, kk), src, n);
         }
     }
 }
 
-template <bool KMAJ, typename OFF>
+template <bool KMAJ, typename OFF, int PF = 0>
 __device__ __forceinline__ void load_tile(unsigned char* tile, const unsigned short* base, const OFF* rowOff, int rows,
                                           const OFF* kTab, int k0, int K, int w, int tid)
 {
@@ -203,9 +209,9 @@ __device__ __forceinline__ void load_tile(unsigned char* tile, const unsigned sh
     // per-thread run offsets out of the k loop (dozens of registers it does not have).
     asm volatile("mov.u32 %0, %0;\n" : "+r"(tid));
     switch (w) { // uniform across the grid
-    case 8: load_tile_w<KMAJ, 8>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
-    case 4: load_tile_w<KMAJ, 4>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
-    case 2: load_tile_w<KMAJ, 2>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
+    case 8: load_tile_w<KMAJ, 8, OFF, PF>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
+    case 4: load_tile_w<KMAJ, 4, OFF, PF>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
+    case 2: load_tile_w<KMAJ, 2, OFF, PF>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
     default: load_tile_gather<KMAJ>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
     }
 }

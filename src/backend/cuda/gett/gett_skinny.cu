@@ -24,9 +24,22 @@ namespace gett {
 namespace skinny {
 
 constexpr int BM = GETT_BM, BK = GETT_BK, NP = CUPERM_GETT_SKINNY_MAX_N;
+// A's loads ask L2 for 128 bytes a miss: a tile's runs along A are 16-64 bytes, the rest of the line
+// is the next tile's (TCCG 1-8 on an H200: 2-8% faster than without).
+constexpr int L2_FETCH = 128;
 constexpr int EPI_PITCH = BM + 4; // staging floats per column (M fast) or ...
 constexpr int EPI_PITCH_N = NP + 8; // ... per row (N fast): at most 2-way conflicts on the accumulator stores
-constexpr int EPI_FLOATS = BM * EPI_PITCH_N > NP * EPI_PITCH ? BM * EPI_PITCH_N : NP * EPI_PITCH;
+// Split tiles: the plan's digits alpha_lo of SPLIT (CUPERM_GETT_SKINNY_SPLIT) and beta_lo of fb = 2^fbLog
+// (q.mSplitA, q.mSplitB; powers of two, so shifts and masks, not the division sequences of runtime
+// divisors: those doubled the kernel's instructions).
+constexpr int SPLIT = CUPERM_GETT_SKINNY_SPLIT, SPLIT_LOG = 3;
+static_assert(SPLIT == 1 << SPLIT_LOG, "alpha_lo a power of two");
+// A split tile staged as runs (runs_slot): per column, the beta runs of each alpha, RUN_GAP floats
+// apart (spreads an accumulator store's 8 alphas over 8 banks).
+constexpr int RUN = 8, RUN_GAP = 4;
+constexpr int RUN_PITCH = BM + (BM / RUN) * RUN_GAP + 4;
+constexpr int EPI_FLOATS_MN = BM * EPI_PITCH_N > NP * EPI_PITCH ? BM * EPI_PITCH_N : NP * EPI_PITCH;
+constexpr int EPI_FLOATS = EPI_FLOATS_MN > NP * RUN_PITCH ? EPI_FLOATS_MN : NP * RUN_PITCH;
 static_assert(THREADS == 256 && BM == 8 * 16, "8 warps of 16 rows");
 
 // K padded to the A tiles' depth: the products of a tile's last step read B that far.
@@ -37,10 +50,18 @@ __host__ __device__ inline int b_pitch(int k) { return (kp_of(k) + 8) * 2; }
 
 // A's offsets staged in shared memory (8 bytes each, either offset width): the K table once a block,
 // each step's tile rows a step before its loads; their global reads would stall every load issue.
-__host__ inline int smem_bytes(int k)
-{
-    return GETT_STAGES * GETT_TILE_BYTES + NP * b_pitch(k) + EPI_FLOATS * 4 + (kp_of(k) + GETT_STAGES * BM) * 8;
-}
+// Likewise D's and C's N tables, read by every element the epilogue writes, and their M rows of the
+// tile going out (loaded during its last step's products by the threads the A rows leave idle).
+// The regions whose size does not depend on K first, at constant offsets (no registers for their
+// addresses: the kernel is at its register bound); then B's rows and the K table.
+constexpr int SM_STAGE = GETT_STAGES * GETT_TILE_BYTES;      // GETT_STAGES A tiles
+constexpr int SM_ROWS = SM_STAGE + EPI_FLOATS * 4;           // after the epilogue's staging: a row slot a stage
+constexpr int SM_DN = SM_ROWS + GETT_STAGES * BM * 8;        // D's N table, then C's
+constexpr int SM_DM = SM_DN + 2 * NP * 8;                    // D's rows of the tile going out, then C's
+constexpr int SM_B = SM_DM + 2 * BM * 8;                     // B's NP rows of K, then A's K table
+static_assert(SM_B % 16 == 0, "B's rows 16-byte aligned (ldmatrix)");
+
+__host__ inline int smem_bytes(int k) { return SM_B + NP * b_pitch(k) + kp_of(k) * 8; }
 
 // B(k, n) of batch index l into the resident rows (n, k), k contiguous; zeros past K and N (the
 // products of padded k meet zeros on both sides: the A tiles are zero-filled there too).
@@ -54,23 +75,25 @@ __device__ __forceinline__ void load_b(unsigned char* sB, int pitch, const cuper
     const OFF* bN = static_cast<const OFF*>(q.bN);
     const int kp = kp_of(q.k);
     const bool op = OPS && q.op[1] != CUPERM_OP_IDENTITY;
-    // Element gathers, 16 in flight a thread; (n, k) of element tid + i * THREADS stepped, not divided.
+    // Element gathers, 8 in flight a thread; (n, k) of element tid + i * THREADS stepped, not divided,
+    // and stepped again for the stores (arrays of them would cost registers the kernel lacks).
     int n = tid / kp, k = tid - n * kp;
 #pragma unroll 1
     while (n < NP) {
-        unsigned short v[16];
-        int ns[16], ks[16];
+        unsigned short v[8];
+        const int n0 = n, k0 = k;
 #pragma unroll
-        for (int j = 0; j < 16; ++j) {
-            ns[j] = n, ks[j] = k;
+        for (int j = 0; j < 8; ++j) {
             v[j] = n < q.n && k < q.k ? __ldg(Bl + bK[k] + bN[n]) : (unsigned short)0;
             for (k += THREADS; k >= kp; k -= kp) ++n;
         }
+        n = n0, k = k0;
 #pragma unroll
-        for (int j = 0; j < 16; ++j) {
-            if (ns[j] >= NP) break;
-            if (op && ns[j] < q.n && ks[j] < q.k) v[j] = CV::store(op_value(q.op[1], (float)q.opParam[1], CV::load(v[j])));
-            *reinterpret_cast<unsigned short*>(sB + ns[j] * pitch + 2 * ks[j]) = v[j];
+        for (int j = 0; j < 8; ++j) {
+            if (n >= NP) break;
+            if (op && n < q.n && k < q.k) v[j] = CV::store(op_value(q.op[1], (float)q.opParam[1], CV::load(v[j])));
+            *reinterpret_cast<unsigned short*>(sB + n * pitch + 2 * k) = v[j];
+            for (k += THREADS; k >= kp; k -= kp) ++n;
         }
     }
 }
@@ -83,25 +106,25 @@ struct Walk {
     int kTiles, mTiles;
 };
 
-struct Cursor {
-    long long j;     // the item (0 .. count - 1 of the block's)
-    int kt, stage;   // its step of K; the pipeline buffer of this step
-    int l, tm;       // its batch index and M tile
-    long long aBase; // A's offset at batch index l
-    template <typename OFF> __device__ void at_item(const Walk& wk, const OFF* aL)
+template <typename OFF> struct Cursor {
+    long long j;   // the item (0 .. count - 1 of the block's)
+    int kt, stage; // its step of K; the pipeline buffer of this step
+    int l, tm;     // its batch index and M tile
+    OFF aBase;     // A's offset at batch index l (the offset width: registers are at the bound)
+    __device__ void at_item(const Walk& wk, const OFF* aL)
     {
         if (j >= wk.count) return;
         const long long it = wk.first + j;
         l = (int)(it / wk.mTiles);
         tm = (int)(it - (long long)l * wk.mTiles);
-        aBase = (long long)aL[l];
+        aBase = aL[l];
     }
-    template <typename OFF> __device__ void start(const Walk& wk, const OFF* aL)
+    __device__ void start(const Walk& wk, const OFF* aL)
     {
         j = 0, kt = 0, stage = 0;
         at_item(wk, aL);
     }
-    template <typename OFF> __device__ void next(const Walk& wk, const OFF* aL)
+    __device__ void next(const Walk& wk, const OFF* aL)
     {
         stage = stage + 1 == GETT_STAGES ? 0 : stage + 1;
         if (++kt == wk.kTiles) {
@@ -113,32 +136,39 @@ struct Cursor {
 
 // The A tile of the step at cursor c into its buffer (nothing past the block's items), then advances c.
 template <bool AK, typename OFF>
-__device__ __forceinline__ void issue(unsigned char* pipe, const Walk& wk, Cursor& c, const cuperm_gett_params_t& q,
+__device__ __forceinline__ void issue(unsigned char* pipe, const Walk& wk, Cursor<OFF>& c, const cuperm_gett_params_t& q,
                                       const unsigned short* A, const OFF* sRows, const OFF* sK, int wa, int tid)
 {
     if (c.j < wk.count) {
         const int m0 = c.tm * BM;
-        load_tile<AK>(pipe + c.stage * GETT_TILE_BYTES, A + c.aBase, sRows + c.stage * BM,
+        load_tile<AK, OFF, L2_FETCH>(pipe + c.stage * GETT_TILE_BYTES, A + c.aBase, sRows + c.stage * BM,
                       min(BM, q.m - m0), sK, c.kt * BK, q.k, wa, tid);
     }
     cp_async_commit(); // one group per step, empty past the end: the waits count steps
     c.next(wk, static_cast<const OFF*>(q.aL));
 }
 
+// The epilogue's offsets for one tile: the M tables' rows of the tile (dM, cM) and the N tables
+// (dN, cN) in shared memory, the batch index's (dL, cL) in registers; C's only with beta.
+template <typename OFF> struct TileOffsets {
+    const OFF *dM, *cM, *dN, *cN;
+    OFF dL, cL;
+};
+
 // Writes a staged tile: consecutive threads along D's contiguous direction.
 template <typename TCD, bool MF, bool OPS, typename OFF>
-__device__ __forceinline__ void write_tile(const float* st, const cuperm_gett_params_t& q, int l, int m0,
+__device__ __forceinline__ void write_tile(const float* st, const cuperm_gett_params_t& q, const TileOffsets<OFF>& o,
                                            const Epi& e, void* D, const void* C, int tid)
 {
     typedef Conv<TCD> CV;
     typedef typename CV::raw R;
-    R* Dl = static_cast<R*>(D) + static_cast<const OFF*>(q.dL)[l];
-    const R* Cl = e.useBeta ? static_cast<const R*>(C) + static_cast<const OFF*>(q.cL)[l] : nullptr;
-    const OFF *dM = static_cast<const OFF*>(q.dM) + m0, *cM = static_cast<const OFF*>(q.cM) + m0;
-    const OFF *dN = static_cast<const OFF*>(q.dN), *cN = static_cast<const OFF*>(q.cN);
-    if (MF) { // thread: one row, every 256 / 128 = 2nd column; rows walked along D's run (mSplit)
-        const int f = q.mSplit, r = tid % BM, in = r % (f * f);
-        const int m = r - in + in / f + (in % f) * f;
+    R* Dl = static_cast<R*>(D) + o.dL;
+    const R* Cl = e.useBeta ? static_cast<const R*>(C) + o.cL : nullptr;
+    const OFF *dM = o.dM, *cM = o.cM, *dN = o.dN, *cN = o.cN;
+    if (MF) { // thread: one row, every 256 / 128 = 2nd column; rows walked along D's run (a split's row
+              // a + SPLIT b of each SPLIT x fb block is thread b + fb a of its block)
+        const int fbLog = __ffs(q.mSplitB) - 1, r = tid % BM, in = r & ((SPLIT << fbLog) - 1);
+        const int m = q.mSplitA > 1 ? r - in + (in >> fbLog) + ((in & ((1 << fbLog) - 1)) << SPLIT_LOG) : r;
         if (m >= e.rows) return;
         const OFF dm = dM[m], cm = e.useBeta ? cM[m] : OFF(0);
 #pragma unroll 4
@@ -162,28 +192,72 @@ __device__ __forceinline__ void write_tile(const float* st, const cuperm_gett_pa
     }
 }
 
+// Tile row r as alpha a, beta b of the tile: r = a % SPLIT + SPLIT b + SPLIT fb (a / SPLIT).
+__device__ __forceinline__ void split_row(int fbLog, int r, int* a, int* b)
+{
+    const int blkLog = SPLIT_LOG + fbLog, in = r & ((1 << blkLog) - 1);
+    *a = (in & (SPLIT - 1)) + ((r >> blkLog) << SPLIT_LOG);
+    *b = in >> SPLIT_LOG;
+}
+
+// The staging slot of tile row r, column col when a split tile goes out as runs: alpha a, beta b at
+// b + (fb + RUN_GAP) a of its column, so that each run of RUN beta is 4-float aligned and contiguous.
+__device__ __forceinline__ int runs_slot(int fbLog, int r, int col)
+{
+    int a, b;
+    split_row(fbLog, r, &a, &b);
+    return col * RUN_PITCH + b + ((1 << fbLog) + RUN_GAP) * a;
+}
+
+// Writes a split tile staged by runs_slot: a thread a run of RUN beta (one vector of D, and of C,
+// both RUN-aligned: q.vecC and q.vecD, the pointers' alignment checked at launch) at a time,
+// consecutive threads along beta then alpha then columns. Runs are whole: M, a multiple of 64,
+// ends at a tile boundary or mid-tile between alpha_hi digits.
+template <typename TCD, bool OPS, typename OFF>
+__device__ __forceinline__ void write_runs(const float* st, const cuperm_gett_params_t& q, const TileOffsets<OFF>& o,
+                                           const Epi& e, void* D, const void* C, int tid)
+{
+    typedef typename Conv<TCD>::raw R;
+    R* Dl = static_cast<R*>(D) + o.dL;
+    const R* Cl = e.useBeta ? static_cast<const R*>(C) + o.cL : nullptr;
+    const int fbLog = __ffs(q.mSplitB) - 1, perAlphaLog = fbLog - 3, runs = BM / RUN * e.cols;
+    static_assert(RUN == 8, "runs of 8 beta: perAlphaLog");
+#pragma unroll 1
+    for (int i = tid; i < runs; i += THREADS) {
+        const int col = i / (BM / RUN), j = i % (BM / RUN), a = j >> perAlphaLog;
+        const int b = (j & ((1 << perAlphaLog) - 1)) * RUN;
+        const int m = (a & (SPLIT - 1)) + (b << SPLIT_LOG) + ((a >> SPLIT_LOG) << (SPLIT_LOG + fbLog));
+        if (m >= e.rows) continue;
+        float v[RUN];
+        staged_run<RUN>(st + col * RUN_PITCH + b + ((1 << fbLog) + RUN_GAP) * a, v);
+        vector_run<TCD, RUN, true, OPS>(v, m, col, e, Dl, Cl, o.cM, o.cN, o.dM, o.dN);
+    }
+}
+
 // Row tid's A offset for the step at cursor c (0 past the block's items and M), to be stored in the
 // step's slot of the row ring.
 template <typename OFF>
-__device__ __forceinline__ OFF row_offset(const Walk& wk, const Cursor& c, const cuperm_gett_params_t& q, int tid)
+__device__ __forceinline__ OFF row_offset(const Walk& wk, const Cursor<OFF>& c, const cuperm_gett_params_t& q, int tid)
 {
     const int m = c.tm * BM + tid;
     return c.j < wk.count && tid < BM && m < q.m ? static_cast<const OFF*>(q.aM)[m] : OFF(0);
 }
 
 template <typename TAB, bool AK, typename OFF, bool OPS>
-static __global__ void __launch_bounds__(THREADS, 2)
+static __global__ void __launch_bounds__(THREADS, CUPERM_GETT_SKINNY_BLOCKS_PER_SM)
     kernel(const cuperm_gett_params_t q, const unsigned short* A, const unsigned short* B, const void* C, void* D,
            float alpha, float beta, int useBeta, Widths w)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     extern __shared__ __align__(128) unsigned char smem[];
-    unsigned char* pipe = smem;                                          // GETT_STAGES A tiles
-    unsigned char* sB = smem + GETT_STAGES * GETT_TILE_BYTES;            // NP rows of K
+    unsigned char* pipe = smem;
+    unsigned char* sB = smem + SM_B;
     const int pitch = b_pitch(q.k);
-    float* st = reinterpret_cast<float*>(sB + NP * pitch);               // the epilogue's staging
-    OFF* sK = reinterpret_cast<OFF*>(st + EPI_FLOATS);                   // A's K table
-    OFF* sRows = reinterpret_cast<OFF*>(reinterpret_cast<char*>(sK) + kp_of(q.k) * 8); // a slot a stage
+    float* st = reinterpret_cast<float*>(smem + SM_STAGE);
+    OFF* sRows = reinterpret_cast<OFF*>(smem + SM_ROWS);
+    OFF *sDN = reinterpret_cast<OFF*>(smem + SM_DN), *sCN = sDN + NP;
+    OFF *sDM = reinterpret_cast<OFF*>(smem + SM_DM), *sCM = sDM + BM;
+    OFF* sK = reinterpret_cast<OFF*>(sB + NP * pitch);
 
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     const long long items = (long long)q.mTiles * q.batch;
@@ -194,17 +268,24 @@ static __global__ void __launch_bounds__(THREADS, 2)
     wk.mTiles = q.mTiles;
     if (wk.count == 0) return;
 
-    // Cursors: the products' (c), the loads' (GETT_STAGES - 1 steps ahead) and the row offsets'
-    // (GETT_STAGES steps ahead: stored into the slot of c's step, whose loads were issued long ago).
-    Cursor in, c, pre;
+    // Cursors: the products' (c) and the loads' (GETT_STAGES - 1 steps ahead). The row offsets go
+    // GETT_STAGES steps ahead, into the slot of c's step (whose loads were issued long ago): in
+    // the loop, the loads' cursor once it has issued; before it, the first GETT_STAGES steps'.
+    Cursor<OFF> in, c;
     const OFF* aL = static_cast<const OFF*>(q.aL);
     in.start(wk, aL);
     c.start(wk, aL);
-    pre.start(wk, aL);
     for (int i = tid; i < q.k; i += THREADS) sK[i] = static_cast<const OFF*>(q.aK)[i];
-    for (int s = 0; s < GETT_STAGES; ++s) {
-        if (tid < BM) sRows[pre.stage * BM + tid] = row_offset<OFF>(wk, pre, q, tid);
-        pre.next(wk, aL);
+    if (tid < q.n) {
+        sDN[tid] = static_cast<const OFF*>(q.dN)[tid];
+        if (useBeta) sCN[tid] = static_cast<const OFF*>(q.cN)[tid];
+    }
+    {
+        Cursor<OFF> pre = c;
+        for (int s = 0; s < GETT_STAGES; ++s) {
+            if (tid < BM) sRows[pre.stage * BM + tid] = row_offset<OFF>(wk, pre, q, tid);
+            pre.next(wk, aL);
+        }
     }
     __syncthreads();
 #pragma unroll
@@ -226,7 +307,8 @@ static __global__ void __launch_bounds__(THREADS, 2)
     const unsigned pipeAddr = smem_addr(pipe), bAddr = smem_addr(sB) + bLd;
     const bool inputOps = OPS && q.op[0] != CUPERM_OP_IDENTITY;
     const bool f32 = q.cdType == CUPERM_R_32F;
-    const Epi e0 = {0, q.n, beta, useBeta, w.c, q.op[2], q.op[3], (float)q.opParam[2], (float)q.opParam[3]};
+    const bool runs = q.mSplitA > 1 && w.d >= RUN && (!useBeta || w.c >= RUN); // write_runs
+    const int fbLog = __ffs(q.mSplitB) - 1;
 
     float acc[4][4];
 #pragma unroll
@@ -244,7 +326,14 @@ static __global__ void __launch_bounds__(THREADS, 2)
             __syncthreads();
         }
         issue<AK, OFF>(pipe, wk, in, q, A, sRows, sK, w.a, tid);
-        const OFF nextRow = row_offset<OFF>(wk, pre, q, tid); // in flight during the products
+        const OFF nextRow = row_offset<OFF>(wk, in, q, tid); // GETT_STAGES ahead; in flight during the products
+        const bool last = c.kt == wk.kTiles - 1;               // the item's last step: its tile goes out
+        OFF outRow = OFF(0), outL = OFF(0); // D's, in flight likewise (C's, with beta only, read at the end)
+        if (last) {
+            const int m = c.tm * BM + tid - BM;
+            if (tid >= BM && m < q.m) outRow = static_cast<const OFF*>(q.dM)[m];
+            outL = static_cast<const OFF*>(q.dL)[c.l];
+        }
 
         const unsigned stage = pipeAddr + (unsigned)(c.stage * GETT_TILE_BYTES);
 #pragma unroll
@@ -258,10 +347,14 @@ static __global__ void __launch_bounds__(THREADS, 2)
             for (int nt = 0; nt < 4; ++nt) mma<TAB>(acc[nt], af, bf[nt / 2][(nt % 2) * 2], bf[nt / 2][(nt % 2) * 2 + 1]);
         }
 
-        if (tid < BM) sRows[c.stage * BM + tid] = nextRow; // pre's slot is c's: its loads went out
-        pre.next(wk, aL);
+        if (tid < BM) sRows[c.stage * BM + tid] = nextRow; // that step's slot is c's: its loads went out
 
-        if (c.kt == wk.kTiles - 1) { // the item's last step: stage alpha x acc, write the tile
+        if (last) { // stage alpha x acc, write the tile
+            if (tid >= BM) {
+                const int m = c.tm * BM + tid - BM;
+                sDM[tid - BM] = outRow;
+                if (useBeta) sCM[tid - BM] = m < q.m ? static_cast<const OFF*>(q.cM)[m] : OFF(0);
+            }
 #pragma unroll
             for (int nt = 0; nt < 4; ++nt)
 #pragma unroll
@@ -269,19 +362,25 @@ static __global__ void __launch_bounds__(THREADS, 2)
                     int r, col;
                     gett_acc_pos(lane, 0, nt, v, &r, &col);
                     r += warp * 16;
-                    st[q.dMFast ? col * EPI_PITCH + r : r * EPI_PITCH_N + col] = alpha * acc[nt][v];
+                    st[runs ? runs_slot(fbLog, r, col)
+                            : q.dMFast ? col * EPI_PITCH + r : r * EPI_PITCH_N + col] = alpha * acc[nt][v];
                     acc[nt][v] = 0.0f;
                 }
             __syncthreads(); // the staging is whole; every warp is done with B
-            Epi e = e0;
             const int l = c.l, m0 = c.tm * BM;
-            e.rows = min(BM, q.m - m0);
-            if (f32) {
-                if (q.dMFast) write_tile<float, true, OPS, OFF>(st, q, l, m0, e, D, C, tid);
-                else write_tile<float, false, OPS, OFF>(st, q, l, m0, e, D, C, tid);
+            // built here from kernel parameters (constant memory), not held in registers across the loop
+            const Epi e = {min(BM, q.m - m0), q.n, beta, useBeta, w.c, q.op[2], q.op[3], (float)q.opParam[2],
+                           (float)q.opParam[3]};
+            const TileOffsets<OFF> o = {sDM, sCM, sDN, sCN, outL, useBeta ? static_cast<const OFF*>(q.cL)[l] : OFF(0)};
+            if (runs) {
+                if (f32) write_runs<float, OPS, OFF>(st, q, o, e, D, C, tid);
+                else write_runs<TAB, OPS, OFF>(st, q, o, e, D, C, tid);
+            } else if (f32) {
+                if (q.dMFast) write_tile<float, true, OPS, OFF>(st, q, o, e, D, C, tid);
+                else write_tile<float, false, OPS, OFF>(st, q, o, e, D, C, tid);
             } else {
-                if (q.dMFast) write_tile<TAB, true, OPS, OFF>(st, q, l, m0, e, D, C, tid);
-                else write_tile<TAB, false, OPS, OFF>(st, q, l, m0, e, D, C, tid);
+                if (q.dMFast) write_tile<TAB, true, OPS, OFF>(st, q, o, e, D, C, tid);
+                else write_tile<TAB, false, OPS, OFF>(st, q, o, e, D, C, tid);
             }
             c.next(wk, aL);
             // The next item's B, ordered before its readers by the next barrier; the staging's
