@@ -148,11 +148,13 @@
 #define CUPERM_SM90_DTILE {0.0, 8.517e-08, 2.345e-11, 2.815e-07, 8.725e-11, 2.528e-07, 1.0}
 #define CUPERM_DTILE_UNMEASURED {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0}
 /* The skinny kernel (plan/contraction/gett_cost.c), from its H200 times on TCCG 1-8 f16 (the cases
- * it takes; bench/results/gett-h100/skinny-h200/): the modelled bytes moved at 0.88-1.47 TB/s,
- * median 1.13, against a copy's 4.3: efficiency 0.26 of the copy. The kernel does not reach the
- * bandwidth it is meant for (its A tiles meet DRAM rows 32-64 bytes at a time); so priced, model
- * plans keep TTGT on those cases, and take it where one cuBLAS call and its transposes cost more. */
-#define CUPERM_SM90_SKINNY {5e-6, 0.26, 1.0}
+ * it takes; bench/results/gett-h100/skinny-h200/): first version, the modelled bytes moved at
+ * 0.88-1.47 TB/s, median 1.13, against a copy's 4.3: efficiency 0.26 of the copy; session 41's
+ * (D in whole sectors, a vector epilogue), 0.98-1.85 TB/s and a median 1.17x the first's with
+ * the same byte accounting: 0.30. Still short of the bandwidth it is meant for; so priced, model
+ * plans keep TTGT on most of those cases, and take it where one cuBLAS call and its transposes
+ * cost more. */
+#define CUPERM_SM90_SKINNY {5e-6, 0.30, 1.0}
 #define CUPERM_SKINNY_UNMEASURED {0.0, 0.0, 0.0}
 
 /* Families nobody measured on an architecture: model plans never take GETT there. */
