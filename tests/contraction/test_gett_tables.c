@@ -269,6 +269,7 @@ static void check_skinny_first_tile(const cuperm_ctr_gett_tables_t* t, const int
 /* The skinny kernel's split (TCCG 4 style: A's unit-stride mode d and D's a, both in M): the tables
  * lead M with d_lo, a_lo, d_hi, a_hi and check against the descriptors element by element; a_lo
  * is 16 long where 16 divides a (a tile then holds d 0..7 at a 0..15), else 8 (d 0..15 at a 0..7);
+ * D takes its runs along a as vectors of 8 unless one of its other strides is not a multiple of 8;
  * A reads along M in runs of 8, and no split where D's unit-stride mode is A's or an extent is not a
  * multiple of 8. */
 static void test_skinny_split(void** state)
@@ -298,6 +299,15 @@ static void test_skinny_split(void** state)
     assert_int_equal(t.vec[CTR_A], 8);
     check_skinny_first_tile(&t, ext, 16);
     cuperm_ctr_gett_tables_free(&t);
+    /* D's runs along a as vectors of 8 (its other strides 16, 80, 240), not once a row is padded */
+    assert_int_equal(cuperm_ctr_gett_skinny_run_width(&o.p, CTR_D, split[1]), 8);
+    const int64_t padded[4] = {1, 17, 17 * 5, 17 * 5 * 3};
+    o.l.d[2].strides = padded;
+    assert_int_equal(cuperm_ctr_problem_init(&o.p, &o.l.d[0], &o.l.d[1], &o.l.d[2], &o.l.d[2], CUPERM_COMPUTE_DEFAULT),
+                     CUPERM_STATUS_SUCCESS);
+    assert_true(cuperm_ctr_gett_skinny_split(&o.p, split, f));
+    assert_int_equal(cuperm_ctr_gett_skinny_run_width(&o.p, CTR_D, split[1]), 1);
+    assert_int_equal(ctr_make(&o, "deca", "be", "abcd", ext, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
     /* a of 24: a_lo of 8 */
     ext['a' - 'a'] = 24;
     assert_int_equal(ctr_make(&o, "deca", "be", "abcd", ext, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
