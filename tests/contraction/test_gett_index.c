@@ -304,12 +304,83 @@ static void test_tile_order(void** state)
     }
 }
 
+/* The skinny kernel's split tiles (alpha_lo 8 x beta_lo 8 or 16): rows and (alpha, beta) one to
+ * one in the plan's digit order; the accumulators staged by slot, read back run by run, give every
+ * (row, column) once, each run contiguous, 4-float aligned and 8 consecutive beta of one alpha
+ * (rows 8 apart: D's run); the element-by-element walk is a permutation along beta; staging
+ * stores meet at most 4-way bank conflicts. */
+static void test_split_maps(void** state)
+{
+    (void)state;
+    enum { COLS = 32 };
+    static int slotOf[GETT_BM][COLS], seen[COLS * GETT_SPLIT_PITCH];
+    for (int fbLog = 3; fbLog <= 4; ++fbLog) {
+        const int fb = 1 << fbLog;
+        int rows[GETT_BM] = {0};
+        for (int r = 0; r < GETT_BM; ++r) {
+            int a, b;
+            gett_split_ab(fbLog, r, &a, &b);
+            assert_true(a >= 0 && a < GETT_BM / fb && b >= 0 && b < fb);
+            assert_int_equal(gett_split_row(fbLog, a, b), r);
+            /* the plan's digits: alpha_lo = r % 8, beta_lo = r / 8 % fb, alpha_hi = r / (8 fb) */
+            assert_int_equal(a, r % 8 + 8 * (r / (8 * fb)));
+            assert_int_equal(b, r / 8 % fb);
+            ++rows[gett_split_walk_row(fbLog, r)];
+            if (r % fb) assert_int_equal(gett_split_walk_row(fbLog, r), gett_split_walk_row(fbLog, r - 1) + 8);
+        }
+        for (int r = 0; r < GETT_BM; ++r) assert_int_equal(rows[r], 1);
+        /* the kernel's accumulator staging: warp w's rows 16 w .., mma fragment positions */
+        memset(seen, 0, sizeof seen);
+        int worst = 0;
+        for (int warp = 0; warp < 8; ++warp)
+            for (int nt = 0; nt < 4; ++nt)
+                for (int v = 0; v < 4; ++v) {
+                    int perBank[32][32], count[32] = {0};
+                    for (int lane = 0; lane < 32; ++lane) {
+                        int r, col, a, b;
+                        gett_acc_pos(lane, 0, nt, v, &r, &col);
+                        r += warp * 16;
+                        gett_split_ab(fbLog, r, &a, &b);
+                        const int s = gett_split_slot(fbLog, a, b, col);
+                        assert_true(s >= 0 && s < COLS * GETT_SPLIT_PITCH);
+                        assert_int_equal(seen[s]++, 0);
+                        slotOf[r][col] = s;
+                        int dup = 0;
+                        for (int i = 0; i < count[s % 32]; ++i) dup |= perBank[s % 32][i] == s;
+                        if (!dup) perBank[s % 32][count[s % 32]++] = s;
+                    }
+                    for (int k = 0; k < 32; ++k) worst = count[k] > worst ? count[k] : worst;
+                }
+        assert_true(worst <= 4);
+        /* read back run by run */
+        int got[GETT_BM][COLS];
+        memset(got, 0, sizeof got);
+        for (int i = 0; i < GETT_BM / GETT_SPLIT_RUN * COLS; ++i) {
+            int col, a, b;
+            gett_split_run(fbLog, i, &col, &a, &b);
+            assert_true(col >= 0 && col < COLS && b % GETT_SPLIT_RUN == 0 && b + GETT_SPLIT_RUN <= fb);
+            const int first = gett_split_slot(fbLog, a, b, col), m = gett_split_row(fbLog, a, b);
+            assert_int_equal(first % 4, 0);
+            for (int j = 0; j < GETT_SPLIT_RUN; ++j) {
+                const int r = gett_split_row(fbLog, a, b + j);
+                assert_int_equal(r, m + 8 * j); /* D's run: beta_lo steps, rows 8 apart */
+                assert_int_equal(slotOf[r][col], first + j);
+                ++got[r][col];
+            }
+        }
+        for (int r = 0; r < GETT_BM; ++r)
+            for (int c = 0; c < COLS; ++c) assert_int_equal(got[r][c], 1);
+    }
+    for (int t = 0; t < GETT_BM; ++t) assert_int_equal(gett_split_walk_row(-1, t), t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tile_maps),
         cmocka_unit_test(test_block_product),
         cmocka_unit_test(test_tile_order),
+        cmocka_unit_test(test_split_maps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -144,6 +144,65 @@ GETT_HD void gett_epi_run(int mFast, int w, int lane, int i, int* r, int* c)
     *c = mFast ? slow : fast;
 }
 
+/*
+ * The skinny kernel's split tiles (gett_skinny.cu; the plan's M order,
+ * plan/contraction/gett.h: cuperm_ctr_gett_skinny_split): M's leading digits are alpha_lo
+ * (GETT_SPLIT = 8 of A's unit-stride mode) and beta_lo (fb = 1 << fbLog, 8 or 16, of D's),
+ * then alpha_hi, so a GETT_BM-row tile holds alpha a < GETT_BM / fb and beta b < fb at row
+ * r = a % 8 + 8 b + 8 fb (a / 8). Powers of two: shifts and masks (the division sequences of
+ * runtime divisors doubled the kernel's instructions).
+ */
+enum {
+    GETT_SPLIT = 8,
+    GETT_SPLIT_LOG = 3,
+    GETT_SPLIT_RUN = 8, /* the epilogue's runs along beta: 8 elements, one or two 16-byte stores */
+    GETT_SPLIT_GAP = 4, /* floats between one alpha's staged runs and the next's */
+    GETT_SPLIT_PITCH = GETT_BM + (GETT_BM / GETT_SPLIT_RUN) * GETT_SPLIT_GAP + 4, /* floats a column */
+};
+
+/* Row of alpha a, beta b in a split tile. */
+GETT_HD int gett_split_row(int fbLog, int a, int b)
+{
+    return (a & (GETT_SPLIT - 1)) + (b << GETT_SPLIT_LOG) + ((a >> GETT_SPLIT_LOG) << (GETT_SPLIT_LOG + fbLog));
+}
+
+/* Alpha a and beta b of split-tile row r (gett_split_row's inverse). */
+GETT_HD void gett_split_ab(int fbLog, int r, int* a, int* b)
+{
+    const int blkLog = GETT_SPLIT_LOG + fbLog, in = r & ((1 << blkLog) - 1);
+    *a = (in & (GETT_SPLIT - 1)) + ((r >> blkLog) << GETT_SPLIT_LOG);
+    *b = in >> GETT_SPLIT_LOG;
+}
+
+/* Staging slot (float index) of alpha a, beta b, column col when a split tile goes out in runs
+ * along beta: b + (fb + GETT_SPLIT_GAP) a of the column, so that each run is contiguous and
+ * 4-float aligned (b a multiple of GETT_SPLIT_RUN). An accumulator store (8 alphas x 4 columns)
+ * meets at most 4-way bank conflicts, the floor with every run 4-float aligned: its 8 alphas
+ * fall on 8 different groups of 4 banks, its 4 columns on one. */
+GETT_HD int gett_split_slot(int fbLog, int a, int b, int col)
+{
+    return col * GETT_SPLIT_PITCH + b + ((1 << fbLog) + GETT_SPLIT_GAP) * a;
+}
+
+/* Run i (0 .. GETT_BM / GETT_SPLIT_RUN x columns - 1) of a split tile going out: its column,
+ * alpha and first beta; consecutive runs along beta, then alpha, then columns. */
+GETT_HD void gett_split_run(int fbLog, int i, int* col, int* a, int* b)
+{
+    const int perAlphaLog = fbLog - 3, j = i % (GETT_BM / GETT_SPLIT_RUN);
+    *col = i / (GETT_BM / GETT_SPLIT_RUN);
+    *a = j >> perAlphaLog;
+    *b = (j & ((1 << perAlphaLog) - 1)) * GETT_SPLIT_RUN;
+}
+
+/* The row thread t (0 .. GETT_BM - 1) writes when a split tile goes out element by element:
+ * consecutive threads along beta (D's run), then alpha; without a split (fbLog < 0), row t. */
+GETT_HD int gett_split_walk_row(int fbLog, int t)
+{
+    if (fbLog < 0) return t;
+    const int blk = GETT_SPLIT << fbLog, in = t & (blk - 1);
+    return t - in + gett_split_row(fbLog, in >> fbLog, in & ((1 << fbLog) - 1));
+}
+
 /* Tile order: groups of 8 tile rows (M) sweep all tile columns (N) before the next group
  * (L2 reuse of A's rows and B's columns). */
 GETT_HD void gett_tile_of(int block, int mTiles, int nTiles, int* tm, int* tn)

@@ -29,17 +29,11 @@ constexpr int BM = GETT_BM, BK = GETT_BK, NP = CUPERM_GETT_SKINNY_MAX_N;
 constexpr int L2_FETCH = 128;
 constexpr int EPI_PITCH = BM + 4; // staging floats per column (M fast) or ...
 constexpr int EPI_PITCH_N = NP + 8; // ... per row (N fast): at most 2-way conflicts on the accumulator stores
-// Split tiles: the plan's digits alpha_lo of SPLIT (CUPERM_GETT_SKINNY_SPLIT) and beta_lo of fb = 2^fbLog
-// (q.mSplitA, q.mSplitB; powers of two, so shifts and masks, not the division sequences of runtime
-// divisors: those doubled the kernel's instructions).
-constexpr int SPLIT = CUPERM_GETT_SKINNY_SPLIT, SPLIT_LOG = 3;
-static_assert(SPLIT == 1 << SPLIT_LOG, "alpha_lo a power of two");
-// A split tile staged as runs (runs_slot): per column, the beta runs of each alpha, RUN_GAP floats
-// apart (spreads an accumulator store's 8 alphas over 8 banks).
-constexpr int RUN = 8, RUN_GAP = 4;
-constexpr int RUN_PITCH = BM + (BM / RUN) * RUN_GAP + 4;
+// Split tiles (gett_index.h: gett_split_*): alpha_lo of GETT_SPLIT, beta_lo of q.mSplitB = 1 << fbLog.
+static_assert(CUPERM_GETT_SKINNY_SPLIT == GETT_SPLIT && GETT_SPLIT == 1 << GETT_SPLIT_LOG, "one split");
+constexpr int RUN = GETT_SPLIT_RUN;
 constexpr int EPI_FLOATS_MN = BM * EPI_PITCH_N > NP * EPI_PITCH ? BM * EPI_PITCH_N : NP * EPI_PITCH;
-constexpr int EPI_FLOATS = EPI_FLOATS_MN > NP * RUN_PITCH ? EPI_FLOATS_MN : NP * RUN_PITCH;
+constexpr int EPI_FLOATS = EPI_FLOATS_MN > NP * GETT_SPLIT_PITCH ? EPI_FLOATS_MN : NP * GETT_SPLIT_PITCH;
 static_assert(THREADS == 256 && BM == 8 * 16, "8 warps of 16 rows");
 
 // K padded to the A tiles' depth: the products of a tile's last step read B that far.
@@ -165,10 +159,8 @@ __device__ __forceinline__ void write_tile(const float* st, const cuperm_gett_pa
     R* Dl = static_cast<R*>(D) + o.dL;
     const R* Cl = e.useBeta ? static_cast<const R*>(C) + o.cL : nullptr;
     const OFF *dM = o.dM, *cM = o.cM, *dN = o.dN, *cN = o.cN;
-    if (MF) { // thread: one row, every 256 / 128 = 2nd column; rows walked along D's run (a split's row
-              // a + SPLIT b of each SPLIT x fb block is thread b + fb a of its block)
-        const int fbLog = __ffs(q.mSplitB) - 1, r = tid % BM, in = r & ((SPLIT << fbLog) - 1);
-        const int m = q.mSplitA > 1 ? r - in + (in >> fbLog) + ((in & ((1 << fbLog) - 1)) << SPLIT_LOG) : r;
+    if (MF) { // thread: one row, every 256 / 128 = 2nd column; rows walked along D's run
+        const int m = gett_split_walk_row(q.mSplitA > 1 ? __ffs(q.mSplitB) - 1 : -1, tid % BM);
         if (m >= e.rows) return;
         const OFF dm = dM[m], cm = e.useBeta ? cM[m] : OFF(0);
 #pragma unroll 4
@@ -192,21 +184,12 @@ __device__ __forceinline__ void write_tile(const float* st, const cuperm_gett_pa
     }
 }
 
-// Tile row r as alpha a, beta b of the tile: r = a % SPLIT + SPLIT b + SPLIT fb (a / SPLIT).
-__device__ __forceinline__ void split_row(int fbLog, int r, int* a, int* b)
-{
-    const int blkLog = SPLIT_LOG + fbLog, in = r & ((1 << blkLog) - 1);
-    *a = (in & (SPLIT - 1)) + ((r >> blkLog) << SPLIT_LOG);
-    *b = in >> SPLIT_LOG;
-}
-
-// The staging slot of tile row r, column col when a split tile goes out as runs: alpha a, beta b at
-// b + (fb + RUN_GAP) a of its column, so that each run of RUN beta is 4-float aligned and contiguous.
+// The staging slot of tile row r, column col when a split tile goes out as runs.
 __device__ __forceinline__ int runs_slot(int fbLog, int r, int col)
 {
     int a, b;
-    split_row(fbLog, r, &a, &b);
-    return col * RUN_PITCH + b + ((1 << fbLog) + RUN_GAP) * a;
+    gett_split_ab(fbLog, r, &a, &b);
+    return gett_split_slot(fbLog, a, b, col);
 }
 
 // Writes a split tile staged by runs_slot: a thread a run of RUN beta (one vector of D, and of C,
@@ -220,16 +203,15 @@ __device__ __forceinline__ void write_runs(const float* st, const cuperm_gett_pa
     typedef typename Conv<TCD>::raw R;
     R* Dl = static_cast<R*>(D) + o.dL;
     const R* Cl = e.useBeta ? static_cast<const R*>(C) + o.cL : nullptr;
-    const int fbLog = __ffs(q.mSplitB) - 1, perAlphaLog = fbLog - 3, runs = BM / RUN * e.cols;
-    static_assert(RUN == 8, "runs of 8 beta: perAlphaLog");
+    const int fbLog = __ffs(q.mSplitB) - 1, runs = BM / RUN * e.cols;
 #pragma unroll 1
     for (int i = tid; i < runs; i += THREADS) {
-        const int col = i / (BM / RUN), j = i % (BM / RUN), a = j >> perAlphaLog;
-        const int b = (j & ((1 << perAlphaLog) - 1)) * RUN;
-        const int m = (a & (SPLIT - 1)) + (b << SPLIT_LOG) + ((a >> SPLIT_LOG) << (SPLIT_LOG + fbLog));
+        int col, a, b;
+        gett_split_run(fbLog, i, &col, &a, &b);
+        const int m = gett_split_row(fbLog, a, b);
         if (m >= e.rows) continue;
         float v[RUN];
-        staged_run<RUN>(st + col * RUN_PITCH + b + ((1 << fbLog) + RUN_GAP) * a, v);
+        staged_run<RUN>(st + gett_split_slot(fbLog, a, b, col), v);
         vector_run<TCD, RUN, true, OPS>(v, m, col, e, Dl, Cl, o.cM, o.cN, o.dM, o.dN);
     }
 }
