@@ -325,8 +325,8 @@ static void test_split_maps(void** state)
             /* the plan's digits: alpha_lo = r % 8, beta_lo = r / 8 % fb, alpha_hi = r / (8 fb) */
             assert_int_equal(a, r % 8 + 8 * (r / (8 * fb)));
             assert_int_equal(b, r / 8 % fb);
-            ++rows[gett_split_walk_row(fbLog, r)];
-            if (r % fb) assert_int_equal(gett_split_walk_row(fbLog, r), gett_split_walk_row(fbLog, r - 1) + 8);
+            ++rows[gett_split_walk_row(1, fbLog, r)];
+            if (r % fb) assert_int_equal(gett_split_walk_row(1, fbLog, r), gett_split_walk_row(1, fbLog, r - 1) + 8);
         }
         for (int r = 0; r < GETT_BM; ++r) assert_int_equal(rows[r], 1);
         /* the kernel's accumulator staging: warp w's rows 16 w .., mma fragment positions */
@@ -371,7 +371,7 @@ static void test_split_maps(void** state)
         for (int r = 0; r < GETT_BM; ++r)
             for (int c = 0; c < COLS; ++c) assert_int_equal(got[r][c], 1);
     }
-    for (int t = 0; t < GETT_BM; ++t) assert_int_equal(gett_split_walk_row(-1, t), t);
+    for (int t = 0; t < GETT_BM; ++t) assert_int_equal(gett_split_walk_row(0, 0, t), t);
 }
 
 int main(void)

@@ -194,13 +194,12 @@ GETT_HD void gett_split_run(int fbLog, int i, int* col, int* a, int* b)
     *b = (j & ((1 << perAlphaLog) - 1)) * GETT_SPLIT_RUN;
 }
 
-/* The row thread t (0 .. GETT_BM - 1) writes when a split tile goes out element by element:
- * consecutive threads along beta (D's run), then alpha; without a split (fbLog < 0), row t. */
-GETT_HD int gett_split_walk_row(int fbLog, int t)
+/* The row thread t (0 .. GETT_BM - 1) writes when a tile goes out element by element: with a
+ * split, consecutive threads along beta (D's run), then alpha; without, row t. */
+GETT_HD int gett_split_walk_row(int split, int fbLog, int t)
 {
-    if (fbLog < 0) return t;
-    const int blk = GETT_SPLIT << fbLog, in = t & (blk - 1);
-    return t - in + gett_split_row(fbLog, in >> fbLog, in & ((1 << fbLog) - 1));
+    const int in = t & ((GETT_SPLIT << fbLog) - 1); /* alpha in >> fbLog < 8, beta in % fb */
+    return split ? t - in + (in >> fbLog) + ((in & ((1 << fbLog) - 1)) << GETT_SPLIT_LOG) : t;
 }
 
 /* Tile order: groups of 8 tile rows (M) sweep all tile columns (N) before the next group
