@@ -466,14 +466,19 @@ static void describe(cuperm_contraction_plan_t* c)
                      "%d-bit offsets", orders, q->abType == CUPERM_R_64F ? "fp64 DFMA" : "fp32 FFMA",
                      CUPERM_GETT_SIMT_BM, CUPERM_GETT_SIMT_BN, q->aKFast ? "K" : "M", q->bKFast ? "K" : "N",
                      q->dMFast ? "M" : "N", q->off32 ? 32 : 64);
-        else if (q->dtileM)
+        else if (q->dtileM) {
+            char packed[200] = "";
+            if (q->packed)
+                snprintf(packed, sizeof packed,
+                         "; packed where beta = 0 (A and B panels packed into the workspace, bulk-copied a stage "
+                         "ahead, each tile one block of D staged%s and written in 16-byte stores)",
+                         q->stagePad ? " (padded)" : "");
             snprintf(c->description + n, sizeof c->description - (size_t)n,
                      "; orders %s; D-tile kernel (mma.sync tensor cores, the whole K in shared memory), tiles of "
                      "%d x %d outputs, K padded to %d; A gathered along %s, B along %s; D written along %s x%d; "
                      "%d-bit offsets%s", orders, q->dtileM, q->dtileN, q->dtileK, q->aKFast ? "K" : "M",
-                     q->bKFast ? "K" : "N", q->dMFast ? "M" : "N", q->vecD, q->off32 ? 32 : 64,
-                     q->packed ? "; packed where beta = 0 (A and B panels packed into the workspace, bulk-copied a "
-                                 "stage ahead, each tile one block of D written in 16-byte stores)" : "");
+                     q->bKFast ? "K" : "N", q->dMFast ? "M" : "N", q->vecD, q->off32 ? 32 : 64, packed);
+        }
         else if (q->skinny) {
             char split[80] = "";
             if (q->mSplitA > 1)

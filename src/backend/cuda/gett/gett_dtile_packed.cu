@@ -10,14 +10,18 @@
 //      shared-memory stage with bulk copies (cp.async.bulk, an mbarrier counting the bytes) two
 //      items ahead, the outer panel only where it changed;
 //   3. warps multiply with ldmatrix + mma.sync m16n8k16 (fp32 accumulators), stage alpha x the
-//      accumulators in D's order (padded against bank conflicts by the plan) and the block writes
-//      the tile, one contiguous block of D, in 16-byte pieces.
+//      accumulators in D's order (padded against bank conflicts by the plan) in one of two
+//      alternating stagings (one barrier an item) and the block writes the tile, one contiguous
+//      block of D, in 16-byte pieces. (One bulk copy of an unpadded staging by one thread, tried
+//      in session 42, took 1.04x the time on TCCG 31: its reads of the staging had to end before
+//      the next barrier.)
 // beta = 0 only (runs with C take the gathering kernel, which reads C in the same pass).
 #include "backend/cuda/gett/gett.h"
 #include "backend/cuda/gett/gett_elements.cuh"
 #include "core/gett_dtile_shape.h"
 
 #include <stdint.h>
+#include <type_traits>
 
 namespace cuperm {
 namespace gett {
@@ -174,9 +178,11 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
     // Where this thread stages its outputs, the same in every tile (whole modes, one block of D):
     // accumulators (2h, 2h + 1) of fragment (i, jj) are X row (fx0 + i) 16 + g + 8h, Y columns
     // (fy0 + jj) 8 + 2 t4 and the next, neighbours in D (the plan's even fastest extent). Outputs
-    // past the tile go to a spare 16 bytes after the staging: no branches around the stores.
+    // past the tile go to a spare 16 bytes after the staging: no branches around the stores. Two
+    // stagings, that many elements apart, alternate between items.
     const int volume = s.xTile * s.yTile;
     const int spare = cuperm_ctr_dtile_stage_bytes(volume, q.stageShift, q.stagePad, (int)sizeof(R)) / (int)sizeof(R);
+    const int pitch = spare + 16 / (int)sizeof(R);
     int at[MX][2][NY];
 #pragma unroll
     for (int i = 0; i < MX; ++i)
@@ -194,45 +200,50 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
     constexpr int PER = 16 / (int)sizeof(R); // elements a 16-byte piece
     const int pieces = volume / PER;
 
+    // One step of 16 along K: fragments from the stage's panels, products into acc (the first
+    // step writes them: no cleared accumulators, and no per-step branch between the two forms).
+    float acc[MX][NY][4];
+    auto products = [&](const unsigned char* xs, const unsigned char* ys, int k0, auto first) {
+        unsigned b[NY][2];
+#pragma unroll
+        for (int jj = 0; jj < NY; jj += 2) { // two 8-row fragments a load: rows n, k halves
+            const int r = (fy0 + jj) * 8 + (lane / 16) * 8 + lane % 8, c = k0 + (lane / 8) % 2 * 8;
+            unsigned v[4];
+            ldsm_x4(v, ys + (r * s.ld + c) * 2);
+            b[jj][0] = v[0], b[jj][1] = v[1], b[jj + 1][0] = v[2], b[jj + 1][1] = v[3];
+        }
+#pragma unroll
+        for (int i = 0; i < MX; ++i) {
+            const int r = (fx0 + i) * 16 + lane % 16, c = k0 + lane / 16 * 8;
+            unsigned a[4];
+            ldsm_x4(a, xs + (r * s.ld + c) * 2);
+#pragma unroll
+            for (int jj = 0; jj < NY; ++jj) {
+                if constexpr (decltype(first)::value) mma_first<TAB>(acc[i][jj], a, b[jj][0], b[jj][1]);
+                else mma<TAB>(acc[i][jj], a, b[jj][0], b[jj][1]);
+            }
+        }
+    };
+
     asm volatile("griddepcontrol.wait;" ::: "memory"); // the pack kernel's images are complete
     if (tid == 0) {
         issue(begin, 0);
         if (begin + 1 < end) issue(begin + 1, 1);
     }
 
+    // One barrier an item: item j's panels and staging are stage st's; the barrier after its
+    // staging also ends every thread's reads of the other staging (item j - 1's stores), which
+    // item j + 1 overwrites.
     for (long long j = begin; j < end; ++j) {
         const int st = (int)((j - begin) & 1);
-        const long long base = q.tileBase[j];
         mbar_wait(&full[st], (unsigned)((j - begin) >> 1) & 1);
         const unsigned char* const xs = smem + st * (xBytes + yBytes);
         const unsigned char* const ys = xs + xBytes;
-
-        float acc[MX][NY][4];
         if (working) {
-            for (int k0 = 0; k0 < q.dtileK; k0 += 16) {
-                unsigned b[NY][2];
-#pragma unroll
-                for (int jj = 0; jj < NY; jj += 2) { // two 8-row fragments a load: rows n, k halves
-                    const int r = (fy0 + jj) * 8 + (lane / 16) * 8 + lane % 8, c = k0 + (lane / 8) % 2 * 8;
-                    unsigned v[4];
-                    ldsm_x4(v, ys + (r * s.ld + c) * 2);
-                    b[jj][0] = v[0], b[jj][1] = v[1], b[jj + 1][0] = v[2], b[jj + 1][1] = v[3];
-                }
-#pragma unroll
-                for (int i = 0; i < MX; ++i) {
-                    const int r = (fx0 + i) * 16 + lane % 16, c = k0 + lane / 16 * 8;
-                    unsigned a[4];
-                    ldsm_x4(a, xs + (r * s.ld + c) * 2);
-#pragma unroll
-                    for (int jj = 0; jj < NY; ++jj) {
-                        if (k0 == 0) mma_first<TAB>(acc[i][jj], a, b[jj][0], b[jj][1]);
-                        else mma<TAB>(acc[i][jj], a, b[jj][0], b[jj][1]);
-                    }
-                }
-            }
+            products(xs, ys, 0, std::true_type());
+            for (int k0 = 16; k0 < q.dtileK; k0 += 16) products(xs, ys, k0, std::false_type());
         }
-        __syncthreads(); // this stage's panels are read; the last tile's staging is written out
-        if (tid == 0 && j + 2 < end) issue(j + 2, st);
+        R* const out = stage + st * pitch;
         if (working) {
 #pragma unroll
             for (int i = 0; i < MX; ++i)
@@ -243,15 +254,16 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
                         const float v[2] = {alpha * acc[i][jj][2 * h], alpha * acc[i][jj][2 * h + 1]};
                         R y2[2];
                         Conv<TD>::template store_run<2>(v, y2);
-                        vec_store<R, 2>(stage + at[i][h][jj], y2);
+                        vec_store<R, 2>(out + at[i][h][jj], y2);
                     }
         }
         __syncthreads();
-        R* const Dt = static_cast<R*>(D) + base;
+        if (tid == 0 && j + 2 < end) issue(j + 2, st);
+        R* const Dt = static_cast<R*>(D) + q.tileBase[j];
         for (int p = tid; p < pieces; p += THREADS) {
             const int e = p * PER;
             *reinterpret_cast<uint4*>(Dt + e) =
-                *reinterpret_cast<const uint4*>(stage + cuperm_ctr_dtile_stage_at(e, q.stageShift, q.stagePad));
+                *reinterpret_cast<const uint4*>(out + cuperm_ctr_dtile_stage_at(e, q.stageShift, q.stagePad));
         }
     }
 #else
