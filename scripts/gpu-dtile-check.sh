@@ -11,7 +11,8 @@
 #      takes the case, its packed path on sm_90 where a tile is one block of D), gather (the same
 #      with CUPERM_GETT_DTILE_PACKED=0: the gathering D-tile kernel only), nopack (the default plans
 #      with CUPERM_GETT_DTILE_PACKED=0), serial (the default plans, the packed path's kernel not
-#      overlapping the pack kernel's end: CUPERM_GETT_DTILE_PACKED=serial), table (CUPERM_GETT=1: the table kernel, or the skinny one where N <= 32 and K <= 512), noskinny (the same with
+#      overlapping the pack kernel's end: CUPERM_GETT_DTILE_PACKED=serial), staged (the default plans,
+#      every packed tile staged in shared memory: CUPERM_GETT_DTILE_PACKED=staged), table (CUPERM_GETT=1: the table kernel, or the skinny one where N <= 32 and K <= 512), noskinny (the same with
 #      CUPERM_GETT_SKINNY=0) and measure (default environment, measured plans:
 #      TTGT candidates, the table kernel and the D-tile kernel timed); then per case time and ratio
 #      to the same-shape cuBLAS GEMM of each variant (each variant's own same-run GEMM).
@@ -63,6 +64,7 @@ for dt in ${DTYPES:-f16 bf16}; do
       gather) env=(env CUPERM_GETT=1 CUPERM_GETT_DTILE=1 CUPERM_GETT_DTILE_PACKED=0) ;;
       nopack) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_GETT_DTILE_PACKED=0) ;;
       serial) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_GETT_DTILE_PACKED=serial) ;;
+      staged) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_GETT_DTILE_PACKED=staged) ;;
       table) env=(env -u CUPERM_GETT_DTILE CUPERM_GETT=1) ;;
       noskinny) env=(env -u CUPERM_GETT_DTILE CUPERM_GETT=1 CUPERM_GETT_SKINNY=0) ;;
       measure) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE) mode=measure ;;

@@ -110,11 +110,12 @@ CUPERM_HD int cuperm_ctr_dtile_stage_bytes(int v, int shift, int pad, int elemBy
     return (bytes + 15) / 16 * 16;
 }
 
-/* Dynamic shared memory of the packed path: two stages of both panels and two stagings, each with
- * 16 spare bytes after it (where outputs past the tile go). */
+/* Dynamic shared memory of the packed path: two stages of both panels and, unless the tile is
+ * written from the registers (stageBytes 0), two stagings, each with 16 spare bytes after it
+ * (where outputs past the tile go). */
 CUPERM_HD int cuperm_ctr_dtile_packed_smem_bytes(int tx, int ty, int kp, int stageBytes)
 {
-    return 2 * cuperm_ctr_dtile_panel_bytes(tx, ty, kp) + 2 * (stageBytes + 16);
+    return 2 * cuperm_ctr_dtile_panel_bytes(tx, ty, kp) + (stageBytes ? 2 * (stageBytes + 16) : 0);
 }
 
 #endif

@@ -82,7 +82,7 @@ static void test_random_tables(void** state)
 {
     (void)state;
     rng_t r = {20261128};
-    int taken = 0;
+    int taken = 0, direct = 0;
     for (int i = 0; i < 6000 && taken < 60; ++i) {
         ctr_random_case c;
         const ctr_random_options o = {5, 24, 1 << 18, 0, 2, 1, 0, 20};
@@ -160,6 +160,17 @@ static void test_random_tables(void** state)
             else assert_int_equal(at * es % 16, 0);
         }
         free(used);
+        /* the direct path: where it is taken, each aligned piece of every row is per neighbours of
+         * D at a multiple of per; where it is not, some piece is not */
+        for (int per = 4; per <= 8; per += 4) {
+            int whole = (int)yTile % per == 0;
+            for (int x = 0; x < xTile && whole; ++x)
+                for (int y = 0; y + per <= yTile && whole; y += per)
+                    for (int t = 0; t < per && whole; ++t)
+                        whole = (sx[x] + sy[y]) % per == 0 && sx[x] + sy[y + t] == sx[x] + sy[y] + t;
+            assert_int_equal(cuperm_ctr_dtile_direct_pieces(xTile, yTile, sx, sy, per), whole);
+            direct += whole;
+        }
         free(hit);
         free(base);
         free(sx);
@@ -168,7 +179,9 @@ static void test_random_tables(void** state)
         free(dN);
         free(dL);
     }
-    printf("    %d random problems on the packed path\n", taken);
+    printf("    %d random problems on the packed path, %d of %d tile and piece-size pairs written from the registers\n",
+           taken, direct, 2 * taken);
+    assert_true(direct > 0 && direct < 2 * taken);
     assert_true(taken >= 20);
 }
 
@@ -195,6 +208,11 @@ static void test_stage_padding(void** state)
     cuperm_ctr_dtile_stage_choose(256, 24, tx, ty, 2, &st);
     assert_int_equal(st.cost, st.best);
     assert_int_equal(st.pad, 0);
+    /* both written from the registers (16-bit and fp32 pieces); rows of 6 are not (a piece of 8
+     * or 4 would straddle two rows) */
+    assert_true(cuperm_ctr_dtile_direct_pieces(16, 384, sx, sy, 8) && cuperm_ctr_dtile_direct_pieces(256, 24, tx, ty, 4));
+    for (int x = 0; x < 256; ++x) tx[x] = 6 * x;
+    assert_false(cuperm_ctr_dtile_direct_pieces(256, 6, tx, ty, 8) || cuperm_ctr_dtile_direct_pieces(256, 6, tx, ty, 4));
 }
 
 int main(void)

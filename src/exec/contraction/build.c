@@ -231,7 +231,9 @@ static size_t build_packed(cuperm_contraction_plan_t* c, const cuperm_ctr_gett_t
 {
     cuperm_ctr_gett_step_t* g = &c->gett;
     cuperm_gett_params_t* q = &g->params;
-    const char* env = getenv("CUPERM_GETT_DTILE_PACKED"); /* "0": off; "serial": no overlapped launch */
+    /* "0": off; "serial": no overlapped launch; "staged": tiles staged in shared memory even where
+     * the kernel could write them from its registers (A/B runs) */
+    const char* env = getenv("CUPERM_GETT_DTILE_PACKED");
     if ((env && strcmp(env, "0") == 0) || c->handle->dev.cc_major < 9 || !cuperm_ctr_dtile_packed_tile(&c->problem, dt) ||
         !cuperm_gett_dtile_packed_available())
         return 0;
@@ -254,10 +256,13 @@ static size_t build_packed(cuperm_contraction_plan_t* c, const cuperm_ctr_gett_t
     int ok = cuperm_ctr_dtile_packed_tables(q->dMFast ? dN : dM, q->dMFast ? dM : dN, dL, xTile, yTile, rowsX, rowsY,
                                             tilesX, tilesY, q->batch, cuperm_ctr_dtile_outer_x(xTile, yTile),
                                             16 / elemBytes, host, stageX, stageY);
+    int direct = 0;
     if (ok) {
+        direct = cuperm_ctr_dtile_direct_pieces(xTile, yTile, stageX, stageY, 16 / elemBytes) &&
+                 !(env && strcmp(env, "staged") == 0);
         cuperm_ctr_dtile_stage_choose(xTile, yTile, stageX, stageY, elemBytes, &stage);
-        q->packedSmem = cuperm_ctr_dtile_packed_smem_bytes(xTile, yTile, dt->kp,
-                                                          cuperm_ctr_dtile_stage_bytes(xTile * yTile, stage.shift, stage.pad, elemBytes));
+        const int stageBytes = direct ? 0 : cuperm_ctr_dtile_stage_bytes(xTile * yTile, stage.shift, stage.pad, elemBytes);
+        q->packedSmem = cuperm_ctr_dtile_packed_smem_bytes(xTile, yTile, dt->kp, stageBytes);
         ok = q->packedSmem <= CTR_DTILE_PACKED_SMEM_MAX;
     }
     char* dev = NULL;
@@ -272,6 +277,7 @@ static size_t build_packed(cuperm_contraction_plan_t* c, const cuperm_ctr_gett_t
     if (!ok) return 0;
     g->packedTables = dev;
     q->packed = env && strcmp(env, "serial") == 0 ? 2 : 1;
+    q->packedDirect = direct;
     q->stageShift = stage.shift;
     q->stagePad = stage.pad;
     q->tileBase = (const long long*)dev;
@@ -471,8 +477,8 @@ static void describe(cuperm_contraction_plan_t* c)
             if (q->packed)
                 snprintf(packed, sizeof packed,
                          "; packed where beta = 0 (A and B panels packed into the workspace, bulk-copied a stage "
-                         "ahead, each tile one block of D staged%s and written in 16-byte stores)",
-                         q->stagePad ? " (padded)" : "");
+                         "ahead, each tile one block of D written in 16-byte stores %s)",
+                         q->packedDirect ? "from the registers" : q->stagePad ? "from a padded staging" : "from a staging");
             snprintf(c->description + n, sizeof c->description - (size_t)n,
                      "; orders %s; D-tile kernel (mma.sync tensor cores, the whole K in shared memory), tiles of "
                      "%d x %d outputs, K padded to %d; A gathered along %s, B along %s; D written along %s x%d; "

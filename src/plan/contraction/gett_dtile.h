@@ -78,6 +78,13 @@ typedef struct {
 void cuperm_ctr_dtile_stage_choose(int tx, int ty, const int* stageX, const int* stageY, int elemBytes,
                                    cuperm_ctr_dtile_stage_t* out);
 
+/* Whether the packed path's kernel can write a tx x ty tile (output (x, y) at stageX[x] +
+ * stageY[y] of the block) straight from its accumulators in 16-byte pieces of per elements: every
+ * aligned run of per along Y (inside one 8-wide fragment, per dividing 8) is per neighbours in D
+ * starting at a multiple of per, and so is every row's start; ty a multiple of per (no piece half
+ * in the tile). */
+int cuperm_ctr_dtile_direct_pieces(int tx, int ty, const int32_t* stageX, const int32_t* stageY, int per);
+
 /* The packed path's per-plan tables from D's offset tables along the X side (dX), the Y side (dY)
  * and the batch (dL, NULL for none), for tiles of xTile x yTile, panels of rowsX x rowsY rows and
  * tilesX x tilesY tiles a batch index: stageX[rowsX], stageY[rowsY] (an output's element in its

@@ -91,6 +91,16 @@ void cuperm_ctr_dtile_stage_choose(int tx, int ty, const int* stageX, const int*
         }
 }
 
+int cuperm_ctr_dtile_direct_pieces(int tx, int ty, const int32_t* stageX, const int32_t* stageY, int per)
+{
+    if (per < 1 || 8 % per || ty % per) return 0;
+    for (int x = 0; x < tx; ++x)
+        if (stageX[x] % per) return 0;
+    for (int y = 0; y < ty; ++y)
+        if (stageY[y - y % per] % per || stageY[y] != stageY[y - y % per] + y % per) return 0;
+    return 1;
+}
+
 int cuperm_ctr_dtile_packed_tables(const int64_t* dX, const int64_t* dY, const int64_t* dL, int xTile, int yTile,
                                    int rowsX, int rowsY, int tilesX, int tilesY, int64_t batch, int outerX, int align,
                                    int64_t* base, int32_t* stageX, int32_t* stageY)

@@ -75,8 +75,11 @@ typedef struct {
      * tileBase[item] elements. stageX[x] + stageY[y]: output (x, y)'s element in the tile (-1 past
      * it). packedSmem: its dynamic shared memory. Runs with beta != 0 or D not 16-byte aligned
      * take the gathering kernel. packed = 2: the kernel launched after the pack kernel completes,
-     * not overlapping its end (programmatic dependent launch off: A/B runs). */
-    int packed, stageShift, stagePad, packedSmem;
+     * not overlapping its end (programmatic dependent launch off: A/B runs). packedDirect: every
+     * 16-byte piece of the tile is one accumulator fragment row's run along Y
+     * (plan/contraction/gett_dtile.h: cuperm_ctr_dtile_direct_pieces), so the lanes holding it
+     * store it from registers (no staging; stageX, stageY still give the places). */
+    int packed, packedDirect, stageShift, stagePad, packedSmem;
     size_t packX, packY;
     const long long* tileBase;
     const int *stageX, *stageY;

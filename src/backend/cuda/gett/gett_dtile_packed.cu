@@ -33,9 +33,13 @@ static_assert(CTR_DTILE_WARPS == THREADS / 32, "the plan's warp grid");
 __device__ __forceinline__ unsigned smem_u32(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-__device__ __forceinline__ void mbar_init(uint64_t* b)
+__device__ __forceinline__ void mbar_init(uint64_t* b, unsigned count)
 {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(b)) : "memory");
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_u32(b)), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(uint64_t* b)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_u32(b)) : "memory");
 }
 __device__ __forceinline__ void mbar_expect(uint64_t* b, unsigned bytes)
 {
@@ -130,7 +134,7 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
     typedef typename Conv<TD>::raw R;
     constexpr int MX = CTR_DTILE_WARP_FRAGMENTS / NY;
     extern __shared__ __align__(128) unsigned char smem[];
-    __shared__ uint64_t full[2];
+    __shared__ uint64_t full[2], empty[2]; // a stage's panels landed / read by every working thread
     const Sides s(q);
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, g = lane / 4, t4 = lane % 4;
     const unsigned xBytes = s.rowsX * s.ld * 2, yBytes = s.rowsY * s.ld * 2;
@@ -169,36 +173,10 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
         if (outerX || both) bulk_load(ys, imagesY + (l * s.tilesY + ty) * yBytes, yBytes, &full[st]);
     };
     if (tid == 0) {
-        mbar_init(&full[0]);
-        mbar_init(&full[1]);
+        for (int i = 0; i < 2; ++i) mbar_init(&full[i], 1), mbar_init(&empty[i], 32 * warpsX * warpsY);
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
-
-    // Where this thread stages its outputs, the same in every tile (whole modes, one block of D):
-    // accumulators (2h, 2h + 1) of fragment (i, jj) are X row (fx0 + i) 16 + g + 8h, Y columns
-    // (fy0 + jj) 8 + 2 t4 and the next, neighbours in D (the plan's even fastest extent). Outputs
-    // past the tile go to a spare 16 bytes after the staging: no branches around the stores. Two
-    // stagings, that many elements apart, alternate between items.
-    const int volume = s.xTile * s.yTile;
-    const int spare = cuperm_ctr_dtile_stage_bytes(volume, q.stageShift, q.stagePad, (int)sizeof(R)) / (int)sizeof(R);
-    const int pitch = spare + 16 / (int)sizeof(R);
-    int at[MX][2][NY];
-#pragma unroll
-    for (int i = 0; i < MX; ++i)
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-            const int x = (fx0 + i) * 16 + g + 8 * h;
-            const int sx = working && x < s.xTile ? q.stageX[x] : -1;
-#pragma unroll
-            for (int jj = 0; jj < NY; ++jj) {
-                const int y = (fy0 + jj) * 8 + 2 * t4;
-                const int sy = y < s.yTile ? q.stageY[y] : -1;
-                at[i][h][jj] = sx >= 0 && sy >= 0 ? cuperm_ctr_dtile_stage_at(sx + sy, q.stageShift, q.stagePad) : spare;
-            }
-        }
-    constexpr int PER = 16 / (int)sizeof(R); // elements a 16-byte piece
-    const int pieces = volume / PER;
 
     // One step of 16 along K: fragments from the stage's panels, products into acc (the first
     // step writes them: no cleared accumulators, and no per-step branch between the two forms).
@@ -224,6 +202,117 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
             }
         }
     };
+    auto multiply = [&](long long j, int st) {
+        mbar_wait(&full[st], (unsigned)((j - begin) >> 1) & 1);
+        const unsigned char* const xs = smem + st * (xBytes + yBytes);
+        const unsigned char* const ys = xs + xBytes;
+        products(xs, ys, 0, std::true_type());
+        for (int k0 = 16; k0 < q.dtileK; k0 += 16) products(xs, ys, k0, std::false_type());
+    };
+    constexpr int PER = 16 / (int)sizeof(R); // elements a 16-byte piece
+
+    if (q.packedDirect) {
+        // Direct path (the plan's cuperm_ctr_dtile_direct_pieces): every 16-byte piece of the tile
+        // is one fragment row's run along Y, held by L = PER / 2 neighbouring lanes (a pair each).
+        // Those lanes exchange pairs (an L x L transposition by shuffles) so that each holds whole
+        // pieces and stores them from registers: no staging, and no barrier among the warps; a
+        // stage's panels are reloaded once every working thread has arrived on its empty barrier.
+        if (!working) return;
+        constexpr int L = PER / 2, SLOTS = MX * 2 * NY, PIECES = SLOTS / L;
+        const int u = t4 % L; // this lane's place among the L; it stores slot (p L + u)'s piece
+        int pos[PIECES];      // that piece's element in the tile (-1: past it)
+#pragma unroll
+        for (int p = 0; p < PIECES; ++p) {
+            const int sl = p * L + u, i = sl / (2 * NY), h = sl / NY % 2, jj = sl % NY;
+            const int x = (fx0 + i) * 16 + g + 8 * h, y = (fy0 + jj) * 8 + t4 / L * PER;
+            pos[p] = x < s.xTile && y < s.yTile ? q.stageX[x] + q.stageY[y] : -1;
+        }
+        asm volatile("griddepcontrol.wait;" ::: "memory"); // the pack kernel's images are complete
+        if (tid == 0) {
+            issue(begin, 0);
+            if (begin + 1 < end) issue(begin + 1, 1);
+        }
+        for (long long j = begin; j < end; ++j) {
+            const int st = (int)((j - begin) & 1);
+            multiply(j, st);
+            mbar_arrive(&empty[st]); // every lane: each orders its own reads of the panels
+            R* const Dt = static_cast<R*>(D) + q.tileBase[j];
+            // slot sl = (i 2 + h) NY + jj: accumulators (2h, 2h + 1) of fragment (i, jj)
+            if constexpr (L == 4) { // 16-bit D: a pair is one word; a quad holds 4 pieces a step
+#pragma unroll
+                for (int p = 0; p < PIECES; ++p) {
+                    unsigned w[4];
+#pragma unroll
+                    for (int m = 0; m < 4; ++m) {
+                        const int sl = p * 4 + m, i = sl / (2 * NY), h = sl / NY % 2, jj = sl % NY;
+                        const float v[2] = {alpha * acc[i][jj][2 * h], alpha * acc[i][jj][2 * h + 1]};
+                        R y2[2];
+                        Conv<TD>::template store_run<2>(v, y2);
+                        w[m] = (unsigned)y2[0] | (unsigned)y2[1] << 16;
+                    }
+                    // 4 x 4 transposition among the quad: blocks of 2 across lanes u ^ 2, then
+                    // single words across u ^ 1; lane u ends with slot (4p + u)'s words of lanes 0-3.
+#pragma unroll
+                    for (int m = 0; m < 2; ++m) {
+                        const unsigned r = __shfl_xor_sync(~0u, u & 2 ? w[m] : w[m + 2], 2);
+                        if (u & 2) w[m] = r;
+                        else w[m + 2] = r;
+                    }
+#pragma unroll
+                    for (int m = 0; m < 4; m += 2) {
+                        const unsigned r = __shfl_xor_sync(~0u, u & 1 ? w[m] : w[m + 1], 1);
+                        if (u & 1) w[m] = r;
+                        else w[m + 1] = r;
+                    }
+                    if (pos[p] >= 0) *reinterpret_cast<uint4*>(Dt + pos[p]) = make_uint4(w[0], w[1], w[2], w[3]);
+                }
+            } else { // fp32 D: a pair is two words; lanes u ^ 1 exchange one pair
+#pragma unroll
+                for (int p = 0; p < PIECES; ++p) {
+                    float2 w[2];
+#pragma unroll
+                    for (int m = 0; m < 2; ++m) {
+                        const int sl = p * 2 + m, i = sl / (2 * NY), h = sl / NY % 2, jj = sl % NY;
+                        w[m] = make_float2(alpha * acc[i][jj][2 * h], alpha * acc[i][jj][2 * h + 1]);
+                    }
+                    const float2 send = u ? w[0] : w[1];
+                    const float2 r = make_float2(__shfl_xor_sync(~0u, send.x, 1), __shfl_xor_sync(~0u, send.y, 1));
+                    if (u) w[0] = r;
+                    else w[1] = r;
+                    if (pos[p] >= 0) *reinterpret_cast<float4*>(Dt + pos[p]) = make_float4(w[0].x, w[0].y, w[1].x, w[1].y);
+                }
+            }
+            if (tid == 0 && j + 2 < end) {
+                mbar_wait(&empty[st], (unsigned)((j - begin) >> 1) & 1);
+                issue(j + 2, st);
+            }
+        }
+        return;
+    }
+
+    // Staged path. Where this thread stages its outputs, the same in every tile (whole modes, one block of D):
+    // accumulators (2h, 2h + 1) of fragment (i, jj) are X row (fx0 + i) 16 + g + 8h, Y columns
+    // (fy0 + jj) 8 + 2 t4 and the next, neighbours in D (the plan's even fastest extent). Outputs
+    // past the tile go to a spare 16 bytes after the staging: no branches around the stores. Two
+    // stagings, that many elements apart, alternate between items.
+    const int volume = s.xTile * s.yTile;
+    const int spare = cuperm_ctr_dtile_stage_bytes(volume, q.stageShift, q.stagePad, (int)sizeof(R)) / (int)sizeof(R);
+    const int pitch = spare + 16 / (int)sizeof(R);
+    int at[MX][2][NY];
+#pragma unroll
+    for (int i = 0; i < MX; ++i)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int x = (fx0 + i) * 16 + g + 8 * h;
+            const int sx = working && x < s.xTile ? q.stageX[x] : -1;
+#pragma unroll
+            for (int jj = 0; jj < NY; ++jj) {
+                const int y = (fy0 + jj) * 8 + 2 * t4;
+                const int sy = y < s.yTile ? q.stageY[y] : -1;
+                at[i][h][jj] = sx >= 0 && sy >= 0 ? cuperm_ctr_dtile_stage_at(sx + sy, q.stageShift, q.stagePad) : spare;
+            }
+        }
+    const int pieces = volume / PER;
 
     asm volatile("griddepcontrol.wait;" ::: "memory"); // the pack kernel's images are complete
     if (tid == 0) {
@@ -236,13 +325,7 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
     // item j + 1 overwrites.
     for (long long j = begin; j < end; ++j) {
         const int st = (int)((j - begin) & 1);
-        mbar_wait(&full[st], (unsigned)((j - begin) >> 1) & 1);
-        const unsigned char* const xs = smem + st * (xBytes + yBytes);
-        const unsigned char* const ys = xs + xBytes;
-        if (working) {
-            products(xs, ys, 0, std::true_type());
-            for (int k0 = 16; k0 < q.dtileK; k0 += 16) products(xs, ys, k0, std::false_type());
-        }
+        if (working) multiply(j, st);
         R* const out = stage + st * pitch;
         if (working) {
 #pragma unroll
