@@ -5,7 +5,8 @@
 #      kernel, off by default), and again without (the same cases on the table kernel);
 #   2. cuperm-fuzz with CUPERM_GETT=1 CUPERM_GETT_DTILE=1 (every eligible contraction on GETT), where
 #      build-dt/cuperm-fuzz.xz was added (it does not fit beside the library);
-#   3. compute-sanitizer memcheck on test_gett_gpu's random cases, racecheck on its many-tiles cases;
+#   3. compute-sanitizer memcheck on test_gett_gpu's random and many-tiles cases, racecheck on its
+#      many-tiles cases;
 #   4. TCCG48 (DTYPES, default "f16 bf16"), model plans, variants: ttgt (the default plans),
 #      dtile (CUPERM_GETT=1 CUPERM_GETT_DTILE=1: GETT where eligible, the D-tile kernel where it
 #      takes the case, its packed path on sm_90 where a tile is one block of D), gather (the same
@@ -16,8 +17,9 @@
 #      CUPERM_GETT_SKINNY=0) and measure (default environment, measured plans:
 #      TTGT candidates, the table kernel and the D-tile kernel timed); then per case time and ratio
 #      to the same-shape cuBLAS GEMM of each variant (each variant's own same-run GEMM).
-# Logs in $OUT (or ./gpu-dtile-logs). SKIP=tests,gather-tests,table-tests,fuzz,memcheck,racecheck skips
-# those parts (gather-tests: test_gett_gpu with the packed path off; table-tests: on the table kernel); VARIANTS (default "ttgt dtile table") the
+# Logs in $OUT (or ./gpu-dtile-logs). SKIP=tests,gather-tests,staged-tests,table-tests,fuzz,memcheck,racecheck
+# skips those parts (gather-tests: test_gett_gpu with the packed path off; staged-tests: its many-tiles
+# cases with every packed tile staged; table-tests: on the table kernel); VARIANTS (default "ttgt dtile table") the
 # benchmark's variants, side by side per case in cases-<dtype>.txt.
 #   run (carry build-dt): scripts/gpu-dtile-check.sh
 set -uo pipefail
@@ -37,6 +39,8 @@ if [[ $skip != *,tests,* ]]; then
   CUPERM_GETT_DTILE=1 run test_gett_gpu 200 build-dt/test_gett_gpu
   grep -E '^(FAILED|    )' "$logs/test_gett_gpu.log" | head -20
   [[ $skip == *,gather-tests,* ]] || CUPERM_GETT_DTILE=1 CUPERM_GETT_DTILE_PACKED=0 run test_gett_gather_gpu 200 build-dt/test_gett_gpu
+  [[ $skip == *,staged-tests,* ]] || CUPERM_GETT_DTILE=1 CUPERM_GETT_DTILE_PACKED=staged CUPERM_GETT_TEST_FILTER=test_many_tiles \
+    run test_gett_staged_gpu 300 build-dt/test_gett_gpu
   [[ $skip == *,table-tests,* ]] || run test_gett_table_gpu 200 build-dt/test_gett_gpu
   [ -x build-dt/test_ctr_gpu ] && run test_ctr_gpu 300 build-dt/test_ctr_gpu
 fi
@@ -48,6 +52,9 @@ if [[ $skip != *,fuzz,* ]] && [ -f build-dt/cuperm-fuzz.xz ]; then
 fi
 if [[ $skip != *,memcheck,* ]]; then
   CUPERM_GETT_DTILE=1 CUPERM_GETT_TEST_FILTER=test_random CUPERM_GETT_TEST_CASES=40 run memcheck-test_gett_gpu 240 \
+    compute-sanitizer --tool memcheck --error-exitcode 99 build-dt/test_gett_gpu
+  # the packed path's runs (random shapes rarely take it): direct and staged tiles
+  CUPERM_GETT_DTILE=1 CUPERM_GETT_TEST_FILTER=test_many_tiles run memcheck-many-tiles 300 \
     compute-sanitizer --tool memcheck --error-exitcode 99 build-dt/test_gett_gpu
 fi
 if [[ $skip != *,racecheck,* ]]; then # shared-memory hazards of the kernel's panels, slots and staging
