@@ -124,57 +124,6 @@ static __global__ void pack(const cuperm_gett_params_t q, const unsigned short* 
     }
 }
 
-// alpha x accumulators (2h, 2h + 1) of one fragment, in D's type: a pair of neighbours in D.
-template <typename TD>
-__device__ __forceinline__ void scaled_pair(const float (&a)[4], int h, float alpha, typename Conv<TD>::raw (&y)[2])
-{
-    const float v[2] = {alpha * a[2 * h], alpha * a[2 * h + 1]};
-    Conv<TD>::template store_run<2>(v, y);
-}
-
-__device__ __forceinline__ unsigned shfl_xor(unsigned v, int m) { return __shfl_xor_sync(~0u, v, m); }
-__device__ __forceinline__ uint2 shfl_xor(uint2 v, int m) { return make_uint2(shfl_xor(v.x, m), shfl_xor(v.y, m)); }
-
-// The direct path's stores of one tile. Slot sl = (i 2 + h) NY + jj of a lane is its pair of
-// accumulators (2h, 2h + 1) of fragment (i, jj); the L lanes that hold a 16-byte piece's pairs
-// (same g, t4 / L) exchange them by an L x L transposition (log2 L rounds of shuffles, the
-// lane's bits from the highest), so that lane u ends with slot (p L + u)'s whole piece, which it
-// stores at Dt + pos[p] (pos[p] < 0: past the tile).
-template <typename TD, int MX, int NY>
-__device__ __forceinline__ void store_pieces(const float (&acc)[MX][NY][4], float alpha, const int* pos, int u,
-                                             typename Conv<TD>::raw* Dt)
-{
-    typedef typename Conv<TD>::raw R;
-    constexpr int L = 8 / (int)sizeof(R);
-    typedef typename std::conditional<L == 4, unsigned, uint2>::type W; // a pair
-    static_assert(sizeof(W) == 2 * sizeof(R), "a word holds a pair");
-#pragma unroll
-    for (int p = 0; p < MX * 2 * NY / L; ++p) {
-        W w[L];
-#pragma unroll
-        for (int m = 0; m < L; ++m) {
-            const int sl = p * L + m, i = sl / (2 * NY), h = sl / NY % 2, jj = sl % NY;
-            R y[2];
-            scaled_pair<TD>(acc[i][jj], h, alpha, y);
-            memcpy(&w[m], y, sizeof w[m]);
-        }
-#pragma unroll
-        for (int bit = L / 2; bit >= 1; bit /= 2)
-#pragma unroll
-            for (int m = 0; m < L; ++m) {
-                if (m & bit) continue;
-                const W r = shfl_xor(u & bit ? w[m] : w[m + bit], bit);
-                if (u & bit) w[m] = r;
-                else w[m + bit] = r;
-            }
-        if (pos[p] >= 0) {
-            uint4 piece;
-            memcpy(&piece, w, sizeof piece);
-            *reinterpret_cast<uint4*>(Dt + pos[p]) = piece;
-        }
-    }
-}
-
 // Steps 2 and 3. TAB: the mma's input type; TD: D's type (TAB or float); NY: Y fragments a warp
 // holds (MX = 8 / NY along X, core/gett_dtile_shape.h's warp grid).
 template <typename TAB, typename TD, int NY>
@@ -260,13 +209,6 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
         products(xs, ys, 0, std::true_type());
         for (int k0 = 16; k0 < q.dtileK; k0 += 16) products(xs, ys, k0, std::false_type());
     };
-    auto start = [&]() {
-        asm volatile("griddepcontrol.wait;" ::: "memory"); // the pack kernel's images are complete
-        if (tid == 0) {
-            issue(begin, 0);
-            if (begin + 1 < end) issue(begin + 1, 1);
-        }
-    };
     constexpr int PER = 16 / (int)sizeof(R); // elements a 16-byte piece
 
     if (q.packedDirect) {
@@ -276,7 +218,7 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
         // pieces and stores them from registers: no staging, and no barrier among the warps; a
         // stage's panels are reloaded once every working thread has arrived on its empty barrier.
         if (!working) return;
-        constexpr int L = PER / 2, PIECES = MX * 2 * NY / L;
+        constexpr int L = PER / 2, SLOTS = MX * 2 * NY, PIECES = SLOTS / L;
         const int u = t4 % L; // this lane's place among the L; it stores slot (p L + u)'s piece
         int pos[PIECES];      // that piece's element in the tile (-1: past it)
 #pragma unroll
@@ -285,12 +227,61 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
             const int x = (fx0 + i) * 16 + g + 8 * h, y = (fy0 + jj) * 8 + t4 / L * PER;
             pos[p] = x < s.xTile && y < s.yTile ? q.stageX[x] + q.stageY[y] : -1;
         }
-        start();
+        asm volatile("griddepcontrol.wait;" ::: "memory"); // the pack kernel's images are complete
+        if (tid == 0) {
+            issue(begin, 0);
+            if (begin + 1 < end) issue(begin + 1, 1);
+        }
         for (long long j = begin; j < end; ++j) {
             const int st = (int)((j - begin) & 1);
             multiply(j, st);
             mbar_arrive(&empty[st]); // every lane: each orders its own reads of the panels
-            store_pieces<TD, MX, NY>(acc, alpha, pos, u, static_cast<R*>(D) + q.tileBase[j]);
+            R* const Dt = static_cast<R*>(D) + q.tileBase[j];
+            // slot sl = (i 2 + h) NY + jj: accumulators (2h, 2h + 1) of fragment (i, jj)
+            if constexpr (L == 4) { // 16-bit D: a pair is one word; a quad holds 4 pieces a step
+#pragma unroll
+                for (int p = 0; p < PIECES; ++p) {
+                    unsigned w[4];
+#pragma unroll
+                    for (int m = 0; m < 4; ++m) {
+                        const int sl = p * 4 + m, i = sl / (2 * NY), h = sl / NY % 2, jj = sl % NY;
+                        const float v[2] = {alpha * acc[i][jj][2 * h], alpha * acc[i][jj][2 * h + 1]};
+                        R y2[2];
+                        Conv<TD>::template store_run<2>(v, y2);
+                        w[m] = (unsigned)y2[0] | (unsigned)y2[1] << 16;
+                    }
+                    // 4 x 4 transposition among the quad: blocks of 2 across lanes u ^ 2, then
+                    // single words across u ^ 1; lane u ends with slot (4p + u)'s words of lanes 0-3.
+#pragma unroll
+                    for (int m = 0; m < 2; ++m) {
+                        const unsigned r = __shfl_xor_sync(~0u, u & 2 ? w[m] : w[m + 2], 2);
+                        if (u & 2) w[m] = r;
+                        else w[m + 2] = r;
+                    }
+#pragma unroll
+                    for (int m = 0; m < 4; m += 2) {
+                        const unsigned r = __shfl_xor_sync(~0u, u & 1 ? w[m] : w[m + 1], 1);
+                        if (u & 1) w[m] = r;
+                        else w[m + 1] = r;
+                    }
+                    if (pos[p] >= 0) *reinterpret_cast<uint4*>(Dt + pos[p]) = make_uint4(w[0], w[1], w[2], w[3]);
+                }
+            } else { // fp32 D: a pair is two words; lanes u ^ 1 exchange one pair
+#pragma unroll
+                for (int p = 0; p < PIECES; ++p) {
+                    float2 w[2];
+#pragma unroll
+                    for (int m = 0; m < 2; ++m) {
+                        const int sl = p * 2 + m, i = sl / (2 * NY), h = sl / NY % 2, jj = sl % NY;
+                        w[m] = make_float2(alpha * acc[i][jj][2 * h], alpha * acc[i][jj][2 * h + 1]);
+                    }
+                    const float2 send = u ? w[0] : w[1];
+                    const float2 r = make_float2(__shfl_xor_sync(~0u, send.x, 1), __shfl_xor_sync(~0u, send.y, 1));
+                    if (u) w[0] = r;
+                    else w[1] = r;
+                    if (pos[p] >= 0) *reinterpret_cast<float4*>(Dt + pos[p]) = make_float4(w[0].x, w[0].y, w[1].x, w[1].y);
+                }
+            }
             if (tid == 0 && j + 2 < end) {
                 mbar_wait(&empty[st], (unsigned)((j - begin) >> 1) & 1);
                 issue(j + 2, st);
@@ -299,8 +290,8 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
         return;
     }
 
-    // Staged path. Where this thread stages its outputs, the same in every tile (whole modes, one
-    // block of D): accumulators (2h, 2h + 1) of fragment (i, jj) are X row (fx0 + i) 16 + g + 8h, Y columns
+    // Staged path. Where this thread stages its outputs, the same in every tile (whole modes, one block of D):
+    // accumulators (2h, 2h + 1) of fragment (i, jj) are X row (fx0 + i) 16 + g + 8h, Y columns
     // (fy0 + jj) 8 + 2 t4 and the next, neighbours in D (the plan's even fastest extent). Outputs
     // past the tile go to a spare 16 bytes after the staging: no branches around the stores. Two
     // stagings, that many elements apart, alternate between items.
@@ -322,7 +313,12 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
             }
         }
     const int pieces = volume / PER;
-    start();
+
+    asm volatile("griddepcontrol.wait;" ::: "memory"); // the pack kernel's images are complete
+    if (tid == 0) {
+        issue(begin, 0);
+        if (begin + 1 < end) issue(begin + 1, 1);
+    }
 
     // One barrier an item: item j's panels and staging are stage st's; the barrier after its
     // staging also ends every thread's reads of the other staging (item j - 1's stores), which
@@ -338,8 +334,9 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
                 for (int h = 0; h < 2; ++h)
 #pragma unroll
                     for (int jj = 0; jj < NY; ++jj) {
+                        const float v[2] = {alpha * acc[i][jj][2 * h], alpha * acc[i][jj][2 * h + 1]};
                         R y2[2];
-                        scaled_pair<TD>(acc[i][jj], h, alpha, y2);
+                        Conv<TD>::template store_run<2>(v, y2);
                         vec_store<R, 2>(out + at[i][h][jj], y2);
                     }
         }
