@@ -14,10 +14,12 @@
 #      with CUPERM_GETT_DTILE_PACKED=0), serial (the default plans, the packed path's kernel not
 #      overlapping the pack kernel's end: CUPERM_GETT_DTILE_PACKED=serial), staged (the default plans,
 #      every packed tile staged in shared memory: CUPERM_GETT_DTILE_PACKED=staged), table (CUPERM_GETT=1: the table kernel, or the skinny one where N <= 32 and K <= 512), noskinny (the same with
-#      CUPERM_GETT_SKINNY=0) and measure (default environment, measured plans:
+#      CUPERM_GETT_SKINNY=0), dense (the default plans with CUPERM_CTR_DENSE_WORKSPACE=1: TTGT
+#      workspace matrices unpadded, GEMMs priced without the misalignment term) and measure (default
+#      environment, measured plans:
 #      TTGT candidates, the table kernel and the D-tile kernel timed); then per case time and ratio
 #      to the same-shape cuBLAS GEMM of each variant (each variant's own same-run GEMM).
-# Logs in $OUT (or ./gpu-dtile-logs). SKIP=tests,gather-tests,staged-tests,table-tests,fuzz,memcheck,racecheck
+# Logs in $OUT (or ./gpu-dtile-logs). SKIP=tests,gather-tests,staged-tests,table-tests,fuzz,memcheck,ctr-memcheck,racecheck
 # skips those parts (gather-tests: test_gett_gpu with the packed path off; staged-tests: its many-tiles
 # cases with every packed tile staged; table-tests: on the table kernel); VARIANTS (default "ttgt dtile table") the
 # benchmark's variants, side by side per case in cases-<dtype>.txt.
@@ -57,6 +59,9 @@ if [[ $skip != *,memcheck,* ]]; then
   CUPERM_GETT_DTILE=1 CUPERM_GETT_TEST_FILTER=test_many_tiles run memcheck-many-tiles 300 \
     compute-sanitizer --tool memcheck --error-exitcode 99 build-dt/test_gett_gpu
 fi
+if [[ $skip != *,ctr-memcheck,* ]] && [ -x build-dt/test_ctr_gpu ]; then # TTGT plans: cuBLAS on padded workspace
+  run memcheck-test_ctr_gpu 240 compute-sanitizer --tool memcheck --error-exitcode 99 build-dt/test_ctr_gpu
+fi
 if [[ $skip != *,racecheck,* ]]; then # shared-memory hazards of the kernel's panels, slots and staging
   CUPERM_GETT_DTILE=1 CUPERM_GETT_TEST_FILTER=test_many_tiles run racecheck-test_gett_gpu 240 \
     compute-sanitizer --tool racecheck --error-exitcode 99 build-dt/test_gett_gpu
@@ -75,6 +80,7 @@ for dt in ${DTYPES:-f16 bf16}; do
       table) env=(env -u CUPERM_GETT_DTILE CUPERM_GETT=1) ;;
       noskinny) env=(env -u CUPERM_GETT_DTILE CUPERM_GETT=1 CUPERM_GETT_SKINNY=0) ;;
       measure) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE) mode=measure ;;
+      dense) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_CTR_DENSE_WORKSPACE=1) ;;
       *) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE) ;;
     esac
     out="$logs/bench-$suite-$dt-$variant"

@@ -18,7 +18,8 @@ cuperm_make_carry() {
 }
 
 # cuperm_make_dtile_carry BUILD: build-dt/ for scripts/gpu-dtile-check.sh: the shared library
-# xz-compressed, cuperm-bench, test_gett_gpu and cmocka (the static fuzz test does not fit beside
+# xz-compressed, cuperm-bench, test_gett_gpu, test_ctr_gpu, cuperm-ctr-candidate-times
+# and cmocka (the static fuzz test does not fit beside
 # them: scripts/gpu-fuzz-carried.sh carries it alone).
 cuperm_make_dtile_carry() {
   local b=$1
@@ -26,5 +27,7 @@ cuperm_make_dtile_carry() {
   strip --strip-debug -o build-dt/libcuperm.so.0 "$b/src/libcuperm.so.0"
   xz -6 -T2 -f build-dt/libcuperm.so.0
   cp "$b/tools/bench/cuperm-bench" "$(find "$b/tests" -name test_gett_gpu -type f | head -1)" build-dt/
+  cp "$b/tools/model/cuperm-ctr-candidate-times" build-dt/ # scripts/gpu-ctr-candidates.sh
+  cp "$(find "$b/tests" -name test_ctr_gpu -type f | head -1)" build-dt/ # measure mode among its cases
   cp -L "$(ldd build-dt/test_gett_gpu | awk '/libcmocka/ {print $3}')" build-dt/
 }

@@ -64,6 +64,8 @@ cupermStatus_t cuperm_handle_create(cuperm_handle_t** out)
     h->gettForced = h->gettTma || (gett && strcmp(gett, "1") == 0);
     const char* tile = getenv("CUPERM_GETT_TMA_TILE");
     h->gettTmaTile = tile ? cuperm_ctr_tma_tile_id(tile) : -1;
+    const char* dense = getenv("CUPERM_CTR_DENSE_WORKSPACE");
+    h->ctrDenseWorkspace = dense && strcmp(dense, "1") == 0;
     const char* lt = getenv("CUPERM_LT_AFTER_RUNS");
     char* end = NULL;
     const long runs = lt ? strtol(lt, &end, 10) : -1;

@@ -39,6 +39,9 @@ typedef struct cuperm_handle {
                         they have not run on a GPU) */
     int gettTmaTile; /* CUPERM_GETT_TMA_TILE=<tile name>: that block tile instead of the plan's (for
                         measuring every tile on every case); -1: the plan's */
+    int ctrDenseWorkspace; /* CUPERM_CTR_DENSE_WORKSPACE=1 at cupermCreate: contraction workspace matrices
+                              unpadded and GEMMs priced without the misalignment term (the plans of
+                              before both, for A/B runs) */
 } cuperm_handle_t;
 
 /** A handle for the current device (the object; the token is made by the API). */

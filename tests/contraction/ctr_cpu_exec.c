@@ -16,13 +16,6 @@ double ctr_mock_transpose_seconds(void* prices, const cuperm_ctr_transpose_t* t)
     return 5e-6 + 2.0 * v * (double)cupermDataTypeSize(t->type) / 2e12;
 }
 
-static int64_t volume(const cuperm_ctr_transpose_t* t)
-{
-    int64_t v = 1;
-    for (int r = 0; r < t->rank; ++r) v *= t->extents[r];
-    return v;
-}
-
 /* out = alpha * perm(in) + beta * out with the lead's reference transpose, in complex double. */
 static void run_transpose(const cuperm_ctr_transpose_t* t, const ctr_cplx* in, ctr_cplx* out, ctr_cplx alpha,
                           ctr_cplx beta)
@@ -79,7 +72,8 @@ void ctr_cpu_execute(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l
         if (l->in[x].path == CTR_IN_DIRECT) continue;
         cuperm_ctr_transpose_t t;
         cuperm_ctr_layout_input_transpose(p, l, x, &t);
-        const int64_t n = volume(&t);
+        /* the workspace slice as the plan sizes it (columns padded: layout.c, workspace_ld) */
+        const int64_t n = (int64_t)(l->wsBytes[x] / cupermDataTypeSize(p->op[x].type));
         ws[x] = calloc((size_t)n, sizeof(ctr_cplx));
         run_transpose(&t, in[x], ws[x], 1.0, 0.0);
         if (l->in[x].path == CTR_IN_ELEMENTWISE)
@@ -98,7 +92,7 @@ void ctr_cpu_execute(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l
         }
     }
     if (l->out != CTR_OUT_DIRECT) {
-        ws[2] = calloc((size_t)(l->m * l->n * l->batch * l->calls), sizeof(ctr_cplx));
+        ws[2] = calloc(l->wsBytes[2] / cupermDataTypeSize(p->op[CTR_D].type), sizeof(ctr_cplx));
         out = ws[2];
         gemmBeta = 0;
     }

@@ -6,7 +6,9 @@
 #include "backend/cuda/timer.h"
 #include "core/error.h"
 #include "plan/contraction/gett.h"
+#include "plan/contraction/gett_cost.h"
 #include "plan/contraction/gett_dtile.h"
+#include "plan/contraction/gett_dtile_cost.h"
 
 enum { kSamples = 5 };
 
@@ -25,6 +27,7 @@ typedef struct {
 typedef struct {
     const cuperm_contraction_plan_t* plan;
     const measure_env* env;
+    int gemmOnly;
 } measure_run;
 
 static cupermStatus_t cuda_fail(cudaError_t e, const char* what)
@@ -33,19 +36,27 @@ static cupermStatus_t cuda_fail(cudaError_t e, const char* what)
     return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_CUDA_ERROR, "measuring layouts: %s failed: %s", what, cudaGetErrorString(e));
 }
 
-/* One run of a candidate on the scratch operands. */
+/* One run of a candidate on the scratch operands: all its steps, or (gemmOnly) its GEMM step. */
 static cupermStatus_t run_candidate(void* ctx, cudaStream_t stream)
 {
     const measure_run* r = ctx;
     const double one[2] = {1.0, 0.0}, zero[2] = {0.0, 0.0};
-    return cuperm_ctr_plan_run(r->plan, one, r->env->operand[0], r->env->operand[1], zero, NULL, r->env->operand[2],
-                               r->env->ws, stream);
+    const cuperm_contraction_plan_t* c = r->plan;
+    if (!r->gemmOnly)
+        return cuperm_ctr_plan_run(c, one, r->env->operand[0], r->env->operand[1], zero, NULL, r->env->operand[2],
+                                   r->env->ws, stream);
+    const cuperm_run_args_t args = {{r->env->operand[0], r->env->operand[1], NULL, r->env->operand[2]}, r->env->ws,
+                                    {1.0, 0.0}, {0.0, 0.0}, 1, stream};
+    for (int i = 0; i < c->stepCount; ++i)
+        if (c->steps[i].run == cuperm_ctr_step_gemm) return cuperm_steps_run(&c->steps[i], 1, c, &args);
+    return CUPERM_STATUS_SUCCESS;
 }
 
 /* Median of kSamples after a warm-up run (which also sizes the samples). */
-static cupermStatus_t time_candidate(cuperm_contraction_plan_t* c, measure_env* env, double* seconds)
+static cupermStatus_t time_candidate(const cuperm_contraction_plan_t* c, measure_env* env, int gemmOnly,
+                                     double* seconds)
 {
-    measure_run r = {c, env};
+    measure_run r = {c, env, gemmOnly};
     return cuperm_timer_median(&env->timer, run_candidate, &r, env->stream, kSamples, SAMPLE_MS, MAX_INNER, seconds);
 }
 
@@ -91,25 +102,43 @@ static cupermStatus_t env_close(measure_env* env)
     return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_fail(e, "cudaStreamSynchronize");
 }
 
-cupermStatus_t cuperm_ctr_measure_choose(cuperm_contraction_plan_t* c, const cuperm_ctr_cost_model_t* model,
-                                         int withGett)
+/* The price model planning compares layout l at: TTGT its predicted device time, a GETT kernel its
+ * model's time x the tuning's margin for it (plan.c: choose_gett_if_faster). */
+static double model_price(const cuperm_contraction_plan_t* c, const cuperm_ctr_layout_t* l)
 {
+    if (l->kind == CTR_KIND_TTGT) return l->inputSeconds + l->outputSeconds + l->gemmSeconds;
+    const cuperm_handle_t* h = c->handle;
+    const cuperm_tuning_t* t = h->tuning;
+    const double sms = h->dev.sm_count > 0 ? h->dev.sm_count : 1;
+    cuperm_ctr_dtile_t dt;
+    if (l->dtile && cuperm_ctr_dtile_choose(&c->problem, &dt))
+        return cuperm_ctr_dtile_seconds(&c->problem, &dt, t, sms) * t->dtile.margin;
+    if (cuperm_ctr_gett_skinny(&c->problem))
+        return cuperm_ctr_gett_skinny_seconds(&c->problem, t, sms, h->dev.dram_bytes_per_second) * t->skinny.margin;
+    return cuperm_ctr_gett_seconds(&c->problem, t, sms) * t->gett_margin;
+}
+
+cupermStatus_t cuperm_ctr_measure_candidates(const cuperm_contraction_plan_t* c, const cuperm_ctr_cost_model_t* model,
+                                             int max, int withGett, int gemmAlone, cuperm_ctr_candidate_t* out,
+                                             int* count)
+{
+    *count = 0;
     int device = -1;
     if (cudaGetDevice(&device) != cudaSuccess || device != c->device) {
         cudaGetLastError();
         return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_INVALID_VALUE, "CUPERM_PLAN_MEASURE: the current device (%d) is not the "
                         "handle's (%d)", device, c->device);
     }
-    /* The model's cheapest TTGT layouts, plus GETT when it can run the problem: the table kernel,
-     * and the D-tile kernel where it takes the problem. */
-    cuperm_ctr_layout_t* layouts = malloc(sizeof *layouts * (CTR_MEASURE_CANDIDATES + 2));
-    cuperm_contraction_plan_t* cand = calloc(CTR_MEASURE_CANDIDATES + 2, sizeof *cand);
+    cuperm_ctr_layout_t* layouts = malloc(sizeof *layouts * (size_t)(max + 2));
+    cuperm_contraction_plan_t* cand = calloc((size_t)max + 2, sizeof *cand);
     if (!layouts || !cand) {
         free(layouts);
         free(cand);
         return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_ALLOC_FAILED, "out of host memory");
     }
-    int n = cuperm_ctr_layout_rank(&c->problem, model, layouts, CTR_MEASURE_CANDIDATES);
+    /* The model's cheapest TTGT layouts, plus GETT when it can run the problem: the table kernel,
+     * and the D-tile kernel where it takes the problem. */
+    int n = cuperm_ctr_layout_rank(&c->problem, model, layouts, max);
     if (withGett && cuperm_ctr_gett_usable(c->handle, &c->problem)) {
         cuperm_ctr_gett_layout(&c->problem, 0, &layouts[n++]);
         cuperm_ctr_dtile_t dt;
@@ -117,14 +146,19 @@ cupermStatus_t cuperm_ctr_measure_choose(cuperm_contraction_plan_t* c, const cup
     }
     cupermStatus_t st = CUPERM_STATUS_SUCCESS;
     int built = 0, firstBuilt = -1;
-    int ok[CTR_MEASURE_CANDIDATES + 2] = {0};
     size_t wsBytes = 0;
     for (int i = 0; i < n; ++i) {
+        cuperm_ctr_candidate_t* o = &out[i];
+        memset(o, 0, sizeof *o);
+        o->layout = layouts[i];
+        o->price = model_price(c, &layouts[i]);
+        if (layouts[i].kind == CTR_KIND_TTGT) cuperm_ctr_layout_gemm_shape(&c->problem, &layouts[i], &o->gemm);
+        cuperm_ctr_layout_describe(&c->problem, &layouts[i], o->description, sizeof o->description);
         cand[i] = *c;
         cand[i].layout = layouts[i];
         /* A candidate whose sub-plans cannot be made is not timed. */
         if (cuperm_ctr_plan_build(&cand[i]) == CUPERM_STATUS_SUCCESS) {
-            ok[i] = 1;
+            o->timed = 1;
             if (built++ == 0) firstBuilt = i;
             if (cand[i].workspaceBytes > wsBytes) wsBytes = cand[i].workspaceBytes;
         }
@@ -135,23 +169,37 @@ cupermStatus_t cuperm_ctr_measure_choose(cuperm_contraction_plan_t* c, const cup
     } else {
         measure_env env;
         st = env_open(&env, &cand[firstBuilt], wsBytes);
-        double best = -1;
         for (int i = 0; i < n && !st; ++i) {
-            if (!ok[i]) continue;
-            double s = 0;
-            st = time_candidate(&cand[i], &env, &s);
-            if (!st && (best < 0 || s < best)) {
-                best = s;
-                c->layout = cand[i].layout;
-                c->measuredSeconds = s;
-            }
+            if (!out[i].timed) continue;
+            st = time_candidate(&cand[i], &env, 0, &out[i].seconds);
+            if (!st && gemmAlone && layouts[i].kind == CTR_KIND_TTGT)
+                st = time_candidate(&cand[i], &env, 1, &out[i].gemmSeconds);
         }
         const cupermStatus_t closed = env_close(&env);
         if (!st) st = closed;
     }
     for (int i = 0; i < n; ++i)
-        if (ok[i]) cuperm_ctr_plan_release(&cand[i]); /* the caller builds the winner again */
+        if (out[i].timed) cuperm_ctr_plan_release(&cand[i]);
     free(layouts);
+    free(cand);
+    *count = st ? 0 : n;
+    return st;
+}
+
+cupermStatus_t cuperm_ctr_measure_choose(cuperm_contraction_plan_t* c, const cuperm_ctr_cost_model_t* model,
+                                         int withGett)
+{
+    cuperm_ctr_candidate_t* cand = malloc(sizeof *cand * (CTR_MEASURE_CANDIDATES + 2));
+    if (!cand) return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_ALLOC_FAILED, "out of host memory");
+    int n = 0;
+    const cupermStatus_t st = cuperm_ctr_measure_candidates(c, model, CTR_MEASURE_CANDIDATES, withGett, 0, cand, &n);
+    double best = -1;
+    for (int i = 0; i < n; ++i)
+        if (cand[i].timed && (best < 0 || cand[i].seconds < best)) {
+            best = cand[i].seconds;
+            c->layout = cand[i].layout;
+            c->measuredSeconds = cand[i].seconds; /* the caller builds the winner again */
+        }
     free(cand);
     return st;
 }

@@ -31,6 +31,7 @@ cuperm_ctr_cost_model_t cuperm_ctr_device_model(cuperm_handle_t* h)
     for (int i = 0; i < CUPERM_RATES; ++i) m.batchKSeconds[i] = t->gemm_batch_k_seconds[i];
     m.smCount = d->sm_count > 0 ? d->sm_count : 1;
     cuperm_transpose_predict_floor(h, &m.transposeFloorT0, &m.transposeFloorRate);
+    m.denseWorkspace = h->ctrDenseWorkspace;
     return m;
 }
 

@@ -80,9 +80,14 @@ void cuperm_ctr_gemm_features(const cuperm_ctr_gemm_shape_t* s, double x[CTR_GEM
     const double lb = log2((double)(s->batch > 0 ? s->batch : 1));
     const double shared = !s->pointers && (s->firstShared || s->secondShared);
     const double tiles = 20.0 - log2((double)s->m * (double)s->n);
+    /* Misaligned leading dimensions or batch strides put cuBLAS on narrow-vector kernels, which
+     * lose more the more the GEMM computes (octaves of GFLOP above one). */
+    const double mis = s->misaligned ? 1.0 : 0.0;
+    const double gflop = 2e-9 * (double)s->m * (double)s->n * (double)s->k * (double)s->batch;
     const double f[CTR_GEMM_FEATURES] = {1.0, tf, ts, tf * ts, sm, sn, sk, tf * sm, tf * sn, ts * sm, ts * sn,
                                          s->pointers ? 0.0 : lb, shared, s->pointers ? 1.0 : 0.0,
-                                         s->pointers ? lb : 0.0, lb * fmax(sm, sn), fmax(0.0, tiles)};
+                                         s->pointers ? lb : 0.0, lb * fmax(sm, sn), fmax(0.0, tiles),
+                                         mis, mis * fmax(0.0, log2(gflop > 0 ? gflop : 1.0))};
     for (int i = 0; i < CTR_GEMM_FEATURES; ++i) x[i] = f[i];
 }
 

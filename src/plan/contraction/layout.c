@@ -118,6 +118,20 @@ static int operand_ready(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_
 
 /* ---- transposes a layout runs ---------------------------------------------- */
 
+/* The leading dimension of a matrix of `rows` elements of elem bytes that the plan writes into its
+ * workspace (an input transposed for cuBLAS, or cuBLAS's output W): cuBLAS runs its vectorised
+ * kernels only where every leading dimension and batch stride is a multiple of 16 bytes (H200, f16:
+ * a 3600 x 2100 x 25200 GEMM took 1.84 ms with a 2100-element leading dimension, 0.54 ms with all of
+ * them aligned; bench/results/contraction/ld-padding-h200/), so columns are padded to 16 bytes
+ * where that adds at most an eighth to them. */
+static int64_t workspace_ld(int64_t rows, size_t elem, const cuperm_ctr_cost_model_t* model)
+{
+    if (model->denseWorkspace) return rows;
+    const int64_t q = elem < 16 ? (int64_t)(16 / elem) : 1;
+    const int64_t padded = (rows + q - 1) / q * q;
+    return padded - rows <= rows / 8 ? padded : rows;
+}
+
 /* Non-unit dimensions of an operand: compact index of each original dimension (-1 for unit). */
 static int compact_dims(const cuperm_ctr_operand_t* t, int* compact, int64_t* extents, int64_t* strides)
 {
@@ -142,9 +156,9 @@ static void scalar_transpose(cuperm_ctr_transpose_t* t)
     t->outStrides[0] = 1;
 }
 
-/* Operand `which` into the dense workspace layout [fast][slow][batch][looped], holding
- * only the modes it has, as the transpose *t (when t is non-NULL); fills the looped modes'
- * strides there when outer is non-NULL. */
+/* Operand `which` into the workspace layout [fast][slow][batch][looped], holding only the modes it
+ * has, dense but for the columns' padding to in->ld, as the transpose *t (when t is non-NULL);
+ * fills the looped modes' strides there when outer is non-NULL. */
 static void input_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const cuperm_ctr_input_layout_t* in, int which,
                             cuperm_ctr_transpose_t* t, int64_t* outer)
 {
@@ -157,7 +171,8 @@ static void input_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layo
     const int roles[4] = {in->fast, in->slow, CTR_GROUP_L, CTR_ROLE_O};
     int r = 0;
     int64_t dense = 1;
-    for (int gi = 0; gi < 4; ++gi)
+    for (int gi = 0; gi < 4; ++gi) {
+        if (gi == 1) dense = in->ld; /* the fast group's modes are all in the operand: dense = its size */
         for (int i = 0; i < l->count[roles[gi]]; ++i) {
             const int mi = l->order[roles[gi]][i];
             const cuperm_ctr_mode_t* m = &p->modes[mi];
@@ -170,6 +185,7 @@ static void input_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layo
             dense *= m->extent;
             ++r;
         }
+    }
     if (t && t->rank == 0) scalar_transpose(t);
 }
 
@@ -178,7 +194,8 @@ void cuperm_ctr_layout_input_transpose(const cuperm_ctr_problem_t* p, const cupe
     input_transpose(p, l, &l->in[which], which, t, NULL);
 }
 
-/* Index of each mode-table entry in W = [rows][cols][batch][looped] and W's dense strides. */
+/* Index of each mode-table entry in W = [rows][cols][batch][looped] and W's strides: dense but for
+ * the columns' padding to l->ldD. */
 static void w_positions(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int* wIndex, int64_t* wStride)
 {
     const int rows = l->swapped ? CTR_GROUP_N : CTR_GROUP_M;
@@ -186,13 +203,15 @@ static void w_positions(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t
     const int roles[4] = {rows, cols, CTR_GROUP_L, CTR_ROLE_O};
     int r = 0;
     int64_t dense = 1;
-    for (int gi = 0; gi < 4; ++gi)
+    for (int gi = 0; gi < 4; ++gi) {
+        if (gi == 1) dense = l->ldD;
         for (int i = 0; i < l->count[roles[gi]]; ++i) {
             const int mi = l->order[roles[gi]][i];
             wIndex[mi] = r++;
             wStride[mi] = dense;
             dense *= p->modes[mi].extent;
         }
+    }
 }
 
 static int mode_of_dim(const cuperm_ctr_problem_t* p, int which, int dim)
@@ -202,7 +221,7 @@ static int mode_of_dim(const cuperm_ctr_problem_t* p, int which, int dim)
     return -1;
 }
 
-/* W = [rows][cols][batch][looped] (dense) into D. */
+/* W = [rows][cols][batch][looped] (w_positions) into D. */
 void cuperm_ctr_layout_output_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, cuperm_ctr_transpose_t* t)
 {
     int wIndex[CTR_MAX_MODES];
@@ -287,8 +306,8 @@ static double transpose_cost(const cuperm_ctr_cost_model_t* model, const cuperm_
  * that is neither made nor priced until settle_input needs it (seconds NAN until then: a search
  * prices only the transposes of candidates that its GEMM bound lets through). fz: the operand's
  * role_fusion of each group. */
-static void describe_input(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l, int which, int c,
-                           const role_fusion_t* fz, cuperm_ctr_input_layout_t* cand)
+static void describe_input(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* l,
+                           int which, int c, const role_fusion_t* fz, cuperm_ctr_input_layout_t* cand)
 {
     const cuperm_ctr_group_t g2 = which == CTR_A ? CTR_GROUP_M : CTR_GROUP_N;
     const cuperm_ctr_group_t choices[2][2] = {{g2, CTR_GROUP_K}, {CTR_GROUP_K, g2}};
@@ -307,8 +326,8 @@ static void describe_input(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l
         cand->path = CTR_IN_DIRECT;
         cand->seconds = 0.0;
     } else {
+        cand->ld = workspace_ld(l->size[cand->fast], cupermDataTypeSize(p->op[which].type), model);
         if (l->count[CTR_ROLE_O]) input_transpose(p, l, cand, which, NULL, cand->outerStride); /* looped modes' strides */
-        cand->ld = l->size[cand->fast];
         cand->batchStride = fz[CTR_GROUP_L].present ? cand->ld * l->size[cand->slow] : 0;
         if (l->size[CTR_GROUP_L] == 1) cand->batchStride = cand->ld * l->size[cand->slow];
         if (foldable) {
@@ -376,10 +395,10 @@ static double describe_output(const cuperm_ctr_problem_t* p, const cuperm_ctr_co
     }
     int wIndex[CTR_MAX_MODES];
     int64_t wStride[CTR_MAX_MODES];
+    l->ldD = workspace_ld(l->size[rows], bytes, model);
+    l->batchStrideD = l->ldD * l->size[cols];
     w_positions(p, l, wIndex, wStride);
     for (int i = 0; i < l->count[CTR_ROLE_O]; ++i) l->outerStrideD[i] = wStride[l->order[CTR_ROLE_O][i]];
-    l->ldD = l->size[rows];
-    l->batchStrideD = l->ldD * l->size[cols];
     /* CTR_OUT_EPILOGUE: the same transpose, opC and opD inside it */
     l->out = !opC && !opD ? CTR_OUT_TRANSPOSE : CTR_OUT_EPILOGUE;
     return NAN;
@@ -427,9 +446,19 @@ static void gemm_shape(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t*
     /* Batch stride 0: one matrix read by every strided batch entry. */
     s->firstShared = !s->pointers && s->batch > 1 && first->batchStride == 0;
     s->secondShared = !s->pointers && s->batch > 1 && second->batchStride == 0;
+    /* cuBLAS's vectorised kernels need 16-byte leading dimensions and batch strides (workspace_ld) */
+    const int64_t ab = (int64_t)cupermDataTypeSize(p->op[CTR_A].type), cd = (int64_t)cupermDataTypeSize(p->op[CTR_D].type);
+    s->misaligned = (first->ld * ab) % 16 || (second->ld * ab) % 16 || (l->ldD * cd) % 16 ||
+                    (s->batch > 1 && ((first->batchStride * ab) % 16 || (second->batchStride * ab) % 16 ||
+                                      (l->batchStrideD * cd) % 16));
     s->abType = p->op[CTR_A].type;
     s->cdType = p->op[CTR_D].type;
     s->compute = p->compute;
+}
+
+void cuperm_ctr_layout_gemm_shape(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, cuperm_ctr_gemm_shape_t* s)
+{
+    gemm_shape(p, l, &l->in[CTR_A], &l->in[CTR_B], s);
 }
 
 /* A ranked list of at most max layouts (best[0..*n), cheapest first; keep_ranked). */
@@ -472,13 +501,14 @@ static void price_pairings(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
         const int which = w == 0 ? CTR_A : CTR_B;
         role_fusion_t fz[CTR_GROUPS]; /* both choices read the same three groups' */
         operand_fusions(p, l, which, which == CTR_A ? CTR_GROUP_M : CTR_GROUP_N, CTR_GROUP_K, fz);
-        for (int c = 0; c < 2; ++c) describe_input(p, l, which, c, fz, &in[w][c]);
+        for (int c = 0; c < 2; ++c) describe_input(p, model, l, which, c, fz, &in[w][c]);
     }
     double output = describe_output(p, model, l);
     for (int c = 0; c < 4; ++c) {
         cuperm_ctr_input_layout_t *a = &in[0][c & 1], *b = &in[1][c >> 1];
         cuperm_ctr_gemm_shape_t s;
         gemm_shape(p, l, a, b, &s);
+        if (model->denseWorkspace) s.misaligned = 0;
         /* A pointer-array batch's arrays are built by one small kernel first. */
         const double gemm = gemm_price(memo, model, &s) + (s.pointers ? 3e-6 : 0.0);
         /* Transposes cost >= 0: a pairing whose GEMM alone cannot enter the ranking goes before
@@ -502,6 +532,12 @@ static void price_pairings(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
 
 static size_t align_up(size_t x) { return (x + WS_ALIGN - 1) / WS_ALIGN * WS_ALIGN; }
 
+/* Elements of a workspace matrix of `volume` elements whose columns of `rows` are ld apart. */
+static size_t padded_volume(int64_t volume, int64_t rows, int64_t ld)
+{
+    return rows > 0 ? (size_t)(volume / rows * ld) : (size_t)volume;
+}
+
 static void place_workspace(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l)
 {
     size_t off = 0;
@@ -509,9 +545,11 @@ static void place_workspace(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* 
         size_t bytes = 0;
         if (i == 3 && l->calls > 1) bytes = 3 * sizeof(void*) * (size_t)(l->calls * l->batch);
         if (i < 2 && l->in[i].path != CTR_IN_DIRECT)
-            bytes = (size_t)cuperm_ctr_operand_volume(&p->op[i]) * cupermDataTypeSize(p->op[i].type);
+            bytes = padded_volume(cuperm_ctr_operand_volume(&p->op[i]), l->size[l->in[i].fast], l->in[i].ld) *
+                    cupermDataTypeSize(p->op[i].type);
         if (i == 2 && l->out != CTR_OUT_DIRECT)
-            bytes = (size_t)cuperm_ctr_operand_volume(&p->op[CTR_D]) * cupermDataTypeSize(p->op[CTR_D].type);
+            bytes = padded_volume(cuperm_ctr_operand_volume(&p->op[CTR_D]), l->size[l->swapped ? CTR_GROUP_N : CTR_GROUP_M],
+                                  l->ldD) * cupermDataTypeSize(p->op[CTR_D].type);
         l->wsOffset[i] = off;
         l->wsBytes[i] = bytes;
         off += align_up(bytes);

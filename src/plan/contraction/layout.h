@@ -30,6 +30,7 @@ typedef struct {
     char opFirst, opSecond;        /* cuBLAS flags: 'N', 'T' or 'C' */
     cupermDataType_t abType, cdType;
     cupermComputeType_t compute;
+    int misaligned;                /* a leading dimension or batch stride is not a multiple of 16 bytes */
 } cuperm_ctr_gemm_shape_t;
 
 typedef struct {
@@ -51,6 +52,9 @@ typedef struct {
      * transposeFloorT0 + B / transposeFloorRate (rate 0: none known). The search prices a
      * candidate's transposes only when its GEMM plus these floors could still enter the ranking. */
     double transposeFloorT0, transposeFloorRate;
+    /* 1: workspace matrices dense and no misalignment term in GEMM prices (layout.c: workspace_ld;
+     * the plans of before both, for A/B runs); 0: columns padded to 16 bytes. */
+    int denseWorkspace;
 } cuperm_ctr_cost_model_t;
 
 size_t cuperm_ctr_search_scratch_bytes(void);
@@ -68,7 +72,7 @@ double cuperm_ctr_gemm_seconds(const cuperm_ctr_cost_model_t* model, const cuper
 /* The layout factor exp(w . x): what cuBLAS's flags, skinny shapes and kind of batching cost
  * over the base, with w fitted to measured GEMMs (gemm_fit.h, docs/contractions.md). */
 double cuperm_ctr_gemm_factor(const cuperm_ctr_gemm_shape_t* shape);
-#define CTR_GEMM_FEATURES 17
+#define CTR_GEMM_FEATURES 19
 void cuperm_ctr_gemm_features(const cuperm_ctr_gemm_shape_t* shape, double x[CTR_GEMM_FEATURES]);
 
 /* How an input operand reaches cuBLAS. */
@@ -156,6 +160,9 @@ cupermStatus_t cuperm_ctr_layout_choose(const cuperm_ctr_problem_t* p, const cup
 /* The up to max cheapest distinct layouts, cheapest first (workspace placed); returns how
  * many (0 if none could be priced). */
 int cuperm_ctr_layout_rank(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* best, int max);
+
+/* The GEMM a TTGT layout runs, as the model prices it. */
+void cuperm_ctr_layout_gemm_shape(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, cuperm_ctr_gemm_shape_t* s);
 
 /* The transposes a layout runs, in cupermPlanTranspose's convention. */
 void cuperm_ctr_layout_input_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int which, cuperm_ctr_transpose_t* t);
