@@ -456,7 +456,9 @@ typedef enum {
 
 /** What a contraction plan decided. */
 typedef struct {
-    int64_t m, n, k, batch;        /**< GEMM shape: rows, columns, inner, batch count */
+    int64_t m, n, k, batch;        /**< GEMM shape as cuBLAS runs it: rows, columns, inner, batch count
+                                        (m, n, k rounded up to 16 bytes where every matrix is in the
+                                        workspace: the description then says "padded from") */
     int64_t calls;                 /**< > 1: free modes that fit no strided batch; the GEMM is one
                                         pointer-array batch of calls x batch entries, writing D in place */
     int swapped;                   /**< 1: cuBLAS computes D^T = B^T A^T (B is cuBLAS's first operand) */

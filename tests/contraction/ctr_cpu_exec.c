@@ -1,5 +1,6 @@
 #include "contraction/ctr_cpu_exec.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,14 @@ static void apply_opd(int64_t off, void* vctx)
     c->d[off] = ctr_ref_op(c->op, c->param, c->complexType, c->d[off]);
 }
 
+/* n workspace elements of NaN: what the plan never writes must never reach D. */
+static ctr_cplx* poisoned(int64_t n)
+{
+    ctr_cplx* w = malloc(sizeof(ctr_cplx) * (size_t)(n > 0 ? n : 1));
+    for (int64_t i = 0; i < n; ++i) w[i] = NAN + NAN * I;
+    return w;
+}
+
 static ctr_cplx gemm_elem(const ctr_cplx* x, char op, int64_t row, int64_t col, int64_t ld)
 {
     /* op(X)[row, col]: 'N' stores X as rows x cols, 'T'/'C' as its transpose. */
@@ -72,13 +81,18 @@ void ctr_cpu_execute(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l
         if (l->in[x].path == CTR_IN_DIRECT) continue;
         cuperm_ctr_transpose_t t;
         cuperm_ctr_layout_input_transpose(p, l, x, &t);
-        /* the workspace slice as the plan sizes it (columns padded: layout.c, workspace_ld) */
+        /* the workspace slice as the plan sizes it, NaN where nothing is written (a padded GEMM's
+         * rows and columns past its extents), K's padding zeroed as the plan's step does */
         const int64_t n = (int64_t)(l->wsBytes[x] / cupermDataTypeSize(p->op[x].type));
-        ws[x] = calloc((size_t)n, sizeof(ctr_cplx));
+        ws[x] = poisoned(n);
         run_transpose(&t, in[x], ws[x], 1.0, 0.0);
-        if (l->in[x].path == CTR_IN_ELEMENTWISE)
+        if (l->in[x].path == CTR_IN_ELEMENTWISE) /* inside the transpose on the GPU: NaN stays NaN */
             for (int64_t i = 0; i < n; ++i)
                 ws[x][i] = ctr_ref_op(l->ops.op[x], p->op[x].opParam, cplxAB, ws[x][i]);
+        int64_t z[4];
+        if (cuperm_ctr_layout_zero_region(l, p, x, z))
+            for (int64_t row = 0; row < z[3]; ++row)
+                for (int64_t i = 0; i < z[2]; ++i) ws[x][z[0] + row * z[1] + i] = 0;
         in[x] = ws[x];
     }
     /* Where the GEMM writes, with which beta. */
@@ -92,7 +106,7 @@ void ctr_cpu_execute(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l
         }
     }
     if (l->out != CTR_OUT_DIRECT) {
-        ws[2] = calloc(l->wsBytes[2] / cupermDataTypeSize(p->op[CTR_D].type), sizeof(ctr_cplx));
+        ws[2] = poisoned((int64_t)(l->wsBytes[2] / cupermDataTypeSize(p->op[CTR_D].type)));
         out = ws[2];
         gemmBeta = 0;
     }

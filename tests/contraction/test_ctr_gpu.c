@@ -115,6 +115,7 @@ typedef struct {
     int transposed[3], pointerBatched, strideBatched, kernels;
     int ragged, raggedOnLt; /* plans with ragged GEMM operands (gemm_bounds.h), on a narrowed cuBLASLt algorithm */
     int gett;               /* GETT plans */
+    int padded;             /* TTGT plans whose GEMM extents are padded in the workspace (layout.c: pad_gemm) */
 } path_counts;
 
 /* Over every run_type call: compute-sanitizer's memcheck on this program is what shows that the
@@ -125,6 +126,9 @@ static path_counts allPaths;
  * switch them). */
 static cupermPlanMode_t planMode = CUPERM_PLAN_MODEL;
 static cupermContractionAlgo_t planAlgo = CUPERM_ALGO_DEFAULT;
+
+static double run_problem(rng_t* r, const type_case* tc, ctr_random_case* cp, int cAliasD, int caseNo, char* what,
+                          size_t whatSize, path_counts* paths);
 
 static double run_case(rng_t* r, const type_case* tc, const ctr_random_options* o, int caseNo,
                        char* what, size_t whatSize, path_counts* paths)
@@ -137,6 +141,20 @@ static double run_case(rng_t* r, const type_case* tc, const ctr_random_options* 
         c.desc[t].opParam = 0.05 + 0.2 * fabs(rng_unit(r));
         /* GETT runs no operators but negations (folded into alpha and beta). */
         if (planAlgo == CUPERM_ALGO_GETT && c.desc[t].op != CUPERM_OP_NEGATE) c.desc[t].op = CUPERM_OP_IDENTITY;
+    }
+    return run_problem(r, tc, &c, o->cAliasD, caseNo, what, whatSize, paths);
+}
+
+/* Plans and runs one problem (types and operators set) against the reference; returns its relative
+ * error (INFINITY on NaN or a write outside D). cAliasD: C has D's strides, so C may be D. */
+static double run_problem(rng_t* r, const type_case* tc, ctr_random_case* cp, int cAliasD, int caseNo, char* what,
+                          size_t whatSize, path_counts* paths)
+{
+    ctr_random_case c = *cp;
+    for (int t = 0; t < 4; ++t) { /* the copy's descriptors point into the copy */
+        c.desc[t].modes = c.modes[t];
+        c.desc[t].extents = c.extents[t];
+        c.desc[t].strides = c.strides[t];
     }
     cupermContractionPlan_t plan;
     cupermStatus_t st = cupermPlanContractionAlgo(handle, &plan, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
@@ -159,6 +177,7 @@ static double run_case(rng_t* r, const type_case* tc, const ctr_random_options* 
     paths->strideBatched += info.calls == 1 && info.batch > 1;
     paths->kernels += info.elementwiseKernels > 0;
     paths->gett += info.kind == CUPERM_CONTRACTION_GETT;
+    paths->padded += strstr(info.description, "padded from") != NULL;
     if (strstr(info.description, "ragged operands")) {
         ++paths->ragged;
         paths->raggedOnLt += strstr(info.description, "on a cuBLASLt algorithm chosen at planning") != NULL;
@@ -169,7 +188,7 @@ static double run_case(rng_t* r, const type_case* tc, const ctr_random_options* 
         host_alloc(&h[t], &c.desc[t]);
         host_fill(r, &h[t], c.desc[t].type, c.desc[t].op == CUPERM_OP_SQRT);
     }
-    const int aliasCD = o->cAliasD && rng_range(r, 0, 1);
+    const int aliasCD = cAliasD && rng_range(r, 0, 1);
     const int betaZero = rng_range(r, 0, 3) == 0;
     const int cplx = dtype_is_complex(tc->cd);
     ctr_cplx alpha = rng_unit(r) + (cplx ? I * rng_unit(r) : 0);
@@ -265,6 +284,61 @@ static int run_type(const type_case* tc, int count, const ctr_random_options* o,
     allPaths.ragged += paths.ragged;
     allPaths.raggedOnLt += paths.raggedOnLt;
     return failures;
+}
+
+/* A fixed problem: A, B and D dense from mode strings, C shaped (and strided) as D. */
+static void lettered_case(const char* a, const char* b, const char* d, const int64_t* ext, const type_case* tc,
+                          ctr_random_case* c)
+{
+    ctr_lettered l;
+    ctr_lettered_init(&l, a, b, d, ext, tc->ab);
+    memset(c, 0, sizeof *c);
+    static const int from[4] = {0, 1, 2, 2}; /* A, B, C = D, D */
+    for (int t = 0; t < 4; ++t) {
+        const cupermTensorDescriptor_t* s = &l.d[from[t]];
+        for (int i = 0; i < s->rank; ++i) {
+            c->modes[t][i] = s->modes[i];
+            c->extents[t][i] = s->extents[i];
+            c->strides[t][i] = i ? c->strides[t][i - 1] * c->extents[t][i - 1] : 1;
+        }
+        c->desc[t] = (cupermTensorDescriptor_t){s->rank, c->modes[t], c->extents[t], c->strides[t],
+                                                t < 2 ? tc->ab : tc->cd, CUPERM_OP_IDENTITY, 0};
+    }
+}
+
+/* 16-bit contractions of odd extents whose model plans keep every matrix in the workspace: their
+ * GEMMs run padded to 16-byte extents (m, n, k rounded up, K's padding zeroed by a 2-D memset), and
+ * must compute the same contraction, with and without beta, C == D or not. */
+static void test_padded_gemms(void** state)
+{
+    (void)state;
+    static const struct {
+        const char *a, *b, *d;
+        int64_t ext[7];
+    } cases[] = {{"fag", "bdgecf", "adbce", {31, 31, 2, 31, 5, 31, 31}},
+                 {"acd", "dbc", "ab", {95, 93, 91, 97}},
+                 {"bcfa", "fed", "cbdae", {3, 95, 8, 6, 95, 95}}};
+    int failures = 0, padded = 0, n = 0;
+    rng_t r = {77};
+    for (size_t t = 4; t < 8; ++t) /* 16F and 16BF inputs, 16- and 32-bit results */
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+            for (int rep = 0; rep < 2; ++rep, ++n) {
+                ctr_random_case c;
+                lettered_case(cases[i].a, cases[i].b, cases[i].d, cases[i].ext, &types[t], &c);
+                path_counts paths;
+                memset(&paths, 0, sizeof paths);
+                char what[2048];
+                const double err = run_problem(&r, &types[t], &c, 1, n, what, sizeof what, &paths);
+                padded += paths.padded;
+                if (!(err <= types[t].tolerance)) {
+                    printf("FAILED: %s padded case %zu: relative error %g > %g\n    %s\n", types[t].name, i, err,
+                           types[t].tolerance, what);
+                    ++failures;
+                }
+            }
+    printf("    padded GEMMs: %d of %d plans padded, %d failed\n", padded, n, failures);
+    assert_int_equal(failures, 0);
+    assert_true(padded >= n / 2); /* the path is what the test is for */
 }
 
 static void test_random_small(void** state)
@@ -773,6 +847,7 @@ int main(void)
         cmocka_unit_test(test_lt_not_chosen_at_first_run),
         cmocka_unit_test(test_half_types_accumulate_in_fp32),
         cmocka_unit_test(test_model_takes_gett_when_small),
+        cmocka_unit_test(test_padded_gemms),
         cmocka_unit_test(test_random_small),
         cmocka_unit_test(test_random_gemm_sized),
         cmocka_unit_test(test_random_measured),

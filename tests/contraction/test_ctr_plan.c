@@ -823,84 +823,90 @@ static void test_ranked_layouts_are_distinct_sorted_and_correct(void** state)
     assert_true(several > 40);
 }
 
-/* A workspace matrix's leading dimension: rows rounded up to 16 bytes where that adds at most an
- * eighth (cuBLAS's vectorised kernels need it), else rows; the slice holds the padded columns. */
-static void check_workspace_ld(int64_t rows, int64_t ld, int64_t elem, int64_t volume, size_t wsBytes,
-                               const char* what)
-{
-    const int64_t q = 16 / elem, up = (rows + q - 1) / q * q;
-    const int64_t want = up - rows <= rows / 8 ? up : rows;
-    if (ld != want) fail_msg("%s: leading dimension %lld for %lld rows, want %lld", what, (long long)ld, (long long)rows,
-                             (long long)want);
-    if (wsBytes != (size_t)(volume / rows * ld * elem))
-        fail_msg("%s: %zu workspace bytes, want %lld", what, wsBytes, (long long)(volume / rows * ld * elem));
-}
-
-/* f16 contractions of odd extents: every ranked layout's transposed inputs and W have padded
- * columns, and the layout still computes the contraction (ctr_cpu_exec reads the padded slices). */
-static void test_workspace_columns_padded(void** state)
+/* f16 contractions of odd extents: where a ranked layout keeps every matrix in the workspace (no
+ * loops), its GEMM's m, n and k are rounded up to 16 bytes (cuBLAS's fast kernels need them), the
+ * slices hold the padded matrices, K's padding is the zero region, and the layout still computes the
+ * contraction with every unwritten workspace element NaN (ctr_cpu_exec). Elsewhere nothing is padded. */
+static void test_padded_gemms(void** state)
 {
     (void)state;
     static const int64_t odd[26] = {7, 13, 9, 11, 5, 3, 17, 19, 23, 29, 31, 37, 41,
                                     43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 101};
-    static const char* const specs[] = {"abc-bda-dc", "abcd-aebf-dfce", "abcd-ea-ebcd", "ab-acd-dbc", "abc-adec-ebd"};
-    int padded = 0;
+    static const char* const specs[] = {"abc-bda-dc", "abcd-aebf-dfce", "abcd-ea-ebcd", "ab-acd-dbc", "abc-adec-ebd",
+                                        "abcd-aecf-bfde", "abc-acd-db"};
+    int padded = 0, zeroed = 0;
     rng_t r = {11};
-    for (size_t si = 0; si < sizeof specs / sizeof specs[0]; ++si) {
-        spec s;
-        make_spec(&s, specs[si], odd, CUPERM_R_16F, CUPERM_R_16F);
-        int64_t strides[4][16]; /* dense, spelled out for rel_error */
-        for (int t = 0; t < 4; ++t) {
-            for (int i = 0; i < s.d[t].rank; ++i) strides[t][i] = i ? strides[t][i - 1] * s.d[t].extents[i - 1] : 1;
-            s.d[t].strides = strides[t];
-        }
-        cuperm_ctr_problem_t p;
-        assert_int_equal(cuperm_ctr_problem_init(&p, &s.d[0], &s.d[1], &s.d[2], &s.d[3], CUPERM_COMPUTE_DEFAULT),
-                         CUPERM_STATUS_SUCCESS);
-        mock_ctx ctx = {NULL};
-        cuperm_ctr_cost_model_t m = mock_model(&ctx);
-        cuperm_ctr_layout_t best[8];
-        const int n = cuperm_ctr_layout_rank(&p, &m, best, 8);
-        int64_t span[4];
-        ctr_cplx* buf[4];
-        for (int t = 0; t < 4; ++t) {
-            span[t] = ctr_ref_span(&s.d[t]);
-            buf[t] = calloc((size_t)span[t], sizeof(ctr_cplx));
-            fill(&r, buf[t], span[t], 0, 0);
-        }
-        ctr_cplx* want = calloc((size_t)span[3], sizeof(ctr_cplx));
-        ctr_ref_contract(&s.d[0], &s.d[1], &s.d[2], &s.d[3], buf[0], buf[1], buf[2], 1.0, 0.5, want, NULL);
-        for (int i = 0; i < n; ++i) {
-            const cuperm_ctr_layout_t* l = &best[i];
-            char d[640];
-            cuperm_ctr_layout_describe(&p, l, d, sizeof d);
-            for (int x = 0; x < 2; ++x)
-                if (l->in[x].path != CTR_IN_DIRECT) {
-                    check_workspace_ld(l->size[l->in[x].fast], l->in[x].ld, 2, cuperm_ctr_operand_volume(&p.op[x]),
-                                       l->wsBytes[x], d);
-                    padded += l->in[x].ld != l->size[l->in[x].fast];
-                }
-            if (l->out != CTR_OUT_DIRECT) {
-                check_workspace_ld(l->m, l->ldD, 2, cuperm_ctr_operand_volume(&p.op[CTR_D]), l->wsBytes[2], d);
-                padded += l->ldD != l->m;
+    rng_t costs = {3};
+    for (size_t si = 0; si < sizeof specs / sizeof specs[0]; ++si)
+        for (int pricing = 0; pricing < 2; ++pricing) {
+            spec s;
+            make_spec(&s, specs[si], odd, CUPERM_R_16F, CUPERM_R_16F);
+            int64_t strides[4][16]; /* dense, spelled out for rel_error */
+            for (int t = 0; t < 4; ++t) {
+                for (int i = 0; i < s.d[t].rank; ++i) strides[t][i] = i ? strides[t][i - 1] * s.d[t].extents[i - 1] : 1;
+                s.d[t].strides = strides[t];
             }
-            memset(buf[3], 0xff, (size_t)span[3] * sizeof(ctr_cplx));
-            ctr_cpu_execute(&p, l, buf[0], buf[1], buf[2], buf[3], 1.0, 0.5);
-            const double err = rel_error(buf[3], want, &s.d[3]);
-            if (!(err < 1e-12)) fail_msg("%s, layout %d: error %g\n  %s", specs[si], i, err, d);
+            cuperm_ctr_problem_t p;
+            assert_int_equal(cuperm_ctr_problem_init(&p, &s.d[0], &s.d[1], &s.d[2], &s.d[3], CUPERM_COMPUTE_DEFAULT),
+                             CUPERM_STATUS_SUCCESS);
+            mock_ctx ctx = {pricing ? &costs : NULL}; /* random prices take other paths */
+            cuperm_ctr_cost_model_t m = mock_model(&ctx);
+            cuperm_ctr_layout_t best[8];
+            const int n = cuperm_ctr_layout_rank(&p, &m, best, 8);
+            int64_t span[4];
+            ctr_cplx* buf[4];
+            for (int t = 0; t < 4; ++t) {
+                span[t] = ctr_ref_span(&s.d[t]);
+                buf[t] = calloc((size_t)span[t], sizeof(ctr_cplx));
+                fill(&r, buf[t], span[t], 0, 0);
+            }
+            ctr_cplx* want = calloc((size_t)span[3], sizeof(ctr_cplx));
+            ctr_ref_contract(&s.d[0], &s.d[1], &s.d[2], &s.d[3], buf[0], buf[1], buf[2], 1.0, 0.5, want, NULL);
+            for (int i = 0; i < n; ++i) {
+                const cuperm_ctr_layout_t* l = &best[i];
+                char d[640];
+                cuperm_ctr_layout_describe(&p, l, d, sizeof d);
+                const int rows = l->swapped ? CTR_GROUP_N : CTR_GROUP_M, cols = l->swapped ? CTR_GROUP_M : CTR_GROUP_N;
+                const int all = l->in[CTR_A].path && l->in[CTR_B].path && l->out && l->calls == 1;
+                const int64_t dims[3][2] = {{l->m, l->size[rows]}, {l->n, l->size[cols]}, {l->k, l->size[CTR_GROUP_K]}};
+                for (int g = 0; g < 3; ++g) {
+                    const int64_t want8 = (dims[g][1] + 7) / 8 * 8;
+                    if (dims[g][0] != (all ? want8 : dims[g][1]))
+                        fail_msg("%s: GEMM extent %lld for %lld (every matrix in the workspace: %d)\n  %s", specs[si],
+                                 (long long)dims[g][0], (long long)dims[g][1], all, d);
+                }
+                if (all) padded += l->m != l->size[rows] || l->n != l->size[cols] || l->k != l->size[CTR_GROUP_K];
+                for (int x = 0; x < 2; ++x) {
+                    int64_t z[4];
+                    const int hasZero = cuperm_ctr_layout_zero_region(l, &p, x, z);
+                    assert_int_equal(hasZero, all && l->k != l->size[CTR_GROUP_K]);
+                    zeroed += hasZero;
+                    if (l->in[x].path == CTR_IN_DIRECT) continue;
+                    const cuperm_ctr_input_layout_t* in = &l->in[x];
+                    const int64_t fast = in->fast == CTR_GROUP_K ? l->k : in->fast == rows ? l->m : l->n;
+                    const int64_t slow = in->slow == CTR_GROUP_K ? l->k : in->slow == rows ? l->m : l->n;
+                    assert_int_equal(in->ld, fast);
+                    const int64_t entries = cuperm_ctr_operand_volume(&p.op[x]) / (l->size[in->fast] * l->size[in->slow]);
+                    assert_int_equal(l->wsBytes[x], (size_t)(fast * slow * entries * 2));
+                    if (hasZero) /* inside the slice */
+                        assert_true((z[0] + (z[3] - 1) * z[1] + z[2]) * 2 <= (int64_t)l->wsBytes[x]);
+                }
+                memset(buf[3], 0xff, (size_t)span[3] * sizeof(ctr_cplx));
+                ctr_cpu_execute(&p, l, buf[0], buf[1], buf[2], buf[3], 1.0, 0.5);
+                const double err = rel_error(buf[3], want, &s.d[3]);
+                if (!(err < 1e-12)) fail_msg("%s, layout %d: error %g\n  %s", specs[si], i, err, d);
+            }
+            for (int t = 0; t < 4; ++t) free(buf[t]);
+            free(want);
+            /* CUPERM_CTR_DENSE_WORKSPACE=1 (denseWorkspace): never padded, for A/B runs */
+            m.denseWorkspace = 1;
+            const int nd = cuperm_ctr_layout_rank(&p, &m, best, 8);
+            for (int i = 0; i < nd; ++i) {
+                assert_int_equal(best[i].k, best[i].size[CTR_GROUP_K]);
+                assert_int_equal(best[i].m * best[i].n, best[i].size[CTR_GROUP_M] * best[i].size[CTR_GROUP_N]);
+            }
         }
-        for (int t = 0; t < 4; ++t) free(buf[t]);
-        free(want);
-        /* CUPERM_CTR_DENSE_WORKSPACE=1 (denseWorkspace): the unpadded plans, for A/B runs */
-        m.denseWorkspace = 1;
-        const int nd = cuperm_ctr_layout_rank(&p, &m, best, 8);
-        for (int i = 0; i < nd; ++i) {
-            for (int x = 0; x < 2; ++x)
-                if (best[i].in[x].path != CTR_IN_DIRECT) assert_int_equal(best[i].in[x].ld, best[i].size[best[i].in[x].fast]);
-            if (best[i].out != CTR_OUT_DIRECT) assert_int_equal(best[i].ldD, best[i].m);
-        }
-    }
-    assert_true(padded >= 5); /* the rule is exercised, not only passed */
+    assert_true(padded >= 5 && zeroed >= 5); /* the rule is exercised, not only passed */
 }
 
 /* A model that records every transpose it is asked to price (the fields a price depends on). */
@@ -1149,7 +1155,7 @@ int main(void)
         cmocka_unit_test(test_transpose_floors_prune_only),
         cmocka_unit_test(test_search_scratch_reuse),
         cmocka_unit_test(test_gemm_factor),
-        cmocka_unit_test(test_workspace_columns_padded),
+        cmocka_unit_test(test_padded_gemms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

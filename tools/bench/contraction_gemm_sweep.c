@@ -6,7 +6,7 @@
  * model (src/plan/contraction/gemm_fit.h) is fitted to this file by
  * tools/bench/contraction_gemm_fit.py; docs/contractions.md has the method.
  *
- * Usage: cuperm-ctr-gemm-sweep OUT.csv [f16,f32] [all|deep|odd]
+ * Usage: cuperm-ctr-gemm-sweep OUT.csv [f16,f32] [all|deep|odd|pad]
  * deep: only the family of deep, narrow GEMMs (k of 2^16 and 2^19, m and n of 4 to 128, batches
  * of 1 to 64: few thread blocks, each streaming a long k) that the first sweep never measured and
  * random contractions planned into (a strided batch of 14 GEMMs m=110 n=7 k=1331000 took 8.6 ms
@@ -15,6 +15,8 @@
  * bytes in f16), which the first sweep never had and which contractions of odd extents make
  * (f16 plans' own GEMMs ran up to 9x the model there). No pointer arrays: the planner uses them
  * only when every pointer is 16-byte aligned.
+ * pad: odd extents of real plans dense, with leading dimensions rounded up to 8 elements, and with
+ * the extents rounded up (sweep_pad).
  */
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -31,7 +33,10 @@ typedef struct {
     int64_t m, n, k, batch;
     int shareA, shareB; /* batch stride 0 */
     int pointers;       /* cublasGemmBatchedEx instead of the strided call */
+    int padLd;          /* leading dimensions rounded up to 8 elements (the pad family) */
 } sweep_gemm;
+
+static int64_t up8(int64_t x) { return (x + 7) / 8 * 8; }
 
 typedef struct {
     cublasHandle_t blas;
@@ -46,18 +51,20 @@ static int run(const sweep_ctx* x, const sweep_gemm* g)
     const float one = 1, zero = 0;
     const cublasOperation_t oa = g->opA == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T;
     const cublasOperation_t ob = g->opB == 'N' ? CUBLAS_OP_N : CUBLAS_OP_T;
-    const int64_t lda = g->opA == 'N' ? g->m : g->k, ldb = g->opB == 'N' ? g->k : g->n;
+    int64_t lda = g->opA == 'N' ? g->m : g->k, ldb = g->opB == 'N' ? g->k : g->n, ldc = g->m;
+    if (g->padLd) lda = up8(lda), ldb = up8(ldb), ldc = up8(ldc);
     const cudaDataType_t T = (cudaDataType_t)x->t->type;
     cublasStatus_t st;
     if (g->pointers)
         st = cublasGemmBatchedEx_64(x->blas, oa, ob, g->m, g->n, g->k, &one, (const void* const*)x->arrays, T, lda,
                                     (const void* const*)(x->arrays + g->batch), T, ldb, &zero,
-                                    x->arrays + 2 * g->batch, T, g->m, g->batch, CUBLAS_COMPUTE_32F,
+                                    x->arrays + 2 * g->batch, T, ldc, g->batch, CUBLAS_COMPUTE_32F,
                                     CUBLAS_GEMM_DEFAULT);
     else
         st = cublasGemmStridedBatchedEx_64(x->blas, oa, ob, g->m, g->n, g->k, &one, x->a, T, lda,
-                                           g->shareA ? 0 : g->m * g->k, x->b, T, ldb, g->shareB ? 0 : g->k * g->n,
-                                           &zero, x->c, T, g->m, g->m * g->n, g->batch, CUBLAS_COMPUTE_32F,
+                                           g->shareA ? 0 : lda * (g->opA == 'N' ? g->k : g->m), x->b, T, ldb,
+                                           g->shareB ? 0 : ldb * (g->opB == 'N' ? g->n : g->k), &zero, x->c, T, ldc,
+                                           ldc * g->n, g->batch, CUBLAS_COMPUTE_32F,
                                            CUBLAS_GEMM_DEFAULT);
     return st == CUBLAS_STATUS_SUCCESS ? 0 : -1;
 }
@@ -105,7 +112,8 @@ static void emit(FILE* f, sweep_ctx* x, const sweep_gemm* g)
         g->m * g->n * b > SWEEP_ELEMS)
         return;
     const double ms = time_gemm(x, g);
-    fprintf(f, "%s,%s,%c,%c,%lld,%lld,%lld,%lld,%d,%d,%.6g\n", x->t->name, g->pointers ? "pointers" : "strided",
+    fprintf(f, "%s,%s,%c,%c,%lld,%lld,%lld,%lld,%d,%d,%.6g\n", x->t->name,
+            g->pointers ? "pointers" : g->padLd ? "strided-padded-ld" : "strided",
             g->opA, g->opB, (long long)g->m, (long long)g->n, (long long)g->k, (long long)g->batch, g->shareA,
             g->shareB, ms);
 }
@@ -117,7 +125,7 @@ static void shape_of(FILE* f, sweep_ctx* x, int64_t m, int64_t n, int64_t k, int
 {
     static const char ops[4][2] = {{'N', 'N'}, {'N', 'T'}, {'T', 'N'}, {'T', 'T'}};
     for (int o = 0; o < 4; ++o) {
-        sweep_gemm g = {ops[o][0], ops[o][1], m, n, k, batch, 0, 0, 0};
+        sweep_gemm g = {ops[o][0], ops[o][1], m, n, k, batch, 0, 0, 0, 0};
         emit(f, x, &g);
         if (batch == 1) continue;
         g.shareA = smallIsA;
@@ -145,6 +153,27 @@ static void sweep_odd(FILE* f, sweep_ctx* x)
                 shape_of(f, x, mn[i][0], mn[i][1], ks[j], batches[b], mn[i][0] < mn[i][1], 0);
                 shape_of(f, x, mn[i][0] + 1, mn[i][1] + 1, ks[j], batches[b], mn[i][0] < mn[i][1], 0); /* k odd only */
             }
+    fflush(f);
+}
+
+/* Odd extents of real plans (random contractions' GEMMs on the H200), every flag pair, three ways:
+ * dense (leading dimensions = the extents), leading dimensions rounded up to 8 elements, and m, n, k
+ * themselves rounded up to 8 (what padding the GEMM's dimensions in the workspace would run). Which of
+ * an odd GEMM's costs come from its leading dimensions and which from its extents. */
+static void sweep_pad(FILE* f, sweep_ctx* x)
+{
+    static const int64_t mnk[6][3] = {{1722, 1681, 68921}, {3600, 2100, 25201}, {12100, 10001, 110},
+                                      {531, 200001, 531}, {20216, 532, 6859}, {480, 6123, 24492}};
+    static const char ops[4][2] = {{'N', 'N'}, {'N', 'T'}, {'T', 'N'}, {'T', 'T'}};
+    for (int i = 0; i < 6; ++i)
+        for (int o = 0; o < 4; ++o) {
+            sweep_gemm g = {ops[o][0], ops[o][1], mnk[i][0], mnk[i][1], mnk[i][2], 1, 0, 0, 0, 0};
+            emit(f, x, &g);
+            g.padLd = 1;
+            emit(f, x, &g);
+            sweep_gemm p = {ops[o][0], ops[o][1], up8(mnk[i][0]), up8(mnk[i][1]), up8(mnk[i][2]), 1, 0, 0, 0, 0};
+            emit(f, x, &p);
+        }
     fflush(f);
 }
 
@@ -184,14 +213,14 @@ static void sweep(FILE* f, sweep_ctx* x)
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s OUT.csv [f16,f32] [all|deep|odd]\n", argv[0]);
+        fprintf(stderr, "usage: %s OUT.csv [f16,f32] [all|deep|odd|pad]\n", argv[0]);
         return 2;
     }
     const dtype_info* types[2] = {dtype_find("f16"), dtype_find("f32")};
     const char* which = argc > 2 ? argv[2] : "f16,f32";
     const char* family = argc > 3 ? argv[3] : "all";
-    if (strcmp(family, "all") && strcmp(family, "deep") && strcmp(family, "odd")) {
-        fprintf(stderr, "%s: family \"%s\": expected all, deep or odd\n", argv[0], family);
+    if (strcmp(family, "all") && strcmp(family, "deep") && strcmp(family, "odd") && strcmp(family, "pad")) {
+        fprintf(stderr, "%s: family \"%s\": expected all, deep, odd or pad\n", argv[0], family);
         return 2;
     }
     FILE* f = fopen(argv[1], "w");
@@ -223,9 +252,13 @@ int main(int argc, char** argv)
         }
         bench_ctr_fill(x.a, elems, x.t->type, 1, x.s);
         bench_ctr_fill(x.b, elems, x.t->type, 2, x.s);
-        if (!strcmp(family, "all")) sweep(f, &x);
-        if (strcmp(family, "odd")) sweep_deep(f, &x);
-        if (strcmp(family, "deep")) sweep_odd(f, &x);
+        if (!strcmp(family, "pad")) {
+            sweep_pad(f, &x);
+        } else {
+            if (!strcmp(family, "all")) sweep(f, &x);
+            if (strcmp(family, "odd")) sweep_deep(f, &x);
+            if (strcmp(family, "deep")) sweep_odd(f, &x);
+        }
         cudaFree(x.a);
         cudaFree(x.b);
         cudaFree(x.c);

@@ -479,9 +479,30 @@ static int run_mode(cupermHandle_t h, cublasHandle_t blas, bench_cutensor* ct, c
     own.b = in->swapped ? cd->buf[0] : cd->buf[1];
     /* An operand without some batched modes is shared across them (stride 0), as in the plan. */
     const int64_t volFirst = in->swapped ? vol[1] : vol[0], volSecond = in->swapped ? vol[0] : vol[1];
-    own.shareA = own.m * own.k * own.batch > volFirst;
-    own.shareB = own.k * own.n * own.batch > volSecond;
-    r->gemmMs = time_median(run_gemm, &own, NULL, s, opt->target_ms);
+    own.shareA = own.batch > 1 && volFirst <= own.m * own.k; /* one matrix (its extents maybe padded) */
+    own.shareB = own.batch > 1 && volSecond <= own.k * own.n;
+    /* A padded GEMM (m, n, k rounded up in the workspace) is larger than the tensors: its own
+     * operands then, random. */
+    const int64_t ownElems[3] = {own.m * own.k * (own.shareA ? 1 : own.batch), own.k * own.n * (own.shareB ? 1 : own.batch),
+                                 own.m * own.n * own.batch};
+    const int64_t haveElems[3] = {volFirst, volSecond, vol[2]};
+    void* padded[3] = {NULL, NULL, NULL};
+    int ownReady = 1;
+    for (int i = 0; i < 3 && ownReady; ++i) {
+        if (ownElems[i] <= haveElems[i]) continue;
+        if (cudaMalloc(&padded[i], (size_t)ownElems[i] * t->dt->size) != cudaSuccess) {
+            cudaGetLastError();
+            ownReady = 0;
+        } else if (i < 2) {
+            bench_ctr_fill(padded[i], ownElems[i], t->ab, 3000 + (uint64_t)i, s);
+        }
+    }
+    if (padded[0]) own.a = padded[0];
+    if (padded[1]) own.b = padded[1];
+    if (padded[2]) own.c = padded[2];
+    r->gemmMs = ownReady ? time_median(run_gemm, &own, NULL, s, opt->target_ms) : -1;
+    cudaStreamSynchronize(s);
+    for (int i = 0; i < 3; ++i) cudaFree(padded[i]);
     r->own = own;
     r->flops = bench_ctr_flops(c);
     r->bytes = bench_ctr_bytes(c, t->dt->size, t->dt->size);

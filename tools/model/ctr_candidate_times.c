@@ -74,6 +74,8 @@ static void print_candidate(const bench_ctr_case* bc, int i, const cuperm_ctr_ca
                (long long)l->batch);
     if (c->timed) printf("%.3f,%.3f,", 1e6 * c->seconds, 1e6 * c->gemmSeconds);
     else printf(",,");
+    if (ttgt) printf("%.5f,", c->gemmFactor);
+    else printf(",");
     printf("\"%s\"\n", c->description);
 }
 
@@ -123,7 +125,7 @@ int main(int argc, char** argv)
     if (!cand || !plan) return 1;
     printf("id,spec,cand,kind,model_choice,price_us,pred_in_us,pred_out_us,pred_gemm_us,m,n,k,batch,calls,op_first,op_second,"
            "first_shared,second_shared,pointers,swapped,ld_first,ld_second,ld_d,batch_stride_first,"
-           "batch_stride_second,batch_stride_d,path_a,path_b,path_d,measured_us,gemm_us,description\n");
+           "batch_stride_second,batch_stride_d,path_a,path_b,path_d,measured_us,gemm_us,gemm_factor,description\n");
     int failed = 0;
     for (int c = 0; c < n; ++c) {
         bench_ctr_modes md;

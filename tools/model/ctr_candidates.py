@@ -91,7 +91,9 @@ ELEM = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "c32": 8, "c64": 16}
 def misaligned(r):
     """cuperm_ctr_gemm_shape_t.misaligned (layout.c: gemm_shape), real types of one size."""
     e = ELEM[r.get("dtype", "f16")]
-    lds = [int(r["ld_first"]), int(r["ld_second"]), int(r["ld_d"])]
+    m, n, k = int(r["m"]), int(r["n"]), int(r["k"])
+    rows = [m if r["op_first"] == "N" else k, k if r["op_second"] == "N" else n, m]  # the stored columns' heights
+    lds = rows + [int(r["ld_first"]), int(r["ld_second"]), int(r["ld_d"])]
     if int(r["batch"]) > 1:
         lds += [int(r["batch_stride_first"]), int(r["batch_stride_second"]), int(r["batch_stride_d"])]
     return any(x * e % 16 for x in lds)
@@ -102,15 +104,22 @@ def factor(w, x):
 
 
 def gemm_rows(rows):
-    """Single-call TTGT candidates with a timed GEMM: (row, features, base seconds)."""
-    w = current_weights()["f16"]
+    """Single-call TTGT candidates with a timed GEMM: (row, features, base seconds). The base is the
+    library's price over the factor it applied: its gemm_factor column, or for files from before that
+    column, the current weights without the misalignment term (which those libraries did not have)."""
     out = []
     for r in rows:
         if r["kind"] != "ttgt" or int(r["calls"]) != 1 or not (num(r, "gemm_us") or 0) > 0:
             continue
         x = features(r)
-        out.append((r, x, num(r, "pred_gemm_us") * 1e-6 / factor(w, x)))
+        out.append((r, x, base_of(r, x)))
     return out
+
+
+def base_of(r, x):
+    w = current_weights()["f16"].copy()
+    w[17:] = 0.0
+    return num(r, "pred_gemm_us") * 1e-6 / (num(r, "gemm_factor") or factor(w, x))
 
 
 def choose(rows, gemm_price):
@@ -202,8 +211,7 @@ def fit(train, heldout, header, ridge, only):
             if int(r["calls"]) != 1:
                 return None  # looped calls: kept at their price
             x = features(r)
-            base = num(r, "pred_gemm_us") * 1e-6 / factor(w_old["f16"], x)
-            return base * factor(weights, x)
+            return base_of(r, x) * factor(weights, x)
         return price
 
     for name, paths in (("training", train), ("held out", heldout)):

@@ -123,8 +123,8 @@ int cuperm_ctr_plan_lt_run(const cuperm_contraction_plan_t* c, cuperm_ctr_gemm_s
     return g->lt.ready;
 }
 
-/* The layout's steps, in order: operands into the workspace (opA, opB inside), C into D, the
- * GEMM, the result into D (opC, opD inside), opD in place. */
+/* The layout's steps, in order: operands into the workspace (opA, opB inside; a padded GEMM's K
+ * padding zeroed), C into D, the GEMM, the result into D (opC, opD inside), opD in place. */
 static cupermStatus_t build_steps(cuperm_contraction_plan_t* c)
 {
     const cuperm_ctr_problem_t* p = &c->problem;
@@ -144,6 +144,13 @@ static cupermStatus_t build_steps(cuperm_contraction_plan_t* c)
         if ((st = add_transpose(c, x, inputNames[x][withOp], &t, withOp ? &ops : NULL, 0, operand_buffer(x),
                                 gemmIn[x], CUPERM_STEP_ALWAYS)))
             return st;
+        int64_t r[4];
+        if (cuperm_ctr_layout_zero_region(l, p, x, r)) { /* a padded GEMM: K's padding adds nothing */
+            const size_t e = cupermDataTypeSize(p->op[x].type);
+            c->zeros[x] = (cuperm_ctr_zero_step_t){(size_t)r[0] * e, (size_t)r[1] * e, (size_t)r[2] * e, (size_t)r[3]};
+            add_step(c, x ? "zero B's K padding" : "zero A's K padding", cuperm_ctr_step_zero, &c->zeros[x], no_buffer,
+                     no_buffer, gemmIn[x]);
+        }
     }
     /* cuBLAS updates its output in place, and the W-into-D transpose reads C where D is: D
      * must hold C first when it is not C. */

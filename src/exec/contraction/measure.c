@@ -152,7 +152,10 @@ cupermStatus_t cuperm_ctr_measure_candidates(const cuperm_contraction_plan_t* c,
         memset(o, 0, sizeof *o);
         o->layout = layouts[i];
         o->price = model_price(c, &layouts[i]);
-        if (layouts[i].kind == CTR_KIND_TTGT) cuperm_ctr_layout_gemm_shape(&c->problem, &layouts[i], &o->gemm);
+        if (layouts[i].kind == CTR_KIND_TTGT) {
+            cuperm_ctr_layout_gemm_shape(&c->problem, &layouts[i], &o->gemm);
+            o->gemmFactor = cuperm_ctr_gemm_factor(&o->gemm);
+        }
         cuperm_ctr_layout_describe(&c->problem, &layouts[i], o->description, sizeof o->description);
         cand[i] = *c;
         cand[i].layout = layouts[i];

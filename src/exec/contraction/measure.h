@@ -23,6 +23,7 @@ cupermStatus_t cuperm_ctr_measure_choose(cuperm_contraction_plan_t* c, const cup
 typedef struct {
     cuperm_ctr_layout_t layout;
     cuperm_ctr_gemm_shape_t gemm; /* its GEMM as the model priced it (TTGT) */
+    double gemmFactor;            /* the layout factor in that price (cuperm_ctr_gemm_factor) */
     double price;                 /* model planning's price: TTGT its predicted time, GETT the
                                      kernel model's time x the tuning's margin for that kernel */
     int timed;                    /* 0: its steps could not be made, so it was not timed */

@@ -41,6 +41,11 @@ typedef struct {
     int pointersAligned;     /* every entry's offset from its base is a multiple of CTR_PTR_ALIGN bytes */
 } cuperm_ctr_gemm_step_t;
 
+/* A padded GEMM's K padding zeroed in an input's workspace slice (cudaMemset2DAsync; bytes). */
+typedef struct {
+    size_t offset, pitch, width, height;
+} cuperm_ctr_zero_step_t;
+
 /* The GETT step: the kernel's parameter block and the offset tables it points into, uploaded
  * once when the plan is built (from the handle's pool on the plan's device) and freed by
  * cuperm_ctr_plan_release (cupermContractionPlanDestroy). */
@@ -66,6 +71,7 @@ typedef struct cuperm_contraction_plan {
     cuperm_ctr_transpose_step_t transposes[5]; /* parameter blocks the steps point at: A, B, C into D,
                                                   W into D, opD in place */
     cuperm_ctr_gemm_step_t gemm;
+    cuperm_ctr_zero_step_t zeros[2]; /* A's and B's K padding (layout.pad) */
     cuperm_ctr_gett_step_t gett;    /* layout.kind == CTR_KIND_GETT */
     int cdSameLayout;               /* C and D strides equal: C may alias D */
     int64_t spanBytes[CTR_OPERANDS];
@@ -126,6 +132,7 @@ CUPERM_INTERNAL_API int cuperm_ctr_plan_scalars(const cuperm_contraction_plan_t*
 /* The step kinds (exec/contraction/steps.c). */
 cupermStatus_t cuperm_ctr_step_transpose(const cuperm_step_t* s, const void* plan, const cuperm_run_args_t* a);
 cupermStatus_t cuperm_ctr_step_gemm(const cuperm_step_t* s, const void* plan, const cuperm_run_args_t* a);
+cupermStatus_t cuperm_ctr_step_zero(const cuperm_step_t* s, const void* plan, const cuperm_run_args_t* a);
 cupermStatus_t cuperm_ctr_step_gett(const cuperm_step_t* s, const void* plan, const cuperm_run_args_t* a);
 
 #endif

@@ -1,4 +1,5 @@
-/* The step kinds of a TTGT contraction plan: transposes (operators inside) and the cuBLAS GEMM. */
+/* The step kinds of a TTGT contraction plan: transposes (operators inside), the zeroing of a padded
+ * GEMM's K padding, and the cuBLAS GEMM. */
 #include <stdint.h>
 #include <string.h>
 
@@ -35,6 +36,15 @@ cupermStatus_t cuperm_ctr_step_transpose(const cuperm_step_t* s, const void* pla
     transpose_scalar(t->plan.type, t->use_beta && !a->beta_zero ? a->beta : zero, beta);
     return cuperm_transpose_run(&t->plan, alpha, cuperm_buffer_address(s->in, a), beta,
                                 cuperm_buffer_address(s->out, a), a->stream);
+}
+
+cupermStatus_t cuperm_ctr_step_zero(const cuperm_step_t* s, const void* plan, const cuperm_run_args_t* a)
+{
+    (void)plan;
+    const cuperm_ctr_zero_step_t* z = s->params;
+    char* base = (char*)cuperm_buffer_address(s->out, a) + z->offset;
+    const cudaError_t e = cudaMemset2DAsync(base, z->pitch, 0, z->width, z->height, a->stream);
+    return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "cudaMemset2DAsync (a padded GEMM's K padding)");
 }
 
 static int aligned(const void* p) { return (uintptr_t)p % CTR_PTR_ALIGN == 0; }

@@ -118,18 +118,15 @@ static int operand_ready(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_
 
 /* ---- transposes a layout runs ---------------------------------------------- */
 
-/* The leading dimension of a matrix of `rows` elements of elem bytes that the plan writes into its
- * workspace (an input transposed for cuBLAS, or cuBLAS's output W): cuBLAS runs its vectorised
- * kernels only where every leading dimension and batch stride is a multiple of 16 bytes (H200, f16:
- * a 3600 x 2100 x 25200 GEMM took 1.84 ms with a 2100-element leading dimension, 0.54 ms with all of
- * them aligned; bench/results/contraction/ld-padding-h200/), so columns are padded to 16 bytes
- * where that adds at most an eighth to them. */
-static int64_t workspace_ld(int64_t rows, size_t elem, const cuperm_ctr_cost_model_t* model)
+/* A GEMM extent rounded up to 16 bytes of elem-byte elements. cuBLAS's fast kernels need every
+ * extent that runs along a matrix's columns (and every leading dimension) to be a multiple of 16
+ * bytes; aligned leading dimensions alone do not do (H200, f16, cublasGemmEx: 1722 x 1681 x 68921 took
+ * 2.77-4.49 ms however its leading dimensions were padded, 1728 x 1688 x 68928 0.56-0.58 ms;
+ * bench/results/contraction/gemm-padding-h200/). */
+static int64_t aligned_extent(int64_t x, size_t elem)
 {
-    if (model->denseWorkspace) return rows;
     const int64_t q = elem < 16 ? (int64_t)(16 / elem) : 1;
-    const int64_t padded = (rows + q - 1) / q * q;
-    return padded - rows <= rows / 8 ? padded : rows;
+    return (x + q - 1) / q * q;
 }
 
 /* Non-unit dimensions of an operand: compact index of each original dimension (-1 for unit). */
@@ -157,8 +154,8 @@ static void scalar_transpose(cuperm_ctr_transpose_t* t)
 }
 
 /* Operand `which` into the workspace layout [fast][slow][batch][looped], holding only the modes it
- * has, dense but for the columns' padding to in->ld, as the transpose *t (when t is non-NULL);
- * fills the looped modes' strides there when outer is non-NULL. */
+ * has, dense but for the GEMM's padding (columns in->ld apart, l->pad[slow] of them), as the transpose
+ * *t (when t is non-NULL); fills the looped modes' strides there when outer is non-NULL. */
 static void input_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const cuperm_ctr_input_layout_t* in, int which,
                             cuperm_ctr_transpose_t* t, int64_t* outer)
 {
@@ -172,7 +169,8 @@ static void input_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layo
     int r = 0;
     int64_t dense = 1;
     for (int gi = 0; gi < 4; ++gi) {
-        if (gi == 1) dense = in->ld; /* the fast group's modes are all in the operand: dense = its size */
+        if (gi == 1) dense = in->ld;                    /* the fast group's modes are all in the operand */
+        if (gi == 2) dense = in->ld * l->pad[in->slow]; /* and so are the slow group's */
         for (int i = 0; i < l->count[roles[gi]]; ++i) {
             const int mi = l->order[roles[gi]][i];
             const cuperm_ctr_mode_t* m = &p->modes[mi];
@@ -195,7 +193,7 @@ void cuperm_ctr_layout_input_transpose(const cuperm_ctr_problem_t* p, const cupe
 }
 
 /* Index of each mode-table entry in W = [rows][cols][batch][looped] and W's strides: dense but for
- * the columns' padding to l->ldD. */
+ * the GEMM's padding (columns l->ldD apart, l->pad[cols] of them). */
 static void w_positions(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int* wIndex, int64_t* wStride)
 {
     const int rows = l->swapped ? CTR_GROUP_N : CTR_GROUP_M;
@@ -205,6 +203,7 @@ static void w_positions(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t
     int64_t dense = 1;
     for (int gi = 0; gi < 4; ++gi) {
         if (gi == 1) dense = l->ldD;
+        if (gi == 2) dense = l->ldD * l->pad[cols];
         for (int i = 0; i < l->count[roles[gi]]; ++i) {
             const int mi = l->order[roles[gi]][i];
             wIndex[mi] = r++;
@@ -306,8 +305,8 @@ static double transpose_cost(const cuperm_ctr_cost_model_t* model, const cuperm_
  * that is neither made nor priced until settle_input needs it (seconds NAN until then: a search
  * prices only the transposes of candidates that its GEMM bound lets through). fz: the operand's
  * role_fusion of each group. */
-static void describe_input(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, cuperm_ctr_layout_t* l,
-                           int which, int c, const role_fusion_t* fz, cuperm_ctr_input_layout_t* cand)
+static void describe_input(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l, int which, int c,
+                           const role_fusion_t* fz, cuperm_ctr_input_layout_t* cand)
 {
     const cuperm_ctr_group_t g2 = which == CTR_A ? CTR_GROUP_M : CTR_GROUP_N;
     const cuperm_ctr_group_t choices[2][2] = {{g2, CTR_GROUP_K}, {CTR_GROUP_K, g2}};
@@ -326,10 +325,10 @@ static void describe_input(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
         cand->path = CTR_IN_DIRECT;
         cand->seconds = 0.0;
     } else {
-        cand->ld = workspace_ld(l->size[cand->fast], cupermDataTypeSize(p->op[which].type), model);
+        cand->ld = l->pad[cand->fast];
         if (l->count[CTR_ROLE_O]) input_transpose(p, l, cand, which, NULL, cand->outerStride); /* looped modes' strides */
-        cand->batchStride = fz[CTR_GROUP_L].present ? cand->ld * l->size[cand->slow] : 0;
-        if (l->size[CTR_GROUP_L] == 1) cand->batchStride = cand->ld * l->size[cand->slow];
+        cand->batchStride = fz[CTR_GROUP_L].present ? cand->ld * l->pad[cand->slow] : 0;
+        if (l->size[CTR_GROUP_L] == 1) cand->batchStride = cand->ld * l->pad[cand->slow];
         if (foldable) {
             cand->path = CTR_IN_TRANSPOSE;
         } else {
@@ -395,8 +394,8 @@ static double describe_output(const cuperm_ctr_problem_t* p, const cuperm_ctr_co
     }
     int wIndex[CTR_MAX_MODES];
     int64_t wStride[CTR_MAX_MODES];
-    l->ldD = workspace_ld(l->size[rows], bytes, model);
-    l->batchStrideD = l->ldD * l->size[cols];
+    l->ldD = l->pad[rows];
+    l->batchStrideD = l->ldD * l->pad[cols];
     w_positions(p, l, wIndex, wStride);
     for (int i = 0; i < l->count[CTR_ROLE_O]; ++i) l->outerStrideD[i] = wStride[l->order[CTR_ROLE_O][i]];
     /* CTR_OUT_EPILOGUE: the same transpose, opC and opD inside it */
@@ -435,9 +434,9 @@ static void gemm_shape(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t*
     const cuperm_ctr_input_layout_t* second = l->swapped ? inA : inB;
     const int looped = l->size[CTR_ROLE_O] > 1;
     memset(s, 0, sizeof *s); /* padding too: the search's memo compares shapes as bytes */
-    s->m = l->size[l->swapped ? CTR_GROUP_N : CTR_GROUP_M];
-    s->n = l->size[l->swapped ? CTR_GROUP_M : CTR_GROUP_N];
-    s->k = l->size[CTR_GROUP_K];
+    s->m = l->pad[l->swapped ? CTR_GROUP_N : CTR_GROUP_M];
+    s->n = l->pad[l->swapped ? CTR_GROUP_M : CTR_GROUP_N];
+    s->k = l->pad[CTR_GROUP_K];
     s->pointers = looped && loop_aligned(p, l, inA, inB);
     s->calls = looped && !s->pointers ? l->size[CTR_ROLE_O] : 1;
     s->batch = l->size[CTR_GROUP_L] * (s->pointers ? l->size[CTR_ROLE_O] : 1);
@@ -446,9 +445,12 @@ static void gemm_shape(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t*
     /* Batch stride 0: one matrix read by every strided batch entry. */
     s->firstShared = !s->pointers && s->batch > 1 && first->batchStride == 0;
     s->secondShared = !s->pointers && s->batch > 1 && second->batchStride == 0;
-    /* cuBLAS's vectorised kernels need 16-byte leading dimensions and batch strides (workspace_ld) */
+    /* cuBLAS's fast kernels need each stored matrix's column height, leading dimension and batch
+     * stride to be multiples of 16 bytes (aligned_extent) */
     const int64_t ab = (int64_t)cupermDataTypeSize(p->op[CTR_A].type), cd = (int64_t)cupermDataTypeSize(p->op[CTR_D].type);
-    s->misaligned = (first->ld * ab) % 16 || (second->ld * ab) % 16 || (l->ldD * cd) % 16 ||
+    const int64_t firstRows = s->opFirst == 'N' ? s->m : s->k, secondRows = s->opSecond == 'N' ? s->k : s->n;
+    s->misaligned = (firstRows * ab) % 16 || (secondRows * ab) % 16 || (s->m * cd) % 16 || (first->ld * ab) % 16 ||
+                    (second->ld * ab) % 16 || (l->ldD * cd) % 16 ||
                     (s->batch > 1 && ((first->batchStride * ab) % 16 || (second->batchStride * ab) % 16 ||
                                       (l->batchStrideD * cd) % 16));
     s->abType = p->op[CTR_A].type;
@@ -479,6 +481,83 @@ static int ranked_may_take(const ranked_list* r, double seconds)
 
 static void keep_ranked(cuperm_ctr_layout_t* best, int* n, int max, const cuperm_ctr_layout_t* cand);
 
+/* Pads the GEMM of l, whose inputs and output all live in the workspace, to extents of 16 bytes:
+ * cuBLAS then runs its fast kernels (aligned_extent). Rows and columns past the extents hold
+ * whatever the workspace held and only reach W's padding, which the output transpose never reads;
+ * K's padding must add nothing, so the plan zeroes it in both inputs (cuperm_ctr_layout_zero_region).
+ * Returns 0, changing nothing, where the extents are aligned already. */
+static int pad_gemm(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l)
+{
+    const size_t ab = cupermDataTypeSize(p->op[CTR_A].type), cd = cupermDataTypeSize(p->op[CTR_D].type);
+    const size_t elem = ab > cd ? ab : cd;
+    int changed = 0;
+    for (int g = CTR_GROUP_M; g <= CTR_GROUP_K; ++g) {
+        l->pad[g] = aligned_extent(l->size[g], elem);
+        changed |= l->pad[g] != l->size[g];
+    }
+    if (!changed) return 0;
+    const cuperm_ctr_group_t rows = l->swapped ? CTR_GROUP_N : CTR_GROUP_M, cols = l->swapped ? CTR_GROUP_M : CTR_GROUP_N;
+    l->m = l->pad[rows];
+    l->n = l->pad[cols];
+    l->k = l->pad[CTR_GROUP_K];
+    l->ldD = l->pad[rows];
+    l->batchStrideD = l->ldD * l->pad[cols];
+    return 1;
+}
+
+/* Back to l's unpadded extents (pad_gemm's undo, for the search's next pairing). */
+static void unpad_gemm(cuperm_ctr_layout_t* l)
+{
+    for (int g = 0; g < CTR_GROUPS; ++g) l->pad[g] = l->size[g];
+    const cuperm_ctr_group_t rows = l->swapped ? CTR_GROUP_N : CTR_GROUP_M, cols = l->swapped ? CTR_GROUP_M : CTR_GROUP_N;
+    l->m = l->size[rows];
+    l->n = l->size[cols];
+    l->k = l->size[CTR_GROUP_K];
+    if (l->out == CTR_OUT_DIRECT) return; /* D's own strides */
+    l->ldD = l->size[rows];
+    l->batchStrideD = l->ldD * l->size[cols];
+}
+
+int cuperm_ctr_layout_zero_region(const cuperm_ctr_layout_t* l, const cuperm_ctr_problem_t* p, int which,
+                                  int64_t region[4])
+{
+    const cuperm_ctr_input_layout_t* in = &l->in[which];
+    const int64_t k = l->size[CTR_GROUP_K], kp = l->pad[CTR_GROUP_K];
+    if (in->path == CTR_IN_DIRECT || kp == k) return 0;
+    /* the operand's entries: its fast and slow groups, then its batch (looped modes are never padded) */
+    const int64_t entries = cuperm_ctr_operand_volume(&p->op[which]) / (l->size[in->fast] * l->size[in->slow]);
+    if (in->fast == CTR_GROUP_K) { /* rows k .. kp - 1 of every column */
+        region[0] = k;
+        region[1] = in->ld;
+        region[2] = kp - k;
+        region[3] = l->pad[in->slow] * entries;
+    } else { /* columns k .. kp - 1 of every entry */
+        region[0] = k * in->ld;
+        region[1] = in->ld * kp;
+        region[2] = (kp - k) * in->ld;
+        region[3] = entries;
+    }
+    return 1;
+}
+
+/* The zeroing of a padded GEMM's K padding (a 2-D memset an input): its bytes at bandwidth. */
+static double zeroing_seconds(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l, const cuperm_ctr_input_layout_t* a,
+                              const cuperm_ctr_input_layout_t* b, const cuperm_ctr_cost_model_t* model)
+{
+    const cuperm_ctr_input_layout_t keep[2] = {l->in[CTR_A], l->in[CTR_B]};
+    l->in[CTR_A] = *a;
+    l->in[CTR_B] = *b;
+    double seconds = 0.0;
+    for (int x = 0; x < 2; ++x) {
+        int64_t r[4];
+        if (cuperm_ctr_layout_zero_region(l, p, x, r))
+            seconds += 2e-6 + (double)(r[2] * r[3]) * (double)cupermDataTypeSize(p->op[x].type) / model->bandwidth;
+    }
+    l->in[CTR_A] = keep[0];
+    l->in[CTR_B] = keep[1];
+    return seconds;
+}
+
 typedef struct price_memo price_memo;
 static double gemm_price(price_memo* memo, const cuperm_ctr_cost_model_t* model, const cuperm_ctr_gemm_shape_t* s);
 
@@ -497,20 +576,34 @@ static void price_pairings(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
     l->batch = l->size[CTR_GROUP_L];
     l->calls = l->size[CTR_ROLE_O];
     cuperm_ctr_input_layout_t in[2][2];
+    role_fusion_t fz[2][CTR_GROUPS]; /* per input; both its choices read the same three groups' */
+    for (int g = 0; g < CTR_GROUPS; ++g) l->pad[g] = l->size[g];
     for (int w = 0; w < 2; ++w) {
         const int which = w == 0 ? CTR_A : CTR_B;
-        role_fusion_t fz[CTR_GROUPS]; /* both choices read the same three groups' */
-        operand_fusions(p, l, which, which == CTR_A ? CTR_GROUP_M : CTR_GROUP_N, CTR_GROUP_K, fz);
-        for (int c = 0; c < 2; ++c) describe_input(p, model, l, which, c, fz, &in[w][c]);
+        operand_fusions(p, l, which, which == CTR_A ? CTR_GROUP_M : CTR_GROUP_N, CTR_GROUP_K, fz[w]);
+        for (int c = 0; c < 2; ++c) describe_input(p, l, which, c, fz[w], &in[w][c]);
     }
     double output = describe_output(p, model, l);
     for (int c = 0; c < 4; ++c) {
         cuperm_ctr_input_layout_t *a = &in[0][c & 1], *b = &in[1][c >> 1];
+        /* Every matrix in the workspace: the GEMM's extents padded (pad_gemm), its K padding zeroed
+         * (priced with the GEMM). The previous pairing's padding is undone first. */
+        cuperm_ctr_input_layout_t padded[2];
+        double zeroing = 0.0;
+        unpad_gemm(l);
+        if (!model->denseWorkspace && a->path != CTR_IN_DIRECT && b->path != CTR_IN_DIRECT && l->out != CTR_OUT_DIRECT &&
+            l->count[CTR_ROLE_O] == 0 && pad_gemm(p, l)) {
+            describe_input(p, l, CTR_A, c & 1, fz[0], &padded[0]);
+            describe_input(p, l, CTR_B, c >> 1, fz[1], &padded[1]);
+            a = &padded[0];
+            b = &padded[1];
+            zeroing = zeroing_seconds(p, l, a, b, model);
+        }
         cuperm_ctr_gemm_shape_t s;
         gemm_shape(p, l, a, b, &s);
         if (model->denseWorkspace) s.misaligned = 0;
         /* A pointer-array batch's arrays are built by one small kernel first. */
-        const double gemm = gemm_price(memo, model, &s) + (s.pointers ? 3e-6 : 0.0);
+        const double gemm = gemm_price(memo, model, &s) + (s.pointers ? 3e-6 : 0.0) + zeroing;
         /* Transposes cost >= 0: a pairing whose GEMM alone cannot enter the ranking goes before
          * its transposes are priced (the ranking stays the one full prices give). */
         if (!ranked_may_take(r, gemm)) continue;
@@ -521,35 +614,41 @@ static void price_pairings(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
         const double inputs = settle_input(p, l, model, a, CTR_A) + settle_input(p, l, model, b, CTR_B);
         if (isnan(output)) output = output_cost(p, l, model);
         l->outputSeconds = output;
-        if (!ranked_may_take(r, inputs + l->outputSeconds + gemm)) continue; /* total_seconds' sum, in its order */
-        l->in[CTR_A] = *a;
-        l->in[CTR_B] = *b;
-        l->inputSeconds = inputs;
-        l->gemmSeconds = gemm;
-        keep_ranked(r->best, r->n, r->max, l);
+        if (ranked_may_take(r, inputs + l->outputSeconds + gemm)) { /* total_seconds' sum, in its order */
+            l->in[CTR_A] = *a;
+            l->in[CTR_B] = *b;
+            l->inputSeconds = inputs;
+            l->gemmSeconds = gemm;
+            keep_ranked(r->best, r->n, r->max, l);
+        }
     }
+    unpad_gemm(l);
 }
 
 static size_t align_up(size_t x) { return (x + WS_ALIGN - 1) / WS_ALIGN * WS_ALIGN; }
 
-/* Elements of a workspace matrix of `volume` elements whose columns of `rows` are ld apart. */
-static size_t padded_volume(int64_t volume, int64_t rows, int64_t ld)
+/* Elements of a workspace matrix holding `volume` elements of fast x slow (x entries), its columns
+ * ld apart and padded to paddedSlow of them. */
+static size_t padded_volume(int64_t volume, int64_t fast, int64_t slow, int64_t ld, int64_t paddedSlow)
 {
-    return rows > 0 ? (size_t)(volume / rows * ld) : (size_t)volume;
+    return fast > 0 && slow > 0 ? (size_t)(volume / (fast * slow) * ld * paddedSlow) : (size_t)volume;
 }
 
 static void place_workspace(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l)
 {
+    const cuperm_ctr_group_t rows = l->swapped ? CTR_GROUP_N : CTR_GROUP_M, cols = l->swapped ? CTR_GROUP_M : CTR_GROUP_N;
     size_t off = 0;
     for (int i = 0; i < 4; ++i) {
         size_t bytes = 0;
         if (i == 3 && l->calls > 1) bytes = 3 * sizeof(void*) * (size_t)(l->calls * l->batch);
-        if (i < 2 && l->in[i].path != CTR_IN_DIRECT)
-            bytes = padded_volume(cuperm_ctr_operand_volume(&p->op[i]), l->size[l->in[i].fast], l->in[i].ld) *
-                    cupermDataTypeSize(p->op[i].type);
+        if (i < 2 && l->in[i].path != CTR_IN_DIRECT) {
+            const cuperm_ctr_input_layout_t* in = &l->in[i];
+            bytes = padded_volume(cuperm_ctr_operand_volume(&p->op[i]), l->size[in->fast], l->size[in->slow], in->ld,
+                                  l->pad[in->slow]) * cupermDataTypeSize(p->op[i].type);
+        }
         if (i == 2 && l->out != CTR_OUT_DIRECT)
-            bytes = padded_volume(cuperm_ctr_operand_volume(&p->op[CTR_D]), l->size[l->swapped ? CTR_GROUP_N : CTR_GROUP_M],
-                                  l->ldD) * cupermDataTypeSize(p->op[CTR_D].type);
+            bytes = padded_volume(cuperm_ctr_operand_volume(&p->op[CTR_D]), l->size[rows], l->size[cols], l->ldD,
+                                  l->pad[cols]) * cupermDataTypeSize(p->op[CTR_D].type);
         l->wsOffset[i] = off;
         l->wsBytes[i] = bytes;
         off += align_up(bytes);
@@ -808,10 +907,16 @@ int cuperm_ctr_layout_describe(const cuperm_ctr_problem_t* p, const cuperm_ctr_l
                         g[3], predicted);
     }
     const int first = l->swapped ? CTR_B : CTR_A, second = l->swapped ? CTR_A : CTR_B;
+    const cuperm_ctr_group_t rows = l->swapped ? CTR_GROUP_N : CTR_GROUP_M, cols = l->swapped ? CTR_GROUP_M : CTR_GROUP_N;
+    char padded[96] = "";
+    if (l->m != l->size[rows] || l->n != l->size[cols] || l->k != l->size[CTR_GROUP_K])
+        snprintf(padded, sizeof padded, " (padded from %lld x %lld x %lld%s)", (long long)l->size[rows],
+                 (long long)l->size[cols], (long long)l->size[CTR_GROUP_K],
+                 l->k != l->size[CTR_GROUP_K] ? ", K's padding zeroed" : "");
     return snprintf(buf, size,
-                    "%lld x GEMM m=%lld n=%lld k=%lld batch=%lld (M(%s) N(%s) K(%s) batch(%s) loop(%s)), cuBLAS %s(%c) x %s(%c); "
+                    "%lld x GEMM m=%lld n=%lld k=%lld%s batch=%lld (M(%s) N(%s) K(%s) batch(%s) loop(%s)), cuBLAS %s(%c) x %s(%c); "
                     "A %s [fast %s], B %s [fast %s], D: %s%s; predicted %.3g us transposes + %.3g us GEMM",
-                    (long long)l->calls, (long long)l->m, (long long)l->n, (long long)l->k, (long long)l->batch,
+                    (long long)l->calls, (long long)l->m, (long long)l->n, (long long)l->k, padded, (long long)l->batch,
                     g[0], g[1], g[2], g[3], g[4], cuperm_ctr_operand_name(first), l->in[first].cublasOp, cuperm_ctr_operand_name(second),
                     l->in[second].cublasOp, inPath[l->in[CTR_A].path],
                     cuperm_ctr_group_name(l->in[CTR_A].fast), inPath[l->in[CTR_B].path],

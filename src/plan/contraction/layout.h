@@ -52,8 +52,8 @@ typedef struct {
      * transposeFloorT0 + B / transposeFloorRate (rate 0: none known). The search prices a
      * candidate's transposes only when its GEMM plus these floors could still enter the ranking. */
     double transposeFloorT0, transposeFloorRate;
-    /* 1: workspace matrices dense and no misalignment term in GEMM prices (layout.c: workspace_ld;
-     * the plans of before both, for A/B runs); 0: columns padded to 16 bytes. */
+    /* 1: GEMMs never padded and no misalignment term in their prices (the plans of before both, for
+     * A/B runs); 0: layout.c, pad_gemm. */
     int denseWorkspace;
 } cuperm_ctr_cost_model_t;
 
@@ -130,8 +130,10 @@ typedef struct {
     int inplaceOpD;                       /* an extra pass D = opD(D) after the output is written */
     int64_t ldD, batchStrideD;            /* GEMM output (D itself or W) */
     int64_t outerStrideD[CTR_MAX_MODES];
-    int64_t m, n, k, batch, calls;        /* calls: product of looped extents; > 1: one pointer-array
-                                             batched GEMM of calls * batch entries */
+    int64_t m, n, k, batch, calls;        /* the GEMM call's extents (padded: pad); calls: product of looped
+                                             extents; > 1: one pointer-array batched GEMM of calls * batch entries */
+    int64_t pad[CTR_GROUPS];              /* M, N, K as the GEMM runs them: size[], or rounded up to 16 bytes
+                                             where every matrix is in the workspace (layout.c: pad_gemm) */
     cuperm_ctr_folded_ops_t ops;
     double inputSeconds, outputSeconds, gemmSeconds;
     size_t wsOffset[4], wsBytes[4];       /* workspace for op(A), op(B), W, GEMM pointer arrays */
@@ -163,6 +165,11 @@ int cuperm_ctr_layout_rank(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
 
 /* The GEMM a TTGT layout runs, as the model prices it. */
 void cuperm_ctr_layout_gemm_shape(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, cuperm_ctr_gemm_shape_t* s);
+
+/* Where a padded GEMM's input `which` holds K's padding, which must be zero: {offset, pitch, width,
+ * height} in elements of its workspace slice (a 2-D memset); returns 0 where it has none. */
+int cuperm_ctr_layout_zero_region(const cuperm_ctr_layout_t* l, const cuperm_ctr_problem_t* p, int which,
+                                  int64_t region[4]);
 
 /* The transposes a layout runs, in cupermPlanTranspose's convention. */
 void cuperm_ctr_layout_input_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int which, cuperm_ctr_transpose_t* t);
