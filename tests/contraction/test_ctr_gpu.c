@@ -296,49 +296,54 @@ static void lettered_case(const char* a, const char* b, const char* d, const int
     static const int from[4] = {0, 1, 2, 2}; /* A, B, C = D, D */
     for (int t = 0; t < 4; ++t) {
         const cupermTensorDescriptor_t* s = &l.d[from[t]];
+        int64_t dense = 1;
         for (int i = 0; i < s->rank; ++i) {
             c->modes[t][i] = s->modes[i];
             c->extents[t][i] = s->extents[i];
-            c->strides[t][i] = i ? c->strides[t][i - 1] * c->extents[t][i - 1] : 1;
+            c->strides[t][i] = dense;
+            dense *= s->extents[i];
         }
         c->desc[t] = (cupermTensorDescriptor_t){s->rank, c->modes[t], c->extents[t], c->strides[t],
                                                 t < 2 ? tc->ab : tc->cd, CUPERM_OP_IDENTITY, 0};
     }
 }
 
-/* 16-bit contractions of odd extents whose model plans keep every matrix in the workspace: their
- * GEMMs run padded to 16-byte extents (m, n, k rounded up, K's padding zeroed by a 2-D memset), and
- * must compute the same contraction, with and without beta, C == D or not. */
+/* 16-bit contractions of odd extents whose every operand interleaves its modes (A aebf, B ecfd,
+ * D acbd: none can be read or written by cuBLAS in place without loops), so that TTGT plans keep every
+ * matrix in the workspace: their GEMMs run padded to 16-byte extents (m, n, k rounded up, K's padding
+ * zeroed by a 2-D memset step), and must compute the same contraction, with and without beta, C == D
+ * or not. (Odd shapes that some operand could be read in place take padding only where the model's
+ * price says so: on the H200 the first version of this test's shapes did not.) */
 static void test_padded_gemms(void** state)
 {
     (void)state;
-    static const struct {
-        const char *a, *b, *d;
-        int64_t ext[7];
-    } cases[] = {{"fag", "bdgecf", "adbce", {31, 31, 2, 31, 5, 31, 31}},
-                 {"acd", "dbc", "ab", {95, 93, 91, 97}},
-                 {"bcfa", "fed", "cbdae", {3, 95, 8, 6, 95, 95}}};
+    static const int64_t ext[3][6] = {{37, 29, 31, 23, 19, 17}, {43, 13, 29, 19, 11, 23}, {21, 19, 27, 25, 13, 15}};
     int failures = 0, padded = 0, n = 0;
     rng_t r = {77};
+    const cupermContractionAlgo_t algo = planAlgo;
+    planAlgo = CUPERM_ALGO_TTGT;
     for (size_t t = 4; t < 8; ++t) /* 16F and 16BF inputs, 16- and 32-bit results */
-        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        for (size_t i = 0; i < sizeof ext / sizeof ext[0]; ++i)
             for (int rep = 0; rep < 2; ++rep, ++n) {
                 ctr_random_case c;
-                lettered_case(cases[i].a, cases[i].b, cases[i].d, cases[i].ext, &types[t], &c);
+                lettered_case("aebf", "ecfd", "acbd", ext[i], &types[t], &c);
                 path_counts paths;
                 memset(&paths, 0, sizeof paths);
-                char what[2048];
+                char what[2048] = "";
                 const double err = run_problem(&r, &types[t], &c, 1, n, what, sizeof what, &paths);
                 padded += paths.padded;
+                const char* plan = strchr(what, '\n');
+                if (n == 0 && plan) printf("    padded GEMMs, first plan:%s\n", plan + 1);
                 if (!(err <= types[t].tolerance)) {
                     printf("FAILED: %s padded case %zu: relative error %g > %g\n    %s\n", types[t].name, i, err,
                            types[t].tolerance, what);
                     ++failures;
                 }
             }
+    planAlgo = algo;
     printf("    padded GEMMs: %d of %d plans padded, %d failed\n", padded, n, failures);
     assert_int_equal(failures, 0);
-    assert_true(padded >= n / 2); /* the path is what the test is for */
+    assert_int_equal(padded, n); /* the path is what the test is for */
 }
 
 static void test_random_small(void** state)

@@ -843,7 +843,8 @@ static void test_padded_gemms(void** state)
             make_spec(&s, specs[si], odd, CUPERM_R_16F, CUPERM_R_16F);
             int64_t strides[4][16]; /* dense, spelled out for rel_error */
             for (int t = 0; t < 4; ++t) {
-                for (int i = 0; i < s.d[t].rank; ++i) strides[t][i] = i ? strides[t][i - 1] * s.d[t].extents[i - 1] : 1;
+                int64_t dense = 1;
+                for (int i = 0; i < s.d[t].rank; ++i, dense *= s.d[t].extents[i - 1]) strides[t][i] = dense;
                 s.d[t].strides = strides[t];
             }
             cuperm_ctr_problem_t p;
