@@ -770,6 +770,20 @@ static void test_gett_price(void** state)
 
 /* CUPERM_PLAN_MEASURE's candidates: distinct, cheapest first, led by the model's choice, and
  * every one of them computes the contraction. */
+/* Random real operands for descriptors d (buf, span: each one's elements) and the reference D of
+ * D = A B + 0.5 C, which the caller frees with buf. */
+static ctr_cplx* reference_of(rng_t* r, const cupermTensorDescriptor_t* d, int64_t* span, ctr_cplx** buf)
+{
+    for (int t = 0; t < 4; ++t) {
+        span[t] = ctr_ref_span(&d[t]);
+        buf[t] = calloc((size_t)span[t], sizeof(ctr_cplx));
+        fill(r, buf[t], span[t], 0, 0);
+    }
+    ctr_cplx* want = calloc((size_t)span[3], sizeof(ctr_cplx));
+    ctr_ref_contract(&d[0], &d[1], &d[2], &d[3], buf[0], buf[1], buf[2], 1.0, 0.5, want, NULL);
+    return want;
+}
+
 static void test_ranked_layouts_are_distinct_sorted_and_correct(void** state)
 {
     (void)state;
@@ -794,14 +808,7 @@ static void test_ranked_layouts_are_distinct_sorted_and_correct(void** state)
         several += n > 1;
         int64_t span[4];
         ctr_cplx* buf[4];
-        for (int t = 0; t < 4; ++t) {
-            span[t] = ctr_ref_span(&c.desc[t]);
-            buf[t] = calloc((size_t)span[t], sizeof(ctr_cplx));
-            fill(&r, buf[t], span[t], 0, 0);
-        }
-        ctr_cplx* want = calloc((size_t)span[3], sizeof(ctr_cplx));
-        ctr_ref_contract(&c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3], buf[0], buf[1], buf[2], 1.0, 0.5, want,
-                         NULL);
+        ctr_cplx* want = reference_of(&r, c.desc, span, buf);
         for (int i = 0; i < n; ++i) {
             cuperm_ctr_layout_describe(&p, &best[i], d[i], sizeof d[i]);
             const double cost = best[i].inputSeconds + best[i].outputSeconds + best[i].gemmSeconds;
@@ -856,13 +863,7 @@ static void test_padded_gemms(void** state)
             const int n = cuperm_ctr_layout_rank(&p, &m, best, 8);
             int64_t span[4];
             ctr_cplx* buf[4];
-            for (int t = 0; t < 4; ++t) {
-                span[t] = ctr_ref_span(&s.d[t]);
-                buf[t] = calloc((size_t)span[t], sizeof(ctr_cplx));
-                fill(&r, buf[t], span[t], 0, 0);
-            }
-            ctr_cplx* want = calloc((size_t)span[3], sizeof(ctr_cplx));
-            ctr_ref_contract(&s.d[0], &s.d[1], &s.d[2], &s.d[3], buf[0], buf[1], buf[2], 1.0, 0.5, want, NULL);
+            ctr_cplx* want = reference_of(&r, s.d, span, buf);
             for (int i = 0; i < n; ++i) {
                 const cuperm_ctr_layout_t* l = &best[i];
                 char d[640];
