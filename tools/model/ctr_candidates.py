@@ -25,6 +25,7 @@ tree is the check). --header writes the weights as src/plan/contraction/gemm_fit
 the fp32 row kept.
 """
 import csv
+import gzip
 import math
 import re
 import sys
@@ -38,7 +39,7 @@ CALL_SECONDS = 8e-6  # CTR_GEMM_CALL_SECONDS
 def load(paths):
     rows = []
     for path in paths:
-        with open(path) as f:
+        with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
             name = path.split("/")[-1]
             dtype = re.search(r"-(f16|bf16|f32|f64|c32|c64)", name)
             for r in csv.DictReader(f):
