@@ -36,15 +36,10 @@ void cuperm_ctr_gemm_bounds(const cuperm_ctr_problem_t* p, const cuperm_ctr_layo
     /* Stored rows: op(first) is m x k, op(second) k x n, the output m x n. */
     const int64_t firstRows = first->cublasOp == 'N' ? l->m : l->k;
     const int64_t secondRows = second->cublasOp == 'N' ? l->k : l->n;
-    /* A workspace matrix's columns own their padding (layout.c: workspace_ld), the last one's too:
-     * cuBLAS may read or write up to its leading dimension there. */
-    const int64_t firstStored = first->path == CTR_IN_DIRECT ? firstRows : first->ld;
-    const int64_t secondStored = second->path == CTR_IN_DIRECT ? secondRows : second->ld;
-    b->vectorBytes[CTR_GEMM_FIRST] = vector_bytes(p, l, ab, firstStored, first->ld, first->batchStride, first->outerStride);
+    b->vectorBytes[CTR_GEMM_FIRST] = vector_bytes(p, l, ab, firstRows, first->ld, first->batchStride, first->outerStride);
     b->vectorBytes[CTR_GEMM_SECOND] =
-        vector_bytes(p, l, ab, secondStored, second->ld, second->batchStride, second->outerStride);
-    b->vectorBytes[CTR_GEMM_OUT] =
-        vector_bytes(p, l, cd, l->out == CTR_OUT_DIRECT ? l->m : l->ldD, l->ldD, l->batchStrideD, l->outerStrideD);
+        vector_bytes(p, l, ab, secondRows, second->ld, second->batchStride, second->outerStride);
+    b->vectorBytes[CTR_GEMM_OUT] = vector_bytes(p, l, cd, l->m, l->ldD, l->batchStrideD, l->outerStrideD);
     b->ragged = 0;
     for (int i = 0; i < 3; ++i) b->ragged |= b->vectorBytes[i] < CTR_PTR_ALIGN;
 }

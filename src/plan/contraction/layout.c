@@ -540,7 +540,7 @@ int cuperm_ctr_layout_zero_region(const cuperm_ctr_layout_t* l, const cuperm_ctr
     return 1;
 }
 
-/* The zeroing of a padded GEMM's K padding (a 2-D memset an input): its bytes at bandwidth. */
+/* The zeroing of a padded GEMM's K padding (a 2-D memset per input): its bytes at bandwidth, and a launch. */
 static double zeroing_seconds(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l, const cuperm_ctr_input_layout_t* a,
                               const cuperm_ctr_input_layout_t* b, const cuperm_ctr_cost_model_t* model)
 {
