@@ -117,9 +117,16 @@ def gemm_rows(rows):
     return out
 
 
+def data_weights():
+    """The f16 weights without the misalignment term (what libraries before gemm_factor had)."""
+    if not hasattr(data_weights, "w"):
+        data_weights.w = current_weights()["f16"].copy()
+        data_weights.w[17:] = 0.0
+    return data_weights.w
+
+
 def base_of(r, x):
-    w = current_weights()["f16"].copy()
-    w[17:] = 0.0
+    w = data_weights()
     return num(r, "pred_gemm_us") * 1e-6 / (num(r, "gemm_factor") or factor(w, x))
 
 

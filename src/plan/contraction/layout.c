@@ -518,10 +518,10 @@ static void unpad_gemm(cuperm_ctr_layout_t* l)
     l->batchStrideD = l->ldD * l->size[cols];
 }
 
-int cuperm_ctr_layout_zero_region(const cuperm_ctr_layout_t* l, const cuperm_ctr_problem_t* p, int which,
-                                  int64_t region[4])
+/* K's padding in input `which` laid out as in (cuperm_ctr_layout_zero_region). */
+static int zero_region(const cuperm_ctr_layout_t* l, const cuperm_ctr_problem_t* p, int which,
+                       const cuperm_ctr_input_layout_t* in, int64_t region[4])
 {
-    const cuperm_ctr_input_layout_t* in = &l->in[which];
     const int64_t k = l->size[CTR_GROUP_K], kp = l->pad[CTR_GROUP_K];
     if (in->path == CTR_IN_DIRECT || kp == k) return 0;
     /* the operand's entries: its fast and slow groups, then its batch (looped modes are never padded) */
@@ -540,21 +540,22 @@ int cuperm_ctr_layout_zero_region(const cuperm_ctr_layout_t* l, const cuperm_ctr
     return 1;
 }
 
-/* The zeroing of a padded GEMM's K padding (a 2-D memset per input): its bytes at bandwidth, and a launch. */
-static double zeroing_seconds(const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l, const cuperm_ctr_input_layout_t* a,
-                              const cuperm_ctr_input_layout_t* b, const cuperm_ctr_cost_model_t* model)
+int cuperm_ctr_layout_zero_region(const cuperm_ctr_layout_t* l, const cuperm_ctr_problem_t* p, int which,
+                                  int64_t region[4])
 {
-    const cuperm_ctr_input_layout_t keep[2] = {l->in[CTR_A], l->in[CTR_B]};
-    l->in[CTR_A] = *a;
-    l->in[CTR_B] = *b;
+    return zero_region(l, p, which, &l->in[which], region);
+}
+
+/* The zeroing of a padded GEMM's K padding (a 2-D memset per input): its bytes at bandwidth, and a launch. */
+static double zeroing_seconds(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l,
+                              const cuperm_ctr_input_layout_t* in[2], const cuperm_ctr_cost_model_t* model)
+{
     double seconds = 0.0;
     for (int x = 0; x < 2; ++x) {
         int64_t r[4];
-        if (cuperm_ctr_layout_zero_region(l, p, x, r))
+        if (zero_region(l, p, x, in[x], r))
             seconds += 2e-6 + (double)(r[2] * r[3]) * (double)cupermDataTypeSize(p->op[x].type) / model->bandwidth;
     }
-    l->in[CTR_A] = keep[0];
-    l->in[CTR_B] = keep[1];
     return seconds;
 }
 
@@ -597,7 +598,7 @@ static void price_pairings(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
             describe_input(p, l, CTR_B, c >> 1, fz[1], &padded[1]);
             a = &padded[0];
             b = &padded[1];
-            zeroing = zeroing_seconds(p, l, a, b, model);
+            zeroing = zeroing_seconds(p, l, (const cuperm_ctr_input_layout_t*[2]){a, b}, model);
         }
         cuperm_ctr_gemm_shape_t s;
         gemm_shape(p, l, a, b, &s);
