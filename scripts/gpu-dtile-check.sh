@@ -15,7 +15,9 @@
 #      overlapping the pack kernel's end: CUPERM_GETT_DTILE_PACKED=serial), staged (the default plans,
 #      every packed tile staged in shared memory: CUPERM_GETT_DTILE_PACKED=staged), table (CUPERM_GETT=1: the table kernel, or the skinny one where N <= 32 and K <= 512), noskinny (the same with
 #      CUPERM_GETT_SKINNY=0), dense (the default plans with CUPERM_CTR_DENSE_WORKSPACE=1: TTGT
-#      workspace matrices unpadded, GEMMs priced without the misalignment term) and measure (default
+#      workspace matrices unpadded, GEMMs priced without the misalignment term), memset2d (the default plans
+#      with every padded GEMM's K padding zeroed by cudaMemset2DAsync: CUPERM_CTR_ZERO=memset2d, session
+#      43's way) and measure (default
 #      environment, measured plans:
 #      TTGT candidates, the table kernel and the D-tile kernel timed); then per case time and ratio
 #      to the same-shape cuBLAS GEMM of each variant (each variant's own same-run GEMM).
@@ -81,6 +83,7 @@ for dt in ${DTYPES:-f16 bf16}; do
       noskinny) env=(env -u CUPERM_GETT_DTILE CUPERM_GETT=1 CUPERM_GETT_SKINNY=0) ;;
       measure) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE) mode=measure ;;
       dense) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_CTR_DENSE_WORKSPACE=1) ;;
+      memset2d) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_CTR_ZERO=memset2d) ;;
       *) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE) ;;
     esac
     out="$logs/bench-$suite-$dt-$variant"

@@ -2,6 +2,7 @@
 
 #include "backend/cuda/cublaslt_gemm.h"
 #include "plan/contraction/gett_tma.h"
+#include "plan/contraction/layout.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,7 @@ cupermStatus_t cuperm_handle_create(cuperm_handle_t** out)
     h->gettTmaTile = tile ? cuperm_ctr_tma_tile_id(tile) : -1;
     const char* dense = getenv("CUPERM_CTR_DENSE_WORKSPACE");
     h->ctrDenseWorkspace = dense && strcmp(dense, "1") == 0;
+    h->ctrZeroKind = cuperm_ctr_zero_kind_named(getenv("CUPERM_CTR_ZERO"));
     const char* lt = getenv("CUPERM_LT_AFTER_RUNS");
     char* end = NULL;
     const long runs = lt ? strtol(lt, &end, 10) : -1;

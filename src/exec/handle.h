@@ -42,6 +42,8 @@ typedef struct cuperm_handle {
     int ctrDenseWorkspace; /* CUPERM_CTR_DENSE_WORKSPACE=1 at cupermCreate: contraction workspace matrices
                               unpadded and GEMMs priced without the misalignment term (the plans of
                               before both, for A/B runs) */
+    int ctrZeroKind; /* CUPERM_CTR_ZERO=memset2d|slice at cupermCreate: every padded GEMM's K padding
+                        zeroed that way (a cuperm_ctr_zero_kind_t, for A/B runs); 0: the cheapest priced */
 } cuperm_handle_t;
 
 /** A handle for the current device (the object; the token is made by the API). */

@@ -31,6 +31,7 @@ static cuperm_ctr_cost_model_t mock_model(mock_ctx* ctx)
     /* no k steps for batched GEMMs (test_batched_long_k_is_serial sets them) */
     cuperm_ctr_cost_model_t m = {ctr_mock_transpose_seconds, ctx, 2e12, {50e12, 50e12, 400e12, 800e12}, NULL,
                                  {0, 0, 0, 0}, 100, 0, 0};
+    m.zeroRowSeconds = 0.65e-9; /* the sm_90 table's */
     return m;
 }
 
@@ -841,7 +842,7 @@ static void test_padded_gemms(void** state)
                                     43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 101};
     static const char* const specs[] = {"abc-bda-dc", "abcd-aebf-dfce", "abcd-ea-ebcd", "ab-acd-dbc", "abc-adec-ebd",
                                         "abcd-aecf-bfde", "abc-acd-db"};
-    int padded = 0, zeroed = 0;
+    int padded = 0, zeroed = 0, slices = 0;
     rng_t r = {11};
     rng_t costs = {3};
     for (size_t si = 0; si < sizeof specs / sizeof specs[0]; ++si)
@@ -883,6 +884,22 @@ static void test_padded_gemms(void** state)
                     const int hasZero = cuperm_ctr_layout_zero_region(l, &p, x, z);
                     assert_int_equal(hasZero, all && l->k != l->size[CTR_GROUP_K]);
                     zeroed += hasZero;
+                    /* how: the cheaper of a 2-D memset and zeroing the whole slice, or the one forced */
+                    cuperm_ctr_zero_t how, forced[2];
+                    const cuperm_ctr_zero_kind_t kind = cuperm_ctr_layout_zero(l, &p, x, &m, &how);
+                    assert_int_equal(kind != CTR_ZERO_NONE, hasZero);
+                    for (int f = 0; f < 2 && hasZero; ++f) {
+                        cuperm_ctr_cost_model_t mf = m;
+                        mf.zeroKind = f ? CTR_ZERO_SLICE : CTR_ZERO_MEMSET2D;
+                        assert_int_equal(cuperm_ctr_layout_zero(l, &p, x, &mf, &forced[f]), mf.zeroKind);
+                        assert_memory_equal(forced[f].region, z, sizeof z);
+                    }
+                    if (hasZero) {
+                        assert_float_equal(how.seconds, fmin(forced[0].seconds, forced[1].seconds), 0);
+                        /* K fast: a few bytes at the end of every column, too many rows for a 2-D memset */
+                        if (l->in[x].fast == CTR_GROUP_K && z[3] >= 1000) assert_int_equal(kind, CTR_ZERO_SLICE);
+                        slices += kind == CTR_ZERO_SLICE;
+                    }
                     if (l->in[x].path == CTR_IN_DIRECT) continue;
                     const cuperm_ctr_input_layout_t* in = &l->in[x];
                     const int64_t fast = in->fast == CTR_GROUP_K ? l->k : in->fast == rows ? l->m : l->n;
@@ -909,6 +926,7 @@ static void test_padded_gemms(void** state)
             }
         }
     assert_true(padded >= 5 && zeroed >= 5); /* the rule is exercised, not only passed */
+    assert_true(slices >= 1 && slices < zeroed); /* both ways of zeroing chosen */
 }
 
 /* A model that records every transpose it is asked to price (the fields a price depends on). */

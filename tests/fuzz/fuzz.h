@@ -142,6 +142,7 @@ typedef struct {
     int64_t pointerBatched, transposedA, transposedB, transposedD, measured, streams, layouts;
     int64_t gett;    /* plans whose description starts with "GETT" (CUPERM_GETT=1 or measured) */
     int64_t gettTma; /* of those, plans on the Hopper TMA kernels (CUPERM_GETT=tma) */
+    int64_t padded;  /* TTGT plans whose GEMM runs on padded m, n, k (description "padded from") */
     int fatal;      /* a sticky CUDA error or an error status on a valid problem: stop */
     int quiet;
     int maxReports; /* failures described in full */

@@ -42,7 +42,7 @@ void fuzz_cpu_contraction(const fuzz_ctr_case* k, fuzz_stats* s)
     ctr_mock_prices ctx = {(k->index & 1) ? &prices : NULL};
     /* the mock's fixed prices are 5 us + bytes / 2e12: its floor (random prices: none) */
     cuperm_ctr_cost_model_t m = {ctr_mock_transpose_seconds, &ctx, 2e12, {50e12, 50e12, 400e12, 800e12}, NULL,
-                                 {0, 10e-9, 0, 2e-9}, 132, ctx.random ? 0 : 5e-6, ctx.random ? 0 : 2e12, 0};
+                                 {0, 10e-9, 0, 2e-9}, 132, ctx.random ? 0 : 5e-6, ctx.random ? 0 : 2e12, 0, 0, 0.65e-9};
     const int n = cuperm_ctr_layout_rank(&p, &m, best, 8);
     if (n < 1) {
         s->fatal = 1;

@@ -152,7 +152,8 @@ int main(int argc, char** argv)
            (long long)ctr.transposedD, (long long)(ctr.measured + tr.measured), (long long)(ctr.streams + tr.streams),
            cpu ? "" : "\n");
     if (cpu) printf(", candidate layouts checked %lld\n", (long long)ctr.layouts);
-    else printf("GETT plans %lld (on the Hopper TMA kernels %lld)\n", (long long)ctr.gett, (long long)ctr.gettTma);
+    else printf("GETT plans %lld (on the Hopper TMA kernels %lld), padded GEMMs %lld\n", (long long)ctr.gett,
+                (long long)ctr.gettTma, (long long)ctr.padded);
     const long long passed = ctr.passed + tr.passed, failed = ctr.failed + tr.failed;
     printf("fuzz: %lld passed, %lld failed (seed %llu, %.1f s)\n", passed, failed, seed, now() - t0);
     return failed ? 1 : 0;

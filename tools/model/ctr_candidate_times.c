@@ -5,7 +5,8 @@
  * Per case: the model's N (default 16) cheapest distinct TTGT layouts, then the GETT kernels that
  * can run it, each built and timed by the library's measure-mode harness
  * (exec/contraction/measure.c: warm-up, median of 5 samples of >= 50 us, CUDA events, scratch
- * operands of bytes 0x3c), the TTGT ones' GEMM step also on its own. One CSV row per candidate:
+ * operands of bytes 0x3c), each step of the TTGT ones also on its own (the steps column, with the
+ * model's price of each input's transpose and K-padding zeroing beside it). One CSV row per candidate:
  * cand 0 is model planning's TTGT choice; model_choice says what model planning takes, GETT included.
  * cuBLASLt algorithms are chosen at planning (CUPERM_LT_AFTER_RUNS=0), as a plan runs after its
  * first runs. Outputs are not checked here: the GPU tests and cuperm-bench check every plan kind. */
@@ -54,7 +55,37 @@ static int parse_type(const char* name, cupermDataType_t* type)
 static const char* const in_paths[] = {"direct", "transpose", "elementwise"};
 static const char* const out_paths[] = {"direct", "transpose", "epilogue"};
 
-static void print_candidate(const bench_ctr_case* bc, int i, const cuperm_ctr_candidate_t* c, const char* choice)
+/* A TTGT candidate's model prices per input (its transpose, its K padding's zeroing) and each of its
+ * steps' measured time alone: "pred_a_us,pred_b_us,pred_zero_us,zero_kinds,steps," (steps "name=us;..."). */
+static void print_parts(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, const cuperm_ctr_candidate_t* c)
+{
+    static const char* const zeroNames[] = {"none", "memset2d", "slice"};
+    const cuperm_ctr_layout_t* l = &c->layout;
+    double zero = 0.0;
+    int kinds[2] = {0, 0};
+    for (int x = 0; x < 2; ++x) {
+        double s = 0.0;
+        if (l->in[x].path != CTR_IN_DIRECT) {
+            cuperm_ctr_transpose_t t;
+            cuperm_ctr_layout_input_transpose(p, l, x, &t);
+            s = model->transpose_seconds(model->ctx, &t);
+        }
+        cuperm_ctr_zero_t z;
+        kinds[x] = cuperm_ctr_layout_zero(l, p, x, model, &z);
+        zero += z.seconds;
+        printf("%.3f,", 1e6 * s);
+    }
+    printf("%.3f,%s/%s,\"", 1e6 * zero, zeroNames[kinds[0]], zeroNames[kinds[1]]);
+    for (int i = 0, first = 1; i < c->stepCount; ++i)
+        if (c->stepSeconds[i] >= 0) {
+            printf("%s%s=%.3f", first ? "" : ";", c->stepNames[i], 1e6 * c->stepSeconds[i]);
+            first = 0;
+        }
+    printf("\",");
+}
+
+static void print_candidate(const bench_ctr_case* bc, int i, const cuperm_ctr_candidate_t* c, const char* choice,
+                            const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model)
 {
     const cuperm_ctr_layout_t* l = &c->layout;
     const cuperm_ctr_gemm_shape_t* g = &c->gemm;
@@ -74,8 +105,12 @@ static void print_candidate(const bench_ctr_case* bc, int i, const cuperm_ctr_ca
                (long long)l->batch);
     if (c->timed) printf("%.3f,%.3f,", 1e6 * c->seconds, 1e6 * c->gemmSeconds);
     else printf(",,");
-    if (ttgt) printf("%.5f,", c->gemmFactor);
-    else printf(",");
+    if (ttgt) {
+        printf("%.5f,", c->gemmFactor);
+        print_parts(p, model, c);
+    } else {
+        printf(",,,,,,");
+    }
     printf("\"%s\"\n", c->description);
 }
 
@@ -125,7 +160,8 @@ int main(int argc, char** argv)
     if (!cand || !plan) return 1;
     printf("id,spec,cand,kind,model_choice,price_us,pred_in_us,pred_out_us,pred_gemm_us,m,n,k,batch,calls,op_first,op_second,"
            "first_shared,second_shared,pointers,swapped,ld_first,ld_second,ld_d,batch_stride_first,"
-           "batch_stride_second,batch_stride_d,path_a,path_b,path_d,measured_us,gemm_us,gemm_factor,description\n");
+           "batch_stride_second,batch_stride_d,path_a,path_b,path_d,measured_us,gemm_us,gemm_factor,pred_a_us,pred_b_us,"
+           "pred_zero_us,zero_kinds,steps,description\n");
     int failed = 0;
     for (int c = 0; c < n; ++c) {
         bench_ctr_modes md;
@@ -147,7 +183,7 @@ int main(int argc, char** argv)
             const cuperm_ctr_layout_t* b = &plan->layout;
             /* model planning's choice: the TTGT winner (cand 0) or a GETT kernel */
             const int chosen = a->kind == b->kind && (a->kind == CTR_KIND_TTGT ? i == 0 : a->dtile == b->dtile);
-            print_candidate(&cases[c], i, &cand[i], chosen ? "1" : "0");
+            print_candidate(&cases[c], i, &cand[i], chosen ? "1" : "0", &plan->problem, &model);
         }
         fflush(stdout);
         cuperm_ctr_plan_release(plan);

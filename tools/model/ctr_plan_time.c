@@ -15,7 +15,7 @@
  *         its contractions once each, one after another, on one handle): what a handle keeps
  *         between plans (its caches, the search's scratch) is warm, no decision is cached.
  * --cold MIB: write MIB MiB of memory before each plan (cold CPU caches).
- * --rank N: with --describe, the search's N best layouts (at most CTR_MEASURE_CANDIDATES; what measure
+ * --rank N: with --describe or --transposes, the search's N best layouts (at most CTR_RANK_MAX; what measure
  *         mode times), each line "ID.I SPEC | ...".
  * --ops: operators on the operands, rotating with the case id (real types: RELU, NEGATE, TANH, ABS,
  *         SIGMOID; complex: NEGATE and CONJ), so that --describe covers the operator paths too.
@@ -42,6 +42,9 @@
 #include "plan/contraction/problem.h"
 
 static bench_ctr_case cases[BENCH_CTR_MAX_CASES];
+
+/* --rank's limit: what cuperm-ctr-candidate-times times per case by default (16), and more. */
+#define CTR_RANK_MAX 32
 
 
 static double now_us(void)
@@ -145,8 +148,9 @@ static char* read_file(const char* path)
     return s;
 }
 
-/* One transpose as a case line, when both sides are dense (the case-line format has no strides). */
-static void print_transpose(const cuperm_ctr_transpose_t* t, int id, char which, const cuperm_ctr_cost_model_t* m)
+/* One transpose as a case line; a side that is not dense (the case-line format has no strides)
+ * makes it a comment that gives the strides. tag: "ID" or "ID.I" (--rank). */
+static void print_transpose(const cuperm_ctr_transpose_t* t, const char* tag, char which, const cuperm_ctr_cost_model_t* m)
 {
     int64_t dense = 1, outDense = 1;
     int ok = 1;
@@ -160,21 +164,27 @@ static void print_transpose(const cuperm_ctr_transpose_t* t, int id, char which,
     for (int i = 0; i < t->rank; ++i) printf("%s%lld", i ? "," : "", (long long)t->extents[i]);
     printf(" ");
     for (int i = 0; i < t->rank; ++i) printf("%s%d", i ? "," : "", t->perm[i]);
-    printf(" # case %d %c, predicted %.1f us\n", id, which, 1e6 * m->transpose_seconds(m->ctx, t));
+    if (!ok) {
+        printf(" strides in ");
+        for (int i = 0; i < t->rank; ++i) printf("%s%lld", i ? "," : "", (long long)t->inStrides[i]);
+        printf(" out ");
+        for (int i = 0; i < t->rank; ++i) printf("%s%lld", i ? "," : "", (long long)t->outStrides[i]);
+    }
+    printf(" # case %s %c, predicted %.1f us\n", tag, which, 1e6 * m->transpose_seconds(m->ctx, t));
 }
 
-static void print_transposes(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int id,
+static void print_transposes(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const char* tag,
                              const cuperm_ctr_cost_model_t* m)
 {
     cuperm_ctr_transpose_t t;
     for (int x = 0; x < 2; ++x)
         if (l->in[x].path != CTR_IN_DIRECT) {
             cuperm_ctr_layout_input_transpose(p, l, x, &t);
-            print_transpose(&t, id, x ? 'B' : 'A', m);
+            print_transpose(&t, tag, x ? 'B' : 'A', m);
         }
     if (l->out != CTR_OUT_DIRECT) {
         cuperm_ctr_layout_output_transpose(p, l, &t);
-        print_transpose(&t, id, 'D', m);
+        print_transpose(&t, tag, 'D', m);
     }
 }
 
@@ -214,8 +224,8 @@ int main(int argc, char** argv)
         }
     }
     if (describe) reps = 1;
-    if (rank < 1 || rank > CTR_MEASURE_CANDIDATES) {
-        fprintf(stderr, "--rank takes 1 to %d\n", CTR_MEASURE_CANDIDATES);
+    if (rank < 1 || rank > CTR_RANK_MAX) {
+        fprintf(stderr, "--rank takes 1 to %d\n", CTR_RANK_MAX);
         return 2;
     }
     if (dtile && type == CUPERM_R_32F) type = CUPERM_R_16F; /* the kernel's types */
@@ -241,6 +251,8 @@ int main(int argc, char** argv)
     h.dev = (cuperm_device_info_t){0, 9, 0, 132, 50 << 20, 48 << 10, 3.35e12};
     h.tuning = cuperm_tuning_for(&h.dev);
     h.ltAfterRuns = CTR_LT_AFTER_RUNS; /* as cupermCreate's default: no cuBLASLt heuristic at planning */
+    const char* dense = getenv("CUPERM_CTR_DENSE_WORKSPACE"); /* as cupermCreate reads it: the unpadded plans */
+    h.ctrDenseWorkspace = dense && strcmp(dense, "1") == 0;
     cuperm_ctr_cost_model_t model = cuperm_ctr_device_model(&h);
     double* times = malloc(sizeof(double) * (size_t)reps * (size_t)n); /* [case][rep] */
     double* med = malloc(sizeof(double) * (size_t)n);
@@ -291,19 +303,21 @@ int main(int argc, char** argv)
                        w.items, w.panelBytes, w.panelLoads, w.dBytes, w.dStores,
                        1e6 * cuperm_ctr_dtile_seconds(&p, &s, h.tuning, h.dev.sm_count),
                        1e6 * (l.inputSeconds + l.outputSeconds + l.gemmSeconds), kernels[kernel]);
-            } else if (transposes) {
-                print_transposes(&p, &l, cases[c].id, &model);
             } else if (describe) {
                 /* --rank N: the search's N best (what CUPERM_PLAN_MEASURE times), else its choice */
-                static cuperm_ctr_layout_t ranked[CTR_MEASURE_CANDIDATES];
+                static cuperm_ctr_layout_t ranked[CTR_RANK_MAX];
                 const int n = rank > 1 ? cuperm_ctr_layout_rank(&p, &model, ranked, rank) : 1;
                 for (int i = 0; i < n; ++i) {
                     const cuperm_ctr_layout_t* li = rank > 1 ? &ranked[i] : &l;
-                    char text[1024];
+                    char tag[32], text[1024];
+                    if (rank > 1) snprintf(tag, sizeof tag, "%d.%d", cases[c].id, i + 1);
+                    else snprintf(tag, sizeof tag, "%d", cases[c].id);
+                    if (transposes) {
+                        print_transposes(&p, li, tag, &model);
+                        continue;
+                    }
                     cuperm_ctr_layout_describe(&p, li, text, sizeof text);
-                    if (rank > 1) printf("%d.%d", cases[c].id, i + 1);
-                    else printf("%d", cases[c].id);
-                    printf(" %s | %s | %a %a %a\n", cases[c].spec, text, li->inputSeconds, li->outputSeconds, li->gemmSeconds);
+                    printf("%s %s | %s | %a %a %a\n", tag, cases[c].spec, text, li->inputSeconds, li->outputSeconds, li->gemmSeconds);
                 }
             }
         }

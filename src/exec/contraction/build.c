@@ -129,6 +129,7 @@ static cupermStatus_t build_steps(cuperm_contraction_plan_t* c)
 {
     const cuperm_ctr_problem_t* p = &c->problem;
     const cuperm_ctr_layout_t* l = &c->layout;
+    const cuperm_ctr_cost_model_t model = cuperm_ctr_device_model(c->handle); /* how K padding is zeroed */
     cupermStatus_t st;
     cuperm_buffer_t gemmIn[2] = {operand_buffer(CTR_A), operand_buffer(CTR_B)};
     static const char* const inputNames[2][2] = {{"transpose A", "transpose A with opA"},
@@ -141,16 +142,25 @@ static cupermStatus_t build_steps(cuperm_contraction_plan_t* c)
         gemmIn[x] = workspace_buffer(l->wsOffset[x]);
         const int withOp = l->in[x].path == CTR_IN_ELEMENTWISE;
         const cuperm_ops_t ops = {l->ops.op[x], CUPERM_OP_IDENTITY, CUPERM_OP_IDENTITY, p->op[x].opParam, 0, 0};
+        /* A padded GEMM: K's padding must add nothing. The whole slice is zeroed before the
+         * transpose writes it, the padding alone after. */
+        cuperm_ctr_zero_t z;
+        if (cuperm_ctr_layout_zero(l, p, x, &model, &z)) {
+            const size_t e = cupermDataTypeSize(p->op[x].type);
+            const int64_t* r = z.region;
+            c->zeros[x] = z.kind == CTR_ZERO_SLICE
+                              ? (cuperm_ctr_zero_step_t){z.kind, 0, (size_t)r[1] * e, (size_t)r[1] * e, (size_t)r[3]}
+                              : (cuperm_ctr_zero_step_t){z.kind, (size_t)r[0] * e, (size_t)r[1] * e, (size_t)r[2] * e,
+                                                         (size_t)r[3]};
+        }
+        const char* zeroName = x ? "zero B's K padding" : "zero A's K padding";
+        if (z.kind == CTR_ZERO_SLICE)
+            add_step(c, zeroName, cuperm_ctr_step_zero, &c->zeros[x], no_buffer, no_buffer, gemmIn[x]);
         if ((st = add_transpose(c, x, inputNames[x][withOp], &t, withOp ? &ops : NULL, 0, operand_buffer(x),
                                 gemmIn[x], CUPERM_STEP_ALWAYS)))
             return st;
-        int64_t r[4];
-        if (cuperm_ctr_layout_zero_region(l, p, x, r)) { /* a padded GEMM: K's padding adds nothing */
-            const size_t e = cupermDataTypeSize(p->op[x].type);
-            c->zeros[x] = (cuperm_ctr_zero_step_t){(size_t)r[0] * e, (size_t)r[1] * e, (size_t)r[2] * e, (size_t)r[3]};
-            add_step(c, x ? "zero B's K padding" : "zero A's K padding", cuperm_ctr_step_zero, &c->zeros[x], no_buffer,
-                     no_buffer, gemmIn[x]);
-        }
+        if (z.kind != CTR_ZERO_NONE && z.kind != CTR_ZERO_SLICE)
+            add_step(c, zeroName, cuperm_ctr_step_zero, &c->zeros[x], no_buffer, no_buffer, gemmIn[x]);
     }
     /* cuBLAS updates its output in place, and the W-into-D transpose reads C where D is: D
      * must hold C first when it is not C. */

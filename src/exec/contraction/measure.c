@@ -27,7 +27,7 @@ typedef struct {
 typedef struct {
     const cuperm_contraction_plan_t* plan;
     const measure_env* env;
-    int gemmOnly;
+    int step; /* -1: the whole plan, else only this step */
 } measure_run;
 
 static cupermStatus_t cuda_fail(cudaError_t e, const char* what)
@@ -36,28 +36,42 @@ static cupermStatus_t cuda_fail(cudaError_t e, const char* what)
     return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_CUDA_ERROR, "measuring layouts: %s failed: %s", what, cudaGetErrorString(e));
 }
 
-/* One run of a candidate on the scratch operands: all its steps, or (gemmOnly) its GEMM step. */
+/* One run of a candidate on the scratch operands: all its steps, or (step >= 0) that step alone. */
 static cupermStatus_t run_candidate(void* ctx, cudaStream_t stream)
 {
     const measure_run* r = ctx;
     const double one[2] = {1.0, 0.0}, zero[2] = {0.0, 0.0};
     const cuperm_contraction_plan_t* c = r->plan;
-    if (!r->gemmOnly)
+    if (r->step < 0)
         return cuperm_ctr_plan_run(c, one, r->env->operand[0], r->env->operand[1], zero, NULL, r->env->operand[2],
                                    r->env->ws, stream);
     const cuperm_run_args_t args = {{r->env->operand[0], r->env->operand[1], NULL, r->env->operand[2]}, r->env->ws,
                                     {1.0, 0.0}, {0.0, 0.0}, 1, stream};
-    for (int i = 0; i < c->stepCount; ++i)
-        if (c->steps[i].run == cuperm_ctr_step_gemm) return cuperm_steps_run(&c->steps[i], 1, c, &args);
-    return CUPERM_STATUS_SUCCESS;
+    return cuperm_steps_run(&c->steps[r->step], 1, c, &args);
 }
 
 /* Median of kSamples after a warm-up run (which also sizes the samples). */
-static cupermStatus_t time_candidate(const cuperm_contraction_plan_t* c, measure_env* env, int gemmOnly,
-                                     double* seconds)
+static cupermStatus_t time_candidate(const cuperm_contraction_plan_t* c, measure_env* env, int step, double* seconds)
 {
-    measure_run r = {c, env, gemmOnly};
+    measure_run r = {c, env, step};
     return cuperm_timer_median(&env->timer, run_candidate, &r, env->stream, kSamples, SAMPLE_MS, MAX_INNER, seconds);
+}
+
+/* Each step of candidate c alone (steps that do not apply to a beta = 0 run are not timed): o's
+ * stepSeconds, and gemmSeconds its GEMM step's. */
+static cupermStatus_t time_steps(const cuperm_contraction_plan_t* c, measure_env* env, cuperm_ctr_candidate_t* o)
+{
+    const cuperm_run_args_t beta0 = {{NULL, NULL, NULL, NULL}, NULL, {1.0, 0.0}, {0.0, 0.0}, 1, NULL};
+    o->stepCount = c->stepCount;
+    for (int i = 0; i < c->stepCount; ++i) {
+        o->stepNames[i] = c->steps[i].name;
+        o->stepSeconds[i] = -1.0;
+        if (!cuperm_step_applies(&c->steps[i], &beta0)) continue;
+        const cupermStatus_t st = time_candidate(c, env, i, &o->stepSeconds[i]);
+        if (st) return st;
+        if (c->steps[i].run == cuperm_ctr_step_gemm) o->gemmSeconds = o->stepSeconds[i];
+    }
+    return CUPERM_STATUS_SUCCESS;
 }
 
 static cupermStatus_t env_open(measure_env* env, const cuperm_contraction_plan_t* c, size_t wsBytes)
@@ -119,7 +133,7 @@ static double model_price(const cuperm_contraction_plan_t* c, const cuperm_ctr_l
 }
 
 cupermStatus_t cuperm_ctr_measure_candidates(const cuperm_contraction_plan_t* c, const cuperm_ctr_cost_model_t* model,
-                                             int max, int withGett, int gemmAlone, cuperm_ctr_candidate_t* out,
+                                             int max, int withGett, int stepsAlone, cuperm_ctr_candidate_t* out,
                                              int* count)
 {
     *count = 0;
@@ -174,9 +188,8 @@ cupermStatus_t cuperm_ctr_measure_candidates(const cuperm_contraction_plan_t* c,
         st = env_open(&env, &cand[firstBuilt], wsBytes);
         for (int i = 0; i < n && !st; ++i) {
             if (!out[i].timed) continue;
-            st = time_candidate(&cand[i], &env, 0, &out[i].seconds);
-            if (!st && gemmAlone && layouts[i].kind == CTR_KIND_TTGT)
-                st = time_candidate(&cand[i], &env, 1, &out[i].gemmSeconds);
+            st = time_candidate(&cand[i], &env, -1, &out[i].seconds);
+            if (!st && stepsAlone && layouts[i].kind == CTR_KIND_TTGT) st = time_steps(&cand[i], &env, &out[i]);
         }
         const cupermStatus_t closed = env_close(&env);
         if (!st) st = closed;

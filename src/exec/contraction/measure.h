@@ -28,7 +28,10 @@ typedef struct {
                                      kernel model's time x the tuning's margin for that kernel */
     int timed;                    /* 0: its steps could not be made, so it was not timed */
     double seconds;               /* median seconds of the whole plan */
-    double gemmSeconds;           /* with gemmAlone: its GEMM step run alone (TTGT), else 0 */
+    double gemmSeconds;           /* with stepsAlone: its GEMM step run alone (TTGT), else 0 */
+    int stepCount;                /* with stepsAlone (TTGT): its steps, each run alone: */
+    const char* stepNames[CTR_MAX_STEPS];
+    double stepSeconds[CTR_MAX_STEPS]; /* median seconds; -1: not run (a step for beta != 0 only) */
     char description[512];
 } cuperm_ctr_candidate_t;
 
@@ -36,12 +39,12 @@ typedef struct {
  * What CUPERM_PLAN_MEASURE times, reported per candidate (cuperm_ctr_measure_choose keeps the
  * fastest; tools/model/ctr_candidate_times.c prints them all to fit the model): the model's `max`
  * cheapest distinct TTGT layouts, then the GETT ones where withGett and usable; out holds max + 2.
- * gemmAlone: each TTGT candidate's GEMM step is also timed on its own. c as for
+ * stepsAlone: each step of a TTGT candidate is also timed on its own. c as for
  * cuperm_ctr_measure_choose (a built plan may be passed too: it is not changed).
  */
 CUPERM_INTERNAL_API cupermStatus_t cuperm_ctr_measure_candidates(const cuperm_contraction_plan_t* c,
                                                                  const cuperm_ctr_cost_model_t* model, int max,
-                                                                 int withGett, int gemmAlone,
+                                                                 int withGett, int stepsAlone,
                                                                  cuperm_ctr_candidate_t* out, int* count);
 
 #endif

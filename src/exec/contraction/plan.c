@@ -32,6 +32,8 @@ cuperm_ctr_cost_model_t cuperm_ctr_device_model(cuperm_handle_t* h)
     m.smCount = d->sm_count > 0 ? d->sm_count : 1;
     cuperm_transpose_predict_floor(h, &m.transposeFloorT0, &m.transposeFloorRate);
     m.denseWorkspace = h->ctrDenseWorkspace;
+    m.zeroKind = h->ctrZeroKind;
+    m.zeroRowSeconds = t->memset2d_row_seconds;
     return m;
 }
 

@@ -41,8 +41,10 @@ typedef struct {
     int pointersAligned;     /* every entry's offset from its base is a multiple of CTR_PTR_ALIGN bytes */
 } cuperm_ctr_gemm_step_t;
 
-/* A padded GEMM's K padding zeroed in an input's workspace slice (cudaMemset2DAsync; bytes). */
+/* A padded GEMM's K padding zeroed in an input's workspace slice (plan/contraction/layout.h:
+ * cuperm_ctr_layout_zero), in bytes: the region, or for CTR_ZERO_SLICE the whole slice. */
 typedef struct {
+    cuperm_ctr_zero_kind_t kind;
     size_t offset, pitch, width, height;
 } cuperm_ctr_zero_step_t;
 

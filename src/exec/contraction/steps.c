@@ -43,8 +43,15 @@ cupermStatus_t cuperm_ctr_step_zero(const cuperm_step_t* s, const void* plan, co
     (void)plan;
     const cuperm_ctr_zero_step_t* z = s->params;
     char* base = (char*)cuperm_buffer_address(s->out, a) + z->offset;
-    const cudaError_t e = cudaMemset2DAsync(base, z->pitch, 0, z->width, z->height, a->stream);
-    return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "cudaMemset2DAsync (a padded GEMM's K padding)");
+    cudaError_t e;
+    switch (z->kind) {
+    case CTR_ZERO_SLICE:
+        e = cudaMemsetAsync(base, 0, z->pitch * z->height, a->stream);
+        return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "cudaMemsetAsync (a padded GEMM's input slice)");
+    default:
+        e = cudaMemset2DAsync(base, z->pitch, 0, z->width, z->height, a->stream);
+        return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "cudaMemset2DAsync (a padded GEMM's K padding)");
+    }
 }
 
 static int aligned(const void* p) { return (uintptr_t)p % CTR_PTR_ALIGN == 0; }

@@ -546,15 +546,52 @@ int cuperm_ctr_layout_zero_region(const cuperm_ctr_layout_t* l, const cuperm_ctr
     return zero_region(l, p, which, &l->in[which], region);
 }
 
-/* The zeroing of a padded GEMM's K padding (a 2-D memset per input): its bytes at bandwidth, and a launch. */
+/* The ways of zeroing a region of K padding (r, in elements of e bytes), priced: a launch, the
+ * bytes each writes at the memory's bandwidth, and a 2-D memset's time per row. */
+static void zero_price(const int64_t r[4], double e, const cuperm_ctr_cost_model_t* model, int forced,
+                       cuperm_ctr_zero_t* z)
+{
+    const double rows = (double)r[3];
+    const double price[3] = {
+        INFINITY,
+        2e-6 + rows * model->zeroRowSeconds + e * (double)r[2] * rows / model->bandwidth, /* MEMSET2D */
+        2e-6 + e * (double)r[1] * rows / model->bandwidth};                               /* SLICE */
+    z->kind = forced == CTR_ZERO_SLICE ? CTR_ZERO_SLICE
+              : forced == CTR_ZERO_MEMSET2D || price[CTR_ZERO_MEMSET2D] <= price[CTR_ZERO_SLICE] ? CTR_ZERO_MEMSET2D
+                                                                                              : CTR_ZERO_SLICE;
+    z->seconds = price[z->kind];
+    for (int i = 0; i < 4; ++i) z->region[i] = r[i];
+}
+
+int cuperm_ctr_zero_kind_named(const char* name)
+{
+    static const char* const names[] = {"", "memset2d", "slice"};
+    for (int k = CTR_ZERO_MEMSET2D; name && k <= CTR_ZERO_SLICE; ++k)
+        if (strcmp(name, names[k]) == 0) return k;
+    return CTR_ZERO_NONE;
+}
+
+cuperm_ctr_zero_kind_t cuperm_ctr_layout_zero(const cuperm_ctr_layout_t* l, const cuperm_ctr_problem_t* p, int which,
+                                              const cuperm_ctr_cost_model_t* model, cuperm_ctr_zero_t* z)
+{
+    int64_t r[4];
+    memset(z, 0, sizeof *z);
+    if (!zero_region(l, p, which, &l->in[which], r)) return CTR_ZERO_NONE;
+    zero_price(r, (double)cupermDataTypeSize(p->op[which].type), model, model->zeroKind, z);
+    return z->kind;
+}
+
+/* The zeroing of a padded GEMM's K padding in both inputs laid out as in[]: each the cheapest way. */
 static double zeroing_seconds(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l,
                               const cuperm_ctr_input_layout_t* in[2], const cuperm_ctr_cost_model_t* model)
 {
     double seconds = 0.0;
     for (int x = 0; x < 2; ++x) {
         int64_t r[4];
-        if (zero_region(l, p, x, in[x], r))
-            seconds += 2e-6 + (double)(r[2] * r[3]) * (double)cupermDataTypeSize(p->op[x].type) / model->bandwidth;
+        cuperm_ctr_zero_t z;
+        if (!zero_region(l, p, x, in[x], r)) continue;
+        zero_price(r, (double)cupermDataTypeSize(p->op[x].type), model, model->zeroKind, &z);
+        seconds += z.seconds;
     }
     return seconds;
 }

@@ -8,6 +8,7 @@
 #ifndef CUPERM_CTR_LAYOUT_H
 #define CUPERM_CTR_LAYOUT_H
 
+#include "core/error.h" /* CUPERM_INTERNAL_API */
 #include "core/kernel_params.h"
 #include "plan/contraction/problem.h"
 
@@ -55,6 +56,9 @@ typedef struct {
     /* 1: GEMMs never padded and no misalignment term in their prices (the plans of before both, for
      * A/B runs); 0: layout.c, pad_gemm. */
     int denseWorkspace;
+    /* A cuperm_ctr_zero_kind_t for every K padding (CUPERM_CTR_ZERO, for A/B runs); 0: each priced. */
+    int zeroKind;
+    double zeroRowSeconds; /* a 2-D memset's time per row (the tuning's memset2d_row_seconds) */
 } cuperm_ctr_cost_model_t;
 
 size_t cuperm_ctr_search_scratch_bytes(void);
@@ -167,12 +171,38 @@ int cuperm_ctr_layout_rank(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_
 void cuperm_ctr_layout_gemm_shape(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, cuperm_ctr_gemm_shape_t* s);
 
 /* Where a padded GEMM's input `which` holds K's padding, which must be zero: {offset, pitch, width,
- * height} in elements of its workspace slice (a 2-D memset); returns 0 where it has none. */
+ * height} in elements of its workspace slice; returns 0 where it has none. */
 int cuperm_ctr_layout_zero_region(const cuperm_ctr_layout_t* l, const cuperm_ctr_problem_t* p, int which,
                                   int64_t region[4]);
 
-/* The transposes a layout runs, in cupermPlanTranspose's convention. */
-void cuperm_ctr_layout_input_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int which, cuperm_ctr_transpose_t* t);
+/* How that padding is zeroed. An input with K slow has wide rows of padding (whole columns); one
+ * with K fast has a few bytes at the end of every column, which a 2-D memset writes at ~0.65 ns a row
+ * (H200: 1.33M rows of 4 bytes took 0.86 ms): there the whole slice is set to zero before the
+ * transpose writes it, one dense write pass (0.07 ms for the same 300 MB slice). */
+typedef enum {
+    CTR_ZERO_NONE = 0,
+    CTR_ZERO_MEMSET2D, /* cudaMemset2DAsync of the region, after the transpose */
+    CTR_ZERO_SLICE     /* cudaMemsetAsync of the whole slice, before the transpose */
+} cuperm_ctr_zero_kind_t;
+
+typedef struct {
+    cuperm_ctr_zero_kind_t kind;
+    int64_t region[4]; /* cuperm_ctr_layout_zero_region's */
+    double seconds;    /* its price */
+} cuperm_ctr_zero_t;
+
+/* The kind CUPERM_CTR_ZERO names ("memset2d", "slice"); 0 for NULL or another name. */
+int cuperm_ctr_zero_kind_named(const char* name);
+
+/* The cheapest way (or model->zeroKind where set) to zero input `which`'s K padding, and its
+ * price; kind CTR_ZERO_NONE where it has none. */
+CUPERM_INTERNAL_API cuperm_ctr_zero_kind_t cuperm_ctr_layout_zero(const cuperm_ctr_layout_t* l, const cuperm_ctr_problem_t* p,
+                                                                  int which, const cuperm_ctr_cost_model_t* model,
+                                                                  cuperm_ctr_zero_t* z);
+
+/* The transposes a layout runs, in cupermPlanTranspose's convention (the first also for
+ * tools/model/ctr_candidate_times.c, which links the shared library). */
+CUPERM_INTERNAL_API void cuperm_ctr_layout_input_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int which, cuperm_ctr_transpose_t* t);
 void cuperm_ctr_layout_output_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, cuperm_ctr_transpose_t* t);
 void cuperm_ctr_copy_c_to_d(const cuperm_ctr_problem_t* p, cuperm_ctr_transpose_t* t);
 
