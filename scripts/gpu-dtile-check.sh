@@ -17,7 +17,8 @@
 #      CUPERM_GETT_SKINNY=0), dense (the default plans with CUPERM_CTR_DENSE_WORKSPACE=1: TTGT
 #      workspace matrices unpadded, GEMMs priced without the misalignment term), memset2d (the default plans
 #      with every padded GEMM's K padding zeroed by cudaMemset2DAsync: CUPERM_CTR_ZERO=memset2d, session
-#      43's way) and measure (default
+#      43's way), rawprices (the default plans with transposes priced by the transpose model alone:
+#      CUPERM_CTR_TRANSPOSE_CALIBRATION=0) and measure (default
 #      environment, measured plans:
 #      TTGT candidates, the table kernel and the D-tile kernel timed); then per case time and ratio
 #      to the same-shape cuBLAS GEMM of each variant (each variant's own same-run GEMM).
@@ -84,6 +85,7 @@ for dt in ${DTYPES:-f16 bf16}; do
       measure) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE) mode=measure ;;
       dense) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_CTR_DENSE_WORKSPACE=1) ;;
       memset2d) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_CTR_ZERO=memset2d) ;;
+      rawprices) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_CTR_TRANSPOSE_CALIBRATION=0) ;;
       *) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE) ;;
     esac
     out="$logs/bench-$suite-$dt-$variant"

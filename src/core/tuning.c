@@ -123,6 +123,13 @@
  * assumed alike (a memset that costs more per row than a dense write of its pitch loses to one). */
 #define CUPERM_MEMSET2D_ROW_SECONDS 0.65e-9
 
+/* A contraction's transpose whose input and output share their fastest dimension moves rows; rows
+ * of a few dozen bytes ran slower than the transpose model says: log(measured / predicted) of 1,224
+ * input transposes of every candidate plan of random contractions f16 seeds 3 and 4 (H200) rose by
+ * 0.214 per octave the shared run lies below 256 bytes (rms 0.240 -> 0.190;
+ * bench/results/contraction/zero-padding-h200/). Other families: not measured (0). */
+#define CUPERM_SM90_CTR_SHORT_RUN_OCTAVE 0.214
+
 /* The GETT kernels on one wave of blocks, fitted by tools/model/fit_gett_wave.py (least squares on
  * relative error) to the one-wave cases of 96 small random contractions per type on the H100
  * (random-contractions --volume 4096 / 65536 / 1048576 --seed 1 --algo gett;
@@ -200,11 +207,12 @@ static const cuperm_tuning_t tables[] = {
     {"sm_90 (H100 measurements)", 1, 9, {67e12 / 132, 67e12 / 132, 495e12 / 132, 989e12 / 132}, 0.90,
      CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 2, CUPERM_SM90_DIST_BARRIER_SECONDS, CUPERM_SM90_DIST_MOVES_RATE,
      CUPERM_SM90_DIST_PEER_RATE, CUPERM_SM90_GEMM_BATCH_K_SECONDS, CUPERM_MEMSET2D_ROW_SECONDS,
+     CUPERM_SM90_CTR_SHORT_RUN_OCTAVE,
      CUPERM_SM90_GETT, CUPERM_SM90_GETT_MARGIN, CUPERM_SM90_DTILE, CUPERM_SM90_SKINNY},
     /* Transposes were never measured on an A100: they plan with the H100's numbers. */
     {"sm_80 (A100 datasheet rates; transposes: sm_90 values)", 1, 8,
      {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 0,
-     CUPERM_DIST_BARRIER_UNMEASURED, CUPERM_DIST_MOVES_RATE_UNMEASURED, 0.0, {0.0, 0.0, 0.0, 0.0}, CUPERM_MEMSET2D_ROW_SECONDS,
+     CUPERM_DIST_BARRIER_UNMEASURED, CUPERM_DIST_MOVES_RATE_UNMEASURED, 0.0, {0.0, 0.0, 0.0, 0.0}, CUPERM_MEMSET2D_ROW_SECONDS, 0.0,
      CUPERM_GETT_UNMEASURED, 0.0, CUPERM_DTILE_UNMEASURED, CUPERM_SKINNY_UNMEASURED},
 };
 
@@ -214,7 +222,7 @@ static const cuperm_tuning_t tables[] = {
 static const cuperm_tuning_t fallback = {
     "defaults (untuned architecture: A100 per-SM GEMM rates, sm_90 transpose values)", 0, 0,
     {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 0,
-    CUPERM_DIST_BARRIER_UNMEASURED, CUPERM_DIST_MOVES_RATE_UNMEASURED, 0.0, {0.0, 0.0, 0.0, 0.0}, CUPERM_MEMSET2D_ROW_SECONDS,
+    CUPERM_DIST_BARRIER_UNMEASURED, CUPERM_DIST_MOVES_RATE_UNMEASURED, 0.0, {0.0, 0.0, 0.0, 0.0}, CUPERM_MEMSET2D_ROW_SECONDS, 0.0,
     CUPERM_GETT_UNMEASURED, 0.0, CUPERM_DTILE_UNMEASURED, CUPERM_SKINNY_UNMEASURED};
 
 const cuperm_tuning_t* cuperm_tuning_for(const cuperm_device_info_t* dev)

@@ -145,6 +145,8 @@ typedef struct {
     double gemm_batch_k_seconds[CUPERM_RATES]; /* a batched GEMM's thread block per step of k (0: not
                                                 * modelled; src/plan/contraction/gemm_cost.c) */
     double memset2d_row_seconds; /* cudaMemset2DAsync per row of a padded GEMM's K padding (layout.c) */
+    double ctr_short_run_octave; /* log factor on a contraction's transpose per octave its shared fastest run
+                                    lies below 256 bytes (exec/contraction/plan.c: predict_transpose; 0: none) */
     cuperm_gett_tuning_t gett[CUPERM_GETT_FAMILIES];
     double gett_margin; /* a model plan takes GETT when its time x this is below TTGT's predicted time */
     cuperm_dtile_tuning_t dtile;

@@ -59,7 +59,13 @@ cupermStatus_t cuperm_handle_create(cuperm_handle_t** out)
     double bus_bytes = attribute(cudaDevAttrGlobalMemoryBusWidth, device) / 8.0;
     d->dram_bytes_per_second = clock_hz * bus_bytes > 0 ? 2.0 * clock_hz * bus_bytes : 2e12;
     h->tuning = cuperm_tuning_for(d);
-    /* Read once per handle: a plan's choice never depends on when it was made. */
+    cuperm_handle_read_env(h);
+    *out = h;
+    return CUPERM_STATUS_SUCCESS;
+}
+
+void cuperm_handle_read_env(cuperm_handle_t* h)
+{
     const char* gett = getenv("CUPERM_GETT");
     h->gettTma = gett && strcmp(gett, "tma") == 0;
     h->gettForced = h->gettTma || (gett && strcmp(gett, "1") == 0);
@@ -68,12 +74,12 @@ cupermStatus_t cuperm_handle_create(cuperm_handle_t** out)
     const char* dense = getenv("CUPERM_CTR_DENSE_WORKSPACE");
     h->ctrDenseWorkspace = dense && strcmp(dense, "1") == 0;
     h->ctrZeroKind = cuperm_ctr_zero_kind_named(getenv("CUPERM_CTR_ZERO"));
+    const char* calibration = getenv("CUPERM_CTR_TRANSPOSE_CALIBRATION");
+    h->ctrRawTransposePrices = calibration && strcmp(calibration, "0") == 0;
     const char* lt = getenv("CUPERM_LT_AFTER_RUNS");
     char* end = NULL;
     const long runs = lt ? strtol(lt, &end, 10) : -1;
     h->ltAfterRuns = lt && end != lt && *end == '\0' && runs >= 0 ? runs : CTR_LT_AFTER_RUNS;
-    *out = h;
-    return CUPERM_STATUS_SUCCESS;
 }
 
 cuperm_handle_t* cuperm_handle_resolve(cupermHandle_t token)

@@ -42,12 +42,19 @@ typedef struct cuperm_handle {
     int ctrDenseWorkspace; /* CUPERM_CTR_DENSE_WORKSPACE=1 at cupermCreate: contraction workspace matrices
                               unpadded and GEMMs priced without the misalignment term (the plans of
                               before both, for A/B runs) */
+    int ctrRawTransposePrices; /* CUPERM_CTR_TRANSPOSE_CALIBRATION=0 at cupermCreate: the contraction model prices
+                                  transposes by the transpose model alone (for A/B runs) */
     int ctrZeroKind; /* CUPERM_CTR_ZERO=memset2d|slice at cupermCreate: every padded GEMM's K padding
                         zeroed that way (a cuperm_ctr_zero_kind_t, for A/B runs); 0: the cheapest priced */
 } cuperm_handle_t;
 
 /** A handle for the current device (the object; the token is made by the API). */
 cupermStatus_t cuperm_handle_create(cuperm_handle_t** out);
+
+/* The handle's switches from the environment (CUPERM_GETT*, CUPERM_CTR_*, CUPERM_LT_AFTER_RUNS), read
+ * once per handle: a plan's choice never depends on when it was made. Host tools with a stand-in
+ * handle call it too. */
+CUPERM_INTERNAL_API void cuperm_handle_read_env(cuperm_handle_t* h);
 
 /** The live handle a token names, or NULL. */
 CUPERM_INTERNAL_API cuperm_handle_t* cuperm_handle_resolve(cupermHandle_t token);

@@ -929,6 +929,32 @@ static void test_padded_gemms(void** state)
     assert_true(slices >= 1 && slices < zeroed); /* both ways of zeroing chosen */
 }
 
+/* The shared fastest run (cuperm_ctr_transpose_shared_run_bytes): the input's fastest dimension
+ * as the output's, and the dimensions after it that stay contiguous on both sides. */
+static void test_shared_run_bytes(void** state)
+{
+    (void)state;
+    /* 47 x 5 x 2 x 47 f16, output keeps dim 0 first, then dims 1 and 2 (fused: 470 elements), then a
+     * padded stride: 940 bytes */
+    cuperm_ctr_transpose_t t = {4, {47, 5, 2, 47}, {0, 1, 2, 3}, {1, 47, 235, 470}, {1, 47, 235, 472}, CUPERM_R_16F};
+    assert_float_equal(cuperm_ctr_transpose_shared_run_bytes(&t), 940.0, 0);
+    t.perm[1] = 2; /* output dims 0, 2, 1, 3: only dim 0 runs on both sides (94 bytes) */
+    t.perm[2] = 1;
+    t.outStrides[1] = 47;
+    t.outStrides[2] = 94;
+    assert_float_equal(cuperm_ctr_transpose_shared_run_bytes(&t), 94.0, 0);
+    t.perm[0] = 1; /* the output's fastest is another dimension: no shared run */
+    t.perm[1] = 0;
+    t.outStrides[0] = 1;
+    t.outStrides[1] = 5;
+    assert_float_equal(cuperm_ctr_transpose_shared_run_bytes(&t), 0.0, 0);
+    cuperm_ctr_transpose_t g = {2, {7, 9}, {0, 1}, {2, 14}, {1, 7}, CUPERM_R_32F}; /* input not unit-stride */
+    assert_float_equal(cuperm_ctr_transpose_shared_run_bytes(&g), 0.0, 0);
+    g.inStrides[0] = 1;
+    g.inStrides[1] = 8; /* a gap after dim 0 on the input side: 28 bytes */
+    assert_float_equal(cuperm_ctr_transpose_shared_run_bytes(&g), 28.0, 0);
+}
+
 /* A model that records every transpose it is asked to price (the fields a price depends on). */
 typedef struct {
     int count;
@@ -1176,6 +1202,7 @@ int main(void)
         cmocka_unit_test(test_search_scratch_reuse),
         cmocka_unit_test(test_gemm_factor),
         cmocka_unit_test(test_padded_gemms),
+        cmocka_unit_test(test_shared_run_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -55,27 +55,35 @@ static int parse_type(const char* name, cupermDataType_t* type)
 static const char* const in_paths[] = {"direct", "transpose", "elementwise"};
 static const char* const out_paths[] = {"direct", "transpose", "epilogue"};
 
-/* A TTGT candidate's model prices per input (its transpose, its K padding's zeroing) and each of its
- * steps' measured time alone: "pred_a_us,pred_b_us,pred_zero_us,zero_kinds,steps," (steps "name=us;..."). */
+/* A TTGT candidate's model prices per input (its transpose, its K padding's zeroing), its
+ * transposes' shared fastest runs (cuperm_ctr_transpose_shared_run_bytes; 0: none or no transpose)
+ * and each of its steps' measured time alone:
+ * "pred_a_us,pred_b_us,pred_zero_us,zero_kinds,run_a_bytes,run_b_bytes,run_out_bytes,steps," (steps
+ * "name=us;..."). */
 static void print_parts(const cuperm_ctr_problem_t* p, const cuperm_ctr_cost_model_t* model, const cuperm_ctr_candidate_t* c)
 {
     static const char* const zeroNames[] = {"none", "memset2d", "slice"};
     const cuperm_ctr_layout_t* l = &c->layout;
-    double zero = 0.0;
+    double zero = 0.0, run[3] = {0.0, 0.0, 0.0};
     int kinds[2] = {0, 0};
+    cuperm_ctr_transpose_t t;
+    if (l->out != CTR_OUT_DIRECT) { /* the transpose W -> D (also the epilogue's) */
+        cuperm_ctr_layout_output_transpose(p, l, &t);
+        run[2] = cuperm_ctr_transpose_shared_run_bytes(&t);
+    }
     for (int x = 0; x < 2; ++x) {
         double s = 0.0;
         if (l->in[x].path != CTR_IN_DIRECT) {
-            cuperm_ctr_transpose_t t;
             cuperm_ctr_layout_input_transpose(p, l, x, &t);
             s = model->transpose_seconds(model->ctx, &t);
+            run[x] = cuperm_ctr_transpose_shared_run_bytes(&t);
         }
         cuperm_ctr_zero_t z;
         kinds[x] = cuperm_ctr_layout_zero(l, p, x, model, &z);
         zero += z.seconds;
         printf("%.3f,", 1e6 * s);
     }
-    printf("%.3f,%s/%s,\"", 1e6 * zero, zeroNames[kinds[0]], zeroNames[kinds[1]]);
+    printf("%.3f,%s/%s,%.0f,%.0f,%.0f,\"", 1e6 * zero, zeroNames[kinds[0]], zeroNames[kinds[1]], run[0], run[1], run[2]);
     for (int i = 0, first = 1; i < c->stepCount; ++i)
         if (c->stepSeconds[i] >= 0) {
             printf("%s%s=%.3f", first ? "" : ";", c->stepNames[i], 1e6 * c->stepSeconds[i]);
@@ -109,7 +117,7 @@ static void print_candidate(const bench_ctr_case* bc, int i, const cuperm_ctr_ca
         printf("%.5f,", c->gemmFactor);
         print_parts(p, model, c);
     } else {
-        printf(",,,,,,");
+        printf(",,,,,,,,,");
     }
     printf("\"%s\"\n", c->description);
 }
@@ -161,7 +169,7 @@ int main(int argc, char** argv)
     printf("id,spec,cand,kind,model_choice,price_us,pred_in_us,pred_out_us,pred_gemm_us,m,n,k,batch,calls,op_first,op_second,"
            "first_shared,second_shared,pointers,swapped,ld_first,ld_second,ld_d,batch_stride_first,"
            "batch_stride_second,batch_stride_d,path_a,path_b,path_d,measured_us,gemm_us,gemm_factor,pred_a_us,pred_b_us,"
-           "pred_zero_us,zero_kinds,steps,description\n");
+           "pred_zero_us,zero_kinds,run_a_bytes,run_b_bytes,run_out_bytes,steps,description\n");
     int failed = 0;
     for (int c = 0; c < n; ++c) {
         bench_ctr_modes md;

@@ -4,6 +4,7 @@ its GEMM layout factor to the GEMMs plans make.
 
     python3 tools/model/ctr_candidates.py CSV [CSV ...]                      # report
     python3 tools/model/ctr_candidates.py --fit TRAIN.csv[,...] --heldout CSV[,...] [--only I,J] [--header OUT.h]
+    python3 tools/model/ctr_candidates.py --steps CSV [CSV ...]                 # each step against its price
 
 CSVs come from cuperm-ctr-candidate-times (tools/model/ctr_candidate_times.c, run by
 scripts/gpu-ctr-candidates.sh): per case the model's 16 cheapest TTGT layouts and the GETT kernels
@@ -13,6 +14,10 @@ model's prices (price_us, pred_*_us) and the GEMM's shape.
 Report, per file: model planning's choice against the fastest candidate (geomean of best / chosen
 time, cases more than 5% off, the worst), where the fastest sits in the model's ranking, and the
 GEMM model's rms log error on the candidates' own GEMMs.
+
+--steps (files with the steps column): each TTGT candidate's input transposes, output transpose and
+K-padding zeroing, each run alone, against the model's price of it (log of measured / price: mean,
+median, worst), the transposes split by whether the layout is padded.
 
 --fit: refits the layout-factor weights (cuperm_ctr_gemm_features, src/plan/contraction/
 gemm_cost.c) for 16-bit inputs (--only: just those, by index, the others kept) to log(gemm_us / base) of the TRAIN files' single-call TTGT
@@ -240,7 +245,42 @@ def fit(train, heldout, header, ridge, only):
     return w
 
 
+def step_times(r):
+    """The steps column: {step name: measured microseconds}."""
+    out = {}
+    for item in filter(None, (r.get("steps") or "").split(";")):
+        name, us = item.rsplit("=", 1)
+        out[name] = float(us)
+    return out
+
+
+def steps_report(paths):
+    groups = {}
+    for r in load(paths):
+        if r["kind"] != "ttgt" or not r.get("steps"):
+            continue
+        padded = "padded" if "padded from" in r["description"] else "dense"
+        st = step_times(r)
+        parts = [("transpose A", num(r, "pred_a_us"), "inputs, " + padded),
+                 ("transpose B", num(r, "pred_b_us"), "inputs, " + padded),
+                 ("transpose W", num(r, "pred_out_us"), "output, " + padded)]
+        for prefix, price, group in parts:
+            got = [us for name, us in st.items() if name.startswith(prefix)]
+            if got and price and price > 3:
+                groups.setdefault(group, []).append(math.log(got[0] / price))
+        zero = sum(us for name, us in st.items() if name.startswith("zero"))
+        if zero and num(r, "pred_zero_us"):
+            groups.setdefault("K-padding zeroing (" + r["zero_kinds"] + ")", []).append(
+                math.log(zero / num(r, "pred_zero_us")))
+    for group, e in sorted(groups.items()):
+        print(f"{group}: {len(e)} steps, log(measured / price) mean {np.mean(e):+.3f}, median {np.median(e):+.3f}, "
+              f"worst {max(e):+.3f}")
+
+
 def main(argv):
+    if "--steps" in argv:
+        steps_report([a for a in argv[1:] if a != "--steps"])
+        return 0
     if "--fit" not in argv:
         if len(argv) < 2:
             print(__doc__)

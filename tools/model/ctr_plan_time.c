@@ -250,9 +250,7 @@ int main(int argc, char** argv)
     memset(&h, 0, sizeof h);
     h.dev = (cuperm_device_info_t){0, 9, 0, 132, 50 << 20, 48 << 10, 3.35e12};
     h.tuning = cuperm_tuning_for(&h.dev);
-    h.ltAfterRuns = CTR_LT_AFTER_RUNS; /* as cupermCreate's default: no cuBLASLt heuristic at planning */
-    const char* dense = getenv("CUPERM_CTR_DENSE_WORKSPACE"); /* as cupermCreate reads it: the unpadded plans */
-    h.ctrDenseWorkspace = dense && strcmp(dense, "1") == 0;
+    cuperm_handle_read_env(&h); /* as cupermCreate: CUPERM_CTR_DENSE_WORKSPACE and the others */
     cuperm_ctr_cost_model_t model = cuperm_ctr_device_model(&h);
     double* times = malloc(sizeof(double) * (size_t)reps * (size_t)n); /* [case][rep] */
     double* med = malloc(sizeof(double) * (size_t)n);

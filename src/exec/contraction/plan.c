@@ -1,4 +1,5 @@
 /* Planning a contraction (problem, layout by model or measurement, steps) and running its steps. */
+#include <math.h>
 #include <string.h>
 
 #include "exec/contraction/measure.h"
@@ -10,9 +11,17 @@
 
 /* ---- the cost model on a real device ----------------------------------------- */
 
+/* The transpose model's time, times the tuning's factor per octave that a shared fastest run lies
+ * below 256 bytes (cuperm_ctr_transpose_shared_run_bytes): rows of a few dozen bytes, which the
+ * model prices like long ones. */
 static double predict_transpose(void* ctx, const cuperm_ctr_transpose_t* t)
 {
-    return cuperm_transpose_predict(ctx, t->rank, t->extents, t->perm, t->type, t->inStrides, t->outStrides);
+    const cuperm_handle_t* h = ctx;
+    const double s = cuperm_transpose_predict(ctx, t->rank, t->extents, t->perm, t->type, t->inStrides, t->outStrides);
+    const double w = h->ctrRawTransposePrices ? 0.0 : h->tuning->ctr_short_run_octave;
+    const double run = cuperm_ctr_transpose_shared_run_bytes(t);
+    if (!(s >= 0) || !(w > 0) || !(run > 0) || run >= 256.0) return s;
+    return s * exp(w * log2(256.0 / run));
 }
 
 /* The contraction cost model for the handle's device: its architecture's tuning table, scaled by

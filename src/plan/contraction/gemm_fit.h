@@ -10,7 +10,7 @@
  * The last two weights (misaligned leading dimensions or batch strides, and that x octaves of GFLOP
  * above one) come from tools/model/ctr_candidates.py --fit ... --only 17,18 on the GEMMs of every
  * candidate plan of TCCG48, random contractions (seed 1) and short-k (seed 1), f16 on an H200
- * (bench/results/contraction/ld-padding-h200/): rms log error 0.746 -> 0.328 there, and 1.008 ->
+ * (bench/results/contraction/gemm-padding-h200/): rms log error 0.746 -> 0.328 there, and 1.008 ->
  * 0.333 on the held-out random contractions of seed 2; fp32 has no such data yet (0).
  * Regenerate a row with the scripts; do not edit the numbers by hand.
  */

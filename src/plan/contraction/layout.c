@@ -294,6 +294,17 @@ void cuperm_ctr_layout_pointers(const cuperm_ctr_problem_t* p, const cuperm_ctr_
 
 /* ---- pricing ----------------------------------------------------------------- */
 
+double cuperm_ctr_transpose_shared_run_bytes(const cuperm_ctr_transpose_t* t)
+{
+    if (t->rank < 1) return 0.0;
+    const int d0 = t->perm[0];
+    if (t->inStrides[d0] != 1 || t->outStrides[0] != 1) return 0.0;
+    int64_t run = t->extents[d0];
+    for (int j = 1; j < t->rank && t->perm[j] == d0 + j && t->inStrides[d0 + j] == run && t->outStrides[j] == run; ++j)
+        run *= t->extents[d0 + j];
+    return (double)run * (double)cupermDataTypeSize(t->type);
+}
+
 static double transpose_cost(const cuperm_ctr_cost_model_t* model, const cuperm_ctr_transpose_t* t)
 {
     const double s = model->transpose_seconds(model->ctx, t);

@@ -200,10 +200,16 @@ CUPERM_INTERNAL_API cuperm_ctr_zero_kind_t cuperm_ctr_layout_zero(const cuperm_c
                                                                   int which, const cuperm_ctr_cost_model_t* model,
                                                                   cuperm_ctr_zero_t* z);
 
+/* The bytes of t's shared fastest run: where the input's fastest dimension is also the output's
+ * (so the transpose moves rows of it, not tiles), how many bytes lie contiguously on both sides
+ * from it on; 0 where the fastest dimensions differ. Short shared runs cost the transpose kernels
+ * more than the transpose model says (exec/contraction/plan.c: predict_transpose). */
+CUPERM_INTERNAL_API double cuperm_ctr_transpose_shared_run_bytes(const cuperm_ctr_transpose_t* t);
+
 /* The transposes a layout runs, in cupermPlanTranspose's convention (the first also for
  * tools/model/ctr_candidate_times.c, which links the shared library). */
 CUPERM_INTERNAL_API void cuperm_ctr_layout_input_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, int which, cuperm_ctr_transpose_t* t);
-void cuperm_ctr_layout_output_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, cuperm_ctr_transpose_t* t);
+CUPERM_INTERNAL_API void cuperm_ctr_layout_output_transpose(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, cuperm_ctr_transpose_t* t);
 void cuperm_ctr_copy_c_to_d(const cuperm_ctr_problem_t* p, cuperm_ctr_transpose_t* t);
 
 /* Strides, in W, of D's dimensions (0 for unit ones); W is [rows][cols][batch] dense. */
