@@ -117,19 +117,15 @@ static cupermStatus_t env_close(measure_env* env)
 }
 
 /* The price model planning compares layout l at: TTGT its predicted device time, a GETT kernel its
- * model's time x the tuning's margin for it (plan.c: choose_gett_if_faster). */
+ * model's time x the tuning's margin for it (plan/contraction/gett_cost.h). */
 static double model_price(const cuperm_contraction_plan_t* c, const cuperm_ctr_layout_t* l)
 {
     if (l->kind == CTR_KIND_TTGT) return l->inputSeconds + l->outputSeconds + l->gemmSeconds;
     const cuperm_handle_t* h = c->handle;
-    const cuperm_tuning_t* t = h->tuning;
-    const double sms = h->dev.sm_count > 0 ? h->dev.sm_count : 1;
-    cuperm_ctr_dtile_t dt;
-    if (l->dtile && cuperm_ctr_dtile_choose(&c->problem, &dt))
-        return cuperm_ctr_dtile_seconds(&c->problem, &dt, t, sms) * t->dtile.margin;
-    if (cuperm_ctr_gett_skinny(&c->problem))
-        return cuperm_ctr_gett_skinny_seconds(&c->problem, t, sms, h->dev.dram_bytes_per_second) * t->skinny.margin;
-    return cuperm_ctr_gett_seconds(&c->problem, t, sms) * t->gett_margin;
+    double margin;
+    const double s = cuperm_ctr_gett_kernel_seconds(&c->problem, l->dtile, h->tuning, h->dev.sm_count > 0 ? h->dev.sm_count : 1,
+                                                    h->dev.dram_bytes_per_second, &margin);
+    return s * margin;
 }
 
 cupermStatus_t cuperm_ctr_measure_candidates(const cuperm_contraction_plan_t* c, const cuperm_ctr_cost_model_t* model,

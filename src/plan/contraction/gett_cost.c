@@ -81,27 +81,37 @@ double cuperm_ctr_ttgt_issued_seconds(const cuperm_ctr_layout_t* l)
     return l->inputSeconds + l->outputSeconds + fmax(l->gemmSeconds, calls * CTR_GEMM_CALL_SECONDS);
 }
 
+double cuperm_ctr_gett_kernel_seconds(const cuperm_ctr_problem_t* p, int dtile, const cuperm_tuning_t* t, double smCount,
+                                      double dramBytesPerSecond, double* margin)
+{
+    if (dtile) {
+        cuperm_ctr_dtile_t dt;
+        *margin = t->dtile.margin;
+        return cuperm_ctr_dtile_choose(p, &dt) ? cuperm_ctr_dtile_seconds(p, &dt, t, smCount) : INFINITY;
+    }
+    if (cuperm_ctr_gett_skinny(p)) { /* the GETT plan's kernel: memory-bound, priced by its bytes */
+        *margin = t->skinny.margin;
+        return cuperm_ctr_gett_skinny_seconds(p, t, smCount, dramBytesPerSecond);
+    }
+    *margin = t->gett_margin;
+    return cuperm_ctr_gett_seconds(p, t, smCount);
+}
+
 int cuperm_ctr_gett_model_choice(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l, const cuperm_tuning_t* t,
                                  double smCount, double dramBytesPerSecond, double* seconds)
 {
-    /* The one-wave table kernel competes with TTGT as issued (host floors of its calls), the D-tile
-     * kernel, on large outputs, with the layout's device time (its own price in the search). */
-    const double issued = cuperm_ctr_ttgt_issued_seconds(l);
+    /* The one-wave table kernel competes with TTGT as issued (host floors of its calls), the skinny
+     * and D-tile kernels with the layout's device time (its own price in the search). */
     *seconds = l->inputSeconds + l->outputSeconds + l->gemmSeconds;
     if (!cuperm_ctr_gett_eligible(p, NULL, 0)) return CTR_GETT_NONE;
     int kernel = CTR_GETT_NONE;
-    if (cuperm_ctr_gett_skinny(p)) { /* the GETT plan's kernel: memory-bound, priced by its bytes */
-        const double skinny = cuperm_ctr_gett_skinny_seconds(p, t, smCount, dramBytesPerSecond);
-        if (skinny * t->skinny.margin < *seconds) *seconds = skinny, kernel = CTR_GETT_TABLE;
-    } else {
-        const double table = cuperm_ctr_gett_seconds(p, t, smCount);
-        if (cuperm_ctr_gett_preferred(table, issued, t)) *seconds = table, kernel = CTR_GETT_TABLE;
-    }
-    cuperm_ctr_dtile_t dt;
-    if (cuperm_ctr_dtile_choose(p, &dt)) {
-        const double d = cuperm_ctr_dtile_seconds(p, &dt, t, smCount);
-        if (d * t->dtile.margin < *seconds) *seconds = d, kernel = CTR_GETT_DTILE;
-    }
+    double margin;
+    const double table = cuperm_ctr_gett_kernel_seconds(p, 0, t, smCount, dramBytesPerSecond, &margin);
+    if (cuperm_ctr_gett_skinny(p) ? table * margin < *seconds
+                                  : cuperm_ctr_gett_preferred(table, cuperm_ctr_ttgt_issued_seconds(l), t))
+        *seconds = table, kernel = CTR_GETT_TABLE;
+    const double d = cuperm_ctr_gett_kernel_seconds(p, 1, t, smCount, dramBytesPerSecond, &margin);
+    if (d * margin < *seconds) *seconds = d, kernel = CTR_GETT_DTILE;
     return kernel;
 }
 

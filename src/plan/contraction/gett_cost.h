@@ -40,6 +40,13 @@ double cuperm_ctr_ttgt_issued_seconds(const cuperm_ctr_layout_t* l);
  * (the best TTGT layout's predicted total). */
 int cuperm_ctr_gett_preferred(double gettSeconds, double ttgtSeconds, const cuperm_tuning_t* t);
 
+/* A GETT kernel's modelled time for p and the tuning's margin model planning weighs it by: the
+ * D-tile kernel's (dtile; INFINITY where it does not take p), else the skinny kernel's where it
+ * takes p, else the table kernel's. Model planning's choice and measure mode's report of each
+ * candidate's price (exec/contraction/measure.c) both read it. */
+double cuperm_ctr_gett_kernel_seconds(const cuperm_ctr_problem_t* p, int dtile, const cuperm_tuning_t* t, double smCount,
+                                      double dramBytesPerSecond, double* margin);
+
 /* Model planning's choice for p, whose best TTGT layout is l: the table kernel where
  * cuperm_ctr_gett_preferred says so (against l as issued; the skinny kernel's model instead where that
  * kernel takes p, by its margin against l's device time), the D-tile kernel where it takes p
