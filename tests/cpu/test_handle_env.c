@@ -26,53 +26,42 @@ static void read_with(cuperm_handle_t* h, const char* const values[6])
     for (int i = 0; i < 6; ++i) unsetenv(names[i]);
 }
 
+/* The switches a read must give: CUPERM_GETT's two, CUPERM_CTR_DENSE_WORKSPACE, CUPERM_CTR_ZERO,
+ * CUPERM_CTR_TRANSPOSE_CALIBRATION=0 and CUPERM_LT_AFTER_RUNS. */
+typedef struct {
+    int gettForced, gettTma, dense, zero, raw, ltAfterRuns;
+} switches_t;
+
+static void expect(const char* const values[6], switches_t want)
+{
+    cuperm_handle_t h;
+    read_with(&h, values);
+    const switches_t got = {h.gettForced, h.gettTma, h.ctrDenseWorkspace, h.ctrZeroKind, h.ctrRawTransposePrices,
+                            (int)h.ltAfterRuns};
+    assert_memory_equal(&got, &want, sizeof got);
+    assert_int_equal(h.gettTmaTile, -1); /* never set here */
+}
+
 static void defaults(void** state)
 {
-    (void)state;
-    cuperm_handle_t h;
-    read_with(&h, (const char* const[6]){NULL, NULL, NULL, NULL, NULL, NULL});
-    assert_int_equal(h.gettForced, 0);
-    assert_int_equal(h.gettTma, 0);
-    assert_int_equal(h.gettTmaTile, -1);
-    assert_int_equal(h.ctrDenseWorkspace, 0);
-    assert_int_equal(h.ctrZeroKind, CTR_ZERO_NONE); /* each padding priced */
-    assert_int_equal(h.ctrRawTransposePrices, 0);
-    assert_int_equal(h.ltAfterRuns, CTR_LT_AFTER_RUNS);
+    (void)state; /* each padding priced, transposes calibrated */
+    expect((const char* const[6]){NULL, NULL, NULL, NULL, NULL, NULL}, (switches_t){0, 0, 0, CTR_ZERO_NONE, 0, CTR_LT_AFTER_RUNS});
 }
 
 static void switches(void** state)
 {
     (void)state;
-    cuperm_handle_t h;
-    read_with(&h, (const char* const[6]){"tma", NULL, "1", "slice", "0", "0"});
-    assert_int_equal(h.gettForced, 1);
-    assert_int_equal(h.gettTma, 1);
-    assert_int_equal(h.ctrDenseWorkspace, 1);
-    assert_int_equal(h.ctrZeroKind, CTR_ZERO_SLICE);
-    assert_int_equal(h.ctrRawTransposePrices, 1);
-    assert_int_equal(h.ltAfterRuns, 0);
-    read_with(&h, (const char* const[6]){"1", NULL, NULL, "memset2d", "1", "12"});
-    assert_int_equal(h.gettForced, 1);
-    assert_int_equal(h.gettTma, 0);
-    assert_int_equal(h.ctrZeroKind, CTR_ZERO_MEMSET2D);
-    assert_int_equal(h.ctrRawTransposePrices, 0);
-    assert_int_equal(h.ltAfterRuns, 12);
+    expect((const char* const[6]){"tma", NULL, "1", "slice", "0", "0"}, (switches_t){1, 1, 1, CTR_ZERO_SLICE, 1, 0});
+    expect((const char* const[6]){"1", NULL, NULL, "memset2d", "1", "12"}, (switches_t){1, 0, 0, CTR_ZERO_MEMSET2D, 0, 12});
 }
 
 /* Values that name nothing leave the default: never a half-parsed switch. */
 static void malformed_values(void** state)
 {
     (void)state;
-    cuperm_handle_t h;
-    read_with(&h, (const char* const[6]){"yes", NULL, "true", "rows", "off", "12x"});
-    assert_int_equal(h.gettForced, 0);
-    assert_int_equal(h.ctrDenseWorkspace, 0);
-    assert_int_equal(h.ctrZeroKind, CTR_ZERO_NONE);
-    assert_int_equal(h.ctrRawTransposePrices, 0);
-    assert_int_equal(h.ltAfterRuns, CTR_LT_AFTER_RUNS);
-    read_with(&h, (const char* const[6]){NULL, NULL, NULL, "", NULL, "-3"});
-    assert_int_equal(h.ctrZeroKind, CTR_ZERO_NONE);
-    assert_int_equal(h.ltAfterRuns, CTR_LT_AFTER_RUNS);
+    expect((const char* const[6]){"yes", NULL, "true", "rows", "off", "12x"},
+           (switches_t){0, 0, 0, CTR_ZERO_NONE, 0, CTR_LT_AFTER_RUNS});
+    expect((const char* const[6]){NULL, NULL, NULL, "", NULL, "-3"}, (switches_t){0, 0, 0, CTR_ZERO_NONE, 0, CTR_LT_AFTER_RUNS});
 }
 
 int main(void)
