@@ -8,7 +8,6 @@
 #include "plan/contraction/gett.h"
 #include "plan/contraction/gett_cost.h"
 #include "plan/contraction/gett_dtile.h"
-#include "plan/contraction/gett_dtile_cost.h"
 
 enum { kSamples = 5 };
 

@@ -582,14 +582,22 @@ int cuperm_ctr_zero_kind_named(const char* name)
     return CTR_ZERO_NONE;
 }
 
-cuperm_ctr_zero_kind_t cuperm_ctr_layout_zero(const cuperm_ctr_layout_t* l, const cuperm_ctr_problem_t* p, int which,
-                                              const cuperm_ctr_cost_model_t* model, cuperm_ctr_zero_t* z)
+/* How input `which`, laid out as in, gets its K padding zeroed (cuperm_ctr_layout_zero). */
+static cuperm_ctr_zero_kind_t zero_of(const cuperm_ctr_layout_t* l, const cuperm_ctr_problem_t* p, int which,
+                                      const cuperm_ctr_input_layout_t* in, const cuperm_ctr_cost_model_t* model,
+                                      cuperm_ctr_zero_t* z)
 {
     int64_t r[4];
     memset(z, 0, sizeof *z);
-    if (!zero_region(l, p, which, &l->in[which], r)) return CTR_ZERO_NONE;
+    if (!zero_region(l, p, which, in, r)) return CTR_ZERO_NONE;
     zero_price(r, (double)cupermDataTypeSize(p->op[which].type), model, model->zeroKind, z);
     return z->kind;
+}
+
+cuperm_ctr_zero_kind_t cuperm_ctr_layout_zero(const cuperm_ctr_layout_t* l, const cuperm_ctr_problem_t* p, int which,
+                                              const cuperm_ctr_cost_model_t* model, cuperm_ctr_zero_t* z)
+{
+    return zero_of(l, p, which, &l->in[which], model, z);
 }
 
 /* The zeroing of a padded GEMM's K padding in both inputs laid out as in[]: each the cheapest way. */
@@ -598,11 +606,8 @@ static double zeroing_seconds(const cuperm_ctr_problem_t* p, const cuperm_ctr_la
 {
     double seconds = 0.0;
     for (int x = 0; x < 2; ++x) {
-        int64_t r[4];
         cuperm_ctr_zero_t z;
-        if (!zero_region(l, p, x, in[x], r)) continue;
-        zero_price(r, (double)cupermDataTypeSize(p->op[x].type), model, model->zeroKind, &z);
-        seconds += z.seconds;
+        if (zero_of(l, p, x, in[x], model, &z)) seconds += z.seconds;
     }
     return seconds;
 }
