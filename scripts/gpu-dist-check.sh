@@ -4,9 +4,13 @@
 # error-agreement program, and the benchmark (1 GB and 4 GB per GPU, small messages);
 # prints a summary table last. Run from the repository root on the GPU machine:
 #   scripts/gpu-dist-check.sh [--cases N] [--gb "1 4"] [--iters N] [--phases] [--nsys] [--prebuilt DIR]
-#                             [--memcheck N] [--pieces]
+#                             [--memcheck N] [--pieces] [--random N] [--seed S] [--carried DIR]
 # --prebuilt DIR: skip the build and run DIR/tests/{test_dist_layout,cuperm-dist-test} with
 # DIR/src's libraries (built elsewhere for sm_90, e.g. by scripts/dist-carry.sh).
+# --carried DIR: the same from DIR as scripts/lib/make-carry.sh's cuperm_make_dtile_carry makes it
+# (the core library xz-compressed beside the single-GPU programs, the distributed ones in DIR/dist).
+# --random N: also the held-out suite at each --gb, N random 6-D redistributions (seed S, default 1;
+# dist-random-<G>GB.log), every output element checked.
 # --memcheck N: also run N quick random cases (and 2 contractions) under compute-sanitizer memcheck,
 # NCCL's kernels excluded (dist-memcheck.log).
 # --pieces: also run the bound-output cases with CUPERM_DIST_WHOLE=0 (one transpose per receiver
@@ -21,7 +25,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export NCCL_NVLS_ENABLE=0
 export NCCL_DEBUG=${NCCL_DEBUG:-WARN}
-cases=60 gbs="1 4" iters=10 nsys=0 phases=0 prebuilt="" memcheck=0 pieces=0
+cases=60 gbs="1 4" iters=10 nsys=0 phases=0 prebuilt="" memcheck=0 pieces=0 random=0 seed=1 carried=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --cases) cases=$2; shift ;;
@@ -31,6 +35,9 @@ while [ $# -gt 0 ]; do
     --phases) phases=1 ;;
     --pieces) pieces=1 ;;
     --prebuilt) prebuilt=$2; shift ;;
+    --carried) carried=$2; shift ;;
+    --random) random=$2; shift ;;
+    --seed) seed=$2; shift ;;
     --memcheck) memcheck=$2; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
@@ -84,6 +91,14 @@ add "NCCL" "$(basename "$nccl_lib") from $(dirname "$nccl_lib")"
 
 # --- build --------------------------------------------------------------------------------
 start=$(date +%s)
+if [ -n "$carried" ]; then # unpack into the --prebuilt layout
+  prebuilt=/tmp/cuperm-carried
+  mkdir -p $prebuilt/src $prebuilt/tests
+  xz -dc "$carried/libcuperm.so.0.xz" >$prebuilt/src/libcuperm.so.0
+  xz -dc "$carried/dist/libcuperm_dist.so.0.xz" >$prebuilt/src/libcuperm_dist.so.0
+  cp "$carried/dist/cuperm-dist-test" "$carried/dist/test_dist_layout" $prebuilt/tests/
+  cp "$carried/libcmocka.so.0" $prebuilt/src/ 2>/dev/null
+fi
 if [ -n "$prebuilt" ]; then
   build=$prebuilt
   export LD_LIBRARY_PATH="$(cd "$build/src" && pwd):$LD_LIBRARY_PATH"
@@ -137,7 +152,7 @@ for gb in $gbs; do
   add "bench ${gb} GB/GPU" "rc=$rc"
   while read -r line; do
     case "$line" in
-      6-D*) add "  $(echo "$line" | cut -c1-34)" "$(echo "$line" | awk '{print "dist", $(NF-6), "ms  a2a", $(NF-5), "ms  ratio", $(NF-3), " host", $(NF-2), "ms", $NF}')";;
+      6-D*) add "  $(echo "$line" | cut -c1-34)" "$(echo "$line" | awk '{print "dist", $(NF-7), "ms  a2a", $(NF-6), "ms  ratio", $(NF-4), " host", $(NF-3), "ms", $(NF-1), $NF}')";;
     esac
   done < <(grep -E '^6-D' "$log")
   [ "$pieces" = 1 ] || continue
@@ -147,9 +162,20 @@ for gb in $gbs; do
   add "bench ${gb} GB/GPU, pieces" "rc=$?"
   cat "$log"
   while read -r line; do
-    add "  $(echo "$line" | cut -c1-34)" "$(echo "$line" | awk '{print "dist", $(NF-6), "ms  a2a", $(NF-5), "ms  ratio", $(NF-3)}')"
+    add "  $(echo "$line" | cut -c1-34)" "$(echo "$line" | awk '{print "dist", $(NF-7), "ms  a2a", $(NF-6), "ms  ratio", $(NF-4), $NF}')"
   done < <(grep -E '^6-D' "$log")
 done
+
+if [ "$random" -gt 0 ]; then
+  for gb in $gbs; do
+    log="$logs/dist-random-${gb}GB.log"
+    timeout 400 "$build/tests/cuperm-dist-test" --bench --random "$random" --seed "$seed" --gb "$gb" --iters "$iters" \
+      >"$log" 2>&1
+    add "held-out ${gb} GB/GPU (seed $seed)" "rc=$? $(grep -c ' ok$' "$log") checked ok, $(grep -c 'WRONG\|^FAILED' "$log") bad"
+    while read -r line; do add "  ${line#held-out }" ""; done < <(grep -E '^held-out (model|bound)' "$log")
+    cat "$log"
+  done
+fi
 
 if [ "$phases" = 1 ]; then
   timeout 240 "$build/tests/cuperm-dist-test" --phases --gb 1 --iters "$iters" >"$logs/dist-phases.log" 2>&1

@@ -20,7 +20,8 @@ cuperm_make_carry() {
 # cuperm_make_dtile_carry BUILD: build-dt/ for scripts/gpu-dtile-check.sh: the shared library
 # xz-compressed, cuperm-bench, test_gett_gpu, test_ctr_gpu, cuperm-ctr-candidate-times
 # and cmocka (the static fuzz test does not fit beside
-# them: scripts/gpu-fuzz-carried.sh carries it alone).
+# them: scripts/gpu-fuzz-carried.sh carries it alone); where BUILD has the distributed library,
+# it and its test programs in build-dt/dist/ (scripts/gpu-dist-check.sh --carried build-dt).
 cuperm_make_dtile_carry() {
   local b=$1
   mkdir -p build-dt
@@ -30,4 +31,10 @@ cuperm_make_dtile_carry() {
   cp "$b/tools/model/cuperm-ctr-candidate-times" build-dt/ # scripts/gpu-ctr-candidates.sh
   cp "$(find "$b/tests" -name test_ctr_gpu -type f | head -1)" build-dt/ # measure mode among its cases
   cp -L "$(ldd build-dt/test_gett_gpu | awk '/libcmocka/ {print $3}')" build-dt/
+  if [ -f "$b/src/libcuperm_dist.so.0" ]; then
+    mkdir -p build-dt/dist
+    strip --strip-debug -o build-dt/dist/libcuperm_dist.so.0 "$b/src/libcuperm_dist.so.0"
+    xz -6 -T2 -f build-dt/dist/libcuperm_dist.so.0
+    cp "$b/tests/cuperm-dist-test" "$b/tests/test_dist_layout" build-dt/dist/
+  fi
 }

@@ -8,6 +8,8 @@ int dt_correctness_case(int id, int quick);
 int dt_error_cases(void);
 /* redistribution_bench.c: the redistribution benchmark, gb GB per GPU for the large cases. */
 int dt_bench(double gb, int iters);
+/* redistribution_bench.c: the held-out suite, count random 6-D redistributions of gb GB per GPU. */
+int dt_bench_random(double gb, int iters, int count);
 /* redistribution_phases.c: the benchmark's reverse case taken apart, each phase timed alone (2 ranks). */
 int dt_phases(double gb, int iters);
 /* contraction_cases.c: one random distributed contraction, case number id. */

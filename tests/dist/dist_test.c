@@ -5,6 +5,8 @@
  *
  *   cuperm-dist-test [--quick] [--no-errors] [--cases N] [--contractions N] [--seed S]   correctness, errors
  *   cuperm-dist-test --bench [--gb G] [--iters N]         timings vs grouped send/recv
+ *   cuperm-dist-test --bench --random N [--seed S] [--gb G] [--iters N]   the held-out suite: N random
+ *       6-D redistributions (model plan and bound output each), every output element checked
  *       (environment: DT_BENCH_ONLY=substring of the case names to run; DT_SMALL_BYTES=the
  *       small cases' bytes a GPU, 1 MiB by default)
  *   cuperm-dist-test --phases [--gb G] [--iters N]        the reverse case's phases, each alone
@@ -44,7 +46,7 @@ static void init_rank(int r, void* arg)
 int main(int argc, char** argv)
 {
     setenv("NCCL_NVLS_ENABLE", "0", 1); /* never NVLink multicast */
-    int quick = 0, do_bench = 0, do_phases = 0, cases = 60, iters = 10, ctr_cases = 40, errors = 1;
+    int quick = 0, do_bench = 0, do_phases = 0, cases = 60, iters = 10, ctr_cases = 40, errors = 1, random = 0;
     double gb = 1.0;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
@@ -54,11 +56,12 @@ int main(int argc, char** argv)
         else if (!strcmp(argv[i], "--gb") && i + 1 < argc) gb = atof(argv[++i]);
         else if (!strcmp(argv[i], "--iters") && i + 1 < argc) iters = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--cases") && i + 1 < argc) cases = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--random") && i + 1 < argc) random = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--contractions") && i + 1 < argc) ctr_cases = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) dt_rng_state = strtoull(argv[++i], NULL, 10);
         else {
             fprintf(stderr, "usage: %s [--quick] [--no-errors] [--cases N] [--contractions N] [--seed S] | "
-                    "--bench|--phases [--gb G] [--iters N]\n", argv[0]);
+                    "--bench [--random N] [--seed S] | --phases [--gb G] [--iters N]\n", argv[0]);
             return 2;
         }
     }
@@ -91,8 +94,12 @@ int main(int argc, char** argv)
         bad = dt_phases(gb, iters);
     } else if (do_bench) {
         dt_alarm(540);
-        bad = gb > 0 ? dt_bench(gb, iters) : 0;
-        bad |= dt_ctr_bench(iters);
+        if (random > 0) {
+            bad = dt_bench_random(gb, iters, random);
+        } else {
+            bad = gb > 0 ? dt_bench(gb, iters) : 0;
+            bad |= dt_ctr_bench(iters);
+        }
     } else {
         if (errors) bad |= dt_error_cases();
         int failed = 0;

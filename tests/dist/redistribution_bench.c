@@ -1,32 +1,17 @@
 /* cuperm-dist-test --bench: redistributions against grouped ncclSend/ncclRecv of the same bytes. */
+#include <math.h>
 #include <string.h>
 
+#include "bench_check.h"
 #include "dist_parts.h"
 #include "harness.h"
 
 /* ---- benchmark ------------------------------------------------------------------------ */
-/* bytes of random floats at d (device): a 16 MB random host block copied over it in turn. */
-static void fill_random(void* d, size_t bytes)
-{
-    enum { BLOCK = 4 << 20 };
-    static float h[BLOCK];
-    static int made = 0;
-    if (!made) {
-        uint64_t x = 88172645463325252ull;
-        for (int i = 0; i < BLOCK; ++i) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            h[i] = (float)(x >> 40) / (float)(1 << 24) - 0.5f;
-        }
-        made = 1;
-    }
-    for (size_t at = 0; at < bytes; at += sizeof h) {
-        const size_t n = bytes - at < sizeof h ? bytes - at : sizeof h;
-        dt_upload((char*)d + at, h, n);
-    }
-}
-
+/* Every case's input is dt_fill_hash's (a hash of each element's global index) and every rank's
+ * output block is checked element by element after the timed runs (dt_check_hash), the bytes past
+ * it (up to the end of its buffer, poisoned like the block before the first run) unchanged. */
 typedef struct {
-    const char* name;
+    char name[96];
     cupermDataType_t type;
     int rank;
     int64_t ext[6];
@@ -43,7 +28,23 @@ typedef struct {
     cupermDistPlanInfo_t info[MAXG];
     cupermStatus_t st[MAXG];
     char msg[MAXG][256];
+    unsigned long long mismatches[MAXG]; /* output elements that differ from the permuted input */
+    long long first_bad[MAXG];           /* the first one's local index (-1: none) */
+    int tail_written[MAXG];              /* bytes past the output block changed */
 } bench_t;
+
+/* 1 if any of the n bytes at d (device) differs from 0xFF */
+static int written(const void* d, size_t n)
+{
+    unsigned char h[256];
+    for (size_t at = 0; at < n; at += sizeof h) {
+        const size_t k = n - at < sizeof h ? n - at : sizeof h;
+        CK(cudaMemcpy(h, (const char*)d + at, k, cudaMemcpyDeviceToHost));
+        for (size_t i = 0; i < k; ++i)
+            if (h[i] != 0xFF) return 1;
+    }
+    return 0;
+}
 
 static void bench_rank(int r, void* arg)
 {
@@ -66,15 +67,15 @@ static void bench_rank(int r, void* arg)
     }
     cupermDistPlanGetInfo(plan, &b->info[r]);
     const size_t es = cupermDataTypeSize(b->type);
-    int64_t le[6], off[6], vin = 1, vout = 1;
-    cupermDistGetLocalBlock(&in, r, dt_G, le, off);
-    for (int i = 0; i < b->rank; ++i) vin *= le[i];
-    cupermDistGetLocalBlock(&out, r, dt_G, le, off);
-    for (int i = 0; i < b->rank; ++i) vout *= le[i];
+    int64_t le[6], off[6], le_in[6], off_in[6], le_out[6], off_out[6], vin = 1, vout = 1;
+    cupermDistGetLocalBlock(&in, r, dt_G, le_in, off_in);
+    for (int i = 0; i < b->rank; ++i) vin *= le_in[i];
+    cupermDistGetLocalBlock(&out, r, dt_G, le_out, off_out);
+    for (int i = 0; i < b->rank; ++i) vout *= le_out[i];
     void *x, *y, *ws = NULL, *s2, *r2;
     size_t wsb = b->info[r].workspaceBytes;
     CK(cudaMalloc(&x, (size_t)vin * es + 256));
-    size_t bound = 0; /* one size on every rank: the largest output block */
+    size_t bound = (size_t)vout * es + 256; /* bound outputs: one size on every rank, the largest block */
     for (int q = 0; q < dt_G && b->bind; ++q) {
         int64_t v = 1;
         cupermDistGetLocalBlock(&out, q, dt_G, le, off);
@@ -93,8 +94,8 @@ static void bench_rank(int r, void* arg)
         CK(cudaMalloc(&y, (size_t)vout * es + 256));
     }
     if (wsb) CK(cudaMalloc(&ws, wsb));
-    fill_random(x, (size_t)vin * es); /* random data (the output is overwritten: beta = 0) */
-    CK(cudaMemset(y, 0, (size_t)vout * es));
+    CK(dt_fill_hash(x, b->rank, le_in, off_in, b->ext, k->stream)); /* beta = 0: the output is overwritten */
+    CK(cudaMemsetAsync(y, 0xFF, bound, k->stream));
     /* the all-to-all of the same bytes: grouped ncclSend/ncclRecv of bytesSent / peers to every peer */
     const size_t per_peer = b->info[r].sendPeers ? b->info[r].bytesSent / (size_t)b->info[r].sendPeers : 0;
     CK(cudaMalloc(&s2, per_peer * (size_t)dt_G + 256));
@@ -133,6 +134,11 @@ static void bench_rank(int r, void* arg)
         CK(cudaEventElapsedTime(&ms, e0, e1));
         (pass == 0 ? b->t_dist : b->t_a2a)[r] = ms / b->iters;
     }
+    if (!b->st[r]) {
+        CK(dt_check_hash(y, b->rank, le_out, off_out, b->ext, b->perm, k->stream, &b->mismatches[r],
+                         &b->first_bad[r]));
+        b->tail_written[r] = written((char*)y + (size_t)vout * es, bound - (size_t)vout * es);
+    }
     cudaFree(x);
     if (b->bind) {
         cupermDistPlanBindOutput(plan, NULL, 0, k->stream); /* collective: before the buffer goes */
@@ -148,14 +154,65 @@ static void bench_rank(int r, void* arg)
     cupermDistPlanDestroy(plan);
 }
 
+static void print_header(void)
+{
+    /* host ms: the time to enqueue one execute (or exchange): where it nears dist ms, the host's
+     * calls, not the GPUs, set the pace of back-to-back executes. check: every output element */
+    printf("%-44s %-4s %-26s %9s %11s %6s %9s %9s %9s %6s %8s %8s %-5s %s\n", "case", "type", "global extents",
+           "GB/GPU", "sent B/GPU", "t/v/k", "dist ms", "a2a ms", "model ms", "ratio", "host ms", "a2a host", "size",
+           "check");
+}
+
+/* Runs b on every rank and prints its row; returns the ratio to the exchange (0 on a failure) and
+ * sets *bad on a failure or a wrong element. */
+static double run_case(bench_t* b, int big, int* bad)
+{
+    dt_on_all_ranks(bench_rank, b);
+    double td = 0, ta = 0, hd = 0, ha = 0;
+    unsigned long long wrong = 0;
+    int failed = 0, tail = 0;
+    for (int r = 0; r < dt_G; ++r) {
+        hd = b->h_dist[r] > hd ? b->h_dist[r] : hd;
+        ha = b->h_a2a[r] > ha ? b->h_a2a[r] : ha;
+        if (b->st[r]) {
+            printf("FAILED bench %s rank %d: %s\n", b->name, r, b->msg[r]);
+            failed = 1;
+        } else if (b->mismatches[r] || b->tail_written[r]) {
+            printf("FAILED bench %s rank %d: %llu wrong output elements (first at local index %lld)%s\n", b->name,
+                   r, b->mismatches[r], b->first_bad[r], b->tail_written[r] ? ", bytes past the block written" : "");
+        }
+        wrong += b->mismatches[r];
+        tail |= b->tail_written[r];
+        td = b->t_dist[r] > td ? b->t_dist[r] : td;
+        ta = b->t_a2a[r] > ta ? b->t_a2a[r] : ta;
+    }
+    int64_t vol = 1;
+    for (int i = 0; i < b->rank; ++i) vol *= b->ext[i];
+    const double gpub = (double)vol * 4 / dt_G / 1e9;
+    char ex[64];
+    int at = 0;
+    for (int i = 0; i < b->rank; ++i)
+        at += snprintf(ex + at, sizeof ex - (size_t)at, "%s%lld", i ? "x" : "", (long long)b->ext[i]);
+    const cupermDistTransport_t PS = CUPERM_DIST_TRANSPORT_PEER_STORES, PK = CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL;
+    printf("%-44s %-4s %-26s %9.4f %11zu %s/%d/%-2d %9.4f %9.4f %9.4f %6.3f %8.4f %8.4f %-5s %s\n", b->name,
+           dt_type_name(b->type), ex, gpub, b->info[0].bytesSent,
+           b->info[0].directWhole        ? "bw"
+           : b->info[0].directTransposes ? "bo"
+           : b->info[0].transport == PS  ? "ps"
+           : b->info[0].transport == PK  ? "pk" : "sr",
+           (int)b->info[0].variant, b->info[0].chunks, td, ta, b->info[0].predictedSeconds * 1e3,
+           ta > 0 ? td / ta : 0, hd, ha, big ? "large" : "small",
+           failed ? "-" : wrong || tail ? "WRONG" : "ok");
+    fflush(stdout);
+    *bad |= failed || wrong || tail;
+    return failed || wrong || tail || ta <= 0 ? 0 : td / ta;
+}
+
 int dt_bench(double gb, int iters)
 {
     const double bytes_per_gpu = gb * 1e9;
     int bad = 0;
-    /* host ms: the time to enqueue one execute (or exchange): where it nears dist ms, the host's
-     * calls, not the GPUs, set the pace of back-to-back executes */
-    printf("%-44s %-4s %-26s %9s %11s %6s %9s %9s %9s %6s %8s %8s\n", "case", "type", "global extents", "GB/GPU",
-           "sent B/GPU", "t/v/k", "dist ms", "a2a ms", "model ms", "ratio", "host ms", "a2a host");
+    print_header();
     enum { KINDS = 15 };
     for (int ci = 0; ci < 2 * KINDS; ++ci) {
         bench_t* b = calloc(1, sizeof *b);
@@ -177,72 +234,121 @@ int dt_bench(double gb, int iters)
         static const int rev[6] = {5, 4, 3, 2, 1, 0}, swap01[6] = {1, 0, 2, 3, 4, 5}, mix[6] = {2, 0, 5, 1, 4, 3};
         const cupermDistTransport_t SR = CUPERM_DIST_TRANSPORT_SEND_RECV, PS = CUPERM_DIST_TRANSPORT_PEER_STORES;
         const cupermDistTransport_t PK = CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL;
-        switch (ci % KINDS) {
-        case 0: b->name = "6-D reverse, Shard(5)->Shard(5), model"; memcpy(b->perm, rev, sizeof rev);
-                b->in_mode = 5; b->out_mode = 5; break; /* out mode 5 = input mode 0 */
-        case 1: b->name = "6-D reverse, Shard(5)->Shard(5), send/recv"; memcpy(b->perm, rev, sizeof rev);
-                b->in_mode = 5; b->out_mode = 5; b->chunks = 1; b->transport = SR; break;
-        case 2: b->name = "6-D reverse, Shard(5)->Shard(5), peer stores"; memcpy(b->perm, rev, sizeof rev);
-                b->in_mode = 5; b->out_mode = 5; b->transport = PS; break;
-        case 3: b->name = "6-D reverse, Shard(5)->Shard(5), measure"; memcpy(b->perm, rev, sizeof rev);
-                b->in_mode = 5; b->out_mode = 5; b->measure = 1; break;
-        case 4: b->name = "6-D swap01, Shard(5)->Shard(1), model"; memcpy(b->perm, swap01, sizeof swap01);
-                b->in_mode = 5; b->out_mode = 1; break;
-        case 5: b->name = "6-D swap01, Shard(5)->Shard(1), send/recv"; memcpy(b->perm, swap01, sizeof swap01);
-                b->in_mode = 5; b->out_mode = 1; b->chunks = 1; b->transport = SR; break;
-        case 6: b->name = "6-D mixed, Shard(5)->Shard(0), model"; memcpy(b->perm, mix, sizeof mix);
-                b->in_mode = 5; b->out_mode = 0; break;
-        case 7: b->name = "6-D mixed, Shard(5)->Shard(0), send/recv"; memcpy(b->perm, mix, sizeof mix);
-                b->in_mode = 5; b->out_mode = 0; b->chunks = 1; b->transport = SR; break;
-        case 8: b->name = "6-D reverse, Shard(5)->Shard(5), bound output"; memcpy(b->perm, rev, sizeof rev);
-                b->in_mode = 5; b->out_mode = 5; b->bind = 1; break;
-        case 9: b->name = "6-D swap01, Shard(5)->Shard(1), bound output"; memcpy(b->perm, swap01, sizeof swap01);
-                b->in_mode = 5; b->out_mode = 1; b->bind = 1; break;
-        case 10: b->name = "6-D mixed, Shard(5)->Shard(0), bound output"; memcpy(b->perm, mix, sizeof mix);
-                b->in_mode = 5; b->out_mode = 0; b->bind = 1; break;
-        case 11: b->name = "6-D reverse, Shard(5)->Shard(5), one kernel"; memcpy(b->perm, rev, sizeof rev);
-                b->in_mode = 5; b->out_mode = 5; b->transport = PK; break;
-        case 12: b->name = "6-D mixed, Shard(5)->Shard(0), one kernel"; memcpy(b->perm, mix, sizeof mix);
-                b->in_mode = 5; b->out_mode = 0; b->transport = PK; break;
-        case 13: b->name = "6-D swap01, Shard(5)->Shard(1), peer stores"; memcpy(b->perm, swap01, sizeof swap01);
-                b->in_mode = 5; b->out_mode = 1; b->transport = PS; break;
-        case 14: b->name = "6-D mixed, Shard(5)->Shard(0), peer stores"; memcpy(b->perm, mix, sizeof mix);
-                b->in_mode = 5; b->out_mode = 0; b->transport = PS; break;
-        }
+        static const struct {
+            const char* name;
+            const int* perm;
+            int out_mode, chunks, measure, transport, bind;
+        } kinds[KINDS] = {
+            {"6-D reverse, Shard(5)->Shard(5), model", rev, 5, 0, 0, 0, 0}, /* out mode 5 = input mode 0 */
+            {"6-D reverse, Shard(5)->Shard(5), send/recv", rev, 5, 1, 0, 1, 0},
+            {"6-D reverse, Shard(5)->Shard(5), peer stores", rev, 5, 0, 0, 2, 0},
+            {"6-D reverse, Shard(5)->Shard(5), measure", rev, 5, 0, 1, 0, 0},
+            {"6-D swap01, Shard(5)->Shard(1), model", swap01, 1, 0, 0, 0, 0},
+            {"6-D swap01, Shard(5)->Shard(1), send/recv", swap01, 1, 1, 0, 1, 0},
+            {"6-D mixed, Shard(5)->Shard(0), model", mix, 0, 0, 0, 0, 0},
+            {"6-D mixed, Shard(5)->Shard(0), send/recv", mix, 0, 1, 0, 1, 0},
+            {"6-D reverse, Shard(5)->Shard(5), bound output", rev, 5, 0, 0, 0, 1},
+            {"6-D swap01, Shard(5)->Shard(1), bound output", swap01, 1, 0, 0, 0, 1},
+            {"6-D mixed, Shard(5)->Shard(0), bound output", mix, 0, 0, 0, 0, 1},
+            {"6-D reverse, Shard(5)->Shard(5), one kernel", rev, 5, 0, 0, 3, 0},
+            {"6-D mixed, Shard(5)->Shard(0), one kernel", mix, 0, 0, 0, 3, 0},
+            {"6-D swap01, Shard(5)->Shard(1), peer stores", swap01, 1, 0, 0, 2, 0},
+            {"6-D mixed, Shard(5)->Shard(0), peer stores", mix, 0, 0, 0, 2, 0},
+        };
+        const cupermDistTransport_t transports[4] = {CUPERM_DIST_TRANSPORT_AUTO, SR, PS, PK};
+        const int kind = ci % KINDS;
+        snprintf(b->name, sizeof b->name, "%s", kinds[kind].name);
+        memcpy(b->perm, kinds[kind].perm, sizeof b->perm);
+        b->in_mode = 5;
+        b->out_mode = kinds[kind].out_mode;
+        b->chunks = kinds[kind].chunks;
+        b->measure = kinds[kind].measure;
+        b->transport = transports[kinds[kind].transport];
+        b->bind = kinds[kind].bind;
         if (!big) b->iters = iters * 20;
-        if (!big && ci % KINDS == 3) { free(b); continue; }
+        if (!big && kind == 3) { free(b); continue; } /* no measure mode on small messages */
         const char* only = getenv("DT_BENCH_ONLY"); /* a substring of the case names to run */
         if (only && !strstr(b->name, only)) { free(b); continue; }
-        dt_on_all_ranks(bench_rank, b);
-        double td = 0, ta = 0, gpub = 0, hd = 0, ha = 0;
-        for (int r = 0; r < dt_G; ++r) {
-            hd = b->h_dist[r] > hd ? b->h_dist[r] : hd;
-            ha = b->h_a2a[r] > ha ? b->h_a2a[r] : ha;
-            if (b->st[r]) {
-                printf("FAILED bench %s rank %d: %s\n", b->name, r, b->msg[r]);
-                bad = 1;
-            }
-            td = b->t_dist[r] > td ? b->t_dist[r] : td;
-            ta = b->t_a2a[r] > ta ? b->t_a2a[r] : ta;
-        }
-        int64_t vol = 1;
-        for (int i = 0; i < 6; ++i) vol *= b->ext[i];
-        gpub = (double)vol * 4 / dt_G / 1e9;
-        char ex[64];
-        snprintf(ex, sizeof ex, "%lldx%lldx%lldx%lldx%lldx%lld", (long long)b->ext[0], (long long)b->ext[1],
-                 (long long)b->ext[2], (long long)b->ext[3], (long long)b->ext[4], (long long)b->ext[5]);
-        printf("%-44s %-4s %-26s %9.4f %11zu %s/%d/%-2d %9.4f %9.4f %9.4f %6.3f %8.4f %8.4f %s\n", b->name,
-               dt_type_name(b->type),
-               ex, gpub, b->info[0].bytesSent,
-               b->info[0].directWhole        ? "bw"
-               : b->info[0].directTransposes ? "bo"
-               : b->info[0].transport == PS ? "ps"
-               : b->info[0].transport == PK ? "pk" : "sr",
-               (int)b->info[0].variant,
-               b->info[0].chunks, td, ta,
-               b->info[0].predictedSeconds * 1e3, ta > 0 ? td / ta : 0, hd, ha, big ? "large" : "small");
-        fflush(stdout);
+        run_case(b, big, &bad);
         free(b);
+    }
+    return bad;
+}
+
+/* ---- the held-out suite: random 6-D permutations, Shard(i) -> Shard(j) ------------------------- */
+static int cmp_double(const void* a, const void* b)
+{
+    const double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Random extents (no extent favoured: each drawn log-uniformly, then scaled at random modes until
+ * the tensor holds about `elements`), a random non-identity permutation, random source and
+ * destination modes that move data (output mode out_mode is not input mode in_mode). */
+static void random_case(bench_t* b, double elements)
+{
+    b->rank = 6;
+    double vol = 1;
+    for (int i = 0; i < 6; ++i) {
+        b->ext[i] = (int64_t)exp(log(4.0) + (double)(dt_rnd() % 100000) / 100000.0 * (log(64.0) - log(4.0)));
+        vol *= (double)b->ext[i];
+    }
+    while (vol < elements) {
+        const int i = (int)dt_rr(0, 5);
+        const int64_t e = b->ext[i] + 1 + b->ext[i] / 4;
+        vol = vol / (double)b->ext[i] * (double)e;
+        b->ext[i] = e;
+    }
+    while (vol > 1.25 * elements) {
+        const int i = (int)dt_rr(0, 5);
+        if (b->ext[i] < 8) continue;
+        const int64_t e = b->ext[i] - 1 - b->ext[i] / 8;
+        vol = vol / (double)b->ext[i] * (double)e;
+        b->ext[i] = e;
+    }
+    do {
+        for (int i = 0; i < 6; ++i) b->perm[i] = i;
+        for (int i = 5; i > 0; --i) {
+            const int j = (int)dt_rr(0, i), t = b->perm[i];
+            b->perm[i] = b->perm[j], b->perm[j] = t;
+        }
+    } while (!memcmp(b->perm, (int[6]){0, 1, 2, 3, 4, 5}, sizeof b->perm));
+    do {
+        b->in_mode = (int)dt_rr(0, 5);
+        b->out_mode = (int)dt_rr(0, 5);
+    } while (b->perm[b->out_mode] == b->in_mode || b->ext[b->in_mode] < dt_G || b->ext[b->perm[b->out_mode]] < dt_G);
+}
+
+int dt_bench_random(double gb, int iters, int count)
+{
+    int bad = 0, n = 0;
+    double* ratios[2] = {calloc((size_t)count, sizeof(double)), calloc((size_t)count, sizeof(double))};
+    static const char* what[2] = {"model", "bound output"};
+    printf("held-out suite: %d random 6-D redistributions, %.2f GB per GPU, f32, seed state %llu\n", count, gb,
+           (unsigned long long)dt_rng_state);
+    print_header();
+    for (int c = 0; c < count; ++c) {
+        bench_t proto = {0};
+        random_case(&proto, gb * 1e9 * dt_G / 4.0);
+        for (int v = 0; v < 2; ++v) {
+            bench_t* b = calloc(1, sizeof *b);
+            memcpy(b->ext, proto.ext, sizeof b->ext);
+            memcpy(b->perm, proto.perm, sizeof b->perm);
+            b->rank = 6, b->in_mode = proto.in_mode, b->out_mode = proto.out_mode;
+            b->type = CUPERM_R_32F, b->iters = iters, b->bind = v;
+            snprintf(b->name, sizeof b->name, "r%02d p%d%d%d%d%d%d S%d->S%d %s", c, b->perm[0], b->perm[1],
+                     b->perm[2], b->perm[3], b->perm[4], b->perm[5], b->in_mode, b->out_mode, what[v]);
+            ratios[v][c] = run_case(b, 1, &bad);
+            free(b);
+        }
+        ++n;
+    }
+    for (int v = 0; v < 2; ++v) {
+        qsort(ratios[v], (size_t)n, sizeof(double), cmp_double);
+        const double median = n % 2 ? ratios[v][n / 2] : (ratios[v][n / 2 - 1] + ratios[v][n / 2]) / 2;
+        if (n) printf("held-out %s: time / same-run exchange, median %.3f, best %.3f, worst %.3f (%d cases)\n",
+                      what[v], median, ratios[v][0], ratios[v][n - 1], n);
+        free(ratios[v]);
     }
     return bad;
 }
