@@ -57,7 +57,7 @@ finish() {
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$logs/gpu.txt"
 export PATH="$PATH:/usr/local/cuda/bin"
 source scripts/lib/deps.sh
-cuperm_find_cmocka
+[ -n "$prebuilt$carried" ] || cuperm_find_cmocka # the build's tests need it; carried ones bring theirs
 
 # --- NCCL -------------------------------------------------------------------------------
 wheel_dirs() {
@@ -172,7 +172,7 @@ if [ "$random" -gt 0 ]; then
     timeout 400 "$build/tests/cuperm-dist-test" --bench --random "$random" --seed "$seed" --gb "$gb" --iters "$iters" \
       >"$log" 2>&1
     add "held-out ${gb} GB/GPU (seed $seed)" "rc=$? $(grep -c ' ok$' "$log") checked ok, $(grep -c 'WRONG\|^FAILED' "$log") bad"
-    while read -r line; do add "  ${line#held-out }" ""; done < <(grep -E '^held-out (model|bound)' "$log")
+    while read -r line; do add "  ${line#held-out }" ""; done < <(grep -E '^held-out (model|measure|bound)' "$log")
     cat "$log"
   done
 fi

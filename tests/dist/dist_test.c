@@ -6,7 +6,7 @@
  *   cuperm-dist-test [--quick] [--no-errors] [--cases N] [--contractions N] [--seed S]   correctness, errors
  *   cuperm-dist-test --bench [--gb G] [--iters N]         timings vs grouped send/recv
  *   cuperm-dist-test --bench --random N [--seed S] [--gb G] [--iters N]   the held-out suite: N random
- *       6-D redistributions (model plan and bound output each), every output element checked
+ *       6-D redistributions (model plan, measure mode and bound output each), every output element checked
  *       (environment: DT_BENCH_ONLY=substring of the case names to run; DT_SMALL_BYTES=the
  *       small cases' bytes a GPU, 1 MiB by default)
  *   cuperm-dist-test --phases [--gb G] [--iters N]        the reverse case's phases, each alone
@@ -46,6 +46,7 @@ static void init_rank(int r, void* arg)
 int main(int argc, char** argv)
 {
     setenv("NCCL_NVLS_ENABLE", "0", 1); /* never NVLink multicast */
+    setvbuf(stdout, NULL, _IOLBF, 0);    /* whole lines in a log even when a timeout stops the program */
     int quick = 0, do_bench = 0, do_phases = 0, cases = 60, iters = 10, ctr_cases = 40, errors = 1, random = 0;
     double gb = 1.0;
     for (int i = 1; i < argc; ++i) {

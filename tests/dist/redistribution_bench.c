@@ -322,20 +322,22 @@ static void random_case(bench_t* b, double elements)
 int dt_bench_random(double gb, int iters, int count)
 {
     int bad = 0, n = 0;
-    double* ratios[2] = {calloc((size_t)count, sizeof(double)), calloc((size_t)count, sizeof(double))};
-    static const char* what[2] = {"model", "bound output"};
+    enum { VARIANTS = 3 };
+    double* ratios[VARIANTS];
+    for (int v = 0; v < VARIANTS; ++v) ratios[v] = calloc((size_t)count, sizeof(double));
+    static const char* what[VARIANTS] = {"model", "measure", "bound output"};
     printf("held-out suite: %d random 6-D redistributions, %.2f GB per GPU, f32, seed state %llu\n", count, gb,
            (unsigned long long)dt_rng_state);
     print_header();
     for (int c = 0; c < count; ++c) {
         bench_t proto = {0};
         random_case(&proto, gb * 1e9 * dt_G / 4.0);
-        for (int v = 0; v < 2; ++v) {
+        for (int v = 0; v < VARIANTS; ++v) {
             bench_t* b = calloc(1, sizeof *b);
             memcpy(b->ext, proto.ext, sizeof b->ext);
             memcpy(b->perm, proto.perm, sizeof b->perm);
             b->rank = 6, b->in_mode = proto.in_mode, b->out_mode = proto.out_mode;
-            b->type = CUPERM_R_32F, b->iters = iters, b->bind = v;
+            b->type = CUPERM_R_32F, b->iters = iters, b->measure = v == 1, b->bind = v == 2;
             snprintf(b->name, sizeof b->name, "r%02d p%d%d%d%d%d%d S%d->S%d %s", c, b->perm[0], b->perm[1],
                      b->perm[2], b->perm[3], b->perm[4], b->perm[5], b->in_mode, b->out_mode, what[v]);
             ratios[v][c] = run_case(b, 1, &bad);
@@ -343,7 +345,7 @@ int dt_bench_random(double gb, int iters, int count)
         }
         ++n;
     }
-    for (int v = 0; v < 2; ++v) {
+    for (int v = 0; v < VARIANTS; ++v) {
         qsort(ratios[v], (size_t)n, sizeof(double), cmp_double);
         const double median = n % 2 ? ratios[v][n / 2] : (ratios[v][n / 2 - 1] + ratios[v][n / 2]) / 2;
         if (n) printf("held-out %s: time / same-run exchange, median %.3f, best %.3f, worst %.3f (%d cases)\n",
