@@ -7,6 +7,7 @@
  *   cuperm-dist-test --bench [--gb G] [--iters N]         timings vs grouped send/recv
  *   cuperm-dist-test --bench --random N [--seed S] [--gb G] [--iters N]   the held-out suite: N random
  *       6-D redistributions (model plan, measure mode and bound output each), every output element checked
+ *       (DT_SWEEP=1: and every peer-stores candidate forced, variant x stages 1, 2, 4, 8)
  *       (environment: DT_BENCH_ONLY=substring of the case names to run; DT_SMALL_BYTES=the
  *       small cases' bytes a GPU, 1 MiB by default)
  *   cuperm-dist-test --phases [--gb G] [--iters N]        the reverse case's phases, each alone

@@ -18,6 +18,7 @@ typedef struct {
     int perm[6];
     int in_mode, out_mode; /* Shard(in_mode) -> Shard(out_mode) (output mode numbering) */
     int chunks;            /* 0: the model's choice */
+    cupermDistVariant_t variant; /* 0: the model's choice */
     int measure;           /* plan in measure mode */
     cupermDistTransport_t transport; /* AUTO: the model's choice */
     int bind;              /* the output bound to an ncclMemAlloc buffer (cupermDistPlanBindOutput) */
@@ -57,6 +58,7 @@ static void bench_rank(int r, void* arg)
     cupermDistTensorDescriptor_t out = {b->rank, ext_o, b->type, 1, mo, go, NULL, NULL};
     cupermDistOptions_t opt = {0};
     opt.chunks = b->chunks;
+    opt.variant = b->variant;
     opt.measure = b->measure;
     opt.transport = b->transport;
     cupermDistPlan_t plan;
@@ -319,8 +321,30 @@ static void random_case(bench_t* b, double elements)
     } while (b->perm[b->out_mode] == b->in_mode || b->ext[b->in_mode] < dt_G || b->ext[b->perm[b->out_mode]] < dt_G);
 }
 
+/* Every peer-stores candidate of case proto forced in turn (variant x stages), one row each: what
+ * the model's choice among them is checked against. */
+static void sweep_case(const bench_t* proto, int c, int iters, int* bad)
+{
+    static const int stages[] = {1, 2, 4, 8};
+    for (int v = 1; v <= 2; ++v) {
+        for (size_t i = 0; i < sizeof stages / sizeof stages[0]; ++i) {
+            bench_t* b = calloc(1, sizeof *b);
+            memcpy(b->ext, proto->ext, sizeof b->ext);
+            memcpy(b->perm, proto->perm, sizeof b->perm);
+            b->rank = 6, b->in_mode = proto->in_mode, b->out_mode = proto->out_mode;
+            b->type = CUPERM_R_32F, b->iters = iters;
+            b->transport = CUPERM_DIST_TRANSPORT_PEER_STORES, b->variant = (cupermDistVariant_t)v;
+            b->chunks = stages[i];
+            snprintf(b->name, sizeof b->name, "r%02d sweep ps v%d k%d", c, v, stages[i]);
+            run_case(b, 1, bad);
+            free(b);
+        }
+    }
+}
+
 int dt_bench_random(double gb, int iters, int count)
 {
+    const int sweep = getenv("DT_SWEEP") && atoi(getenv("DT_SWEEP")) > 0; /* every peer-stores candidate too */
     int bad = 0, n = 0;
     enum { VARIANTS = 3 };
     double* ratios[VARIANTS];
@@ -343,6 +367,7 @@ int dt_bench_random(double gb, int iters, int count)
             ratios[v][c] = run_case(b, 1, &bad);
             free(b);
         }
+        if (sweep) sweep_case(&proto, c, iters, &bad);
         ++n;
     }
     for (int v = 0; v < VARIANTS; ++v) {
