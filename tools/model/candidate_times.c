@@ -6,9 +6,11 @@
  * faster of a cudaMemcpyAsync and a copy kernel of the same bytes in the same batches.
  *   cuperm-bench ttc57 --list | sed 's/^/8 /' | cuperm-candidate-times [TARGET_MS [axpby]]
  * (TARGET_MS: timing budget per candidate, 15 by default.) The input holds random bytes and the
- * output is poisoned before each batch; "same" is 1 where a candidate's output equals candidate
- * 0's byte for byte (plain moves: every candidate of a case must write the same bytes), 0
- * otherwise, with the case named on stderr. "axpby" times out = 2 in + 0.5 out instead, in the
+ * output is poisoned before each batch; "same" is 1 where a candidate's output equals, byte for
+ * byte, that of the case's element launch (the planner's unpacked launch, run once with the
+ * element's own size: independent of packing, which the candidates of a packed case all use), 0
+ * otherwise, with the case named on stderr. Candidates run with a type of their launch's element
+ * size (the packed width where the case packs). "axpby" times out = 2 in + 0.5 out instead, in the
  * floating type of the element's size (f32, f64, c64): the kernels' AxpbyOp forms, which read the
  * output; a batch's runs then compound, so "same" is not checked there and printed as -1. It
  * needs CUPERM_MODEL_UNPACKED=1 (case_line.h: packing moves bits, arithmetic needs the elements). */
@@ -86,7 +88,7 @@ int main(int argc, char** argv)
         return 1;
     }
     void *in = NULL, *out = NULL;
-    unsigned char *first = NULL, *got = NULL; /* candidate 0's output and the current one's, on the host */
+    unsigned char *first = NULL, *got = NULL; /* the element launch's output and a candidate's, on the host */
     size_t capacity = 0;
     model_case c;
     int r, index = 0, differ = 0;
@@ -107,10 +109,19 @@ int main(int argc, char** argv)
             capacity = bytes;
         }
         move_run m = {NULL, in, out, 0, {0}};
-        if (!move_scalars(c.elem, axpby, &m.type, &m.scalars) || (axpby && !model_unpacked())) {
+        if (!move_scalars(c.base->elem_size, axpby, &m.type, &m.scalars) || (axpby && !model_unpacked())) {
             fprintf(stderr, "cuperm-candidate-times: %s: axpby times elements of 4, 8 or 16 bytes, with "
                     "CUPERM_MODEL_UNPACKED=1\n", c.text);
             return 2;
+        }
+        /* the reference: the element launch (unpacked) with the element's own size, once */
+        const cuperm_scalars_t plain = {.plain = 1};
+        if (!axpby && (cudaMemsetAsync(out, 0xA5, bytes, stream) != cudaSuccess ||
+                       cuperm_launch_plan(&c.plan.launch, cuperm_bits_type(c.elem), &plain, in, out, stream) ||
+                       cudaMemcpy(first, out, bytes, cudaMemcpyDeviceToHost) != cudaSuccess)) {
+            fprintf(stderr, "cuperm-candidate-times: %s: the element launch failed: %s\n", c.text,
+                    cupermGetLastErrorMessage());
+            return 1;
         }
         cuperm_launch_t cand[MODEL_MAX_CANDIDATES];
         int n = model_candidates(&c, cand, MODEL_MAX_CANDIDATES);
@@ -120,14 +131,14 @@ int main(int argc, char** argv)
             char err[512];
             if (bench_time_run(run_move, &m, in, out, bytes, stream, target_ms, &t, err, sizeof err) ||
                 cudaStreamSynchronize(stream) != cudaSuccess ||
-                cudaMemcpy(i ? got : first, out, bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
+                cudaMemcpy(got, out, bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
                 fprintf(stderr, "cuperm-candidate-times: %s: candidate %d: %s\n", c.text, i, err);
                 return 1;
             }
-            const int same = axpby ? -1 : !i || !memcmp(first, got, bytes);
+            const int same = axpby ? -1 : !memcmp(first, got, bytes);
             if (!same) {
                 fprintf(stderr, "cuperm-candidate-times: case %d (%s): candidate %d wrote other bytes than "
-                        "candidate 0\n", index, c.text, i);
+                        "the element launch\n", index, c.text, i);
                 ++differ;
             }
             printf("%d,%d,%.9g,%.9g,%d,%d\n", index, i, 1e-3 * t.exec_ms, 1e-3 * t.copy_ms, same,
