@@ -6,8 +6,9 @@
  * faster of a cudaMemcpyAsync and a copy kernel of the same bytes in the same batches.
  *   cuperm-bench ttc57 --list | sed 's/^/8 /' | cuperm-candidate-times [TARGET_MS [axpby]]
  * (TARGET_MS: timing budget per candidate, 15 by default.) The input holds random bytes and the
- * output is poisoned before each batch; "same" is 1 where a candidate's output equals, byte for
- * byte, that of the case's element launch (the planner's unpacked launch, run once with the
+ * output is poisoned before each batch; "same" is 1 where a candidate's output, from a run of its
+ * own after the timing (whose batches may end with a reference copy), equals, byte for byte, that
+ * of the case's element launch (the planner's unpacked launch, run once with the
  * element's own size: independent of packing, which the candidates of a packed case all use), 0
  * otherwise, with the case named on stderr. Candidates run with a type of their launch's element
  * size (the packed width where the case packs). "axpby" times out = 2 in + 0.5 out instead, in the
@@ -129,9 +130,12 @@ int main(int argc, char** argv)
             m.launch = &cand[i];
             bench_timing t;
             char err[512];
+            /* checked on a run of its own: the timing's batches end with either part (the reference
+             * copies write the output too) */
             if (bench_time_run(run_move, &m, in, out, bytes, stream, target_ms, &t, err, sizeof err) ||
-                cudaStreamSynchronize(stream) != cudaSuccess ||
-                cudaMemcpy(got, out, bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
+                (!axpby && (cudaMemsetAsync(out, 0xA5, bytes, stream) != cudaSuccess ||
+                            run_move(&m, stream, err, sizeof err) || cudaStreamSynchronize(stream) != cudaSuccess ||
+                            cudaMemcpy(got, out, bytes, cudaMemcpyDeviceToHost) != cudaSuccess))) {
                 fprintf(stderr, "cuperm-candidate-times: %s: candidate %d: %s\n", c.text, i, err);
                 return 1;
             }
