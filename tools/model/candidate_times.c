@@ -119,8 +119,8 @@ int main(int argc, char** argv)
         const cuperm_scalars_t plain = {.plain = 1};
         if (!axpby && (cudaMemsetAsync(out, 0xA5, bytes, stream) != cudaSuccess ||
                        cuperm_launch_plan(&c.plan.launch, cuperm_bits_type(c.elem), &plain, in, out, stream) ||
-                       cudaStreamSynchronize(stream) != cudaSuccess || /* a non-blocking stream: cudaMemcpy */
-                       cudaMemcpy(first, out, bytes, cudaMemcpyDeviceToHost) != cudaSuccess)) { /* waits not */
+                       cudaStreamSynchronize(stream) != cudaSuccess || /* cudaMemcpy would not wait for it */
+                       cudaMemcpy(first, out, bytes, cudaMemcpyDeviceToHost) != cudaSuccess)) {
             fprintf(stderr, "cuperm-candidate-times: %s: the element launch failed: %s\n", c.text,
                     cupermGetLastErrorMessage());
             return 1;
