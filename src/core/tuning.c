@@ -95,6 +95,13 @@
          * by geomean, none of 142 changed plans slower than 1.04x); L2-sized f32 1.24x, DRAM-sized 8-byte \
          * 1.04-1.39x, 16-byte 0.97-1.18x (bench/results/pipelined-tiles-h200/). */                       \
         .pipelined_min_elem = 8,                                                                             \
+        /* Tiles the tensor leaves partly empty (n^6, n = 19 or 21: 64 x 32 tiles over runs of 19-21, 59-66%  \
+         * of their slots filled) have fewer loads in flight a thread, and the pipelined kernel keeps the    \
+         * next tile's coming: on the H200, of every candidate timed, the pipelined twin of the planner's   \
+         * launch ran 1.16-1.29x as fast on 7 DRAM-sized f64 cases below 70% (worst of a held-out run), and   \
+         * 1.00-1.25x (geomean 1.12 f64, 1.14 c64) on 14 held-out f64/c64 cases drawn afterwards, against  \
+         * 0.86-0.95x above 80%; f32 stays plain (0.67-0.80x; bench/results/pipelined-fill-h200/). */          \
+        .pipelined_max_fill = 0.7,                                                                           \
         /* Whole-dims tiles grow until both runs span 512 bytes (4 lines); 4 blocks per SM (48 KB each)      \
          * walk the tiles. They replace the rules' tile launch when its runs are shorter than 64 bytes       \
          * on both sides (2 sectors: two rank-8 and rank-12 cases of extents 2-5 and 21-40 went from         \

@@ -68,7 +68,9 @@ typedef struct {
     int pipelined_min_elem;          /* staged scalar tiles (sides within a block, standard or small) of elements of
                                       * at least this many bytes (of 4, 8 and 16) run pipelined
                                       * (cuperm_tile_params_t.pipelined) where input and output fit in L2
-                                      * together; 0: never (measure mode's candidates still) */
+                                      * together; 0: never (measure mode's candidates still) ... */
+    double pipelined_max_fill;       /* ... and on tensors of any size where the tiles' elements fill less than this
+                                      * fraction of their slots (cuperm_tile_fill; 0: never) */
     /* WHOLE_DIMS launches (plan/transpose/whole_dims.h) */
     int whole_dims_run_bytes;            /* the tile grows until both sides' contiguous runs span this many bytes */
     int whole_dims_blocks_per_sm;        /* resident blocks per SM that walk the tiles */

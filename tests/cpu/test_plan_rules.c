@@ -309,10 +309,34 @@ static void pipelined_where_tensors_fit_in_l2(void** state)
     assert_int_equal(plan_with(&off, 3, small, perm, 8).tile.pipelined, 0);
 }
 
+/* Tiles a tensor leaves partly empty (runs of 19 in 64 x 32 tiles: 59% of the slots filled) run
+ * pipelined at 8 and 16 bytes whatever the tensor's size; 4-byte elements, full tiles and a table
+ * without the rule keep the plain kernel. */
+static void pipelined_where_tiles_are_partly_empty(void** state)
+{
+    (void)state;
+    const int perm[] = {1, 0, 2, 3, 4, 5};
+    const int64_t n19[] = {19, 19, 19, 19, 19, 19}, n16[] = {16, 16, 16, 16, 16, 16};
+    for (int elem = 4; elem <= 16; elem *= 2) {
+        const cuperm_launch_t l = plan(6, n19, perm, elem);
+        assert_int_equal(l.kind, CUPERM_LAUNCH_TILED);
+        assert_true(2 * l.volume * elem > (int64_t)kDevice.l2_bytes); /* not the L2 rule */
+        assert_true(cuperm_tile_fill(&l) < tt()->pipelined_max_fill);
+        assert_int_equal(l.tile.pipelined, elem >= tt()->pipelined_min_elem);
+        const cuperm_launch_t full = plan(6, n16, perm, elem);
+        assert_true(cuperm_tile_fill(&full) >= tt()->pipelined_max_fill);
+        assert_int_equal(full.tile.pipelined, 0);
+    }
+    cuperm_tuning_t off = *cuperm_tuning_for(&kDevice);
+    off.transpose.pipelined_max_fill = 0;
+    assert_int_equal(plan_with(&off, 6, n19, perm, 8).tile.pipelined, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(band_where_writes_share_sectors),
+        cmocka_unit_test(pipelined_where_tiles_are_partly_empty),
         cmocka_unit_test(whole_dims_where_both_runs_are_short),
         cmocka_unit_test(tiles_where_a_run_is_long),
         cmocka_unit_test(reshape_where_warps_store_half_sectors),

@@ -176,20 +176,22 @@ void cuperm_warp_efficiency(const cuperm_launch_t* l, double* in_eff, double* ou
     *out_eff = warp_pass_efficiency(t, 1, l->elem_size, spacing);
 }
 
+double cuperm_tile_fill(const cuperm_launch_t* l)
+{
+    if (l->kind == CUPERM_LAUNCH_COPY) return 1;
+    const double slots = l->kind == CUPERM_LAUNCH_WHOLE_DIMS
+                             ? (double)l->tile.num_tiles * (double)l->tile.a_volume
+                             : (double)l->tile.num_tiles * (double)((int64_t)1 << l->tile.tile_a_log2) *
+                                   (double)((int64_t)1 << l->tile.tile_b_log2);
+    return (double)l->volume / slots;
+}
+
 double cuperm_sector_cost(const cuperm_launch_t* l, const cuperm_transpose_tuning_t* tuning)
 {
     double in_eff, out_eff;
     cuperm_sector_efficiency(l, &in_eff, &out_eff);
-    double fill = 1;
-    if (l->kind != CUPERM_LAUNCH_COPY) {
-        const double slots = l->kind == CUPERM_LAUNCH_WHOLE_DIMS
-                                 ? (double)l->tile.num_tiles * (double)l->tile.a_volume
-                                 : (double)l->tile.num_tiles * (double)((int64_t)1 << l->tile.tile_a_log2) *
-                                       (double)((int64_t)1 << l->tile.tile_b_log2);
-        fill = (double)l->volume / slots;
-    }
     const double w = tuning->sector_write_weight;
-    return (1.0 / in_eff + w / out_eff) / (1.0 + w) / pow(fill, tuning->sector_fill_exponent);
+    return (1.0 / in_eff + w / out_eff) / (1.0 + w) / pow(cuperm_tile_fill(l), tuning->sector_fill_exponent);
 }
 
 void cuperm_model_features(const cuperm_launch_t* l, cuperm_model_features_t* f)
@@ -228,7 +230,7 @@ void cuperm_model_features(const cuperm_launch_t* l, cuperm_model_features_t* f)
     f->run_bytes = f->in_run_bytes < f->out_run_bytes ? f->in_run_bytes : f->out_run_bytes;
     f->tile_bytes = (double)tile * l->elem_size;
     f->tiles = (double)t->num_tiles;
-    f->fill = (double)l->volume / ((double)t->num_tiles * (double)tile);
+    f->fill = cuperm_tile_fill(l);
 }
 
 double cuperm_model_seconds(const cuperm_model_features_t* f, double peak, const cuperm_transpose_tuning_t* tuning)

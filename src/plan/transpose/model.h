@@ -64,6 +64,9 @@ void cuperm_warp_efficiency(const cuperm_launch_t* launch, double* in_eff, doubl
  * written sector costs L2 a merge and DRAM a read), each over its sector
  * efficiency, over fill^sector_fill_exponent (sm_90: 1/4). */
 double cuperm_sector_cost(const cuperm_launch_t* launch, const cuperm_transpose_tuning_t* tuning);
+/* The fraction of a launch's tile slots (tiles x tile elements; whole-dims: tiles x its volume) the
+ * tensor's elements fill: 1 for copies. */
+double cuperm_tile_fill(const cuperm_launch_t* launch);
 
 /** t = t0 + bytes / (peak * efficiency[class] * min(1, run / model_run_bytes) ^ gamma),
  * the coefficients from tuning (sm_90: model_run_bytes = 128). */

@@ -804,8 +804,9 @@ static pick_t heuristic_launch_plain(const cuperm_problem_t* p, int elem, const 
 }
 
 /* heuristic_launch_plain's launch, pipelined where the tuning table asks for it: a tensor whose
- * input and output fit in L2 together is latency-bound, and the pipelined kernel keeps a block's
- * next tile loading while it writes (the contenders stay plain). */
+ * input and output fit in L2 together is latency-bound, and so is one whose tiles it leaves partly
+ * empty (fewer loads in flight a thread); the pipelined kernel keeps a block's next tile loading
+ * while it writes (the contenders stay plain). */
 static pick_t heuristic_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
                                const cuperm_tuning_t* tuning, int all_contenders, cuperm_launch_t* L,
                                cuperm_launch_t* rules, cuperm_launch_t* wd, int* has_wd)
@@ -813,8 +814,9 @@ static pick_t heuristic_launch(const cuperm_problem_t* p, int elem, const cuperm
     const pick_t pick = heuristic_launch_plain(p, elem, dev, tuning, all_contenders, L, rules, wd, has_wd);
     const int min_elem = tuning->transpose.pipelined_min_elem;
     cuperm_launch_t piped;
-    if (min_elem && L->elem_size >= min_elem && 2 * L->volume * L->elem_size <= (int64_t)dev->l2_bytes &&
-        pipelined_launch(L, dev, &piped))
+    const int latency_bound = 2 * L->volume * L->elem_size <= (int64_t)dev->l2_bytes ||
+                              cuperm_tile_fill(L) < tuning->transpose.pipelined_max_fill;
+    if (min_elem && L->elem_size >= min_elem && latency_bound && pipelined_launch(L, dev, &piped))
         *L = piped;
     return pick;
 }
