@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The distributed engine's held-out suite on every visible GPU (2 x H200 expected), in one call, from
+# binaries built here for sm_90 and carried in build-dt/ (scripts/lib/make-carry.sh:
+# cuperm_make_dtile_carry, which adds build-dt/dist/ where the build has the distributed library):
+# N random 6-D redistributions of G GB a GPU (model plan, measure mode and bound output each, every
+# output element checked; SWEEP=1: also every peer-stores candidate forced, variant x stages), seed S.
+#   run (carry build-dt): OUT=... [SWEEP=1] [LIMIT_S=480] scripts/gpu-dist-heldout.sh [N] [S] [G]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+n=${1:-12} seed=${2:-45} gb=${3:-4}
+logs=${OUT:-$PWD/gpu-dist-logs}; mkdir -p "$logs"
+p=/tmp/cuperm-carried; mkdir -p $p/src $p/tests
+xz -dc build-dt/libcuperm.so.0.xz >$p/src/libcuperm.so.0 &&
+  xz -dc build-dt/dist/libcuperm_dist.so.0.xz >$p/src/libcuperm_dist.so.0 &&
+  cp build-dt/dist/cuperm-dist-test $p/tests/ || { echo "no build-dt/dist (see make-carry.sh)"; exit 1; }
+# NCCL: the machine's torch venv wheel (or NCCL_LIB)
+nccl=${NCCL_LIB:-$(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null)/lib}
+export LD_LIBRARY_PATH="$p/src:$nccl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" NCCL_NVLS_ENABLE=0
+export DT_SWEEP=${SWEEP:-0}
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
+log="$logs/dist-random-${gb}GB-s$seed.log"
+s=$(date +%s)
+timeout "${LIMIT_S:-480}" $p/tests/cuperm-dist-test --bench --random "$n" --seed "$seed" --gb "$gb" --iters 10 >"$log" 2>&1
+echo "held-out suite rc=$? ($(( $(date +%s) - s )) s): $(grep -c ' ok$' "$log") rows checked ok, $(grep -c 'WRONG\|^FAILED' "$log") bad"
+grep -E '^held-out (model|measure|bound)' "$log"
