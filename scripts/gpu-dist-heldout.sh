@@ -5,6 +5,7 @@
 # N random 6-D redistributions of G GB a GPU (model plan, measure mode and bound output each, every
 # output element checked; SWEEP=1: also every peer-stores candidate forced, variant x stages), seed S.
 #   run (carry build-dt): OUT=... [SWEEP=1] [LIMIT_S=480] scripts/gpu-dist-heldout.sh [N] [S] [G]
+# then, here: python3 tools/model/dist_heldout.py LOG (per case, and the model against the sweep).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-12} seed=${2:-45} gb=${3:-4}
