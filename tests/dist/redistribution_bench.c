@@ -321,6 +321,17 @@ static void random_case(bench_t* b, double elements)
     } while (b->perm[b->out_mode] == b->in_mode || b->ext[b->in_mode] < dt_G || b->ext[b->perm[b->out_mode]] < dt_G);
 }
 
+/* A run of random case proto (extents, permutation, modes), f32, with the model's choices. */
+static bench_t* run_of(const bench_t* proto, int iters)
+{
+    bench_t* b = calloc(1, sizeof *b);
+    memcpy(b->ext, proto->ext, sizeof b->ext);
+    memcpy(b->perm, proto->perm, sizeof b->perm);
+    b->rank = proto->rank, b->in_mode = proto->in_mode, b->out_mode = proto->out_mode;
+    b->type = CUPERM_R_32F, b->iters = iters;
+    return b;
+}
+
 /* Every peer-stores candidate of case proto forced in turn (variant x stages), one row each: what
  * the model's choice among them is checked against. */
 static void sweep_case(const bench_t* proto, int c, int iters, int* bad)
@@ -328,11 +339,7 @@ static void sweep_case(const bench_t* proto, int c, int iters, int* bad)
     static const int stages[] = {1, 2, 4, 8};
     for (int v = 1; v <= 2; ++v) {
         for (size_t i = 0; i < sizeof stages / sizeof stages[0]; ++i) {
-            bench_t* b = calloc(1, sizeof *b);
-            memcpy(b->ext, proto->ext, sizeof b->ext);
-            memcpy(b->perm, proto->perm, sizeof b->perm);
-            b->rank = 6, b->in_mode = proto->in_mode, b->out_mode = proto->out_mode;
-            b->type = CUPERM_R_32F, b->iters = iters;
+            bench_t* b = run_of(proto, iters);
             b->transport = CUPERM_DIST_TRANSPORT_PEER_STORES, b->variant = (cupermDistVariant_t)v;
             b->chunks = stages[i];
             snprintf(b->name, sizeof b->name, "r%02d sweep ps v%d k%d", c, v, stages[i]);
@@ -357,11 +364,8 @@ int dt_bench_random(double gb, int iters, int count)
         bench_t proto = {0};
         random_case(&proto, gb * 1e9 * dt_G / 4.0);
         for (int v = 0; v < VARIANTS; ++v) {
-            bench_t* b = calloc(1, sizeof *b);
-            memcpy(b->ext, proto.ext, sizeof b->ext);
-            memcpy(b->perm, proto.perm, sizeof b->perm);
-            b->rank = 6, b->in_mode = proto.in_mode, b->out_mode = proto.out_mode;
-            b->type = CUPERM_R_32F, b->iters = iters, b->measure = v == 1, b->bind = v == 2;
+            bench_t* b = run_of(&proto, iters);
+            b->measure = v == 1, b->bind = v == 2;
             snprintf(b->name, sizeof b->name, "r%02d p%d%d%d%d%d%d S%d->S%d %s", c, b->perm[0], b->perm[1],
                      b->perm[2], b->perm[3], b->perm[4], b->perm[5], b->in_mode, b->out_mode, what[v]);
             ratios[v][c] = run_case(b, 1, &bad);
