@@ -93,11 +93,8 @@ add "NCCL" "$(basename "$nccl_lib") from $(dirname "$nccl_lib")"
 start=$(date +%s)
 if [ -n "$carried" ]; then # unpack into the --prebuilt layout
   prebuilt=/tmp/cuperm-carried
-  mkdir -p $prebuilt/src $prebuilt/tests
-  xz -dc "$carried/libcuperm.so.0.xz" >$prebuilt/src/libcuperm.so.0
-  xz -dc "$carried/dist/libcuperm_dist.so.0.xz" >$prebuilt/src/libcuperm_dist.so.0
-  cp "$carried/dist/cuperm-dist-test" "$carried/dist/test_dist_layout" $prebuilt/tests/
-  cp "$carried/libcmocka.so.0" $prebuilt/src/ 2>/dev/null
+  source scripts/lib/make-carry.sh
+  cuperm_unpack_dist_carry "$carried" "$prebuilt" || { add build "no $carried/dist (make-carry.sh)"; finish 1; }
 fi
 if [ -n "$prebuilt" ]; then
   build=$prebuilt

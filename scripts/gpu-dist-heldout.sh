@@ -10,10 +10,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-12} seed=${2:-45} gb=${3:-4}
 logs=${OUT:-$PWD/gpu-dist-logs}; mkdir -p "$logs"
-p=/tmp/cuperm-carried; mkdir -p $p/src $p/tests
-xz -dc build-dt/libcuperm.so.0.xz >$p/src/libcuperm.so.0 &&
-  xz -dc build-dt/dist/libcuperm_dist.so.0.xz >$p/src/libcuperm_dist.so.0 &&
-  cp build-dt/dist/cuperm-dist-test $p/tests/ || { echo "no build-dt/dist (see make-carry.sh)"; exit 1; }
+p=/tmp/cuperm-carried
+source scripts/lib/make-carry.sh
+cuperm_unpack_dist_carry build-dt $p || { echo "no build-dt/dist (see make-carry.sh)"; exit 1; }
 # NCCL: the machine's torch venv wheel (or NCCL_LIB)
 nccl=${NCCL_LIB:-$(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null)/lib}
 export LD_LIBRARY_PATH="$p/src:$nccl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" NCCL_NVLS_ENABLE=0

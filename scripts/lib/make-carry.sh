@@ -38,3 +38,15 @@ cuperm_make_dtile_carry() {
     cp "$b/tests/cuperm-dist-test" "$b/tests/test_dist_layout" build-dt/dist/
   fi
 }
+
+# cuperm_unpack_dist_carry DIR DEST (on the GPU machine): DIR as cuperm_make_dtile_carry made it, into
+# DEST/src (the two libraries, cmocka) and DEST/tests (the distributed programs), the layout of
+# scripts/gpu-dist-check.sh --prebuilt.
+cuperm_unpack_dist_carry() {
+  local dir=$1 dest=$2
+  mkdir -p "$dest/src" "$dest/tests"
+  xz -dc "$dir/libcuperm.so.0.xz" >"$dest/src/libcuperm.so.0" &&
+    xz -dc "$dir/dist/libcuperm_dist.so.0.xz" >"$dest/src/libcuperm_dist.so.0" &&
+    cp "$dir/dist/cuperm-dist-test" "$dir/dist/test_dist_layout" "$dest/tests/" &&
+    cp "$dir/libcmocka.so.0" "$dest/src/"
+}
