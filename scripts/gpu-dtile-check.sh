@@ -18,7 +18,8 @@
 #      workspace matrices unpadded, GEMMs priced without the misalignment term), memset2d (the default plans
 #      with every padded GEMM's K padding zeroed by cudaMemset2DAsync: CUPERM_CTR_ZERO=memset2d, session
 #      43's way), rawprices (the default plans with transposes priced by the transpose model alone:
-#      CUPERM_CTR_TRANSPOSE_CALIBRATION=0) and measure (default
+#      CUPERM_CTR_TRANSPOSE_CALIBRATION=0), unpriced (the default plans with the D-tile kernel priced as
+#      its gathering form even where its packed path runs: CUPERM_CTR_DTILE_PACKED_PRICE=0) and measure (default
 #      environment, measured plans:
 #      TTGT candidates, the table kernel and the D-tile kernel timed); then per case time and ratio
 #      to the same-shape cuBLAS GEMM of each variant (each variant's own same-run GEMM).
@@ -86,6 +87,7 @@ for dt in ${DTYPES:-f16 bf16}; do
       dense) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_CTR_DENSE_WORKSPACE=1) ;;
       memset2d) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_CTR_ZERO=memset2d) ;;
       rawprices) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_CTR_TRANSPOSE_CALIBRATION=0) ;;
+      unpriced) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_CTR_DTILE_PACKED_PRICE=0) ;;
       *) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE) ;;
     esac
     out="$logs/bench-$suite-$dt-$variant"

@@ -164,9 +164,17 @@
  * optimistic on these sets, so even so the model takes the kernel on 12 of its 12 winning TCCG cases,
  * 3 of 8 short-k and 1 of 11 short-k-heldout ones, never where it loses; 0.9 took two losers (1.3x,
  * 1.4x). Terms: seconds0, per item, per panel sector byte, per panel load and warp, per D
- * sector byte, per D store and warp; bf16 shares the kernel's numbers. */
-#define CUPERM_SM90_DTILE {0.0, 8.517e-08, 2.345e-11, 2.815e-07, 8.725e-11, 2.528e-07, 1.0}
-#define CUPERM_DTILE_UNMEASURED {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0}
+ * sector byte, per D store and warp; bf16 shares the kernel's numbers.
+ * The packed path, fitted to its H200 times (every candidate timed, session 44's
+ * bench/results/contraction/zero-padding-h200/calibration/): the 18 TCCG 31-48 f16 cases (75.5 MB
+ * of D, 41.2-45.6 us) and random contractions f16 seed 2 cases 7 and 17 (211 and 275 MB, 92.7 and
+ * 117.3 us): 15 us + D's bytes at 2.72 TB/s, 0.63 of the H200's copy (0.9 x 4.8 TB/s). Not measured
+ * on an H100, where the same efficiency gives 1.9 TB/s. Margin 0.8: this price is an H200 time, and
+ * on the H200 the TTGT layouts model planning chose for the contractions this kernel takes ran a
+ * median 1.14 (TCCG48), 1.38 (random seed 2) and 1.39x (short-k seed 1) their H100-fitted price
+ * (same data): 0.8 ~ 1 / 1.25 weighs both in the TTGT model's terms. */
+#define CUPERM_SM90_DTILE {0.0, 8.517e-08, 2.345e-11, 2.815e-07, 8.725e-11, 2.528e-07, 1.0, 15e-6, 0.63, 0.8}
+#define CUPERM_DTILE_UNMEASURED {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0}
 /* The skinny kernel (plan/contraction/gett_cost.c), from its H200 times on TCCG 1-8 f16 (the cases
  * it takes; bench/results/gett-h100/skinny-h200/): first version, the modelled bytes moved at
  * 0.88-1.47 TB/s, median 1.13, against a copy's 4.3: efficiency 0.26 of the copy; session 41's

@@ -114,6 +114,13 @@ typedef struct {
     double dByteSeconds;
     double storeSeconds;
     double margin; /* a model plan takes the kernel when its time x this is below the best other plan's */
+    /* Its packed path (plan/contraction/gett_dtile_cost.h: cuperm_ctr_dtile_packed_seconds), bound by
+     * writing D: packedSeconds0 + bytes / (dram_bytes_per_second x copy_efficiency x
+     * packedEfficiency), weighed by packedMargin instead of margin. packedEfficiency 0: not measured;
+     * model plans price the gathering kernel. */
+    double packedSeconds0;
+    double packedEfficiency;
+    double packedMargin;
 } cuperm_dtile_tuning_t;
 
 /* The skinny GETT kernel's time model (plan/contraction/gett_cost.c): it is bound by memory, so

@@ -76,6 +76,8 @@ void cuperm_handle_read_env(cuperm_handle_t* h)
     h->ctrZeroKind = cuperm_ctr_zero_kind_named(getenv("CUPERM_CTR_ZERO"));
     const char* calibration = getenv("CUPERM_CTR_TRANSPOSE_CALIBRATION");
     h->ctrRawTransposePrices = calibration && strcmp(calibration, "0") == 0;
+    const char* packed = getenv("CUPERM_CTR_DTILE_PACKED_PRICE");
+    h->ctrPackedUnpriced = packed && strcmp(packed, "0") == 0;
     const char* lt = getenv("CUPERM_LT_AFTER_RUNS");
     char* end = NULL;
     const long runs = lt ? strtol(lt, &end, 10) : -1;

@@ -46,6 +46,9 @@ typedef struct cuperm_handle {
                                   transposes by the transpose model alone (for A/B runs) */
     int ctrZeroKind; /* CUPERM_CTR_ZERO=memset2d|slice at cupermCreate: every padded GEMM's K padding
                         zeroed that way (a cuperm_ctr_zero_kind_t, for A/B runs); 0: the cheapest priced */
+    int ctrPackedUnpriced; /* CUPERM_CTR_DTILE_PACKED_PRICE=0 at cupermCreate: model plans price the D-tile
+                              kernel's gathering form even where its packed path runs (the plans of
+                              before the packed path's price, for A/B runs) */
 } cuperm_handle_t;
 
 /** A handle for the current device (the object; the token is made by the API). */

@@ -117,20 +117,47 @@ static void test_work_and_model_choice(void** state)
     const double d = cuperm_ctr_dtile_seconds(&o.p, &s, h100, 132);
     assert_true(d > 10e-6 && d < 1e-3);
     assert_false(isfinite(cuperm_ctr_dtile_seconds(&o.p, &s, tuning_of(8), 108))); /* not measured there */
+    /* Every run of TCCG 31 takes the packed path (tiles from the registers, C with D's strides): it
+     * is priced by D's bytes and A's and B's twice (panel images) at its share of a copy's rate. */
+    const double pk = cuperm_ctr_dtile_packed_seconds(&o.p, &s, h100, 132, 3.35e12);
+    const double bytes = 9216.0 * 4096 * 2 + 2 * 2 * (9216.0 * 24 + 24.0 * 4096);
+    assert_float_equal(pk, h100->dtile.packedSeconds0 + bytes / (3.35e12 * h100->copy_efficiency * h100->dtile.packedEfficiency),
+                       1e-12);
+    assert_true(pk < d); /* the gathering kernel's price is higher */
+    assert_false(isfinite(cuperm_ctr_dtile_packed_seconds(&o.p, &s, tuning_of(8), 108, 2.0e12)));
     /* The choice: the kernel where TTGT's layout is priced above it (by the margin), never else. */
     cuperm_ctr_layout_t l;
     memset(&l, 0, sizeof l);
     l.calls = 1;
-    l.gemmSeconds = 2 * d * h100->dtile.margin;
+    l.gemmSeconds = 2 * pk * h100->dtile.packedMargin;
     double seconds;
     assert_int_equal(cuperm_ctr_gett_model_choice(&o.p, &l, h100, 132, 3.35e12, &seconds), CTR_GETT_DTILE);
-    assert_float_equal(seconds, d, 0);
-    l.gemmSeconds = 0.9 * d * h100->dtile.margin;
+    assert_float_equal(seconds, pk, 0);
+    l.gemmSeconds = 0.9 * pk * h100->dtile.packedMargin;
     assert_int_equal(cuperm_ctr_gett_model_choice(&o.p, &l, h100, 132, 3.35e12, &seconds), CTR_GETT_NONE);
     assert_float_equal(seconds, l.gemmSeconds, 0);
+    /* C with other strides: runs with beta != 0 would take the gathering kernel, which is priced. */
+    {
+        ctr_made oc;
+        assert_int_equal(ctr_make(&oc, "dega", "gfbc", "abcdef", TCCG31_48_EXTENTS, CUPERM_R_16F), CUPERM_STATUS_SUCCESS);
+        int64_t st[6] = {1};
+        for (int i = 1; i < 6; ++i) st[i] = st[i - 1] * oc.l.extents[2][i - 1] + (i == 1); /* padded after a */
+        cupermTensorDescriptor_t c = oc.l.d[2];
+        c.strides = st;
+        assert_int_equal(cuperm_ctr_problem_init(&oc.p, &oc.l.d[0], &oc.l.d[1], &c, &oc.l.d[2], CUPERM_COMPUTE_DEFAULT),
+                         CUPERM_STATUS_SUCCESS);
+        assert_true(cuperm_ctr_dtile_choose(&oc.p, &s));
+        assert_false(isfinite(cuperm_ctr_dtile_packed_seconds(&oc.p, &s, h100, 132, 3.35e12)));
+        l.gemmSeconds = 2 * d * h100->dtile.margin;
+        assert_int_equal(cuperm_ctr_gett_model_choice(&oc.p, &l, h100, 132, 3.35e12, &seconds), CTR_GETT_DTILE);
+        assert_float_equal(seconds, d, 0);
+        l.gemmSeconds = 0.9 * d * h100->dtile.margin;
+        assert_int_equal(cuperm_ctr_gett_model_choice(&oc.p, &l, h100, 132, 3.35e12, &seconds), CTR_GETT_NONE);
+    }
     /* A looped layout (hundreds of GEMMs: TCCG 33's kind) is priced as issued at a host floor per
      * looped index, milliseconds here; the kernel competes with its device time, and loses. */
     l.calls = 384;
+    l.gemmSeconds = 0.9 * pk * h100->dtile.packedMargin;
     assert_true(cuperm_ctr_ttgt_issued_seconds(&l) > 10 * d);
     assert_int_equal(cuperm_ctr_gett_model_choice(&o.p, &l, h100, 132, 3.35e12, &seconds), CTR_GETT_NONE);
     l.calls = 1;

@@ -185,6 +185,65 @@ static void test_random_tables(void** state)
     assert_true(taken >= 20);
 }
 
+/* cuperm_ctr_dtile_packed_direct (from D's strides, for model planning) against what the tables
+ * say (cuperm_ctr_dtile_packed_tables' alignment and cuperm_ctr_dtile_direct_pieces at D's piece
+ * size) on random short-K problems with tiles of whole modes: dense D, D viewed in a larger tensor,
+ * 16-bit and fp32 D. */
+static void test_direct_rule(void** state)
+{
+    (void)state;
+    rng_t r = {20261129};
+    int whole = 0, direct = 0, blocks = 0;
+    for (int i = 0; i < 20000 && whole < 400; ++i) {
+        ctr_random_case c;
+        const ctr_random_options o = {5, 24, 1 << 18, 0, 2, 1, 0, i % 3 ? 0 : 50};
+        ctr_random_draw(&r, &o, &c);
+        for (int w = 0; w < 4; ++w) c.desc[w].type = w < 2 ? CUPERM_R_16F : (i % 2 ? CUPERM_R_16F : CUPERM_R_32F);
+        cuperm_ctr_problem_t p;
+        assert_int_equal(cuperm_ctr_problem_init(&p, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
+                                                 CUPERM_COMPUTE_DEFAULT), CUPERM_STATUS_SUCCESS);
+        cuperm_ctr_dtile_t s;
+        if (!cuperm_ctr_dtile_choose(&p, &s) || !s.whole[0] || !s.whole[1]) continue;
+        ++whole;
+        char repro[512];
+        ctr_random_print(&c, repro, sizeof repro);
+        int order[CTR_MAX_MODES];
+        cuperm_ctr_dtile_d_order(&p, order);
+        const int dMFast = (int)p.modes[order[0]].group == CTR_GROUP_M;
+        const int64_t m = p.groupSize[CTR_GROUP_M], n = p.groupSize[CTR_GROUP_N], batch = p.groupSize[CTR_GROUP_L];
+        int64_t *dM = malloc(sizeof(int64_t) * (size_t)m), *dN = malloc(sizeof(int64_t) * (size_t)n);
+        int64_t* dL = malloc(sizeof(int64_t) * (size_t)batch);
+        group_offsets(&p, CTR_GROUP_M, dM);
+        group_offsets(&p, CTR_GROUP_N, dN);
+        group_offsets(&p, CTR_GROUP_L, dL);
+        const int xTile = dMFast ? s.tn : s.tm, yTile = dMFast ? s.tm : s.tn;
+        int rowsX, rowsY;
+        cuperm_ctr_dtile_panel_rows(xTile, yTile, &rowsX, &rowsY);
+        const int tilesX = (int)((dMFast ? n : m) / xTile), tilesY = (int)((dMFast ? m : n) / yTile);
+        int64_t* base = malloc(sizeof(int64_t) * (size_t)tilesX * (size_t)tilesY * (size_t)batch);
+        int32_t *sx = malloc(sizeof(int32_t) * (size_t)rowsX), *sy = malloc(sizeof(int32_t) * (size_t)rowsY);
+        const int per = c.desc[3].type == CUPERM_R_32F ? 4 : 8;
+        const int aligned = cuperm_ctr_dtile_packed_tables(dMFast ? dN : dM, dMFast ? dM : dN, batch > 1 ? dL : NULL,
+                                                           xTile, yTile, rowsX, rowsY, tilesX, tilesY, batch,
+                                                           cuperm_ctr_dtile_outer_x(xTile, yTile), per, base, sx, sy);
+        const int want = aligned && cuperm_ctr_dtile_direct_pieces(xTile, yTile, sx, sy, per);
+        if (cuperm_ctr_dtile_packed_direct(&p, &s, dMFast) != want)
+            fail_msg("%s: %s D's 16-byte pieces from the registers, the tables say %s", repro,
+                     want ? "refuses" : "takes", want ? "yes" : "no");
+        direct += want;
+        blocks += want && cuperm_ctr_dtile_packed_tile(&p, &s);
+        free(base);
+        free(sx);
+        free(sy);
+        free(dM);
+        free(dN);
+        free(dL);
+    }
+    printf("    %d random tiles of whole modes: %d written from the registers, %d of them one block of D\n", whole,
+           direct, blocks);
+    assert_true(whole >= 100 && direct > 0 && direct < whole && blocks < direct);
+}
+
 /* The padding on the TCCG tiles: 40's rows lie 384 elements (768 bytes) apart, so without
  * padding the 8 rows of a store share 4 banks (8 wavefronts); the chooser must reach one
  * wavefront a store. 31's rows lie 24 elements apart: conflict-free without padding. */
@@ -220,6 +279,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_which_tiles),
         cmocka_unit_test(test_random_tables),
+        cmocka_unit_test(test_direct_rule),
         cmocka_unit_test(test_stage_padding),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

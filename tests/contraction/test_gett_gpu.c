@@ -167,7 +167,7 @@ static int failures_total = 0;
  */
 static const char* expect_in_description = NULL; /* run_case asserts it is in the plan's description */
 static int last_plan_dtile = 0;                   /* run_case's plan ran the D-tile kernel */
-static int last_plan_packed = 0;                  /* ... with its packed path (beta = 0, D aligned) */
+static int last_plan_packed = 0;                  /* ... with its packed path */
 
 static int run_case(rng_t* r, cupermTensorDescriptor_t desc[4], const type_pair* tp, int betaMode, int off,
                     cupermPlanMode_t mode, int expectGett, const char* label)
@@ -183,7 +183,7 @@ static int run_case(rng_t* r, cupermTensorDescriptor_t desc[4], const type_pair*
     if (gett) tally_orders(info.description);
     last_plan_dtile = gett && strstr(info.description, "D-tile kernel") != NULL;
     /* GETT plans need workspace only for the D-tile kernel's packed panels. */
-    const int packedPlan = gett && strstr(info.description, "packed where beta = 0") != NULL;
+    const int packedPlan = gett && strstr(info.description, "; packed where beta = 0") != NULL;
     if (gett && !packedPlan) assert_int_equal(info.workspaceBytes, 0);
     if (packedPlan) assert_true(info.workspaceBytes > 0);
     if (expect_in_description && !strstr(info.description, expect_in_description)) {
@@ -193,8 +193,10 @@ static int run_case(rng_t* r, cupermTensorDescriptor_t desc[4], const type_pair*
     }
 
     const int alias = betaMode == BETA_C_IS_D;
-    /* off = 0: D 16-byte aligned (buffer_make), so beta = 0 takes the packed path */
-    last_plan_packed = packedPlan && betaMode == BETA_ZERO && off == 0;
+    /* off = 0: C and D 16-byte aligned (buffer_make), so beta = 0 takes the packed path, and so
+     * does beta != 0 where the plan says it reads C (C with D's strides, tiles from the registers) */
+    last_plan_packed = packedPlan && off == 0 &&
+                       (betaMode == BETA_ZERO || strstr(info.description, "or C has D's strides") != NULL);
     buffer b[4];
     for (int t = 0; t < 4; ++t) buffer_make(&b[t], &desc[t], off);
     for (int t = 0; t < 3; ++t) rng_fill(r, desc[t].type, (int64_t)(b[t].bytes / b[t].es), b[t].host);
@@ -290,7 +292,8 @@ typedef struct {
     const char *a, *b, *d; /* one letter per mode */
     int64_t ext[26];       /* by letter */
     int padded;            /* 1: random memory orders and padding instead of column-major;
-                              2: column-major with each stride a multiple of 8 (runs of 8, short last ones) */
+                              2: column-major with each stride a multiple of 8 (runs of 8, short last ones);
+                              3: column-major with each stride a multiple of 32 */
 } shape;
 
 typedef struct {
@@ -310,6 +313,7 @@ static void strides_for(rng_t* r, int rank, const int64_t* e, int64_t* s, int pa
         s[order[i]] = next;
         next *= e[order[i]] + (padded == 1 && rng_range(r, 0, 1) ? 1 : 0);
         if (padded == 2) next = (next + 7) / 8 * 8;
+        if (padded == 3) next = (next + 31) / 32 * 32;
     }
 }
 
@@ -509,15 +513,23 @@ static void test_many_tiles(void** state)
          * packed path stages the tile in shared memory; 768 tiles */
         {"dega", "gfbc", "abcdef", E(['a' - 'a'] = 6, ['b' - 'a'] = 16, ['c' - 'a'] = 16, ['d' - 'a'] = 4,
                                      ['e' - 'a'] = 24, ['f' - 'a'] = 32, ['g' - 'a'] = 24), 0},
+        /* shape 0 with D's (and C's) strides padded to multiples of 32 elements: the 24 x 256 tiles
+         * (a; b, c) are whole modes but not one block of D (b lies 32 apart): from the registers */
+        {"dega", "gfbc", "abcdef", E(['a' - 'a'] = 24, ['b' - 'a'] = 16, ['c' - 'a'] = 16, ['d' - 'a'] = 12,
+                                     ['e' - 'a'] = 6, ['f' - 'a'] = 32, ['g' - 'a'] = 24), 3},
     };
-    /* beta mode, base offset (elements), type pair (shifted by two per shape): 16-bit D first */
-    static const int cases[][3] = {{BETA_ZERO, 0, 1}, {BETA_C_NOT_D, 0, 0}, {BETA_C_IS_D, 0, 3}, {BETA_ZERO, 1, 1},
-                                   {BETA_ZERO, 0, 2}};
+    /* beta mode, base offset (elements), type pair (shifted by two per shape): 16-bit D first;
+     * last: C's strides padded apart from D's */
+    static const int cases[][4] = {{BETA_ZERO, 0, 1, 0},   {BETA_C_NOT_D, 0, 0, 0}, {BETA_C_IS_D, 0, 3, 0},
+                                   {BETA_ZERO, 1, 1, 0},   {BETA_ZERO, 0, 2, 0},    {BETA_C_NOT_D, 1, 2, 0},
+                                   {BETA_C_NOT_D, 0, 1, 1}};
     /* Shapes 0, 2, 3 and 4 have tiles that are one block of D (shape 1's, over modes a, b and d,
      * skips c): the packed path takes their aligned beta = 0 runs on sm_90 (two a shape), unless
      * CUPERM_GETT_DTILE_PACKED=0 keeps the gathering kernel. It writes the tiles of 0, 2 and 3 from
-     * the registers and stages 4's (all of them with CUPERM_GETT_DTILE_PACKED=staged; then 3's
-     * staging is padded). */
+     * the registers, reading C where C has D's strides and is aligned (two more runs each), and
+     * stages 4's (all of them with CUPERM_GETT_DTILE_PACKED=staged, beta = 0 only; then 3's staging
+     * is padded). Shape 5's tiles, not blocks of D, go from the registers or not at all (staged).
+     * C's strides apart from D's or C unaligned: the gathering kernel. */
     const char* dtile = getenv("CUPERM_GETT_DTILE");
     const char* packed = getenv("CUPERM_GETT_DTILE_PACKED");
     int major = 0;
@@ -531,10 +543,12 @@ static void test_many_tiles(void** state)
         for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
             built b;
             build_shape(&r, &shapes[s], &b);
+            for (int64_t i = b.d[2].rank - 1, next = 1; cases[c][3] && i >= 0; --i) /* C apart: its last mode fastest */
+                b.strides[2][i] = next, next *= b.extents[2][i];
             char label[160];
-            snprintf(label, sizeof label, "many tiles %zu (%s,%s->%s) beta mode %d off %d", s, shapes[s].a, shapes[s].b,
-                     shapes[s].d, cases[c][0], cases[c][1]);
-            expect_in_description = !onPacked || s == 1 ? NULL
+            snprintf(label, sizeof label, "many tiles %zu (%s,%s->%s) beta mode %d off %d%s", s, shapes[s].a,
+                     shapes[s].b, shapes[s].d, cases[c][0], cases[c][1], cases[c][3] ? " C padded" : "");
+            expect_in_description = !onPacked || s == 1 || (staged && s == 5) ? NULL
                                     : staged && s == 3  ? "from a padded staging"
                                     : staged || s == 4  ? "in 16-byte stores from a"
                                                         : "in 16-byte stores from the registers";
@@ -548,7 +562,7 @@ static void test_many_tiles(void** state)
     printf("    many tiles: %d runs (%d on the D-tile kernel, %d of them packed), %d failed\n", runs, dtileRuns,
            packedRuns, failures);
     if (onDtile) assert_int_equal(dtileRuns, runs);
-    if (onPacked) assert_int_equal(packedRuns, 8);
+    if (onPacked) assert_int_equal(packedRuns, staged ? 8 : 18);
     assert_int_equal(failures, 0);
 }
 

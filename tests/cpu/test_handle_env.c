@@ -13,31 +13,32 @@
 #include "exec/handle.h"
 #include "plan/contraction/layout.h"
 
-static const char* const names[] = {"CUPERM_GETT", "CUPERM_GETT_TMA_TILE", "CUPERM_CTR_DENSE_WORKSPACE",
-                                    "CUPERM_CTR_ZERO", "CUPERM_CTR_TRANSPOSE_CALIBRATION", "CUPERM_LT_AFTER_RUNS"};
+static const char* const names[] = {"CUPERM_GETT",          "CUPERM_GETT_TMA_TILE", "CUPERM_CTR_DENSE_WORKSPACE",
+                                    "CUPERM_CTR_ZERO",      "CUPERM_CTR_TRANSPOSE_CALIBRATION", "CUPERM_LT_AFTER_RUNS",
+                                    "CUPERM_CTR_DTILE_PACKED_PRICE"};
 
-static void read_with(cuperm_handle_t* h, const char* const values[6])
+static void read_with(cuperm_handle_t* h, const char* const values[7])
 {
-    for (int i = 0; i < 6; ++i)
+    for (int i = 0; i < 7; ++i)
         if (values[i]) setenv(names[i], values[i], 1);
         else unsetenv(names[i]);
     memset(h, 0x5a, sizeof *h); /* every switch must be set, whatever was there */
     cuperm_handle_read_env(h);
-    for (int i = 0; i < 6; ++i) unsetenv(names[i]);
+    for (int i = 0; i < 7; ++i) unsetenv(names[i]);
 }
 
 /* The switches a read must give: CUPERM_GETT's two, CUPERM_CTR_DENSE_WORKSPACE, CUPERM_CTR_ZERO,
- * CUPERM_CTR_TRANSPOSE_CALIBRATION=0 and CUPERM_LT_AFTER_RUNS. */
+ * CUPERM_CTR_TRANSPOSE_CALIBRATION=0, CUPERM_LT_AFTER_RUNS and CUPERM_CTR_DTILE_PACKED_PRICE=0. */
 typedef struct {
-    int gettForced, gettTma, dense, zero, raw, ltAfterRuns;
+    int gettForced, gettTma, dense, zero, raw, ltAfterRuns, packedUnpriced;
 } switches_t;
 
-static void expect(const char* const values[6], switches_t want)
+static void expect(const char* const values[7], switches_t want)
 {
     cuperm_handle_t h;
     read_with(&h, values);
     const switches_t got = {h.gettForced, h.gettTma, h.ctrDenseWorkspace, h.ctrZeroKind, h.ctrRawTransposePrices,
-                            (int)h.ltAfterRuns};
+                            (int)h.ltAfterRuns, h.ctrPackedUnpriced};
     assert_memory_equal(&got, &want, sizeof got);
     assert_int_equal(h.gettTmaTile, -1); /* never set here */
 }
@@ -45,23 +46,26 @@ static void expect(const char* const values[6], switches_t want)
 static void defaults(void** state)
 {
     (void)state; /* each padding priced, transposes calibrated */
-    expect((const char* const[6]){NULL, NULL, NULL, NULL, NULL, NULL}, (switches_t){0, 0, 0, CTR_ZERO_NONE, 0, CTR_LT_AFTER_RUNS});
+    expect((const char* const[7]){NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+           (switches_t){0, 0, 0, CTR_ZERO_NONE, 0, CTR_LT_AFTER_RUNS, 0});
 }
 
 static void switches(void** state)
 {
     (void)state;
-    expect((const char* const[6]){"tma", NULL, "1", "slice", "0", "0"}, (switches_t){1, 1, 1, CTR_ZERO_SLICE, 1, 0});
-    expect((const char* const[6]){"1", NULL, NULL, "memset2d", "1", "12"}, (switches_t){1, 0, 0, CTR_ZERO_MEMSET2D, 0, 12});
+    expect((const char* const[7]){"tma", NULL, "1", "slice", "0", "0", "0"}, (switches_t){1, 1, 1, CTR_ZERO_SLICE, 1, 0, 1});
+    expect((const char* const[7]){"1", NULL, NULL, "memset2d", "1", "12", "1"},
+           (switches_t){1, 0, 0, CTR_ZERO_MEMSET2D, 0, 12, 0});
 }
 
 /* Values that name nothing leave the default: never a half-parsed switch. */
 static void malformed_values(void** state)
 {
     (void)state;
-    expect((const char* const[6]){"yes", NULL, "true", "rows", "off", "12x"},
-           (switches_t){0, 0, 0, CTR_ZERO_NONE, 0, CTR_LT_AFTER_RUNS});
-    expect((const char* const[6]){NULL, NULL, NULL, "", NULL, "-3"}, (switches_t){0, 0, 0, CTR_ZERO_NONE, 0, CTR_LT_AFTER_RUNS});
+    expect((const char* const[7]){"yes", NULL, "true", "rows", "off", "12x", "off"},
+           (switches_t){0, 0, 0, CTR_ZERO_NONE, 0, CTR_LT_AFTER_RUNS, 0});
+    expect((const char* const[7]){NULL, NULL, NULL, "", NULL, "-3", ""},
+           (switches_t){0, 0, 0, CTR_ZERO_NONE, 0, CTR_LT_AFTER_RUNS, 0});
 }
 
 int main(void)

@@ -178,55 +178,106 @@ int bench_ctr_random(uint64_t seed, int count, int64_t targetElements, double ma
     return count;
 }
 
+/* short-k's letters for case i: D's free modes a.. (nM of A, then nN of B: letters 0 .. nM + nN - 1),
+ * K of 8-64 in one or two modes, a batch mode in a quarter of the cases, every operand's letters
+ * shuffled; K's and the batch's extents in extent (the free ones are the caller's). */
+static bench_ctr_case* short_k_letters(uint64_t* s, int i, int nM, int nN, int64_t* extent, char* A,
+                                       int* rA, char* B, int* rB, char* D, int* rD, bench_ctr_case* out)
+{
+    const int nK = range(s, 1, 2), nL = range(s, 0, 3) == 0;
+    int letter = 0;
+    *rA = *rB = *rD = 0;
+    memset(extent, 0, 26 * sizeof *extent);
+    for (int j = 0; j < nM; ++j, ++letter) A[(*rA)++] = D[(*rD)++] = (char)('a' + letter);
+    for (int j = 0; j < nN; ++j, ++letter) B[(*rB)++] = D[(*rD)++] = (char)('a' + letter);
+    /* K: one mode of 8-64 or two whose product is 8-64. */
+    if (nK == 1) {
+        extent[letter] = range(s, 8, 64);
+    } else {
+        extent[letter] = range(s, 2, 8);
+        extent[letter + 1] = range(s, (int)((8 + extent[letter] - 1) / extent[letter]), (int)(64 / extent[letter]));
+    }
+    for (int j = 0; j < nK; ++j, ++letter) A[(*rA)++] = B[(*rB)++] = (char)('a' + letter);
+    if (nL) {
+        extent[letter] = range(s, 2, 8);
+        A[(*rA)++] = B[(*rB)++] = D[(*rD)++] = (char)('a' + letter++);
+    }
+    return shuffled_case(s, i, A, *rA, B, *rB, D, *rD, out);
+}
+
+/* Output-bound: neither input larger than D. */
+static int output_bound(const char* A, int rA, const char* B, int rB, const char* D, int rD, const int64_t* extent)
+{
+    return volume(A, rA, extent) <= volume(D, rD, extent) && volume(B, rB, extent) <= volume(D, rD, extent);
+}
+
+/* D's size: targetElements / 8 to targetElements elements, log-uniform. */
+static double short_k_volume(uint64_t* s, int64_t targetElements)
+{
+    return (double)targetElements / 8 * pow(8.0, (double)(next(s) % 1000) / 1000.0);
+}
+
 int bench_ctr_short_k(uint64_t seed, int count, int64_t targetElements, bench_ctr_case* out)
 {
     uint64_t s = seed * 0x9e3779b97f4a7c15ull + 101;
     for (int i = 0; i < count; ++i) {
-    retry:;
-        const int nM = range(&s, 1, 3), nN = range(&s, 1, 3), nK = range(&s, 1, 2), nL = range(&s, 0, 3) == 0;
-        /* Letters: D's free modes a.. (M then N), then K, then the batch mode. */
         char A[8], B[8], D[8];
-        int rA = 0, rB = 0, rD = 0, letter = 0;
-        int64_t extent[26] = {0};
-        int free_[6], nFree = 0;
-        for (int j = 0; j < nM; ++j, ++letter) A[rA++] = D[rD++] = (char)('a' + letter), free_[nFree++] = letter;
-        for (int j = 0; j < nN; ++j, ++letter) B[rB++] = D[rD++] = (char)('a' + letter), free_[nFree++] = letter;
-        /* K: one mode of 8-64 or two whose product is 8-64. */
-        if (nK == 1) {
-            extent[letter] = range(&s, 8, 64);
-        } else {
-            extent[letter] = range(&s, 2, 8);
-            extent[letter + 1] = range(&s, (int)((8 + extent[letter] - 1) / extent[letter]), (int)(64 / extent[letter]));
-        }
-        for (int j = 0; j < nK; ++j, ++letter) A[rA++] = B[rB++] = (char)('a' + letter);
-        if (nL) {
-            extent[letter] = range(&s, 2, 8);
-            A[rA++] = B[rB++] = D[rD++] = (char)('a' + letter++);
-        }
-        bench_ctr_case* c = shuffled_case(&s, i, A, rA, B, rB, D, rD, out);
-        /* D of targetElements / 8 to targetElements, log-uniform: every free extent w_j L (w_j
-         * 0.5-1.5, a few of them 2-6 instead), L grown until D holds that many. */
-        const double want = (double)targetElements / 8 * pow(8.0, (double)(next(&s) % 1000) / 1000.0);
-        double w[6];
-        int grows = 0;
-        for (int j = 0; j < nFree; ++j) {
-            w[j] = range(&s, 0, 3) == 0 ? -range(&s, 2, 6) : 0.5 + (double)(next(&s) % 1000) / 1000.0;
-            grows += w[j] > 0;
-        }
-        if (!grows) w[0] = 1.0;
-        for (int64_t L = 2;; L = L + 1 > L * 51 / 50 ? L + 1 : L * 51 / 50) {
-            int64_t trial[26];
-            memcpy(trial, extent, sizeof trial);
+        int rA, rB, rD;
+        int64_t extent[26];
+        bench_ctr_case* c;
+        do {
+            const int nM = range(&s, 1, 3), nN = range(&s, 1, 3);
+            c = short_k_letters(&s, i, nM, nN, extent, A, &rA, B, &rB, D, &rD, out);
+            const int nFree = nM + nN;
+            /* Every free extent w_j L (w_j 0.5-1.5, a few of them 2-6 instead), L grown until D holds
+             * the drawn size. */
+            const double want = short_k_volume(&s, targetElements);
+            double w[6];
+            int grows = 0;
             for (int j = 0; j < nFree; ++j) {
-                const int64_t e = w[j] < 0 ? (int64_t)-w[j] : (int64_t)(w[j] * (double)L + 0.5);
-                trial[free_[j]] = e > 1 ? e : 1;
+                w[j] = range(&s, 0, 3) == 0 ? -range(&s, 2, 6) : 0.5 + (double)(next(&s) % 1000) / 1000.0;
+                grows += w[j] > 0;
             }
-            memcpy(c->extent, trial, sizeof trial);
-            if (volume(D, rD, trial) >= want) break;
-        }
-        /* Output-bound: neither input larger than D. */
-        if (volume(A, rA, c->extent) > volume(D, rD, c->extent) || volume(B, rB, c->extent) > volume(D, rD, c->extent))
-            goto retry;
+            if (!grows) w[0] = 1.0;
+            for (int64_t L = 2;; L = L + 1 > L * 51 / 50 ? L + 1 : L * 51 / 50) {
+                int64_t trial[26];
+                memcpy(trial, extent, sizeof trial);
+                for (int j = 0; j < nFree; ++j) {
+                    const int64_t e = w[j] < 0 ? (int64_t)-w[j] : (int64_t)(w[j] * (double)L + 0.5);
+                    trial[j] = e > 1 ? e : 1;
+                }
+                memcpy(c->extent, trial, sizeof trial);
+                if (volume(D, rD, trial) >= want) break;
+            }
+        } while (!output_bound(A, rA, B, rB, D, rD, c->extent));
+    }
+    return count;
+}
+
+int bench_ctr_short_k_modes(uint64_t seed, int count, int64_t targetElements, bench_ctr_case* out)
+{
+    uint64_t s = seed * 0x9e3779b97f4a7c15ull + 307;
+    for (int i = 0; i < count; ++i) {
+        char A[8], B[8], D[8];
+        int rA, rB, rD;
+        int64_t extent[26];
+        bench_ctr_case* c;
+        do {
+            const int nM = range(&s, 2, 3), nN = nM == 2 ? 3 : range(&s, 2, 3), nFree = nM + nN;
+            c = short_k_letters(&s, i, nM, nN, extent, A, &rA, B, &rB, D, &rD, out);
+            const double want = short_k_volume(&s, targetElements);
+            /* Free extents from 2-8, a random one grown by about a quarter at a time (to 40 at
+             * most) until D holds the drawn size. */
+            for (int j = 0; j < nFree; ++j) extent[j] = range(&s, 2, 8);
+            for (int grown = 1; grown && volume(D, rD, extent) < want;) {
+                grown = 0;
+                for (int tries = 0; tries < 4 * nFree && !grown; ++tries) {
+                    int64_t* e = &extent[range(&s, 0, nFree - 1)];
+                    if (*e < 40) *e = *e + 1 + *e / 4 > 40 ? 40 : *e + 1 + *e / 4, grown = 1;
+                }
+            }
+            memcpy(c->extent, extent, sizeof extent);
+        } while (!output_bound(A, rA, B, rB, D, rD, c->extent));
     }
     return count;
 }

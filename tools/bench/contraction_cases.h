@@ -46,6 +46,13 @@ int bench_ctr_random(uint64_t seed, int count, int64_t targetElements, double ma
  */
 int bench_ctr_short_k(uint64_t seed, int count, int64_t targetElements, bench_ctr_case* out);
 
+/*
+ * short-k with D of 5-6 small modes (2-40 elements each, TCCG 31-48's form): two or three M and
+ * N modes each, five at least, so that D-tiles of whole modes are often contiguous blocks of D (the D-tile
+ * kernel's packed path, plan/contraction/gett_dtile.h), and often not.
+ */
+int bench_ctr_short_k_modes(uint64_t seed, int count, int64_t targetElements, bench_ctr_case* out);
+
 /* Real flops (2 per multiply-add) and the fewest bytes (A, B read, D written once). */
 double bench_ctr_flops(const bench_ctr_case* c);
 double bench_ctr_bytes(const bench_ctr_case* c, size_t abSize, size_t dSize);

@@ -582,7 +582,8 @@ static int load_cases(const bench_suite* suite, const bench_options* opt, const 
         uint64_t seed = opt->gen.seed ? opt->gen.seed : 1;
         if (strstr(suite->name, "heldout")) seed = bench_heldout_seed(seed);
         const int64_t target = opt->gen.volume > 0 ? opt->gen.volume : 64000000;
-        *n = bench_ctr_short_k(seed, count > BENCH_CTR_MAX_CASES ? BENCH_CTR_MAX_CASES : count, target, cases);
+        *n = (strstr(suite->name, "modes") ? bench_ctr_short_k_modes : bench_ctr_short_k)(
+            seed, count > BENCH_CTR_MAX_CASES ? BENCH_CTR_MAX_CASES : count, target, cases);
     } else {
         const int count = opt->gen.count > 0 ? opt->gen.count : 24;
         const uint64_t seed = opt->gen.seed ? opt->gen.seed : 1;

@@ -223,6 +223,10 @@ static const bench_suite k_suites[] = {
     {"short-k", "output-bound contractions: K of 8-64, D interleaving M and N, D of 8-64M elements; --count (40), "
      "--seed", "f16", NULL, bench_run_contraction_suite, 0},
     {"short-k-heldout", "HELD OUT: short-k drawn from another seed", "f16", NULL, bench_run_contraction_suite, 0},
+    {"short-k-modes", "short-k with D of 5-6 modes of 2-40 elements (TCCG 31-48's form); --count (40), --seed", "f16",
+     NULL, bench_run_contraction_suite, 0},
+    {"short-k-modes-heldout", "HELD OUT: short-k-modes drawn from another seed", "f16", NULL,
+     bench_run_contraction_suite, 0},
     {"cases", "the cases of --cases FILE", "f64", gen_cases_file, bench_run_transpose_suite, 0},
     {"case", "the one case of --case \"EXTENTS PERM\"", "f64", gen_single_case,
      bench_run_transpose_suite, 0},

@@ -15,6 +15,7 @@
  *         its contractions once each, one after another, on one handle): what a handle keeps
  *         between plans (its caches, the search's scratch) is warm, no decision is cached.
  * --cold MIB: write MIB MiB of memory before each plan (cold CPU caches).
+ * --dram B: the stand-in device's DRAM bytes a second (default 3.35e12, an H100 SXM; 4.8e12: an H200).
  * --rank N: with --describe or --transposes, the search's N best layouts (at most CTR_RANK_MAX; what measure
  *         mode times), each line "ID.I SPEC | ...".
  * --ops: operators on the operands, rotating with the case id (real types: RELU, NEGATE, TANH, ABS,
@@ -22,7 +23,7 @@
  * --dtile: per case the D-tile kernel's tile and one block's work (plan/contraction/gett_dtile_cost.h)
  *         where it takes the case, its modelled time, the chosen TTGT layout's device time and
  *         model planning's choice (CSV; tools/model/fit_dtile.py fits the kernel's coefficients to
- *         measured times).
+ *         measured times) and whether every run takes its packed path (priced so, gett_dtile_cost.h).
  * FILE "random:SEED:COUNT": cuperm-bench's random-contractions instead of a case list. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
@@ -37,6 +38,7 @@
 #include "exec/handle.h"
 #include "exec/transpose/plan.h"
 #include "plan/contraction/gett_cost.h"
+#include "plan/contraction/gett_dtile.h"
 #include "plan/contraction/gett_dtile_cost.h"
 #include "plan/contraction/layout.h"
 #include "plan/contraction/problem.h"
@@ -191,11 +193,12 @@ static void print_transposes(const cuperm_ctr_problem_t* p, const cuperm_ctr_lay
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s FILE [--reps N] [--dtype f16|bf16|f32|f64|c32|c64] [--ops] [--full | --sequence | --describe | --transposes]\n",
+        fprintf(stderr, "usage: %s FILE [--reps N] [--dtype f16|bf16|f32|f64|c32|c64] [--ops] [--dram B] [--full | --sequence | --describe | --transposes | --dtile]\n",
                 argv[0]);
         return 2;
     }
     int reps = 20, rank = 1, describe = 0, full = 0, sequence = 0, transposes = 0, dtile = 0;
+    double dram = 3.35e12; /* the stand-in device's DRAM bytes a second (H100 SXM) */
     cupermDataType_t type = CUPERM_R_32F;
     for (int i = 2; i < argc; ++i) {
         if (!strcmp(argv[i], "--describe")) describe = 1;
@@ -207,6 +210,7 @@ int main(int argc, char** argv)
         else if (i + 1 < argc && !strcmp(argv[i], "--rank")) rank = atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--reps")) reps = atoi(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--cold")) cold_bytes = (size_t)atoll(argv[++i]) << 20;
+        else if (i + 1 < argc && !strcmp(argv[i], "--dram")) dram = atof(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--dtype")) {
             ++i;
             static const struct {
@@ -245,16 +249,17 @@ int main(int argc, char** argv)
         fprintf(stderr, "cannot read cases from %s\n", argv[1]);
         return 1;
     }
-    /* A stand-in H100 handle: the planners read only the device numbers and the tuning table. */
+    /* A stand-in H100 handle (--dram 4.8e12: an H200's): the planners read only the device numbers and
+     * the tuning table. */
     cuperm_handle_t h;
     memset(&h, 0, sizeof h);
-    h.dev = (cuperm_device_info_t){0, 9, 0, 132, 50 << 20, 48 << 10, 3.35e12};
+    h.dev = (cuperm_device_info_t){0, 9, 0, 132, 50 << 20, 48 << 10, dram};
     h.tuning = cuperm_tuning_for(&h.dev);
     cuperm_handle_read_env(&h); /* as cupermCreate: CUPERM_CTR_DENSE_WORKSPACE and the others */
     cuperm_ctr_cost_model_t model = cuperm_ctr_device_model(&h);
     double* times = malloc(sizeof(double) * (size_t)reps * (size_t)n); /* [case][rep] */
     double* med = malloc(sizeof(double) * (size_t)n);
-    if (dtile) printf("id,spec,tm,tn,kp,items,panel_bytes,panel_loads,d_bytes,d_stores,dtile_us,ttgt_us,model_choice\n");
+    if (dtile) printf("id,spec,tm,tn,kp,items,panel_bytes,panel_loads,d_bytes,d_stores,dtile_us,ttgt_us,model_choice,packed\n");
     else if (!describe) printf("id,spec,median_us\n");
     for (int r = 0; r < reps && sequence; ++r) {
         cuperm_handle_t fresh;
@@ -294,13 +299,18 @@ int main(int argc, char** argv)
                 if (!cuperm_ctr_dtile_choose(&p, &s)) continue;
                 cuperm_ctr_dtile_work_t w;
                 cuperm_ctr_dtile_work(&p, &s, h.dev.sm_count, &w);
-                double chosen;
+                double chosen, margin;
                 static const char* const kernels[] = {"ttgt", "table", "dtile"};
-                const int kernel = cuperm_ctr_gett_model_choice(&p, &l, h.tuning, h.dev.sm_count, h.dev.dram_bytes_per_second, &chosen);
-                printf("%d,%s,%d,%d,%d,%.0f,%.0f,%.1f,%.0f,%.1f,%.2f,%.2f,%s\n", cases[c].id, cases[c].spec, s.tm, s.tn, s.kp,
-                       w.items, w.panelBytes, w.panelLoads, w.dBytes, w.dStores,
-                       1e6 * cuperm_ctr_dtile_seconds(&p, &s, h.tuning, h.dev.sm_count),
-                       1e6 * (l.inputSeconds + l.outputSeconds + l.gemmSeconds), kernels[kernel]);
+                cuperm_tuning_t scratch;
+                const cuperm_tuning_t* gt = cuperm_ctr_gett_tuning(&h, &scratch);
+                const int kernel = cuperm_ctr_gett_model_choice(&p, &l, gt, h.dev.sm_count, h.dev.dram_bytes_per_second, &chosen);
+                cuperm_ctr_gett_paths_t q;
+                cuperm_ctr_gett_paths_for(&p, s.by, &q);
+                printf("%d,%s,%d,%d,%d,%.0f,%.0f,%.1f,%.0f,%.1f,%.2f,%.2f,%s,%d\n", cases[c].id, cases[c].spec, s.tm, s.tn,
+                       s.kp, w.items, w.panelBytes, w.panelLoads, w.dBytes, w.dStores,
+                       1e6 * cuperm_ctr_gett_kernel_seconds(&p, 1, gt, h.dev.sm_count, h.dev.dram_bytes_per_second, &margin),
+                       1e6 * (l.inputSeconds + l.outputSeconds + l.gemmSeconds), kernels[kernel],
+                       cuperm_ctr_dtile_packed_direct(&p, &s, q.dMFast));
             } else if (describe) {
                 /* --rank N: the search's N best (what CUPERM_PLAN_MEASURE times), else its choice */
                 static cuperm_ctr_layout_t ranked[CTR_RANK_MAX];

@@ -251,7 +251,9 @@ static size_t build_packed(cuperm_contraction_plan_t* c, const cuperm_ctr_gett_t
     /* "0": off; "serial": no overlapped launch; "staged": tiles staged in shared memory even where
      * the kernel could write them from its registers (A/B runs) */
     const char* env = getenv("CUPERM_GETT_DTILE_PACKED");
-    if ((env && strcmp(env, "0") == 0) || c->handle->dev.cc_major < 9 || !cuperm_ctr_dtile_packed_tile(&c->problem, dt) ||
+    const int block = cuperm_ctr_dtile_packed_tile(&c->problem, dt), staged = env && strcmp(env, "staged") == 0;
+    /* a tile of whole modes that is not one block of D: from the registers or not at all */
+    if ((env && strcmp(env, "0") == 0) || c->handle->dev.cc_major < 9 || (!block && (staged || !dt->whole[0] || !dt->whole[1])) ||
         !cuperm_gett_dtile_packed_available())
         return 0;
     const int elemBytes = q->cdType == CUPERM_R_32F ? 4 : 2;
@@ -275,12 +277,11 @@ static size_t build_packed(cuperm_contraction_plan_t* c, const cuperm_ctr_gett_t
                                             16 / elemBytes, host, stageX, stageY);
     int direct = 0;
     if (ok) {
-        direct = cuperm_ctr_dtile_direct_pieces(xTile, yTile, stageX, stageY, 16 / elemBytes) &&
-                 !(env && strcmp(env, "staged") == 0);
+        direct = cuperm_ctr_dtile_direct_pieces(xTile, yTile, stageX, stageY, 16 / elemBytes) && !staged;
         cuperm_ctr_dtile_stage_choose(xTile, yTile, stageX, stageY, elemBytes, &stage);
         const int stageBytes = direct ? 0 : cuperm_ctr_dtile_stage_bytes(xTile * yTile, stage.shift, stage.pad, elemBytes);
         q->packedSmem = cuperm_ctr_dtile_packed_smem_bytes(xTile, yTile, dt->kp, stageBytes);
-        ok = q->packedSmem <= CTR_DTILE_PACKED_SMEM_MAX;
+        ok = (block || direct) && q->packedSmem <= CTR_DTILE_PACKED_SMEM_MAX;
     }
     char* dev = NULL;
     if (ok) {
@@ -295,6 +296,7 @@ static size_t build_packed(cuperm_contraction_plan_t* c, const cuperm_ctr_gett_t
     g->packedTables = dev;
     q->packed = env && strcmp(env, "serial") == 0 ? 2 : 1;
     q->packedDirect = direct;
+    q->packedC = cuperm_ctr_same_strides(&c->problem, CTR_C, CTR_D);
     q->stageShift = stage.shift;
     q->stagePad = stage.pad;
     q->tileBase = (const long long*)dev;
@@ -490,11 +492,12 @@ static void describe(cuperm_contraction_plan_t* c)
                      CUPERM_GETT_SIMT_BM, CUPERM_GETT_SIMT_BN, q->aKFast ? "K" : "M", q->bKFast ? "K" : "N",
                      q->dMFast ? "M" : "N", q->off32 ? 32 : 64);
         else if (q->dtileM) {
-            char packed[200] = "";
+            char packed[240] = "";
             if (q->packed)
                 snprintf(packed, sizeof packed,
-                         "; packed where beta = 0 (A and B panels packed into the workspace, bulk-copied a stage "
-                         "ahead, each tile one block of D written in 16-byte stores %s)",
+                         "; packed where beta = 0%s (A and B panels packed into the workspace, bulk-copied a stage "
+                         "ahead, tiles written in 16-byte stores %s)",
+                         q->packedDirect && q->packedC ? " or C has D's strides" : "",
                          q->packedDirect ? "from the registers" : q->stagePad ? "from a padded staging" : "from a staging");
             snprintf(c->description + n, sizeof c->description - (size_t)n,
                      "; orders %s; D-tile kernel (mma.sync tensor cores, the whole K in shared memory), tiles of "

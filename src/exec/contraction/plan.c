@@ -46,13 +46,22 @@ cuperm_ctr_cost_model_t cuperm_ctr_device_model(cuperm_handle_t* h)
     return m;
 }
 
+const cuperm_tuning_t* cuperm_ctr_gett_tuning(const cuperm_handle_t* h, cuperm_tuning_t* scratch)
+{
+    if (!h->ctrPackedUnpriced) return h->tuning;
+    *scratch = *h->tuning;
+    scratch->dtile.packedEfficiency = 0;
+    return scratch;
+}
+
 /* A model plan takes GETT instead of layout l (the best TTGT layout) where a GETT model covers the
  * problem and predicts it faster: the table kernel's (plan/contraction/gett_cost.h, one wave) by
  * the tuning's margin, the D-tile kernel's (plan/contraction/gett_dtile_cost.h) by its own. */
 static void choose_gett_if_faster(cuperm_handle_t* h, const cuperm_ctr_problem_t* p, cuperm_ctr_layout_t* l)
 {
     double seconds;
-    const int kernel = cuperm_ctr_gett_model_choice(p, l, h->tuning, h->dev.sm_count > 0 ? h->dev.sm_count : 1,
+    cuperm_tuning_t scratch;
+    const int kernel = cuperm_ctr_gett_model_choice(p, l, cuperm_ctr_gett_tuning(h, &scratch), h->dev.sm_count > 0 ? h->dev.sm_count : 1,
                                                     h->dev.dram_bytes_per_second, &seconds);
     /* Last: for the tensor-core kernels it asks the CUDA runtime (cudaFuncGetAttributes), which most
      * model plans, large ones, never need. */

@@ -98,6 +98,10 @@ CUPERM_INTERNAL_API cupermStatus_t cuperm_ctr_plan_make(cuperm_handle_t* h, cons
  * transpose model behind transpose_seconds). */
 CUPERM_INTERNAL_API cuperm_ctr_cost_model_t cuperm_ctr_device_model(cuperm_handle_t* h);
 
+/* The tuning model planning weighs GETT kernels with: the handle's, or (CUPERM_CTR_DTILE_PACKED_PRICE=0,
+ * for A/B runs) a copy in scratch without the D-tile kernel's packed-path price. */
+CUPERM_INTERNAL_API const cuperm_tuning_t* cuperm_ctr_gett_tuning(const cuperm_handle_t* h, cuperm_tuning_t* scratch);
+
 /* Builds c->layout's steps, the workspace size and the operand spans (a GETT layout also
  * uploads its offset tables: release them with cuperm_ctr_plan_release). */
 cupermStatus_t cuperm_ctr_plan_build(cuperm_contraction_plan_t* c);

@@ -111,45 +111,46 @@ cupermStatus_t cuperm_ctr_step_gemm(const cuperm_step_t* s, const void* vplan, c
 }
 
 /* The GETT kernel: D = alpha A x B + beta C through the offset tables (no cuBLAS; workspace only
- * for the D-tile packed path's panel images, which runs where beta = 0 and D is 16-byte aligned). */
+ * for the D-tile packed path's panel images: backend/cuda/gett/gett.h, cuperm_gett_dtile_packed_takes). */
 cupermStatus_t cuperm_ctr_step_gett(const cuperm_step_t* s, const void* vplan, const cuperm_run_args_t* a)
 {
     (void)vplan;
     const cuperm_ctr_gett_step_t* g = s->params;
     const void* A = cuperm_buffer_address(s->in, a);
     const void* B = cuperm_buffer_address(s->in2, a);
+    const void* C = a->beta_zero ? NULL : a->operand[CUPERM_BUF_C];
+    void* D = cuperm_buffer_address(s->out, a);
     if (g->useTma && (uintptr_t)A % CTR_TMA_PTR_ALIGN == 0 && (uintptr_t)B % CTR_TMA_PTR_ALIGN == 0) {
-        const cudaError_t e = cuperm_gett_tma_launch(&g->tma, A, B, a->beta_zero ? NULL : a->operand[CUPERM_BUF_C],
-                                                     cuperm_buffer_address(s->out, a), (float)a->alpha[0],
+        const cudaError_t e = cuperm_gett_tma_launch(&g->tma, A, B, C,
+                                                     D, (float)a->alpha[0],
                                                      a->beta_zero ? 0.0f : (float)a->beta[0], a->stream);
         return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the Hopper GETT kernel launch");
     }
     if (g->cudaCores) {
-        const cudaError_t e = cuperm_gett_simt_launch(&g->params, A, B, a->beta_zero ? NULL : a->operand[CUPERM_BUF_C],
-                                                      cuperm_buffer_address(s->out, a), a->alpha[0],
+        const cudaError_t e = cuperm_gett_simt_launch(&g->params, A, B, C,
+                                                      D, a->alpha[0],
                                                       a->beta_zero ? 0.0 : a->beta[0], !a->beta_zero, a->stream);
         return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the GETT kernel launch");
     }
-    if (g->params.packed && a->beta_zero && a->workspace && (uintptr_t)cuperm_buffer_address(s->out, a) % 16 == 0) {
-        const cudaError_t e = cuperm_gett_dtile_packed_launch(&g->params, A, B, cuperm_buffer_address(s->out, a),
-                                                              (float)a->alpha[0], a->workspace, a->stream);
+    if (cuperm_gett_dtile_packed_takes(&g->params, C, D, !a->beta_zero, a->workspace)) {
+        const cudaError_t e = cuperm_gett_dtile_packed_launch(&g->params, A, B, C, D,
+                                                              (float)a->alpha[0], (float)a->beta[0], !a->beta_zero,
+                                                              a->workspace, a->stream);
         return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the packed D-tile GETT kernel launch");
     }
     if (g->params.dtileM) {
-        const cudaError_t e = cuperm_gett_dtile_launch(&g->params, A, B, a->beta_zero ? NULL : a->operand[CUPERM_BUF_C],
-                                                       cuperm_buffer_address(s->out, a), (float)a->alpha[0],
+        const cudaError_t e = cuperm_gett_dtile_launch(&g->params, A, B, C,
+                                                       D, (float)a->alpha[0],
                                                        (float)a->beta[0], !a->beta_zero, a->stream);
         return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the D-tile GETT kernel launch");
     }
     if (g->params.skinny) {
-        const cudaError_t e = cuperm_gett_skinny_launch(&g->params, A, B, a->beta_zero ? NULL : a->operand[CUPERM_BUF_C],
-                                                        cuperm_buffer_address(s->out, a), (float)a->alpha[0],
+        const cudaError_t e = cuperm_gett_skinny_launch(&g->params, A, B, C,
+                                                        D, (float)a->alpha[0],
                                                         (float)a->beta[0], !a->beta_zero, a->stream);
         return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the skinny GETT kernel launch");
     }
-    const cudaError_t e = cuperm_gett_launch(&g->params, cuperm_buffer_address(s->in, a), cuperm_buffer_address(s->in2, a),
-                                             a->beta_zero ? NULL : a->operand[CUPERM_BUF_C],
-                                             cuperm_buffer_address(s->out, a), (float)a->alpha[0], (float)a->beta[0],
+    const cudaError_t e = cuperm_gett_launch(&g->params, A, B, C, D, (float)a->alpha[0], (float)a->beta[0],
                                              !a->beta_zero, a->stream);
     return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the GETT kernel launch");
 }

@@ -84,10 +84,13 @@ double cuperm_ctr_ttgt_issued_seconds(const cuperm_ctr_layout_t* l)
 double cuperm_ctr_gett_kernel_seconds(const cuperm_ctr_problem_t* p, int dtile, const cuperm_tuning_t* t, double smCount,
                                       double dramBytesPerSecond, double* margin)
 {
-    if (dtile) {
+    if (dtile) { /* the packed path where every run takes it, else the gathering kernel */
         cuperm_ctr_dtile_t dt;
         *margin = t->dtile.margin;
-        return cuperm_ctr_dtile_choose(p, &dt) ? cuperm_ctr_dtile_seconds(p, &dt, t, smCount) : INFINITY;
+        if (!cuperm_ctr_dtile_choose(p, &dt)) return INFINITY;
+        const double packed = cuperm_ctr_dtile_packed_seconds(p, &dt, t, smCount, dramBytesPerSecond);
+        if (isfinite(packed)) *margin = t->dtile.packedMargin;
+        return isfinite(packed) ? packed : cuperm_ctr_dtile_seconds(p, &dt, t, smCount);
     }
     if (cuperm_ctr_gett_skinny(p)) { /* the GETT plan's kernel: memory-bound, priced by its bytes */
         *margin = t->skinny.margin;

@@ -41,7 +41,8 @@ double cuperm_ctr_ttgt_issued_seconds(const cuperm_ctr_layout_t* l);
 int cuperm_ctr_gett_preferred(double gettSeconds, double ttgtSeconds, const cuperm_tuning_t* t);
 
 /* A GETT kernel's modelled time for p and the tuning's margin model planning weighs it by: the
- * D-tile kernel's (dtile; INFINITY where it does not take p), else the skinny kernel's where it
+ * D-tile kernel's (dtile; its packed path's where every run takes that, cuperm_ctr_dtile_packed_seconds;
+ * INFINITY where it does not take p), else the skinny kernel's where it
  * takes p, else the table kernel's. Model planning's choice and measure mode's report of each
  * candidate's price (exec/contraction/measure.c) both read it. */
 double cuperm_ctr_gett_kernel_seconds(const cuperm_ctr_problem_t* p, int dtile, const cuperm_tuning_t* t, double smCount,

@@ -57,13 +57,26 @@ int cuperm_ctr_dtile_slot_bytes(const cuperm_ctr_dtile_t* s, int dMFast);
  * The packed path (backend/cuda/gett/gett_dtile_packed.cu). Where a tile is D's leading dense
  * block, every tile is one contiguous piece of D; the kernel then copies A's and B's panels whole
  * (images packed once per run into the workspace) with bulk copies a stage ahead, stages the
- * products in D's order and writes the piece in 16-byte stores: no offset walks per tile. This
- * says whether tile s of p is such a block: both sides whole modes, D's modes from the fastest
+ * products in D's order and writes the piece in 16-byte stores: no offset walks per tile. (Tiles of
+ * whole modes that are not one block take the path only where the warps store the pieces from their
+ * registers: cuperm_ctr_dtile_packed_direct.) This says whether tile s of p is such a block: both sides whole modes, D's modes from the fastest
  * on, M and N only, dense (each stride the product of the extents before it) up to tm x tn
  * elements, the fastest of even extent (the accumulators' pairs stay neighbours in D) and the
  * block a multiple of 8 elements (16-byte pieces).
  */
 int cuperm_ctr_dtile_packed_tile(const cuperm_ctr_problem_t* p, const cuperm_ctr_dtile_t* s);
+
+/*
+ * Whether the packed path's kernel writes every tile of s straight from its accumulators in
+ * 16-byte pieces, for any tile of whole modes (one block of D or not; the Y side along D's fastest
+ * direction, M when dMFast): computed from D's strides, as cuperm_ctr_dtile_direct_pieces and
+ * cuperm_ctr_dtile_packed_tables (alignment) would find from the tables: the Y side's tile modes
+ * dense from stride 1 for a multiple of a piece, every other stride of D a multiple of a piece, the
+ * Y side a multiple of a piece, and a tile's places below 2^31. Such runs read C too (beta != 0)
+ * where C has D's strides, so model planning prices the packed path where this holds and C has D's
+ * strides (gett_dtile_cost.h); the plan's build decides from the tables.
+ */
+int cuperm_ctr_dtile_packed_direct(const cuperm_ctr_problem_t* p, const cuperm_ctr_dtile_t* s, int dMFast);
 
 /* The staging's padding (core/gett_dtile_shape.h: cuperm_ctr_dtile_stage_at) for a tx x ty tile
  * (X: rows, Y: D's fastest direction) whose output (x, y) sits at stageX[x] + stageY[y] of the
@@ -90,7 +103,8 @@ int cuperm_ctr_dtile_direct_pieces(int tx, int ty, const int32_t* stageX, const 
  * tilesX x tilesY tiles a batch index: stageX[rowsX], stageY[rowsY] (an output's element in its
  * tile, -1 past it) and base[item] (a tile's first element of D, items in the kernel's order:
  * batch index, outer tile, inner tile; the X side outer when outerX). Returns 0 where a base is
- * not a multiple of align elements (the kernel's 16-byte stores), 1 otherwise. */
+ * not a multiple of align elements (the kernel's 16-byte stores) or a place in a tile passes
+ * 2^31 - 1, 1 otherwise. */
 int cuperm_ctr_dtile_packed_tables(const int64_t* dX, const int64_t* dY, const int64_t* dL, int xTile, int yTile,
                                    int rowsX, int rowsY, int tilesX, int tilesY, int64_t batch, int outerX, int align,
                                    int64_t* base, int32_t* stageX, int32_t* stageY);

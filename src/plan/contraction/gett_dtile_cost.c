@@ -66,6 +66,29 @@ void cuperm_ctr_dtile_work(const cuperm_ctr_problem_t* p, const cuperm_ctr_dtile
     w->dStores = w->items * outputs / perStore / (32.0 * CTR_DTILE_WARPS);
 }
 
+double cuperm_ctr_dtile_packed_seconds(const cuperm_ctr_problem_t* p, const cuperm_ctr_dtile_t* s,
+                                       const cuperm_tuning_t* t, double smCount, double dramBytesPerSecond)
+{
+    const cuperm_dtile_tuning_t* c = &t->dtile;
+    if (!(c->packedEfficiency > 0) || !(dramBytesPerSecond > 0) || !cuperm_ctr_same_strides(p, CTR_C, CTR_D))
+        return INFINITY;
+    cuperm_ctr_gett_paths_t q;
+    cuperm_ctr_gett_paths_for(p, s->by, &q);
+    if (!cuperm_ctr_dtile_packed_direct(p, s, q.dMFast)) return INFINITY;
+    /* the launch's limits (exec/contraction/build.c): the tiles' bases, the panels in shared memory */
+    const double items = ceil_div((double)p->groupSize[M], (double)s->tm) * ceil_div((double)p->groupSize[N], (double)s->tn) *
+                         (double)p->groupSize[CTR_GROUP_L];
+    const int tx = q.dMFast ? s->tn : s->tm, ty = q.dMFast ? s->tm : s->tn;
+    if (items > (double)(1 << 24) || cuperm_ctr_dtile_packed_smem_bytes(tx, ty, s->kp, 0) > CTR_DTILE_PACKED_SMEM_MAX)
+        return INFINITY;
+    (void)smCount;
+    const double bytes =
+        (double)cuperm_ctr_operand_volume(&p->op[CTR_D]) * (double)cupermDataTypeSize(p->op[CTR_D].type) +
+        2.0 * (double)(cuperm_ctr_operand_volume(&p->op[CTR_A]) + cuperm_ctr_operand_volume(&p->op[CTR_B])) *
+            (double)cupermDataTypeSize(p->op[CTR_A].type);
+    return c->packedSeconds0 + bytes / (dramBytesPerSecond * t->copy_efficiency * c->packedEfficiency);
+}
+
 double cuperm_ctr_dtile_seconds(const cuperm_ctr_problem_t* p, const cuperm_ctr_dtile_t* s, const cuperm_tuning_t* t,
                                 double smCount)
 {

@@ -30,6 +30,41 @@ int cuperm_ctr_dtile_packed_tile(const cuperm_ctr_problem_t* p, const cuperm_ctr
     return dense == volume && side[M] == s->tm && side[N] == s->tn;
 }
 
+int cuperm_ctr_dtile_packed_direct(const cuperm_ctr_problem_t* p, const cuperm_ctr_dtile_t* s, int dMFast)
+{
+    if (!s->whole[0] || !s->whole[1]) return 0;
+    const int per = 16 / (int)cupermDataTypeSize(p->op[CTR_D].type);
+    const int gy = dMFast ? M : N;
+    if ((gy == M ? s->tm : s->tn) % per) return 0;
+    int64_t stride[CTR_MAX_MODES];
+    cuperm_ctr_mode_keys(p, CTR_D, stride, NULL);
+    const int64_t side[2] = {s->tm, s->tn};
+    int64_t reach = 0; /* the largest offset inside a tile */
+    for (int g = M; g <= N; ++g) {
+        int order[CTR_MAX_MODES];
+        const int n = cuperm_ctr_gett_group_order(p, g, CTR_D, order);
+        int64_t left = side[g], dense = 1; /* the Y side's dense run from its first element */
+        for (int i = 0; i < n; ++i) {
+            const cuperm_ctr_mode_t* m = &p->modes[order[i]];
+            const int64_t st = stride[order[i]];
+            if (left > 1) { /* a tile mode (whole: the tile's side is its leading modes' product) */
+                left /= m->extent;
+                reach += (m->extent - 1) * st;
+                if (g == gy && st == dense) {
+                    dense *= m->extent;
+                    continue;
+                }
+            }
+            /* rows, a tile's place and the Y modes past the dense run: multiples of a piece */
+            if (m->extent > 1 && st % per) return 0;
+        }
+        if (g == gy && dense % per) return 0; /* 16-byte pieces inside the dense run */
+    }
+    for (int i = 0; i < p->nmodes; ++i) /* the batch's place */
+        if (p->modes[i].group == CTR_GROUP_L && p->modes[i].extent > 1 && stride[i] % per) return 0;
+    return reach <= INT32_MAX; /* places in a tile: int */
+}
+
 /* Shared-memory wavefronts of one store instruction: lane i stores bytes [at[i], at[i] + width)
  * (at[i] < 0: inactive); 8-byte stores go a half-warp at a time. *least: what they could be (one
  * a half-warp, or warp, that stores anything), added. */
@@ -105,6 +140,10 @@ int cuperm_ctr_dtile_packed_tables(const int64_t* dX, const int64_t* dY, const i
                                    int rowsX, int rowsY, int tilesX, int tilesY, int64_t batch, int outerX, int align,
                                    int64_t* base, int32_t* stageX, int32_t* stageY)
 {
+    int64_t reach[2] = {0, 0}; /* a tile's places are int */
+    for (int x = 0; x < xTile; ++x) reach[0] = dX[x] > reach[0] ? dX[x] : reach[0];
+    for (int y = 0; y < yTile; ++y) reach[1] = dY[y] > reach[1] ? dY[y] : reach[1];
+    if (reach[0] + reach[1] > INT32_MAX) return 0;
     for (int x = 0; x < rowsX; ++x) stageX[x] = x < xTile ? (int32_t)dX[x] : -1;
     for (int y = 0; y < rowsY; ++y) stageY[y] = y < yTile ? (int32_t)dY[y] : -1;
     const int outerTiles = outerX ? tilesX : tilesY, innerTiles = outerX ? tilesY : tilesX;

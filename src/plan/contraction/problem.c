@@ -93,6 +93,16 @@ void cuperm_ctr_mode_keys(const cuperm_ctr_problem_t* p, int w, int64_t* stride,
     }
 }
 
+int cuperm_ctr_same_strides(const cuperm_ctr_problem_t* p, int v, int w)
+{
+    int64_t sv[CTR_MAX_MODES], sw[CTR_MAX_MODES];
+    cuperm_ctr_mode_keys(p, v, sv, NULL);
+    cuperm_ctr_mode_keys(p, w, sw, NULL);
+    for (int i = 0; i < p->nmodes; ++i)
+        if (sv[i] != sw[i]) return 0;
+    return 1;
+}
+
 /* D's elements must not overlap: sorted by stride, each stride exceeds the offsets below it. */
 static cupermStatus_t check_no_overlap(const cuperm_ctr_operand_t* t, const char* name)
 {

@@ -65,6 +65,10 @@ void cuperm_ctr_gather(const cuperm_ctr_problem_t* p, int w, const int* order, i
  * there (modes w lacks: INT64_MAX and -1). Sort keys for cuperm_sort_by_key. */
 void cuperm_ctr_mode_keys(const cuperm_ctr_problem_t* p, int w, int64_t* stride, int64_t* pos);
 
+/* Whether operands v and w (holding the same modes, as C and D) have the same stride along every
+ * mode: then their elements sit at the same places. */
+int cuperm_ctr_same_strides(const cuperm_ctr_problem_t* p, int v, int w);
+
 /* Elements of an operand: the product of its extents (1 for rank 0). */
 int64_t cuperm_ctr_operand_volume(const cuperm_ctr_operand_t* t);
 

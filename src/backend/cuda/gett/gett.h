@@ -66,20 +66,21 @@ typedef struct {
      * (fb = mSplitB); powers of two, fa fb dividing CUPERM_GETT_BM. The epilogue walks b fastest
      * (D's runs). 1, 1: no split. */
     int mSplitA, mSplitB;
-    /* Its packed path (gett_dtile_packed.cu) where packed: each tile is one contiguous block of D
-     * (plan/contraction/gett_dtile.h). A run first packs A's and B's panels, as the kernel's
+    /* Its packed path (gett_dtile_packed.cu) where packed: each tile is one contiguous block of D,
+     * or tiles of whole modes written from the registers (plan/contraction/gett_dtile.h). A run first packs A's and B's panels, as the kernel's
      * shared memory holds them, into images in the workspace (the X side's at packX, the Y side's
      * at packY bytes; image (l, tile) of either side at (l x its tiles + tile) x its panel bytes);
      * the kernel copies them whole a stage ahead, stages each tile in D's order (element e at
      * cuperm_ctr_dtile_stage_at(e, stageShift, stagePad)) and writes it in 16-byte pieces at D +
      * tileBase[item] elements. stageX[x] + stageY[y]: output (x, y)'s element in the tile (-1 past
-     * it). packedSmem: its dynamic shared memory. Runs with beta != 0 or D not 16-byte aligned
-     * take the gathering kernel. packed = 2: the kernel launched after the pack kernel completes,
+     * it). packedSmem: its dynamic shared memory. packedC: C has D's strides (so C's tile is at
+     * C + tileBase[item] too). Runs that cuperm_gett_dtile_packed_takes refuses take the gathering
+     * kernel. packed = 2: the kernel launched after the pack kernel completes,
      * not overlapping its end (programmatic dependent launch off: A/B runs). packedDirect: every
      * 16-byte piece of the tile is one accumulator fragment row's run along Y
      * (plan/contraction/gett_dtile.h: cuperm_ctr_dtile_direct_pieces), so the lanes holding it
      * store it from registers (no staging; stageX, stageY still give the places). */
-    int packed, packedDirect, stageShift, stagePad, packedSmem;
+    int packed, packedDirect, packedC, stageShift, stagePad, packedSmem;
     size_t packX, packY;
     const long long* tileBase;
     const int *stageX, *stageY;
@@ -118,10 +119,22 @@ cudaError_t cuperm_gett_launch(const cuperm_gett_params_t* q, const void* A, con
 cudaError_t cuperm_gett_dtile_launch(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C,
                                      void* D, float alpha, float beta, int useBeta, cudaStream_t stream);
 
-/* The D-tile kernel's packed path (q->packed; beta = 0, D 16-byte aligned): packs A's and B's
- * panels into workspace (q->packY + the Y images' bytes at least), then runs. */
-cudaError_t cuperm_gett_dtile_packed_launch(const cuperm_gett_params_t* q, const void* A, const void* B, void* D,
-                                            float alpha, void* workspace, cudaStream_t stream);
+/* Whether a run takes the D-tile kernel's packed path (q->packed): workspace given, D 16-byte
+ * aligned, and beta = 0 or, where the tile is written from the registers (packedDirect), C with
+ * D's strides (packedC) and 16-byte aligned. */
+static inline int cuperm_gett_dtile_packed_takes(const cuperm_gett_params_t* q, const void* C, const void* D,
+                                                 int useBeta, const void* workspace)
+{
+    return q->packed && workspace && (uintptr_t)D % 16 == 0 &&
+           (!useBeta || (q->packedDirect && q->packedC && (uintptr_t)C % 16 == 0));
+}
+
+/* The D-tile kernel's packed path (where cuperm_gett_dtile_packed_takes): packs A's and B's
+ * panels into workspace (q->packY + the Y images' bytes at least), then runs. C is read only when
+ * useBeta (it may equal D). */
+cudaError_t cuperm_gett_dtile_packed_launch(const cuperm_gett_params_t* q, const void* A, const void* B,
+                                            const void* C, void* D, float alpha, float beta, int useBeta,
+                                            void* workspace, cudaStream_t stream);
 
 /* 1 if the packed path was compiled for sm_90+ (bulk copies) and can run on the current device. */
 int cuperm_gett_dtile_packed_available(void);

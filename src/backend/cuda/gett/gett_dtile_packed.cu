@@ -1,5 +1,6 @@
 // The D-tile kernel's packed path (sm_90): contractions of short K whose tiles are contiguous
-// blocks of D (plan/contraction/gett_dtile.h: cuperm_ctr_dtile_packed_tile).
+// blocks of D (plan/contraction/gett_dtile.h: cuperm_ctr_dtile_packed_tile), or tiles of whole
+// modes whose 16-byte pieces the warps can store from their registers (the direct path below).
 //
 // The gathering kernel (gett_dtile.cu) walks offset tables for every panel and every store of
 // every tile: about 470 warp instructions a warp a tile on TCCG 40, latency-bound at 16 warps an
@@ -15,7 +16,9 @@
 //      block of D, in 16-byte pieces. (One bulk copy of an unpadded staging by one thread, tried
 //      in session 42, took 1.04x the time on TCCG 31: its reads of the staging had to end before
 //      the next barrier.)
-// beta = 0 only (runs with C take the gathering kernel, which reads C in the same pass).
+// beta != 0 on the direct path only, where C has D's strides (cuperm_gett_params_t.packedC): each
+// lane loads C's pieces where it stores D's; other runs with C take the gathering kernel, which
+// reads C in the same pass.
 #include "backend/cuda/gett/gett.h"
 #include "backend/cuda/gett/gett_elements.cuh"
 #include "core/gett_dtile_shape.h"
@@ -124,11 +127,39 @@ static __global__ void pack(const cuperm_gett_params_t q, const unsigned short* 
     }
 }
 
+// The direct path's exchange among the L lanes that hold a piece's pairs: before, lane t's w[m] is
+// pair t of piece m (of the L a step stores); after, lane u's w[m] is pair m of piece u. Its own
+// inverse, so it also takes C's pieces, loaded whole, back to the accumulators' pairs.
+__device__ __forceinline__ void exchange(unsigned (&w)[4], int u) // 16-bit elements: a pair is a word
+{
+    // blocks of 2 across lanes u ^ 2, then single words across u ^ 1
+#pragma unroll
+    for (int m = 0; m < 2; ++m) {
+        const unsigned r = __shfl_xor_sync(~0u, u & 2 ? w[m] : w[m + 2], 2);
+        if (u & 2) w[m] = r;
+        else w[m + 2] = r;
+    }
+#pragma unroll
+    for (int m = 0; m < 4; m += 2) {
+        const unsigned r = __shfl_xor_sync(~0u, u & 1 ? w[m] : w[m + 1], 1);
+        if (u & 1) w[m] = r;
+        else w[m + 1] = r;
+    }
+}
+__device__ __forceinline__ void exchange(float2 (&w)[2], int u) // fp32: a pair is two words
+{
+    const float2 send = u ? w[0] : w[1];
+    const float2 r = make_float2(__shfl_xor_sync(~0u, send.x, 1), __shfl_xor_sync(~0u, send.y, 1));
+    if (u) w[0] = r;
+    else w[1] = r;
+}
+
 // Steps 2 and 3. TAB: the mma's input type; TD: D's type (TAB or float); NY: Y fragments a warp
-// holds (MX = 8 / NY along X, core/gett_dtile_shape.h's warp grid).
-template <typename TAB, typename TD, int NY>
+// holds (MX = 8 / NY along X, core/gett_dtile_shape.h's warp grid); BETA: D = alpha AB + beta C
+// (the direct path only, C with D's strides), else D = alpha AB.
+template <typename TAB, typename TD, int NY, bool BETA>
 static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
-    kernel(const cuperm_gett_params_t q, const char* __restrict__ work, void* D, float alpha)
+    kernel(const cuperm_gett_params_t q, const char* __restrict__ work, void* D, float alpha, const void* C, float beta)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     typedef typename Conv<TD>::raw R;
@@ -237,48 +268,52 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
             multiply(j, st);
             mbar_arrive(&empty[st]); // every lane: each orders its own reads of the panels
             R* const Dt = static_cast<R*>(D) + q.tileBase[j];
+            const R* const Ct = static_cast<const R*>(C) + q.tileBase[j]; // read only with BETA
             // slot sl = (i 2 + h) NY + jj: accumulators (2h, 2h + 1) of fragment (i, jj)
             if constexpr (L == 4) { // 16-bit D: a pair is one word; a quad holds 4 pieces a step
 #pragma unroll
                 for (int p = 0; p < PIECES; ++p) {
+                    unsigned c[4] = {0, 0, 0, 0};
+                    if constexpr (BETA) {
+                        if (pos[p] >= 0) {
+                            const uint4 v = *reinterpret_cast<const uint4*>(Ct + pos[p]);
+                            c[0] = v.x, c[1] = v.y, c[2] = v.z, c[3] = v.w;
+                        }
+                        exchange(c, u); // lane u: C's pair u of this step's 4 pieces
+                    }
                     unsigned w[4];
 #pragma unroll
                     for (int m = 0; m < 4; ++m) {
                         const int sl = p * 4 + m, i = sl / (2 * NY), h = sl / NY % 2, jj = sl % NY;
-                        const float v[2] = {alpha * acc[i][jj][2 * h], alpha * acc[i][jj][2 * h + 1]};
+                        float v[2] = {alpha * acc[i][jj][2 * h], alpha * acc[i][jj][2 * h + 1]};
+                        if constexpr (BETA)
+                            v[0] += beta * Conv<TD>::load((R)(c[m] & 0xffff)), v[1] += beta * Conv<TD>::load((R)(c[m] >> 16));
                         R y2[2];
                         Conv<TD>::template store_run<2>(v, y2);
                         w[m] = (unsigned)y2[0] | (unsigned)y2[1] << 16;
                     }
-                    // 4 x 4 transposition among the quad: blocks of 2 across lanes u ^ 2, then
-                    // single words across u ^ 1; lane u ends with slot (4p + u)'s words of lanes 0-3.
-#pragma unroll
-                    for (int m = 0; m < 2; ++m) {
-                        const unsigned r = __shfl_xor_sync(~0u, u & 2 ? w[m] : w[m + 2], 2);
-                        if (u & 2) w[m] = r;
-                        else w[m + 2] = r;
-                    }
-#pragma unroll
-                    for (int m = 0; m < 4; m += 2) {
-                        const unsigned r = __shfl_xor_sync(~0u, u & 1 ? w[m] : w[m + 1], 1);
-                        if (u & 1) w[m] = r;
-                        else w[m + 1] = r;
-                    }
+                    exchange(w, u); // lane u: slot (4p + u)'s whole piece
                     if (pos[p] >= 0) *reinterpret_cast<uint4*>(Dt + pos[p]) = make_uint4(w[0], w[1], w[2], w[3]);
                 }
             } else { // fp32 D: a pair is two words; lanes u ^ 1 exchange one pair
 #pragma unroll
                 for (int p = 0; p < PIECES; ++p) {
+                    float2 c[2] = {make_float2(0.f, 0.f), make_float2(0.f, 0.f)};
+                    if constexpr (BETA) {
+                        if (pos[p] >= 0) {
+                            const float4 v = *reinterpret_cast<const float4*>(Ct + pos[p]);
+                            c[0] = make_float2(v.x, v.y), c[1] = make_float2(v.z, v.w);
+                        }
+                        exchange(c, u);
+                    }
                     float2 w[2];
 #pragma unroll
                     for (int m = 0; m < 2; ++m) {
                         const int sl = p * 2 + m, i = sl / (2 * NY), h = sl / NY % 2, jj = sl % NY;
                         w[m] = make_float2(alpha * acc[i][jj][2 * h], alpha * acc[i][jj][2 * h + 1]);
+                        if constexpr (BETA) w[m].x += beta * c[m].x, w[m].y += beta * c[m].y;
                     }
-                    const float2 send = u ? w[0] : w[1];
-                    const float2 r = make_float2(__shfl_xor_sync(~0u, send.x, 1), __shfl_xor_sync(~0u, send.y, 1));
-                    if (u) w[0] = r;
-                    else w[1] = r;
+                    exchange(w, u);
                     if (pos[p] >= 0) *reinterpret_cast<float4*>(Dt + pos[p]) = make_float4(w[0].x, w[0].y, w[1].x, w[1].y);
                 }
             }
@@ -290,6 +325,7 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
         return;
     }
 
+    if constexpr (!BETA) { // the staged path: beta = 0 only
     // Staged path. Where this thread stages its outputs, the same in every tile (whole modes, one block of D):
     // accumulators (2h, 2h + 1) of fragment (i, jj) are X row (fx0 + i) 16 + g + 8h, Y columns
     // (fy0 + jj) 8 + 2 t4 and the next, neighbours in D (the plan's even fastest extent). Outputs
@@ -349,16 +385,24 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
                 *reinterpret_cast<const uint4*>(out + cuperm_ctr_dtile_stage_at(e, q.stageShift, q.stagePad));
         }
     }
+    }
 #else
     __trap(); // bulk copies need sm_90; cuperm_gett_dtile_packed_available() keeps plans off this path
 #endif
 }
 
-template <typename TAB, typename TD, int NY>
-static cudaError_t launch_ny(const cuperm_gett_params_t* q, const char* work, void* D, float alpha,
-                             cudaStream_t stream)
+// A run's operands and scalars (C read only where C != nullptr).
+struct Run {
+    const char* work;
+    void* D;
+    const void* C;
+    float alpha, beta;
+};
+
+template <typename TAB, typename TD, int NY, bool BETA>
+static cudaError_t launch_ny(const cuperm_gett_params_t* q, const Run& r, cudaStream_t stream)
 {
-    auto* k = kernel<TAB, TD, NY>;
+    auto* k = kernel<TAB, TD, NY, BETA>;
     const cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, q->packedSmem);
     if (e != cudaSuccess) return e;
     // Programmatic dependent launch: the blocks start while the pack kernel finishes and set up
@@ -373,27 +417,31 @@ static cudaError_t launch_ny(const cuperm_gett_params_t* q, const char* work, vo
     cfg.stream = stream;
     cfg.attrs = attr;
     cfg.numAttrs = 1;
-    return cudaLaunchKernelEx(&cfg, k, *q, work, D, alpha);
+    return cudaLaunchKernelEx(&cfg, k, *q, r.work, r.D, r.alpha, r.C, r.beta);
+}
+
+template <typename TAB, typename TD, int NY>
+static cudaError_t launch_beta(const cuperm_gett_params_t* q, const Run& r, cudaStream_t stream)
+{
+    return r.C ? launch_ny<TAB, TD, NY, true>(q, r, stream) : launch_ny<TAB, TD, NY, false>(q, r, stream);
 }
 
 template <typename TAB, typename TD>
-static cudaError_t launch(const cuperm_gett_params_t* q, const char* work, void* D, float alpha, cudaStream_t stream)
+static cudaError_t launch(const cuperm_gett_params_t* q, const Run& r, cudaStream_t stream)
 {
     const Sides s(*q);
     switch (cuperm_ctr_dtile_ny(s.xTile, s.yTile, nullptr, nullptr)) {
-    case 2: return launch_ny<TAB, TD, 2>(q, work, D, alpha, stream);
-    case 4: return launch_ny<TAB, TD, 4>(q, work, D, alpha, stream);
-    case 8: return launch_ny<TAB, TD, 8>(q, work, D, alpha, stream);
+    case 2: return launch_beta<TAB, TD, 2>(q, r, stream);
+    case 4: return launch_beta<TAB, TD, 4>(q, r, stream);
+    case 8: return launch_beta<TAB, TD, 8>(q, r, stream);
     default: return cudaErrorInvalidValue; // the plan's tile fits the warp grid (gett_dtile.c)
     }
 }
 
-template <typename TAB>
-static cudaError_t launch_cd(const cuperm_gett_params_t* q, const char* work, void* D, float alpha,
-                             cudaStream_t stream)
+template <typename TAB> static cudaError_t launch_cd(const cuperm_gett_params_t* q, const Run& r, cudaStream_t stream)
 {
-    if (q->cdType == CUPERM_R_32F) return launch<TAB, float>(q, work, D, alpha, stream);
-    return launch<TAB, TAB>(q, work, D, alpha, stream);
+    if (q->cdType == CUPERM_R_32F) return launch<TAB, float>(q, r, stream);
+    return launch<TAB, TAB>(q, r, stream);
 }
 
 } // namespace dtile_packed
@@ -401,9 +449,11 @@ static cudaError_t launch_cd(const cuperm_gett_params_t* q, const char* work, vo
 } // namespace cuperm
 
 extern "C" cudaError_t cuperm_gett_dtile_packed_launch(const cuperm_gett_params_t* q, const void* A, const void* B,
-                                                       void* D, float alpha, void* workspace, cudaStream_t stream)
+                                                       const void* C, void* D, float alpha, float beta, int useBeta,
+                                                       void* workspace, cudaStream_t stream)
 {
     using namespace cuperm::gett::dtile_packed;
+    if (useBeta && !(q->packedDirect && q->packedC)) return cudaErrorInvalidValue; // cuperm_gett_dtile_packed_takes
     if ((long long)q->mTiles * q->nTiles == 0 || q->batch == 0 || q->gridBlocks == 0) return cudaSuccess;
     const Sides s(*q);
     const long long units =
@@ -418,14 +468,15 @@ extern "C" cudaError_t cuperm_gett_dtile_packed_launch(const cuperm_gett_params_
         pack<int64_t><<<grid, THREADS, 0, stream>>>(*q, a, b, work);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) return e;
-    if (q->abType == CUPERM_R_16F) return launch_cd<__half>(q, work, D, alpha, stream);
-    return launch_cd<__nv_bfloat16>(q, work, D, alpha, stream);
+    const Run r = {work, D, useBeta ? C : nullptr, alpha, useBeta ? beta : 0.0f};
+    if (q->abType == CUPERM_R_16F) return launch_cd<__half>(q, r, stream);
+    return launch_cd<__nv_bfloat16>(q, r, stream);
 }
 
 extern "C" int cuperm_gett_dtile_packed_available(void)
 {
     cudaFuncAttributes a;
-    if (cudaFuncGetAttributes(&a, cuperm::gett::dtile_packed::kernel<__half, __half, 2>) != cudaSuccess) {
+    if (cudaFuncGetAttributes(&a, cuperm::gett::dtile_packed::kernel<__half, __half, 2, false>) != cudaSuccess) {
         cudaGetLastError();
         return 0;
     }
