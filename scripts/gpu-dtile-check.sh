@@ -19,7 +19,9 @@
 #      with every padded GEMM's K padding zeroed by cudaMemset2DAsync: CUPERM_CTR_ZERO=memset2d, session
 #      43's way), rawprices (the default plans with transposes priced by the transpose model alone:
 #      CUPERM_CTR_TRANSPOSE_CALIBRATION=0), unpriced (the default plans with the D-tile kernel priced as
-#      its gathering form even where its packed path runs: CUPERM_CTR_DTILE_PACKED_PRICE=0) and measure (default
+#      its gathering form even where its packed path runs: CUPERM_CTR_DTILE_PACKED_PRICE=0), oldbeta
+#      (unpriced, and the packed path off: with SUITE_ARGS="--beta 1", the plans and kernels beta != 0
+#      ran before the packed path read C) and measure (default
 #      environment, measured plans:
 #      TTGT candidates, the table kernel and the D-tile kernel timed); then per case time and ratio
 #      to the same-shape cuBLAS GEMM of each variant (each variant's own same-run GEMM).
@@ -88,6 +90,7 @@ for dt in ${DTYPES:-f16 bf16}; do
       memset2d) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_CTR_ZERO=memset2d) ;;
       rawprices) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_CTR_TRANSPOSE_CALIBRATION=0) ;;
       unpriced) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_CTR_DTILE_PACKED_PRICE=0) ;;
+      oldbeta) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_CTR_DTILE_PACKED_PRICE=0 CUPERM_GETT_DTILE_PACKED=0) ;;
       *) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE) ;;
     esac
     out="$logs/bench-$suite-$dt-$variant"
