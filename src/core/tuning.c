@@ -169,11 +169,11 @@
  * bench/results/contraction/zero-padding-h200/calibration/): the 18 TCCG 31-48 f16 cases (75.5 MB
  * of D, 41.2-45.6 us) and random contractions f16 seed 2 cases 7 and 17 (211 and 275 MB, 92.7 and
  * 117.3 us): 15 us + D's bytes at 2.72 TB/s, 0.63 of the H200's copy (0.9 x 4.8 TB/s). Not measured
- * on an H100, where the same efficiency gives 1.9 TB/s. Margin 0.8: this price is an H200 time, and
- * on the H200 the TTGT layouts model planning chose for the contractions this kernel takes ran a
- * median 1.14 (TCCG48), 1.38 (random seed 2) and 1.39x (short-k seed 1) their H100-fitted price
- * (same data): 0.8 ~ 1 / 1.25 weighs both in the TTGT model's terms. */
-#define CUPERM_SM90_DTILE {0.0, 8.517e-08, 2.345e-11, 2.815e-07, 8.725e-11, 2.528e-07, 1.0, 15e-6, 0.63, 0.8}
+ * on an H100, where the same efficiency gives 1.9 TB/s. Margin 1: with 0.8 (the candidate tool timed
+ * the chosen TTGT layouts of these contractions at a median 1.14-1.39x their price), model plans took
+ * the packed path on TCCG 33, 36, 43 and 46, whose looped TTGT plans then ran faster in cuperm-bench
+ * (30-35 us against 36 us; bench/results/contraction/dtile-beta-h200/). */
+#define CUPERM_SM90_DTILE {0.0, 8.517e-08, 2.345e-11, 2.815e-07, 8.725e-11, 2.528e-07, 1.0, 15e-6, 0.63, 1.0}
 #define CUPERM_DTILE_UNMEASURED {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0}
 /* The skinny kernel (plan/contraction/gett_cost.c), from its H200 times on TCCG 1-8 f16 (the cases
  * it takes; bench/results/gett-h100/skinny-h200/): first version, the modelled bytes moved at
