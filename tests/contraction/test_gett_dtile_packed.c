@@ -75,6 +75,58 @@ static void group_offsets(const cuperm_ctr_problem_t* p, int g, int64_t* out)
     }
 }
 
+/* A problem's packed-path tables as the plan's build makes them, from D's offsets along M, N and
+ * the batch (group_offsets): X and Y sides (Y along D's fastest mode's group), tile counts (tiles
+ * of whole modes divide their groups), per items' bases and the places in a tile; aligned: the
+ * bases are multiples of per elements (cuperm_ctr_dtile_packed_tables). */
+typedef struct {
+    int dMFast, xTile, yTile, rowsX, rowsY, tilesX, tilesY, aligned;
+    int64_t m, n, batch, items;
+    int64_t *dM, *dN, *dL, *base;
+    int32_t *sx, *sy;
+} tables_t;
+
+static void tables_make(const cuperm_ctr_problem_t* p, const cuperm_ctr_dtile_t* s, int per, tables_t* t)
+{
+    int order[CTR_MAX_MODES];
+    cuperm_ctr_dtile_d_order(p, order);
+    t->dMFast = (int)p->modes[order[0]].group == CTR_GROUP_M; /* the fastest mode's group */
+    t->m = p->groupSize[CTR_GROUP_M], t->n = p->groupSize[CTR_GROUP_N], t->batch = p->groupSize[CTR_GROUP_L];
+    t->dM = malloc(sizeof(int64_t) * (size_t)t->m);
+    t->dN = malloc(sizeof(int64_t) * (size_t)t->n);
+    t->dL = malloc(sizeof(int64_t) * (size_t)t->batch);
+    group_offsets(p, CTR_GROUP_M, t->dM);
+    group_offsets(p, CTR_GROUP_N, t->dN);
+    group_offsets(p, CTR_GROUP_L, t->dL);
+    t->xTile = t->dMFast ? s->tn : s->tm, t->yTile = t->dMFast ? s->tm : s->tn;
+    cuperm_ctr_dtile_panel_rows(t->xTile, t->yTile, &t->rowsX, &t->rowsY);
+    t->tilesX = (int)((t->dMFast ? t->n : t->m) / t->xTile), t->tilesY = (int)((t->dMFast ? t->m : t->n) / t->yTile);
+    t->items = (int64_t)t->tilesX * t->tilesY * t->batch;
+    t->base = malloc(sizeof(int64_t) * (size_t)t->items);
+    t->sx = malloc(sizeof(int32_t) * (size_t)t->rowsX), t->sy = malloc(sizeof(int32_t) * (size_t)t->rowsY);
+    t->aligned = cuperm_ctr_dtile_packed_tables(t->dMFast ? t->dN : t->dM, t->dMFast ? t->dM : t->dN,
+                                                t->batch > 1 ? t->dL : NULL, t->xTile, t->yTile, t->rowsX, t->rowsY,
+                                                t->tilesX, t->tilesY, t->batch, cuperm_ctr_dtile_outer_x(t->xTile, t->yTile),
+                                                per, t->base, t->sx, t->sy);
+}
+
+static void tables_free(tables_t* t)
+{
+    free(t->dM), free(t->dN), free(t->dL), free(t->base), free(t->sx), free(t->sy);
+}
+
+/* Random short-K problem i (ranks up to 5, extents up to 24, views in viewPct percent of the
+ * operands), fp16 A and B, D fp16 or fp32 by turns: whether the D-tile kernel takes it, with tile s. */
+static int draw_dtile(rng_t* r, int i, int viewPct, ctr_random_case* c, cuperm_ctr_problem_t* p, cuperm_ctr_dtile_t* s)
+{
+    const ctr_random_options o = {5, 24, 1 << 18, 0, 2, 1, 0, viewPct};
+    ctr_random_draw(r, &o, c);
+    for (int w = 0; w < 4; ++w) c->desc[w].type = w < 2 ? CUPERM_R_16F : (i % 2 ? CUPERM_R_16F : CUPERM_R_32F);
+    assert_int_equal(cuperm_ctr_problem_init(p, &c->desc[0], &c->desc[1], &c->desc[2], &c->desc[3], CUPERM_COMPUTE_DEFAULT),
+                     CUPERM_STATUS_SUCCESS);
+    return cuperm_ctr_dtile_choose(p, s);
+}
+
 /* On random short-K problems whose tile the packed path takes: every tile's outputs are exactly
  * the elements [base, base + tm tn) of D, each once; the staging keeps 16-byte pieces whole,
  * places no two elements alike and stays within its bytes. */
@@ -85,39 +137,22 @@ static void test_random_tables(void** state)
     int taken = 0, direct = 0;
     for (int i = 0; i < 6000 && taken < 60; ++i) {
         ctr_random_case c;
-        const ctr_random_options o = {5, 24, 1 << 18, 0, 2, 1, 0, 20};
-        ctr_random_draw(&r, &o, &c);
-        for (int w = 0; w < 4; ++w) c.desc[w].type = w < 2 ? CUPERM_R_16F : (i % 2 ? CUPERM_R_16F : CUPERM_R_32F);
         cuperm_ctr_problem_t p;
-        assert_int_equal(cuperm_ctr_problem_init(&p, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
-                                                 CUPERM_COMPUTE_DEFAULT), CUPERM_STATUS_SUCCESS);
         cuperm_ctr_dtile_t s;
-        if (!cuperm_ctr_dtile_choose(&p, &s) || !cuperm_ctr_dtile_packed_tile(&p, &s)) continue;
+        if (!draw_dtile(&r, i, 20, &c, &p, &s) || !cuperm_ctr_dtile_packed_tile(&p, &s)) continue;
         ++taken;
         char repro[512];
         ctr_random_print(&c, repro, sizeof repro);
-        int order[CTR_MAX_MODES];
-        cuperm_ctr_dtile_d_order(&p, order);
-        const int dMFast = (int)p.modes[order[0]].group == CTR_GROUP_M; /* the fastest mode's group */
-        const int64_t m = p.groupSize[CTR_GROUP_M], n = p.groupSize[CTR_GROUP_N], batch = p.groupSize[CTR_GROUP_L];
-        int64_t *dM = malloc(sizeof(int64_t) * (size_t)m), *dN = malloc(sizeof(int64_t) * (size_t)n);
-        int64_t* dL = malloc(sizeof(int64_t) * (size_t)batch);
-        group_offsets(&p, CTR_GROUP_M, dM);
-        group_offsets(&p, CTR_GROUP_N, dN);
-        group_offsets(&p, CTR_GROUP_L, dL);
-        const int xTile = dMFast ? s.tn : s.tm, yTile = dMFast ? s.tm : s.tn;
-        const int64_t xSize = dMFast ? n : m, ySize = dMFast ? m : n;
-        int rowsX, rowsY;
-        cuperm_ctr_dtile_panel_rows(xTile, yTile, &rowsX, &rowsY);
-        if (xSize % xTile || ySize % yTile) fail_msg("%s: whole-mode tiles do not divide their groups", repro);
-        const int tilesX = (int)(xSize / xTile), tilesY = (int)(ySize / yTile);
-        const int64_t items = (int64_t)tilesX * tilesY * batch, volume = (int64_t)xTile * yTile;
-        int64_t* base = malloc(sizeof(int64_t) * (size_t)items);
-        int32_t *sx = malloc(sizeof(int32_t) * (size_t)rowsX), *sy = malloc(sizeof(int32_t) * (size_t)rowsY);
         const int es = c.desc[3].type == CUPERM_R_32F ? 4 : 2;
-        const int aligned = cuperm_ctr_dtile_packed_tables(dMFast ? dN : dM, dMFast ? dM : dN, batch > 1 ? dL : NULL,
-                                                           xTile, yTile, rowsX, rowsY, tilesX, tilesY, batch,
-                                                           cuperm_ctr_dtile_outer_x(xTile, yTile), 16 / es, base, sx, sy);
+        tables_t tb;
+        tables_make(&p, &s, 16 / es, &tb);
+        const int dMFast = tb.dMFast, xTile = tb.xTile, yTile = tb.yTile, rowsX = tb.rowsX, rowsY = tb.rowsY;
+        const int tilesX = tb.tilesX, tilesY = tb.tilesY, aligned = tb.aligned;
+        const int64_t *dM = tb.dM, *dN = tb.dN, *dL = tb.dL, *base = tb.base, items = tb.items;
+        const int32_t *sx = tb.sx, *sy = tb.sy;
+        const int64_t volume = (int64_t)xTile * yTile;
+        if ((dMFast ? tb.n : tb.m) % xTile || (dMFast ? tb.m : tb.n) % yTile)
+            fail_msg("%s: whole-mode tiles do not divide their groups", repro);
         if (!aligned) fail_msg("%s: a dense D's tiles start at multiples of their volume", repro);
         /* every element of D written once, by the tile whose base block holds it */
         int64_t span = 1;
@@ -172,12 +207,7 @@ static void test_random_tables(void** state)
             direct += whole;
         }
         free(hit);
-        free(base);
-        free(sx);
-        free(sy);
-        free(dM);
-        free(dN);
-        free(dL);
+        tables_free(&tb);
     }
     printf("    %d random problems on the packed path, %d of %d tile and piece-size pairs written from the registers\n",
            taken, direct, 2 * taken);
@@ -196,48 +226,22 @@ static void test_direct_rule(void** state)
     int whole = 0, direct = 0, blocks = 0;
     for (int i = 0; i < 20000 && whole < 400; ++i) {
         ctr_random_case c;
-        const ctr_random_options o = {5, 24, 1 << 18, 0, 2, 1, 0, i % 3 ? 0 : 50};
-        ctr_random_draw(&r, &o, &c);
-        for (int w = 0; w < 4; ++w) c.desc[w].type = w < 2 ? CUPERM_R_16F : (i % 2 ? CUPERM_R_16F : CUPERM_R_32F);
         cuperm_ctr_problem_t p;
-        assert_int_equal(cuperm_ctr_problem_init(&p, &c.desc[0], &c.desc[1], &c.desc[2], &c.desc[3],
-                                                 CUPERM_COMPUTE_DEFAULT), CUPERM_STATUS_SUCCESS);
         cuperm_ctr_dtile_t s;
-        if (!cuperm_ctr_dtile_choose(&p, &s) || !s.whole[0] || !s.whole[1]) continue;
+        if (!draw_dtile(&r, i, i % 3 ? 0 : 50, &c, &p, &s) || !s.whole[0] || !s.whole[1]) continue;
         ++whole;
         char repro[512];
         ctr_random_print(&c, repro, sizeof repro);
-        int order[CTR_MAX_MODES];
-        cuperm_ctr_dtile_d_order(&p, order);
-        const int dMFast = (int)p.modes[order[0]].group == CTR_GROUP_M;
-        const int64_t m = p.groupSize[CTR_GROUP_M], n = p.groupSize[CTR_GROUP_N], batch = p.groupSize[CTR_GROUP_L];
-        int64_t *dM = malloc(sizeof(int64_t) * (size_t)m), *dN = malloc(sizeof(int64_t) * (size_t)n);
-        int64_t* dL = malloc(sizeof(int64_t) * (size_t)batch);
-        group_offsets(&p, CTR_GROUP_M, dM);
-        group_offsets(&p, CTR_GROUP_N, dN);
-        group_offsets(&p, CTR_GROUP_L, dL);
-        const int xTile = dMFast ? s.tn : s.tm, yTile = dMFast ? s.tm : s.tn;
-        int rowsX, rowsY;
-        cuperm_ctr_dtile_panel_rows(xTile, yTile, &rowsX, &rowsY);
-        const int tilesX = (int)((dMFast ? n : m) / xTile), tilesY = (int)((dMFast ? m : n) / yTile);
-        int64_t* base = malloc(sizeof(int64_t) * (size_t)tilesX * (size_t)tilesY * (size_t)batch);
-        int32_t *sx = malloc(sizeof(int32_t) * (size_t)rowsX), *sy = malloc(sizeof(int32_t) * (size_t)rowsY);
         const int per = c.desc[3].type == CUPERM_R_32F ? 4 : 8;
-        const int aligned = cuperm_ctr_dtile_packed_tables(dMFast ? dN : dM, dMFast ? dM : dN, batch > 1 ? dL : NULL,
-                                                           xTile, yTile, rowsX, rowsY, tilesX, tilesY, batch,
-                                                           cuperm_ctr_dtile_outer_x(xTile, yTile), per, base, sx, sy);
-        const int want = aligned && cuperm_ctr_dtile_direct_pieces(xTile, yTile, sx, sy, per);
-        if (cuperm_ctr_dtile_packed_direct(&p, &s, dMFast) != want)
+        tables_t tb;
+        tables_make(&p, &s, per, &tb);
+        const int want = tb.aligned && cuperm_ctr_dtile_direct_pieces(tb.xTile, tb.yTile, tb.sx, tb.sy, per);
+        if (cuperm_ctr_dtile_packed_direct(&p, &s, tb.dMFast) != want)
             fail_msg("%s: %s D's 16-byte pieces from the registers, the tables say %s", repro,
                      want ? "refuses" : "takes", want ? "yes" : "no");
         direct += want;
         blocks += want && cuperm_ctr_dtile_packed_tile(&p, &s);
-        free(base);
-        free(sx);
-        free(sy);
-        free(dM);
-        free(dN);
-        free(dL);
+        tables_free(&tb);
     }
     printf("    %d random tiles of whole modes: %d written from the registers, %d of them one block of D\n", whole,
            direct, blocks);

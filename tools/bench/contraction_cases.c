@@ -217,69 +217,87 @@ static double short_k_volume(uint64_t* s, int64_t targetElements)
     return (double)targetElements / 8 * pow(8.0, (double)(next(s) % 1000) / 1000.0);
 }
 
-int bench_ctr_short_k(uint64_t seed, int count, int64_t targetElements, bench_ctr_case* out)
+/* short-k's free modes: nM of A and nN of B, one to three each. */
+static void short_k_groups(uint64_t* s, int* nM, int* nN)
 {
-    uint64_t s = seed * 0x9e3779b97f4a7c15ull + 101;
+    *nM = range(s, 1, 3);
+    *nN = range(s, 1, 3);
+}
+
+/* Every free extent w_j L (w_j 0.5-1.5, a few of them 2-6 instead), L grown until D holds want. */
+static void short_k_extents(uint64_t* s, int nFree, const char* D, int rD, double want, int64_t* extent)
+{
+    double w[6];
+    int grows = 0;
+    for (int j = 0; j < nFree; ++j) {
+        w[j] = range(s, 0, 3) == 0 ? -range(s, 2, 6) : 0.5 + (double)(next(s) % 1000) / 1000.0;
+        grows += w[j] > 0;
+    }
+    if (!grows) w[0] = 1.0;
+    int64_t trial[26];
+    for (int64_t L = 2;; L = L + 1 > L * 51 / 50 ? L + 1 : L * 51 / 50) {
+        memcpy(trial, extent, sizeof trial);
+        for (int j = 0; j < nFree; ++j) {
+            const int64_t e = w[j] < 0 ? (int64_t)-w[j] : (int64_t)(w[j] * (double)L + 0.5);
+            trial[j] = e > 1 ? e : 1;
+        }
+        if (volume(D, rD, trial) >= want) break;
+    }
+    memcpy(extent, trial, sizeof trial);
+}
+
+/* short-k-modes' free modes: two or three of A and of B, five at least. */
+static void short_k_modes_groups(uint64_t* s, int* nM, int* nN)
+{
+    *nM = range(s, 2, 3);
+    *nN = *nM == 2 ? 3 : range(s, 2, 3);
+}
+
+/* Free extents from 2-8, a random one grown by about a quarter at a time (to 40 at most) until D
+ * holds want. */
+static void short_k_modes_extents(uint64_t* s, int nFree, const char* D, int rD, double want, int64_t* extent)
+{
+    for (int j = 0; j < nFree; ++j) extent[j] = range(s, 2, 8);
+    for (int grown = 1; grown && volume(D, rD, extent) < want;) {
+        grown = 0;
+        for (int tries = 0; tries < 4 * nFree && !grown; ++tries) {
+            int64_t* e = &extent[range(s, 0, nFree - 1)];
+            if (*e < 40) *e = *e + 1 + *e / 4 > 40 ? 40 : *e + 1 + *e / 4, grown = 1;
+        }
+    }
+}
+
+/* A short-k suite: per case the free modes (groups), the letters, D's size (targetElements / 8 to
+ * targetElements, log-uniform) and the free extents (extents), drawn again until the case is
+ * output-bound. */
+static int short_k_suite(uint64_t s, int count, int64_t targetElements, void (*groups)(uint64_t*, int*, int*),
+                         void (*extents)(uint64_t*, int, const char*, int, double, int64_t*), bench_ctr_case* out)
+{
     for (int i = 0; i < count; ++i) {
         char A[8], B[8], D[8];
         int rA, rB, rD;
         int64_t extent[26];
         bench_ctr_case* c;
         do {
-            const int nM = range(&s, 1, 3), nN = range(&s, 1, 3);
+            int nM, nN;
+            groups(&s, &nM, &nN);
             c = short_k_letters(&s, i, nM, nN, extent, A, &rA, B, &rB, D, &rD, out);
-            const int nFree = nM + nN;
-            /* Every free extent w_j L (w_j 0.5-1.5, a few of them 2-6 instead), L grown until D holds
-             * the drawn size. */
-            const double want = short_k_volume(&s, targetElements);
-            double w[6];
-            int grows = 0;
-            for (int j = 0; j < nFree; ++j) {
-                w[j] = range(&s, 0, 3) == 0 ? -range(&s, 2, 6) : 0.5 + (double)(next(&s) % 1000) / 1000.0;
-                grows += w[j] > 0;
-            }
-            if (!grows) w[0] = 1.0;
-            for (int64_t L = 2;; L = L + 1 > L * 51 / 50 ? L + 1 : L * 51 / 50) {
-                int64_t trial[26];
-                memcpy(trial, extent, sizeof trial);
-                for (int j = 0; j < nFree; ++j) {
-                    const int64_t e = w[j] < 0 ? (int64_t)-w[j] : (int64_t)(w[j] * (double)L + 0.5);
-                    trial[j] = e > 1 ? e : 1;
-                }
-                memcpy(c->extent, trial, sizeof trial);
-                if (volume(D, rD, trial) >= want) break;
-            }
+            extents(&s, nM + nN, D, rD, short_k_volume(&s, targetElements), extent);
+            memcpy(c->extent, extent, sizeof extent);
         } while (!output_bound(A, rA, B, rB, D, rD, c->extent));
     }
     return count;
 }
 
+int bench_ctr_short_k(uint64_t seed, int count, int64_t targetElements, bench_ctr_case* out)
+{
+    return short_k_suite(seed * 0x9e3779b97f4a7c15ull + 101, count, targetElements, short_k_groups, short_k_extents, out);
+}
+
 int bench_ctr_short_k_modes(uint64_t seed, int count, int64_t targetElements, bench_ctr_case* out)
 {
-    uint64_t s = seed * 0x9e3779b97f4a7c15ull + 307;
-    for (int i = 0; i < count; ++i) {
-        char A[8], B[8], D[8];
-        int rA, rB, rD;
-        int64_t extent[26];
-        bench_ctr_case* c;
-        do {
-            const int nM = range(&s, 2, 3), nN = nM == 2 ? 3 : range(&s, 2, 3), nFree = nM + nN;
-            c = short_k_letters(&s, i, nM, nN, extent, A, &rA, B, &rB, D, &rD, out);
-            const double want = short_k_volume(&s, targetElements);
-            /* Free extents from 2-8, a random one grown by about a quarter at a time (to 40 at
-             * most) until D holds the drawn size. */
-            for (int j = 0; j < nFree; ++j) extent[j] = range(&s, 2, 8);
-            for (int grown = 1; grown && volume(D, rD, extent) < want;) {
-                grown = 0;
-                for (int tries = 0; tries < 4 * nFree && !grown; ++tries) {
-                    int64_t* e = &extent[range(&s, 0, nFree - 1)];
-                    if (*e < 40) *e = *e + 1 + *e / 4 > 40 ? 40 : *e + 1 + *e / 4, grown = 1;
-                }
-            }
-            memcpy(c->extent, extent, sizeof extent);
-        } while (!output_bound(A, rA, B, rB, D, rD, c->extent));
-    }
-    return count;
+    return short_k_suite(seed * 0x9e3779b97f4a7c15ull + 307, count, targetElements, short_k_modes_groups,
+                         short_k_modes_extents, out);
 }
 
 double bench_ctr_flops(const bench_ctr_case* c)
