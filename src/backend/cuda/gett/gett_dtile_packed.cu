@@ -268,7 +268,7 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
             multiply(j, st);
             mbar_arrive(&empty[st]); // every lane: each orders its own reads of the panels
             R* const Dt = static_cast<R*>(D) + q.tileBase[j];
-            const R* const Ct = static_cast<const R*>(C) + q.tileBase[j]; // read only with BETA
+            const R* const Ct = BETA ? static_cast<const R*>(C) + q.tileBase[j] : nullptr;
             // slot sl = (i 2 + h) NY + jj: accumulators (2h, 2h + 1) of fragment (i, jj)
             if constexpr (L == 4) { // 16-bit D: a pair is one word; a quad holds 4 pieces a step
 #pragma unroll
