@@ -278,7 +278,8 @@ static size_t build_packed(cuperm_contraction_plan_t* c, const cuperm_ctr_gett_t
     int direct = 0;
     if (ok) {
         direct = cuperm_ctr_dtile_direct_pieces(xTile, yTile, stageX, stageY, 16 / elemBytes) && !staged;
-        cuperm_ctr_dtile_stage_choose(xTile, yTile, stageX, stageY, elemBytes, &stage);
+        if (block) cuperm_ctr_dtile_stage_choose(xTile, yTile, stageX, stageY, elemBytes, &stage);
+        else stage = (cuperm_ctr_dtile_stage_t){30, 0, 0, 0}; /* never staged: places may pass a staging's range */
         const int stageBytes = direct ? 0 : cuperm_ctr_dtile_stage_bytes(xTile * yTile, stage.shift, stage.pad, elemBytes);
         q->packedSmem = cuperm_ctr_dtile_packed_smem_bytes(xTile, yTile, dt->kp, stageBytes);
         ok = (block || direct) && q->packedSmem <= CTR_DTILE_PACKED_SMEM_MAX;
