@@ -22,6 +22,7 @@
 #define CTR_DTILE_BLOCKS_PER_SM 2 /* the kernel's register bound, and its persistent grid */
 #define CTR_DTILE_SLOT_BYTES (16 * 1024) /* the inner panel's slot table at most */
 #define CTR_DTILE_PACKED_SMEM_MAX (200 * 1024) /* the packed path's dynamic shared memory at most (sm_90: 227 KB) */
+#define CTR_DTILE_PACKED_ITEMS_MAX (1LL << 24) /* its work items at most (128 MB of tile bases) */
 /* Each warp's staging of its 16-bit outputs (MX 16 rows of NY 8 halves, rows padded by 4 words:
  * 3 KB at most, NY = 2), at the end of shared memory: the kernel writes D's runs of 8 from it in
  * whole 16-byte pieces. */

@@ -119,12 +119,12 @@ static void test_work_and_model_choice(void** state)
     assert_false(isfinite(cuperm_ctr_dtile_seconds(&o.p, &s, tuning_of(8), 108))); /* not measured there */
     /* Every run of TCCG 31 takes the packed path (tiles from the registers, C with D's strides): it
      * is priced by D's bytes and A's and B's twice (panel images) at its share of a copy's rate. */
-    const double pk = cuperm_ctr_dtile_packed_seconds(&o.p, &s, h100, 132, 3.35e12);
+    const double pk = cuperm_ctr_dtile_packed_seconds(&o.p, &s, h100, 3.35e12);
     const double bytes = 9216.0 * 4096 * 2 + 2 * 2 * (9216.0 * 24 + 24.0 * 4096);
     assert_float_equal(pk, h100->dtile.packedSeconds0 + bytes / (3.35e12 * h100->copy_efficiency * h100->dtile.packedEfficiency),
                        1e-12);
     assert_true(pk < d); /* the gathering kernel's price is higher */
-    assert_false(isfinite(cuperm_ctr_dtile_packed_seconds(&o.p, &s, tuning_of(8), 108, 2.0e12)));
+    assert_false(isfinite(cuperm_ctr_dtile_packed_seconds(&o.p, &s, tuning_of(8), 2.0e12)));
     /* The choice: the kernel where TTGT's layout is priced above it (by the margin), never else. */
     cuperm_ctr_layout_t l;
     memset(&l, 0, sizeof l);
@@ -147,7 +147,7 @@ static void test_work_and_model_choice(void** state)
         assert_int_equal(cuperm_ctr_problem_init(&oc.p, &oc.l.d[0], &oc.l.d[1], &c, &oc.l.d[2], CUPERM_COMPUTE_DEFAULT),
                          CUPERM_STATUS_SUCCESS);
         assert_true(cuperm_ctr_dtile_choose(&oc.p, &s));
-        assert_false(isfinite(cuperm_ctr_dtile_packed_seconds(&oc.p, &s, h100, 132, 3.35e12)));
+        assert_false(isfinite(cuperm_ctr_dtile_packed_seconds(&oc.p, &s, h100, 3.35e12)));
         l.gemmSeconds = 2 * d * h100->dtile.margin;
         assert_int_equal(cuperm_ctr_gett_model_choice(&oc.p, &l, h100, 132, 3.35e12, &seconds), CTR_GETT_DTILE);
         assert_float_equal(seconds, d, 0);

@@ -262,7 +262,7 @@ static size_t build_packed(cuperm_contraction_plan_t* c, const cuperm_ctr_gett_t
     cuperm_ctr_dtile_panel_rows(xTile, yTile, &rowsX, &rowsY);
     const int tilesX = q->dMFast ? q->nTiles : q->mTiles, tilesY = q->dMFast ? q->mTiles : q->nTiles;
     const int64_t items = (int64_t)tilesX * tilesY * q->batch;
-    if (items > ((int64_t)1 << 24)) return 0; /* 128 MB of bases: the gathering kernel instead */
+    if (items > CTR_DTILE_PACKED_ITEMS_MAX) return 0; /* the gathering kernel instead */
     const int64_t* dM = t->table + t->at[CTR_GROUP_M][CTR_D];
     const int64_t* dN = t->table + t->at[CTR_GROUP_N][CTR_D];
     const int64_t* dL = t->at[CTR_GROUP_L][CTR_D] >= 0 ? t->table + t->at[CTR_GROUP_L][CTR_D] : NULL;

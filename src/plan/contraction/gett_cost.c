@@ -88,7 +88,7 @@ double cuperm_ctr_gett_kernel_seconds(const cuperm_ctr_problem_t* p, int dtile, 
         cuperm_ctr_dtile_t dt;
         *margin = t->dtile.margin;
         if (!cuperm_ctr_dtile_choose(p, &dt)) return INFINITY;
-        const double packed = cuperm_ctr_dtile_packed_seconds(p, &dt, t, smCount, dramBytesPerSecond);
+        const double packed = cuperm_ctr_dtile_packed_seconds(p, &dt, t, dramBytesPerSecond);
         if (isfinite(packed)) *margin = t->dtile.packedMargin;
         return isfinite(packed) ? packed : cuperm_ctr_dtile_seconds(p, &dt, t, smCount);
     }

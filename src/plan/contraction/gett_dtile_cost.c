@@ -67,7 +67,7 @@ void cuperm_ctr_dtile_work(const cuperm_ctr_problem_t* p, const cuperm_ctr_dtile
 }
 
 double cuperm_ctr_dtile_packed_seconds(const cuperm_ctr_problem_t* p, const cuperm_ctr_dtile_t* s,
-                                       const cuperm_tuning_t* t, double smCount, double dramBytesPerSecond)
+                                       const cuperm_tuning_t* t, double dramBytesPerSecond)
 {
     const cuperm_dtile_tuning_t* c = &t->dtile;
     if (!(c->packedEfficiency > 0) || !(dramBytesPerSecond > 0) || !cuperm_ctr_same_strides(p, CTR_C, CTR_D))
@@ -79,9 +79,8 @@ double cuperm_ctr_dtile_packed_seconds(const cuperm_ctr_problem_t* p, const cupe
     const double items = ceil_div((double)p->groupSize[M], (double)s->tm) * ceil_div((double)p->groupSize[N], (double)s->tn) *
                          (double)p->groupSize[CTR_GROUP_L];
     const int tx = q.dMFast ? s->tn : s->tm, ty = q.dMFast ? s->tm : s->tn;
-    if (items > (double)(1 << 24) || cuperm_ctr_dtile_packed_smem_bytes(tx, ty, s->kp, 0) > CTR_DTILE_PACKED_SMEM_MAX)
+    if (items > (double)CTR_DTILE_PACKED_ITEMS_MAX || cuperm_ctr_dtile_packed_smem_bytes(tx, ty, s->kp, 0) > CTR_DTILE_PACKED_SMEM_MAX)
         return INFINITY;
-    (void)smCount;
     const double bytes =
         (double)cuperm_ctr_operand_volume(&p->op[CTR_D]) * (double)cupermDataTypeSize(p->op[CTR_D].type) +
         2.0 * (double)(cuperm_ctr_operand_volume(&p->op[CTR_A]) + cuperm_ctr_operand_volume(&p->op[CTR_B])) *

@@ -32,12 +32,13 @@ double cuperm_ctr_dtile_seconds(const cuperm_ctr_problem_t* p, const cuperm_ctr_
                                 double smCount);
 
 /* Seconds of the packed path (gett_dtile.h) on p with tile s (model planning weighs it by the
- * tuning's packedMargin), where every run takes it whatever beta: tiles written from the registers (cuperm_ctr_dtile_packed_direct) and C with D's strides.
+ * tuning's packedMargin), where every run takes it whatever beta: tiles written from the registers
+ * (cuperm_ctr_dtile_packed_direct) and C with D's strides.
  * It is bound by writing D: the tuning's packedSeconds0 plus D's bytes and A's and B's (read and
  * written as panel images) at packedEfficiency of a copy's rate on a device of dramBytesPerSecond
  * (theoretical). INFINITY elsewhere, or where the tuning has no numbers (then the gathering
  * kernel's price stands). */
 double cuperm_ctr_dtile_packed_seconds(const cuperm_ctr_problem_t* p, const cuperm_ctr_dtile_t* s,
-                                       const cuperm_tuning_t* t, double smCount, double dramBytesPerSecond);
+                                       const cuperm_tuning_t* t, double dramBytesPerSecond);
 
 #endif
