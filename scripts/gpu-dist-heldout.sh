@@ -20,6 +20,20 @@ export DT_SWEEP=${SWEEP:-0}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
 log="$logs/dist-random-${gb}GB-s$seed.log"
 s=$(date +%s)
-timeout "${LIMIT_S:-480}" $p/tests/cuperm-dist-test --bench --random "$n" --seed "$seed" --gb "$gb" --iters 10 >"$log" 2>&1
+# Past LIMIT_S (480) the program is stopped; first, what it was doing goes to the log: each GPU's
+# use, and every thread's stack (cuda-gdb attached: the machine has no gdb). DT_TRACE=1 (set it in
+# the call) adds each rank's phases with times.
+$p/tests/cuperm-dist-test --bench --random "$n" --seed "$seed" --gb "$gb" --iters 10 >"$log" 2>&1 &
+pid=$!
+while kill -0 $pid 2>/dev/null && (( $(date +%s) - s < ${LIMIT_S:-480} )); do sleep 1; done
+if kill -0 $pid 2>/dev/null; then
+    { echo "== stopped after ${LIMIT_S:-480} s; GPU use:"
+      nvidia-smi --query-gpu=index,utilization.gpu,memory.used --format=csv,noheader
+      echo "== every thread's stack:"
+      timeout 60 cuda-gdb -batch -p $pid -ex 'thread apply all bt' 2>&1 | grep -E '^(Thread|#)' | head -200
+    } >>"$log" 2>&1
+    kill -9 $pid
+fi
+wait $pid
 echo "held-out suite rc=$? ($(( $(date +%s) - s )) s): $(grep -c ' ok$' "$log") rows checked ok, $(grep -c 'WRONG\|^FAILED' "$log") bad"
 grep -E '^held-out (model|measure|bound)' "$log"

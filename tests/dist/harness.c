@@ -46,6 +46,11 @@ void dt_alarm(unsigned seconds)
     alarm(seconds * k);
 }
 
+void dt_trace(int r, const char* what, long long it)
+{
+    if (getenv("DT_TRACE")) fprintf(stderr, "  %10.3f s rank %d: %s %lld\n", dt_now(), r, what, it);
+}
+
 uint64_t dt_rng_state = 1;
 uint64_t dt_rnd(void)
 {

@@ -44,6 +44,9 @@ void dt_watchdog(int sig);
 void dt_alarm(unsigned seconds);
 /* Seconds on a monotonic clock. */
 double dt_now(void);
+/* DT_TRACE: where rank r is ("what it", at dt_now()), on stderr (unbuffered),
+ * for hangs and stalls. */
+void dt_trace(int r, const char* what, long long it);
 
 /* splitmix64; --seed sets the state */
 extern uint64_t dt_rng_state;

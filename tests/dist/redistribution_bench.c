@@ -47,6 +47,28 @@ static int written(const void* d, size_t n)
     return 0;
 }
 
+/* The bytes rank `from` sends to rank `to` in b's redistribution: its input block's overlap with
+ * to's output block (output mode j is input mode perm[j]). The exchange that the plan is timed
+ * against moves exactly these, pair by pair: where blocks are uneven the pairs differ, and a
+ * receive posted for more than its sender sends never ends. */
+static size_t pair_bytes(const bench_t* b, const cupermDistTensorDescriptor_t* in,
+                         const cupermDistTensorDescriptor_t* out, int from, int to)
+{
+    int64_t le_in[6], off_in[6], le_out[6], off_out[6];
+    cupermDistGetLocalBlock(in, from, dt_G, le_in, off_in);
+    cupermDistGetLocalBlock(out, to, dt_G, le_out, off_out);
+    size_t v = cupermDataTypeSize(b->type);
+    for (int j = 0; j < b->rank; ++j) {
+        const int i = b->perm[j];
+        const int64_t lo = off_in[i] > off_out[j] ? off_in[i] : off_out[j];
+        const int64_t hi_in = off_in[i] + le_in[i], hi_out = off_out[j] + le_out[j];
+        const int64_t hi = hi_in < hi_out ? hi_in : hi_out;
+        if (hi <= lo) return 0;
+        v *= (size_t)(hi - lo);
+    }
+    return v;
+}
+
 static void bench_rank(int r, void* arg)
 {
     bench_t* b = arg;
@@ -62,12 +84,14 @@ static void bench_rank(int r, void* arg)
     opt.measure = b->measure;
     opt.transport = b->transport;
     cupermDistPlan_t plan;
+    dt_trace(r, b->name, 0);
     b->st[r] = cupermDistPlanTranspose(k->handle, &plan, b->perm, &in, &out, &opt, k->comm, k->stream);
     if (b->st[r]) {
         snprintf(b->msg[r], sizeof b->msg[r], "%s", cupermGetLastErrorMessage());
         return;
     }
     cupermDistPlanGetInfo(plan, &b->info[r]);
+    dt_trace(r, "planned, chunks", b->info[r].chunks);
     const size_t es = cupermDataTypeSize(b->type);
     int64_t le[6], off[6], le_in[6], off_in[6], le_out[6], off_out[6], vin = 1, vout = 1;
     cupermDistGetLocalBlock(&in, r, dt_G, le_in, off_in);
@@ -98,10 +122,17 @@ static void bench_rank(int r, void* arg)
     if (wsb) CK(cudaMalloc(&ws, wsb));
     CK(dt_fill_hash(x, b->rank, le_in, off_in, b->ext, k->stream)); /* beta = 0: the output is overwritten */
     CK(cudaMemsetAsync(y, 0xFF, bound, k->stream));
-    /* the all-to-all of the same bytes: grouped ncclSend/ncclRecv of bytesSent / peers to every peer */
-    const size_t per_peer = b->info[r].sendPeers ? b->info[r].bytesSent / (size_t)b->info[r].sendPeers : 0;
-    CK(cudaMalloc(&s2, per_peer * (size_t)dt_G + 256));
-    CK(cudaMalloc(&r2, per_peer * (size_t)dt_G + 256));
+    dt_trace(r, "filled, workspace bytes", (long long)wsb);
+    /* the all-to-all of the same bytes: grouped ncclSend/ncclRecv of each pair's bytes */
+    size_t sends[MAXG], recvs[MAXG], send_total = 0, recv_total = 0;
+    for (int p = 0; p < dt_G; ++p) {
+        sends[p] = p == r ? 0 : pair_bytes(b, &in, &out, r, p);
+        recvs[p] = p == r ? 0 : pair_bytes(b, &in, &out, p, r);
+        send_total += sends[p];
+        recv_total += recvs[p];
+    }
+    CK(cudaMalloc(&s2, send_total + 256));
+    CK(cudaMalloc(&r2, recv_total + 256));
     unsigned char one[16], zero[16];
     dt_scalar(b->type, 1, one);
     dt_scalar(b->type, 0, zero);
@@ -111,7 +142,11 @@ static void bench_rank(int r, void* arg)
     for (int pass = 0; pass < 2; ++pass) {
         double h0 = 0;
         for (int it = -2; it < b->iters; ++it) { /* two warm-ups */
-            if (it == 0) CK(cudaEventRecord(e0, k->stream));
+            if (it == 0) { /* the warm-ups done (where a stall shows under DT_TRACE) before the clock starts */
+                CK(cudaStreamSynchronize(k->stream));
+                dt_trace(r, pass == 0 ? "warmed up the plan" : "warmed up the exchange", 2);
+                CK(cudaEventRecord(e0, k->stream));
+            }
             if (it == 0) h0 = dt_now();
             if (pass == 0) {
                 cupermStatus_t st = cupermDistExecute(plan, one, x, zero, y, ws, wsb, k->stream);
@@ -120,11 +155,13 @@ static void bench_rank(int r, void* arg)
                     snprintf(b->msg[r], sizeof b->msg[r], "%s", cupermGetLastErrorMessage());
                 }
             } else {
+                size_t at_s = 0, at_r = 0;
                 ncclGroupStart();
                 for (int p = 0; p < dt_G; ++p) {
-                    if (p == r || !per_peer) continue;
-                    ncclSend((char*)s2 + per_peer * (size_t)p, per_peer, ncclInt8, p, k->comm, k->stream);
-                    ncclRecv((char*)r2 + per_peer * (size_t)p, per_peer, ncclInt8, p, k->comm, k->stream);
+                    if (sends[p]) ncclSend((char*)s2 + at_s, sends[p], ncclInt8, p, k->comm, k->stream);
+                    if (recvs[p]) ncclRecv((char*)r2 + at_r, recvs[p], ncclInt8, p, k->comm, k->stream);
+                    at_s += sends[p];
+                    at_r += recvs[p];
                 }
                 ncclGroupEnd();
             }
@@ -132,6 +169,7 @@ static void bench_rank(int r, void* arg)
         (pass == 0 ? b->h_dist : b->h_a2a)[r] = (dt_now() - h0) * 1e3 / b->iters;
         CK(cudaEventRecord(e1, k->stream));
         CK(cudaEventSynchronize(e1));
+        dt_trace(r, pass == 0 ? "timed the plan, iterations" : "timed the exchange, iterations", b->iters);
         float ms;
         CK(cudaEventElapsedTime(&ms, e0, e1));
         (pass == 0 ? b->t_dist : b->t_a2a)[r] = ms / b->iters;
@@ -140,6 +178,7 @@ static void bench_rank(int r, void* arg)
         CK(dt_check_hash(y, b->rank, le_out, off_out, b->ext, b->perm, k->stream, &b->mismatches[r],
                          &b->first_bad[r]));
         b->tail_written[r] = written((char*)y + (size_t)vout * es, bound - (size_t)vout * es);
+        dt_trace(r, "checked, wrong elements", (long long)b->mismatches[r]);
     }
     cudaFree(x);
     if (b->bind) {
@@ -332,26 +371,35 @@ static bench_t* run_of(const bench_t* proto, int iters)
     return b;
 }
 
-/* Every peer-stores candidate of case proto forced in turn (variant x stages), one row each: what
- * the model's choice among them is checked against. */
+/* Every candidate of case proto forced in turn (send/recv and peer stores: variant x stages; one
+ * kernel: variant), one row each: what the model's choice among them is checked against, and the
+ * data its constants are fitted to (tools/model/dist_heldout.py). */
 static void sweep_case(const bench_t* proto, int c, int iters, int* bad)
 {
-    static const int stages[] = {1, 2, 4, 8};
-    for (int v = 1; v <= 2; ++v) {
-        for (size_t i = 0; i < sizeof stages / sizeof stages[0]; ++i) {
-            bench_t* b = run_of(proto, iters);
-            b->transport = CUPERM_DIST_TRANSPORT_PEER_STORES, b->variant = (cupermDistVariant_t)v;
-            b->chunks = stages[i];
-            snprintf(b->name, sizeof b->name, "r%02d sweep ps v%d k%d", c, v, stages[i]);
-            run_case(b, 1, bad);
-            free(b);
+    static const struct {
+        cupermDistTransport_t t;
+        const char* name;
+        int stages;
+    } transports[] = {{CUPERM_DIST_TRANSPORT_SEND_RECV, "sr", 4},
+                      {CUPERM_DIST_TRANSPORT_PEER_STORES, "ps", 4},
+                      {CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL, "pk", 1}};
+    for (size_t t = 0; t < sizeof transports / sizeof transports[0]; ++t) {
+        for (int v = 1; v <= 2; ++v) {
+            for (int i = 0; i < transports[t].stages; ++i) {
+                bench_t* b = run_of(proto, iters);
+                b->transport = transports[t].t, b->variant = (cupermDistVariant_t)v;
+                b->chunks = 1 << i; /* 1, 2, 4, 8 */
+                snprintf(b->name, sizeof b->name, "r%02d sweep %s v%d k%d", c, transports[t].name, v, b->chunks);
+                run_case(b, 1, bad);
+                free(b);
+            }
         }
     }
 }
 
 int dt_bench_random(double gb, int iters, int count)
 {
-    const int sweep = getenv("DT_SWEEP") && atoi(getenv("DT_SWEEP")) > 0; /* every peer-stores candidate too */
+    const int sweep = getenv("DT_SWEEP") && atoi(getenv("DT_SWEEP")) > 0; /* every candidate forced too */
     int bad = 0, n = 0;
     enum { VARIANTS = 3 };
     double* ratios[VARIANTS];

@@ -31,12 +31,6 @@ typedef struct {
     cupermDistPlanInfo_t info[MAXG];
 } case_t;
 
-/* DT_TRACE: where each rank is, on stderr (unbuffered), for hangs. */
-static void trace(int r, const char* what, int it)
-{
-    if (getenv("DT_TRACE")) fprintf(stderr, "  rank %d: %s %d\n", r, what, it);
-}
-
 static void run_case_rank(int r, void* arg)
 {
     case_t* c = arg;
@@ -69,7 +63,7 @@ static void run_case_rank(int r, void* arg)
         CK(cudaMalloc(&dout_d, c->out_bytes[r] + es));
     }
     cupermDistPlanGetInfo(plan, &c->info[r]);
-    trace(r, c->info[r].directWhole ? "planned and bound (whole)" : "planned", c->info[r].directTransposes);
+    dt_trace(r, c->info[r].directWhole ? "planned and bound (whole)" : "planned", c->info[r].directTransposes);
     dt_upload(din_d, c->h_in[r], c->in_bytes[r]);
     dt_upload(dout_d, c->h_out[r], c->out_bytes[r]);
     unsigned char a[16], b[16];
@@ -85,9 +79,9 @@ static void run_case_rank(int r, void* arg)
     for (int it = 0; it < 3 && !c->st[r]; ++it) {
         if (it) dt_upload(dout_d, c->h_out[r], c->out_bytes[r]);
         c->st[r] = cupermDistExecute(plan, a, din_d, b, dout_d, NULL, 0, k->stream);
-        trace(r, c->st[r] ? "execute failed" : "executed", it);
+        dt_trace(r, c->st[r] ? "execute failed" : "executed", it);
         CK(cudaStreamSynchronize(k->stream));
-        trace(r, "synchronized", it);
+        dt_trace(r, "synchronized", it);
         if (c->st[r]) snprintf(c->msg[r], sizeof c->msg[r], "%s", cupermGetLastErrorMessage());
         CK(cudaMemcpy(it ? again : first, dout_d, c->out_bytes[r], cudaMemcpyDeviceToHost));
         size_t at = 0;
@@ -108,7 +102,7 @@ static void run_case_rank(int r, void* arg)
     }
     CK(cudaFree(din_d));
     cupermDistPlanDestroy(plan); /* deregisters the bound output: before the buffer is freed */
-    trace(r, "destroyed", 0);
+    dt_trace(r, "destroyed", 0);
     if (c->bind) {
         if (dout_d) ncclMemFree(dout_d);
     } else {
