@@ -151,6 +151,8 @@ typedef struct {
     double dist_peer_bytes_per_second;      /* what one peer's grouped NCCL send/receive reaches alone (the
                                                overlapped contraction's rounds, dist/contraction.c; 0: the
                                                link's whole rate) */
+    double dist_unpack_overlap;             /* peer stores in k stages: fraction of the unpacks of stages
+                                               1 .. k-1 that the next stage's stores hide (dist/plan.c) */
     double gemm_batch_k_seconds[CUPERM_RATES]; /* a batched GEMM's thread block per step of k (0: not
                                                 * modelled; src/plan/contraction/gemm_cost.c) */
     double memset2d_row_seconds; /* cudaMemset2DAsync per row of a padded GEMM's K padding (layout.c) */

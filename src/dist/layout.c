@@ -205,11 +205,28 @@ int64_t cuperm_dist_layout_hash(const cuperm_dist_layout_t* l, int64_t seed)
     return h;
 }
 
-int cuperm_dist_split(const cuperm_dist_box_t* box, int rank, const int* order, int k, cuperm_dist_box_t* chunks)
+int cuperm_dist_split_mode(const cuperm_dist_box_t* box, int rank, const int* perm)
 {
-    int j = -1;
-    for (int i = rank - 1; i >= 0 && j < 0; --i)
-        if (box->hi[order[i]] - box->lo[order[i]] > 1) j = order[i];
+    int pos_out[CUPERM_MAX_RANK], below = 0;
+    for (int r = 0; r < rank; ++r) { /* output position of each input mode, counting modes that vary */
+        pos_out[perm[r]] = below;
+        below += box->hi[perm[r]] - box->lo[perm[r]] > 1;
+    }
+    int j = -1, best = -1, pos_in = 0;
+    int64_t best_e = 0;
+    for (int m = 0; m < rank; ++m) {
+        const int64_t e = box->hi[m] - box->lo[m];
+        if (e <= 1) continue;
+        const int score = pos_in < pos_out[m] ? pos_in : pos_out[m];
+        if (score > best || (score == best && e > best_e)) j = m, best = score, best_e = e;
+        ++pos_in;
+    }
+    return j;
+}
+
+int cuperm_dist_split(const cuperm_dist_box_t* box, int rank, const int* perm, int k, cuperm_dist_box_t* chunks)
+{
+    const int j = cuperm_dist_split_mode(box, rank, perm);
     const int64_t e = j < 0 ? 1 : box->hi[j] - box->lo[j];
     const int n = j < 0 || k < 1 ? 1 : (int)min64(k, e);
     for (int c = 0; c < n; ++c) {

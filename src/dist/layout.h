@@ -108,10 +108,17 @@ typedef struct {
 int cuperm_dist_whole_view(const cuperm_dist_layout_t* in, const cuperm_dist_layout_t* out, const int* perm, int me,
                            const int64_t* out_strides, int64_t peer_stride, cuperm_dist_whole_t* w);
 
-/** Splits box (input-mode coordinates) into at most k chunks along the slowest mode of
- *  the packed order (order[0] fastest .. order[rank-1] slowest) whose extent exceeds 1,
- *  each a contiguous range of the box packed densely in that order. Returns the number
- *  of chunks written to chunks (1 when nothing splits). */
-int cuperm_dist_split(const cuperm_dist_box_t* box, int rank, const int* order, int k, cuperm_dist_box_t* chunks);
+/** The mode along which cuperm_dist_split cuts box (input-mode coordinates; output mode r is
+ *  input mode perm[r]); -1 when no extent exceeds 1. Of the modes whose extent exceeds 1, the one
+ *  farthest from the fastest on both sides: the largest min(its place among them in input order,
+ *  its place in output order), the larger extent on ties. A pipeline stage's chunk then keeps the
+ *  dense runs of its reads and its writes whatever the variant packs in (cutting the packed
+ *  order's slowest mode had cut the input's fastest runs where that mode comes first in input). */
+int cuperm_dist_split_mode(const cuperm_dist_box_t* box, int rank, const int* perm);
+
+/** Splits box into at most k chunks, contiguous ranges of cuperm_dist_split_mode's mode (each
+ *  chunk is packed densely by itself). Returns the number of chunks written to chunks (1 when
+ *  nothing splits). */
+int cuperm_dist_split(const cuperm_dist_box_t* box, int rank, const int* perm, int k, cuperm_dist_box_t* chunks);
 
 #endif

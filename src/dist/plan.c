@@ -75,8 +75,8 @@ static void free_pieces(cuperm_dist_plan_t* p)
 
 /* build() lays a rank's receive region out by sender, then chunk, each piece 256-byte aligned:
  * the offset at which sender's chunk `chunk` lands in receiver's region (chunks of the box split
- * k ways in `order`, as both sides split it), and the region's size. */
-static size_t recv_offset(const ctx_t* c, const int* order, int k, int sender, int chunk, int receiver,
+ * k ways, as both sides split it), and the region's size. */
+static size_t recv_offset(const ctx_t* c, int k, int sender, int chunk, int receiver,
                           cuperm_dist_box_t* ch, size_t* total)
 {
     size_t off = 0, at = 0;
@@ -84,7 +84,7 @@ static size_t recv_offset(const ctx_t* c, const int* order, int k, int sender, i
     cuperm_dist_box_t box;
     for (int q = 0; q < c->in->comm_size; ++q) {
         if (q == receiver || !cuperm_dist_exchange_box(c->in, q, c->out, receiver, c->perm, &box)) continue;
-        const int nc = cuperm_dist_split(&box, n, order, k, ch);
+        const int nc = cuperm_dist_split(&box, n, c->perm, k, ch);
         for (int j = 0; j < nc; ++j) {
             if (q == sender && j == chunk) at = off;
             int64_t v = 1;
@@ -113,16 +113,16 @@ static void rotate_pieces(cuperm_dist_piece_t* x, int k, int n)
 /* Peer stores: the window is the largest receive region of any rank (the same size on every rank,
  * as ncclCommWindowRegister wants; 256 bytes at least); every pack piece stores at its receiver's
  * offset for it. */
-static void place_peer_stores(const ctx_t* c, const int* order, int k, cuperm_dist_box_t* ch, cuperm_dist_plan_t* p)
+static void place_peer_stores(const ctx_t* c, int k, cuperm_dist_box_t* ch, cuperm_dist_plan_t* p)
 {
     size_t most = 0, total;
     for (int r = 0; r < c->in->comm_size; ++r) {
-        recv_offset(c, order, k, -1, 0, r, ch, &total);
+        recv_offset(c, k, -1, 0, r, ch, &total);
         if (total > most) most = total;
     }
     for (int i = 0; i < p->n_pack; ++i) {
         cuperm_dist_piece_t* s = &p->pack[i];
-        s->peer_offset = recv_offset(c, order, k, c->me, s->stage, s->peer, ch, NULL);
+        s->peer_offset = recv_offset(c, k, c->me, s->stage, s->peer, ch, NULL);
     }
     /* Within a stage, rank r stores to r+1, r+2, ... (mod P) in turn, as NCCL orders its peers:
      * in peer order every rank would store into rank 0 first, three senders sharing one
@@ -166,11 +166,8 @@ static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int transport, i
     const int n = c->in->rank, P = c->in->comm_size, me = c->me;
     const cupermDataType_t type = c->in->type;
     const size_t elem = (size_t)c->in->elem_size;
-    int ident[CUPERM_MAX_RANK], order[CUPERM_MAX_RANK];
-    for (int i = 0; i < n; ++i) {
-        ident[i] = i;
-        order[i] = variant == CUPERM_DIST_VARIANT_PERMUTE_ON_PACK ? c->perm[i] : i;
-    }
+    int ident[CUPERM_MAX_RANK];
+    for (int i = 0; i < n; ++i) ident[i] = i;
     free_pieces(p);
     p->transport = transport;
     p->variant = variant;
@@ -210,7 +207,7 @@ static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int transport, i
                 continue;
             }
             if (dir == 0) ++p->send_peers; else ++p->recv_peers;
-            const int nc = cuperm_dist_split(&box, n, order, k, ch);
+            const int nc = cuperm_dist_split(&box, n, c->perm, k, ch);
             for (int j = 0; j < nc && !st; ++j) {
                 cuperm_dist_piece_t* s = dir == 0 ? &p->pack[p->n_pack++] : &p->unpack[p->n_unpack++];
                 memset(s, 0, sizeof *s);
@@ -253,7 +250,7 @@ static cupermStatus_t build(cuperm_handle_t* h, const ctx_t* c, int transport, i
     p->recv_base = cuperm_dist_align256(p->send_bytes);
     p->workspace_bytes = p->recv_bytes ? p->recv_base + p->recv_bytes : p->send_bytes;
     if (cuperm_dist_stores(transport))
-        place_peer_stores(c, order, k, ch, p);
+        place_peer_stores(c, k, ch, p);
     free(ch);
     return CUPERM_STATUS_SUCCESS;
 }
@@ -338,16 +335,20 @@ static double model_seconds(const local_cost_t* c, size_t sent, size_t received,
  * barrier, the stage's unpacks running beside the next stage's stores; the local piece runs
  * beside the stores from the start. The stores are the spine; what runs beside them hides
  * `overlap` of its time (the device family's dist_link_overlap: 0 on 2 x H200, where neither
- * capped store grids nor copy-engine copies let local transposes overlap the link). */
+ * capped store grids nor copy-engine copies let local transposes overlap the link), or the
+ * unpacks of the stages before the last hide `unpack_overlap` of theirs behind the next stage's
+ * stores (dist_unpack_overlap: 0.5 on 2 x H200), whichever hides more. */
 static double model_peer_stores(const local_cost_t* c, size_t sent, size_t received, int k, double bw, double barrier,
-                                double overlap)
+                                double overlap, double unpack_overlap)
 {
     const size_t bytes = sent > received ? sent : received;
     const double link = (double)bytes / bw, stores = c->pack + LAUNCH_SECONDS * c->n_pack;
     const double spine = link > stores ? link : stores;
-    const double unpack = c->unpack + LAUNCH_SECONDS * c->n_unpack;
-    const double beside = c->local + (c->local > 0 ? LAUNCH_SECONDS : 0) + unpack * (k - 1) / k;
-    return barrier * (k + 1) + spine + beside - overlap * (beside < spine ? beside : spine) + unpack / k;
+    const double unpack = c->unpack + LAUNCH_SECONDS * c->n_unpack, staged = unpack * (k - 1) / k;
+    const double beside = c->local + (c->local > 0 ? LAUNCH_SECONDS : 0) + staged;
+    const double hidden = overlap * (beside < spine ? beside : spine);
+    const double piped = unpack_overlap * (staged < spine ? staged : spine);
+    return barrier * (k + 1) + spine + beside - (hidden > piped ? hidden : piped) + unpack / k;
 }
 
 /* Peer stores in one kernel: its barriers (priced as one barrier kernel), then every element of
@@ -497,6 +498,31 @@ cupermStatus_t cuperm_dist_agree_status(const char* fn, ncclComm_t comm, cudaStr
     return ast;
 }
 
+/* Builds candidate i into p (every chunk count is built: a chunk's shape changes its transposes'
+ * cost) and prices it. */
+static cupermStatus_t price_candidate(cuperm_handle_t* h, const ctx_t* c, const cupermDistOptions_t* opt, int i,
+                                      cuperm_dist_price_t* price, cuperm_dist_plan_t* p)
+{
+    int transport, variant, k;
+    cuperm_dist_candidate(i, opt, &transport, &variant, &k);
+    cupermStatus_t st = build(h, c, transport, variant, k, p);
+    if (st) return st;
+    const local_cost_t lc = local_costs(p);
+    const double bw = cuperm_dist_link_rate(opt), lat = cuperm_dist_stage_latency(opt);
+    const double overlap = h->tuning->dist_link_overlap, barrier = h->tuning->dist_barrier_seconds;
+    *price = (cuperm_dist_price_t){lc.pack, lc.unpack, lc.local, lc.n_pack, lc.n_unpack, p->send_bytes,
+                                   p->recv_bytes, 0.0};
+    price->seconds =
+        transport == CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL
+            ? model_one_kernel(p->send_bytes, p->recv_bytes, p->has_local ? p->local_bytes : 0, bw, barrier,
+                               h->tuning->dist_moves_bytes_per_second)
+        : transport == CUPERM_DIST_TRANSPORT_PEER_STORES
+            ? model_peer_stores(&lc, p->send_bytes, p->recv_bytes, k, bw, barrier, overlap,
+                                h->tuning->dist_unpack_overlap)
+            : model_seconds(&lc, p->send_bytes, p->recv_bytes, k, bw, lat, overlap);
+    return CUPERM_STATUS_SUCCESS;
+}
+
 cupermStatus_t cuperm_dist_redist_prepare(cuperm_handle_t* h, cuperm_dist_plan_t* p, const cuperm_dist_layout_t* in,
                                           const cuperm_dist_layout_t* out, const int* perm,
                                           const cupermDistOptions_t* opt, ncclComm_t comm, int device, int me,
@@ -507,7 +533,6 @@ cupermStatus_t cuperm_dist_redist_prepare(cuperm_handle_t* h, cuperm_dist_plan_t
     p->comm = comm;
     ctx_t c;
     ctx_init(p, &c);
-    const double bw = cuperm_dist_link_rate(opt), lat = cuperm_dist_stage_latency(opt);
     const int force_k = opt ? opt->chunks : 0, force_v = opt ? (int)opt->variant : 0;
     const int force_t = opt ? (int)opt->transport : 0;
     const int stores = !p->sendrecv_only && force_t != CUPERM_DIST_TRANSPORT_SEND_RECV && comm &&
@@ -521,20 +546,23 @@ cupermStatus_t cuperm_dist_redist_prepare(cuperm_handle_t* h, cuperm_dist_plan_t
         if ((force_v && force_v != variant) || (force_t && force_t != transport) ||
             (cuperm_dist_stores(transport) && !stores) || (force_k && (one ? force_k > 1 : i % N_CHOICES > 0)))
             continue;
-        /* Built for every chunk count: a chunk's shape changes its transposes' cost. */
-        cupermStatus_t st = build(h, &c, transport, variant, k, p);
+        cuperm_dist_price_t price;
+        cupermStatus_t st = price_candidate(h, &c, opt, i, &price, p);
         if (st) return st;
-        const local_cost_t lc = local_costs(p);
-        const double overlap = h->tuning->dist_link_overlap;
-        const double barrier = h->tuning->dist_barrier_seconds;
-        const double t = one ? model_one_kernel(p->send_bytes, p->recv_bytes, p->has_local ? p->local_bytes : 0, bw,
-                                                barrier, h->tuning->dist_moves_bytes_per_second)
-                       : transport == CUPERM_DIST_TRANSPORT_PEER_STORES
-                           ? model_peer_stores(&lc, p->send_bytes, p->recv_bytes, k, bw, barrier, overlap)
-                           : model_seconds(&lc, p->send_bytes, p->recv_bytes, k, bw, lat, overlap);
-        costs[i] = (int64_t)(t * 1e9) + 1;
+        costs[i] = (int64_t)(price.seconds * 1e9) + 1;
     }
     return CUPERM_STATUS_SUCCESS;
+}
+
+cupermStatus_t cuperm_dist_price_candidate(cuperm_handle_t* h, const cuperm_dist_layout_t* in,
+                                           const cuperm_dist_layout_t* out, const int* perm, int me,
+                                           const cupermDistOptions_t* opt, int i, cuperm_dist_price_t* price,
+                                           cuperm_dist_plan_t* p)
+{
+    adopt(h, p, in, out, perm, me);
+    ctx_t c;
+    ctx_init(p, &c);
+    return price_candidate(h, &c, opt, i, price, p);
 }
 
 int64_t cuperm_dist_redist_hash(const cuperm_dist_layout_t* in, const cuperm_dist_layout_t* out, const int* perm,

@@ -252,6 +252,22 @@ cupermStatus_t cuperm_dist_bind_output(cuperm_dist_plan_t* p, void* out, size_t 
 /** Local: releases a binding (deregisters the window; the buffer stays the caller's). */
 void cuperm_dist_direct_free(cuperm_dist_plan_t* p);
 
+/* The model's account of one candidate: the predicted transposes it runs, its bytes, its time. */
+typedef struct {
+    double pack, unpack, local; /* seconds: the sums of the pieces' predicted times */
+    int n_pack, n_unpack;
+    size_t sent, received;      /* bytes, each piece 256-byte aligned */
+    double seconds;             /* the model's time of the candidate */
+} cuperm_dist_price_t;
+
+/** Candidate i (cuperm_dist_candidate) of rank me built into p and priced by the model (no device,
+ *  no NCCL; for the planner's tools and tests; peer-store candidates priced whatever the
+ *  communicator would allow). */
+cupermStatus_t cuperm_dist_price_candidate(cuperm_handle_t* h, const cuperm_dist_layout_t* in,
+                                           const cuperm_dist_layout_t* out, const int* perm, int me,
+                                           const cupermDistOptions_t* opt, int i, cuperm_dist_price_t* price,
+                                           cuperm_dist_plan_t* p);
+
 /** The pieces rank me runs for transport, variant and k chunks (no device, no NCCL; for tests). */
 cupermStatus_t cuperm_dist_build_pieces(cuperm_handle_t* h, const cuperm_dist_layout_t* in,
                                         const cuperm_dist_layout_t* out, const int* perm, int me, int transport,

@@ -238,49 +238,56 @@ static void brute_force_exchange(void** state)
     }
 }
 
-static void split_is_contiguous(void** state)
+/* cuperm_dist_split: the chunks partition the box (every element in exactly one, at most k of
+ * them, contiguous ranges of one mode), and that mode is the one farthest from the fastest on both
+ * sides, checked against its definition brute force. */
+static void split_partitions_the_box(void** state)
 {
     (void)state;
     rng_t g = {99};
     for (int trial = 0; trial < 300; ++trial) {
-        const int rank = (int)rng_range(&g, 1, 4);
+        const int rank = (int)rng_range(&g, 1, 5);
         cuperm_dist_box_t box;
-        int64_t ext[CUPERM_MAX_RANK];
-        int order[CUPERM_MAX_RANK];
-        rng_permutation(&g, rank, order);
+        int perm[CUPERM_MAX_RANK];
+        rng_permutation(&g, rank, perm);
         for (int m = 0; m < rank; ++m) {
             box.lo[m] = rng_range(&g, 0, 3);
             box.hi[m] = box.lo[m] + (rng_range(&g, 0, 2) ? 1 : rng_range(&g, 1, 6));
-            ext[m] = box.hi[m] - box.lo[m];
         }
         const int k = (int)rng_range(&g, 1, 9);
         cuperm_dist_box_t ch[16];
-        const int n = cuperm_dist_split(&box, rank, order, k, ch);
+        const int n = cuperm_dist_split(&box, rank, perm, k, ch);
         assert_true(n >= 1 && n <= k);
-        /* packed offsets (dense in order) of chunk c are exactly [start, start + volume) */
-        int64_t start = 0;
-        for (int c = 0; c < n; ++c) {
-            int64_t v = 1, lo = INT64_MAX, hi = -1;
-            for (int m = 0; m < rank; ++m) v *= ch[c].hi[m] - ch[c].lo[m];
-            int64_t idx[CUPERM_MAX_RANK];
-            memcpy(idx, ch[c].lo, sizeof idx);
-            do {
-                int64_t off = 0, s = 1;
-                for (int i = 0; i < rank; ++i) {
-                    off += (idx[order[i]] - box.lo[order[i]]) * s;
-                    s *= ext[order[i]];
-                }
-                lo = off < lo ? off : lo;
-                hi = off > hi ? off : hi;
-            } while (next_index(idx, ch[c].lo, ch[c].hi, rank));
-            assert_true(v >= 1);
-            assert_int_equal(lo, start);
-            assert_int_equal(hi, start + v - 1);
-            start += v;
+        const int j = cuperm_dist_split_mode(&box, rank, perm);
+        /* the rule: min(place among varying modes in input order, in output order), then extent */
+        int place_in[CUPERM_MAX_RANK], place_out[CUPERM_MAX_RANK], a = 0, b = 0, best = -1;
+        for (int m = 0; m < rank; ++m) place_in[m] = box.hi[m] - box.lo[m] > 1 ? a++ : -1;
+        for (int r = 0; r < rank; ++r) place_out[perm[r]] = box.hi[perm[r]] - box.lo[perm[r]] > 1 ? b++ : -1;
+        for (int m = 0; m < rank; ++m) {
+            const int sc = place_in[m] < place_out[m] ? place_in[m] : place_out[m];
+            if (place_in[m] >= 0 && sc > best) best = sc;
         }
-        int64_t vol = 1;
-        for (int m = 0; m < rank; ++m) vol *= ext[m];
-        assert_int_equal(start, vol);
+        if (best < 0) {
+            assert_int_equal(j, -1);
+            assert_int_equal(n, 1);
+        } else {
+            assert_true(j >= 0 && place_in[j] >= 0);
+            assert_int_equal(place_in[j] < place_out[j] ? place_in[j] : place_out[j], best);
+        }
+        /* the chunks tile mode j's range in order and equal the box elsewhere */
+        int64_t next = j >= 0 ? box.lo[j] : 0;
+        for (int c = 0; c < n; ++c) {
+            for (int m = 0; m < rank; ++m) {
+                if (m == j) continue;
+                assert_int_equal(ch[c].lo[m], box.lo[m]);
+                assert_int_equal(ch[c].hi[m], box.hi[m]);
+            }
+            if (j < 0) continue;
+            assert_int_equal(ch[c].lo[j], next);
+            assert_true(ch[c].hi[j] > ch[c].lo[j]);
+            next = ch[c].hi[j];
+        }
+        if (j >= 0) assert_int_equal(next, box.hi[j]);
     }
 }
 
@@ -344,7 +351,7 @@ static void simulated_redistribution(void** state)
             for (int d = 0; d < P; ++d) {
                 cuperm_dist_box_t box, ch[16];
                 if (!cuperm_dist_exchange_box(&li, s, &lo, d, perm, &box)) continue;
-                const int n = s == d ? 1 : cuperm_dist_split(&box, rank, order, k, ch);
+                const int n = s == d ? 1 : cuperm_dist_split(&box, rank, perm, k, ch);
                 if (s == d) ch[0] = box;
                 for (int c = 0; c < n; ++c) {
                     int64_t cext[CUPERM_MAX_RANK], idx[CUPERM_MAX_RANK];
@@ -642,7 +649,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(validation_rules),   cmocka_unit_test(uneven_blocks),
-        cmocka_unit_test(brute_force_exchange), cmocka_unit_test(split_is_contiguous),
+        cmocka_unit_test(brute_force_exchange), cmocka_unit_test(split_partitions_the_box),
         cmocka_unit_test(simulated_redistribution), cmocka_unit_test(hash_sees_global_changes),
         cmocka_unit_test(operand_layout_is_d_projection), cmocka_unit_test(overlapped_parts_sum_to_the_contraction),
         cmocka_unit_test(overlap_model_timelines),

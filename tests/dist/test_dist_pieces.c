@@ -657,10 +657,57 @@ static void chunks_follow_the_link_overlap(void** state)
     cuperm_plan_cache_destroy(h.plan_cache);
 }
 
+/* The peer-stores model's stage count follows the device family's dist_unpack_overlap: with none
+ * hidden, stages only add barriers and one stage is cheapest; with the 2 x H200 table's half,
+ * each variant's cheapest candidate has more than one stage. The benchmark's 1 GB-per-GPU reverse
+ * case, rank 0 of 2, priced without a communicator (cuperm_dist_price_candidate). */
+static void store_stages_follow_the_unpack_overlap(void** state)
+{
+    (void)state;
+    cuperm_handle_t h;
+    memset(&h, 0, sizeof h);
+    h.dev = kDevice;
+    h.plan_cache = cuperm_plan_cache_create();
+    cuperm_tuning_t none = *cuperm_tuning_for(&h.dev);
+    none.dist_unpack_overlap = 0;
+    const int64_t ext[6] = {16, 24, 32, 12, 16, 210}, ext_o[6] = {210, 16, 12, 32, 24, 16};
+    const int perm[6] = {5, 4, 3, 2, 1, 0};
+    int mode[1] = {5}, grid[1] = {2};
+    cupermDistTensorDescriptor_t din = {6, ext, CUPERM_R_32F, 1, mode, grid, NULL, NULL};
+    cupermDistTensorDescriptor_t dout = {6, ext_o, CUPERM_R_32F, 1, mode, grid, NULL, NULL};
+    cuperm_dist_layout_t li, lo;
+    assert_int_equal(cuperm_dist_layout_init(&li, &din, 2, "in"), 0);
+    assert_int_equal(cuperm_dist_layout_init(&lo, &dout, 2, "out"), 0);
+    for (int o = 0; o < 2; ++o) {
+        h.tuning = o ? cuperm_tuning_for(&h.dev) : &none;
+        assert_true(!o || h.tuning->dist_unpack_overlap > 0);
+        cuperm_dist_plan_t* p = calloc(1, sizeof *p);
+        for (int v = 0; v < 2; ++v) { /* peer-store candidates: variant v's stage counts 1, 2, 4, 8 */
+            int best = -1;
+            double best_t = 0;
+            for (int j = 0; j < CUPERM_DIST_SENDRECV_CANDIDATES / 2; ++j) {
+                const int i = CUPERM_DIST_SENDRECV_CANDIDATES + v * (CUPERM_DIST_SENDRECV_CANDIDATES / 2) + j;
+                int transport, variant, k;
+                cuperm_dist_candidate(i, NULL, &transport, &variant, &k);
+                assert_int_equal(transport, CUPERM_DIST_TRANSPORT_PEER_STORES);
+                cuperm_dist_price_t c;
+                assert_int_equal(cuperm_dist_price_candidate(&h, &li, &lo, perm, 0, NULL, i, &c, p), 0);
+                assert_true(c.seconds > 0 && c.unpack > 0 && c.sent > 0);
+                if (best < 0 || c.seconds < best_t) best = k, best_t = c.seconds;
+            }
+            if (o == 0) assert_int_equal(best, 1);
+            else assert_true(best > 1);
+        }
+        cuperm_dist_plan_free(p);
+    }
+    cuperm_plan_cache_destroy(h.plan_cache);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(pieces_redistribute), cmocka_unit_test(direct_stores),
                                        cmocka_unit_test(whole_block_stores),
-                                       cmocka_unit_test(chunks_follow_the_link_overlap)};
+                                       cmocka_unit_test(chunks_follow_the_link_overlap),
+                                       cmocka_unit_test(store_stages_follow_the_unpack_overlap)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,148 @@
+/* The redistribution cost model's account of every candidate, on the CPU (no GPU, no NCCL calls),
+ * on a stand-in H100 handle (--dram 4.8e12: an H200's): for each case line and each rank, every
+ * candidate's transport, variant and stages, the predicted times of its pack, unpack and local
+ * transposes, its bytes and the model's time, and its largest pack piece's kernel (cuperm_launch_kind_t)
+ * and dense runs in elements (input, output). tools/model/dist_fit.py joins these rows with
+ * cuperm-dist-test's forced candidates (DT_SWEEP=1) to fit the model's constants.
+ *   cuperm-dist-plan-time FILE [--dram B]
+ * FILE: one case a line, "RANKS EXTENTS PERM IN_MODE OUT_MODE" (f32, Shard(IN_MODE) -> Shard(OUT_MODE),
+ * the output's modes numbered as cupermDistPlanTranspose's), e.g. "2 17x91x21x193x23x14 0,2,4,3,5,1 3 1";
+ * '#' starts a comment. Output: CSV, one row per case, rank and candidate. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dist/plan.h"
+#include "exec/handle.h"
+
+/* Reads "A<sep>B<sep>..." into v (at most max); returns the count, -1 on a malformed list. */
+static int parse_list(const char* s, char sep, int64_t* v, int max)
+{
+    int n = 0;
+    while (*s && n < max) {
+        char* end;
+        v[n++] = strtoll(s, &end, 10);
+        if (end == s) return -1;
+        s = *end == sep ? end + 1 : end;
+        if (*end && *end != sep) return -1;
+    }
+    return *s ? -1 : n;
+}
+
+/* Elements of the longest dense run of piece s on one side (out: its output, else its input). */
+static int64_t dense_run(const cuperm_dist_piece_t* s, int out)
+{
+    int64_t run = 1;
+    for (int changed = 1; changed;) { /* the dimension whose stride continues the run, until none */
+        changed = 0;
+        for (int d = 0; d < s->walk.rank; ++d) {
+            const cuperm_dim_t* m = &s->walk.dim[d];
+            if (m->extent > 1 && (out ? m->out_stride : m->in_stride) == run) {
+                run *= m->extent;
+                changed = 1;
+            }
+        }
+    }
+    return run;
+}
+
+/* The largest pack piece's kernel kind and dense runs (elements): the stores over the link. */
+static void pack_shape(const cuperm_dist_plan_t* p, int* kind, int64_t* in_run, int64_t* out_run)
+{
+    const cuperm_dist_piece_t* big = NULL;
+    for (int i = 0; i < p->n_pack; ++i)
+        if (!big || p->pack[i].bytes > big->bytes) big = &p->pack[i];
+    *kind = big ? (int)big->tp.host.launch.kind : -1;
+    *in_run = big ? dense_run(big, 0) : 0;
+    *out_run = big ? dense_run(big, 1) : 0;
+}
+
+static int price_case(cuperm_handle_t* h, int id, int P, int rank, const int64_t* ext, const int* perm, int in_mode,
+                      int out_mode)
+{
+    int64_t ext_o[CUPERM_MAX_RANK];
+    for (int i = 0; i < rank; ++i) ext_o[i] = ext[perm[i]];
+    int mi[1] = {in_mode}, mo[1] = {out_mode}, g[1] = {P};
+    const cupermDistTensorDescriptor_t din = {rank, ext, CUPERM_R_32F, 1, mi, g, NULL, NULL};
+    const cupermDistTensorDescriptor_t dout = {rank, ext_o, CUPERM_R_32F, 1, mo, g, NULL, NULL};
+    cuperm_dist_layout_t li, lo;
+    if (cuperm_dist_layout_init(&li, &din, P, "in") || cuperm_dist_layout_init(&lo, &dout, P, "out")) {
+        fprintf(stderr, "case %d: %s\n", id, cupermGetLastErrorMessage());
+        return 1;
+    }
+    static const char* names[] = {"", "sr", "ps", "pk"};
+    for (int me = 0; me < P; ++me) {
+        cuperm_dist_plan_t* p = calloc(1, sizeof *p);
+        if (!p) return 1;
+        for (int i = 0; i < CUPERM_DIST_CANDIDATES; ++i) {
+            int transport, variant, k;
+            cuperm_dist_candidate(i, NULL, &transport, &variant, &k);
+            cuperm_dist_price_t c;
+            if (cuperm_dist_price_candidate(h, &li, &lo, perm, me, NULL, i, &c, p)) {
+                fprintf(stderr, "case %d rank %d candidate %d: %s\n", id, me, i, cupermGetLastErrorMessage());
+                cuperm_dist_plan_free(p);
+                return 1;
+            }
+            int kind;
+            int64_t in_run, out_run;
+            pack_shape(p, &kind, &in_run, &out_run);
+            printf("%d,%d,%s,%d,%d,%.3f,%.3f,%.3f,%d,%d,%zu,%zu,%zu,%.3f,%d,%lld,%lld\n", id, me, names[transport],
+                   variant, k, c.pack * 1e6, c.unpack * 1e6, c.local * 1e6, c.n_pack, c.n_unpack, c.sent, c.received,
+                   p->has_local ? p->local_bytes : 0, c.seconds * 1e6, kind, (long long)in_run, (long long)out_run);
+        }
+        cuperm_dist_plan_free(p);
+    }
+    return 0;
+}
+
+int main(int argc, char** argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s FILE [--dram B]\n", argv[0]);
+        return 2;
+    }
+    double dram = 3.35e12; /* the stand-in device's DRAM bytes a second (H100 SXM) */
+    for (int i = 2; i < argc; ++i) {
+        if (i + 1 < argc && !strcmp(argv[i], "--dram")) {
+            dram = atof(argv[++i]);
+        } else {
+            fprintf(stderr, "unknown argument %s\n", argv[i]);
+            return 2;
+        }
+    }
+    FILE* f = fopen(argv[1], "r");
+    if (!f) {
+        fprintf(stderr, "cannot read %s\n", argv[1]);
+        return 1;
+    }
+    cuperm_handle_t h;
+    memset(&h, 0, sizeof h);
+    h.dev = (cuperm_device_info_t){0, 9, 0, 132, 50 << 20, 48 << 10, dram};
+    h.tuning = cuperm_tuning_for(&h.dev);
+    h.plan_cache = cuperm_plan_cache_create();
+    cuperm_handle_read_env(&h);
+    printf("case,rank,transport,variant,stages,pack_us,unpack_us,local_us,n_pack,n_unpack,sent,received,local_bytes,"
+           "model_us,pack_kind,pack_in_run,pack_out_run\n");
+    char line[512];
+    int id = 0, bad = 0;
+    while (fgets(line, sizeof line, f)) {
+        char* hash = strchr(line, '#');
+        if (hash) *hash = 0;
+        char es[256], ps[64];
+        int P, in_mode, out_mode;
+        if (sscanf(line, "%d %255s %63s %d %d", &P, es, ps, &in_mode, &out_mode) != 5) continue;
+        int64_t ext[CUPERM_MAX_RANK], pv[CUPERM_MAX_RANK];
+        const int rank = parse_list(es, 'x', ext, CUPERM_MAX_RANK);
+        int perm[CUPERM_MAX_RANK];
+        if (rank < 1 || parse_list(ps, ',', pv, CUPERM_MAX_RANK) != rank) {
+            fprintf(stderr, "case %d: malformed line: %s", id, line);
+            bad = 1;
+            ++id;
+            continue;
+        }
+        for (int i = 0; i < rank; ++i) perm[i] = (int)pv[i];
+        bad |= price_case(&h, id++, P, rank, ext, perm, in_mode, out_mode);
+    }
+    fclose(f);
+    return bad;
+}
