@@ -40,3 +40,19 @@ def test_report_compares_the_model_with_the_fastest_checked_candidate():
     assert "geomean 1.194, range 1.187-1.200 (2 rows)" in text  # ps: 1.9 / 1.6 and 1.8 / 1.5; the WRONG row left out
     assert "forced sr: the model's price over the measured time, geomean 0.903" in text  # 1.4 / 1.55
     assert "r01:  model 1.286 (ps/2/1)" in text
+
+
+# tools/model/dist_fit.py: the case lines it prices, the choice over the slowest rank, the gap.
+import dist_fit  # noqa: E402
+
+
+def test_fit_reads_cases_and_scores_the_cheapest_candidate():
+    named = dist_fit.case_lines(ROWS)
+    assert named == [("r00", "2 22x31x40x9x57x61 3,0,4,5,1,2 3 1"), ("r01", "2 12x15x33x20x40x101 5,4,3,2,1,0 0 5")]
+    priced = ("case,rank,transport,variant,stages,model_us\n"
+              "0,0,ps,1,4,100\n0,1,ps,1,4,300\n"  # slowest rank 300
+              "0,0,sr,1,2,250\n0,1,sr,1,2,200\n")  # slowest rank 250: chosen
+    chosen = dist_fit.choices(priced)
+    assert chosen == {0: ("sr", "v1", "k2")}
+    g = dist_fit.gaps(dist_heldout.parse(ROWS), [n for n, _ in named], chosen)
+    assert [round(x, 4) for x in g] == [round(1.55 / 1.5, 4)]  # sr v1 k2 (1.55 ms) over ps v1 k4 (1.5 ms)

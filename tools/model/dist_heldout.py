@@ -77,11 +77,13 @@ def main(argv):
     if not argv:
         print(__doc__, file=sys.stderr)
         return 2
-    lines = []
-    for path in argv:
+    bad = 0
+    for path in argv:  # one report a log: every log numbers its cases from r00
+        if len(argv) > 1:
+            print(f"== {path}")
         with open(path) as f:
-            lines += f.readlines()
-    return 1 if report(parse(lines)) else 0
+            bad |= report(parse(f.readlines()))
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

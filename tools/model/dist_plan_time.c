@@ -1,10 +1,11 @@
 /* The redistribution cost model's account of every candidate, on the CPU (no GPU, no NCCL calls),
  * on a stand-in H100 handle (--dram 4.8e12: an H200's): for each case line and each rank, every
  * candidate's transport, variant and stages, the predicted times of its pack, unpack and local
- * transposes, its bytes and the model's time, and its largest pack piece's kernel (cuperm_launch_kind_t)
- * and dense runs in elements (input, output). tools/model/dist_fit.py joins these rows with
+ * transposes, its bytes and the model's time, and its largest pack and unpack pieces' kernels
+ * (cuperm_launch_kind_t) and dense runs in elements (input, output). tools/model/dist_fit.py joins these rows with
  * cuperm-dist-test's forced candidates (DT_SWEEP=1) to fit the model's constants.
- *   cuperm-dist-plan-time FILE [--dram B]
+ *   cuperm-dist-plan-time FILE [--dram B] [--unpack-overlap F]
+ * --unpack-overlap F: the tuning table's dist_unpack_overlap replaced by F (what dist_fit.py scans).
  * FILE: one case a line, "RANKS EXTENTS PERM IN_MODE OUT_MODE" (f32, Shard(IN_MODE) -> Shard(OUT_MODE),
  * the output's modes numbered as cupermDistPlanTranspose's), e.g. "2 17x91x21x193x23x14 0,2,4,3,5,1 3 1";
  * '#' starts a comment. Output: CSV, one row per case, rank and candidate. */
@@ -46,12 +47,12 @@ static int64_t dense_run(const cuperm_dist_piece_t* s, int out)
     return run;
 }
 
-/* The largest pack piece's kernel kind and dense runs (elements): the stores over the link. */
-static void pack_shape(const cuperm_dist_plan_t* p, int* kind, int64_t* in_run, int64_t* out_run)
+/* The largest of n pieces: its kernel kind and dense runs (elements of input, of output). */
+static void piece_shape(const cuperm_dist_piece_t* pieces, int n, int* kind, int64_t* in_run, int64_t* out_run)
 {
     const cuperm_dist_piece_t* big = NULL;
-    for (int i = 0; i < p->n_pack; ++i)
-        if (!big || p->pack[i].bytes > big->bytes) big = &p->pack[i];
+    for (int i = 0; i < n; ++i)
+        if (!big || pieces[i].bytes > big->bytes) big = &pieces[i];
     *kind = big ? (int)big->tp.host.launch.kind : -1;
     *in_run = big ? dense_run(big, 0) : 0;
     *out_run = big ? dense_run(big, 1) : 0;
@@ -83,12 +84,14 @@ static int price_case(cuperm_handle_t* h, int id, int P, int rank, const int64_t
                 cuperm_dist_plan_free(p);
                 return 1;
             }
-            int kind;
-            int64_t in_run, out_run;
-            pack_shape(p, &kind, &in_run, &out_run);
-            printf("%d,%d,%s,%d,%d,%.3f,%.3f,%.3f,%d,%d,%zu,%zu,%zu,%.3f,%d,%lld,%lld\n", id, me, names[transport],
-                   variant, k, c.pack * 1e6, c.unpack * 1e6, c.local * 1e6, c.n_pack, c.n_unpack, c.sent, c.received,
-                   p->has_local ? p->local_bytes : 0, c.seconds * 1e6, kind, (long long)in_run, (long long)out_run);
+            int kind[2];
+            int64_t in_run[2], out_run[2];
+            piece_shape(p->pack, p->n_pack, &kind[0], &in_run[0], &out_run[0]);
+            piece_shape(p->unpack, p->n_unpack, &kind[1], &in_run[1], &out_run[1]);
+            printf("%d,%d,%s,%d,%d,%.3f,%.3f,%.3f,%d,%d,%zu,%zu,%zu,%.3f,%d,%lld,%lld,%d,%lld,%lld\n", id, me,
+                   names[transport], variant, k, c.pack * 1e6, c.unpack * 1e6, c.local * 1e6, c.n_pack, c.n_unpack,
+                   c.sent, c.received, p->has_local ? p->local_bytes : 0, c.seconds * 1e6, kind[0],
+                   (long long)in_run[0], (long long)out_run[0], kind[1], (long long)in_run[1], (long long)out_run[1]);
         }
         cuperm_dist_plan_free(p);
     }
@@ -98,13 +101,16 @@ static int price_case(cuperm_handle_t* h, int id, int P, int rank, const int64_t
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s FILE [--dram B]\n", argv[0]);
+        fprintf(stderr, "usage: %s FILE [--dram B] [--unpack-overlap F]\n", argv[0]);
         return 2;
     }
     double dram = 3.35e12; /* the stand-in device's DRAM bytes a second (H100 SXM) */
+    double unpack_overlap = -1; /* < 0: the table's */
     for (int i = 2; i < argc; ++i) {
         if (i + 1 < argc && !strcmp(argv[i], "--dram")) {
             dram = atof(argv[++i]);
+        } else if (i + 1 < argc && !strcmp(argv[i], "--unpack-overlap")) {
+            unpack_overlap = atof(argv[++i]);
         } else {
             fprintf(stderr, "unknown argument %s\n", argv[i]);
             return 2;
@@ -118,11 +124,13 @@ int main(int argc, char** argv)
     cuperm_handle_t h;
     memset(&h, 0, sizeof h);
     h.dev = (cuperm_device_info_t){0, 9, 0, 132, 50 << 20, 48 << 10, dram};
-    h.tuning = cuperm_tuning_for(&h.dev);
+    cuperm_tuning_t tuning = *cuperm_tuning_for(&h.dev);
+    if (unpack_overlap >= 0) tuning.dist_unpack_overlap = unpack_overlap;
+    h.tuning = &tuning;
     h.plan_cache = cuperm_plan_cache_create();
     cuperm_handle_read_env(&h);
     printf("case,rank,transport,variant,stages,pack_us,unpack_us,local_us,n_pack,n_unpack,sent,received,local_bytes,"
-           "model_us,pack_kind,pack_in_run,pack_out_run\n");
+           "model_us,pack_kind,pack_in_run,pack_out_run,unpack_kind,unpack_in_run,unpack_out_run\n");
     char line[512];
     int id = 0, bad = 0;
     while (fgets(line, sizeof line, f)) {
