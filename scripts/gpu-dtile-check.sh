@@ -21,9 +21,11 @@
 #      CUPERM_CTR_TRANSPOSE_CALIBRATION=0), unpriced (the default plans with the D-tile kernel priced as
 #      its gathering form even where its packed path runs: CUPERM_CTR_DTILE_PACKED_PRICE=0), oldbeta
 #      (unpriced, and the packed path off: with SUITE_ARGS="--beta 1", the plans and kernels beta != 0
-#      ran before the packed path read C) and measure (default
+#      ran before the packed path read C), measure (default
 #      environment, measured plans:
-#      TTGT candidates, the table kernel and the D-tile kernel timed); then per case time and ratio
+#      TTGT candidates, the table kernel and the D-tile kernel timed) and oldmeasure (the same, each
+#      candidate timed in samples of 0.05 ms as before session 47: CUPERM_CTR_MEASURE_SAMPLE_MS=0.05);
+#      then per case time and ratio
 #      to the same-shape cuBLAS GEMM of each variant (each variant's own same-run GEMM).
 # Logs in $OUT (or ./gpu-dtile-logs). SKIP=tests,gather-tests,staged-tests,table-tests,fuzz,memcheck,ctr-memcheck,racecheck
 # skips those parts (gather-tests: test_gett_gpu with the packed path off; staged-tests: its many-tiles
@@ -86,6 +88,7 @@ for dt in ${DTYPES:-f16 bf16}; do
       table) env=(env -u CUPERM_GETT_DTILE CUPERM_GETT=1) ;;
       noskinny) env=(env -u CUPERM_GETT_DTILE CUPERM_GETT=1 CUPERM_GETT_SKINNY=0) ;;
       measure) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE) mode=measure ;;
+      oldmeasure) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_CTR_MEASURE_SAMPLE_MS=0.05) mode=measure ;;
       dense) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_CTR_DENSE_WORKSPACE=1) ;;
       memset2d) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_CTR_ZERO=memset2d) ;;
       rawprices) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_CTR_TRANSPOSE_CALIBRATION=0) ;;

@@ -1,6 +1,7 @@
 #include "exec/handle.h"
 
 #include "backend/cuda/cublaslt_gemm.h"
+#include "exec/contraction/measure.h"
 #include "plan/contraction/gett_tma.h"
 #include "plan/contraction/layout.h"
 
@@ -78,6 +79,10 @@ void cuperm_handle_read_env(cuperm_handle_t* h)
     h->ctrRawTransposePrices = calibration && strcmp(calibration, "0") == 0;
     const char* packed = getenv("CUPERM_CTR_DTILE_PACKED_PRICE");
     h->ctrPackedUnpriced = packed && strcmp(packed, "0") == 0;
+    const char* sample = getenv("CUPERM_CTR_MEASURE_SAMPLE_MS");
+    char* stop = NULL;
+    const double ms = sample ? strtod(sample, &stop) : 0;
+    h->ctrMeasureSampleMs = sample && stop != sample && *stop == '\0' && ms > 0 && ms <= 100 ? ms : CTR_MEASURE_SAMPLE_MS;
     const char* lt = getenv("CUPERM_LT_AFTER_RUNS");
     char* end = NULL;
     const long runs = lt ? strtol(lt, &end, 10) : -1;

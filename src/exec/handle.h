@@ -49,6 +49,9 @@ typedef struct cuperm_handle {
     int ctrPackedUnpriced; /* CUPERM_CTR_DTILE_PACKED_PRICE=0 at cupermCreate: model plans price the D-tile
                               kernel's gathering form even where its packed path runs (the plans of
                               before the packed path's price, for A/B runs) */
+    double ctrMeasureSampleMs; /* measured contraction plans time each candidate in samples of about this
+                                  many milliseconds (exec/contraction/measure.c); CUPERM_CTR_MEASURE_SAMPLE_MS=X
+                                  (X > 0) at cupermCreate, else CTR_MEASURE_SAMPLE_MS */
 } cuperm_handle_t;
 
 /** A handle for the current device (the object; the token is made by the API). */

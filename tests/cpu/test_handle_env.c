@@ -9,31 +9,33 @@
 
 #include <cmocka.h>
 
-#include "exec/contraction/plan.h" /* CTR_LT_AFTER_RUNS */
+#include "exec/contraction/measure.h" /* CTR_MEASURE_SAMPLE_MS */
+#include "exec/contraction/plan.h"    /* CTR_LT_AFTER_RUNS */
 #include "exec/handle.h"
 #include "plan/contraction/layout.h"
 
 static const char* const names[] = {"CUPERM_GETT",          "CUPERM_GETT_TMA_TILE", "CUPERM_CTR_DENSE_WORKSPACE",
                                     "CUPERM_CTR_ZERO",      "CUPERM_CTR_TRANSPOSE_CALIBRATION", "CUPERM_LT_AFTER_RUNS",
-                                    "CUPERM_CTR_DTILE_PACKED_PRICE"};
+                                    "CUPERM_CTR_DTILE_PACKED_PRICE", "CUPERM_CTR_MEASURE_SAMPLE_MS"};
 
-static void read_with(cuperm_handle_t* h, const char* const values[7])
+static void read_with(cuperm_handle_t* h, const char* const values[8])
 {
-    for (int i = 0; i < 7; ++i)
+    for (int i = 0; i < 8; ++i)
         if (values[i]) setenv(names[i], values[i], 1);
         else unsetenv(names[i]);
     memset(h, 0x5a, sizeof *h); /* every switch must be set, whatever was there */
     cuperm_handle_read_env(h);
-    for (int i = 0; i < 7; ++i) unsetenv(names[i]);
+    for (int i = 0; i < 8; ++i) unsetenv(names[i]);
 }
 
 /* The switches a read must give: CUPERM_GETT's two, CUPERM_CTR_DENSE_WORKSPACE, CUPERM_CTR_ZERO,
- * CUPERM_CTR_TRANSPOSE_CALIBRATION=0, CUPERM_LT_AFTER_RUNS and CUPERM_CTR_DTILE_PACKED_PRICE=0. */
+ * CUPERM_CTR_TRANSPOSE_CALIBRATION=0, CUPERM_LT_AFTER_RUNS and CUPERM_CTR_DTILE_PACKED_PRICE=0
+ * (CUPERM_CTR_MEASURE_SAMPLE_MS's milliseconds: expect's last argument). */
 typedef struct {
     int gettForced, gettTma, dense, zero, raw, ltAfterRuns, packedUnpriced;
 } switches_t;
 
-static void expect(const char* const values[7], switches_t want)
+static void expect(const char* const values[8], switches_t want, double sample_ms)
 {
     cuperm_handle_t h;
     read_with(&h, values);
@@ -41,31 +43,33 @@ static void expect(const char* const values[7], switches_t want)
                             (int)h.ltAfterRuns, h.ctrPackedUnpriced};
     assert_memory_equal(&got, &want, sizeof got);
     assert_int_equal(h.gettTmaTile, -1); /* never set here */
+    assert_true(h.ctrMeasureSampleMs == sample_ms);
 }
 
 static void defaults(void** state)
 {
     (void)state; /* each padding priced, transposes calibrated */
-    expect((const char* const[7]){NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-           (switches_t){0, 0, 0, CTR_ZERO_NONE, 0, CTR_LT_AFTER_RUNS, 0});
+    expect((const char* const[8]){NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+           (switches_t){0, 0, 0, CTR_ZERO_NONE, 0, CTR_LT_AFTER_RUNS, 0}, CTR_MEASURE_SAMPLE_MS);
 }
 
 static void switches(void** state)
 {
     (void)state;
-    expect((const char* const[7]){"tma", NULL, "1", "slice", "0", "0", "0"}, (switches_t){1, 1, 1, CTR_ZERO_SLICE, 1, 0, 1});
-    expect((const char* const[7]){"1", NULL, NULL, "memset2d", "1", "12", "1"},
-           (switches_t){1, 0, 0, CTR_ZERO_MEMSET2D, 0, 12, 0});
+    expect((const char* const[8]){"tma", NULL, "1", "slice", "0", "0", "0", "0.05"},
+           (switches_t){1, 1, 1, CTR_ZERO_SLICE, 1, 0, 1}, 0.05);
+    expect((const char* const[8]){"1", NULL, NULL, "memset2d", "1", "12", "1", "2"},
+           (switches_t){1, 0, 0, CTR_ZERO_MEMSET2D, 0, 12, 0}, 2.0);
 }
 
 /* Values that name nothing leave the default: never a half-parsed switch. */
 static void malformed_values(void** state)
 {
     (void)state;
-    expect((const char* const[7]){"yes", NULL, "true", "rows", "off", "12x", "off"},
-           (switches_t){0, 0, 0, CTR_ZERO_NONE, 0, CTR_LT_AFTER_RUNS, 0});
-    expect((const char* const[7]){NULL, NULL, NULL, "", NULL, "-3", ""},
-           (switches_t){0, 0, 0, CTR_ZERO_NONE, 0, CTR_LT_AFTER_RUNS, 0});
+    expect((const char* const[8]){"yes", NULL, "true", "rows", "off", "12x", "off", "0.5ms"},
+           (switches_t){0, 0, 0, CTR_ZERO_NONE, 0, CTR_LT_AFTER_RUNS, 0}, CTR_MEASURE_SAMPLE_MS);
+    expect((const char* const[8]){NULL, NULL, NULL, "", NULL, "-3", "", "0"},
+           (switches_t){0, 0, 0, CTR_ZERO_NONE, 0, CTR_LT_AFTER_RUNS, 0}, CTR_MEASURE_SAMPLE_MS);
 }
 
 int main(void)

@@ -22,8 +22,9 @@ void cuperm_timer_close(cuperm_timer_t* t);
 
 /**
  * Median seconds per run: one warm-up run, then `samples` samples (at most 64), each of as
- * many back-to-back runs (up to max_inner) as last about min_sample_ms by the warm-up's time
- * (min_sample_ms <= 0: one run a sample). The stream is synchronised.
+ * many back-to-back runs (up to max_inner) as last about min_sample_ms by the faster of the
+ * warm-up and one more run (min_sample_ms <= 0: one run a sample, no extra run). The stream is
+ * synchronised.
  */
 cupermStatus_t cuperm_timer_median(cuperm_timer_t* t, cuperm_timed_fn fn, void* ctx, cudaStream_t stream,
                                    int samples, float min_sample_ms, int max_inner, double* seconds);

@@ -11,9 +11,11 @@
 
 enum { kSamples = 5 };
 
-/* Each sample runs the contraction long enough for event timing to resolve it. */
-#define SAMPLE_MS 0.05f
-#define MAX_INNER 64
+/* Each sample runs the contraction back to back for about the handle's ctrMeasureSampleMs (0.5 ms;
+ * CUPERM_CTR_MEASURE_SAMPLE_MS): long enough that the host enqueues ahead of the GPU, as an
+ * application running the plan repeatedly does. 0.05 ms samples (sessions <= 46) had left plans of
+ * several short calls timed 1.2-1.4x slower than cuperm-bench's batches of >= 1 ms time them. */
+#define MAX_INNER 256
 
 typedef struct {
     cudaStream_t stream;
@@ -53,7 +55,8 @@ static cupermStatus_t run_candidate(void* ctx, cudaStream_t stream)
 static cupermStatus_t time_candidate(const cuperm_contraction_plan_t* c, measure_env* env, int step, double* seconds)
 {
     measure_run r = {c, env, step};
-    return cuperm_timer_median(&env->timer, run_candidate, &r, env->stream, kSamples, SAMPLE_MS, MAX_INNER, seconds);
+    return cuperm_timer_median(&env->timer, run_candidate, &r, env->stream, kSamples,
+                               (float)c->handle->ctrMeasureSampleMs, MAX_INNER, seconds);
 }
 
 /* Each step of candidate c alone (steps that do not apply to a beta = 0 run are not timed): o's

@@ -6,6 +6,8 @@
 
 /* How many of the model's cheapest distinct layouts are timed. */
 #define CTR_MEASURE_CANDIDATES 8
+/* Milliseconds a timing sample of a candidate lasts (the handle's default; measure.c says why). */
+#define CTR_MEASURE_SAMPLE_MS 0.5
 
 /*
  * Sets c->layout to the fastest of the model's CTR_MEASURE_CANDIDATES cheapest
