@@ -613,6 +613,23 @@ static void whole_block_stores(void** state)
     cuperm_plan_cache_destroy(h.plan_cache);
 }
 
+/* The benchmark's 1 GB-per-GPU reverse case (6-D, Shard(5) -> Shard(5), f32) on 2 ranks: a stand-in
+ * handle (its plan cache to destroy) and both layouts; returns the permutation. */
+static const int* reverse_case(cuperm_handle_t* h, cuperm_dist_layout_t* li, cuperm_dist_layout_t* lo)
+{
+    static const int64_t ext[6] = {16, 24, 32, 12, 16, 210}, ext_o[6] = {210, 16, 12, 32, 24, 16};
+    static const int perm[6] = {5, 4, 3, 2, 1, 0};
+    static const int mode[1] = {5}, grid[1] = {2};
+    memset(h, 0, sizeof *h);
+    h->dev = kDevice;
+    h->plan_cache = cuperm_plan_cache_create();
+    const cupermDistTensorDescriptor_t din = {6, ext, CUPERM_R_32F, 1, mode, grid, NULL, NULL};
+    const cupermDistTensorDescriptor_t dout = {6, ext_o, CUPERM_R_32F, 1, mode, grid, NULL, NULL};
+    assert_int_equal(cuperm_dist_layout_init(li, &din, 2, "in"), 0);
+    assert_int_equal(cuperm_dist_layout_init(lo, &dout, 2, "out"), 0);
+    return perm;
+}
+
 /* The cost model's chunk count follows the device family's dist_link_overlap: with none (the
  * measured 2 x H200 table) pipelining only adds stages, so one chunk is cheapest for both
  * variants; if the exchange hid the local transposes, more chunks would be. The benchmark's
@@ -621,19 +638,10 @@ static void chunks_follow_the_link_overlap(void** state)
 {
     (void)state;
     cuperm_handle_t h;
-    memset(&h, 0, sizeof h);
-    h.dev = kDevice;
-    h.plan_cache = cuperm_plan_cache_create();
+    cuperm_dist_layout_t li, lo;
+    const int* perm = reverse_case(&h, &li, &lo);
     cuperm_tuning_t overlapping = *cuperm_tuning_for(&h.dev);
     overlapping.dist_link_overlap = 1;
-    const int64_t ext[6] = {16, 24, 32, 12, 16, 210}, ext_o[6] = {210, 16, 12, 32, 24, 16};
-    const int perm[6] = {5, 4, 3, 2, 1, 0};
-    int mode[1] = {5}, grid[1] = {2};
-    cupermDistTensorDescriptor_t din = {6, ext, CUPERM_R_32F, 1, mode, grid, NULL, NULL};
-    cupermDistTensorDescriptor_t dout = {6, ext_o, CUPERM_R_32F, 1, mode, grid, NULL, NULL};
-    cuperm_dist_layout_t li, lo;
-    assert_int_equal(cuperm_dist_layout_init(&li, &din, 2, "in"), 0);
-    assert_int_equal(cuperm_dist_layout_init(&lo, &dout, 2, "out"), 0);
     for (int o = 0; o < 2; ++o) {
         h.tuning = o ? &overlapping : cuperm_tuning_for(&h.dev);
         assert_true(o || h.tuning->dist_link_overlap == 0);
@@ -665,19 +673,10 @@ static void store_stages_follow_the_unpack_overlap(void** state)
 {
     (void)state;
     cuperm_handle_t h;
-    memset(&h, 0, sizeof h);
-    h.dev = kDevice;
-    h.plan_cache = cuperm_plan_cache_create();
+    cuperm_dist_layout_t li, lo;
+    const int* perm = reverse_case(&h, &li, &lo);
     cuperm_tuning_t none = *cuperm_tuning_for(&h.dev);
     none.dist_unpack_overlap = 0;
-    const int64_t ext[6] = {16, 24, 32, 12, 16, 210}, ext_o[6] = {210, 16, 12, 32, 24, 16};
-    const int perm[6] = {5, 4, 3, 2, 1, 0};
-    int mode[1] = {5}, grid[1] = {2};
-    cupermDistTensorDescriptor_t din = {6, ext, CUPERM_R_32F, 1, mode, grid, NULL, NULL};
-    cupermDistTensorDescriptor_t dout = {6, ext_o, CUPERM_R_32F, 1, mode, grid, NULL, NULL};
-    cuperm_dist_layout_t li, lo;
-    assert_int_equal(cuperm_dist_layout_init(&li, &din, 2, "in"), 0);
-    assert_int_equal(cuperm_dist_layout_init(&lo, &dout, 2, "out"), 0);
     for (int o = 0; o < 2; ++o) {
         h.tuning = o ? cuperm_tuning_for(&h.dev) : &none;
         assert_true(!o || h.tuning->dist_unpack_overlap > 0);
