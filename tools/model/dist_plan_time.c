@@ -148,7 +148,18 @@ int main(int argc, char** argv)
             ++id;
             continue;
         }
-        for (int i = 0; i < rank; ++i) perm[i] = (int)pv[i];
+        int seen[CUPERM_MAX_RANK] = {0}, ok = 1;
+        for (int i = 0; i < rank; ++i) {
+            ok &= pv[i] >= 0 && pv[i] < rank && !seen[pv[i]]++;
+            perm[i] = ok ? (int)pv[i] : 0;
+        }
+        if (!ok || in_mode < 0 || in_mode >= rank || out_mode < 0 || out_mode >= rank || P < 1) {
+            fprintf(stderr, "case %d: PERM must be a permutation of 0..%d, the modes in 0..%d, RANKS >= 1: %s", id,
+                    rank - 1, rank - 1, line);
+            bad = 1;
+            ++id;
+            continue;
+        }
         bad |= price_case(&h, id++, P, rank, ext, perm, in_mode, out_mode);
     }
     fclose(f);
