@@ -4,7 +4,7 @@
 # cuperm_make_dtile_carry, which adds build-dt/dist/ where the build has the distributed library):
 # N random 6-D redistributions of G GB a GPU (model plan, measure mode and bound output each, every
 # output element checked; SWEEP=1: also every peer-stores candidate forced, variant x stages), seed S.
-#   run (carry build-dt): OUT=... [SWEEP=1] [LIMIT_S=480] scripts/gpu-dist-heldout.sh [N] [S] [G]
+#   run (carry build-dt): OUT=... [SWEEP=1|ps|sr,pk] [DT_RANDOM_ROWS=model,measure,bound] [TAG=x] [LIMIT_S=480] scripts/gpu-dist-heldout.sh [N] [S] [G]
 # then, here: python3 tools/model/dist_heldout.py LOG (per case, and the model against the sweep).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +18,7 @@ nccl=${NCCL_LIB:-$(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0
 export LD_LIBRARY_PATH="$p/src:$nccl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" NCCL_NVLS_ENABLE=0
 export DT_SWEEP=${SWEEP:-0}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
-log="$logs/dist-random-${gb}GB-s$seed.log"
+log="$logs/dist-random-${gb}GB-s$seed${TAG:+-$TAG}.log"  # TAG: several runs of one case set in one call
 s=$(date +%s)
 # Past LIMIT_S (480) the program is stopped; first, what it was doing goes to the log: each GPU's
 # use, and every thread's stack (cuda-gdb attached: the machine has no gdb). DT_TRACE=1 (set it in

@@ -214,6 +214,15 @@
  * always planned one stage); 0.25-1 fit about as well. Checked on other random cases there.
  * Unmeasured families hide nothing. */
 #define CUPERM_SM90_DIST_UNPACK_OVERLAP 0.5
+/* Peer stores: the link rate that stores from a permuting transpose (PERMUTE_ON_PACK) reach, over
+ * that of stores from a copy (PERMUTE_ON_UNPACK, whose receiver permutes locally). The model priced
+ * the two variants within 1% of each other on every case, while on 22 random redistributions of 1-4
+ * GB a GPU with every candidate forced on 2 x H200, the best PERMUTE_ON_PACK time was 1.079x the
+ * best PERMUTE_ON_UNPACK one (geomean, 0.74-1.48) with the link's share of it at 0.67: stores 11%
+ * slower, a rate of 0.9. On 14 held-out cases measured before the rule, the model's choice came to
+ * 1.087 and 1.037 of the fastest candidate (4 and 1 GB a GPU; 1.131 and 1.094 without it;
+ * bench/results/dist-h200x2/session48/). Unmeasured families: 1, the same rate. */
+#define CUPERM_SM90_DIST_PERMUTING_STORES 0.9
 
 /* Per SM: the reference part's dense peak divided by its SM count (H100 SXM: 132 SMs,
  * A100: 108). fp64 GEMMs run on the fp64 tensor cores of both.
@@ -228,13 +237,13 @@
 static const cuperm_tuning_t tables[] = {
     {"sm_90 (H100 measurements)", 1, 9, {67e12 / 132, 67e12 / 132, 495e12 / 132, 989e12 / 132}, 0.90,
      CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 2, CUPERM_SM90_DIST_BARRIER_SECONDS, CUPERM_SM90_DIST_MOVES_RATE,
-     CUPERM_SM90_DIST_PEER_RATE, CUPERM_SM90_DIST_UNPACK_OVERLAP, CUPERM_SM90_GEMM_BATCH_K_SECONDS, CUPERM_MEMSET2D_ROW_SECONDS,
+     CUPERM_SM90_DIST_PEER_RATE, CUPERM_SM90_DIST_UNPACK_OVERLAP, CUPERM_SM90_DIST_PERMUTING_STORES, CUPERM_SM90_GEMM_BATCH_K_SECONDS, CUPERM_MEMSET2D_ROW_SECONDS,
      CUPERM_SM90_CTR_SHORT_RUN_OCTAVE,
      CUPERM_SM90_GETT, CUPERM_SM90_GETT_MARGIN, CUPERM_SM90_DTILE, CUPERM_SM90_SKINNY},
     /* Transposes were never measured on an A100: they plan with the H100's numbers. */
     {"sm_80 (A100 datasheet rates; transposes: sm_90 values)", 1, 8,
      {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 0,
-     CUPERM_DIST_BARRIER_UNMEASURED, CUPERM_DIST_MOVES_RATE_UNMEASURED, 0.0, 0.0, {0.0, 0.0, 0.0, 0.0}, CUPERM_MEMSET2D_ROW_SECONDS, 0.0,
+     CUPERM_DIST_BARRIER_UNMEASURED, CUPERM_DIST_MOVES_RATE_UNMEASURED, 0.0, 0.0, 1.0, {0.0, 0.0, 0.0, 0.0}, CUPERM_MEMSET2D_ROW_SECONDS, 0.0,
      CUPERM_GETT_UNMEASURED, 0.0, CUPERM_DTILE_UNMEASURED, CUPERM_SKINNY_UNMEASURED},
 };
 
@@ -244,7 +253,7 @@ static const cuperm_tuning_t tables[] = {
 static const cuperm_tuning_t fallback = {
     "defaults (untuned architecture: A100 per-SM GEMM rates, sm_90 transpose values)", 0, 0,
     {19.5e12 / 108, 19.5e12 / 108, 156e12 / 108, 312e12 / 108}, 0.90, CUPERM_TRANSPOSE_TUNING_SM90, 0.0, 0,
-    CUPERM_DIST_BARRIER_UNMEASURED, CUPERM_DIST_MOVES_RATE_UNMEASURED, 0.0, 0.0, {0.0, 0.0, 0.0, 0.0}, CUPERM_MEMSET2D_ROW_SECONDS, 0.0,
+    CUPERM_DIST_BARRIER_UNMEASURED, CUPERM_DIST_MOVES_RATE_UNMEASURED, 0.0, 0.0, 1.0, {0.0, 0.0, 0.0, 0.0}, CUPERM_MEMSET2D_ROW_SECONDS, 0.0,
     CUPERM_GETT_UNMEASURED, 0.0, CUPERM_DTILE_UNMEASURED, CUPERM_SKINNY_UNMEASURED};
 
 const cuperm_tuning_t* cuperm_tuning_for(const cuperm_device_info_t* dev)

@@ -153,6 +153,8 @@ typedef struct {
                                                link's whole rate) */
     double dist_unpack_overlap;             /* peer stores in k stages: fraction of the unpacks of stages
                                                1 .. k-1 that the next stage's stores hide (dist/plan.c) */
+    double dist_permuting_store_rate;       /* peer stores: the link rate that stores from a permuting
+                                               transpose reach, over a copy's (dist/plan.c; 1: the same) */
     double gemm_batch_k_seconds[CUPERM_RATES]; /* a batched GEMM's thread block per step of k (0: not
                                                 * modelled; src/plan/contraction/gemm_cost.c) */
     double memset2d_row_seconds; /* cudaMemset2DAsync per row of a padded GEMM's K padding (layout.c) */

@@ -305,11 +305,31 @@ static const int chunk_choices[] = {1, 2, 4, 8};
 typedef struct {
     double pack, unpack, local;
     int n_pack, n_unpack;
+    double permuting; /* the fraction of the packed bytes whose pack transposes permute */
 } local_cost_t;
+
+/* Whether piece s permutes: its walk, ordered by output stride, is not ordered by input stride. */
+static int piece_permutes(const cuperm_dist_piece_t* s)
+{
+    int64_t last = 0;
+    for (int d = 0; d < s->walk.rank; ++d) {
+        const cuperm_dim_t* m = &s->walk.dim[d];
+        if (m->extent <= 1) continue;
+        if (m->in_stride < last) return 1;
+        last = m->in_stride;
+    }
+    return 0;
+}
 
 static local_cost_t local_costs(const cuperm_dist_plan_t* p)
 {
-    local_cost_t c = {0, 0, 0, p->n_pack, p->n_unpack};
+    local_cost_t c = {0, 0, 0, p->n_pack, p->n_unpack, 0};
+    double packed = 0, permuting = 0;
+    for (int i = 0; i < p->n_pack; ++i) {
+        packed += (double)p->pack[i].bytes;
+        if (piece_permutes(&p->pack[i])) permuting += (double)p->pack[i].bytes;
+    }
+    c.permuting = packed > 0 ? permuting / packed : 0;
     for (int i = 0; i < p->n_pack; ++i) c.pack += p->pack[i].tp.host.predicted_seconds;
     for (int i = 0; i < p->n_unpack; ++i) c.unpack += p->unpack[i].tp.host.predicted_seconds;
     if (p->has_local) c.local = p->local.tp.host.predicted_seconds;
@@ -337,12 +357,14 @@ static double model_seconds(const local_cost_t* c, size_t sent, size_t received,
  * `overlap` of its time (the device family's dist_link_overlap: 0 on 2 x H200, where neither
  * capped store grids nor copy-engine copies let local transposes overlap the link), or the
  * unpacks of the stages before the last hide `unpack_overlap` of theirs behind the next stage's
- * stores (dist_unpack_overlap: 0.5 on 2 x H200), whichever hides more. */
+ * stores (dist_unpack_overlap: 0.5 on 2 x H200), whichever hides more. Stores from permuting
+ * transposes drive the link at `permuting_rate` of a copy's rate (dist_permuting_store_rate). */
 static double model_peer_stores(const local_cost_t* c, size_t sent, size_t received, int k, double bw, double barrier,
-                                double overlap, double unpack_overlap)
+                                double overlap, double unpack_overlap, double permuting_rate)
 {
     const size_t bytes = sent > received ? sent : received;
-    const double link = (double)bytes / bw, stores = c->pack + LAUNCH_SECONDS * c->n_pack;
+    const double slow = permuting_rate > 0 ? c->permuting * (1.0 / permuting_rate - 1.0) : 0.0;
+    const double link = (double)bytes / bw * (1.0 + slow), stores = c->pack + LAUNCH_SECONDS * c->n_pack;
     const double spine = link > stores ? link : stores;
     const double unpack = c->unpack + LAUNCH_SECONDS * c->n_unpack, staged = unpack * (k - 1) / k;
     const double beside = c->local + (c->local > 0 ? LAUNCH_SECONDS : 0) + staged;
@@ -518,7 +540,7 @@ static cupermStatus_t price_candidate(cuperm_handle_t* h, const ctx_t* c, const 
                                h->tuning->dist_moves_bytes_per_second)
         : transport == CUPERM_DIST_TRANSPORT_PEER_STORES
             ? model_peer_stores(&lc, p->send_bytes, p->recv_bytes, k, bw, barrier, overlap,
-                                h->tuning->dist_unpack_overlap)
+                                h->tuning->dist_unpack_overlap, h->tuning->dist_permuting_store_rate)
             : model_seconds(&lc, p->send_bytes, p->recv_bytes, k, bw, lat, overlap);
     return CUPERM_STATUS_SUCCESS;
 }

@@ -1,4 +1,5 @@
 /* cuperm-dist-test --bench: redistributions against grouped ncclSend/ncclRecv of the same bytes. */
+#include <ctype.h>
 #include <math.h>
 #include <string.h>
 
@@ -373,8 +374,9 @@ static bench_t* run_of(const bench_t* proto, int iters)
 
 /* Every candidate of case proto forced in turn (send/recv and peer stores: variant x stages; one
  * kernel: variant), one row each: what the model's choice among them is checked against, and the
- * data its constants are fitted to (tools/model/dist_heldout.py). */
-static void sweep_case(const bench_t* proto, int c, int iters, int* bad)
+ * data its constants are fitted to (tools/model/dist_heldout.py). only: the transports' short names
+ * to sweep ("ps", "sr,pk"), NULL for all. */
+static void sweep_case(const bench_t* proto, int c, int iters, const char* only, int* bad)
 {
     static const struct {
         cupermDistTransport_t t;
@@ -384,6 +386,7 @@ static void sweep_case(const bench_t* proto, int c, int iters, int* bad)
                       {CUPERM_DIST_TRANSPORT_PEER_STORES, "ps", 4},
                       {CUPERM_DIST_TRANSPORT_PEER_STORES_ONE_KERNEL, "pk", 1}};
     for (size_t t = 0; t < sizeof transports / sizeof transports[0]; ++t) {
+        if (only && !strstr(only, transports[t].name)) continue;
         for (int v = 1; v <= 2; ++v) {
             for (int i = 0; i < transports[t].stages; ++i) {
                 bench_t* b = run_of(proto, iters);
@@ -399,12 +402,18 @@ static void sweep_case(const bench_t* proto, int c, int iters, int* bad)
 
 int dt_bench_random(double gb, int iters, int count)
 {
-    const int sweep = getenv("DT_SWEEP") && atoi(getenv("DT_SWEEP")) > 0; /* every candidate forced too */
+    /* DT_SWEEP=1: every candidate forced too; or the transports to sweep by short name (DT_SWEEP=ps) */
+    const char* sw = getenv("DT_SWEEP");
+    const int sweep = sw && (atoi(sw) > 0 || isalpha((unsigned char)sw[0]));
+    const char* sweep_only = sweep && atoi(sw) <= 0 ? sw : NULL;
+    /* DT_RANDOM_ROWS: which of each case's rows run (a list of model, measure, bound; default all) */
+    const char* rows = getenv("DT_RANDOM_ROWS");
     int bad = 0, n = 0;
     enum { VARIANTS = 3 };
     double* ratios[VARIANTS];
     for (int v = 0; v < VARIANTS; ++v) ratios[v] = calloc((size_t)count, sizeof(double));
     static const char* what[VARIANTS] = {"model", "measure", "bound output"};
+    static const char* row_key[VARIANTS] = {"model", "measure", "bound"};
     printf("held-out suite: %d random 6-D redistributions, %.2f GB per GPU, f32, seed state %llu\n", count, gb,
            (unsigned long long)dt_rng_state);
     print_header();
@@ -412,6 +421,7 @@ int dt_bench_random(double gb, int iters, int count)
         bench_t proto = {0};
         random_case(&proto, gb * 1e9 * dt_G / 4.0);
         for (int v = 0; v < VARIANTS; ++v) {
+            if (rows && !strstr(rows, row_key[v])) continue;
             bench_t* b = run_of(&proto, iters);
             b->measure = v == 1, b->bind = v == 2;
             snprintf(b->name, sizeof b->name, "r%02d p%d%d%d%d%d%d S%d->S%d %s", c, b->perm[0], b->perm[1],
@@ -419,13 +429,14 @@ int dt_bench_random(double gb, int iters, int count)
             ratios[v][c] = run_case(b, 1, &bad);
             free(b);
         }
-        if (sweep) sweep_case(&proto, c, iters, &bad);
+        if (sweep) sweep_case(&proto, c, iters, sweep_only, &bad);
         ++n;
     }
     for (int v = 0; v < VARIANTS; ++v) {
         qsort(ratios[v], (size_t)n, sizeof(double), cmp_double);
         const double median = n % 2 ? ratios[v][n / 2] : (ratios[v][n / 2 - 1] + ratios[v][n / 2]) / 2;
-        if (n) printf("held-out %s: time / same-run exchange, median %.3f, best %.3f, worst %.3f (%d cases)\n",
+        if (n && (!rows || strstr(rows, row_key[v])))
+            printf("held-out %s: time / same-run exchange, median %.3f, best %.3f, worst %.3f (%d cases)\n",
                       what[v], median, ratios[v][0], ratios[v][n - 1], n);
         free(ratios[v]);
     }

@@ -702,11 +702,53 @@ static void store_stages_follow_the_unpack_overlap(void** state)
     cuperm_plan_cache_destroy(h.plan_cache);
 }
 
+/* Stores from a permuting transpose drive the link at the device family's
+ * dist_permuting_store_rate of a copy's rate: halving it raises every PERMUTE_ON_PACK peer-stores
+ * price by at least half the link's time (the reverse case permutes every packed byte) and leaves
+ * PERMUTE_ON_UNPACK's, whose stores copy, unchanged; with the 2 x H200 table's rate the cheapest
+ * peer-stores candidate permutes on unpack. */
+static void permuting_stores_slow_the_link(void** state)
+{
+    (void)state;
+    cuperm_handle_t h;
+    cuperm_dist_layout_t li, lo;
+    const int* perm = reverse_case(&h, &li, &lo);
+    cuperm_tuning_t same = *cuperm_tuning_for(&h.dev), half = same;
+    same.dist_permuting_store_rate = 1;
+    half.dist_permuting_store_rate = 0.5;
+    assert_true(cuperm_tuning_for(&h.dev)->dist_permuting_store_rate < 1);
+    cuperm_dist_plan_t* p = calloc(1, sizeof *p);
+    const int first = CUPERM_DIST_SENDRECV_CANDIDATES, n = CUPERM_DIST_SENDRECV_CANDIDATES; /* peer stores */
+    int best = -1;
+    double best_t = 0;
+    for (int i = first; i < first + n; ++i) {
+        int transport, variant, k;
+        cuperm_dist_candidate(i, NULL, &transport, &variant, &k);
+        cuperm_dist_price_t a, b, t;
+        h.tuning = &same;
+        assert_int_equal(cuperm_dist_price_candidate(&h, &li, &lo, perm, 0, NULL, i, &a, p), 0);
+        h.tuning = &half;
+        assert_int_equal(cuperm_dist_price_candidate(&h, &li, &lo, perm, 0, NULL, i, &b, p), 0);
+        h.tuning = cuperm_tuning_for(&h.dev);
+        assert_int_equal(cuperm_dist_price_candidate(&h, &li, &lo, perm, 0, NULL, i, &t, p), 0);
+        const double link = (double)(a.sent > a.received ? a.sent : a.received) / cuperm_dist_link_rate(NULL);
+        if (variant == CUPERM_DIST_VARIANT_PERMUTE_ON_PACK)
+            assert_true(b.seconds >= a.seconds + 0.5 * link);
+        else
+            assert_true(b.seconds == a.seconds && t.seconds == a.seconds);
+        if (best < 0 || t.seconds < best_t) best = variant, best_t = t.seconds;
+    }
+    assert_int_equal(best, CUPERM_DIST_VARIANT_PERMUTE_ON_UNPACK);
+    cuperm_dist_plan_free(p);
+    cuperm_plan_cache_destroy(h.plan_cache);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(pieces_redistribute), cmocka_unit_test(direct_stores),
                                        cmocka_unit_test(whole_block_stores),
                                        cmocka_unit_test(chunks_follow_the_link_overlap),
-                                       cmocka_unit_test(store_stages_follow_the_unpack_overlap)};
+                                       cmocka_unit_test(store_stages_follow_the_unpack_overlap),
+                                       cmocka_unit_test(permuting_stores_slow_the_link)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,9 +9,13 @@ the planner's agreement does) is from the fastest forced candidate: geomean and 
 time ratio. Fit on some logs, check on others (held out).
 
     python3 tools/model/dist_fit.py --tool build/tools/model/cuperm-dist-plan-time \\
-        [--dram 4.8e12] [--overlaps 0,0.25,0.5,0.75,1] LOG [LOG ...]
+        [--dram 4.8e12] [--overlaps 0,0.25,0.5,0.75,1] [--scan link-overlap=0,0.5 ...] LOG [LOG ...]
+
+--overlaps scans dist_unpack_overlap; each --scan NAME=V,V,... scans another of the tool's options
+(unpack-overlap, link-overlap, permuting-stores), every combination of the values.
 """
 import argparse
+import itertools
 import csv
 import io
 import math
@@ -67,9 +71,15 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tool", required=True, help="cuperm-dist-plan-time")
     ap.add_argument("--dram", default="4.8e12", help="the stand-in device's DRAM bytes a second (H200: 4.8e12)")
-    ap.add_argument("--overlaps", default="0,0.25,0.5,0.75,1")
+    ap.add_argument("--overlaps", default="0,0.25,0.5,0.75,1", help="dist_unpack_overlap's values")
+    ap.add_argument("--scan", action="append", default=[], metavar="NAME=V,V",
+                    help="another option of the tool and its values (every combination is priced)")
     ap.add_argument("logs", nargs="+")
     a = ap.parse_args(argv)
+    grid = [("unpack-overlap", a.overlaps.split(","))]
+    for item in a.scan:
+        name, _, values = item.partition("=")
+        grid = [g for g in grid if g[0] != name] + [(name, values.split(","))]
     for path in a.logs:
         with open(path) as f:
             lines = f.readlines()
@@ -79,16 +89,18 @@ def main(argv):
             tf.write("".join(line + "\n" for _, line in named))
         try:
             print(f"== {path} ({len(named)} cases)")
-            for v in a.overlaps.split(","):
-                priced = subprocess.run([a.tool, tf.name, "--dram", a.dram, "--unpack-overlap", v], check=True,
+            for combo in itertools.product(*(values for _, values in grid)):
+                flags = [x for (name, _), v in zip(grid, combo) for x in (f"--{name}", v)]
+                label = " ".join(f"{name} {v}" for (name, _), v in zip(grid, combo))
+                priced = subprocess.run([a.tool, tf.name, "--dram", a.dram] + flags, check=True,
                                         capture_output=True, text=True).stdout
                 g = gaps(cases, [n for n, _ in named], choices(priced))
                 if g:
                     geo = math.exp(sum(math.log(x) for x in g) / len(g))
-                    print(f"  dist_unpack_overlap {v}: the model's choice over the fastest forced candidate: "
+                    print(f"  {label}: the model's choice over the fastest forced candidate: "
                           f"geomean {geo:.3f}, worst {max(g):.3f} ({len(g)} cases)")
                 else:
-                    print(f"  dist_unpack_overlap {v}: no case with forced candidates")
+                    print(f"  {label}: no case with forced candidates")
         finally:
             os.unlink(tf.name)
     return 0

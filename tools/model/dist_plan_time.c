@@ -5,7 +5,8 @@
  * (cuperm_launch_kind_t) and dense runs in elements (input, output). tools/model/dist_fit.py joins these rows with
  * cuperm-dist-test's forced candidates (DT_SWEEP=1) to fit the model's constants.
  *   cuperm-dist-plan-time FILE [--dram B] [--unpack-overlap F]
- * --unpack-overlap F: the tuning table's dist_unpack_overlap replaced by F (what dist_fit.py scans).
+ * --unpack-overlap F, --link-overlap F, --permuting-stores F: the tuning table's dist_unpack_overlap,
+ * dist_link_overlap or dist_permuting_store_rate replaced by F (what dist_fit.py scans).
  * FILE: one case a line, "RANKS EXTENTS PERM IN_MODE OUT_MODE" (f32, Shard(IN_MODE) -> Shard(OUT_MODE),
  * the output's modes numbered as cupermDistPlanTranspose's), e.g. "2 17x91x21x193x23x14 0,2,4,3,5,1 3 1";
  * '#' starts a comment. Output: CSV, one row per case, rank and candidate. */
@@ -101,16 +102,21 @@ static int price_case(cuperm_handle_t* h, int id, int P, int rank, const int64_t
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s FILE [--dram B] [--unpack-overlap F]\n", argv[0]);
+        fprintf(stderr, "usage: %s FILE [--dram B] [--unpack-overlap F] [--link-overlap F] [--permuting-stores F]\n",
+                argv[0]);
         return 2;
     }
     double dram = 3.35e12; /* the stand-in device's DRAM bytes a second (H100 SXM) */
-    double unpack_overlap = -1; /* < 0: the table's */
+    double unpack_overlap = -1, link_overlap = -1, permuting = -1; /* < 0: the table's */
     for (int i = 2; i < argc; ++i) {
         if (i + 1 < argc && !strcmp(argv[i], "--dram")) {
             dram = atof(argv[++i]);
         } else if (i + 1 < argc && !strcmp(argv[i], "--unpack-overlap")) {
             unpack_overlap = atof(argv[++i]);
+        } else if (i + 1 < argc && !strcmp(argv[i], "--link-overlap")) {
+            link_overlap = atof(argv[++i]);
+        } else if (i + 1 < argc && !strcmp(argv[i], "--permuting-stores")) {
+            permuting = atof(argv[++i]);
         } else {
             fprintf(stderr, "unknown argument %s\n", argv[i]);
             return 2;
@@ -126,6 +132,8 @@ int main(int argc, char** argv)
     h.dev = (cuperm_device_info_t){0, 9, 0, 132, 50 << 20, 48 << 10, dram};
     cuperm_tuning_t tuning = *cuperm_tuning_for(&h.dev);
     if (unpack_overlap >= 0) tuning.dist_unpack_overlap = unpack_overlap;
+    if (link_overlap >= 0) tuning.dist_link_overlap = link_overlap;
+    if (permuting > 0) tuning.dist_permuting_store_rate = permuting;
     h.tuning = &tuning;
     h.plan_cache = cuperm_plan_cache_create();
     cuperm_handle_read_env(&h);
