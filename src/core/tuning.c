@@ -76,7 +76,8 @@
          * sector costs L2 a merge and DRAM a read, hence writes x1.5; fill^(1/4) charges idle slots. */   \
         .align_margin = 0.02, .sector_write_weight = 1.5, .sector_fill_exponent = 0.25,                      \
         .sector_eff_tolerance = 0.005,                                                                       \
-        /* Bands of 8 A tiles bring B-neighbour tiles, which share output sectors, close in time. */       \
+        /* Bands of 8 A tiles bring B-neighbour tiles close in time where a plane has more A tiles than  \
+         * B tiles (plan/transpose/select.c: choose_band). */                                             \
         .walk_band_tiles = 8,                                                                                \
         /* A warp store of half sectors (a 2-3 element output run continued by A's first dimension, on  \
          * tiles 64 wide along B) made 2 of 800 H100 cases 1.4x slower than a reshape that stores whole \

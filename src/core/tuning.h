@@ -58,7 +58,7 @@ typedef struct {
     double sector_write_weight;      /* writes' weight against reads' 1 in the sector cost */
     double sector_fill_exponent;     /* the sector cost is divided by fill^this */
     double sector_eff_tolerance;     /* sector efficiencies this close count as equal */
-    int walk_band_tiles;             /* band width (A tiles) of the output-aware tile walk */
+    int walk_band_tiles;             /* band width (A tiles) of the banded tile walk */
     double warp_reshape_below;       /* a scalar tile whose warps' stores fill less of their sectors than
                                       * this (cuperm_warp_efficiency) takes the reshape that fills most (0: never) */
     double warp_reshape_min_fill;    /* ... among those filling at least this fraction of its slots */

@@ -575,22 +575,26 @@ double cuperm_predict_seconds(const cuperm_launch_t* L, const cuperm_device_info
     return cuperm_model_seconds(&f, dev->dram_bytes_per_second, &tuning->transpose);
 }
 
-/* The tile walk: A-fastest (tiles that continue each other's reads run back to
- * back), unless the writes do not fill their sectors (out_eff below 1): then bands of
- * tt->walk_band_tiles A tiles (sm_90: 8), which brings tiles that neighbour along B
- * from a_tiles apart to the band width apart. On the H100 (every candidate walk of
- * the tuning suites timed, bench/results/walk-h100/) this lifted the median of 17^6
- * from 86.5 to 89.9% of copy and of prime extents from 84.9 to 89.1, random worst
- * cases from 66 to 81, and left TTC-57 and 16^6 (whole sectors) as they were; widths
- * 2-32 did about as well as 8, none better on every suite. */
+/* The tile walk: bands of tt->walk_band_tiles A tiles (sm_90: 8) where a plane has more A tiles
+ * than B tiles, else A-fastest. Walking A-fastest, tiles that neighbour along B (they write
+ * neighbouring output: shared sectors and DRAM pages) run a_tiles apart; a band brings them
+ * band_tiles apart, at the price of splitting the input's reads at each band's edge, which then
+ * continue band x b_tiles tiles later. With few A tiles the A-fastest walk keeps B neighbours
+ * close anyway and the band only splits the reads (23^6 f64, 17 A tiles: the band 1.37x slower);
+ * with many, the band wins whether sectors are shared or not (3661 A tiles over 8 B tiles: 0.58x).
+ * Until session 48 the walk was banded wherever the writes left sectors partly filled (session 6,
+ * H100: 17^6 median 86.5 -> 89.9% of copy). Both walks of every planned tile launch timed (the
+ * band's time over A-fastest's, each rule's choice over the faster of the two, geomean / worst /
+ * cases more than 5% slower): 697 H100 cases of session 8, 1.012 / 1.30 / 59 -> 1.009 / 1.14 / 43;
+ * 512 H200 cases of sessions 45-46, 1.018 / 1.49 / 50 -> 1.009 / 1.22 / 18; 146 H200 cases of
+ * session 48, 1.025 / 1.37 / 23 -> 1.017 / 1.18 / 17 (bench/results/walk-tiles-h200/). A single
+ * B tile makes the two walks one order: A-fastest, without the band's index arithmetic. */
 static int64_t choose_band(const cuperm_launch_t* L, const cuperm_transpose_tuning_t* tt)
 {
     const cuperm_tile_params_t* t = &L->tile;
     const int64_t band = tt->walk_band_tiles;
-    if (L->kind != CUPERM_LAUNCH_TILED || t->a_tiles <= band) return 0;
-    double in_eff, out_eff;
-    cuperm_sector_efficiency(L, &in_eff, &out_eff);
-    return out_eff < 1 - tt->sector_eff_tolerance ? band : 0;
+    if (L->kind != CUPERM_LAUNCH_TILED || t->a_tiles <= band || t->b_tiles < 2) return 0;
+    return t->a_tiles > t->b_tiles ? band : 0;
 }
 
 /* Finishes a tile launch whose tile params are set. */
