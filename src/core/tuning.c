@@ -62,6 +62,13 @@
          * f16 rows lost on held-out suites (up to 22%) and is not used. */                                  \
         .rows_small_side_log2 = CUPERM_SM90_ROWS_SMALL_SIDE_LOG2, .rows_1byte_short_side_log2 = 5,           \
         .rows_2byte_min_side_log2 = CUPERM_SM90_ROWS_2BYTE_MIN_SIDE_LOG2,                                     \
+        /* Rows of 8- and 16-byte elements: the side down to 32 whose tiles leave the least of the row   \
+         * idle (a row of 144 fills 160 in tiles of 32, 256 in one of 256; 324 fills 352 against 512).    \
+         * Every candidate timed on the H200: n^6 0,1,3,2,4,5 f64 for n = 12, 14, 18, 24 ran 1.07-1.34x    \
+         * faster, two prime cases 1.04-1.08x; held out (session 46's c64 timings, drawn before the rule): \
+         * TTC-57 and prime cases 1.00-1.12x faster, none slower (bench/results/rows-fill-h200/). 4-byte   \
+         * rows were not measured and keep 256. */                                                            \
+        .rows_wide_min_side_log2 = 5,                                                                        \
         /* Shared rows packed in part (2 u8 as a 2-byte element, 2 f32 as 8 bytes, ...), against the plans  \
          * of the whole elements, same run: tuning suites u8 / f16 / f32 1.26 / 1.16 / 1.09x by geomean; 120 \
          * changed cases drawn afterwards 1.56 / 1.15 / 1.18x, slower than 0.95x in 3 of 45 / 10 of 52 / 1   \

@@ -49,6 +49,8 @@ typedef struct {
     int rows_1byte_short_side_log2;  /* ... and of 1-byte elements up to 2^this where the whole row is no longer than
                                       * that (0: no other limit) */
     int rows_2byte_min_side_log2;    /* 2-byte elements: the side down to 2^this that fills the row best (0: none) */
+    int rows_wide_min_side_log2;     /* elements of 8 bytes and more: the side down to 2^this that fills the
+                                      * row best, rows of any length (0: none) */
     int rows_part_pack_elems;        /* element sizes (bit 1 << size) whose shared fastest dimension may move
                                       * packed in part: a power-of-two part of it as one wide element
                                       * (cuperm_problem_pack); 0: whole rows only */

@@ -361,10 +361,11 @@ static void small_elements_write_longer(void** state)
 }
 
 /* Scalar rows tiles of small elements (tuning rows_small_side_log2 7, rows_1byte_short_side_log2 5,
- * rows_2byte_min_side_log2 5): a row of 585 elements gets 128-element sides in i8 and f16 (was 256),
- * a row of 97 gets 32 in i8 (was 128: the whole row) and keeps 128 in f16 (32-element tiles would
- * fill it no better), a row of 89 gets 32 in f16 (96 slots instead of 128); 8-byte rows keep 256.
- * Every launch maps right. */
+ * rows_2byte_min_side_log2 5) and of wide ones (rows_wide_min_side_log2 5): a row of 585 elements
+ * gets 128-element sides in i8 and f16 (was 256) and 32 in f64 (608 slots instead of 768), a row of
+ * 97 gets 32 in i8 (was 128: the whole row) and keeps 128 in f16 (32-element tiles would fill it no
+ * better), a row of 89 gets 32 in f16 (96 slots instead of 128), a row of 144 gets 32 in c64 and a
+ * row of 256 keeps 256 in f64 (it fills its tile). Every launch maps right. */
 static void small_rows_tiles_shorter(void** state)
 {
     (void)state;
@@ -372,10 +373,13 @@ static void small_rows_tiles_shorter(void** state)
     cuperm_tuning_t old = sm90;
     old.transpose.rows_small_side_log2 = 0;
     old.transpose.rows_2byte_min_side_log2 = 0;
+    old.transpose.rows_wide_min_side_log2 = 0;
     static const struct { test_shape_t shape; int elem, la, old_la; } cases[] = {
         {{3, {585, 585, 585}, {0, 2, 1}}, 1, 7, 8},
         {{3, {585, 585, 585}, {0, 2, 1}}, 2, 7, 8},
-        {{3, {585, 585, 585}, {0, 2, 1}}, 8, 8, 8},
+        {{3, {585, 585, 585}, {0, 2, 1}}, 8, 5, 8},
+        {{4, {144, 9, 11, 7}, {0, 3, 2, 1}}, 16, 5, 8},
+        {{3, {256, 37, 29}, {0, 2, 1}}, 8, 8, 8},
         {{4, {97, 211, 61, 157}, {0, 3, 2, 1}}, 1, 5, 7},
         {{4, {97, 211, 61, 157}, {0, 3, 2, 1}}, 2, 7, 7},
         {{4, {89, 89, 89, 89}, {0, 3, 1, 2}}, 2, 5, 7},

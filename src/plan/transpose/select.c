@@ -224,11 +224,14 @@ static void rows_launch(const cuperm_dim_t* dims, int rank, int elem, const cupe
         if (elem == 1 && tt->rows_1byte_short_side_log2 && ca <= side_max) side_max = tt->rows_1byte_short_side_log2;
     }
     la = imin(ca, side_max);
-    /* 2-byte rows that fit one tile side: of the sides down to 2^rows_2byte_min_side_log2, the one
-     * whose tiles leave the least of the row idle (a row of 89 fills 96 in tiles of 32, 128 in one of
-     * 128), the longer unless a shorter fills by tt->align_margin more. */
-    const int short_row = elem == 2 && tt->rows_2byte_min_side_log2 && ca <= side_max;
-    for (int s = la - 1; short_row && s >= tt->rows_2byte_min_side_log2; --s)
+    /* Of the sides down to a minimum, the one whose tiles leave the least of the row idle (a row of
+     * 89 fills 96 in tiles of 32, 128 in one of 128), the longer unless a shorter fills by
+     * tt->align_margin more: 2-byte rows that fit one tile side (rows_2byte_min_side_log2), rows of
+     * 8- and 16-byte elements of any length (rows_wide_min_side_log2). */
+    const int min_side = elem == 2 && ca <= side_max ? tt->rows_2byte_min_side_log2
+                         : elem >= 8                  ? tt->rows_wide_min_side_log2
+                                                      : 0;
+    for (int s = la - 1; min_side && s >= min_side; --s)
         if (tile_fill(dims[0].extent, s) > tile_fill(dims[0].extent, la) * (1 + tt->align_margin)) la = s;
     lb = imin(total - la, cuperm_log2_ceil(rows));
     if (la + lb < total) la = imin(imin(total - lb, side_max + 1), ca);
