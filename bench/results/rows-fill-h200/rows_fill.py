@@ -9,7 +9,10 @@ enumeration is the one the data were timed with):
 
     python3 bench/results/rows-fill-h200/rows_fill.py BEFORE
 """
-import collections, csv, gzip, io, math, subprocess, sys, tarfile
+import gzip, io, math, sys, tarfile
+
+sys.path.insert(0, "tools/model")
+import candidate_join  # noqa: E402
 
 R = "bench/results/"
 
@@ -29,17 +32,7 @@ def rule_side(row, la):
 
 def cases_of(tool, cases_path, times):
     lines = [l for l in open(cases_path).read().splitlines() if l.strip()]
-    run = lambda flag: subprocess.run([tool, flag], input="\n".join(lines) + "\n", capture_output=True, text=True,
-                                      check=True).stdout
-    feats = collections.defaultdict(dict)
-    for l in run("--candidates").splitlines():
-        v = l.split(",")
-        if v[0].isdigit():
-            feats[int(v[0])][int(v[1])] = v
-    desc = run("--describe").splitlines()
-    t = collections.defaultdict(dict)
-    for r in csv.DictReader(times):
-        t[int(r["case"])][int(r["candidate"])] = float(r["seconds"])
+    feats, desc, t = candidate_join.join(tool, lines, times)
     out = []
     for c, tc in t.items():
         f = feats[c]

@@ -11,7 +11,10 @@ the planner's rule), AFTER from this tree (for the cases timed after the rule):
 Data: H200 candidate times of this session (times/, cases/), of sessions 45-46
 (../walk-l2-h200-dropped/, ../band-c64-h200/), and the H100 pairs of session 8
 (../walk-rule-h100-dropped/pairs.txt.gz, which carry their own launch descriptions)."""
-import collections, csv, gzip, io, math, os, subprocess, sys, tarfile
+import gzip, io, math, sys, tarfile
+
+sys.path.insert(0, "tools/model")
+import candidate_join  # noqa: E402
 
 R = "bench/results/"
 TOL = 0.995  # the tuning's sector_eff_tolerance: out_eff below this counts as partly filled sectors
@@ -36,17 +39,7 @@ def tiles(desc_kind, groups_a, groups_b):
 def timed_pairs(tool, cases_path, times):
     """[(t_banded / t_afastest, a_tiles, b_tiles, out_eff)] of one candidate-times run."""
     lines = [l for l in opn(cases_path).read().splitlines() if l.strip()]
-    run = lambda flag: subprocess.run([tool, flag], input="\n".join(lines) + "\n", capture_output=True,
-                                      text=True, check=True).stdout
-    feats = collections.defaultdict(dict)
-    for l in run("--candidates").splitlines():
-        v = l.split(",")
-        if v[0].isdigit():
-            feats[int(v[0])][int(v[1])] = v
-    desc = run("--describe").splitlines()
-    t = collections.defaultdict(dict)
-    for r in csv.DictReader(times):
-        t[int(r["case"])][int(r["candidate"])] = float(r["seconds"])
+    feats, desc, t = candidate_join.join(tool, lines, times)
     out = []
     for c, tc in t.items():
         f = feats[c]
