@@ -326,11 +326,11 @@ static local_cost_t local_costs(const cuperm_dist_plan_t* p)
     local_cost_t c = {0, 0, 0, p->n_pack, p->n_unpack, 0};
     double packed = 0, permuting = 0;
     for (int i = 0; i < p->n_pack; ++i) {
+        c.pack += p->pack[i].tp.host.predicted_seconds;
         packed += (double)p->pack[i].bytes;
         if (piece_permutes(&p->pack[i])) permuting += (double)p->pack[i].bytes;
     }
     c.permuting = packed > 0 ? permuting / packed : 0;
-    for (int i = 0; i < p->n_pack; ++i) c.pack += p->pack[i].tp.host.predicted_seconds;
     for (int i = 0; i < p->n_unpack; ++i) c.unpack += p->unpack[i].tp.host.predicted_seconds;
     if (p->has_local) c.local = p->local.tp.host.predicted_seconds;
     return c;
