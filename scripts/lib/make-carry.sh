@@ -42,6 +42,19 @@ cuperm_make_dtile_carry() {
   fi
 }
 
+# cuperm_make_walk_carry BUILD: build-wk/ for scripts/gpu-walk-check.sh: the shared library and
+# cuperm-candidate-times (which links it statically) xz-compressed, cuperm-bench, test_gpu_transpose
+# and cmocka. BUILD configured for 90-real (see cuperm_make_dtile_carry): both fit beside the tree.
+cuperm_make_walk_carry() {
+  local b=$1
+  mkdir -p build-wk
+  strip --strip-debug -o build-wk/libcuperm.so.0 "$b/src/libcuperm.so.0"
+  strip --strip-debug -o build-wk/cuperm-candidate-times "$b/tools/model/cuperm-candidate-times"
+  xz -6 -T2 -f build-wk/libcuperm.so.0 build-wk/cuperm-candidate-times
+  cp "$b/tools/bench/cuperm-bench" "$(find "$b/tests" -name test_gpu_transpose -type f | head -1)" build-wk/
+  cp -L "$(ldd build-wk/test_gpu_transpose | awk '/libcmocka/ {print $3}')" build-wk/
+}
+
 # cuperm_unpack_dist_carry DIR DEST (on the GPU machine): DIR as cuperm_make_dtile_carry made it, into
 # DEST/src (the two libraries, cmocka) and DEST/tests (the distributed programs), the layout of
 # scripts/gpu-dist-check.sh --prebuilt.

@@ -29,6 +29,11 @@
         .tile_a_small_bytes = CUPERM_SM90_TILE_A_SMALL_BYTES,                                                 \
         /* Tile sides up to 2048 elements: a whole 8-byte tile (256 threads x 8 items) on one side. */     \
         .tile_side_max_log2 = 11,                                                                            \
+        /* A group's last tile mostly empty (131 in sides of 64: 68% of the slots filled): the reshape   \
+         * that fills most, where it fills 10% more, an A side of 128 bytes, a B side of 256 (B sides of \
+         * 128 bytes lost 1.17-1.39x on 4-, 8- and 16-byte cases drawn for the rule; 256 won). Every     \
+         * candidate timed on the H200 (bench/results/tile-rules-h200/). */                             \
+        .fill_reshape_margin = 0.1, .fill_reshape_min_a_bytes = 128, .fill_reshape_min_b_bytes = 256,        \
         /* 8-byte vectors where 16-byte ones do not fit lifted 4-byte tensors of even extents by 6-19    \
          * points of copy (small 4-byte median 88.8 -> 95.4%). The rows kernel has 16-byte vectors only: \
          * 8-byte ones ran a 6 x 4-byte row case at 76% of copy instead of the scalar rows' 100%.        \
@@ -103,13 +108,21 @@
          * by geomean, none of 142 changed plans slower than 1.04x); L2-sized f32 1.24x, DRAM-sized 8-byte \
          * 1.04-1.39x, 16-byte 0.97-1.18x (bench/results/pipelined-tiles-h200/). */                       \
         .pipelined_min_elem = 8,                                                                             \
-        /* Tiles the tensor leaves partly empty (n^6, n = 19 or 21: 64 x 32 tiles over runs of 19-21, 59-66%  \
-         * of their slots filled) have fewer loads in flight a thread, and the pipelined kernel keeps the    \
-         * next tile's coming: on the H200, of every candidate timed, the pipelined twin of the planner's   \
-         * launch ran 1.16-1.29x as fast on 7 DRAM-sized f64 cases below 70% (worst of a held-out run), and   \
-         * 1.00-1.25x (geomean 1.12 f64, 1.14 c64) on 14 held-out f64/c64 cases drawn afterwards, against  \
-         * 0.86-0.95x above 80%; f32 stays plain (0.67-0.80x; bench/results/pipelined-fill-h200/). */          \
-        .pipelined_max_fill = 0.7,                                                                           \
+        /* ... and on tensors whose input and output take up to 3 L2s where the stores fill their        \
+         * sectors: H200, every candidate timed, 8- and 16-byte elements, pipelined over plain between 1  \
+         * and 3 L2s: 0.94-0.96 by geomean (92 pairs) where the stores fill 90% of their sectors or more, \
+         * 1.08 (10) below (partly written sectors then go to DRAM, read-modify-write); 4.3 L2s (16^6     \
+         * f64) 1.05-1.12 (bench/results/tile-rules-h200/). */                                             \
+        .pipelined_max_l2_multiple = 3.0, .pipelined_min_store_eff = 0.9,                                    \
+        /* ... and where every tile is partly empty (a group shorter than its side: cuperm_tile_inner_fill). \
+         * n^6, n = 19 or 21, put runs of 19-21 in 64 x 32 tiles (59-66% of the slots filled): fewer loads  \
+         * in flight a thread, and the pipelined kernel keeps the next tile's coming. On the H200, of every \
+         * candidate timed, the pipelined twin ran 1.16-1.29x as fast on 7 DRAM-sized f64 cases below 70%,  \
+         * 1.00-1.25x on 14 held-out f64/c64 cases drawn afterwards (bench/results/pipelined-fill-h200/);  \
+         * 23^6 f64 at 72% 1.09-1.12x (hence 0.75, session 49); a prime case whose average fill of 0.68    \
+         * came from its last tiles (full tiles inside) ran 1.46x slower pipelined (the average fill was  \
+         * the rule until session 49). f32 stays plain (0.67-0.80x). */                                     \
+        .pipelined_max_fill = 0.75,                                                                          \
         /* Whole-dims tiles grow until both runs span 512 bytes (4 lines); 4 blocks per SM (48 KB each)      \
          * walk the tiles. They replace the rules' tile launch when its runs are shorter than 64 bytes       \
          * on both sides (2 sectors: two rank-8 and rank-12 cases of extents 2-5 and 21-40 went from         \

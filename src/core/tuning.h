@@ -32,6 +32,10 @@ typedef struct {
     int tile_a_min_elems;            /* ... and at least this many elements (where the group is that long) */
     int tile_a_small_bytes;          /* the same bytes for elements of 1 and 2 bytes (0: tile_a_min_bytes) */
     int tile_side_max_log2;          /* candidates' tile sides stay within 2^this elements */
+    double fill_reshape_margin;      /* a scalar tile takes the reshape (same size, both sides within a block, A
+                                      * and B sides of at least fill_reshape_min_a_bytes and _b_bytes) that fills
+                                      * its slots most where that fills them this fraction more (0: never) */
+    int fill_reshape_min_a_bytes, fill_reshape_min_b_bytes;
     /* Vector paths */
     int tiled_min_vec_bytes;         /* tiled: 16-byte vectors, else 8-byte ones if this is <= 8, else 4-byte ones
                                         (1- and 2-byte elements) if it is 4 */
@@ -69,10 +73,13 @@ typedef struct {
                                       * those small tiles (CUPERM_TILE_ITEMS_SMALL a thread); 0: never */
     int pipelined_min_elem;          /* staged scalar tiles (sides within a block, standard or small) of elements of
                                       * at least this many bytes (of 4, 8 and 16) run pipelined
-                                      * (cuperm_tile_params_t.pipelined) where input and output fit in L2
-                                      * together; 0: never (measure mode's candidates still) ... */
-    double pipelined_max_fill;       /* ... and on tensors of any size where the tiles' elements fill less than this
-                                      * fraction of their slots (cuperm_tile_fill; 0: never) */
+                                      * (cuperm_tile_params_t.pipelined) where input and output fit in L2 together;
+                                      * 0: never (measure mode's candidates still) ... */
+    double pipelined_max_l2_multiple; /* ... where they take up to this many times the L2 and the stores fill at
+                                      * least pipelined_min_store_eff of their sectors ... */
+    double pipelined_min_store_eff;
+    double pipelined_max_fill;       /* ... and on tensors of any size where each tile's elements fill less than this
+                                      * fraction of its slots (cuperm_tile_inner_fill; 0: never) */
     /* WHOLE_DIMS launches (plan/transpose/whole_dims.h) */
     int whole_dims_run_bytes;            /* the tile grows until both sides' contiguous runs span this many bytes */
     int whole_dims_blocks_per_sm;        /* resident blocks per SM that walk the tiles */

@@ -1,7 +1,8 @@
 /* The transpose planner's walk and kernel rules (plan/transpose/select.c, whole_dims.c), each
  * checked on a problem that meets its condition and on one that does not: bands where a plane has
  * more A tiles than B tiles, whole-dims tiles where the tile launch's runs are short
- * on both sides, tile reshapes where warps store half sectors. Mapping correctness of every launch is test_plan_mapping's job. */
+ * on both sides, tile reshapes where warps store half sectors or a group's last tile is mostly
+ * empty, the pipelined kernel's three conditions. Mapping correctness of every launch is test_plan_mapping's job. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -320,7 +321,8 @@ static void pipelined_where_tensors_fit_in_l2(void** state)
 
 /* Tiles a tensor leaves partly empty (runs of 19 in 64 x 32 tiles: 59% of the slots filled) run
  * pipelined at 8 and 16 bytes whatever the tensor's size; 4-byte elements, full tiles and a table
- * without the rule keep the plain kernel. */
+ * without the rule keep the plain kernel, and so does a tile launch only whose last tiles of a group
+ * are partly empty (its inner fill is 1). */
 static void pipelined_where_tiles_are_partly_empty(void** state)
 {
     (void)state;
@@ -330,7 +332,7 @@ static void pipelined_where_tiles_are_partly_empty(void** state)
         const cuperm_launch_t l = plan(6, n19, perm, elem);
         assert_int_equal(l.kind, CUPERM_LAUNCH_TILED);
         assert_true(2 * l.volume * elem > (int64_t)kDevice.l2_bytes); /* not the L2 rule */
-        assert_true(cuperm_tile_fill(&l) < tt()->pipelined_max_fill);
+        assert_true(cuperm_tile_inner_fill(&l) < tt()->pipelined_max_fill);
         assert_int_equal(l.tile.pipelined, elem >= tt()->pipelined_min_elem);
         const cuperm_launch_t full = plan(6, n16, perm, elem);
         assert_true(cuperm_tile_fill(&full) >= tt()->pipelined_max_fill);
@@ -339,6 +341,75 @@ static void pipelined_where_tiles_are_partly_empty(void** state)
     cuperm_tuning_t off = *cuperm_tuning_for(&kDevice);
     off.transpose.pipelined_max_fill = 0;
     assert_int_equal(plan_with(&off, 6, n19, perm, 8).tile.pipelined, 0);
+    /* 131 elements along B in sides of 32 or 64: full tiles, then one nearly empty */
+    const int64_t prime[] = {149, 61, 167, 131};
+    const int pprime[] = {3, 0, 1, 2};
+    const cuperm_launch_t tail = plan(4, prime, pprime, 8);
+    assert_true(cuperm_tile_fill(&tail) < 0.95 && cuperm_tile_inner_fill(&tail) == 1);
+    assert_int_equal(tail.tile.pipelined, 0);
+}
+
+/* Between 1 and pipelined_max_l2_multiple times the L2 (input and output together), 8-byte tiles
+ * run pipelined where their stores fill pipelined_min_store_eff of their sectors (3376 x 1448
+ * transposed: whole sectors), not where they leave them partly written (a 5-element output run:
+ * 62.5%), nor past that size (16^6: 5.1 L2s of the device here). */
+static void pipelined_past_l2_where_stores_fill_sectors(void** state)
+{
+    (void)state;
+    const int64_t wide[] = {3376, 1448}, runs5[] = {21, 19, 14, 7, 5, 39}, n16[] = {16, 16, 16, 16, 16, 16};
+    const int pwide[] = {1, 0}, pruns5[] = {4, 0, 2, 5, 1, 3}, p16[] = {2, 0, 1, 3, 4, 5};
+    const double l2 = (double)kDevice.l2_bytes;
+    double in_eff, out_eff;
+    const cuperm_launch_t full = plan(2, wide, pwide, 8), partial = plan(6, runs5, pruns5, 8),
+                          big = plan(6, n16, p16, 8);
+    const cuperm_launch_t* in_band[] = {&full, &partial};
+    for (int i = 0; i < 2; ++i) {
+        const double bytes = 2.0 * (double)in_band[i]->volume * 8;
+        assert_true(bytes > l2 && bytes <= tt()->pipelined_max_l2_multiple * l2);
+        assert_true(cuperm_tile_inner_fill(in_band[i]) >= tt()->pipelined_max_fill);
+    }
+    cuperm_sector_efficiency(&full, &in_eff, &out_eff);
+    assert_true(out_eff >= tt()->pipelined_min_store_eff);
+    assert_int_equal(full.tile.pipelined, 1);
+    cuperm_sector_efficiency(&partial, &in_eff, &out_eff);
+    assert_true(out_eff < tt()->pipelined_min_store_eff);
+    assert_int_equal(partial.tile.pipelined, 0);
+    assert_true(2.0 * (double)big.volume * 8 > tt()->pipelined_max_l2_multiple * l2);
+    assert_int_equal(big.tile.pipelined, 0);
+    cuperm_tuning_t off = *cuperm_tuning_for(&kDevice);
+    off.transpose.pipelined_max_l2_multiple = 1;
+    assert_int_equal(plan_with(&off, 2, wide, pwide, 8).tile.pipelined, 0);
+}
+
+/* A scalar tile whose group leaves its last tile mostly empty takes the same-size reshape that
+ * fills its slots most: 131 elements along B fill 68% of 32 x 64 tiles and 82% of 64 x 32 ones;
+ * 13 x 13 = 169 along B (4-byte) fill 66% of 32 x 128 tiles and 88% of 64 x 64 ones. Not where a
+ * group is shorter than its side (19^6: the pipelined kernel's case), not to a B side under
+ * fill_reshape_min_b_bytes (128 x 16 would fill the prime case's tiles 91%), and not without the
+ * rule. */
+static void reshape_where_a_group_leaves_its_last_tile_empty(void** state)
+{
+    (void)state;
+    const int64_t prime[] = {149, 61, 167, 131}, n13[] = {13, 13, 13, 13, 13, 13}, n19[] = {19, 19, 19, 19, 19, 19};
+    const int pprime[] = {3, 0, 1, 2}, p13[] = {5, 4, 0, 1, 2, 3}, p19[] = {1, 0, 2, 3, 4, 5};
+    const cuperm_launch_t a = plan(4, prime, pprime, 8), b = plan(6, n13, p13, 4), c = plan(6, n19, p19, 16);
+    assert_int_equal(a.tile.tile_a_log2, 6);
+    assert_int_equal(a.tile.tile_b_log2, 5);
+    assert_true(8 << a.tile.tile_b_log2 >= tt()->fill_reshape_min_b_bytes);
+    assert_int_equal(b.tile.tile_a_log2, 6);
+    assert_int_equal(b.tile.tile_b_log2, 6);
+    assert_true(cuperm_tile_inner_fill(&c) < 1);
+    assert_int_equal(c.tile.tile_a_log2, 5);
+    assert_int_equal(c.tile.tile_b_log2, 5);
+    cuperm_tuning_t off = *cuperm_tuning_for(&kDevice);
+    off.transpose.fill_reshape_margin = 0;
+    const cuperm_launch_t a0 = plan_with(&off, 4, prime, pprime, 8), b0 = plan_with(&off, 6, n13, p13, 4);
+    assert_int_equal(a0.tile.tile_a_log2, 5);
+    assert_int_equal(a0.tile.tile_b_log2, 6);
+    assert_int_equal(b0.tile.tile_a_log2, 5);
+    assert_int_equal(b0.tile.tile_b_log2, 7);
+    assert_true(cuperm_tile_fill(&a) > (1 + tt()->fill_reshape_margin) * cuperm_tile_fill(&a0));
+    assert_true(cuperm_tile_fill(&b) > (1 + tt()->fill_reshape_margin) * cuperm_tile_fill(&b0));
 }
 
 int main(void)
@@ -346,6 +417,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(band_where_a_tiles_outnumber_b_tiles),
         cmocka_unit_test(pipelined_where_tiles_are_partly_empty),
+        cmocka_unit_test(pipelined_past_l2_where_stores_fill_sectors),
+        cmocka_unit_test(reshape_where_a_group_leaves_its_last_tile_empty),
         cmocka_unit_test(whole_dims_where_both_runs_are_short),
         cmocka_unit_test(tiles_where_a_run_is_long),
         cmocka_unit_test(reshape_where_warps_store_half_sectors),

@@ -186,6 +186,15 @@ double cuperm_tile_fill(const cuperm_launch_t* l)
     return (double)l->volume / slots;
 }
 
+double cuperm_tile_inner_fill(const cuperm_launch_t* l)
+{
+    if (l->kind != CUPERM_LAUNCH_TILED) return 1;
+    const cuperm_tile_params_t* t = &l->tile;
+    const double a = (double)t->a_volume / (double)((int64_t)1 << t->tile_a_log2),
+                 b = (double)t->b_volume / (double)((int64_t)1 << t->tile_b_log2);
+    return (a < 1 ? a : 1) * (b < 1 ? b : 1);
+}
+
 double cuperm_sector_cost(const cuperm_launch_t* l, const cuperm_transpose_tuning_t* tuning)
 {
     double in_eff, out_eff;

@@ -67,6 +67,10 @@ double cuperm_sector_cost(const cuperm_launch_t* launch, const cuperm_transpose_
 /* The fraction of a launch's tile slots (tiles x tile elements; whole-dims: tiles x its volume) the
  * tensor's elements fill: 1 for copies. */
 double cuperm_tile_fill(const cuperm_launch_t* launch);
+/* The fill of a tile launch's tiles away from its groups' ends: a group shorter than its tile side
+ * leaves every tile partly empty (19 elements in a side of 32), a longer one only its last tile
+ * (131 in sides of 64: two full tiles, then 3 of 64). 1 for other launches. */
+double cuperm_tile_inner_fill(const cuperm_launch_t* launch);
 
 /** t = t0 + bytes / (peak * efficiency[class] * min(1, run / model_run_bytes) ^ gamma),
  * the coefficients from tuning (sm_90: model_run_bytes = 128). */

@@ -522,6 +522,37 @@ static void reshape_for_warps(cuperm_launch_t* L, const cuperm_transpose_tuning_
     }
 }
 
+/* A group longer than its tile side leaves only its last tile partly empty, and how empty follows the
+ * side: 131 elements fill 3 tiles of 64 at 68% and 9 of 16 at 91%. Where the rules' scalar tile is
+ * full inside (cuperm_tile_inner_fill: a group shorter than its side is the pipelined kernel's case)
+ * and fills its slots tt->fill_reshape_margin less than a reshape of it that is full inside too (same
+ * size, both sides within a block and of tt->fill_reshape_min_side_bytes), the reshape that fills
+ * them most takes its place (nearest first on ties). */
+static void reshape_for_fill(cuperm_launch_t* L, const cuperm_transpose_tuning_t* tt)
+{
+    if (L->kind != CUPERM_LAUNCH_TILED || L->tile.vec_log2 || tt->fill_reshape_margin <= 0 ||
+        cuperm_tile_inner_fill(L) < 1)
+        return;
+    const cuperm_launch_t rules = *L;
+    const cuperm_tile_params_t* t = &rules.tile;
+    const int elem = rules.elem_size;
+    double best = tile_fill(t->a_volume, t->tile_a_log2) * tile_fill(t->b_volume, t->tile_b_log2) *
+                  (1 + tt->fill_reshape_margin);
+    for (size_t i = 0; i < sizeof kReshapes / sizeof kReshapes[0]; ++i) {
+        cuperm_launch_t c;
+        if (!reshaped_launch(&rules, t, i, tt, &c)) continue;
+        const int la = c.tile.tile_a_log2, lb = c.tile.tile_b_log2;
+        if (!sides_within_block(la, lb) || ((int64_t)elem << la) < tt->fill_reshape_min_a_bytes ||
+            ((int64_t)elem << lb) < tt->fill_reshape_min_b_bytes || cuperm_tile_inner_fill(&c) < 1)
+            continue;
+        const double fill = tile_fill(t->a_volume, la) * tile_fill(t->b_volume, lb);
+        if (fill > best) {
+            best = fill;
+            *L = c;
+        }
+    }
+}
+
 /* Alignment-aware grouping: a dimension next on both sides goes where the rules
  * give it (ties and runs of tt->short_run_bytes or more: to A) unless giving it to the
  * other side lowers the alignment cost (cuperm_sector_cost: both sides' sector
@@ -550,6 +581,7 @@ static void plan_tiled(const cuperm_problem_t* p, int elem, const cuperm_transpo
             *L = alt;
         }
     }
+    reshape_for_fill(L, tt);
     reshape_for_warps(L, tt);
 }
 
@@ -811,18 +843,26 @@ static pick_t heuristic_launch_plain(const cuperm_problem_t* p, int elem, const 
 }
 
 /* heuristic_launch_plain's launch, pipelined where the tuning table asks for it: a tensor whose
- * input and output fit in L2 together is latency-bound, and so is one whose tiles it leaves partly
- * empty (fewer loads in flight a thread); the pipelined kernel keeps a block's next tile loading
- * while it writes (the contenders stay plain). */
+ * input and output fit in L2 together is latency-bound, and so is one a few times the L2 whose stores
+ * fill their sectors (much of it stays in L2; partly written sectors go to DRAM as read-modify-write,
+ * which the pipelined kernel's extra loads in flight slow), and one that leaves every tile partly
+ * empty (fewer loads in flight a thread; a group that leaves only its last tile partly empty does
+ * not); the pipelined kernel keeps a block's next tile loading while it writes (the contenders stay
+ * plain). */
 static pick_t heuristic_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
                                const cuperm_tuning_t* tuning, int all_contenders, cuperm_launch_t* L,
                                cuperm_launch_t* rules, cuperm_launch_t* wd, int* has_wd)
 {
     const pick_t pick = heuristic_launch_plain(p, elem, dev, tuning, all_contenders, L, rules, wd, has_wd);
-    const int min_elem = tuning->transpose.pipelined_min_elem;
+    const cuperm_transpose_tuning_t* tt = &tuning->transpose;
+    const int min_elem = tt->pipelined_min_elem;
     cuperm_launch_t piped;
-    const int latency_bound = 2 * L->volume * L->elem_size <= (int64_t)dev->l2_bytes ||
-                              cuperm_tile_fill(L) < tuning->transpose.pipelined_max_fill;
+    const double in_out_bytes = 2.0 * (double)L->volume * (double)L->elem_size, l2 = (double)dev->l2_bytes;
+    double load_eff, store_eff = 0;
+    if (in_out_bytes > l2 && in_out_bytes <= tt->pipelined_max_l2_multiple * l2)
+        cuperm_sector_efficiency(L, &load_eff, &store_eff);
+    const int latency_bound = in_out_bytes <= l2 || store_eff >= tt->pipelined_min_store_eff ||
+                              cuperm_tile_inner_fill(L) < tt->pipelined_max_fill;
     if (min_elem && L->elem_size >= min_elem && latency_bound && pipelined_launch(L, dev, &piped))
         *L = piped;
     return pick;
