@@ -11,15 +11,19 @@ import csv
 import subprocess
 
 
+def run(tool, flag, lines):
+    """cuperm-plan-features' output for the case lines with flag (--candidates, --describe, ...)."""
+    return subprocess.run([tool, flag], input="\n".join(lines) + "\n", capture_output=True, text=True,
+                          check=True).stdout
+
+
 def join(tool, lines, times):
-    run = lambda flag: subprocess.run([tool, flag], input="\n".join(lines) + "\n", capture_output=True, text=True,
-                                      check=True).stdout
     features = collections.defaultdict(dict)
-    for line in run("--candidates").splitlines():
+    for line in run(tool, "--candidates", lines).splitlines():
         v = line.split(",")
         if v[0].isdigit():
             features[int(v[0])][int(v[1])] = v
     seconds = collections.defaultdict(dict)
     for r in csv.DictReader(times):
         seconds[int(r["case"])][int(r["candidate"])] = float(r["seconds"])
-    return features, run("--describe").splitlines(), seconds
+    return features, run(tool, "--describe", lines).splitlines(), seconds
