@@ -130,6 +130,13 @@
          * L2-resident case with 2 tiles per block ran at a third of the tile launch's speed).               \
          * Not tuned beyond that: the kernel reaches ~75% of copy where the tile kernels reach 95. */        \
         .whole_dims_run_bytes = 512, .whole_dims_blocks_per_sm = 4, .whole_dims_short_run_bytes = 64,        \
+        /* Since session 49 a tile launch's runs count across both its groups (cuperm_tile_dense_run:  \
+         * 14^6 and 15^6 f32 took whole-dims at 1.5-2.1x the tiles' time), and a rows launch keeps its    \
+         * place where its tiles span 8 elements of the shared dimension or more and read 65% of their   \
+         * sectors (rows of 8-15 f32 elements won by up to 2.2x; of 3-7, and of 2-3 c64, lost by up to    \
+         * 1.7x). H200, every candidate timed, 54 changed cases drawn afterwards: the planner's launch    \
+         * 1.47 -> 1.03 of the fastest candidate (bench/results/tile-rules-h200/, section 6). */           \
+        .whole_dims_rows_min_side_log2 = 3, .whole_dims_rows_min_read_eff = 0.65,                            \
         .whole_dims_min_tiles_per_block = 8,                                                                 \
         /* Fitted by tools/model/fit_model.py to 1066 H100 cases (docs/model.md); 128 bytes: a line. */    \
         .model_t0 = CUPERM_SM90_MODEL_T0, .model_gamma = CUPERM_SM90_MODEL_GAMMA, .model_run_bytes = 128,   \

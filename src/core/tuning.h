@@ -83,7 +83,12 @@ typedef struct {
     /* WHOLE_DIMS launches (plan/transpose/whole_dims.h) */
     int whole_dims_run_bytes;            /* the tile grows until both sides' contiguous runs span this many bytes */
     int whole_dims_blocks_per_sm;        /* resident blocks per SM that walk the tiles */
-    int whole_dims_short_run_bytes;      /* the rules' plan gives way when both its runs are shorter ... */
+    int whole_dims_short_run_bytes;      /* the rules' plan gives way when both its runs are shorter (a tile
+                                          * launch's: cuperm_tile_dense_run), unless it is a rows launch whose
+                                          * tiles span 2^whole_dims_rows_min_side_log2 elements of the shared
+                                          * dimension and read whole_dims_rows_min_read_eff of their sectors ... */
+    int whole_dims_rows_min_side_log2;
+    double whole_dims_rows_min_read_eff;
     int whole_dims_min_tiles_per_block;  /* ... and each whole-dims block walks at least this many tiles */
     /* Time model: t = t0 + bytes / (peak * efficiency[class] * min(1, run / model_run_bytes)^gamma) */
     double model_t0;                 /* seconds */

@@ -92,6 +92,91 @@ static void whole_dims_where_both_runs_are_short(void** state)
     assert_true(wd.tile.num_tiles < (int64_t)tt()->whole_dims_min_tiles_per_block * wd.blocks);
 }
 
+/* cuperm_tile_dense_run against the first tile's offsets listed one by one: the longest run of
+ * consecutive addresses from 0 on each side, on the planned launches of random problems. */
+static void dense_run_matches_brute_force(void** state)
+{
+    (void)state;
+    srand(49);
+    static int64_t off[1 << 14];
+    for (int trial = 0; trial < 300; ++trial) {
+        const int rank = 2 + rand() % 5, elem = 4 << (rand() % 2);
+        int64_t ext[6];
+        int perm[6];
+        for (int d = 0; d < rank; ++d) ext[d] = 2 + rand() % 40, perm[d] = d;
+        for (int d = rank - 1; d > 0; --d) {
+            const int j = rand() % (d + 1), x = perm[d];
+            perm[d] = perm[j], perm[j] = x;
+        }
+        const cuperm_launch_t l = plan(rank, ext, perm, elem);
+        if (l.kind != CUPERM_LAUNCH_TILED && l.kind != CUPERM_LAUNCH_ROWS) continue;
+        const cuperm_tile_params_t* t = &l.tile;
+        const int64_t ta = (int64_t)1 << t->tile_a_log2, tb = (int64_t)1 << t->tile_b_log2;
+        const int64_t na = ta < t->a_volume ? ta : t->a_volume, nb = tb < t->b_volume ? tb : t->b_volume;
+        if (na * nb > (int64_t)(sizeof off / sizeof off[0])) continue;
+        for (int side = 0; side < 2; ++side) {
+            int64_t n = 0;
+            for (int64_t b = 0; b < nb; ++b)
+                for (int64_t a = 0; a < na; ++a) {
+                    int64_t o = 0, ia = a, ib = b;
+                    for (int d = 0; d < t->b_end; ++d) {
+                        int64_t* i = d < t->a_end ? &ia : &ib;
+                        o += *i % t->dim[d].extent * (side ? t->dim[d].out_stride : t->dim[d].in_stride);
+                        *i /= t->dim[d].extent;
+                    }
+                    off[n++] = o;
+                }
+            int64_t run = 0; /* the longest prefix 0, 1, 2, ... of the offsets */
+            for (int grew = 1; grew;) {
+                grew = 0;
+                for (int64_t k = 0; k < n && !grew; ++k) grew = off[k] == run;
+                run += grew;
+            }
+            /* exact unless the run goes on along a later dimension of a group it has used (the groups'
+             * dimensions interleave along this side): then a lower bound */
+            const int64_t dense = cuperm_tile_dense_run(&l, side);
+            int interleaved = 0;
+            for (int g = 0; g < 2; ++g) {
+                int64_t before = 1; /* the group's linear index of digit 1 of dimension d */
+                for (int d = g ? t->a_end : 0; d < (g ? t->b_end : t->a_end); before *= t->dim[d].extent, ++d)
+                    interleaved |= t->dim[d].extent > 1 && (side ? t->dim[d].out_stride : t->dim[d].in_stride) == dense &&
+                                   before < (g ? nb : na);
+            }
+            if (interleaved)
+                assert_true(dense <= run);
+            else
+                assert_int_equal(dense, run);
+        }
+    }
+}
+
+/* Whole-dims takes the place of a tile launch whose tiles' runs (across both groups) are short on
+ * both sides, and of a rows launch whose rows are short; not where another group continues the
+ * runs, nor where a rows tile reads rows of 8 elements or more that fill most of their sectors:
+ * 15^6 f32 1,0,3,2,4,5 (60-byte runs along each group, 1800 and more across them: tiles ran
+ * 1.6-2.1x faster than whole-dims on the H200) and 0,2,1,3,4,5 (rows of 15 of 16 elements, 68% of
+ * the read sectors); whole-dims for rows of 3 f64 (3,7,8,8,345,47 0,2,3,1,4,5: 1.69x faster). */
+static void whole_dims_where_tiles_runs_are_short(void** state)
+{
+    (void)state;
+    const int64_t n15[] = {15, 15, 15, 15, 15, 15}, r3[] = {3, 7, 8, 8, 345, 47};
+    const int pt[] = {1, 0, 3, 2, 4, 5}, pr[] = {0, 2, 1, 3, 4, 5}, p3[] = {0, 2, 3, 1, 4, 5};
+    const cuperm_launch_t t = plan(6, n15, pt, 4), r = plan(6, n15, pr, 4), w = plan(6, r3, p3, 8);
+    cuperm_model_features_t f;
+    assert_int_equal(t.kind, CUPERM_LAUNCH_TILED);
+    cuperm_model_features(&t, &f);
+    assert_true(f.in_run_bytes < tt()->whole_dims_short_run_bytes && f.out_run_bytes < tt()->whole_dims_short_run_bytes);
+    assert_true(cuperm_tile_dense_run(&t, 0) * 4 >= tt()->whole_dims_short_run_bytes);
+    assert_int_equal(r.kind, CUPERM_LAUNCH_ROWS);
+    cuperm_model_features(&r, &f);
+    assert_true(r.tile.tile_a_log2 >= tt()->whole_dims_rows_min_side_log2 &&
+                f.in_sector_eff >= tt()->whole_dims_rows_min_read_eff);
+    assert_int_equal(w.kind, CUPERM_LAUNCH_WHOLE_DIMS);
+    cuperm_tuning_t off = *cuperm_tuning_for(&kDevice); /* the rows exemption off: whole-dims */
+    off.transpose.whole_dims_rows_min_side_log2 = 30;
+    assert_int_equal(plan_with(&off, 6, n15, pr, 4).kind, CUPERM_LAUNCH_WHOLE_DIMS);
+}
+
 /* Long runs on either side keep the tile launch, whole-dims candidate or not. */
 static void tiles_where_a_run_is_long(void** state)
 {
@@ -420,6 +505,8 @@ int main(void)
         cmocka_unit_test(pipelined_past_l2_where_stores_fill_sectors),
         cmocka_unit_test(reshape_where_a_group_leaves_its_last_tile_empty),
         cmocka_unit_test(whole_dims_where_both_runs_are_short),
+        cmocka_unit_test(whole_dims_where_tiles_runs_are_short),
+        cmocka_unit_test(dense_run_matches_brute_force),
         cmocka_unit_test(tiles_where_a_run_is_long),
         cmocka_unit_test(reshape_where_warps_store_half_sectors),
         cmocka_unit_test(warp_efficiency_matches_brute_force),

@@ -195,6 +195,36 @@ double cuperm_tile_inner_fill(const cuperm_launch_t* l)
     return (a < 1 ? a : 1) * (b < 1 ? b : 1);
 }
 
+int64_t cuperm_tile_dense_run(const cuperm_launch_t* l, int output_side)
+{
+    const cuperm_tile_params_t* t = &l->tile;
+    if (l->kind != CUPERM_LAUNCH_TILED && l->kind != CUPERM_LAUNCH_ROWS) {
+        cuperm_model_features_t f;
+        cuperm_model_features(l, &f);
+        return (int64_t)((output_side ? f.out_run_bytes : f.in_run_bytes) / l->elem_size);
+    }
+    /* A tile spans the first 2^l indices of each group's linear index (first dimension fastest): on
+     * one side, the group starting with the unit stride covers min(2^l, its dense prefix) consecutive
+     * addresses; the other group continues them when its first dimension's stride is that run. */
+    const int begin[2] = {0, t->a_end}, end[2] = {t->a_end, t->b_end};
+    const int64_t span[2] = {t->a_volume < ((int64_t)1 << t->tile_a_log2) ? t->a_volume : (int64_t)1 << t->tile_a_log2,
+                             t->b_volume < ((int64_t)1 << t->tile_b_log2) ? t->b_volume : (int64_t)1 << t->tile_b_log2};
+#define SIDE_STRIDE(d) (output_side ? t->dim[d].out_stride : t->dim[d].in_stride)
+    int first = -1;
+    for (int g = 0; g < 2; ++g)
+        if (end[g] > begin[g] && SIDE_STRIDE(begin[g]) == 1) first = g;
+    int64_t run = 1;
+    for (int k = 0; k < 2 && first >= 0; ++k) {
+        const int g = k ? 1 - first : first;
+        if (end[g] == begin[g] || SIDE_STRIDE(begin[g]) != run) break;
+        int64_t dense = 1;
+        for (int d = begin[g]; d < end[g] && SIDE_STRIDE(d) == run * dense; ++d) dense *= t->dim[d].extent;
+        run *= dense < span[g] ? dense : span[g];
+    }
+#undef SIDE_STRIDE
+    return run;
+}
+
 double cuperm_sector_cost(const cuperm_launch_t* l, const cuperm_transpose_tuning_t* tuning)
 {
     double in_eff, out_eff;

@@ -71,6 +71,14 @@ double cuperm_tile_fill(const cuperm_launch_t* launch);
  * leaves every tile partly empty (19 elements in a side of 32), a longer one only its last tile
  * (131 in sides of 64: two full tiles, then 3 of 64). 1 for other launches. */
 double cuperm_tile_inner_fill(const cuperm_launch_t* launch);
+/* Elements of the longest run of consecutive addresses a tile or rows launch's tile covers on one side
+ * (output_side 1: the output's), across both its groups: the features' runs stop at their own
+ * group, but a dimension of the other group may continue them (15^6 f32 1,0,3,2,4,5: 15 elements
+ * along A's dimension 0, then B's dimension 1 continues them to 225 on both sides; a rows tile's
+ * shared dimension continued by its rows). Exact unless the groups' dimensions interleave along
+ * the side (A's first, B's first, then A's second again): then a lower bound. Other launches:
+ * cuperm_model_features' runs. */
+int64_t cuperm_tile_dense_run(const cuperm_launch_t* launch, int output_side);
 
 /** t = t0 + bytes / (peak * efficiency[class] * min(1, run / model_run_bytes) ^ gamma),
  * the coefficients from tuning (sm_90: model_run_bytes = 128). */

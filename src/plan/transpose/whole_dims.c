@@ -204,10 +204,22 @@ int cuperm_whole_dims_may_replace(const cuperm_launch_t* rules, const cuperm_tra
      * 1- and 2-byte elements (TTC-57 at 1 byte: 21% of copy median; the 1- and 2-byte plans whose
      * runs are short: 2-3x the rules' time, bench/results/whole-dims-small-elements-h200-dropped/). */
     if (rules->kind == CUPERM_LAUNCH_COPY || rules->kind == CUPERM_LAUNCH_WHOLE_DIMS || rules->elem_size < 4) return 0;
+    const double short_run = tt->whole_dims_short_run_bytes;
+    /* the runs a tile covers, across its groups (15^6 f32 1,0,3,2,4,5: 60 bytes along A, 900 with
+     * B's first dimension), where both sides stay within a block (past one, the tile kernels take
+     * their any-shape path, which loses to whole-dims: 5,6,39,50531 1,0,2,3 f32, 512 x 8 tiles) */
+    const int block_side = cuperm_log2_ceil(CUPERM_THREADS);
+    if (rules->kind == CUPERM_LAUNCH_TILED && rules->tile.tile_a_log2 <= block_side &&
+        rules->tile.tile_b_log2 <= block_side)
+        return (double)cuperm_tile_dense_run(rules, 0) * rules->elem_size < short_run &&
+               (double)cuperm_tile_dense_run(rules, 1) * rules->elem_size < short_run;
     cuperm_model_features_t f;
     cuperm_model_features(rules, &f);
-    const double short_run = tt->whole_dims_short_run_bytes;
-    return f.in_run_bytes < short_run && f.out_run_bytes < short_run;
+    if (f.in_run_bytes >= short_run || f.out_run_bytes >= short_run) return 0;
+    /* a rows tile whose warps read rows of 8 elements or more that fill most of their sectors (15^6
+     * f32 0,2,1,3,4,5: 15 of 16, 68%) keeps its place; shorter rows (3-7 elements) do not */
+    return rules->kind != CUPERM_LAUNCH_ROWS || rules->tile.tile_a_log2 < tt->whole_dims_rows_min_side_log2 ||
+           f.in_sector_eff < tt->whole_dims_rows_min_read_eff;
 }
 
 int cuperm_whole_dims_preferred(const cuperm_launch_t* rules, const cuperm_launch_t* wd,

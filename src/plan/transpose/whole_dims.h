@@ -39,8 +39,11 @@ void cuperm_whole_dims_fit_device(cuperm_launch_t* L, const cuperm_device_info_t
                               const cuperm_transpose_tuning_t* tt);
 
 /** Whether the rules' plan is one a whole-dims launch may replace (the rules-side conditions of
- * cuperm_whole_dims_preferred: runs under tt->whole_dims_short_run_bytes on both sides, elements
- * of 4 bytes or more), so that planning builds the whole-dims launch only then. */
+ * cuperm_whole_dims_preferred: runs under tt->whole_dims_short_run_bytes on both sides, a tile
+ * launch's counted across its groups (cuperm_tile_dense_run), a rows launch's unless its tiles span
+ * 2^tt->whole_dims_rows_min_side_log2 elements of the shared dimension or more and read
+ * tt->whole_dims_rows_min_read_eff of their sectors; elements of 4 bytes or more), so that planning
+ * builds the whole-dims launch only then. */
 int cuperm_whole_dims_may_replace(const cuperm_launch_t* rules, const cuperm_transpose_tuning_t* tt);
 
 /** Whether the rules' plan should give way to whole-dims launch wd (fitted to its device):
