@@ -526,8 +526,9 @@ static void reshape_for_warps(cuperm_launch_t* L, const cuperm_transpose_tuning_
  * side: 131 elements fill 3 tiles of 64 at 68% and 9 of 16 at 91%. Where the rules' scalar tile is
  * full inside (cuperm_tile_inner_fill: a group shorter than its side is the pipelined kernel's case)
  * and fills its slots tt->fill_reshape_margin less than a reshape of it that is full inside too (same
- * size, both sides within a block and of tt->fill_reshape_min_side_bytes), the reshape that fills
- * them most takes its place (nearest first on ties). */
+ * size, both sides within a block, A and B sides of tt->fill_reshape_min_a_bytes and _b_bytes at
+ * least: B sides of 128 bytes lost), the reshape that fills them most takes its place (nearest
+ * first on ties). */
 static void reshape_for_fill(cuperm_launch_t* L, const cuperm_transpose_tuning_t* tt)
 {
     if (L->kind != CUPERM_LAUNCH_TILED || L->tile.vec_log2 || tt->fill_reshape_margin <= 0 ||
