@@ -195,6 +195,8 @@ double cuperm_tile_inner_fill(const cuperm_launch_t* l)
     return (a < 1 ? a : 1) * (b < 1 ? b : 1);
 }
 
+static int64_t dim_stride(const cuperm_dim_t* d, int output_side) { return output_side ? d->out_stride : d->in_stride; }
+
 int64_t cuperm_tile_dense_run(const cuperm_launch_t* l, int output_side)
 {
     const cuperm_tile_params_t* t = &l->tile;
@@ -209,19 +211,17 @@ int64_t cuperm_tile_dense_run(const cuperm_launch_t* l, int output_side)
     const int begin[2] = {0, t->a_end}, end[2] = {t->a_end, t->b_end};
     const int64_t span[2] = {t->a_volume < ((int64_t)1 << t->tile_a_log2) ? t->a_volume : (int64_t)1 << t->tile_a_log2,
                              t->b_volume < ((int64_t)1 << t->tile_b_log2) ? t->b_volume : (int64_t)1 << t->tile_b_log2};
-#define SIDE_STRIDE(d) (output_side ? t->dim[d].out_stride : t->dim[d].in_stride)
     int first = -1;
     for (int g = 0; g < 2; ++g)
-        if (end[g] > begin[g] && SIDE_STRIDE(begin[g]) == 1) first = g;
+        if (end[g] > begin[g] && dim_stride(&t->dim[begin[g]], output_side) == 1) first = g;
     int64_t run = 1;
     for (int k = 0; k < 2 && first >= 0; ++k) {
         const int g = k ? 1 - first : first;
-        if (end[g] == begin[g] || SIDE_STRIDE(begin[g]) != run) break;
+        if (end[g] == begin[g] || dim_stride(&t->dim[begin[g]], output_side) != run) break;
         int64_t dense = 1;
-        for (int d = begin[g]; d < end[g] && SIDE_STRIDE(d) == run * dense; ++d) dense *= t->dim[d].extent;
+        for (int d = begin[g]; d < end[g] && dim_stride(&t->dim[d], output_side) == run * dense; ++d) dense *= t->dim[d].extent;
         run *= dense < span[g] ? dense : span[g];
     }
-#undef SIDE_STRIDE
     return run;
 }
 
