@@ -139,8 +139,8 @@ static void dense_run_matches_brute_force(void** state)
             for (int g = 0; g < 2; ++g) {
                 int64_t before = 1; /* the group's linear index of digit 1 of dimension d */
                 for (int d = g ? t->a_end : 0; d < (g ? t->b_end : t->a_end); before *= t->dim[d].extent, ++d)
-                    interleaved |= t->dim[d].extent > 1 && (side ? t->dim[d].out_stride : t->dim[d].in_stride) == dense &&
-                                   before < (g ? nb : na);
+                    interleaved |= t->dim[d].extent > 1 && before < (g ? nb : na) &&
+                                   (side ? t->dim[d].out_stride : t->dim[d].in_stride) == dense;
             }
             if (interleaved)
                 assert_true(dense <= run);
@@ -165,8 +165,9 @@ static void whole_dims_where_tiles_runs_are_short(void** state)
     cuperm_model_features_t f;
     assert_int_equal(t.kind, CUPERM_LAUNCH_TILED);
     cuperm_model_features(&t, &f);
-    assert_true(f.in_run_bytes < tt()->whole_dims_short_run_bytes && f.out_run_bytes < tt()->whole_dims_short_run_bytes);
-    assert_true(cuperm_tile_dense_run(&t, 0) * 4 >= tt()->whole_dims_short_run_bytes);
+    const double short_run = tt()->whole_dims_short_run_bytes;
+    assert_true(f.in_run_bytes < short_run && f.out_run_bytes < short_run);
+    assert_true(cuperm_tile_dense_run(&t, 0) * 4 >= short_run);
     assert_int_equal(r.kind, CUPERM_LAUNCH_ROWS);
     cuperm_model_features(&r, &f);
     assert_true(r.tile.tile_a_log2 >= tt()->whole_dims_rows_min_side_log2 &&

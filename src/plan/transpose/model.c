@@ -219,7 +219,8 @@ int64_t cuperm_tile_dense_run(const cuperm_launch_t* l, int output_side)
         const int g = k ? 1 - first : first;
         if (end[g] == begin[g] || dim_stride(&t->dim[begin[g]], output_side) != run) break;
         int64_t dense = 1;
-        for (int d = begin[g]; d < end[g] && dim_stride(&t->dim[d], output_side) == run * dense; ++d) dense *= t->dim[d].extent;
+        for (int d = begin[g]; d < end[g] && dim_stride(&t->dim[d], output_side) == run * dense; ++d)
+            dense *= t->dim[d].extent;
         run *= dense < span[g] ? dense : span[g];
     }
     return run;
