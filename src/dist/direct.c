@@ -175,8 +175,9 @@ static cupermStatus_t bind_output(cuperm_dist_plan_t* p, void* out, size_t bytes
      * permutation: the direct pieces would be those permuting stores, so it keeps its transport (on
      * 2 x H200 the reverse case: 1.30-1.40x the exchange that way, 1.40-1.48x direct, session31/;
      * the whole-block transpose, which reads the input once, measured 1.35-1.43x: session39/). */
-    p->direct.used = !(p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES &&
-                       p->variant == CUPERM_DIST_VARIANT_PERMUTE_ON_UNPACK);
+    const char* force = getenv("CUPERM_DIST_DIRECT"); /* "1": the direct stores always (A/B runs) */
+    p->direct.used = (force && !strcmp(force, "1")) || !(p->transport == CUPERM_DIST_TRANSPORT_PEER_STORES &&
+                                                         p->variant == CUPERM_DIST_VARIANT_PERMUTE_ON_UNPACK);
     return CUPERM_STATUS_SUCCESS;
 }
 
