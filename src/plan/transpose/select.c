@@ -58,8 +58,7 @@ static int tile_elems_log2(int elem) { return cuperm_log2_ceil((int64_t)CUPERM_T
 /* Log2 of a block's threads: the longest scalar tile side the kernels' fast paths take. */
 static int block_side_log2(void) { return cuperm_log2_ceil(CUPERM_THREADS); }
 
-/* Whether a 2^la x 2^lb scalar tile keeps both sides within a block (else: the any-shape path). */
-static int sides_within_block(int la, int lb) { return la <= block_side_log2() && lb <= block_side_log2(); }
+int cuperm_tile_sides_within_block(int la, int lb) { return la <= block_side_log2() && lb <= block_side_log2(); }
 
 /* choose_tile's rule for a tile of 2^total elements. */
 static void choose_tile_of(int64_t va, int64_t vb, int elem, int total, const cuperm_transpose_tuning_t* tt, int* la,
@@ -95,7 +94,7 @@ static void choose_tile(int64_t va, int64_t vb, int elem, const cuperm_transpose
     const int wide = cuperm_log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS_WIDE);
     int wa, wb;
     choose_tile_of(va, vb, elem, wide, tt, &wa, &wb);
-    if (sides_within_block(wa, wb) && wa + wb == wide) {
+    if (cuperm_tile_sides_within_block(wa, wb) && wa + wb == wide) {
         *la = wa;
         *lb = wb;
     }
@@ -512,7 +511,7 @@ static void reshape_for_warps(cuperm_launch_t* L, const cuperm_transpose_tuning_
             tt->warp_reshape_min_fill * fill)
             continue;
         if (c.smem_bytes > 48 * 1024) continue; /* the per-block limit without opt-in on every GPU */
-        if (!sides_within_block(c.tile.tile_a_log2, c.tile.tile_b_log2)) continue;
+        if (!cuperm_tile_sides_within_block(c.tile.tile_a_log2, c.tile.tile_b_log2)) continue;
         cuperm_warp_efficiency(&c, &in_eff, &out_eff);
         const double w = in_eff < out_eff ? in_eff : out_eff;
         if (w > best) {
@@ -543,8 +542,9 @@ static void reshape_for_fill(cuperm_launch_t* L, const cuperm_transpose_tuning_t
         cuperm_launch_t c;
         if (!reshaped_launch(&rules, t, i, tt, &c)) continue;
         const int la = c.tile.tile_a_log2, lb = c.tile.tile_b_log2;
-        if (!sides_within_block(la, lb) || ((int64_t)elem << la) < tt->fill_reshape_min_a_bytes ||
-            ((int64_t)elem << lb) < tt->fill_reshape_min_b_bytes || cuperm_tile_inner_fill(&c) < 1)
+        const int small_side = ((int64_t)elem << la) < tt->fill_reshape_min_a_bytes ||
+                               ((int64_t)elem << lb) < tt->fill_reshape_min_b_bytes;
+        if (!cuperm_tile_sides_within_block(la, lb) || small_side || cuperm_tile_inner_fill(&c) < 1)
             continue;
         const double fill = tile_fill(t->a_volume, la) * tile_fill(t->b_volume, lb);
         if (fill > best) {
@@ -744,7 +744,7 @@ static int small_tile_launch(const cuperm_launch_t* h, const cuperm_transpose_tu
     if (t->vec_log2) choose_tile(t->a_volume, t->b_volume, h->elem_size, tt, &la, &lb);
     if (la + lb < small + 2) return 0;
     while (la + lb > small) la >= lb ? --la : --lb;
-    if (!sides_within_block(la, lb)) return 0;
+    if (!cuperm_tile_sides_within_block(la, lb)) return 0;
     retiled_launch(h, t, la, lb, tt, c);
     return 1;
 }
@@ -757,10 +757,10 @@ static int half_tile_launch(const cuperm_launch_t* h, const cuperm_transpose_tun
     const cuperm_tile_params_t* t = &h->tile;
     int la = t->tile_a_log2, lb = t->tile_b_log2;
     if ((h->kind != CUPERM_LAUNCH_TILED && h->kind != CUPERM_LAUNCH_ROWS) || t->vec_log2 ||
-        la + lb != tile_elems_log2(h->elem_size) || sides_within_block(la, lb))
+        la + lb != tile_elems_log2(h->elem_size) || cuperm_tile_sides_within_block(la, lb))
         return 0;
     la > block_side_log2() ? --la : --lb;
-    if (!sides_within_block(la, lb)) return 0;
+    if (!cuperm_tile_sides_within_block(la, lb)) return 0;
     retiled_launch(h, t, la, lb, tt, c);
     return 1;
 }
@@ -773,7 +773,8 @@ static int pipelined_launch(const cuperm_launch_t* h, const cuperm_device_info_t
     const cuperm_tile_params_t* t = &h->tile;
     const int elem = h->elem_size, sides = t->tile_a_log2 + t->tile_b_log2;
     if (h->kind != CUPERM_LAUNCH_TILED || t->vec_log2 || t->vec_shifted || t->pipelined ||
-        (elem != 4 && elem != 8 && elem != 16) || !sides_within_block(t->tile_a_log2, t->tile_b_log2) ||
+        (elem != 4 && elem != 8 && elem != 16) ||
+        !cuperm_tile_sides_within_block(t->tile_a_log2, t->tile_b_log2) ||
         (sides != tile_elems_log2(elem) &&
          sides != cuperm_log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS_SMALL(elem))))
         return 0;

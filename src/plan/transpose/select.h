@@ -42,6 +42,10 @@ double cuperm_plan_predict(int rank, const int64_t* extents, const int* perm, in
 /** Fills launch for canonical problem p with elements of elem bytes. */
 void cuperm_select_launch(const cuperm_problem_t* p, int elem, const cuperm_tuning_t* tuning, cuperm_launch_t* launch);
 
+/** Whether a 2^la x 2^lb scalar tile keeps both sides within a block (else the kernels take their
+ * any-shape path). */
+int cuperm_tile_sides_within_block(int la, int lb);
+
 /** Builds the tile walk for a given grouping and tile shape (exposed for tests). */
 void cuperm_tile_params_init(cuperm_tile_params_t* t, const cuperm_dim_t* dims, int rank, int a_end,
                              int b_end, int tile_a_log2, int tile_b_log2, int elem);

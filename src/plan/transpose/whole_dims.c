@@ -208,9 +208,8 @@ int cuperm_whole_dims_may_replace(const cuperm_launch_t* rules, const cuperm_tra
     /* the runs a tile covers, across its groups (15^6 f32 1,0,3,2,4,5: 60 bytes along A, 900 with
      * B's first dimension), where both sides stay within a block (past one, the tile kernels take
      * their any-shape path, which loses to whole-dims: 5,6,39,50531 1,0,2,3 f32, 512 x 8 tiles) */
-    const int block_side = cuperm_log2_ceil(CUPERM_THREADS);
-    if (rules->kind == CUPERM_LAUNCH_TILED && rules->tile.tile_a_log2 <= block_side &&
-        rules->tile.tile_b_log2 <= block_side)
+    if (rules->kind == CUPERM_LAUNCH_TILED &&
+        cuperm_tile_sides_within_block(rules->tile.tile_a_log2, rules->tile.tile_b_log2))
         return (double)cuperm_tile_dense_run(rules, 0) * rules->elem_size < short_run &&
                (double)cuperm_tile_dense_run(rules, 1) * rules->elem_size < short_run;
     cuperm_model_features_t f;
