@@ -5,6 +5,8 @@
 # N random 6-D redistributions of G GB a GPU (model plan, measure mode and bound output each, every
 # output element checked; SWEEP=1: also every peer-stores candidate forced, variant x stages), seed S.
 #   run (carry build-dt): OUT=... [SWEEP=1|ps|sr,pk] [DT_RANDOM_ROWS=model,measure,bound] [TAG=x] [LIMIT_S=480] scripts/gpu-dist-heldout.sh [N] [S] [G]
+# N = fixed: the fixed suite's rows at G GB a GPU instead (reverse, swap01, mixed; those whose name
+# holds DT_BENCH_ONLY, e.g. "bound output"; no contractions then), in dist-fixed-<G>GB[-TAG].log.
 # then, here: python3 tools/model/dist_heldout.py LOG (per case, and the model against the sweep).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -19,11 +21,16 @@ export LD_LIBRARY_PATH="$p/src:$nccl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" NCCL_
 export DT_SWEEP=${SWEEP:-0}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
 log="$logs/dist-random-${gb}GB-s$seed${TAG:+-$TAG}.log"  # TAG: several runs of one case set in one call
+args=(--bench --random "$n" --seed "$seed" --gb "$gb" --iters 10)
+if [[ $n == fixed ]]; then
+    log="$logs/dist-fixed-${gb}GB${TAG:+-$TAG}.log"
+    args=(--bench --gb "$gb" --iters 10)
+fi
 s=$(date +%s)
 # Past LIMIT_S (480) the program is stopped; first, what it was doing goes to the log: each GPU's
 # use, and every thread's stack (cuda-gdb attached: the machine has no gdb). DT_TRACE=1 (set it in
 # the call) adds each rank's phases with times.
-$p/tests/cuperm-dist-test --bench --random "$n" --seed "$seed" --gb "$gb" --iters 10 >"$log" 2>&1 &
+$p/tests/cuperm-dist-test "${args[@]}" >"$log" 2>&1 &
 pid=$!
 while kill -0 $pid 2>/dev/null && (( $(date +%s) - s < ${LIMIT_S:-480} )); do sleep 1; done
 if kill -0 $pid 2>/dev/null; then

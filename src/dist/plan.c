@@ -321,16 +321,20 @@ static int piece_permutes(const cuperm_dist_piece_t* s)
     return 0;
 }
 
+double cuperm_dist_permuting_share(const cuperm_dist_piece_t* s, int n)
+{
+    double all = 0, permuting = 0;
+    for (int i = 0; i < n; ++i) {
+        all += (double)s[i].bytes;
+        if (piece_permutes(&s[i])) permuting += (double)s[i].bytes;
+    }
+    return all > 0 ? permuting / all : 0;
+}
+
 static local_cost_t local_costs(const cuperm_dist_plan_t* p)
 {
-    local_cost_t c = {0, 0, 0, p->n_pack, p->n_unpack, 0};
-    double packed = 0, permuting = 0;
-    for (int i = 0; i < p->n_pack; ++i) {
-        c.pack += p->pack[i].tp.host.predicted_seconds;
-        packed += (double)p->pack[i].bytes;
-        if (piece_permutes(&p->pack[i])) permuting += (double)p->pack[i].bytes;
-    }
-    c.permuting = packed > 0 ? permuting / packed : 0;
+    local_cost_t c = {0, 0, 0, p->n_pack, p->n_unpack, cuperm_dist_permuting_share(p->pack, p->n_pack)};
+    for (int i = 0; i < p->n_pack; ++i) c.pack += p->pack[i].tp.host.predicted_seconds;
     for (int i = 0; i < p->n_unpack; ++i) c.unpack += p->unpack[i].tp.host.predicted_seconds;
     if (p->has_local) c.local = p->local.tp.host.predicted_seconds;
     return c;

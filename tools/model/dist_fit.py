@@ -47,6 +47,8 @@ def choices(priced_csv):
     """{case index: (transport, 'vV', 'kK')} of the lowest price over the slowest rank."""
     worst = {}
     for r in csv.DictReader(io.StringIO(priced_csv)):
+        if not r["model_us"]:  # a bound output's direct stores: not a candidate of the plan
+            continue
         key = (int(r["case"]), r["transport"], "v" + r["variant"], "k" + r["stages"])
         worst[key] = max(worst.get(key, 0.0), float(r["model_us"]))
     best = {}

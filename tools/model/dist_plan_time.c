@@ -59,6 +59,51 @@ static void piece_shape(const cuperm_dist_piece_t* pieces, int n, int* kind, int
     *out_run = big ? dense_run(big, 1) : 0;
 }
 
+/* A bound output's direct stores on rank me of p (adopted by a priced candidate), every rank's
+ * output block dense: rows "direct" (one transpose per receiver beside the local piece) and
+ * "whole" (one transpose of the whole input block, the receivers' outputs a window stride apart:
+ * cuperm_dist_whole_view), their model time in pack_us, the model's total left empty. */
+static int direct_rows(cuperm_handle_t* h, cuperm_dist_plan_t* p, int id, int me)
+{
+    const int P = p->comm_size;
+    int64_t* strides = calloc((size_t)P * CUPERM_MAX_RANK, sizeof *strides);
+    char** peer = calloc((size_t)P, sizeof *peer);
+    if (!strides || !peer || P > 64) {
+        free(strides);
+        free(peer);
+        return 1;
+    }
+    for (int q = 0; q < P; ++q) cuperm_dist_local_strides(&p->lout, q, strides + (size_t)q * CUPERM_MAX_RANK);
+    /* NCCL maps a window's parts one stride apart: its size rounded to 2 MiB pages, as numbers only */
+    const uintptr_t part = ((uintptr_t)p->out_span * (uintptr_t)p->elem_size + (2u << 20) - 1) / (2u << 20) * (2u << 20);
+    for (int q = 0; q < P; ++q) peer[q] = (char*)((uintptr_t)1 << 40) + (uintptr_t)q * part;
+    cupermStatus_t st = cuperm_dist_build_direct(h, p, strides);
+    if (!st) st = cuperm_dist_build_whole(h, p, strides, peer);
+    if (st) {
+        fprintf(stderr, "case %d rank %d direct stores: %s\n", id, me, cupermGetLastErrorMessage());
+    } else {
+        const double local = p->has_local ? p->local.tp.host.predicted_seconds : 0;
+        for (int whole = 0; whole < 2; ++whole) {
+            if (whole && !p->direct.has_whole) continue;
+            const cuperm_dist_piece_t* s = whole ? &p->direct.whole : p->direct.pieces;
+            const int n = whole ? 1 : p->direct.n;
+            double t = 0;
+            for (int i = 0; i < n; ++i) t += s[i].tp.host.predicted_seconds;
+            int kind;
+            int64_t in_run, out_run;
+            piece_shape(s, n, &kind, &in_run, &out_run);
+            printf("%d,%d,%s,0,1,%.3f,0,%.3f,%d,0,%zu,%zu,%zu,,%d,%lld,%lld,-1,0,0,%.3f\n", id, me,
+                   whole ? "whole" : "direct", t * 1e6, whole ? 0 : local * 1e6, n, p->send_bytes, p->recv_bytes,
+                   p->has_local && !whole ? p->local_bytes : 0, kind, (long long)in_run, (long long)out_run,
+                   cuperm_dist_permuting_share(s, n));
+        }
+    }
+    cuperm_dist_direct_free(p); /* nothing registered or captured: no NCCL or CUDA call */
+    free(strides);
+    free(peer);
+    return st != CUPERM_STATUS_SUCCESS;
+}
+
 static int price_case(cuperm_handle_t* h, int id, int P, int rank, const int64_t* ext, const int* perm, int in_mode,
                       int out_mode)
 {
@@ -89,10 +134,15 @@ static int price_case(cuperm_handle_t* h, int id, int P, int rank, const int64_t
             int64_t in_run[2], out_run[2];
             piece_shape(p->pack, p->n_pack, &kind[0], &in_run[0], &out_run[0]);
             piece_shape(p->unpack, p->n_unpack, &kind[1], &in_run[1], &out_run[1]);
-            printf("%d,%d,%s,%d,%d,%.3f,%.3f,%.3f,%d,%d,%zu,%zu,%zu,%.3f,%d,%lld,%lld,%d,%lld,%lld\n", id, me,
+            printf("%d,%d,%s,%d,%d,%.3f,%.3f,%.3f,%d,%d,%zu,%zu,%zu,%.3f,%d,%lld,%lld,%d,%lld,%lld,%.3f\n", id, me,
                    names[transport], variant, k, c.pack * 1e6, c.unpack * 1e6, c.local * 1e6, c.n_pack, c.n_unpack,
                    c.sent, c.received, p->has_local ? p->local_bytes : 0, c.seconds * 1e6, kind[0],
-                   (long long)in_run[0], (long long)out_run[0], kind[1], (long long)in_run[1], (long long)out_run[1]);
+                   (long long)in_run[0], (long long)out_run[0], kind[1], (long long)in_run[1], (long long)out_run[1],
+                   cuperm_dist_permuting_share(p->pack, p->n_pack));
+        }
+        if (direct_rows(h, p, id, me)) {
+            cuperm_dist_plan_free(p);
+            return 1;
         }
         cuperm_dist_plan_free(p);
     }
@@ -138,7 +188,7 @@ int main(int argc, char** argv)
     h.plan_cache = cuperm_plan_cache_create();
     cuperm_handle_read_env(&h);
     printf("case,rank,transport,variant,stages,pack_us,unpack_us,local_us,n_pack,n_unpack,sent,received,local_bytes,"
-           "model_us,pack_kind,pack_in_run,pack_out_run,unpack_kind,unpack_in_run,unpack_out_run\n");
+           "model_us,pack_kind,pack_in_run,pack_out_run,unpack_kind,unpack_in_run,unpack_out_run,pack_permuting\n");
     char line[512];
     int id = 0, bad = 0;
     while (fgets(line, sizeof line, f)) {
