@@ -272,7 +272,8 @@ static void adopt(const cuperm_handle_t* h, cuperm_dist_plan_t* p, const cuperm_
                   const cuperm_dist_layout_t* out, const int* perm, int me)
 {
     cuperm_dist_box_t box;
-    p->store_cap = (int64_t)h->tuning->dist_store_blocks_per_sm * h->dev.sm_count;
+    const int per_sm = h->distStoreBlocks > 0 ? h->distStoreBlocks : h->tuning->dist_store_blocks_per_sm;
+    p->store_cap = (int64_t)per_sm * h->dev.sm_count;
     p->lin = *in;
     p->lout = *out;
     memcpy(p->perm, perm, sizeof(int) * (size_t)in->rank);

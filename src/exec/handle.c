@@ -87,6 +87,10 @@ void cuperm_handle_read_env(cuperm_handle_t* h)
     char* end = NULL;
     const long runs = lt ? strtol(lt, &end, 10) : -1;
     h->ltAfterRuns = lt && end != lt && *end == '\0' && runs >= 0 ? runs : CTR_LT_AFTER_RUNS;
+    const char* cap = getenv("CUPERM_DIST_STORE_BLOCKS");
+    end = NULL;
+    const long blocks = cap ? strtol(cap, &end, 10) : -1;
+    h->distStoreBlocks = cap && end != cap && *end == '\0' && blocks >= 1 && blocks <= 64 ? (int)blocks : 0;
 }
 
 cuperm_handle_t* cuperm_handle_resolve(cupermHandle_t token)

@@ -52,6 +52,9 @@ typedef struct cuperm_handle {
     double ctrMeasureSampleMs; /* measured contraction plans time each candidate in samples of about this
                                   many milliseconds (exec/contraction/measure.c); CUPERM_CTR_MEASURE_SAMPLE_MS=X
                                   (X > 0) at cupermCreate, else CTR_MEASURE_SAMPLE_MS */
+    int distStoreBlocks; /* CUPERM_DIST_STORE_BLOCKS=N (1..64) at cupermCreate: distributed plans cap the grids of
+                            their transposes that store into other GPUs at N blocks an SM instead of the tuning
+                            table's dist_store_blocks_per_sm (for A/B runs); 0: the table's */
 } cuperm_handle_t;
 
 /** A handle for the current device (the object; the token is made by the API). */
