@@ -24,7 +24,9 @@
 #      ran before the packed path read C), measure (default
 #      environment, measured plans:
 #      TTGT candidates, the table kernel and the D-tile kernel timed) and oldmeasure (the same, each
-#      candidate timed in samples of 0.05 ms as before session 47: CUPERM_CTR_MEASURE_SAMPLE_MS=0.05);
+#      candidate timed in samples of 0.05 ms as before session 47: CUPERM_CTR_MEASURE_SAMPLE_MS=0.05), lt0 .. lt7
+#      (the default plans, one-call GEMMs on cuBLASLt from the first run with its heuristic's answer N:
+#      CUPERM_LT_AFTER_RUNS=0 CUPERM_LT_ALGO=N);
 #      then per case time and ratio
 #      to the same-shape cuBLAS GEMM of each variant (each variant's own same-run GEMM).
 # Logs in $OUT (or ./gpu-dtile-logs). SKIP=tests,gather-tests,staged-tests,table-tests,fuzz,memcheck,ctr-memcheck,racecheck
@@ -94,6 +96,7 @@ for dt in ${DTYPES:-f16 bf16}; do
       rawprices) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_CTR_TRANSPOSE_CALIBRATION=0) ;;
       unpriced) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_CTR_DTILE_PACKED_PRICE=0) ;;
       oldbeta) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_CTR_DTILE_PACKED_PRICE=0 CUPERM_GETT_DTILE_PACKED=0) ;;
+      lt[0-7]) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_LT_AFTER_RUNS=0 CUPERM_LT_ALGO=${variant#lt}) ;;
       *) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE) ;;
     esac
     out="$logs/bench-$suite-$dt-$variant"

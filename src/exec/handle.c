@@ -87,6 +87,10 @@ void cuperm_handle_read_env(cuperm_handle_t* h)
     char* end = NULL;
     const long runs = lt ? strtol(lt, &end, 10) : -1;
     h->ltAfterRuns = lt && end != lt && *end == '\0' && runs >= 0 ? runs : CTR_LT_AFTER_RUNS;
+    const char* algo = getenv("CUPERM_LT_ALGO");
+    end = NULL;
+    const long pick = algo ? strtol(algo, &end, 10) : 0;
+    h->ltAlgo = algo && end != algo && *end == '\0' && pick >= 0 && pick < CTR_LT_ALGOS ? (int)pick : 0;
     const char* cap = getenv("CUPERM_DIST_STORE_BLOCKS");
     end = NULL;
     const long blocks = cap ? strtol(cap, &end, 10) : -1;

@@ -34,6 +34,8 @@ typedef struct cuperm_handle {
     atomic_int refs; /* the public token's reference plus one per live plan that uses engine state */
     long ltAfterRuns; /* a one-GEMM plan's cuBLASLt algorithm is chosen at its run number ltAfterRuns (0: at
                          planning); CUPERM_LT_AFTER_RUNS=N at cupermCreate, else CTR_LT_AFTER_RUNS */
+    int ltAlgo;       /* CUPERM_LT_ALGO=N (0..7) at cupermCreate: GEMM steps on cuBLASLt take its heuristic's
+                         answer number N (its first where it gives fewer), for A/B runs; 0: the first */
     int gettForced;  /* CUPERM_GETT=1 or tma at cupermCreate: model contraction plans take GETT when eligible */
     int gettTma;     /* CUPERM_GETT=tma: GETT plans run the Hopper kernels where they map (not yet by default:
                         they have not run on a GPU) */

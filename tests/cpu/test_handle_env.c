@@ -17,7 +17,7 @@
 static const char* const names[] = {"CUPERM_GETT",          "CUPERM_GETT_TMA_TILE", "CUPERM_CTR_DENSE_WORKSPACE",
                                     "CUPERM_CTR_ZERO",      "CUPERM_CTR_TRANSPOSE_CALIBRATION", "CUPERM_LT_AFTER_RUNS",
                                     "CUPERM_CTR_DTILE_PACKED_PRICE", "CUPERM_CTR_MEASURE_SAMPLE_MS",
-                                    "CUPERM_DIST_STORE_BLOCKS"};
+                                    "CUPERM_DIST_STORE_BLOCKS", "CUPERM_LT_ALGO"};
 enum { N = sizeof names / sizeof names[0] };
 
 static void read_with(cuperm_handle_t* h, const char* const values[N])
@@ -32,9 +32,9 @@ static void read_with(cuperm_handle_t* h, const char* const values[N])
 
 /* The switches a read must give: CUPERM_GETT's two, CUPERM_CTR_DENSE_WORKSPACE, CUPERM_CTR_ZERO,
  * CUPERM_CTR_TRANSPOSE_CALIBRATION=0, CUPERM_LT_AFTER_RUNS, CUPERM_CTR_DTILE_PACKED_PRICE=0 and
- * CUPERM_DIST_STORE_BLOCKS (CUPERM_CTR_MEASURE_SAMPLE_MS's milliseconds: expect's last argument). */
+ * CUPERM_DIST_STORE_BLOCKS, CUPERM_LT_ALGO (CUPERM_CTR_MEASURE_SAMPLE_MS's milliseconds: expect's last argument). */
 typedef struct {
-    int gettForced, gettTma, dense, zero, raw, ltAfterRuns, packedUnpriced, storeBlocks;
+    int gettForced, gettTma, dense, zero, raw, ltAfterRuns, packedUnpriced, storeBlocks, ltAlgo;
 } switches_t;
 
 static void expect(const char* const values[N], switches_t want, double sample_ms)
@@ -42,7 +42,7 @@ static void expect(const char* const values[N], switches_t want, double sample_m
     cuperm_handle_t h;
     read_with(&h, values);
     const switches_t got = {h.gettForced, h.gettTma, h.ctrDenseWorkspace, h.ctrZeroKind, h.ctrRawTransposePrices,
-                            (int)h.ltAfterRuns, h.ctrPackedUnpriced, h.distStoreBlocks};
+                            (int)h.ltAfterRuns, h.ctrPackedUnpriced, h.distStoreBlocks, h.ltAlgo};
     assert_memory_equal(&got, &want, sizeof got);
     assert_int_equal(h.gettTmaTile, -1); /* never set here */
     assert_true(h.ctrMeasureSampleMs == sample_ms);
@@ -51,27 +51,27 @@ static void expect(const char* const values[N], switches_t want, double sample_m
 static void defaults(void** state)
 {
     (void)state; /* each padding priced, transposes calibrated */
-    expect((const char* const[N]){NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
-           (switches_t){0, 0, 0, CTR_ZERO_NONE, 0, CTR_LT_AFTER_RUNS, 0, 0}, CTR_MEASURE_SAMPLE_MS);
+    expect((const char* const[N]){NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+           (switches_t){0, 0, 0, CTR_ZERO_NONE, 0, CTR_LT_AFTER_RUNS, 0, 0, 0}, CTR_MEASURE_SAMPLE_MS);
 }
 
 static void switches(void** state)
 {
     (void)state;
-    expect((const char* const[N]){"tma", NULL, "1", "slice", "0", "0", "0", "0.05", "64"},
-           (switches_t){1, 1, 1, CTR_ZERO_SLICE, 1, 0, 1, 64}, 0.05);
-    expect((const char* const[N]){"1", NULL, NULL, "memset2d", "1", "12", "1", "2", "4"},
-           (switches_t){1, 0, 0, CTR_ZERO_MEMSET2D, 0, 12, 0, 4}, 2.0);
+    expect((const char* const[N]){"tma", NULL, "1", "slice", "0", "0", "0", "0.05", "64", "7"},
+           (switches_t){1, 1, 1, CTR_ZERO_SLICE, 1, 0, 1, 64, 7}, 0.05);
+    expect((const char* const[N]){"1", NULL, NULL, "memset2d", "1", "12", "1", "2", "4", "1"},
+           (switches_t){1, 0, 0, CTR_ZERO_MEMSET2D, 0, 12, 0, 4, 1}, 2.0);
 }
 
 /* Values that name nothing leave the default: never a half-parsed switch. */
 static void malformed_values(void** state)
 {
     (void)state;
-    expect((const char* const[N]){"yes", NULL, "true", "rows", "off", "12x", "off", "0.5ms", "2x"},
-           (switches_t){0, 0, 0, CTR_ZERO_NONE, 0, CTR_LT_AFTER_RUNS, 0, 0}, CTR_MEASURE_SAMPLE_MS);
-    expect((const char* const[N]){NULL, NULL, NULL, "", NULL, "-3", "", "0", "65"},
-           (switches_t){0, 0, 0, CTR_ZERO_NONE, 0, CTR_LT_AFTER_RUNS, 0, 0}, CTR_MEASURE_SAMPLE_MS);
+    expect((const char* const[N]){"yes", NULL, "true", "rows", "off", "12x", "off", "0.5ms", "2x", "8"},
+           (switches_t){0, 0, 0, CTR_ZERO_NONE, 0, CTR_LT_AFTER_RUNS, 0, 0, 0}, CTR_MEASURE_SAMPLE_MS);
+    expect((const char* const[N]){NULL, NULL, NULL, "", NULL, "-3", "", "0", "65", "-1"},
+           (switches_t){0, 0, 0, CTR_ZERO_NONE, 0, CTR_LT_AFTER_RUNS, 0, 0, 0}, CTR_MEASURE_SAMPLE_MS);
 }
 
 int main(void)

@@ -40,7 +40,7 @@ static int describe(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l,
 }
 
 void cuperm_ctr_lt_plan(cublasLtHandle_t lt, const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l,
-                        size_t workspaceBytes, const unsigned* vectorBytes, cuperm_ctr_lt_gemm_t* g)
+                        size_t workspaceBytes, const unsigned* vectorBytes, int pick, cuperm_ctr_lt_gemm_t* g)
 {
     memset(g, 0, sizeof *g);
     for (int i = 0; i < 3; ++i)
@@ -52,8 +52,9 @@ void cuperm_ctr_lt_plan(cublasLtHandle_t lt, const cuperm_ctr_problem_t* p, cons
     /* Split-K partial sums in the compute type, never the (narrower) output type: as the cuBLAS
      * handles' CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION (exec/contraction/state.c). */
     const uint32_t reductions = CUBLASLT_REDUCTION_SCHEME_INPLACE | CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE;
-    cublasLtMatmulHeuristicResult_t result;
+    cublasLtMatmulHeuristicResult_t results[CTR_LT_ALGOS];
     int found = 0;
+    if (pick < 0 || pick >= CTR_LT_ALGOS) pick = 0;
     if (ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspaceBytes,
                                                 sizeof workspaceBytes)) &&
         ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &reductions,
@@ -66,14 +67,16 @@ void cuperm_ctr_lt_plan(cublasLtHandle_t lt, const cuperm_ctr_problem_t* p, cons
                                                 sizeof alignOut)) &&
         ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &alignOut,
                                                 sizeof alignOut)) &&
-        ok(cublasLtMatmulAlgoGetHeuristic(lt, &g->desc, &g->first, &g->second, &g->out, &g->out, pref, 1, &result,
-                                          &found)))
-        g->ready = found > 0 && ok(result.state);
-    cublasLtMatmulPreferenceDestroy(pref);
-    if (g->ready) {
-        g->algo = result.algo;
-        g->workspaceBytes = result.workspaceSize;
+        ok(cublasLtMatmulAlgoGetHeuristic(lt, &g->desc, &g->first, &g->second, &g->out, &g->out, pref, pick + 1,
+                                          results, &found))) {
+        const cublasLtMatmulHeuristicResult_t* r = &results[pick < found ? pick : 0];
+        g->ready = found > 0 && ok(r->state);
+        if (g->ready) {
+            g->algo = r->algo;
+            g->workspaceBytes = r->workspaceSize;
+        }
     }
+    cublasLtMatmulPreferenceDestroy(pref);
 }
 
 int cuperm_ctr_lt_fits(const cuperm_ctr_lt_gemm_t* g, const void* first, const void* second, const void* out)

@@ -19,6 +19,7 @@
 
 #define CTR_LT_PTR_ALIGN 16
 #define CTR_LT_AFTER_RUNS 256
+#define CTR_LT_ALGOS 8 /* the most answers asked of cuBLASLt's heuristic (CUPERM_LT_ALGO's range) */
 
 typedef struct {
     int ready; /* an algorithm was found: cuperm_ctr_lt_run may run the GEMM */
@@ -33,10 +34,11 @@ typedef struct {
  * per looped index) to cuBLASLt and chooses its algorithm for at most workspaceBytes of
  * workspace, on the current device, for operands aligned to CTR_LT_PTR_ALIGN bytes or, where
  * vectorBytes (cuperm_ctr_gemm_bounds_t, NULL: none) says less, to that: an algorithm whose
- * vectors stay inside a ragged operand. Leaves g->ready 0 when cuBLASLt declines any part: the
- * step then runs cublasGemmEx. */
+ * vectors stay inside a ragged operand. The heuristic's answer number pick (0: its first; its
+ * first where it gives fewer; the handle's CUPERM_LT_ALGO, for A/B runs). Leaves g->ready 0 when
+ * cuBLASLt declines any part: the step then runs cublasGemmEx. */
 void cuperm_ctr_lt_plan(cublasLtHandle_t lt, const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t* l,
-                        size_t workspaceBytes, const unsigned* vectorBytes, cuperm_ctr_lt_gemm_t* g);
+                        size_t workspaceBytes, const unsigned* vectorBytes, int pick, cuperm_ctr_lt_gemm_t* g);
 
 /* Whether a run on these pointers may take the planned algorithm (each aligned as it assumes). */
 int cuperm_ctr_lt_fits(const cuperm_ctr_lt_gemm_t* g, const void* first, const void* second, const void* out);

@@ -93,7 +93,7 @@ static void choose_lt(const cuperm_contraction_plan_t* c, cuperm_ctr_gemm_step_t
         return;
     }
     cuperm_ctr_lt_plan(cuperm_ctr_lt_handle(c->state), &c->problem, &c->layout, CTR_CUBLAS_WORKSPACE,
-                       g->bounds.vectorBytes, &g->lt);
+                       g->bounds.vectorBytes, c->handle->ltAlgo, &g->lt);
     leave_plan_device(c, previous);
 }
 
