@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cublasLt.h>
+
 #include "core/kernel_params.h"
 #include "core/plan_file.h"
 #include "exec/contraction/state.h"
@@ -18,11 +20,12 @@ enum { SECTION_TRANSPOSES = 1, SECTION_CONTRACTIONS = 2 };
 static void identity(const cuperm_handle_t* h, char* key, size_t size)
 {
     /* The tile kernels' elements per thread are part of it: a measured launch's tile shape fits
-     * their fast paths only under the contract it was measured with. */
+     * their fast paths only under the contract it was measured with. So is cuBLASLt's version: a
+     * measured contraction names its GEMM's algorithm by its place among the heuristic's answers. */
     snprintf(key, size,
-             "cuperm %d; sm_%d%d, %d SMs, %d B L2, %.4g B/s; tuning %s; records %zu+%zu, %zu+%zu+%zu; "
+             "cuperm %d; cuBLASLt %zu; sm_%d%d, %d SMs, %d B L2, %.4g B/s; tuning %s; records %zu+%zu, %zu+%zu+%zu; "
              "tile items %d %d %d %d %d",
-             CUPERM_VERSION, h->dev.cc_major, h->dev.cc_minor, h->dev.sm_count, h->dev.l2_bytes,
+             CUPERM_VERSION, cublasLtGetVersion(), h->dev.cc_major, h->dev.cc_minor, h->dev.sm_count, h->dev.l2_bytes,
              h->dev.dram_bytes_per_second, h->tuning->name, sizeof(cuperm_plan_key_t),
              sizeof(cuperm_transpose_plan_t), sizeof(cuperm_ctr_problem_t), sizeof(cuperm_ctr_layout_t),
              sizeof(double), CUPERM_TILE_ITEMS(1), CUPERM_TILE_ITEMS(2), CUPERM_TILE_ITEMS(4),

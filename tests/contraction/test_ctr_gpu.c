@@ -180,7 +180,7 @@ static double run_problem(rng_t* r, const type_case* tc, ctr_random_case* cp, in
     paths->padded += strstr(info.description, "padded from") != NULL;
     if (strstr(info.description, "ragged operands")) {
         ++paths->ragged;
-        paths->raggedOnLt += strstr(info.description, "on a cuBLASLt algorithm chosen at planning") != NULL;
+        paths->raggedOnLt += strstr(info.description, "on cuBLASLt, an algorithm chosen at planning") != NULL;
     }
 
     host_tensor h[4];
@@ -580,8 +580,10 @@ static void test_info_and_cache(void** state)
  * the cuBLASLt algorithm from run ltAfter on) and with operands one element off (cublasGemmEx),
  * each run against a double-precision reference, D poisoned before it and its neighbours checked;
  * then the description (written at that first GetInfo) says the algorithm was chosen (`chosen`). */
-static void lt_and_fallback_runs(cupermHandle_t h, int runs, const char* chosen)
+/* Returns how many of the plans' descriptions name a measured cuBLASLt answer. */
+static int lt_and_fallback_runs(cupermHandle_t h, cupermPlanMode_t mode, int runs, const char* chosen)
 {
+    int measuredAnswers = 0;
     enum { M = 37, N = 29, K = 23 };
     const int32_t mA[2] = {'m', 'k'}, mB[2] = {'k', 'n'}, mD[2] = {'m', 'n'};
     const int64_t eA[2] = {M, K}, eB[2] = {K, N}, eD[2] = {M, N};
@@ -599,8 +601,8 @@ static void lt_and_fallback_runs(cupermHandle_t h, int runs, const char* chosen)
                                          {2, mD, eD, NULL, tc->cd, CUPERM_OP_IDENTITY, 0},
                                          {2, mD, eD, NULL, tc->cd, CUPERM_OP_IDENTITY, 0}};
         cupermContractionPlan_t plan;
-        assert_int_equal(cupermPlanContractionAlgo(h, &plan, &d[0], &d[1], &d[2], &d[3], tc->compute,
-                                                   CUPERM_PLAN_MODEL, CUPERM_ALGO_TTGT),
+        assert_int_equal(cupermPlanContractionAlgo(h, &plan, &d[0], &d[1], &d[2], &d[3], tc->compute, mode,
+                                                   CUPERM_ALGO_TTGT),
                          CUPERM_STATUS_SUCCESS);
         host_tensor h[3];
         for (int x = 0; x < 2; ++x) {
@@ -659,34 +661,62 @@ static void lt_and_fallback_runs(cupermHandle_t h, int runs, const char* chosen)
         assert_int_equal(cupermContractionPlanGetInfo(plan, &info), CUPERM_STATUS_SUCCESS);
         if (!strstr(info.description, chosen))
             fail_msg("%s: no cuBLASLt algorithm (\"%s\"): %s", tc->name, chosen, info.description);
+        measuredAnswers += strstr(info.description, "measured fastest") != NULL;
         assert_int_equal(cupermContractionPlanDestroy(plan), CUPERM_STATUS_SUCCESS);
     }
+    return measuredAnswers;
+}
+
+/* A handle made with environment variable name = value (NULL: unset), the variable restored after. */
+static cupermHandle_t handle_with_env(const char* name, const char* value)
+{
+    const char* old = getenv(name);
+    char saved[32] = "";
+    if (old) snprintf(saved, sizeof saved, "%s", old);
+    if (value) setenv(name, value, 1);
+    else unsetenv(name);
+    cupermHandle_t h = NULL;
+    assert_int_equal(cupermCreate(&h), CUPERM_STATUS_SUCCESS);
+    if (old) setenv(name, saved, 1);
+    else unsetenv(name);
+    return h;
 }
 
 /* A handle made with CUPERM_LT_AFTER_RUNS=value (NULL: unset). */
-static cupermHandle_t handle_with_lt_after(const char* value)
-{
-    const char* old = getenv("CUPERM_LT_AFTER_RUNS");
-    char saved[32] = "";
-    if (old) snprintf(saved, sizeof saved, "%s", old);
-    if (value) setenv("CUPERM_LT_AFTER_RUNS", value, 1);
-    else unsetenv("CUPERM_LT_AFTER_RUNS");
-    cupermHandle_t h = NULL;
-    assert_int_equal(cupermCreate(&h), CUPERM_STATUS_SUCCESS);
-    if (old) setenv("CUPERM_LT_AFTER_RUNS", saved, 1);
-    else unsetenv("CUPERM_LT_AFTER_RUNS");
-    return h;
-}
+static cupermHandle_t handle_with_lt_after(const char* value) { return handle_with_env("CUPERM_LT_AFTER_RUNS", value); }
 
 /* The algorithm chosen at planning (CUPERM_LT_AFTER_RUNS=0), and at a plan's third run. */
 static void test_lt_and_fallback(void** state)
 {
     (void)state;
     cupermHandle_t eager = handle_with_lt_after("0"), lazy = handle_with_lt_after("3");
-    lt_and_fallback_runs(eager, 1, "its algorithm chosen at planning");
-    lt_and_fallback_runs(lazy, 4, "then on cuBLASLt with an algorithm chosen for the plan (chosen when");
+    lt_and_fallback_runs(eager, CUPERM_PLAN_MODEL, 1, "its algorithm chosen at planning");
+    lt_and_fallback_runs(lazy, CUPERM_PLAN_MODEL, 4,
+                         "then on cuBLASLt with an algorithm chosen for the plan (chosen when");
     assert_int_equal(cupermDestroy(eager), CUPERM_STATUS_SUCCESS);
     assert_int_equal(cupermDestroy(lazy), CUPERM_STATUS_SUCCESS);
+}
+
+/* Every answer of cuBLASLt's heuristic that CUPERM_LT_ALGO can pick computes the same GEMM (an
+ * answer past the heuristic's last is its first), and measured plans run the answer they timed
+ * fastest from their first run: each run checked element by element, nothing written outside D. */
+static void test_lt_answers(void** state)
+{
+    (void)state;
+    for (int pick = 1; pick < 8; ++pick) {
+        char v[8];
+        snprintf(v, sizeof v, "%d", pick);
+        setenv("CUPERM_LT_AFTER_RUNS", "0", 1);
+        cupermHandle_t h = handle_with_env("CUPERM_LT_ALGO", v);
+        unsetenv("CUPERM_LT_AFTER_RUNS");
+        lt_and_fallback_runs(h, CUPERM_PLAN_MODEL, 1, "its algorithm chosen at planning");
+        assert_int_equal(cupermDestroy(h), CUPERM_STATUS_SUCCESS);
+    }
+    cupermHandle_t h = handle_with_lt_after(NULL);
+    const int measured = lt_and_fallback_runs(h, CUPERM_PLAN_MEASURE, 2, "GEMM on cu");
+    printf("    measured plans naming a measured cuBLASLt answer: %d of 4 types\n", measured);
+    assert_true(measured > 0); /* cuBLASLt ranks several algorithms for fp32 and fp16 GEMMs */
+    assert_int_equal(cupermDestroy(h), CUPERM_STATUS_SUCCESS);
 }
 
 /* fp16 / bf16 contractions accumulate in fp32, split-K reductions included: every element of D
@@ -774,7 +804,7 @@ static void test_lt_not_chosen_at_first_run(void** state)
 {
     (void)state;
     cupermHandle_t h = handle_with_lt_after(NULL);
-    lt_and_fallback_runs(h, 1, "for the first 255 runs, then on cuBLASLt with an algorithm chosen for the plan "
+    lt_and_fallback_runs(h, CUPERM_PLAN_MODEL, 1, "for the first 255 runs, then on cuBLASLt with an algorithm chosen for the plan "
                                "(not yet chosen when");
     assert_int_equal(cupermDestroy(h), CUPERM_STATUS_SUCCESS);
 }
@@ -865,6 +895,7 @@ int main(void)
         cmocka_unit_test(test_info_and_cache),
         cmocka_unit_test(test_lt_and_fallback),
         cmocka_unit_test(test_lt_not_chosen_at_first_run),
+        cmocka_unit_test(test_lt_answers),
         cmocka_unit_test(test_half_types_accumulate_in_fp32),
         cmocka_unit_test(test_model_takes_gett_when_small),
         cmocka_unit_test(test_padded_gemms),

@@ -54,7 +54,7 @@ void cuperm_ctr_lt_plan(cublasLtHandle_t lt, const cuperm_ctr_problem_t* p, cons
     const uint32_t reductions = CUBLASLT_REDUCTION_SCHEME_INPLACE | CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE;
     cublasLtMatmulHeuristicResult_t results[CTR_LT_ALGOS];
     int found = 0;
-    if (pick < 0 || pick >= CTR_LT_ALGOS) pick = 0;
+    if (pick < 0 || pick >= CTR_LT_ALGOS) pick = 0; /* every answer asked for: g->found counts them */
     if (ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspaceBytes,
                                                 sizeof workspaceBytes)) &&
         ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &reductions,
@@ -67,9 +67,10 @@ void cuperm_ctr_lt_plan(cublasLtHandle_t lt, const cuperm_ctr_problem_t* p, cons
                                                 sizeof alignOut)) &&
         ok(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &alignOut,
                                                 sizeof alignOut)) &&
-        ok(cublasLtMatmulAlgoGetHeuristic(lt, &g->desc, &g->first, &g->second, &g->out, &g->out, pref, pick + 1,
+        ok(cublasLtMatmulAlgoGetHeuristic(lt, &g->desc, &g->first, &g->second, &g->out, &g->out, pref, CTR_LT_ALGOS,
                                           results, &found))) {
         const cublasLtMatmulHeuristicResult_t* r = &results[pick < found ? pick : 0];
+        g->found = found;
         g->ready = found > 0 && ok(r->state);
         if (g->ready) {
             g->algo = r->algo;

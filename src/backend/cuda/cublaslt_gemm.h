@@ -23,6 +23,7 @@
 
 typedef struct {
     int ready; /* an algorithm was found: cuperm_ctr_lt_run may run the GEMM */
+    int found; /* answers the heuristic gave (at most CTR_LT_ALGOS) */
     unsigned align[3]; /* bytes each operand (first, second, out) is aligned to for the algorithm */
     cublasLtMatmulDescOpaque_t desc;
     cublasLtMatrixLayoutOpaque_t first, second, out; /* out serves as C and D (updated in place) */

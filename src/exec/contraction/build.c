@@ -92,20 +92,22 @@ static void choose_lt(const cuperm_contraction_plan_t* c, cuperm_ctr_gemm_step_t
         cudaGetLastError();
         return;
     }
+    /* CUPERM_LT_ALGO (A/B runs) over the layout's measured answer */
+    const int pick = c->handle->ltAlgo ? c->handle->ltAlgo : c->layout.ltAlgo > 0 ? c->layout.ltAlgo - 1 : 0;
     cuperm_ctr_lt_plan(cuperm_ctr_lt_handle(c->state), &c->problem, &c->layout, CTR_CUBLAS_WORKSPACE,
-                       g->bounds.vectorBytes, c->handle->ltAlgo, &g->lt);
+                       g->bounds.vectorBytes, pick, &g->lt);
     leave_plan_device(c, previous);
 }
 
-/* A one-call GEMM's algorithm now when the handle says so (ltAfterRuns 0), else at the plan's
- * ltAfterRuns-th run; a ragged GEMM's (gemm_bounds.h) now, whatever its calls: cublasGemmEx
- * could read past its operands' ends. */
+/* A one-call GEMM's algorithm now when the handle says so (ltAfterRuns 0) or measure mode chose
+ * it (layout.ltAlgo), else at the plan's ltAfterRuns-th run; a ragged GEMM's (gemm_bounds.h) now,
+ * whatever its calls: cublasGemmEx could read past its operands' ends. */
 static void plan_lt(const cuperm_contraction_plan_t* c, cuperm_ctr_gemm_step_t* g)
 {
     atomic_init(&g->runs, 0);
     atomic_init(&g->ltState, 0);
     cuperm_ctr_gemm_bounds(&c->problem, &c->layout, &g->bounds);
-    if (!g->bounds.ragged && (c->layout.calls > 1 || c->handle->ltAfterRuns > 0)) return;
+    if (!g->bounds.ragged && (c->layout.calls > 1 || (c->handle->ltAfterRuns > 0 && !c->layout.ltAlgo))) return;
     choose_lt(c, g);
     atomic_store_explicit(&g->ltState, 2, memory_order_release);
 }
@@ -464,14 +466,22 @@ static void describe(cuperm_contraction_plan_t* c)
     const int ltChosen = atomic_load_explicit(&c->gemm.ltState, memory_order_acquire) == 2;
     const cuperm_ctr_gemm_step_t* g = &c->gemm;
     if (c->layout.kind == CTR_KIND_TTGT && g->bounds.ragged && n > 0 && (size_t)n < sizeof c->description) {
+        char measured[96] = "";
+        if (c->layout.ltAlgo)
+            snprintf(measured, sizeof measured, " (its heuristic's answer %d of %d, measured fastest)",
+                     c->layout.ltAlgo, g->lt.found);
         snprintf(c->description + n, sizeof c->description - (size_t)n,
-                 "; ragged operands (columns end inside cuBLAS's vectors): GEMM %s, for vectors of at most "
-                 "%u/%u/%u bytes (first/second/output)", g->lt.ready ? "on a cuBLASLt algorithm chosen at planning"
-                 : "on cublasGemmEx (cuBLASLt found no algorithm)", g->bounds.vectorBytes[0],
-                 g->bounds.vectorBytes[1], g->bounds.vectorBytes[2]);
+                 "; ragged operands (columns end inside cuBLAS's vectors): GEMM %s%s, for vectors of at most "
+                 "%u/%u/%u bytes (first/second/output)", g->lt.ready ? "on cuBLASLt, an algorithm chosen at planning"
+                 : "on cublasGemmEx (cuBLASLt found no algorithm)", g->lt.ready ? measured : "",
+                 g->bounds.vectorBytes[0], g->bounds.vectorBytes[1], g->bounds.vectorBytes[2]);
     } else if (c->layout.kind == CTR_KIND_TTGT && c->layout.calls == 1 && n > 0 && (size_t)n < sizeof c->description) {
         const long after = c->handle->ltAfterRuns;
-        if (after == 0 && c->gemm.lt.ready)
+        if (c->layout.ltAlgo && c->gemm.lt.ready)
+            snprintf(c->description + n, sizeof c->description - (size_t)n,
+                     "; GEMM on cuBLASLt, its heuristic's answer %d of %d, measured fastest (cublasGemmEx for "
+                     "operands not 16-byte aligned)", c->layout.ltAlgo, c->gemm.lt.found);
+        else if (after == 0 && c->gemm.lt.ready)
             snprintf(c->description + n, sizeof c->description - (size_t)n,
                      "; GEMM on cuBLASLt, its algorithm chosen at planning (cublasGemmEx for operands not "
                      "16-byte aligned)");

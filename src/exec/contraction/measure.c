@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/cuda/cublaslt_gemm.h"
 #include "backend/cuda/timer.h"
 #include "core/error.h"
 #include "plan/contraction/gett.h"
@@ -200,6 +201,58 @@ cupermStatus_t cuperm_ctr_measure_candidates(const cuperm_contraction_plan_t* c,
     return st;
 }
 
+/* The step of built plan c that runs its GEMM; -1 if none. */
+static int gemm_step(const cuperm_contraction_plan_t* c)
+{
+    for (int i = 0; i < c->stepCount; ++i)
+        if (c->steps[i].run == cuperm_ctr_step_gemm) return i;
+    return -1;
+}
+
+/* A one-call TTGT GEMM's cuBLASLt algorithm. cuBLASLt's heuristic ranks algorithms without running
+ * them, and its first is not always the fastest (H200, TCCG48 f16: the best of its first four 1.04x
+ * faster by geomean, up to 1.43x: bench/results/contraction/lt-algos-h200/). Each of its answers
+ * is timed on the GEMM step alone and the fastest kept in c->layout.ltAlgo (answer number + 1). */
+static cupermStatus_t measure_lt(cuperm_contraction_plan_t* c)
+{
+    if (c->layout.kind != CTR_KIND_TTGT || c->layout.calls != 1) return CUPERM_STATUS_SUCCESS;
+    cuperm_contraction_plan_t* cand = calloc(CTR_LT_ALGOS, sizeof *cand);
+    if (!cand) return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_ALLOC_FAILED, "out of host memory");
+    int built = 0, answers = CTR_LT_ALGOS;
+    size_t wsBytes = 0;
+    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
+    for (int k = 0; k < answers && !st; ++k) {
+        cand[k] = *c;
+        cand[k].layout.ltAlgo = k + 1;
+        if (cuperm_ctr_plan_build(&cand[k]) != CUPERM_STATUS_SUCCESS) { /* not timed: the answers so far */
+            answers = k;
+            break;
+        }
+        ++built;
+        if (!cand[k].gemm.lt.ready || gemm_step(&cand[k]) < 0) answers = 0; /* no algorithm: cublasGemmEx */
+        else if (cand[k].gemm.lt.found < answers) answers = cand[k].gemm.lt.found;
+        if (cand[k].workspaceBytes > wsBytes) wsBytes = cand[k].workspaceBytes;
+    }
+    if (!st && answers > 1) {
+        measure_env env;
+        double best = -1;
+        st = env_open(&env, &cand[0], wsBytes);
+        for (int k = 0; k < answers && !st; ++k) {
+            double s;
+            if ((st = time_candidate(&cand[k], &env, gemm_step(&cand[k]), &s))) break;
+            if (best < 0 || s < best) {
+                best = s;
+                c->layout.ltAlgo = k + 1;
+            }
+        }
+        const cupermStatus_t closed = env_close(&env);
+        if (!st) st = closed;
+    }
+    for (int k = 0; k < built; ++k) cuperm_ctr_plan_release(&cand[k]);
+    free(cand);
+    return st;
+}
+
 cupermStatus_t cuperm_ctr_measure_choose(cuperm_contraction_plan_t* c, const cuperm_ctr_cost_model_t* model,
                                          int withGett)
 {
@@ -215,5 +268,5 @@ cupermStatus_t cuperm_ctr_measure_choose(cuperm_contraction_plan_t* c, const cup
             c->measuredSeconds = cand[i].seconds; /* the caller builds the winner again */
         }
     free(cand);
-    return st;
+    return st ? st : measure_lt(c);
 }

@@ -140,6 +140,9 @@ typedef struct {
                                              where every matrix is in the workspace (layout.c: pad_gemm) */
     cuperm_ctr_folded_ops_t ops;
     double inputSeconds, outputSeconds, gemmSeconds;
+    int ltAlgo;                           /* one-call GEMMs: 0, cuBLASLt's first answer after the plan's first runs
+                                             (exec/contraction/build.c); k > 0, its answer k - 1 from the first run:
+                                             measure mode's choice among them (measure.c) */
     size_t wsOffset[4], wsBytes[4];       /* workspace for op(A), op(B), W, GEMM pointer arrays */
     size_t workspaceBytes;                /* total, without cuBLAS's own workspace */
 } cuperm_ctr_layout_t;
