@@ -5,7 +5,7 @@
  * Per case: the model's N (default 16) cheapest distinct TTGT layouts, then the GETT kernels that
  * can run it, each built and timed by the library's measure-mode harness
  * (exec/contraction/measure.c: warm-up, median of 5 samples of >= 50 us, CUDA events, scratch
- * operands of bytes 0x3c), each step of the TTGT ones also on its own (the steps column, with the
+ * operands of finite varied values: backend/cuda/scratch_fill.h), each step of the TTGT ones also on its own (the steps column, with the
  * model's price of each input's transpose and K-padding zeroing beside it). One CSV row per candidate:
  * cand 0 is model planning's TTGT choice; model_choice says what model planning takes, GETT included.
  * cuBLASLt algorithms are chosen at planning (CUPERM_LT_AFTER_RUNS=0), as a plan runs after its

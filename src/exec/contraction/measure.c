@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "backend/cuda/cublaslt_gemm.h"
+#include "backend/cuda/scratch_fill.h"
 #include "backend/cuda/timer.h"
 #include "core/error.h"
 #include "plan/contraction/gett.h"
@@ -93,9 +94,12 @@ static cupermStatus_t env_open(measure_env* env, const cuperm_contraction_plan_t
             return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_ALLOC_FAILED, "measuring layouts: cudaMallocAsync of %zu bytes for "
                             "scratch %s failed: %s", bytes, cuperm_ctr_operand_name(which[i]), cudaGetErrorString(e));
         }
-        /* Bytes of 0x3c: finite, non-zero values in every supported type (1.06 in fp16). */
-        if ((e = cudaMemsetAsync(env->operand[i], 0x3c, bytes, env->stream)) != cudaSuccess)
-            return cuda_fail(e, "cudaMemsetAsync");
+        /* Finite values whose bits vary (backend/cuda/scratch_fill.h: constant bytes misled the
+         * choice among GEMM algorithms) */
+        const cupermDataType_t t = c->problem.op[which[i]].type;
+        const int real = (int)cupermDataTypeSize(t) / (t == CUPERM_C_32F || t == CUPERM_C_64F ? 2 : 1);
+        if ((e = cuperm_scratch_fill(env->operand[i], bytes, real, (unsigned)i + 1, env->stream)) != cudaSuccess)
+            return cuda_fail(e, "filling the scratch operands");
     }
     if ((e = cudaMallocAsync((void**)&env->ws, wsBytes, env->stream)) != cudaSuccess) {
         cudaGetLastError();
