@@ -322,10 +322,12 @@ static int piece_permutes(const cuperm_dist_piece_t* s)
     return 0;
 }
 
-double cuperm_dist_permuting_share(const cuperm_dist_piece_t* s, int n)
+double cuperm_dist_pieces_cost(const cuperm_dist_piece_t* s, int n, double* seconds)
 {
     double all = 0, permuting = 0;
-    for (int i = 0; i < n; ++i) {
+    *seconds = 0;
+    for (int i = 0; i < n; ++i) { /* one walk: price, bytes and permuting share together */
+        *seconds += s[i].tp.host.predicted_seconds;
         all += (double)s[i].bytes;
         if (piece_permutes(&s[i])) permuting += (double)s[i].bytes;
     }
@@ -334,8 +336,8 @@ double cuperm_dist_permuting_share(const cuperm_dist_piece_t* s, int n)
 
 static local_cost_t local_costs(const cuperm_dist_plan_t* p)
 {
-    local_cost_t c = {0, 0, 0, p->n_pack, p->n_unpack, cuperm_dist_permuting_share(p->pack, p->n_pack)};
-    for (int i = 0; i < p->n_pack; ++i) c.pack += p->pack[i].tp.host.predicted_seconds;
+    local_cost_t c = {0, 0, 0, p->n_pack, p->n_unpack, 0};
+    c.permuting = cuperm_dist_pieces_cost(p->pack, p->n_pack, &c.pack);
     for (int i = 0; i < p->n_unpack; ++i) c.unpack += p->unpack[i].tp.host.predicted_seconds;
     if (p->has_local) c.local = p->local.tp.host.predicted_seconds;
     return c;

@@ -164,9 +164,10 @@ cupermStatus_t cuperm_dist_piece_init(cuperm_handle_t* h, cuperm_dist_piece_t* s
                                       const int* perm, cupermDataType_t type, const int64_t* in_str,
                                       const int64_t* out_str);
 
-/** The share of the n pieces' bytes whose transposes permute (their walk by output stride is not
- *  in input stride order): the cost model slows the link by dist_permuting_store_rate for it. */
-double cuperm_dist_permuting_share(const cuperm_dist_piece_t* s, int n);
+/** The n pieces' modelled transpose time (*seconds) and the share of their bytes whose transposes
+ *  permute (returned; their walk by output stride is not in input stride order): the cost model
+ *  slows the link by dist_permuting_store_rate for that share. */
+double cuperm_dist_pieces_cost(const cuperm_dist_piece_t* s, int n, double* seconds);
 
 /** Piece s as a move of the moves kernel (no device; for tests too): reading src (NULL: the
  *  launch's input) at src_offset elements, writing dst (NULL: the launch's output) at dst_offset

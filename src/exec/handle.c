@@ -5,6 +5,7 @@
 #include "plan/contraction/gett_tma.h"
 #include "plan/contraction/layout.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +66,15 @@ cupermStatus_t cuperm_handle_create(cuperm_handle_t** out)
     return CUPERM_STATUS_SUCCESS;
 }
 
+/* Environment variable name as a whole decimal integer in [lo, hi]; anything else: fallback. */
+static long env_long(const char* name, long lo, long hi, long fallback)
+{
+    const char* s = getenv(name);
+    char* end = NULL;
+    const long v = s ? strtol(s, &end, 10) : 0;
+    return s && end != s && *end == '\0' && v >= lo && v <= hi ? v : fallback;
+}
+
 void cuperm_handle_read_env(cuperm_handle_t* h)
 {
     const char* gett = getenv("CUPERM_GETT");
@@ -83,18 +93,9 @@ void cuperm_handle_read_env(cuperm_handle_t* h)
     char* stop = NULL;
     const double ms = sample ? strtod(sample, &stop) : 0;
     h->ctrMeasureSampleMs = sample && stop != sample && *stop == '\0' && ms > 0 && ms <= 100 ? ms : CTR_MEASURE_SAMPLE_MS;
-    const char* lt = getenv("CUPERM_LT_AFTER_RUNS");
-    char* end = NULL;
-    const long runs = lt ? strtol(lt, &end, 10) : -1;
-    h->ltAfterRuns = lt && end != lt && *end == '\0' && runs >= 0 ? runs : CTR_LT_AFTER_RUNS;
-    const char* algo = getenv("CUPERM_LT_ALGO");
-    end = NULL;
-    const long pick = algo ? strtol(algo, &end, 10) : 0;
-    h->ltAlgo = algo && end != algo && *end == '\0' && pick >= 0 && pick < CTR_LT_ALGOS ? (int)pick : 0;
-    const char* cap = getenv("CUPERM_DIST_STORE_BLOCKS");
-    end = NULL;
-    const long blocks = cap ? strtol(cap, &end, 10) : -1;
-    h->distStoreBlocks = cap && end != cap && *end == '\0' && blocks >= 1 && blocks <= 64 ? (int)blocks : 0;
+    h->ltAfterRuns = env_long("CUPERM_LT_AFTER_RUNS", 0, LONG_MAX, CTR_LT_AFTER_RUNS);
+    h->ltAlgo = (int)env_long("CUPERM_LT_ALGO", 0, CTR_LT_ALGOS - 1, 0);
+    h->distStoreBlocks = (int)env_long("CUPERM_DIST_STORE_BLOCKS", 1, 64, 0);
 }
 
 cuperm_handle_t* cuperm_handle_resolve(cupermHandle_t token)

@@ -87,15 +87,15 @@ static int direct_rows(cuperm_handle_t* h, cuperm_dist_plan_t* p, int id, int me
             if (whole && !p->direct.has_whole) continue;
             const cuperm_dist_piece_t* s = whole ? &p->direct.whole : p->direct.pieces;
             const int n = whole ? 1 : p->direct.n;
-            double t = 0;
-            for (int i = 0; i < n; ++i) t += s[i].tp.host.predicted_seconds;
+            double t;
+            const double permuting = cuperm_dist_pieces_cost(s, n, &t);
             int kind;
             int64_t in_run, out_run;
             piece_shape(s, n, &kind, &in_run, &out_run);
             printf("%d,%d,%s,0,1,%.3f,0,%.3f,%d,0,%zu,%zu,%zu,,%d,%lld,%lld,-1,0,0,%.3f\n", id, me,
                    whole ? "whole" : "direct", t * 1e6, whole ? 0 : local * 1e6, n, p->send_bytes, p->recv_bytes,
                    p->has_local && !whole ? p->local_bytes : 0, kind, (long long)in_run, (long long)out_run,
-                   cuperm_dist_permuting_share(s, n));
+                   permuting);
         }
     }
     cuperm_dist_direct_free(p); /* nothing registered or captured: no NCCL or CUDA call */
@@ -138,7 +138,7 @@ static int price_case(cuperm_handle_t* h, int id, int P, int rank, const int64_t
                    names[transport], variant, k, c.pack * 1e6, c.unpack * 1e6, c.local * 1e6, c.n_pack, c.n_unpack,
                    c.sent, c.received, p->has_local ? p->local_bytes : 0, c.seconds * 1e6, kind[0],
                    (long long)in_run[0], (long long)out_run[0], kind[1], (long long)in_run[1], (long long)out_run[1],
-                   cuperm_dist_permuting_share(p->pack, p->n_pack));
+                   cuperm_dist_pieces_cost(p->pack, p->n_pack, &(double){0}));
         }
         if (direct_rows(h, p, id, me)) {
             cuperm_dist_plan_free(p);
