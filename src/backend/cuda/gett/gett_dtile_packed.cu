@@ -8,8 +8,9 @@
 //   1. pack: one launch writes every panel of A and B as the kernel's shared memory holds it
 //      (rows padded to the warp grid, K padded, zeros past the extents) into the workspace;
 //   2. the kernel's blocks are persistent; thread 0 copies a work item's two panel images into a
-//      shared-memory stage with bulk copies (cp.async.bulk, an mbarrier counting the bytes) two
-//      items ahead, the outer panel only where it changed;
+//      shared-memory stage with bulk copies (cp.async.bulk, an mbarrier counting the bytes), in
+//      a ring of 2-4 stages (the plan's packedStages) that many items ahead, the outer panel only
+//      where it changed;
 //   3. warps multiply with ldmatrix + mma.sync m16n8k16 (fp32 accumulators), stage alpha x the
 //      accumulators in D's order (padded against bank conflicts by the plan) in one of two
 //      alternating stagings (one barrier an item) and the block writes the tile, one contiguous
@@ -89,41 +90,43 @@ struct Sides {
 
 // Step 1: every panel image of both sides, 8 elements (16 bytes) a thread, gathered through the
 // offset tables: image (l, t) row r column c = X[xL[l] + xRow[t xTile + r] + xK[c]], zero past
-// the tile, the extents and K.
-template <typename OFF>
-static __global__ void pack(const cuperm_gett_params_t q, const unsigned short* A, const unsigned short* B, char* work)
+// the tile, the extents and K. The sides come from the host (their divisions cost a short-lived
+// thread as much as its loads) and IDX is 32-bit wherever the units fit: the kernel is a single
+// pass of latency-bound threads, so its time is one thread's instructions and loads.
+template <typename OFF, typename IDX>
+static __global__ void pack(const cuperm_gett_params_t q, const Sides s, const unsigned short* A, const unsigned short* B,
+                            char* work)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     // The kernel after this one (launched with programmatic serialization) may start now: it sets
     // up and then waits (griddepcontrol.wait) for this grid to complete before reading the images.
     asm volatile("griddepcontrol.launch_dependents;");
 #endif
-    const Sides s(q);
-    const long long rowUnits = s.ld / 8;
-    const long long unitsX = (long long)q.batch * s.tilesX * s.rowsX * rowUnits;
-    const long long unitsY = (long long)q.batch * s.tilesY * s.rowsY * rowUnits;
-    for (long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x; u < unitsX + unitsY;
-         u += (long long)gridDim.x * blockDim.x) {
-        const bool y = u >= unitsX;
-        const long long v = y ? u - unitsX : u;
+    const IDX rowUnits = (IDX)(s.ld / 8);
+    const IDX rowsAllX = (IDX)q.batch * s.tilesX * s.rowsX, unitsX = rowsAllX * rowUnits;
+    const IDX units = unitsX + (IDX)q.batch * s.tilesY * s.rowsY * rowUnits;
+    for (IDX u = (IDX)blockIdx.x * blockDim.x + threadIdx.x; u < units; u += (IDX)gridDim.x * blockDim.x) {
+        const IDX row = u / rowUnits; // rows of every X image, then of every Y image
+        const int c0 = (int)(u - row * rowUnits) * 8;
+        const bool y = row >= rowsAllX;
         const bool am = y == (bool)q.dMFast; // the side is A's M side (Y when D runs along M)
         const unsigned short* const X = am ? A : B;
-        const OFF* const row = static_cast<const OFF*>(am ? q.aM : q.bN);
+        const OFF* const rowOff = static_cast<const OFF*>(am ? q.aM : q.bN);
         const OFF* const kOff = static_cast<const OFF*>(am ? q.aK : q.bK);
         const OFF* const lOff = static_cast<const OFF*>(am ? q.aL : q.bL);
         const int tile = y ? s.yTile : s.xTile, size = y ? s.ySize : s.xSize, rows = y ? s.rowsY : s.rowsX;
-        const int tiles = y ? s.tilesY : s.tilesX;
-        const long long perImage = rows * rowUnits, image = v / perImage;
-        const int r = (int)(v % perImage / rowUnits), c0 = (int)(v % rowUnits) * 8;
-        const int t = (int)(image % tiles), l = (int)(image / tiles), at = t * tile + r;
+        const IDX sideRow = y ? row - rowsAllX : row, image = sideRow / (IDX)rows;
+        const int r = (int)(sideRow - image * rows);
+        const IDX l = image / (IDX)(y ? s.tilesY : s.tilesX);
+        const int t = (int)(image - l * (y ? s.tilesY : s.tilesX)), at = t * tile + r;
         unsigned short e[8];
         const bool live = r < tile && at < size;
-        const long long base = live ? (long long)lOff[l] + row[at] : 0;
+        const long long base = live ? (long long)lOff[l] + rowOff[at] : 0;
 #pragma unroll
         for (int i = 0; i < 8; ++i) e[i] = live && c0 + i < q.k ? X[base + kOff[c0 + i]] : 0;
         uint4 w;
         memcpy(&w, e, sizeof w);
-        reinterpret_cast<uint4*>(work + (y ? q.packY : q.packX))[v] = w;
+        reinterpret_cast<uint4*>(work + (y ? q.packY : q.packX))[sideRow * rowUnits + (IDX)c0 / 8] = w;
     }
 }
 
@@ -165,11 +168,15 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
     typedef typename Conv<TD>::raw R;
     constexpr int MX = CTR_DTILE_WARP_FRAGMENTS / NY;
     extern __shared__ __align__(128) unsigned char smem[];
-    __shared__ uint64_t full[2], empty[2]; // a stage's panels landed / read by every working thread
+    // The ring: a stage's panels landed / read by every working thread, and the outer image it
+    // holds (key: batch index and outer tile; -1 none).
+    __shared__ uint64_t full[CTR_DTILE_PACKED_STAGES_MAX], empty[CTR_DTILE_PACKED_STAGES_MAX];
+    __shared__ long long held[CTR_DTILE_PACKED_STAGES_MAX];
+    const int S = q.packedStages;
     const Sides s(q);
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, g = lane / 4, t4 = lane % 4;
     const unsigned xBytes = s.rowsX * s.ld * 2, yBytes = s.rowsY * s.ld * 2;
-    R* const stage = reinterpret_cast<R*>(smem + 2 * (xBytes + yBytes));
+    R* const stage = reinterpret_cast<R*>(smem + S * (xBytes + yBytes));
     int warpsX, warpsY;
     cuperm_ctr_dtile_ny(s.xTile, s.yTile, &warpsX, &warpsY);
     const int fx0 = warp / warpsY * MX, fy0 = warp % warpsY * NY;
@@ -185,10 +192,9 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
     const long long end = begin + per + (blockIdx.x < extra);
 
     // Thread 0 loads item j into stage st: its inner image always, its outer one where the stage
-    // held another (key: batch index and outer tile).
+    // held another.
     const char* const imagesX = work + q.packX;
     const char* const imagesY = work + q.packY;
-    long long outer0 = -1, outer1 = -1; // the outer image each stage holds (scalars: no local memory)
     auto issue = [&](long long j, int st) {
         const long long key = j / innerTiles;
         const int inner = (int)(j % innerTiles), outer = (int)(key % outerTiles);
@@ -196,15 +202,15 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
         const int tx = outerX ? outer : inner, ty = outerX ? inner : outer;
         unsigned char* const xs = smem + st * (xBytes + yBytes);
         unsigned char* const ys = xs + xBytes;
-        const bool both = key != (st ? outer1 : outer0);
-        (st ? outer1 : outer0) = key;
+        const bool both = key != held[st];
+        held[st] = key;
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); // the stage's reads came first
         mbar_expect(&full[st], (outerX ? yBytes : xBytes) + (both ? (outerX ? xBytes : yBytes) : 0));
         if (!outerX || both) bulk_load(xs, imagesX + (l * s.tilesX + tx) * xBytes, xBytes, &full[st]);
         if (outerX || both) bulk_load(ys, imagesY + (l * s.tilesY + ty) * yBytes, yBytes, &full[st]);
     };
     if (tid == 0) {
-        for (int i = 0; i < 2; ++i) mbar_init(&full[i], 1), mbar_init(&empty[i], 32 * warpsX * warpsY);
+        for (int i = 0; i < S; ++i) mbar_init(&full[i], 1), mbar_init(&empty[i], 32 * warpsX * warpsY), held[i] = -1;
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
@@ -233,12 +239,25 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
             }
         }
     };
-    auto multiply = [&](long long j, int st) {
-        mbar_wait(&full[st], (unsigned)((j - begin) >> 1) & 1);
+    // Item j is stage st's in its pass ph (parity) around the ring: thread 0 fills the ring, then
+    // refills a stage with item j + S once every working thread has read item j from it.
+    auto multiply = [&](int st, unsigned ph) {
+        mbar_wait(&full[st], ph);
         const unsigned char* const xs = smem + st * (xBytes + yBytes);
         const unsigned char* const ys = xs + xBytes;
         products(xs, ys, 0, std::true_type());
         for (int k0 = 16; k0 < q.dtileK; k0 += 16) products(xs, ys, k0, std::false_type());
+    };
+    auto start = [&]() {
+        asm volatile("griddepcontrol.wait;" ::: "memory"); // the pack kernel's images are complete
+        if (tid == 0)
+            for (int i = 0; i < S && begin + i < end; ++i) issue(begin + i, i);
+    };
+    auto refill = [&](long long j, int st, unsigned ph) {
+        if (tid == 0 && j + S < end) {
+            mbar_wait(&empty[st], ph);
+            issue(j + S, st);
+        }
     };
     constexpr int PER = 16 / (int)sizeof(R); // elements a 16-byte piece
 
@@ -258,14 +277,11 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
             const int x = (fx0 + i) * 16 + g + 8 * h, y = (fy0 + jj) * 8 + t4 / L * PER;
             pos[p] = x < s.xTile && y < s.yTile ? q.stageX[x] + q.stageY[y] : -1;
         }
-        asm volatile("griddepcontrol.wait;" ::: "memory"); // the pack kernel's images are complete
-        if (tid == 0) {
-            issue(begin, 0);
-            if (begin + 1 < end) issue(begin + 1, 1);
-        }
+        start();
+        int st = 0;
+        unsigned ph = 0;
         for (long long j = begin; j < end; ++j) {
-            const int st = (int)((j - begin) & 1);
-            multiply(j, st);
+            multiply(st, ph);
             mbar_arrive(&empty[st]); // every lane: each orders its own reads of the panels
             R* const Dt = static_cast<R*>(D) + q.tileBase[j];
             const R* const Ct = BETA ? static_cast<const R*>(C) + q.tileBase[j] : nullptr;
@@ -317,10 +333,8 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
                     if (pos[p] >= 0) *reinterpret_cast<float4*>(Dt + pos[p]) = make_float4(w[0].x, w[0].y, w[1].x, w[1].y);
                 }
             }
-            if (tid == 0 && j + 2 < end) {
-                mbar_wait(&empty[st], (unsigned)((j - begin) >> 1) & 1);
-                issue(j + 2, st);
-            }
+            refill(j, st, ph);
+            if (++st == S) st = 0, ph ^= 1;
         }
         return;
     }
@@ -350,19 +364,15 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
         }
     const int pieces = volume / PER;
 
-    asm volatile("griddepcontrol.wait;" ::: "memory"); // the pack kernel's images are complete
-    if (tid == 0) {
-        issue(begin, 0);
-        if (begin + 1 < end) issue(begin + 1, 1);
-    }
+    start();
 
-    // One barrier an item: item j's panels and staging are stage st's; the barrier after its
-    // staging also ends every thread's reads of the other staging (item j - 1's stores), which
-    // item j + 1 overwrites.
+    // One barrier an item: it ends every thread's reads of item j's panels (stage st refills at
+    // once) and of the other staging (item j - 1's stores), which item j + 1 overwrites.
+    int st = 0;
+    unsigned ph = 0;
     for (long long j = begin; j < end; ++j) {
-        const int st = (int)((j - begin) & 1);
-        if (working) multiply(j, st);
-        R* const out = stage + st * pitch;
+        if (working) multiply(st, ph);
+        R* const out = stage + (int)((j - begin) & 1) * pitch;
         if (working) {
 #pragma unroll
             for (int i = 0; i < MX; ++i)
@@ -377,7 +387,8 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
                     }
         }
         __syncthreads();
-        if (tid == 0 && j + 2 < end) issue(j + 2, st);
+        if (tid == 0 && j + S < end) issue(j + S, st);
+        if (++st == S) st = 0, ph ^= 1;
         R* const Dt = static_cast<R*>(D) + q.tileBase[j];
         for (int p = tid; p < pieces; p += THREADS) {
             const int e = p * PER;
@@ -462,10 +473,13 @@ extern "C" cudaError_t cuperm_gett_dtile_packed_launch(const cuperm_gett_params_
     const unsigned grid = (unsigned)(blocks < 65535 ? blocks : 65535);
     const unsigned short *a = static_cast<const unsigned short*>(A), *b = static_cast<const unsigned short*>(B);
     char* const work = static_cast<char*>(workspace);
+    const bool idx32 = units + (long long)grid * THREADS <= (long long)UINT32_MAX; // the loop's last step too
     if (q->off32)
-        pack<int32_t><<<grid, THREADS, 0, stream>>>(*q, a, b, work);
+        idx32 ? pack<int32_t, uint32_t><<<grid, THREADS, 0, stream>>>(*q, s, a, b, work)
+              : pack<int32_t, unsigned long long><<<grid, THREADS, 0, stream>>>(*q, s, a, b, work);
     else
-        pack<int64_t><<<grid, THREADS, 0, stream>>>(*q, a, b, work);
+        idx32 ? pack<int64_t, uint32_t><<<grid, THREADS, 0, stream>>>(*q, s, a, b, work)
+              : pack<int64_t, unsigned long long><<<grid, THREADS, 0, stream>>>(*q, s, a, b, work);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) return e;
     const Run r = {work, D, useBeta ? C : nullptr, alpha, useBeta ? beta : 0.0f};
