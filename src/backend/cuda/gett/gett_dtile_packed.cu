@@ -8,9 +8,8 @@
 //   1. pack: one launch writes every panel of A and B as the kernel's shared memory holds it
 //      (rows padded to the warp grid, K padded, zeros past the extents) into the workspace;
 //   2. the kernel's blocks are persistent; thread 0 copies a work item's two panel images into a
-//      shared-memory stage with bulk copies (cp.async.bulk, an mbarrier counting the bytes), in
-//      a ring of 2-4 stages (the plan's packedStages) that many items ahead, the outer panel only
-//      where it changed;
+//      shared-memory stage with bulk copies (cp.async.bulk, an mbarrier counting the bytes) two
+//      items ahead, the outer panel only where it changed;
 //   3. warps multiply with ldmatrix + mma.sync m16n8k16 (fp32 accumulators), stage alpha x the
 //      accumulators in D's order (padded against bank conflicts by the plan) in one of two
 //      alternating stagings (one barrier an item) and the block writes the tile, one contiguous
@@ -168,11 +167,12 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
     typedef typename Conv<TD>::raw R;
     constexpr int MX = CTR_DTILE_WARP_FRAGMENTS / NY;
     extern __shared__ __align__(128) unsigned char smem[];
-    // The ring: a stage's panels landed / read by every working thread, and the outer image it
-    // holds (key: batch index and outer tile; -1 none).
-    __shared__ uint64_t full[CTR_DTILE_PACKED_STAGES_MAX], empty[CTR_DTILE_PACKED_STAGES_MAX];
-    __shared__ long long held[CTR_DTILE_PACKED_STAGES_MAX];
-    const int S = q.packedStages;
+    // The ring of S stages: a stage's panels landed / read by every working thread, and the outer
+    // image it holds (key: batch index and outer tile; -1 none). (Rings of 3 and 4 stages ran no
+    // faster on TCCG 31-48: H200, session 51.)
+    constexpr int S = CTR_DTILE_PACKED_STAGES;
+    __shared__ uint64_t full[S], empty[S];
+    __shared__ long long held[S];
     const Sides s(q);
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, g = lane / 4, t4 = lane % 4;
     const unsigned xBytes = s.rowsX * s.ld * 2, yBytes = s.rowsY * s.ld * 2;
@@ -239,8 +239,12 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
             }
         }
     };
-    // Item j is stage st's in its pass ph (parity) around the ring: thread 0 fills the ring, then
-    // refills a stage with item j + S once every working thread has read item j from it.
+    // Item j is stage st's in its pass ph (parity) around the ring: thread 0 fills the ring; then
+    // working warp `who` (each in turn, item after item) refills a stage with item j + S once every
+    // working thread has read item j from it. (Left to thread 0, the refills made its warp a
+    // quarter slower than the others, which then waited for it: clock64 probes, TCCG 31, H200,
+    // session 51. The last warp to read a stage refilling it, counted with fenced shared-memory
+    // atomics, was slower still: its fences waited for the warp's stores.)
     auto multiply = [&](int st, unsigned ph) {
         mbar_wait(&full[st], ph);
         const unsigned char* const xs = smem + st * (xBytes + yBytes);
@@ -253,9 +257,10 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
         if (tid == 0)
             for (int i = 0; i < S && begin + i < end; ++i) issue(begin + i, i);
     };
-    auto refill = [&](long long j, int st, unsigned ph) {
-        if (tid == 0 && j + S < end) {
-            mbar_wait(&empty[st], ph);
+    const int W = warpsX * warpsY;
+    auto refill = [&](long long j, int st, unsigned ph, int who, bool read) {
+        if (warp == who && lane == 0 && j + S < end) {
+            if (!read) mbar_wait(&empty[st], ph);
             issue(j + S, st);
         }
     };
@@ -278,7 +283,7 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
             pos[p] = x < s.xTile && y < s.yTile ? q.stageX[x] + q.stageY[y] : -1;
         }
         start();
-        int st = 0;
+        int st = 0, who = 0;
         unsigned ph = 0;
         for (long long j = begin; j < end; ++j) {
             multiply(st, ph);
@@ -333,8 +338,9 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
                     if (pos[p] >= 0) *reinterpret_cast<float4*>(Dt + pos[p]) = make_float4(w[0].x, w[0].y, w[1].x, w[1].y);
                 }
             }
-            refill(j, st, ph);
+            refill(j, st, ph, who, false);
             if (++st == S) st = 0, ph ^= 1;
+            if (++who == W) who = 0;
         }
         return;
     }
@@ -368,7 +374,7 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
 
     // One barrier an item: it ends every thread's reads of item j's panels (stage st refills at
     // once) and of the other staging (item j - 1's stores), which item j + 1 overwrites.
-    int st = 0;
+    int st = 0, who = 0;
     unsigned ph = 0;
     for (long long j = begin; j < end; ++j) {
         if (working) multiply(st, ph);
@@ -387,8 +393,9 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
                     }
         }
         __syncthreads();
-        if (tid == 0 && j + S < end) issue(j + S, st);
+        refill(j, st, ph, who, true); // the barrier ended every read of stage st
         if (++st == S) st = 0, ph ^= 1;
+        if (++who == W) who = 0;
         R* const Dt = static_cast<R*>(D) + q.tileBase[j];
         for (int p = tid; p < pieces; p += THREADS) {
             const int e = p * PER;
