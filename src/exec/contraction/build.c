@@ -465,11 +465,12 @@ static void describe(cuperm_contraction_plan_t* c)
     const int n = cuperm_ctr_layout_describe(p, &c->layout, c->description, sizeof c->description);
     const int ltChosen = atomic_load_explicit(&c->gemm.ltState, memory_order_acquire) == 2;
     const cuperm_ctr_gemm_step_t* g = &c->gemm;
+    char answer[64] = ""; /* measure mode's pick among cuBLASLt's answers */
+    if (c->layout.ltAlgo)
+        snprintf(answer, sizeof answer, "its heuristic's answer %d of %d, measured fastest", c->layout.ltAlgo, g->lt.found);
     if (c->layout.kind == CTR_KIND_TTGT && g->bounds.ragged && n > 0 && (size_t)n < sizeof c->description) {
-        char measured[96] = "";
-        if (c->layout.ltAlgo)
-            snprintf(measured, sizeof measured, " (its heuristic's answer %d of %d, measured fastest)",
-                     c->layout.ltAlgo, g->lt.found);
+        char measured[80] = "";
+        if (c->layout.ltAlgo) snprintf(measured, sizeof measured, " (%s)", answer);
         snprintf(c->description + n, sizeof c->description - (size_t)n,
                  "; ragged operands (columns end inside cuBLAS's vectors): GEMM %s%s, for vectors of at most "
                  "%u/%u/%u bytes (first/second/output)", g->lt.ready ? "on cuBLASLt, an algorithm chosen at planning"
@@ -479,8 +480,7 @@ static void describe(cuperm_contraction_plan_t* c)
         const long after = c->handle->ltAfterRuns;
         if (c->layout.ltAlgo && c->gemm.lt.ready)
             snprintf(c->description + n, sizeof c->description - (size_t)n,
-                     "; GEMM on cuBLASLt, its heuristic's answer %d of %d, measured fastest (cublasGemmEx for "
-                     "operands not 16-byte aligned)", c->layout.ltAlgo, c->gemm.lt.found);
+                     "; GEMM on cuBLASLt, %s (cublasGemmEx for operands not 16-byte aligned)", answer);
         else if (after == 0 && c->gemm.lt.ready)
             snprintf(c->description + n, sizeof c->description - (size_t)n,
                      "; GEMM on cuBLASLt, its algorithm chosen at planning (cublasGemmEx for operands not "

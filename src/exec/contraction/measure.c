@@ -224,8 +224,7 @@ static cupermStatus_t measure_lt(cuperm_contraction_plan_t* c)
     if (!cand) return cuperm_fail_in("cupermPlanContraction", CUPERM_STATUS_ALLOC_FAILED, "out of host memory");
     int built = 0, answers = CTR_LT_ALGOS;
     size_t wsBytes = 0;
-    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
-    for (int k = 0; k < answers && !st; ++k) {
+    for (int k = 0; k < answers; ++k) {
         cand[k] = *c;
         cand[k].layout.ltAlgo = k + 1;
         if (cuperm_ctr_plan_build(&cand[k]) != CUPERM_STATUS_SUCCESS) { /* not timed: the answers so far */
@@ -237,7 +236,8 @@ static cupermStatus_t measure_lt(cuperm_contraction_plan_t* c)
         else if (cand[k].gemm.lt.found < answers) answers = cand[k].gemm.lt.found;
         if (cand[k].workspaceBytes > wsBytes) wsBytes = cand[k].workspaceBytes;
     }
-    if (!st && answers > 1) {
+    cupermStatus_t st = CUPERM_STATUS_SUCCESS;
+    if (answers > 1) {
         measure_env env;
         double best = -1;
         st = env_open(&env, &cand[0], wsBytes);
