@@ -30,25 +30,31 @@ namespace skinny {
 constexpr int L2_FETCH = 128;
 
 // K padded to the A tiles' depth: the products of a tile's last step read B that far.
-__host__ __device__ inline int kp_of(int k) { return (k + BK - 1) / BK * BK; }
+__host__ __device__ constexpr int kp_of(int k) { return (k + BK - 1) / BK * BK; }
 
 // Bytes per row of the resident B: K padded, plus 16 bytes (an odd count of 16-byte chunks).
-__host__ __device__ inline int b_pitch(int k) { return (kp_of(k) + 8) * 2; }
+__host__ __device__ constexpr int b_pitch(int k) { return (kp_of(k) + 8) * 2; }
 
 // A's offsets staged in shared memory (8 bytes each, either offset width): the K table once a block,
 // each step's tile rows a step before its loads; their global reads would stall every load issue.
-// Likewise D's and C's N tables, read by every element the epilogue writes, and their M rows of the
-// tile going out (loaded during its last step's products by the threads the A rows leave idle).
+// Likewise D's and C's N tables, read by every element the epilogue writes, and their M rows of a
+// tile, a ring slot a stage: copied with the loads of the tile's last step by the threads the A rows
+// leave idle, so they land with it (read into registers at that step, they stalled its warps at
+// the store and the block at the epilogue's barrier: 14% and 21% of TCCG 6's stall samples).
 // The regions whose size does not depend on K first, at constant offsets (no registers for their
 // addresses: the kernel is at its register bound); then B's rows and the K table.
 constexpr int SM_STAGE = GETT_STAGES * GETT_TILE_BYTES;      // GETT_STAGES A tiles
 constexpr int SM_ROWS = SM_STAGE + EPI_FLOATS * 4;           // after the epilogue's staging: a row slot a stage
 constexpr int SM_DN = SM_ROWS + GETT_STAGES * BM * 8;        // D's N table, then C's
-constexpr int SM_DM = SM_DN + 2 * NP * 8;                    // D's rows of the tile going out, then C's
-constexpr int SM_B = SM_DM + 2 * BM * 8;                     // B's NP rows of K, then A's K table
+constexpr int SM_DM = SM_DN + 2 * NP * 8;                    // D's rows of a tile a stage, then C's
+constexpr int SM_B = SM_DM + 2 * GETT_STAGES * BM * 8;       // B's NP rows of K, then A's K table
 static_assert(SM_B % 16 == 0, "B's rows 16-byte aligned (ldmatrix)");
 
-__host__ inline int smem_bytes(int k) { return SM_B + NP * b_pitch(k) + kp_of(k) * 8; }
+__host__ constexpr int smem_bytes(int k) { return SM_B + NP * b_pitch(k) + kp_of(k) * 8; }
+// The blocks an SM of the persistent grid fit in Hopper's 228 KB of shared memory an SM (1 KB a
+// block reserved) at the largest K.
+static_assert(CUPERM_GETT_SKINNY_BLOCKS_PER_SM * (smem_bytes(CUPERM_GETT_SKINNY_MAX_K) + 1024) <= 228 * 1024,
+              "the skinny kernel's blocks an SM fit in shared memory");
 
 // B(k, n) of batch index l into the resident rows (n, k), k contiguous; zeros past K and N (the
 // products of padded k meet zeros on both sides: the A tiles are zero-filled there too).
@@ -121,28 +127,76 @@ template <typename OFF> struct Cursor {
     }
 };
 
-// The A tile of the step at cursor c into its buffer (nothing past the block's items), then advances c.
+// One M table's entry of tile row r into its slot (0 past M) by a cp.async of the current group.
+template <typename OFF>
+__device__ __forceinline__ void copy_row(OFF* slot, const void* table, int m, bool ok)
+{
+    const OFF* src = static_cast<const OFF*>(table) + (ok ? m : 0);
+    cp_async<(int)sizeof(OFF)>(smem_addr(slot), src, ok ? (int)sizeof(OFF) : 0);
+}
+
+// The A tile of the step at cursor c into its buffer (nothing past the block's items), and at its
+// item's last step the tile's D rows (C's with beta) into their slots of the stage, then advances c.
 template <bool AK, typename OFF>
 __device__ __forceinline__ void issue(unsigned char* pipe, const Walk& wk, Cursor<OFF>& c, const cuperm_gett_params_t& q,
-                                      const unsigned short* A, const OFF* sRows, const OFF* sK, int wa, int tid)
+                                      const unsigned short* A, const OFF* sRows, const OFF* sK, OFF* sDM, int useBeta,
+                                      int wa, int tid)
 {
     if (c.j < wk.count) {
         const int m0 = c.tm * BM;
         load_tile<AK, OFF, L2_FETCH>(pipe + c.stage * GETT_TILE_BYTES, A + c.aBase, sRows + c.stage * BM,
                       min(BM, q.m - m0), sK, c.kt * BK, q.k, wa, tid);
+        if (c.kt == wk.kTiles - 1 && tid >= BM) {
+            const int r = tid - BM, m = m0 + r;
+            copy_row<OFF>(sDM + c.stage * BM + r, q.dM, m, m < q.m);
+            if (useBeta) copy_row<OFF>(sDM + (GETT_STAGES + c.stage) * BM + r, q.cM, m, m < q.m);
+        }
     }
     cp_async_commit(); // one group per step, empty past the end: the waits count steps
     c.next(wk, static_cast<const OFF*>(q.aL));
 }
 
-// Row tid's A offset for the step at cursor c (0 past the block's items and M), to be stored in the
-// step's slot of the row ring.
-template <typename OFF>
-__device__ __forceinline__ OFF row_offset(const Walk& wk, const Cursor<OFF>& c, const cuperm_gett_params_t& q, int tid)
-{
-    const int m = c.tm * BM + tid;
-    return c.j < wk.count && tid < BM && m < q.m ? static_cast<const OFF*>(q.aM)[m] : OFF(0);
-}
+// The M tile of the steps whose A rows are staged: row offsets depend on the item's M tile alone.
+// The rows of step s go into slot s % GETT_STAGES of the row ring by a cp.async issued with step
+// s - ROW_LEAD's group (ROW_LEAD = 2 GETT_STAGES - 2: that group has landed, and a barrier passed,
+// when step s's loads are issued; the slot was last read when step s - GETT_STAGES's loads were
+// issued, before the barrier that precedes the copy). So no thread waits for a row offset: a
+// global load into a register, stored a step later, stalled every warp at the store (TCCG 6 on an
+// H200: 27% of the stall samples) and then the whole block at the epilogue's barrier.
+constexpr int ROW_LEAD = 2 * GETT_STAGES - 2;
+
+struct RowCursor {
+    long long j; // the item (0 .. count - 1 of the block's)
+    int kt, tm;  // its step of K and M tile
+    __device__ void start(const Walk& wk)
+    {
+        j = 0, kt = 0;
+        tm = (int)(wk.first % wk.mTiles);
+    }
+    __device__ void next(const Walk& wk)
+    {
+        if (++kt == wk.kTiles) {
+            kt = 0, ++j;
+            if (++tm == wk.mTiles) tm = 0;
+        }
+    }
+    // Row tid's A offset (0 past the block's items and M) into its slot, synchronously (prologue)
+    // or as a cp.async of the current group.
+    template <typename OFF>
+    __device__ __forceinline__ void store(const Walk& wk, const cuperm_gett_params_t& q, OFF* slot, int tid) const
+    {
+        const int m = tm * BM + tid;
+        if (tid < BM) slot[tid] = j < wk.count && m < q.m ? static_cast<const OFF*>(q.aM)[m] : OFF(0);
+    }
+    template <typename OFF>
+    __device__ __forceinline__ void copy(const Walk& wk, const cuperm_gett_params_t& q, OFF* slot, int tid) const
+    {
+        const int m = tm * BM + tid;
+        const bool ok = j < wk.count && m < q.m;
+        const OFF* src = static_cast<const OFF*>(q.aM) + (ok ? m : 0);
+        if (tid < BM) cp_async<(int)sizeof(OFF)>(smem_addr(slot + tid), src, ok ? (int)sizeof(OFF) : 0);
+    }
+};
 
 template <typename TAB, bool AK, typename OFF, bool OPS>
 static __global__ void __launch_bounds__(THREADS, CUPERM_GETT_SKINNY_BLOCKS_PER_SM)
@@ -157,7 +211,7 @@ static __global__ void __launch_bounds__(THREADS, CUPERM_GETT_SKINNY_BLOCKS_PER_
     float* st = reinterpret_cast<float*>(smem + SM_STAGE);
     OFF* sRows = reinterpret_cast<OFF*>(smem + SM_ROWS);
     OFF *sDN = reinterpret_cast<OFF*>(smem + SM_DN), *sCN = sDN + NP;
-    OFF *sDM = reinterpret_cast<OFF*>(smem + SM_DM), *sCM = sDM + BM;
+    OFF* sDM = reinterpret_cast<OFF*>(smem + SM_DM); // GETT_STAGES slots of D's rows, then of C's
     OFF* sK = reinterpret_cast<OFF*>(sB + NP * pitch);
 
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
@@ -169,28 +223,26 @@ static __global__ void __launch_bounds__(THREADS, CUPERM_GETT_SKINNY_BLOCKS_PER_
     wk.mTiles = q.mTiles;
     if (wk.count == 0) return;
 
-    // Cursors: the products' (c) and the loads' (GETT_STAGES - 1 steps ahead). The row offsets go
-    // GETT_STAGES steps ahead, into the slot of c's step (whose loads were issued long ago): in
-    // the loop, the loads' cursor once it has issued; before it, the first GETT_STAGES steps'.
+    // Cursors: the products' (c), the loads' (GETT_STAGES - 1 steps ahead) and the row offsets'
+    // (ROW_LEAD steps ahead: the first GETT_STAGES steps' rows are stored before the first loads,
+    // the next ones' once those loads have read their slots, then one step's a loop iteration).
     Cursor<OFF> in, c;
+    RowCursor rows;
     const OFF* aL = static_cast<const OFF*>(q.aL);
     in.start(wk, aL);
     c.start(wk, aL);
+    rows.start(wk);
     for (int i = tid; i < q.k; i += THREADS) sK[i] = static_cast<const OFF*>(q.aK)[i];
     if (tid < q.n) {
         sDN[tid] = static_cast<const OFF*>(q.dN)[tid];
         if (useBeta) sCN[tid] = static_cast<const OFF*>(q.cN)[tid];
     }
-    {
-        Cursor<OFF> pre = c;
-        for (int s = 0; s < GETT_STAGES; ++s) {
-            if (tid < BM) sRows[pre.stage * BM + tid] = row_offset<OFF>(wk, pre, q, tid);
-            pre.next(wk, aL);
-        }
-    }
+    for (int s = 0; s < GETT_STAGES; ++s, rows.next(wk)) rows.store<OFF>(wk, q, sRows + s * BM, tid);
     __syncthreads();
 #pragma unroll
-    for (int s = 0; s < GETT_STAGES - 1; ++s) issue<AK, OFF>(pipe, wk, in, q, A, sRows, sK, w.a, tid);
+    for (int s = 0; s < GETT_STAGES - 1; ++s) issue<AK, OFF>(pipe, wk, in, q, A, sRows, sK, sDM, useBeta, w.a, tid);
+    __syncthreads(); // steps 0 .. GETT_STAGES - 3's slots are read
+    for (int s = GETT_STAGES; s < ROW_LEAD; ++s, rows.next(wk)) rows.store<OFF>(wk, q, sRows + (s % GETT_STAGES) * BM, tid);
     load_b<TAB, OFF, OPS>(sB, pitch, q, B, c.l, tid); // ordered before its readers by the first step's barrier
 
     // ldmatrix lane addresses: A rows warp * 16.. (k 0 and 16 of a stage), B columns 0.. (k 0).
@@ -226,15 +278,13 @@ static __global__ void __launch_bounds__(THREADS, CUPERM_GETT_SKINNY_BLOCKS_PER_
             tile_op<TAB, AK>(tile, c.kt * BK, q.k, q.op[0], (float)q.opParam[0], tid);
             __syncthreads();
         }
-        issue<AK, OFF>(pipe, wk, in, q, A, sRows, sK, w.a, tid);
-        const OFF nextRow = row_offset<OFF>(wk, in, q, tid); // GETT_STAGES ahead; in flight during the products
+        // step c + ROW_LEAD's rows into the slot of step c + 2 (its loads went out last iteration),
+        // in the group of the loads issued next
+        rows.copy<OFF>(wk, q, sRows + ((c.stage + ROW_LEAD) % GETT_STAGES) * BM, tid);
+        rows.next(wk);
+        issue<AK, OFF>(pipe, wk, in, q, A, sRows, sK, sDM, useBeta, w.a, tid);
         const bool last = c.kt == wk.kTiles - 1;               // the item's last step: its tile goes out
-        OFF outRow = OFF(0), outL = OFF(0); // D's, in flight likewise (C's, with beta only, read at the end)
-        if (last) {
-            const int m = c.tm * BM + tid - BM;
-            if (tid >= BM && m < q.m) outRow = static_cast<const OFF*>(q.dM)[m];
-            outL = static_cast<const OFF*>(q.dL)[c.l];
-        }
+        const OFF outL = last ? static_cast<const OFF*>(q.dL)[c.l] : OFF(0); // in flight during the products
 
         const unsigned stage = pipeAddr + (unsigned)(c.stage * GETT_TILE_BYTES);
 #pragma unroll
@@ -248,14 +298,7 @@ static __global__ void __launch_bounds__(THREADS, CUPERM_GETT_SKINNY_BLOCKS_PER_
             for (int nt = 0; nt < 4; ++nt) mma<TAB>(acc[nt], af, bf[nt / 2][(nt % 2) * 2], bf[nt / 2][(nt % 2) * 2 + 1]);
         }
 
-        if (tid < BM) sRows[c.stage * BM + tid] = nextRow; // that step's slot is c's: its loads went out
-
         if (last) { // stage alpha x acc, write the tile
-            if (tid >= BM) {
-                const int m = c.tm * BM + tid - BM;
-                sDM[tid - BM] = outRow;
-                if (useBeta) sCM[tid - BM] = m < q.m ? static_cast<const OFF*>(q.cM)[m] : OFF(0);
-            }
 #pragma unroll
             for (int nt = 0; nt < 4; ++nt)
 #pragma unroll
@@ -272,7 +315,9 @@ static __global__ void __launch_bounds__(THREADS, CUPERM_GETT_SKINNY_BLOCKS_PER_
             // built here from kernel parameters (constant memory), not held in registers across the loop
             const Epi e = {min(BM, q.m - m0), q.n, beta, useBeta, w.c, q.op[2], q.op[3], (float)q.opParam[2],
                            (float)q.opParam[3]};
-            const TileOffsets<OFF> o = {sDM, sCM, sDN, sCN, outL, useBeta ? static_cast<const OFF*>(q.cL)[l] : OFF(0)};
+            const OFF* dRows = sDM + c.stage * BM; // landed with this step's A tile
+            const TileOffsets<OFF> o = {dRows, dRows + GETT_STAGES * BM, sDN, sCN, outL,
+                                        useBeta ? static_cast<const OFF*>(q.cL)[l] : OFF(0)};
             if (runs) {
                 if (f32) write_runs<float, OPS, OFF>(st, q, o, e, D, C, tid);
                 else write_runs<TAB, OPS, OFF>(st, q, o, e, D, C, tid);
