@@ -103,26 +103,27 @@ template <typename OFF> struct Cursor {
     long long j;   // the item (0 .. count - 1 of the block's)
     int kt, stage; // its step of K; the pipeline buffer of this step
     int l, tm;     // its batch index and M tile
-    OFF aBase;     // A's offset at batch index l (the offset width: registers are at the bound)
-    __device__ void at_item(const Walk& wk, const OFF* aL)
+    OFF base;      // the cursor's operand's offset at batch index l (the loads' A, the products' D),
+                   // read an item ahead of its use (the offset width: registers are at the bound)
+    __device__ void at_item(const Walk& wk, const OFF* lTab)
     {
         if (j >= wk.count) return;
         const long long it = wk.first + j;
         l = (int)(it / wk.mTiles);
         tm = (int)(it - (long long)l * wk.mTiles);
-        aBase = aL[l];
+        base = lTab[l];
     }
-    __device__ void start(const Walk& wk, const OFF* aL)
+    __device__ void start(const Walk& wk, const OFF* lTab)
     {
         j = 0, kt = 0, stage = 0;
-        at_item(wk, aL);
+        at_item(wk, lTab);
     }
-    __device__ void next(const Walk& wk, const OFF* aL)
+    __device__ void next(const Walk& wk, const OFF* lTab)
     {
         stage = stage + 1 == GETT_STAGES ? 0 : stage + 1;
         if (++kt == wk.kTiles) {
             kt = 0, ++j;
-            at_item(wk, aL);
+            at_item(wk, lTab);
         }
     }
 };
@@ -144,7 +145,7 @@ __device__ __forceinline__ void issue(unsigned char* pipe, const Walk& wk, Curso
 {
     if (c.j < wk.count) {
         const int m0 = c.tm * BM;
-        load_tile<AK, OFF, L2_FETCH>(pipe + c.stage * GETT_TILE_BYTES, A + c.aBase, sRows + c.stage * BM,
+        load_tile<AK, OFF, L2_FETCH>(pipe + c.stage * GETT_TILE_BYTES, A + c.base, sRows + c.stage * BM,
                       min(BM, q.m - m0), sK, c.kt * BK, q.k, wa, tid);
         if (c.kt == wk.kTiles - 1 && tid >= BM) {
             const int r = tid - BM, m = m0 + r;
@@ -228,9 +229,9 @@ static __global__ void __launch_bounds__(THREADS, CUPERM_GETT_SKINNY_BLOCKS_PER_
     // the next ones' once those loads have read their slots, then one step's a loop iteration).
     Cursor<OFF> in, c;
     RowCursor rows;
-    const OFF* aL = static_cast<const OFF*>(q.aL);
+    const OFF *aL = static_cast<const OFF*>(q.aL), *dL = static_cast<const OFF*>(q.dL);
     in.start(wk, aL);
-    c.start(wk, aL);
+    c.start(wk, dL);
     rows.start(wk);
     for (int i = tid; i < q.k; i += THREADS) sK[i] = static_cast<const OFF*>(q.aK)[i];
     if (tid < q.n) {
@@ -284,7 +285,6 @@ static __global__ void __launch_bounds__(THREADS, CUPERM_GETT_SKINNY_BLOCKS_PER_
         rows.next(wk);
         issue<AK, OFF>(pipe, wk, in, q, A, sRows, sK, sDM, useBeta, w.a, tid);
         const bool last = c.kt == wk.kTiles - 1;               // the item's last step: its tile goes out
-        const OFF outL = last ? static_cast<const OFF*>(q.dL)[c.l] : OFF(0); // in flight during the products
 
         const unsigned stage = pipeAddr + (unsigned)(c.stage * GETT_TILE_BYTES);
 #pragma unroll
@@ -316,7 +316,7 @@ static __global__ void __launch_bounds__(THREADS, CUPERM_GETT_SKINNY_BLOCKS_PER_
             const Epi e = {min(BM, q.m - m0), q.n, beta, useBeta, w.c, q.op[2], q.op[3], (float)q.opParam[2],
                            (float)q.opParam[3]};
             const OFF* dRows = sDM + c.stage * BM; // landed with this step's A tile
-            const TileOffsets<OFF> o = {dRows, dRows + GETT_STAGES * BM, sDN, sCN, outL,
+            const TileOffsets<OFF> o = {dRows, dRows + GETT_STAGES * BM, sDN, sCN, c.base,
                                         useBeta ? static_cast<const OFF*>(q.cL)[l] : OFF(0)};
             if (runs) {
                 if (f32) write_runs<float, OPS, OFF>(st, q, o, e, D, C, tid);
@@ -328,12 +328,12 @@ static __global__ void __launch_bounds__(THREADS, CUPERM_GETT_SKINNY_BLOCKS_PER_
                 if (q.dMFast) write_tile<TAB, true, OPS, OFF>(st, q, o, e, D, C, tid);
                 else write_tile<TAB, false, OPS, OFF>(st, q, o, e, D, C, tid);
             }
-            c.next(wk, aL);
+            c.next(wk, dL);
             // The next item's B, ordered before its readers by the next barrier; the staging's
             // next writer also comes after that barrier.
             if (c.j < wk.count && c.l != l) load_b<TAB, OFF, OPS>(sB, pitch, q, B, c.l, tid);
         } else {
-            c.next(wk, aL);
+            c.next(wk, dL);
         }
     }
     cp_async_wait<0>();
