@@ -13,8 +13,7 @@
 #      with CUPERM_GETT_DTILE_PACKED=0: the gathering D-tile kernel only), nopack (the default plans
 #      with CUPERM_GETT_DTILE_PACKED=0), serial (the default plans, the packed path's kernel not
 #      overlapping the pack kernel's end: CUPERM_GETT_DTILE_PACKED=serial), staged (the default plans,
-#      every packed tile staged in shared memory: CUPERM_GETT_DTILE_PACKED=staged), ring2 (the default plans, the
-#      packed path's ring of two panel stages, each refilled as soon as it is read: CUPERM_GETT_DTILE_STAGES=2), table (CUPERM_GETT=1: the table kernel, or the skinny one where N <= 32 and K <= 512), noskinny (the same with
+#      every packed tile staged in shared memory: CUPERM_GETT_DTILE_PACKED=staged), table (CUPERM_GETT=1: the table kernel, or the skinny one where N <= 32 and K <= 512), noskinny (the same with
 #      CUPERM_GETT_SKINNY=0), dense (the default plans with CUPERM_CTR_DENSE_WORKSPACE=1: TTGT
 #      workspace matrices unpadded, GEMMs priced without the misalignment term), memset2d (the default plans
 #      with every padded GEMM's K padding zeroed by cudaMemset2DAsync: CUPERM_CTR_ZERO=memset2d, session
@@ -90,7 +89,6 @@ for dt in ${DTYPES:-f16 bf16}; do
       nopack) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_GETT_DTILE_PACKED=0) ;;
       serial) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_GETT_DTILE_PACKED=serial) ;;
       staged) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_GETT_DTILE_PACKED=staged) ;;
-      ring2) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_GETT_DTILE_STAGES=2) ;;
       table) env=(env -u CUPERM_GETT_DTILE CUPERM_GETT=1) ;;
       noskinny) env=(env -u CUPERM_GETT_DTILE CUPERM_GETT=1 CUPERM_GETT_SKINNY=0) ;;
       measure) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE) mode=measure ;;

@@ -23,10 +23,7 @@
 #define CTR_DTILE_SLOT_BYTES (16 * 1024) /* the inner panel's slot table at most */
 #define CTR_DTILE_PACKED_SMEM_MAX (200 * 1024) /* the packed path's dynamic shared memory at most (sm_90: 227 KB) */
 #define CTR_DTILE_PACKED_ITEMS_MAX (1LL << 24) /* its work items at most (128 MB of tile bases) */
-#define CTR_DTILE_PACKED_STAGES_MAX 3 /* its ring of panel stages at most (2 at least) */
-/* Its ring grows past two stages only while two blocks still fit an SM (sm_90: 228 KB an SM, 1 KB
- * of each block the driver's, the barriers static). */
-#define CTR_DTILE_PACKED_RING_BYTES (110 * 1024)
+#define CTR_DTILE_PACKED_STAGES 2 /* its ring of panel stages */
 /* Each warp's staging of its 16-bit outputs (MX 16 rows of NY 8 halves, rows padded by 4 words:
  * 3 KB at most, NY = 2), at the end of shared memory: the kernel writes D's runs of 8 from it in
  * whole 16-byte pieces. */
@@ -115,25 +112,12 @@ CUPERM_HD int cuperm_ctr_dtile_stage_bytes(int v, int shift, int pad, int elemBy
     return (bytes + 15) / 16 * 16;
 }
 
-/* Dynamic shared memory of the packed path: a ring of `stages` stages of both panels and, unless
- * the tile is written from the registers (stageBytes 0), two stagings, each with 16 spare bytes
- * after it (where outputs past the tile go). */
-CUPERM_HD int cuperm_ctr_dtile_packed_smem_bytes(int tx, int ty, int kp, int stages, int stageBytes)
+/* Dynamic shared memory of the packed path: its ring of stages of both panels and, unless the
+ * tile is written from the registers (stageBytes 0), two stagings, each with 16 spare bytes after
+ * it (where outputs past the tile go). */
+CUPERM_HD int cuperm_ctr_dtile_packed_smem_bytes(int tx, int ty, int kp, int stageBytes)
 {
-    return stages * cuperm_ctr_dtile_panel_bytes(tx, ty, kp) + (stageBytes ? 2 * (stageBytes + 16) : 0);
-}
-
-/* The packed path's ring: with three stages a freed stage is refilled one item late, when every
- * warp has long read it, so the warp that refills never waits for the slowest (with two, the
- * refill must follow the read at once to stay an item ahead). Three where two blocks an SM still
- * fit. */
-CUPERM_HD int cuperm_ctr_dtile_packed_stages(int tx, int ty, int kp, int stageBytes)
-{
-    int stages = 2;
-    while (stages < CTR_DTILE_PACKED_STAGES_MAX &&
-           cuperm_ctr_dtile_packed_smem_bytes(tx, ty, kp, stages + 1, stageBytes) <= CTR_DTILE_PACKED_RING_BYTES)
-        ++stages;
-    return stages;
+    return CTR_DTILE_PACKED_STAGES * cuperm_ctr_dtile_panel_bytes(tx, ty, kp) + (stageBytes ? 2 * (stageBytes + 16) : 0);
 }
 
 #endif

@@ -278,28 +278,6 @@ static void test_stage_padding(void** state)
     assert_false(cuperm_ctr_dtile_direct_pieces(256, 6, tx, ty, 8) || cuperm_ctr_dtile_direct_pieces(256, 6, tx, ty, 4));
 }
 
-/* The ring of panel stages: as deep as two blocks an SM allow, never under two, never past the
- * maximum; the shared memory it asks for is that many stages plus the stagings. */
-static void test_ring_depth(void** state)
-{
-    (void)state;
-    const int tiles[][3] = {{256, 24, 32}, {16, 384, 32}, {128, 64, 64}, {256, 32, 64}, {8, 8, 16}};
-    for (size_t i = 0; i < sizeof tiles / sizeof tiles[0]; ++i)
-        for (int staged = 0; staged < 2; ++staged) {
-            const int tx = tiles[i][0], ty = tiles[i][1], kp = tiles[i][2];
-            const int stageBytes = staged ? cuperm_ctr_dtile_stage_bytes(tx * ty, 30, 0, 2) : 0;
-            const int s = cuperm_ctr_dtile_packed_stages(tx, ty, kp, stageBytes);
-            assert_true(s >= 2 && s <= CTR_DTILE_PACKED_STAGES_MAX);
-            const int bytes = cuperm_ctr_dtile_packed_smem_bytes(tx, ty, kp, s, stageBytes);
-            assert_int_equal(bytes, s * cuperm_ctr_dtile_panel_bytes(tx, ty, kp) + (staged ? 2 * (stageBytes + 16) : 0));
-            if (s > 2) assert_true(bytes <= CTR_DTILE_PACKED_RING_BYTES);
-            if (s < CTR_DTILE_PACKED_STAGES_MAX)
-                assert_true(cuperm_ctr_dtile_packed_smem_bytes(tx, ty, kp, s + 1, stageBytes) > CTR_DTILE_PACKED_RING_BYTES);
-        }
-    /* TCCG 31's tile (256 x 24, K 24 padded to 32): 23 KB a stage, so the deepest ring */
-    assert_int_equal(cuperm_ctr_dtile_packed_stages(256, 24, 32, 0), CTR_DTILE_PACKED_STAGES_MAX);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -307,7 +285,6 @@ int main(void)
         cmocka_unit_test(test_random_tables),
         cmocka_unit_test(test_direct_rule),
         cmocka_unit_test(test_stage_padding),
-        cmocka_unit_test(test_ring_depth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -251,10 +251,8 @@ static size_t build_packed(cuperm_contraction_plan_t* c, const cuperm_ctr_gett_t
     cuperm_ctr_gett_step_t* g = &c->gett;
     cuperm_gett_params_t* q = &g->params;
     /* "0": off; "serial": no overlapped launch; "staged": tiles staged in shared memory even where
-     * the kernel could write them from its registers (A/B runs); CUPERM_GETT_DTILE_STAGES=2: the
-     * ring of two stages, each refilled as soon as it is read (A/B runs) */
+     * the kernel could write them from its registers (A/B runs) */
     const char* env = getenv("CUPERM_GETT_DTILE_PACKED");
-    const char* stagesEnv = getenv("CUPERM_GETT_DTILE_STAGES");
     const int block = cuperm_ctr_dtile_packed_tile(&c->problem, dt), staged = env && strcmp(env, "staged") == 0;
     /* a tile of whole modes that is not one block of D: from the registers or not at all */
     if ((env && strcmp(env, "0") == 0) || c->handle->dev.cc_major < 9 || (!block && (staged || !dt->whole[0] || !dt->whole[1])) ||
@@ -285,9 +283,7 @@ static size_t build_packed(cuperm_contraction_plan_t* c, const cuperm_ctr_gett_t
         if (block) cuperm_ctr_dtile_stage_choose(xTile, yTile, stageX, stageY, elemBytes, &stage);
         else stage = (cuperm_ctr_dtile_stage_t){30, 0, 0, 0}; /* never staged: places may pass a staging's range */
         const int stageBytes = direct ? 0 : cuperm_ctr_dtile_stage_bytes(xTile * yTile, stage.shift, stage.pad, elemBytes);
-        q->packedStages = cuperm_ctr_dtile_packed_stages(xTile, yTile, dt->kp, stageBytes);
-        if (stagesEnv) q->packedStages = atoi(stagesEnv) < 3 ? 2 : q->packedStages; /* A/B: the ring of two */
-        q->packedSmem = cuperm_ctr_dtile_packed_smem_bytes(xTile, yTile, dt->kp, q->packedStages, stageBytes);
+        q->packedSmem = cuperm_ctr_dtile_packed_smem_bytes(xTile, yTile, dt->kp, stageBytes);
         ok = (block || direct) && q->packedSmem <= CTR_DTILE_PACKED_SMEM_MAX;
     }
     char* dev = NULL;

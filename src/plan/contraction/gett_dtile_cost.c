@@ -79,7 +79,7 @@ double cuperm_ctr_dtile_packed_seconds(const cuperm_ctr_problem_t* p, const cupe
     const double items = ceil_div((double)p->groupSize[M], (double)s->tm) * ceil_div((double)p->groupSize[N], (double)s->tn) *
                          (double)p->groupSize[CTR_GROUP_L];
     const int tx = q.dMFast ? s->tn : s->tm, ty = q.dMFast ? s->tm : s->tn;
-    if (items > (double)CTR_DTILE_PACKED_ITEMS_MAX || cuperm_ctr_dtile_packed_smem_bytes(tx, ty, s->kp, 2, 0) > CTR_DTILE_PACKED_SMEM_MAX)
+    if (items > (double)CTR_DTILE_PACKED_ITEMS_MAX || cuperm_ctr_dtile_packed_smem_bytes(tx, ty, s->kp, 0) > CTR_DTILE_PACKED_SMEM_MAX)
         return INFINITY;
     const double bytes =
         (double)cuperm_ctr_operand_volume(&p->op[CTR_D]) * (double)cupermDataTypeSize(p->op[CTR_D].type) +

@@ -76,12 +76,11 @@ typedef struct {
      * it). packedSmem: its dynamic shared memory. packedC: C has D's strides (so C's tile is at
      * C + tileBase[item] too). Runs that cuperm_gett_dtile_packed_takes refuses take the gathering
      * kernel. packed = 2: the kernel launched after the pack kernel completes,
-     * not overlapping its end (programmatic dependent launch off: A/B runs). packedStages: the
-     * kernel's ring of panel stages (2 .. CTR_DTILE_PACKED_STAGES_MAX). packedDirect: every
+     * not overlapping its end (programmatic dependent launch off: A/B runs). packedDirect: every
      * 16-byte piece of the tile is one accumulator fragment row's run along Y
      * (plan/contraction/gett_dtile.h: cuperm_ctr_dtile_direct_pieces), so the lanes holding it
      * store it from registers (no staging; stageX, stageY still give the places). */
-    int packed, packedStages, packedDirect, packedC, stageShift, stagePad, packedSmem;
+    int packed, packedDirect, packedC, stageShift, stagePad, packedSmem;
     size_t packX, packY;
     const long long* tileBase;
     const int *stageX, *stageY;

@@ -8,9 +8,8 @@
 //   1. pack: one launch writes every panel of A and B as the kernel's shared memory holds it
 //      (rows padded to the warp grid, K padded, zeros past the extents) into the workspace;
 //   2. the kernel's blocks are persistent; thread 0 copies a work item's two panel images into a
-//      shared-memory stage with bulk copies (cp.async.bulk, an mbarrier counting the bytes) in a
-//      ring of 2-3 stages (the plan's packedStages), two items ahead, the outer panel only where
-//      it changed;
+//      shared-memory stage with bulk copies (cp.async.bulk, an mbarrier counting the bytes) two
+//      items ahead, the outer panel only where it changed;
 //   3. warps multiply with ldmatrix + mma.sync m16n8k16 (fp32 accumulators), stage alpha x the
 //      accumulators in D's order (padded against bank conflicts by the plan) in one of two
 //      alternating stagings (one barrier an item) and the block writes the tile, one contiguous
@@ -168,11 +167,12 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
     typedef typename Conv<TD>::raw R;
     constexpr int MX = CTR_DTILE_WARP_FRAGMENTS / NY;
     extern __shared__ __align__(128) unsigned char smem[];
-    // The ring of S stages (the plan's, core/gett_dtile_shape.h): a stage's panels landed / read by
-    // every working thread, and the outer image it holds (key: batch index and outer tile; -1 none).
-    const int S = q.packedStages;
-    __shared__ uint64_t full[CTR_DTILE_PACKED_STAGES_MAX], empty[CTR_DTILE_PACKED_STAGES_MAX];
-    __shared__ long long held[CTR_DTILE_PACKED_STAGES_MAX];
+    // The ring of S stages: a stage's panels landed / read by every working thread, and the outer
+    // image it holds (key: batch index and outer tile; -1 none). (Rings of 3 and 4 stages ran no
+    // faster on TCCG 31-48: H200, session 51.)
+    constexpr int S = CTR_DTILE_PACKED_STAGES;
+    __shared__ uint64_t full[S], empty[S];
+    __shared__ long long held[S];
     const Sides s(q);
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, g = lane / 4, t4 = lane % 4;
     const unsigned xBytes = s.rowsX * s.ld * 2, yBytes = s.rowsY * s.ld * 2;
@@ -282,16 +282,9 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
             const int x = (fx0 + i) * 16 + g + 8 * h, y = (fy0 + jj) * 8 + t4 / L * PER;
             pos[p] = x < s.xTile && y < s.yTile ? q.stageX[x] + q.stageY[y] : -1;
         }
-        // With three stages or more each warp refills one item late (item j - 1's stage after item
-        // j's stores): every warp read that stage long before, so the refiller never waits for a
-        // slow reader, which with an immediate refill held it back a fifth of its samples and passed
-        // the delay on to the next refiller (ncu, TCCG 31, H200, session 51). Measured on the H200
-        // (session 52, TCCG 31-48 f16, two calls in both orders): 256 x 24 tiles 33.0 -> 31.3 us, 16 x
-        // 384 tiles 32.9 -> 33.4-34.2 us; the 12 packed cases 1.7-2.1% faster than two stages by geomean.
         start();
-        const bool late = S > 2;
-        int st = 0, who = 0, pst = 0, pwho = 0;
-        unsigned ph = 0, pph = 0;
+        int st = 0, who = 0;
+        unsigned ph = 0;
         for (long long j = begin; j < end; ++j) {
             multiply(st, ph);
             mbar_arrive(&empty[st]); // every lane: each orders its own reads of the panels
@@ -345,9 +338,7 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
                     if (pos[p] >= 0) *reinterpret_cast<float4*>(Dt + pos[p]) = make_float4(w[0].x, w[0].y, w[1].x, w[1].y);
                 }
             }
-            if (!late) refill(j, st, ph, who, false);
-            else if (j > begin) refill(j - 1, pst, pph, pwho, false);
-            pst = st, pph = ph, pwho = who;
+            refill(j, st, ph, who, false);
             if (++st == S) st = 0, ph ^= 1;
             if (++who == W) who = 0;
         }
