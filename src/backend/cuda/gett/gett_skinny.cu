@@ -193,9 +193,7 @@ struct RowCursor {
     __device__ __forceinline__ void copy(const Walk& wk, const cuperm_gett_params_t& q, OFF* slot, int tid) const
     {
         const int m = tm * BM + tid;
-        const bool ok = j < wk.count && m < q.m;
-        const OFF* src = static_cast<const OFF*>(q.aM) + (ok ? m : 0);
-        if (tid < BM) cp_async<(int)sizeof(OFF)>(smem_addr(slot + tid), src, ok ? (int)sizeof(OFF) : 0);
+        if (tid < BM) copy_row<OFF>(slot + tid, q.aM, m, j < wk.count && m < q.m);
     }
 };
 
