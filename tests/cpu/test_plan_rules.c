@@ -2,7 +2,8 @@
  * checked on a problem that meets its condition and on one that does not: bands where a plane has
  * more A tiles than B tiles, whole-dims tiles where the tile launch's runs are short
  * on both sides, tile reshapes where warps store half sectors or a group's last tile is mostly
- * empty, the pipelined kernel's three conditions. Mapping correctness of every launch is test_plan_mapping's job. */
+ * empty, the pipelined kernel's three conditions, the lean form of 8-byte tiles. Mapping
+ * correctness of every launch is test_plan_mapping's job. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -467,6 +468,46 @@ static void pipelined_past_l2_where_stores_fill_sectors(void** state)
     assert_int_equal(plan_with(&off, 2, wide, pwide, 8).tile.pipelined, 0);
 }
 
+/* Standard scalar tiles of 8-byte elements take the lean form where their stores fill their
+ * sectors (16^6 with its two fastest dimensions exchanged: 128-byte runs on both sides), not where
+ * they leave them partly written (19^6 4,0,1,2,3,5: 152-byte output runs), nor at 4 bytes (always
+ * lean there, no plan flag), nor vector tiles, nor with a table without the rule. */
+static void lean_form_where_stores_fill_sectors(void** state)
+{
+    (void)state;
+    const int perm[] = {1, 0, 2, 3, 4, 5}, p19[] = {4, 0, 1, 2, 3, 5};
+    const int64_t n16[] = {16, 16, 16, 16, 16, 16}, n19[] = {19, 19, 19, 19, 19, 19};
+    double in_eff, out_eff;
+    const cuperm_launch_t full = plan(6, n16, perm, 8), partial = plan(6, n19, p19, 8);
+    assert_int_equal(full.kind, CUPERM_LAUNCH_TILED);
+    assert_true(!full.tile.vec_log2 && !full.tile.pipelined);
+    cuperm_sector_efficiency(&full, &in_eff, &out_eff);
+    assert_true(out_eff >= tt()->lean_min_store_eff);
+    assert_int_equal(full.tile.lean, 1);
+    assert_true(partial.kind == CUPERM_LAUNCH_TILED && !partial.tile.pipelined);
+    cuperm_sector_efficiency(&partial, &in_eff, &out_eff);
+    assert_true(out_eff < tt()->lean_min_store_eff);
+    assert_int_equal(partial.tile.lean, 0);
+    assert_int_equal(plan(6, n16, perm, 4).tile.lean, 0);
+    /* every candidate of the 16^6 case: lean exactly where the rule holds */
+    cuperm_launch_t cand[32];
+    const int n = cuperm_plan_candidates(6, n16, perm, 8, NULL, NULL, &kDevice, cuperm_tuning_for(&kDevice), 0, cand, 32);
+    int lean = 0;
+    for (int i = 0; i < n; ++i) {
+        const cuperm_tile_params_t* t = &cand[i].tile;
+        cuperm_sector_efficiency(&cand[i], &in_eff, &out_eff);
+        const int standard = cand[i].kind == CUPERM_LAUNCH_TILED && !t->vec_log2 &&
+                             (1 << (t->tile_a_log2 + t->tile_b_log2)) == CUPERM_THREADS * CUPERM_TILE_ITEMS(8) &&
+                             cuperm_tile_sides_within_block(t->tile_a_log2, t->tile_b_log2);
+        assert_int_equal(t->lean, standard && out_eff >= tt()->lean_min_store_eff);
+        lean += t->lean;
+    }
+    assert_true(lean >= 1);
+    cuperm_tuning_t off = *cuperm_tuning_for(&kDevice);
+    off.transpose.lean_min_store_eff = 2;
+    assert_int_equal(plan_with(&off, 6, n16, perm, 8).tile.lean, 0);
+}
+
 /* A scalar tile whose group leaves its last tile mostly empty takes the same-size reshape that
  * fills its slots most: 131 elements along B fill 68% of 32 x 64 tiles and 82% of 64 x 32 ones;
  * 13 x 13 = 169 along B (4-byte) fill 66% of 32 x 128 tiles and 88% of 64 x 64 ones. Not where a
@@ -503,6 +544,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(band_where_a_tiles_outnumber_b_tiles),
         cmocka_unit_test(pipelined_where_tiles_are_partly_empty),
+        cmocka_unit_test(lean_form_where_stores_fill_sectors),
         cmocka_unit_test(pipelined_past_l2_where_stores_fill_sectors),
         cmocka_unit_test(reshape_where_a_group_leaves_its_last_tile_empty),
         cmocka_unit_test(whole_dims_where_both_runs_are_short),

@@ -633,10 +633,25 @@ static int64_t choose_band(const cuperm_launch_t* L, const cuperm_transpose_tuni
     return t->a_tiles > t->b_tiles ? band : 0;
 }
 
+/* Whether a TILED launch of 8-byte elements takes the fast path's lean form: standard scalar tiles
+ * whose stores fill their sectors (tt->lean_min_store_eff). */
+static int lean_form(const cuperm_launch_t* L, const cuperm_transpose_tuning_t* tt)
+{
+    const cuperm_tile_params_t* t = &L->tile;
+    if (L->kind != CUPERM_LAUNCH_TILED || L->elem_size != 8 || t->vec_log2 || t->vec_shifted ||
+        t->tile_a_log2 + t->tile_b_log2 != tile_elems_log2(8) ||
+        !cuperm_tile_sides_within_block(t->tile_a_log2, t->tile_b_log2))
+        return 0;
+    double load_eff, store_eff;
+    cuperm_sector_efficiency(L, &load_eff, &store_eff);
+    return store_eff >= tt->lean_min_store_eff;
+}
+
 /* Finishes a tile launch whose tile params are set. */
 static void finish_tile_launch(cuperm_launch_t* L, const cuperm_transpose_tuning_t* tt)
 {
     L->tile.band_tiles = choose_band(L, tt);
+    L->tile.lean = lean_form(L, tt);
     const int64_t max_grid = 0x7fffffff;
     L->blocks = L->tile.num_tiles < max_grid ? L->tile.num_tiles : max_grid;
     L->smem_bytes = cuperm_tile_smem_bytes(L->kind, &L->tile, L->elem_size);

@@ -25,8 +25,9 @@ template <typename T>
 __device__ __forceinline__ T load_ro(const T* p)
 {
     using U = std::conditional_t<sizeof(T) == 1, unsigned char,
-              std::conditional_t<sizeof(T) == 2, unsigned short, unsigned int>>;
-    static_assert(sizeof(U) == sizeof(T), "an element of 1, 2 or 4 bytes");
+              std::conditional_t<sizeof(T) == 2, unsigned short,
+              std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>>>;
+    static_assert(sizeof(U) == sizeof(T), "an element of 1, 2, 4 or 8 bytes");
     const U u = __ldg(reinterpret_cast<const U*>(p));
     T x;
     memcpy(&x, &u, sizeof x);

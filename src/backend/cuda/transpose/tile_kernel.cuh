@@ -167,13 +167,15 @@ __device__ __forceinline__ void move_tile_checked(const cuperm_tile_params_t& p,
 }
 
 // The fast path's two forms: move_tile_lean (tile_lean.cuh) for elements of up to 4 bytes,
-// whose tiles were issue-bound in the checked form, move_tile_checked for the larger ones.
+// whose tiles were issue-bound in the checked form, and for 8-byte ones where the plan says so
+// (kLean: cuperm_tile_params_t.lean); move_tile_checked for the others.
 // kWide: a wide staged tile (CUPERM_TILE_ITEMS_WIDE elements a thread).
-template <bool kStaged, bool kWide, typename Op, typename Off>
+template <bool kStaged, bool kWide, bool kLean, typename Op, typename Off>
 __device__ __forceinline__ void move_tile_fast(const cuperm_tile_params_t& p, const TileView<Op, Off>& tv, const Op& op)
 {
     using T = typename Op::value_type;
-    if constexpr (sizeof(T) <= 4) {
+    static_assert(!kLean || sizeof(T) == 8, "the lean form is planned for 8-byte elements alone");
+    if constexpr (sizeof(T) <= 4 || kLean) {
         constexpr int n = kWide ? CUPERM_TILE_ITEMS_WIDE : tile_items<T>();
         if (tv.na == 1 << p.tile_a_log2 && tv.nb == 1 << p.tile_b_log2)
             move_tile_lean<n, kStaged, true>(p, tv, op);
@@ -221,7 +223,8 @@ __device__ __forceinline__ void move_tile_any(const cuperm_tile_params_t& p, con
 // so that a tensor whose standard tiles would leave SMs idle spreads over more blocks.
 // kFastHalf: the same on tiles of half the fast path's elements, for tiles whose standard size would
 // put a side past a block (a short group on the other side), which the any-shape path would take.
-enum class TilePath { kVec, kVec8, kVec4, kShift, kShiftLanes, kFast, kAny, kFastWide, kFastSmall, kFastHalf };
+// kFastLean: the fast path's lean form for 8-byte elements (cuperm_tile_params_t.lean).
+enum class TilePath { kVec, kVec8, kVec4, kShift, kShiftLanes, kFast, kAny, kFastWide, kFastSmall, kFastHalf, kFastLean };
 
 // Resident blocks per SM the compiler must allow for (registers <= 64K / (256 * n)).
 template <TilePath kPath, typename T>
@@ -243,8 +246,8 @@ __device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const T
     } else if constexpr (kPath == TilePath::kShift || kPath == TilePath::kShiftLanes) {
         static_assert(kStaged, "shifted vectors are planned for staged tiles only");
         move_tile_shifted<kPath == TilePath::kShiftLanes>(p, tv, op);
-    } else if constexpr (kPath == TilePath::kFast || kPath == TilePath::kFastWide) {
-        move_tile_fast<kStaged, kPath == TilePath::kFastWide>(p, tv, op);
+    } else if constexpr (kPath == TilePath::kFast || kPath == TilePath::kFastWide || kPath == TilePath::kFastLean) {
+        move_tile_fast<kStaged, kPath == TilePath::kFastWide, kPath == TilePath::kFastLean>(p, tv, op);
     } else if constexpr (kPath == TilePath::kFastSmall || kPath == TilePath::kFastHalf) {
         constexpr int n = kPath == TilePath::kFastSmall ? CUPERM_TILE_ITEMS_SMALL(sizeof(typename Op::value_type))
                                                         : CUPERM_TILE_ITEMS(sizeof(typename Op::value_type)) / 2;
@@ -372,6 +375,11 @@ cudaError_t launch_tiles(const cuperm_launch_t* l, cupermDataType_t type, const 
                 return with_offsets(&l->tile, [&](auto off) {
                     return launch_tile_kernel<kStaged, TilePath::kFast, Op, decltype(off)>(l, in, out, op, stream);
                 });
+            if constexpr (kStaged && sizeof(T) == 8 && Op::kMovesBits) /* the plan's lean form (select.c) */
+                if (l->tile.lean)
+                    return with_offsets(&l->tile, [&](auto off) {
+                        return launch_tile_kernel<kStaged, TilePath::kFastLean, Op, decltype(off)>(l, in, out, op, stream);
+                    });
             return launch_tile_kernel<kStaged, TilePath::kFast>(l, in, out, op, stream);
         }
         if (ta <= kTileThreads && tb <= kTileThreads && ta * tb == kTileThreads * CUPERM_TILE_ITEMS_SMALL(sizeof(T))) {

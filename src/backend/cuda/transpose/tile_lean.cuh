@@ -1,4 +1,4 @@
-// The tile kernels' fast path for elements of 1, 2 and 4 bytes (move_tile_fast in
+// The tile kernels' fast path for 1-, 2- and 4-byte elements, and 8-byte ones where planned (move_tile_fast in
 // tile_kernel.cuh): straight-line code with 32-bit offsets where the tables allow them.
 //
 // Its earlier form checked every access against the tile's edge; the compiler wrapped each
