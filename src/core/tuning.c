@@ -126,8 +126,8 @@
         /* The lean form of 8-byte tiles (32-bit tables where they fit: 48 registers, 5 blocks an SM, where \
          * the checked form takes 64 and 4) against the checked form, every candidate timed on an H200:      \
          * 0.90x the time by geomean on 415 tiles whose stores fill their sectors, none slower than 1.005x;  \
-         * where they do not, up to 1.8x slower (a thread's stores go to n neighbouring columns in turn, so  \
-         * sectors that neighbouring columns share are written by different instructions). Elements of 16   \
+         * where they do not, up to 1.8x slower (where a warp's stores span columns, a thread's n columns in \
+         * turn put sectors that neighbouring columns share in different instructions). Elements of 16      \
          * bytes and operators that compute keep the checked form (bench/results/lean-f64-h200/).           */ \
         .lean_min_store_eff = 0.995,                                                                         \
         /* Whole-dims tiles grow until both runs span 512 bytes (4 lines); 4 blocks per SM (48 KB each)      \
