@@ -59,9 +59,8 @@ for path in sorted(glob.glob(os.path.join(d, "times-*-base.csv"))):
     for k in b:
         if k in n and k in f:
             v = f[k]
-            items = int(v[6]) // 8 // 256 if v[6].isdigit() else 0
             kind = (KINDS.get(v[16], v[16]), "vec" if v[11] != "0" else "scalar", "pipe" if v[20] == "1" else "plain",
-                    f"{items} a thread", "lean" if v[21] == "1" and v[20] == "0" else "-")
+                    f"tile 2^{int(v[9]) + int(v[10])}", "lean" if v[21] == "1" and v[20] == "0" else "-")
             bykind.setdefault(kind, []).append(n[k] / b[k])
 print()
 print("| candidate kind | n | new/base: geomean, min, max |")
