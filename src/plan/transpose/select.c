@@ -633,14 +633,21 @@ static int64_t choose_band(const cuperm_launch_t* L, const cuperm_transpose_tuni
     return t->a_tiles > t->b_tiles ? band : 0;
 }
 
-/* Whether a launch's kernel has a lean and a checked form for it to choose from: TILED, 8-byte
- * elements, standard scalar tiles with both sides within a block. */
-static int has_lean_form(const cuperm_launch_t* L)
+/* Whether L is a staged scalar tile launch whose sides stay within a block: the tiles whose kernels
+ * have more than one form (pipelined or not, lean or checked). */
+static int scalar_tile_within_block(const cuperm_launch_t* L)
 {
     const cuperm_tile_params_t* t = &L->tile;
-    return L->kind == CUPERM_LAUNCH_TILED && L->elem_size == 8 && !t->vec_log2 && !t->vec_shifted &&
-           t->tile_a_log2 + t->tile_b_log2 == tile_elems_log2(8) &&
+    return L->kind == CUPERM_LAUNCH_TILED && !t->vec_log2 && !t->vec_shifted &&
            cuperm_tile_sides_within_block(t->tile_a_log2, t->tile_b_log2);
+}
+
+/* Whether a launch's kernel has a lean and a checked form for it to choose from: 8-byte elements
+ * in standard scalar tiles within a block. */
+static int has_lean_form(const cuperm_launch_t* L)
+{
+    return L->elem_size == 8 && scalar_tile_within_block(L) &&
+           L->tile.tile_a_log2 + L->tile.tile_b_log2 == tile_elems_log2(8);
 }
 
 /* Whether such a launch takes the lean form: where its stores fill their sectors
@@ -793,9 +800,7 @@ static int pipelined_launch(const cuperm_launch_t* h, const cuperm_device_info_t
 {
     const cuperm_tile_params_t* t = &h->tile;
     const int elem = h->elem_size, sides = t->tile_a_log2 + t->tile_b_log2;
-    if (h->kind != CUPERM_LAUNCH_TILED || t->vec_log2 || t->vec_shifted || t->pipelined ||
-        (elem != 4 && elem != 8 && elem != 16) ||
-        !cuperm_tile_sides_within_block(t->tile_a_log2, t->tile_b_log2) ||
+    if (!scalar_tile_within_block(h) || t->pipelined || (elem != 4 && elem != 8 && elem != 16) ||
         (sides != tile_elems_log2(elem) &&
          sides != cuperm_log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS_SMALL(elem))))
         return 0;
