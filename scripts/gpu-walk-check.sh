@@ -6,7 +6,8 @@
 # ("DTYPE:FILE", FILE of "EXTENTS PERM" lines) and, with DIAG=1, on the held-out suites
 # (primes-heldout and mixed-heldout f64 --count 5, every 24th permn-heldout permutation f64,
 # l2-heldout f32); every element verified; then test_gpu_transpose and, where carried, test_gpu_candidates
-# (MEMCHECK=1: also under compute-sanitizer memcheck, quick sizes). Everything lands in
+# (MEMCHECK=1: also under compute-sanitizer memcheck, quick sizes; RACECHECK=1 racecheck, quick sizes, the tests
+# RACECHECK_FILTER names, RACECHECK_S seconds at most). Everything lands in
 # $OUT/walk-check.tgz (the device tool returns 8 files a call), the summaries in $OUT/summary.txt.
 # MODE: cuperm-bench's --mode (both). test_gpu_candidates is carried xz-compressed (it links the library
 # statically): xz -c TEST > build-wk/test_gpu_candidates.xz.
@@ -47,6 +48,11 @@ if [ -n "${MEMCHECK:-}" ] && [ -x $w/test_gpu_candidates ]; then # quick sizes, 
   CUPERM_TEST_QUICK=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 9 $w/test_gpu_candidates \
     >$r/memcheck-candidates.log 2>&1
   echo "memcheck test_gpu_candidates rc=$? $(grep -E 'ERROR SUMMARY' $r/memcheck-candidates.log | tail -1)"
+fi
+if [ -n "${RACECHECK:-}" ] && [ -x $w/test_gpu_candidates ]; then # quick sizes; RACECHECK_FILTER: cmocka's test filter
+  CUPERM_TEST_QUICK=1 CUPERM_TEST_FILTER="${RACECHECK_FILTER:-*}" timeout ${RACECHECK_S:-200} compute-sanitizer \
+    --tool racecheck --error-exitcode 9 $w/test_gpu_candidates >$r/racecheck-candidates.log 2>&1
+  echo "racecheck test_gpu_candidates rc=$? $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' $r/racecheck-candidates.log | tail -1)"
 fi
 cat $r/*-summary.txt >"$out/summary.txt" 2>/dev/null
 tar czf "$out/walk-check.tgz" -C $r .

@@ -84,9 +84,10 @@ typedef struct {
                           * written by lanes (tile_shifted.cuh), tiles of 8 vectors per column */
     int pipelined;       /* TILED, scalar tiles of 4-, 8- and 16-byte elements: the pipelined kernel
                           * (tile_pipelined.cuh) on a persistent grid, two buffers of shared memory */
-    int lean;            /* TILED, standard scalar tiles of 8-byte elements copied as they are: the fast
-                          * path's lean form (tile_lean.cuh), where the stores fill their sectors (the
-                          * pipelined kernel, one form, ignores it; its plain twin keeps it) */
+    int lean;            /* TILED, standard scalar tiles of 8- and 16-byte elements copied as they are:
+                          * the fast path's lean form (tile_lean.cuh, move_tile_lean_spread; select.c's
+                          * lean_form says where) (the pipelined kernel, one form, ignores it; its plain
+                          * twin keeps it) */
     int64_t a_volume, b_volume;
     int64_t a_tiles, b_tiles;
     int64_t num_tiles;

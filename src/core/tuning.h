@@ -80,9 +80,12 @@ typedef struct {
     double pipelined_min_store_eff;
     double pipelined_max_fill;       /* ... and on tensors of any size where each tile's elements fill less than this
                                       * fraction of its slots (cuperm_tile_inner_fill; 0: never) */
-    double lean_min_store_eff;       /* standard scalar tiles of 8-byte elements take the fast path's lean form
-                                      * (cuperm_tile_params_t.lean) where their stores fill at least this fraction
-                                      * of their sectors (cuperm_sector_efficiency; above 1: never) */
+    double lean_min_store_eff;       /* standard scalar tiles of 8- and 16-byte elements take the fast path's lean
+                                      * form (cuperm_tile_params_t.lean) where their stores fill at least this
+                                      * fraction of their sectors (cuperm_sector_efficiency; above 1: never) ... */
+    int lean_partial_min_b_bytes;    /* ... or where each warp instruction's stores fill theirs
+                                      * (cuperm_warp_efficiency) and the tile's B side spans at least this many
+                                      * bytes (0: no such tiles) */
     /* WHOLE_DIMS launches (plan/transpose/whole_dims.h) */
     int whole_dims_run_bytes;            /* the tile grows until both sides' contiguous runs span this many bytes */
     int whole_dims_blocks_per_sm;        /* resident blocks per SM that walk the tiles */

@@ -468,47 +468,76 @@ static void pipelined_past_l2_where_stores_fill_sectors(void** state)
     assert_int_equal(plan_with(&off, 2, wide, pwide, 8).tile.pipelined, 0);
 }
 
-/* Standard scalar tiles of 8-byte elements take the lean form where their stores fill their
- * sectors (16^6 with its two fastest dimensions exchanged: 128-byte runs on both sides), not where
- * they leave them partly written (19^6 4,0,1,2,3,5: 152-byte output runs), nor at 4 bytes (always
- * lean there, no plan flag), nor vector tiles, nor with a table without the rule; measure mode's
- * candidates hold one plain tile launch in both forms. */
+/* The lean form's rule (select.c, lean_form) restated on a candidate: a standard scalar tile of 8 or
+ * 16 bytes within a block whose stores fill their sectors, or whose warps' stores fill theirs on a B
+ * side of lean_partial_min_b_bytes or more. */
+static int lean_by_rule(const cuperm_launch_t* l)
+{
+    const cuperm_tile_params_t* t = &l->tile;
+    double in_eff, out_eff, warp_out;
+    cuperm_sector_efficiency(l, &in_eff, &out_eff);
+    cuperm_warp_efficiency(l, NULL, &warp_out);
+    const int standard = (l->elem_size == 8 || l->elem_size == 16) && l->kind == CUPERM_LAUNCH_TILED &&
+                         !t->vec_log2 &&
+                         (1 << (t->tile_a_log2 + t->tile_b_log2)) == CUPERM_THREADS * CUPERM_TILE_ITEMS(l->elem_size) &&
+                         cuperm_tile_sides_within_block(t->tile_a_log2, t->tile_b_log2);
+    return standard && (out_eff >= tt()->lean_min_store_eff ||
+                        (warp_out >= 1.0 && tt()->lean_partial_min_b_bytes > 0 &&
+                         (l->elem_size << t->tile_b_log2) >= tt()->lean_partial_min_b_bytes));
+}
+
+/* Standard scalar tiles of 8- and 16-byte elements take the lean form where their stores fill their
+ * sectors (16^6 with its two fastest dimensions exchanged: 128-byte runs on both sides); where
+ * they leave them partly written, on a long B side whose warps' stores fill theirs (19^6 1,2,0,3,4,5:
+ * 32 x 64 tiles, 152-byte output runs in 512-byte columns), not where a warp's stores leave sectors
+ * partly written (19^6 4,0,1,2,3,5); never at 4 bytes (always lean there, no plan flag), nor with a
+ * table without the rule; measure mode's candidates hold one plain tile launch in both forms. */
 static void lean_form_where_stores_fill_sectors(void** state)
 {
     (void)state;
-    const int perm[] = {1, 0, 2, 3, 4, 5}, p19[] = {4, 0, 1, 2, 3, 5};
+    const int perm[] = {1, 0, 2, 3, 4, 5}, p_long[] = {1, 2, 0, 3, 4, 5}, p_warp[] = {4, 0, 1, 2, 3, 5};
     const int64_t n16[] = {16, 16, 16, 16, 16, 16}, n19[] = {19, 19, 19, 19, 19, 19};
-    double in_eff, out_eff;
-    const cuperm_launch_t full = plan(6, n16, perm, 8), partial = plan(6, n19, p19, 8);
-    assert_int_equal(full.kind, CUPERM_LAUNCH_TILED);
-    assert_true(!full.tile.vec_log2 && !full.tile.pipelined);
-    cuperm_sector_efficiency(&full, &in_eff, &out_eff);
-    assert_true(out_eff >= tt()->lean_min_store_eff);
-    assert_int_equal(full.tile.lean, 1);
-    assert_true(partial.kind == CUPERM_LAUNCH_TILED && !partial.tile.pipelined);
-    cuperm_sector_efficiency(&partial, &in_eff, &out_eff);
-    assert_true(out_eff < tt()->lean_min_store_eff);
-    assert_int_equal(partial.tile.lean, 0);
+    double in_eff, out_eff, warp_out;
+    for (int elem = 8; elem <= 16; elem *= 2) {
+        const cuperm_launch_t full = plan(6, n16, perm, elem);
+        assert_int_equal(full.kind, CUPERM_LAUNCH_TILED);
+        assert_true(!full.tile.vec_log2 && !full.tile.pipelined);
+        cuperm_sector_efficiency(&full, &in_eff, &out_eff);
+        assert_true(out_eff >= tt()->lean_min_store_eff);
+        assert_int_equal(full.tile.lean, 1);
+    }
+    const cuperm_launch_t longb = plan(6, n19, p_long, 8), warp = plan(6, n19, p_warp, 8);
+    assert_true(longb.kind == CUPERM_LAUNCH_TILED && !longb.tile.pipelined);
+    cuperm_sector_efficiency(&longb, &in_eff, &out_eff);
+    cuperm_warp_efficiency(&longb, NULL, &warp_out);
+    assert_true(out_eff < tt()->lean_min_store_eff && warp_out >= 1.0);
+    assert_true((8 << longb.tile.tile_b_log2) >= tt()->lean_partial_min_b_bytes);
+    assert_int_equal(longb.tile.lean, 1);
+    assert_true(warp.kind == CUPERM_LAUNCH_TILED && !warp.tile.pipelined);
+    cuperm_warp_efficiency(&warp, NULL, &warp_out);
+    assert_true(warp_out < 1.0);
+    assert_int_equal(warp.tile.lean, 0);
     assert_int_equal(plan(6, n16, perm, 4).tile.lean, 0);
-    /* every candidate of both cases: lean where the rule holds, but for one plain tile launch's twin
-     * in its other form (for measure mode), the launch itself listed before it */
-    const int64_t* ext[] = {n16, n19};
-    const int* perms[] = {perm, p19};
-    for (int c = 0; c < 2; ++c) {
+    /* every candidate of these cases at 8 and 16 bytes: lean by the rule, but for one plain tile
+     * launch's twin in its other form (for measure mode), the launch itself listed before it */
+    const int64_t* ext[] = {n16, n19, n19};
+    const int* perms[] = {perm, p_long, p_warp};
+    int lean_shorter_b = 0; /* lean candidates by the rule's second clause alone */
+    for (int c = 0; c < 6; ++c) {
         cuperm_launch_t cand[CUPERM_MAX_CANDIDATES];
-        const int n = cuperm_plan_candidates(6, ext[c], perms[c], 8, NULL, NULL, &kDevice, cuperm_tuning_for(&kDevice),
-                                             0, cand, CUPERM_MAX_CANDIDATES);
+        const int n = cuperm_plan_candidates(6, ext[c % 3], perms[c % 3], c < 3 ? 8 : 16, NULL, NULL, &kDevice,
+                                             cuperm_tuning_for(&kDevice), 0, cand, CUPERM_MAX_CANDIDATES);
         int twins = 0, lean = 0;
         for (int i = 0; i < n; ++i) {
             const cuperm_tile_params_t* t = &cand[i].tile;
             cuperm_sector_efficiency(&cand[i], &in_eff, &out_eff);
-            const int standard = cand[i].kind == CUPERM_LAUNCH_TILED && !t->vec_log2 &&
-                                 (1 << (t->tile_a_log2 + t->tile_b_log2)) == CUPERM_THREADS * CUPERM_TILE_ITEMS(8) &&
-                                 cuperm_tile_sides_within_block(t->tile_a_log2, t->tile_b_log2);
             lean += t->lean && !t->pipelined;
-            if (t->lean == (standard && out_eff >= tt()->lean_min_store_eff)) continue;
+            if (t->lean == lean_by_rule(&cand[i])) {
+                lean_shorter_b += t->lean && out_eff < tt()->lean_min_store_eff;
+                continue;
+            }
             ++twins;
-            assert_true(standard && !t->pipelined);
+            assert_true(!t->pipelined);
             int has_original = 0;
             for (int j = 0; j < i; ++j) {
                 cuperm_launch_t o = cand[j];
@@ -520,7 +549,11 @@ static void lean_form_where_stores_fill_sectors(void** state)
         assert_int_equal(twins, 1);
         assert_true(lean >= 1); /* the rule's lean launch, or the checked one's lean twin */
     }
+    assert_true(lean_shorter_b > 0);
     cuperm_tuning_t off = *cuperm_tuning_for(&kDevice);
+    off.transpose.lean_partial_min_b_bytes = 0;
+    assert_int_equal(plan_with(&off, 6, n19, p_long, 8).tile.lean, 0);
+    assert_int_equal(plan_with(&off, 6, n16, perm, 8).tile.lean, 1);
     off.transpose.lean_min_store_eff = 2;
     assert_int_equal(plan_with(&off, 6, n16, perm, 8).tile.lean, 0);
 }

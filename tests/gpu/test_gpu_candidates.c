@@ -65,7 +65,8 @@ static int small_tile_runs[17]; /* candidates on small tiles (CUPERM_TILE_ITEMS_
 static int half_tile_runs;      /* candidates on half-size tiles (the kernels' kFastHalf path) */
 static int pipelined_runs[17];  /* candidates on the pipelined tile kernel, by element bytes */
 static int walked_pipelined;    /* pipelined candidates whose blocks walk more than two tiles each */
-static int lean_runs, lean_edge_runs; /* candidates on the lean form of 8-byte tiles; of those, with edge tiles */
+static int lean_runs[17], lean_edge_runs[17]; /* candidates on the lean form of 8- and 16-byte tiles; of those,
+                                                 * with edge tiles; by element bytes */
 
 static int rows_in_input_order(const cuperm_launch_t* l)
 {
@@ -129,8 +130,9 @@ static int run_candidates(const test_case_t* c, int elem, const cuperm_device_in
         walked_pipelined += cand[k].tile.pipelined && cand[k].tile.num_tiles > 2 * cand[k].blocks;
         if (cand[k].tile.lean && !cand[k].tile.pipelined) {
             const cuperm_tile_params_t* t = &cand[k].tile;
-            ++lean_runs;
-            lean_edge_runs += t->a_volume % (1 << t->tile_a_log2) != 0 || t->b_volume % (1 << t->tile_b_log2) != 0;
+            ++lean_runs[cand[k].elem_size];
+            lean_edge_runs[cand[k].elem_size] +=
+                t->a_volume % (1 << t->tile_a_log2) != 0 || t->b_volume % (1 << t->tile_b_log2) != 0;
         }
         rows_reordered += k > 0 && cand[k].kind == CUPERM_LAUNCH_ROWS && cand[0].kind == CUPERM_LAUNCH_ROWS &&
                           rows_in_input_order(&cand[k]) != rows_in_input_order(&cand[0]);
@@ -217,26 +219,36 @@ static void random_problems_every_candidate(void** state)
     assert_true(walked_pipelined > 0);
 }
 
-/* 8-byte shapes whose standard tiles store whole sectors, so the plan takes the lean form
- * (cuperm_tile_params_t.lean): whole tiles, edge tiles on either side or both, several dimensions
- * a group, outer dimensions; aligned and misaligned by an element. */
-static void lean_tiles_8byte(void** state)
+/* 8- and 16-byte shapes whose standard tiles take the lean form (cuperm_tile_params_t.lean):
+ * whole tiles, edge tiles on either side or both, several dimensions a group, outer dimensions,
+ * odd and prime extents (stores that leave sectors partly written); aligned and misaligned by an
+ * element; planned with the device's table and with one that makes every such tile lean. */
+static void lean_tiles_8_16byte(void** state)
 {
     (void)state;
-    static const test_shape_t cases[] = {
-        {2, {1024, 2048}, {1, 0}}, {2, {1000, 2000}, {1, 0}}, {2, {4000, 36}, {1, 0}},
-        {3, {20, 30, 64}, {1, 2, 0}}, {4, {16, 12, 20, 8}, {2, 3, 0, 1}}, {5, {8, 4, 36, 4, 28}, {3, 2, 4, 0, 1}},
+    static const test_shape_t cases[] = { /* the first four alone with CUPERM_TEST_QUICK */
+        {2, {1000, 2000}, {1, 0}}, {3, {19, 19, 19}, {2, 0, 1}}, {4, {13, 17, 5, 23}, {3, 1, 0, 2}},
+        {5, {8, 4, 36, 4, 28}, {3, 2, 4, 0, 1}}, {2, {1024, 2048}, {1, 0}}, {2, {4000, 36}, {1, 0}},
+        {3, {20, 30, 64}, {1, 2, 0}}, {4, {16, 12, 20, 8}, {2, 3, 0, 1}}, {2, {1001, 263}, {1, 0}},
+        {5, {15, 15, 15, 15, 15}, {3, 0, 4, 1, 2}}, {6, {7, 11, 3, 13, 5, 9}, {5, 2, 0, 4, 1, 3}},
     };
+    cuperm_tuning_t all = *cuperm_tuning_for(&kDevice);
+    all.transpose.lean_min_store_eff = 0;
+    const cuperm_tuning_t* tunings[] = {cuperm_tuning_for(&kDevice), &all};
     rng_t r = {45};
     int failures = 0;
-    lean_runs = lean_edge_runs = 0;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    for (int e = 8; e <= 16; e *= 2) lean_runs[e] = lean_edge_runs[e] = 0;
+    const size_t count = quick() ? 4 : sizeof cases / sizeof cases[0];
+    for (size_t i = 0; i < count; ++i) {
         const test_case_t c = case_from_shape(&cases[i]);
-        failures += check_case(&c, 8, cuperm_tuning_for(&kDevice), &r);
+        for (int e = 8; e <= 16; e *= 2)
+            for (int t = 0; t < 2; ++t) failures += check_case(&c, e, tunings[t], &r);
     }
     assert_int_equal(failures, 0);
-    assert_true(lean_runs > 0);
-    assert_true(lean_edge_runs > 0);
+    for (int e = 8; e <= 16; e *= 2) {
+        assert_true(lean_runs[e] > 0);
+        assert_true(lean_edge_runs[e] > 0);
+    }
 }
 
 /* Shapes whose vector tiles take each allowed shape: short A or B groups
@@ -414,7 +426,7 @@ int main(void)
     if (getenv("CUPERM_TEST_FILTER")) cmocka_set_test_filter(getenv("CUPERM_TEST_FILTER"));
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(vector_tile_shapes),
-        cmocka_unit_test(lean_tiles_8byte),
+        cmocka_unit_test(lean_tiles_8_16byte),
         cmocka_unit_test(random_problems_every_candidate),
         cmocka_unit_test(wide_tiles_every_candidate),
         cmocka_unit_test(pipelined_tiles_axpby),

@@ -170,7 +170,8 @@ void cuperm_warp_efficiency(const cuperm_launch_t* l, double* in_eff, double* ou
     *out_eff = 1;
     const cuperm_tile_params_t* t = &l->tile;
     if (l->kind != CUPERM_LAUNCH_TILED || t->vec_log2) return;
-    /* move_tile_checked (8 bytes and more) gives a thread rows 1 apart, move_tile_lean n apart */
+    /* move_tile_checked and move_tile_lean_spread (8 bytes and more) give a thread rows 1 apart,
+     * move_tile_lean n apart */
     const int spacing = l->elem_size >= 8 ? 1 : CUPERM_TILE_ITEMS(l->elem_size);
     if (in_eff) *in_eff = warp_pass_efficiency(t, 0, l->elem_size, spacing);
     *out_eff = warp_pass_efficiency(t, 1, l->elem_size, spacing);

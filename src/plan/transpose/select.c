@@ -642,22 +642,27 @@ static int scalar_tile_within_block(const cuperm_launch_t* L)
            cuperm_tile_sides_within_block(t->tile_a_log2, t->tile_b_log2);
 }
 
-/* Whether a launch's kernel has a lean and a checked form for it to choose from: 8-byte elements
- * in standard scalar tiles within a block. */
+/* Whether a launch's kernel has a lean and a checked form for it to choose from: 8- and 16-byte
+ * elements in standard scalar tiles within a block. */
 static int has_lean_form(const cuperm_launch_t* L)
 {
-    return L->elem_size == 8 && scalar_tile_within_block(L) &&
-           L->tile.tile_a_log2 + L->tile.tile_b_log2 == tile_elems_log2(8);
+    return (L->elem_size == 8 || L->elem_size == 16) && scalar_tile_within_block(L) &&
+           L->tile.tile_a_log2 + L->tile.tile_b_log2 == tile_elems_log2(L->elem_size);
 }
 
 /* Whether such a launch takes the lean form: where its stores fill their sectors
- * (tt->lean_min_store_eff). */
+ * (tt->lean_min_store_eff), or where each warp instruction's stores fill theirs and the tile's B
+ * side is long (tt->lean_partial_min_b_bytes): tiles with shorter B sides whose stores leave sectors
+ * partly written ran slower lean (5 blocks an SM) than checked (4). */
 static int lean_form(const cuperm_launch_t* L, const cuperm_transpose_tuning_t* tt)
 {
     if (!has_lean_form(L)) return 0;
-    double load_eff, store_eff;
+    double load_eff, store_eff, warp_store_eff;
     cuperm_sector_efficiency(L, &load_eff, &store_eff);
-    return store_eff >= tt->lean_min_store_eff;
+    if (store_eff >= tt->lean_min_store_eff) return 1;
+    cuperm_warp_efficiency(L, NULL, &warp_store_eff);
+    return tt->lean_partial_min_b_bytes > 0 && warp_store_eff >= 1.0 &&
+           ((int64_t)L->elem_size << L->tile.tile_b_log2) >= tt->lean_partial_min_b_bytes;
 }
 
 /* Finishes a tile launch whose tile params are set. */

@@ -26,8 +26,9 @@ __device__ __forceinline__ T load_ro(const T* p)
 {
     using U = std::conditional_t<sizeof(T) == 1, unsigned char,
               std::conditional_t<sizeof(T) == 2, unsigned short,
-              std::conditional_t<sizeof(T) == 4, unsigned int, unsigned long long>>>;
-    static_assert(sizeof(U) == sizeof(T), "an element of 1, 2, 4 or 8 bytes");
+              std::conditional_t<sizeof(T) == 4, unsigned int,
+              std::conditional_t<sizeof(T) == 8, unsigned long long, uint4>>>>;
+    static_assert(sizeof(U) == sizeof(T), "an element of 1, 2, 4, 8 or 16 bytes");
     const U u = __ldg(reinterpret_cast<const U*>(p));
     T x;
     memcpy(&x, &u, sizeof x);
@@ -45,6 +46,15 @@ __device__ __forceinline__ void load_entries(const Off* t, Off (&e)[n])
         const uint4 w = reinterpret_cast<const uint4*>(t)[c];
         memcpy(&e[c * per], &w, sizeof w);
     }
+}
+
+// The slot of entry i in a table stored thread-major for threads that each take n indices
+// step = 2^step_log2 apart (thread q: q, q + step, ..., q + (n - 1) step; the side holds step * n):
+// a thread's n entries are then consecutive, for load_entries, while a warp's lanes still take
+// neighbouring indices in each instruction.
+__host__ __device__ __forceinline__ int spread_slot(int i, int step_log2, int n)
+{
+    return (i & ((1 << step_log2) - 1)) * n + (i >> step_log2);
 }
 
 // Entries i0 .. i0 + n - 1 of table t: on a whole tile in 16-byte loads, on an edge tile with

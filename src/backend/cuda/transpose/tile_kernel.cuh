@@ -33,8 +33,10 @@ struct TileSpan {
 };
 
 // Tile t's origin, and its four offset tables (input and output offsets of its A and B indices)
-// filled by the block's threads; the caller synchronises before reading them.
-template <typename Off>
+// filled by the block's threads; the caller synchronises before reading them. kSpread (the tables
+// of move_tile_lean_spread): b_in and a_out thread-major (spread_slot), and on an edge tile the
+// slots past the edge repeat its last index, so that every tile's entries come in whole runs.
+template <typename Off, bool kSpread = false>
 __device__ __forceinline__ TileSpan build_tile_tables(const cuperm_tile_params_t& p, const cuperm_tile_divs_t& dv,
                                                       int64_t t, Off* a_in, Off* a_out, Off* b_in, Off* b_out)
 {
@@ -44,20 +46,35 @@ __device__ __forceinline__ TileSpan build_tile_tables(const cuperm_tile_params_t
     cuperm_tile_origin(&p, &dv, t, &a0, &b0, &sp.in_base, &sp.out_base);
     sp.na = (int)min((int64_t)ta, p.a_volume - a0);
     sp.nb = (int)min((int64_t)tb, p.b_volume - b0);
-    for (int i = threadIdx.x; i < ta + tb; i += kTileThreads) {
-        if constexpr (std::is_same_v<Off, int64_t>) {
-            if (i < sp.na)
-                cuperm_group_offsets(p.dim, dv.dim, 0, p.a_end, a0 + i, &a_in[i], &a_out[i]);
-            else if (i >= ta && i - ta < sp.nb)
-                cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.b_end, b0 + (i - ta), &b_in[i - ta], &b_out[i - ta]);
-        } else { // 32-bit entries (the launcher checked that they fit)
+    if constexpr (kSpread) {
+        const int xs_log2 = kTileThreadsLog2 - p.tile_b_log2, ys_log2 = kTileThreadsLog2 - p.tile_a_log2;
+        const int n = ta >> xs_log2; // a thread's indices on each side (ta * tb / threads)
+        for (int i = threadIdx.x; i < ta + tb; i += kTileThreads) {
             int64_t oi, oo;
-            if (i < sp.na) {
-                cuperm_group_offsets(p.dim, dv.dim, 0, p.a_end, a0 + i, &oi, &oo);
-                a_in[i] = (Off)oi, a_out[i] = (Off)oo;
-            } else if (i >= ta && i - ta < sp.nb) {
-                cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.b_end, b0 + (i - ta), &oi, &oo);
-                b_in[i - ta] = (Off)oi, b_out[i - ta] = (Off)oo;
+            if (i < ta) {
+                cuperm_group_offsets(p.dim, dv.dim, 0, p.a_end, a0 + min(i, sp.na - 1), &oi, &oo);
+                a_in[i] = (Off)oi, a_out[spread_slot(i, xs_log2, n)] = (Off)oo;
+            } else {
+                cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.b_end, b0 + min(i - ta, sp.nb - 1), &oi, &oo);
+                b_in[spread_slot(i - ta, ys_log2, n)] = (Off)oi, b_out[i - ta] = (Off)oo;
+            }
+        }
+    } else {
+        for (int i = threadIdx.x; i < ta + tb; i += kTileThreads) {
+            if constexpr (std::is_same_v<Off, int64_t>) {
+                if (i < sp.na)
+                    cuperm_group_offsets(p.dim, dv.dim, 0, p.a_end, a0 + i, &a_in[i], &a_out[i]);
+                else if (i >= ta && i - ta < sp.nb)
+                    cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.b_end, b0 + (i - ta), &b_in[i - ta], &b_out[i - ta]);
+            } else { // 32-bit entries (the launcher checked that they fit)
+                int64_t oi, oo;
+                if (i < sp.na) {
+                    cuperm_group_offsets(p.dim, dv.dim, 0, p.a_end, a0 + i, &oi, &oo);
+                    a_in[i] = (Off)oi, a_out[i] = (Off)oo;
+                } else if (i >= ta && i - ta < sp.nb) {
+                    cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.b_end, b0 + (i - ta), &oi, &oo);
+                    b_in[i - ta] = (Off)oi, b_out[i - ta] = (Off)oo;
+                }
             }
         }
     }
@@ -166,16 +183,21 @@ __device__ __forceinline__ void move_tile_checked(const cuperm_tile_params_t& p,
     }
 }
 
-// The fast path's two forms: move_tile_lean (tile_lean.cuh) for elements of up to 4 bytes,
-// whose tiles were issue-bound in the checked form, and for 8-byte ones where the plan says so
-// (kLean: cuperm_tile_params_t.lean); move_tile_checked for the others.
+// The fast path's forms: move_tile_lean (tile_lean.cuh) for elements of up to 4 bytes, whose
+// tiles were issue-bound in the checked form; move_tile_lean_spread for 8- and 16-byte ones where
+// the plan says so (kLean: cuperm_tile_params_t.lean); move_tile_checked for the others.
 // kWide: a wide staged tile (CUPERM_TILE_ITEMS_WIDE elements a thread).
 template <bool kStaged, bool kWide, bool kLean, typename Op, typename Off>
 __device__ __forceinline__ void move_tile_fast(const cuperm_tile_params_t& p, const TileView<Op, Off>& tv, const Op& op)
 {
     using T = typename Op::value_type;
-    static_assert(!kLean || sizeof(T) == 8, "the lean form is planned for 8-byte elements alone");
-    if constexpr (sizeof(T) <= 4 || kLean) {
+    static_assert(!kLean || (sizeof(T) >= 8 && kStaged && !kWide), "the lean form of staged 8- and 16-byte tiles");
+    if constexpr (kLean) {
+        if (tv.na == 1 << p.tile_a_log2 && tv.nb == 1 << p.tile_b_log2)
+            move_tile_lean_spread<true>(p, tv, op);
+        else
+            move_tile_lean_spread<false>(p, tv, op);
+    } else if constexpr (sizeof(T) <= 4) {
         constexpr int n = kWide ? CUPERM_TILE_ITEMS_WIDE : tile_items<T>();
         if (tv.na == 1 << p.tile_a_log2 && tv.nb == 1 << p.tile_b_log2)
             move_tile_lean<n, kStaged, true>(p, tv, op);
@@ -223,12 +245,16 @@ __device__ __forceinline__ void move_tile_any(const cuperm_tile_params_t& p, con
 // so that a tensor whose standard tiles would leave SMs idle spreads over more blocks.
 // kFastHalf: the same on tiles of half the fast path's elements, for tiles whose standard size would
 // put a side past a block (a short group on the other side), which the any-shape path would take.
-// kFastLean: the fast path's lean form for 8-byte elements (cuperm_tile_params_t.lean).
+// kFastLean: the fast path's lean form for 8- and 16-byte elements (cuperm_tile_params_t.lean).
 enum class TilePath { kVec, kVec8, kVec4, kShift, kShiftLanes, kFast, kAny, kFastWide, kFastSmall, kFastHalf, kFastLean };
 
-// Resident blocks per SM the compiler must allow for (registers <= 64K / (256 * n)).
+// Resident blocks per SM the compiler must allow for (registers <= 64K / (256 * n)). The lean form
+// of 8- and 16-byte tiles fits 5 (48 registers, no spills, sm_90), the reason it exists.
 template <TilePath kPath, typename T>
-constexpr int tile_min_blocks() { return kPath == TilePath::kFastSmall ? CUPERM_SMALL_TILE_BLOCKS(sizeof(T)) : 4; }
+constexpr int tile_min_blocks()
+{
+    return kPath == TilePath::kFastSmall ? CUPERM_SMALL_TILE_BLOCKS(sizeof(T)) : kPath == TilePath::kFastLean ? 5 : 4;
+}
 
 template <bool kStaged, TilePath kPath, typename Op, typename Off>
 __device__ __forceinline__ void move_tile(const cuperm_tile_params_t& p, const TileView<Op, Off>& tv, const Op& op)
@@ -291,7 +317,7 @@ tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const typ
     }
 
     for (int64_t t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
-        const TileSpan sp = build_tile_tables(p, dv, t, a_in, a_out, b_in, b_out);
+        const TileSpan sp = build_tile_tables<Off, kPath == TilePath::kFastLean>(p, dv, t, a_in, a_out, b_in, b_out);
         const int na = sp.na, nb = sp.nb;
         const int64_t in_base = sp.in_base, out_base = sp.out_base;
         __syncthreads();
@@ -375,7 +401,7 @@ cudaError_t launch_tiles(const cuperm_launch_t* l, cupermDataType_t type, const 
                 return with_offsets(&l->tile, [&](auto off) {
                     return launch_tile_kernel<kStaged, TilePath::kFast, Op, decltype(off)>(l, in, out, op, stream);
                 });
-            if constexpr (kStaged && sizeof(T) == 8 && Op::kMovesBits) /* the plan's lean form (select.c) */
+            if constexpr (kStaged && sizeof(T) >= 8 && Op::kMovesBits) /* the plan's lean form (select.c) */
                 if (l->tile.lean)
                     return with_offsets(&l->tile, [&](auto off) {
                         return launch_tile_kernel<kStaged, TilePath::kFastLean, Op, decltype(off)>(l, in, out, op, stream);

@@ -1,5 +1,5 @@
-// The tile kernels' fast path for 1-, 2- and 4-byte elements, and 8-byte ones where planned (move_tile_fast in
-// tile_kernel.cuh): straight-line code with 32-bit offsets where the tables allow them.
+// The tile kernels' fast path for 1-, 2- and 4-byte elements, and 8- and 16-byte ones where planned
+// (move_tile_fast in tile_kernel.cuh): straight-line code with 32-bit offsets where the tables allow them.
 //
 // Its earlier form checked every access against the tile's edge; the compiler wrapped each
 // access in a branch of its own and rebuilt the shared-memory and 64-bit global addresses inside
@@ -13,6 +13,9 @@
 #include "backend/cuda/transpose/tile_vec.cuh"
 
 namespace cuperm {
+
+constexpr int kTileThreadsLog2 = 8;
+static_assert(1 << kTileThreadsLog2 == CUPERM_THREADS, "the tile kernels' threads, as a power of two");
 
 // move_tile_lean in one round (all n loads in flight at once), from its loads on.
 template <bool kStaged, bool kWhole, int n, typename Op, typename Off>
@@ -113,6 +116,57 @@ __device__ __forceinline__ void move_tile_lean(const cuperm_tile_params_t& p, co
     } else {
         move_tile_lean_once<kStaged, kWhole>(p, tv, op, x, y0, x_ok, in, e, v);
     }
+}
+
+// How many of a thread's n indices q, q + 2^step_log2, ... fall below an edge that is left
+// indices past q (the predicates of an edge tile's accesses as one count, in one register).
+__device__ __forceinline__ int spread_count(int left, int step_log2, int n)
+{
+    return max(0, min(n, (left + (1 << step_log2) - 1) >> step_log2));
+}
+
+// The lean form for elements of 8 and 16 bytes (staged tiles, copies): as move_tile_lean_once, but
+// a thread takes rows y0, y0 + ystep, ... on the read pass and columns x0, x0 + xstep, ... on the
+// write pass, as move_tile_checked does, so that each warp instruction covers neighbouring rows
+// (columns) of the tile. With a thread's n neighbouring columns instead, a warp whose stores span
+// several columns leaves the sectors that neighbouring columns share to different instructions,
+// and partly written sectors cost up to 1.8x the time (bench/results/lean-f64-h200/). The tables
+// come from build_tile_tables<kSpread>: b_in and a_out thread-major, so a thread's entries come in
+// 16-byte loads, and whole on edge tiles too, whose slots past the edge repeat its last index: an
+// edge tile's loads read that element again (predicated loads made ptxas spill 130-190 bytes
+// under the 48 registers that 5 blocks an SM allow), and only its stores are predicated.
+template <bool kWhole, typename Op, typename Off>
+__device__ __forceinline__ void move_tile_lean_spread(const cuperm_tile_params_t& p, const TileView<Op, Off>& tv,
+                                                      const Op&)
+{
+    using T = typename Op::value_type;
+    static_assert(Op::kMovesBits, "copies only");
+    constexpr int n = CUPERM_TILE_ITEMS(sizeof(T));
+    const int la = p.tile_a_log2, lb = p.tile_b_log2, row = p.smem_row;
+    const int ys_log2 = kTileThreadsLog2 - la, xs_log2 = kTileThreadsLog2 - lb; // threads along each side
+    Off e[n];
+    T v[n];
+    {
+        const int x = threadIdx.x & ((1 << la) - 1), y0 = threadIdx.x >> la;
+        const T* in = as_base(tv.in + tv.a_in[x]);
+        load_entries(tv.b_in + y0 * n, e);
+#pragma unroll
+        for (int k = 0; k < n; ++k) v[k] = load_ro(in + e[k]); // past an edge: the edge's last element
+        T* put = tv.tile + y0 * row + x; // rows past an edge tile's end hold values never read
+#pragma unroll
+        for (int k = 0; k < n; ++k) put[(k << ys_log2) * row] = v[k];
+    }
+    __syncthreads();
+    const int y = threadIdx.x & ((1 << lb) - 1), x0 = threadIdx.x >> lb;
+    const int cols = kWhole ? n : y < tv.nb ? spread_count(tv.na - x0, xs_log2, n) : 0;
+    const T* get = tv.tile + y * row + x0;
+#pragma unroll
+    for (int k = 0; k < n; ++k) v[k] = get[k << xs_log2];
+    T* out = as_base(tv.out + tv.b_out[y]);
+    load_entries(tv.a_out + x0 * n, e);
+#pragma unroll
+    for (int k = 0; k < n; ++k)
+        if (k < cols) out[e[k]] = v[k];
 }
 
 } // namespace cuperm
