@@ -8,32 +8,12 @@ launch new/base where its flag is set and 1 elsewhere (seen/: new was lean on ev
     tar xzf DIR/ab-times.tgz -C TIMES_DIR
     cuperm-plan-features --candidates < DIR/cases/NAME.txt > FEATURES_DIR/NAME.csv   (each NAME)
     python3 compare.py TIMES_DIR FEATURES_DIR"""
-import csv, glob, math, os, statistics, sys
+import glob, os, statistics, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools", "model"))
+from candidate_ab import features as feats, geomean as gm, times_over_copy as times  # noqa: E402
 
 KINDS = {"0": "copy", "1": "tiled", "2": "rows", "3": "whole-dims"}
-
-
-def times(path):
-    t = {}
-    for r in csv.DictReader(open(path)):
-        s, c = float(r["seconds"]), float(r["copy_seconds"])
-        if s > 0 and c > 0:
-            t[(int(r["case"]), int(r["candidate"]))] = s / c
-    return t
-
-
-def feats(path):
-    f = {}
-    for line in open(path):
-        v = line.strip().split(",")
-        if len(v) > 20 and v[0].isdigit():
-            f[(int(v[0]), int(v[1]))] = v
-    return f
-
-
-def gm(x):
-    return math.exp(sum(map(math.log, x)) / len(x)) if x else float("nan")
-
 
 d, fd = sys.argv[1], sys.argv[2]
 print("| cases | planner's launch new/base: geomean, best, worst | rule: geomean, worst (lean plans) "

@@ -11,33 +11,14 @@ forms the two builds ran (features' last column: cuperm_tile_params_t.lean; colu
     cuperm-plan-features --candidates < cases/NAME.txt > BASE_FEATURES/NAME.csv    (base build)
     cuperm-plan-features --candidates < cases/NAME.txt > NEW_FEATURES/NAME.csv     (new build)
     python3 compare.py TIMES_DIR BASE_FEATURES NEW_FEATURES"""
-import csv, glob, math, os, statistics, sys
+import glob, os, statistics, sys
 
-
-def times(path):
-    t = {}
-    for r in csv.DictReader(open(path)):
-        s, c = float(r["seconds"]), float(r["copy_seconds"])
-        if s > 0 and c > 0:
-            t[(int(r["case"]), int(r["candidate"]))] = s / c
-    return t
-
-
-def feats(path):
-    f = {}
-    for line in open(path):
-        v = line.strip().split(",")
-        if len(v) > 20 and v[0].isdigit():
-            f[(int(v[0]), int(v[1]))] = v
-    return f
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools", "model"))
+from candidate_ab import features as feats, geomean as gm, times_over_copy as times  # noqa: E402
 
 
 def form(v):
     return "pipelined" if v[20] == "1" else "lean" if v[21] == "1" else "other"
-
-
-def gm(x):
-    return math.exp(sum(map(math.log, x)) / len(x)) if x else float("nan")
 
 
 def summary(x):
