@@ -1,19 +1,25 @@
-"""Readers shared by the per-session A/B scripts of bench/results (lean-f64-h200, lean-spread-h200):
-one build's candidate times (scripts/gpu-candidates-ab.sh's times-NAME-{base,new}.csv) and
-cuperm-plan-features --candidates lines, keyed by (case, candidate)."""
+"""Readers shared by the A/B scripts of candidate times (compare_candidates_ab.py, and the compare.py of
+bench/results/lean-f64-h200 and lean-spread-h200): one build's candidate times
+(scripts/gpu-candidates-ab.sh's times-NAME-{base,new}.csv) and cuperm-plan-features --candidates
+lines, keyed by (case, candidate)."""
 import csv
 import math
 
 
-def times_over_copy(path):
-    """Each timed candidate's seconds over the same-run copy's (untimed ones left out)."""
+def times_and_copy(path):
+    """Each timed candidate's (seconds, the same-run copy's seconds); untimed ones left out."""
     t = {}
     with open(path) as f:
         for r in csv.DictReader(f):
             s, c = float(r["seconds"]), float(r["copy_seconds"])
             if s > 0 and c > 0:
-                t[(int(r["case"]), int(r["candidate"]))] = s / c
+                t[(int(r["case"]), int(r["candidate"]))] = (s, c)
     return t
+
+
+def times_over_copy(path):
+    """Each timed candidate's seconds over the same-run copy's."""
+    return {k: s / c for k, (s, c) in times_and_copy(path).items()}
 
 
 def features(path):

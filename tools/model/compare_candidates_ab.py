@@ -8,33 +8,18 @@ new), and how many cases whole-dims wins. Candidate kernels come from FEATURES_D
 
     python3 tools/model/compare_candidates_ab.py DIR FEATURES_DIR
 """
-import csv
 import glob
 import os
 import statistics
 import sys
 
+from candidate_ab import features, times_and_copy as times
+
 KINDS = {"0": "copy", "1": "tiled", "2": "rows", "3": "whole-dims"}
 
 
-def times(path):
-    t = {}
-    with open(path) as f:
-        for r in csv.DictReader(f):
-            s, c = float(r["seconds"]), float(r["copy_seconds"])
-            if s > 0 and c > 0:
-                t[(int(r["case"]), int(r["candidate"]))] = (s, c)
-    return t
-
-
 def kinds(path):
-    k = {}
-    with open(path) as f:
-        for line in f:
-            v = line.strip().split(",")
-            if len(v) > 2 and v[0].isdigit():
-                k[(int(v[0]), int(v[1]))] = KINDS.get(v[16], v[16])
-    return k
+    return {k: KINDS.get(v[16], v[16]) for k, v in features(path).items()}
 
 
 def best(t, case):
