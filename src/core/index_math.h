@@ -21,6 +21,23 @@ CUPERM_HD int cuperm_log2_ceil(int64_t v)
 #endif
 }
 
+/* The slot of index i of a tile side in a table stored thread-major, for threads that each take n
+ * indices 2^step_log2 apart (thread q: q, q + 2^step_log2, ..., q + (n - 1) 2^step_log2; the side
+ * holds n << step_log2): a thread's n entries are consecutive, for 16-byte loads, while a warp's
+ * lanes take neighbouring indices in each access (move_tile_lean_spread). */
+CUPERM_HD int cuperm_spread_slot(int i, int step_log2, int n)
+{
+    return (i & ((1 << step_log2) - 1)) * n + (i >> step_log2);
+}
+
+/* How many of such a thread's n indices lie below an edge that is `left` indices past its first
+ * (an edge tile's predicates as one count, in one register). */
+CUPERM_HD int cuperm_spread_count(int left, int step_log2, int n)
+{
+    const int k = (left + (1 << step_log2) - 1) >> step_log2, m = k < n ? k : n;
+    return m > 0 ? m : 0;
+}
+
 /*
  * The library's linear-index decoder (cuperm_group_offsets is its two-view form): offsets, in `views` tensors, of linear index
  * idx over n dimensions, the first varying fastest. Dimension d is the record

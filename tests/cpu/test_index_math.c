@@ -346,6 +346,34 @@ static void vector_tile_passes_cover_once_without_conflicts(void** state)
     assert_true(for_each_vec_tile(vec_tile_write_pass) >= 8);
 }
 
+/* The spread form's tables (move_tile_lean_spread): every slot of a side taken once, thread q's k-th
+ * index (q + k * 2^s) in slot q * n + k, so that its n entries are consecutive; and the edge count
+ * is the number of a thread's indices below the edge, for edges before, inside and past the side. */
+static void spread_slots_are_thread_major_and_counts_match(void** state)
+{
+    (void)state;
+    static const int items[] = {4, 8, 16};
+    for (int s = 0; s <= 8; ++s)
+        for (int t = 0; t < 3; ++t) {
+            const int n = items[t], side = n << s;
+            int* seen = calloc((size_t)side, sizeof *seen);
+            assert_non_null(seen);
+            for (int q = 0; q < 1 << s; ++q)
+                for (int k = 0; k < n; ++k) {
+                    const int slot = cuperm_spread_slot(q + (k << s), s, n);
+                    assert_int_equal(slot, q * n + k);
+                    ++seen[slot];
+                }
+            for (int i = 0; i < side; ++i) assert_int_equal(seen[i], 1);
+            free(seen);
+            for (int left = -3; left <= side + 3; ++left) {
+                int below = 0;
+                for (int k = 0; k < n; ++k) below += (k << s) < left;
+                assert_int_equal(cuperm_spread_count(left, s, n), below);
+            }
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -358,6 +386,7 @@ int main(void)
         cmocka_unit_test(vector_pieces_cover_a_span_once),
         cmocka_unit_test(offsets_fit_u32_when_spans_do),
         cmocka_unit_test(vector_tile_passes_cover_once_without_conflicts),
+        cmocka_unit_test(spread_slots_are_thread_major_and_counts_match),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,15 +48,6 @@ __device__ __forceinline__ void load_entries(const Off* t, Off (&e)[n])
     }
 }
 
-// The slot of entry i in a table stored thread-major for threads that each take n indices
-// step = 2^step_log2 apart (thread q: q, q + step, ..., q + (n - 1) step; the side holds step * n):
-// a thread's n entries are then consecutive, for load_entries, while a warp's lanes still take
-// neighbouring indices in each instruction.
-__host__ __device__ __forceinline__ int spread_slot(int i, int step_log2, int n)
-{
-    return (i & ((1 << step_log2) - 1)) * n + (i >> step_log2);
-}
-
 // Entries i0 .. i0 + n - 1 of table t: on a whole tile in 16-byte loads, on an edge tile with
 // each index clamped to the last valid one (count entries), so no thread reads past them.
 template <bool kWhole, int n, typename Off>

@@ -34,7 +34,7 @@ struct TileSpan {
 
 // Tile t's origin, and its four offset tables (input and output offsets of its A and B indices)
 // filled by the block's threads; the caller synchronises before reading them. kSpread (the tables
-// of move_tile_lean_spread): b_in and a_out thread-major (spread_slot), and on an edge tile the
+// of move_tile_lean_spread): b_in and a_out thread-major (cuperm_spread_slot), and on an edge tile the
 // slots past the edge repeat its last index, so that every tile's entries come in whole runs.
 template <typename Off, bool kSpread = false>
 __device__ __forceinline__ TileSpan build_tile_tables(const cuperm_tile_params_t& p, const cuperm_tile_divs_t& dv,
@@ -53,10 +53,10 @@ __device__ __forceinline__ TileSpan build_tile_tables(const cuperm_tile_params_t
             int64_t oi, oo;
             if (i < ta) {
                 cuperm_group_offsets(p.dim, dv.dim, 0, p.a_end, a0 + min(i, sp.na - 1), &oi, &oo);
-                a_in[i] = (Off)oi, a_out[spread_slot(i, xs_log2, n)] = (Off)oo;
+                a_in[i] = (Off)oi, a_out[cuperm_spread_slot(i, xs_log2, n)] = (Off)oo;
             } else {
                 cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.b_end, b0 + min(i - ta, sp.nb - 1), &oi, &oo);
-                b_in[spread_slot(i - ta, ys_log2, n)] = (Off)oi, b_out[i - ta] = (Off)oo;
+                b_in[cuperm_spread_slot(i - ta, ys_log2, n)] = (Off)oi, b_out[i - ta] = (Off)oo;
             }
         }
     } else {

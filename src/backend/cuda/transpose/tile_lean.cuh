@@ -118,23 +118,17 @@ __device__ __forceinline__ void move_tile_lean(const cuperm_tile_params_t& p, co
     }
 }
 
-// How many of a thread's n indices q, q + 2^step_log2, ... fall below an edge that is left
-// indices past q (the predicates of an edge tile's accesses as one count, in one register).
-__device__ __forceinline__ int spread_count(int left, int step_log2, int n)
-{
-    return max(0, min(n, (left + (1 << step_log2) - 1) >> step_log2));
-}
-
-// The lean form for elements of 8 and 16 bytes (staged tiles, copies): as move_tile_lean_once, but
-// a thread takes rows y0, y0 + ystep, ... on the read pass and columns x0, x0 + xstep, ... on the
-// write pass, as move_tile_checked does, so that each warp instruction covers neighbouring rows
-// (columns) of the tile. With a thread's n neighbouring columns instead, a warp whose stores span
-// several columns leaves the sectors that neighbouring columns share to different instructions,
-// and partly written sectors cost up to 1.8x the time (bench/results/lean-f64-h200/). The tables
-// come from build_tile_tables<kSpread>: b_in and a_out thread-major, so a thread's entries come in
-// 16-byte loads, and whole on edge tiles too, whose slots past the edge repeat its last index: an
-// edge tile's loads read that element again (predicated loads made ptxas spill 130-190 bytes
-// under the 48 registers that 5 blocks an SM allow), and only its stores are predicated.
+// The lean form for elements of 8 and 16 bytes (staged tiles, copies; 48 registers, 5 blocks an
+// SM, where move_tile_checked takes 64 and 4): as move_tile_lean_once, but a thread takes rows
+// y0, y0 + ystep, ... on the read pass and columns x0, x0 + xstep, ... on the write pass, as
+// move_tile_checked does, so that each warp instruction covers neighbouring rows (columns) of the
+// tile. With a thread's n neighbouring columns, a warp whose stores span several columns left the
+// sectors that neighbouring columns share to different instructions. The tables come from
+// build_tile_tables<kSpread>: b_in and a_out thread-major (cuperm_spread_slot), so a thread's
+// entries come in 16-byte loads, and whole on edge tiles too, whose slots past the edge repeat its
+// last index. An edge tile's loads then read that element again (predicated loads made ptxas
+// spill 130-190 bytes under the 48 registers), and only its stores are predicated. Where the plan
+// takes it: select.c, lean_form (bench/results/lean-spread-h200/).
 template <bool kWhole, typename Op, typename Off>
 __device__ __forceinline__ void move_tile_lean_spread(const cuperm_tile_params_t& p, const TileView<Op, Off>& tv,
                                                       const Op&)
@@ -158,7 +152,7 @@ __device__ __forceinline__ void move_tile_lean_spread(const cuperm_tile_params_t
     }
     __syncthreads();
     const int y = threadIdx.x & ((1 << lb) - 1), x0 = threadIdx.x >> lb;
-    const int cols = kWhole ? n : y < tv.nb ? spread_count(tv.na - x0, xs_log2, n) : 0;
+    const int cols = kWhole ? n : y < tv.nb ? cuperm_spread_count(tv.na - x0, xs_log2, n) : 0;
     const T* get = tv.tile + y * row + x0;
 #pragma unroll
     for (int k = 0; k < n; ++k) v[k] = get[k << xs_log2];
