@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The README's numbers that compare.py does not print, from the new builds' timings of calls 1-2:
-the final rule replayed on call 1 (whose new build ran every standard tile lean), run 1's table by
-tile sides, how often the
+the final rule replayed on call 1 (whose new build ran every standard tile lean), run 1's tables by
+tile sides and of the planner's checked launches with their twins, how often the
 planner's launch is within 5% of the fastest candidate, the banded walk against the A-fastest one on
 the same tile and form, and banding every planner launch whose stores leave sectors partly written.
 
@@ -63,6 +63,30 @@ def sides_table(t1):
               f"{geomean(r):.3f} ({min(r):.3f}-{max(r):.3f})")
 
 
+def twin_table(t1):
+    """Call 1's planner launches that base ran checked, with their twins: % of copy (geomean) of the
+    checked form (base), session 53's lean form (base's twin) and the spread form (new)."""
+    print("\nCall 1, the planner's checked launches and their twins, % of copy by geomean:")
+    groups = collections.defaultdict(list)
+    for name in CALL1:
+        n = times_over_copy(os.path.join(t1, f"times-{name}-new.csv"))
+        b = times_over_copy(os.path.join(t1, f"times-{name}-base.csv"))
+        fb = features(os.path.join(here, "call1-heldout-rule-fit", "features-base", name + ".csv"))
+        for c in sorted({c for c, _ in fb}):
+            keys = sorted(k for k in fb if k[0] == c)
+            twin = keys[-1]
+            orig = [k for k in keys[:-1] if fb[k][2:20] == fb[twin][2:20] and fb[k][21] != fb[twin][21]]
+            if not orig or fb[twin][20] == "1" or fb[orig[0]][21] == "1":
+                continue
+            o = orig[0]
+            if all(k in b for k in (o, twin)) and o in n:
+                groups[(int(fb[o][9]), int(fb[o][10]))].append((b[o], b[twin], n[o]))
+    for (la, lb), r in sorted(groups.items()):
+        g = [100 / geomean([x[i] for x in r]) for i in range(3)]
+        print(f"  {1 << la} x {1 << lb}: {len(r)} cases, checked {g[0]:.1f}, session 53's lean {g[1]:.1f}, "
+              f"spread {g[2]:.1f}")
+
+
 def same_but_band(f, k0):
     v0 = f[k0]
     return [k for k, v in f.items() if k[0] == k0[0] and v[9:12] == v0[9:12] and v[20:22] == v0[20:22]
@@ -73,6 +97,7 @@ def main():
     t1, t2, rule_dir = sys.argv[1:4]
     rule_replay(t1, rule_dir)
     sides_table(t1)
+    twin_table(t1)
     pairs = collections.defaultdict(list)
     print("\nPlanner's launch within 5% of the fastest candidate; banding every partial-store plan, replayed:")
     for name, n, _, f in suites(t1, t2):
