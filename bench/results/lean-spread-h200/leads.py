@@ -35,8 +35,7 @@ def suites(t1, t2):
 def rule_replay(t1, rule_dir):
     print("The final rule on call 1 (not held out): planner's launch new/base")
     for name in CALL1:
-        n = times_over_copy(os.path.join(t1, f"times-{name}-new.csv"))
-        b = times_over_copy(os.path.join(t1, f"times-{name}-base.csv"))
+        n, b, _, _ = call1(t1, name)
         lean = {c: v[21] == "1" and v[20] == "0" for (c, k), v in features(os.path.join(rule_dir, name + ".csv")).items()
                 if k == 0}
         cases = [c for c in sorted(lean) if (c, 0) in n and (c, 0) in b]
@@ -45,15 +44,20 @@ def rule_replay(t1, rule_dir):
               f"worst {max(r):.3f}")
 
 
+def call1(t1, name):
+    """Call 1's timings of a case file by the new and base builds, and both builds' features."""
+    feats = [features(os.path.join(here, "call1-heldout-rule-fit", f"features-{b}", name + ".csv"))
+             for b in ("base", "new")]
+    return (times_over_copy(os.path.join(t1, f"times-{name}-new.csv")),
+            times_over_copy(os.path.join(t1, f"times-{name}-base.csv")), feats[0], feats[1])
+
+
 def sides_table(t1):
     """Run 1's table: tiles base ran checked and new ran spread, new/base by sides and warp fill."""
     print("\nCall 1, checked (base) -> spread (new), by 2^la x 2^lb and whether each warp's stores fill their sectors:")
     groups = collections.defaultdict(list)
     for name in CALL1:
-        n = times_over_copy(os.path.join(t1, f"times-{name}-new.csv"))
-        b = times_over_copy(os.path.join(t1, f"times-{name}-base.csv"))
-        fb = features(os.path.join(here, "call1-heldout-rule-fit", "features-base", name + ".csv"))
-        fn = features(os.path.join(here, "call1-heldout-rule-fit", "features-new", name + ".csv"))
+        n, b, fb, fn = call1(t1, name)
         for k in b:
             if k in n and k in fb and k in fn and fb[k][21] == "0" and fb[k][20] == "0" and fn[k][21] == "1":
                 v = fn[k]
@@ -69,9 +73,7 @@ def twin_table(t1):
     print("\nCall 1, the planner's checked launches and their twins, % of copy by geomean:")
     groups = collections.defaultdict(list)
     for name in CALL1:
-        n = times_over_copy(os.path.join(t1, f"times-{name}-new.csv"))
-        b = times_over_copy(os.path.join(t1, f"times-{name}-base.csv"))
-        fb = features(os.path.join(here, "call1-heldout-rule-fit", "features-base", name + ".csv"))
+        n, b, fb, _ = call1(t1, name)
         for c in sorted({c for c, _ in fb}):
             keys = sorted(k for k in fb if k[0] == c)
             twin = keys[-1]
