@@ -123,15 +123,16 @@
          * came from its last tiles (full tiles inside) ran 1.46x slower pipelined (the average fill was  \
          * the rule until session 49). f32 stays plain (0.67-0.80x). */                                     \
         .pipelined_max_fill = 0.75,                                                                          \
-        /* The lean form of 8- and 16-byte tiles (tile_lean.cuh; 48 registers, 5 blocks an SM, where the  \
-         * checked form takes 64 and 4), every candidate timed on an H200 against the checked form: 0.90x \
-         * the time by geomean on 415 8-byte tiles whose stores fill their sectors, none slower than      \
-         * 1.005x (bench/results/lean-f64-h200/). Where stores leave sectors partly written (n^6, n = 13,  \
-         * 19, 21, 23, and prime extents, 8-byte; 562 tiles): 0.91x where each warp instruction's stores  \
-         * fill theirs and the B side spans 512 bytes or more (217 tiles, none slower than 1.028x), 1.03-  \
-         * 1.09x on shorter B sides. Held out (15^6 and 17^6 f64 and c64, 16^6 and TTC-57 c64): planner's  \
-         * launch 0.91-0.97x by geomean per suite, none slower than 1.005x                               \
-         * (bench/results/lean-spread-h200/). Operators that compute keep the checked form. */           \
+        /* The lean form of 8- and 16-byte tiles (tile_lean.cuh; 48 registers, 5 blocks an SM, where the     \
+         * checked form takes 64 and 4), every candidate timed on an H200 against the checked form: 0.90x    \
+         * the time by geomean on 415 8-byte tiles whose stores fill their sectors, none slower than 1.005x  \
+         * (session 53's form, bench/results/lean-f64-h200/; the spread form 0.999x of it on 161 16^6        \
+         * tiles). Where stores leave sectors partly written (n^6, n = 13, 19, 21, 23, and prime extents,    \
+         * 8-byte; 431 tiles): 0.91x where each warp instruction's stores fill theirs and the B side spans   \
+         * 512 bytes or more (217 tiles, none slower than 1.028x), 1.03-1.13x by tile shape on shorter B     \
+         * sides. Held out (15^6 and 17^6 f64 and c64, 16^6 and TTC-57 c64): planner's launch 0.91-0.97x by  \
+         * geomean per suite, none slower than 1.005x (bench/results/lean-spread-h200/). Operators that      \
+         * compute keep the checked form. */                                                                 \
         .lean_min_store_eff = 0.995, .lean_partial_min_b_bytes = 512,                                        \
         /* Whole-dims tiles grow until both runs span 512 bytes (4 lines); 4 blocks per SM (48 KB each)      \
          * walk the tiles. They replace the rules' tile launch when its runs are shorter than 64 bytes       \
