@@ -61,6 +61,7 @@ module cuperm_f
   integer(c_int), parameter, public :: CUPERM_KERNEL_TILED = 1
   integer(c_int), parameter, public :: CUPERM_KERNEL_ROWS = 2
   integer(c_int), parameter, public :: CUPERM_KERNEL_WHOLE_DIMS = 3
+  integer(c_int), parameter, public :: CUPERM_KERNEL_ROW_TILES = 4
   integer(c_int), parameter, public :: CUPERM_CONTRACTION_TTGT = 0
   integer(c_int), parameter, public :: CUPERM_CONTRACTION_GETT = 1
 

@@ -260,8 +260,10 @@ typedef enum {
     CUPERM_KERNEL_COPY = 0,       /**< contiguous on both sides: a vectorized copy */
     CUPERM_KERNEL_TILED = 1,      /**< orthogonal fastest dimensions: shared-memory tiles */
     CUPERM_KERNEL_ROWS = 2,       /**< same fastest dimension on both sides: row copies */
-    CUPERM_KERNEL_WHOLE_DIMS = 3      /**< short fastest dimensions: shared-memory tiles of whole dimensions,
+    CUPERM_KERNEL_WHOLE_DIMS = 3,     /**< short fastest dimensions: shared-memory tiles of whole dimensions,
                                        read in input order and written in output order */
+    CUPERM_KERNEL_ROW_TILES = 4       /**< same fastest dimension on both sides, short rows: shared-memory tiles
+                                       of whole rows from the input's next dimensions by the output's */
 } cupermKernel_t;
 
 /** What a transpose plan decided. */
@@ -271,9 +273,11 @@ typedef struct {
     int fusedRank;             /**< rank after removing unit extents and fusing dimensions */
     int64_t volume;            /**< elements moved */
     int64_t tileA;             /**< tile extent along the input's fastest group (0 if none;
-                                    CUPERM_KERNEL_WHOLE_DIMS: elements per tile) */
+                                    CUPERM_KERNEL_WHOLE_DIMS: elements per tile;
+                                    CUPERM_KERNEL_ROW_TILES: rows along the input's next dimensions) */
     int64_t tileB;             /**< tile extent along the output's fastest group (0 if none;
-                                    CUPERM_KERNEL_WHOLE_DIMS: 1) */
+                                    CUPERM_KERNEL_WHOLE_DIMS: 1;
+                                    CUPERM_KERNEL_ROW_TILES: rows along the output's next dimensions) */
     int threadsPerBlock;
     int64_t blocks;            /**< blocks launched by one execute */
     double predictedSeconds;   /**< the model's execution time estimate */

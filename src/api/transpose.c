@@ -175,6 +175,7 @@ static const char* kernel_name(cuperm_launch_kind_t k)
     case CUPERM_LAUNCH_TILED: return "tiled";
     case CUPERM_LAUNCH_ROWS: return "rows";
     case CUPERM_LAUNCH_WHOLE_DIMS: return "whole-dims";
+    case CUPERM_LAUNCH_ROW_TILES: return "row-tiles";
     }
     return "?";
 }
@@ -191,10 +192,15 @@ cupermStatus_t cupermPlanGetInfo(cupermPlan_t token, cupermPlanInfo_t* info)
     info->kernelName = kernel_name(l->kind);
     info->fusedRank = plan->host.fused_rank;
     info->volume = plan->host.launch.volume; /* elements of the type, packed or not */
-    if (l->kind != CUPERM_LAUNCH_COPY) {
-        const int whole = l->kind == CUPERM_LAUNCH_WHOLE_DIMS; /* a tile of a_volume elements */
-        info->tileA = whole ? l->tile.a_volume : (int64_t)1 << l->tile.tile_a_log2;
-        info->tileB = whole ? 1 : (int64_t)1 << l->tile.tile_b_log2;
+    if (l->kind == CUPERM_LAUNCH_WHOLE_DIMS) { /* a tile of a_volume elements */
+        info->tileA = l->tile.a_volume;
+        info->tileB = 1;
+    } else if (l->kind == CUPERM_LAUNCH_ROW_TILES) { /* rows by rows */
+        info->tileA = l->tile.rt_side_a;
+        info->tileB = l->tile.rt_side_b;
+    } else if (l->kind != CUPERM_LAUNCH_COPY) {
+        info->tileA = (int64_t)1 << l->tile.tile_a_log2;
+        info->tileB = (int64_t)1 << l->tile.tile_b_log2;
     }
     info->threadsPerBlock = l->threads;
     info->blocks = l->blocks;

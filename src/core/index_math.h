@@ -141,6 +141,63 @@ CUPERM_HD void cuperm_tile_origin(const cuperm_tile_params_t* p, const cuperm_ti
     cuperm_group_offsets(p->dim, dv->dim, p->b_end, p->rank, t, in_base, out_base);
 }
 
+/* Where ROW_TILES tile number t starts (cuperm_tile_params_t, ROW_TILES): its first A and B
+ * indices and the offsets of its outer-dimension combination; tiles are walked A-fastest. */
+CUPERM_HD void cuperm_row_tile_origin(const cuperm_tile_params_t* p, const cuperm_tile_divs_t* dv, int64_t t,
+                                      int64_t* a0, int64_t* b0, int64_t* in_base, int64_t* out_base)
+{
+    int64_t at, bt;
+    cuperm_divmod_fast(t, p->a_tiles, dv->a_tiles, &t, &at);
+    cuperm_divmod_fast(t, p->b_tiles, dv->b_tiles, &t, &bt);
+    *a0 = at * p->rt_side_a;
+    *b0 = bt * p->rt_side_b;
+    cuperm_group_offsets(p->dim, dv->dim, p->b_end, p->rank, t, in_base, out_base);
+}
+
+/* Element e of a ROW_TILES pass as two digits: r along the row (radix n) and q, the row in the
+ * pass's order (cuperm_row_tile_row): the block's threads advance by its stride with one carry, no
+ * division. */
+typedef struct {
+    int r, q;
+} cuperm_row_digits_t;
+
+/* The digits of element e (division: once per kernel, for a thread's first element and the stride). */
+CUPERM_HD cuperm_row_digits_t cuperm_row_digits(int e, int n)
+{
+    const cuperm_row_digits_t d = {e % n, e / n};
+    return d;
+}
+
+/* The digits of element e + s from those of e and s (cuperm_row_digits(s, n)). */
+CUPERM_HD void cuperm_row_digits_advance(cuperm_row_digits_t* d, const cuperm_row_digits_t* s, int n)
+{
+    d->r += s->r;
+    const int carry = d->r >= n;
+    if (carry) d->r -= n;
+    d->q += s->q + carry;
+}
+
+/* Row q of a ROW_TILES tile in a pass's order: the read pass numbers rows A-fastest (q = b * side_a
+ * + a), the write pass B-fastest (q = a * side_b + b), so each pass's neighbouring rows lie back to
+ * back on its side. Its A and B indices, and the shared-memory slot of its first element. */
+CUPERM_HD void cuperm_row_tile_row(const cuperm_tile_params_t* p, int q, int write_pass, int* a, int* b, int* slot)
+{
+    const int fast = write_pass ? p->rt_side_b : p->rt_side_a, lo = q % fast, hi = q / fast;
+    *a = write_pass ? hi : lo;
+    *b = write_pass ? lo : hi;
+    *slot = *b * p->smem_row + *a * (int)p->dim[0].extent;
+}
+
+/* The shared-memory stride between a ROW_TILES tile's B indices, in elements: row (r, a, b) sits at
+ * b * stride + a * n + r, and the stride is congruent to n modulo a bank row (128 bytes), so the
+ * write pass's lanes, which step from one B index to the next after a row, read consecutive banks
+ * as they would in one contiguous run; the read pass's lanes write consecutive slots. */
+CUPERM_HD int cuperm_row_tile_stride(int n, int side_a, int elem)
+{
+    const int bank_row = elem >= 128 ? 1 : 128 / elem, dense = n * side_a;
+    return dense + (((n - dense) % bank_row) + bank_row) % bank_row;
+}
+
 /* One entry of a WHOLE_DIMS tile's tables (index k < a_volume, dv: cuperm_tile_divisors):
  * element k in input order (A's dimensions first to last) lies at *in_off from the tile's
  * input origin and has index *in_split along the split dimension (0 when none); element k

@@ -102,6 +102,12 @@ typedef struct {
     int64_t split_extent;
     int8_t wd_out_order[CUPERM_MAX_RANK];
     int32_t wd_place[CUPERM_MAX_RANK]; /* elements of A's dimensions below d: d's stride in the tile's slots */
+    /* ROW_TILES launches only (plan/transpose/row_tiles.h): dim[0] is the row, the same fastest
+     * dimension on both sides (unit strides); group A is dim[1, a_end), B dim[a_end, b_end). A tile
+     * holds whole rows of rt_side_a A indices by rt_side_b B indices (any counts, not powers of
+     * two; tile_a_log2 and tile_b_log2 are 0), a_tiles = ceil(a_volume / rt_side_a) and so on, walked
+     * A-fastest; smem_row is the shared-memory stride between B indices (cuperm_row_tile_stride). */
+    int rt_side_a, rt_side_b;
 } cuperm_tile_params_t;
 
 /* One buffer of the pipelined kernel's shared memory: CUPERM_PIPE_SPAN_BYTES for where its tile
@@ -128,7 +134,8 @@ typedef enum {
     CUPERM_LAUNCH_COPY = CUPERM_KERNEL_COPY,
     CUPERM_LAUNCH_TILED = CUPERM_KERNEL_TILED,
     CUPERM_LAUNCH_ROWS = CUPERM_KERNEL_ROWS,
-    CUPERM_LAUNCH_WHOLE_DIMS = CUPERM_KERNEL_WHOLE_DIMS
+    CUPERM_LAUNCH_WHOLE_DIMS = CUPERM_KERNEL_WHOLE_DIMS,
+    CUPERM_LAUNCH_ROW_TILES = CUPERM_KERNEL_ROW_TILES
 } cuperm_launch_kind_t;
 
 /* Everything an execute needs besides pointers and scalars. */
@@ -139,7 +146,7 @@ typedef struct {
     int64_t blocks;
     int smem_bytes;
     int64_t volume;
-    cuperm_tile_params_t tile; /* TILED and ROWS */
+    cuperm_tile_params_t tile; /* every kind but COPY */
 } cuperm_launch_t;
 
 

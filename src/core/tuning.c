@@ -149,6 +149,9 @@
          * 1.47 -> 1.03 of the fastest candidate (bench/results/tile-rules-h200/, section 6). */           \
         .whole_dims_rows_min_side_log2 = 3, .whole_dims_rows_min_read_eff = 0.65,                            \
         .whole_dims_min_tiles_per_block = 8,                                                                 \
+        /* Row tiles: first version, not yet measured; a rows launch writes (or reads) rows shorter than   \
+         * 4 lines one row to a run on one side. 16 KB tiles: the tile kernels' 64 bytes a thread.       */ \
+        .row_tiles_max_row_bytes = 512, .row_tiles_tile_bytes = 16384,                                       \
         /* Fitted by tools/model/fit_model.py to 1066 H100 cases (docs/model.md); 128 bytes: a line. */    \
         .model_t0 = CUPERM_SM90_MODEL_T0, .model_gamma = CUPERM_SM90_MODEL_GAMMA, .model_run_bytes = 128,   \
         .model_efficiency = CUPERM_SM90_MODEL_EFFICIENCY,                                                    \

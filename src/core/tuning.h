@@ -96,6 +96,9 @@ typedef struct {
     int whole_dims_rows_min_side_log2;
     double whole_dims_rows_min_read_eff;
     int whole_dims_min_tiles_per_block;  /* ... and each whole-dims block walks at least this many tiles */
+    /* ROW_TILES launches (plan/transpose/row_tiles.h) */
+    int row_tiles_max_row_bytes;         /* they replace a rows launch whose rows are shorter (0: never) */
+    int row_tiles_tile_bytes;            /* most bytes a row tile holds */
     /* Time model: t = t0 + bytes / (peak * efficiency[class] * min(1, run / model_run_bytes)^gamma) */
     double model_t0;                 /* seconds */
     double model_gamma;

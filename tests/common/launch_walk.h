@@ -36,6 +36,57 @@ static inline int whole_dims_walk(const cuperm_launch_t* l, int (*f)(int64_t out
     return r;
 }
 
+/* A ROW_TILES launch as its kernel runs it (row_tiles.cu): per tile, each pass's row table (the row's
+ * offsets from the tile's origin and its first slot, cuperm_row_tile_row), the read pass putting input
+ * offsets in the slots by its threads' digits, the write pass taking them by its own (both advanced
+ * by a block's stride); a slot the read pass did not fill makes it return -1. */
+static inline int row_tiles_walk(const cuperm_launch_t* l, int (*f)(int64_t out, int64_t in, void* ctx), void* ctx)
+{
+    const cuperm_tile_params_t* p = &l->tile;
+    const int n = (int)p->dim[0].extent, nrows = p->rt_side_a * p->rt_side_b, total = n * nrows;
+    cuperm_tile_divs_t dv;
+    cuperm_tile_divisors(p, &dv);
+    const int nslots = p->smem_row * p->rt_side_b;
+    int64_t* slots = (int64_t*)malloc((size_t)nslots * sizeof *slots);
+    int64_t* row_off = (int64_t*)malloc((size_t)nrows * sizeof *row_off);
+    int* row_slot = (int*)malloc((size_t)nrows * sizeof *row_slot);
+    int r = !slots || !row_off || !row_slot ? -1 : 0;
+    const cuperm_row_digits_t step = cuperm_row_digits(CUPERM_THREADS, n);
+    for (int64_t t = 0; t < p->num_tiles && !r; ++t) {
+        int64_t a0, b0, ib, ob;
+        cuperm_row_tile_origin(p, &dv, t, &a0, &b0, &ib, &ob);
+        for (int i = 0; i < nslots; ++i) slots[i] = -1;
+        for (int w = 0; w < 2 && !r; ++w) {
+            for (int q = 0; q < nrows; ++q) { /* the pass's row table */
+                int a, b;
+                cuperm_row_tile_row(p, q, w, &a, &b, &row_slot[q]);
+                int64_t ai, ao, bi, bo;
+                if (a0 + a >= p->a_volume || b0 + b >= p->b_volume) {
+                    row_slot[q] = -1;
+                    continue;
+                }
+                cuperm_group_offsets(p->dim, dv.dim, 1, p->a_end, a0 + a, &ai, &ao);
+                cuperm_group_offsets(p->dim, dv.dim, p->a_end, p->b_end, b0 + b, &bi, &bo);
+                row_off[q] = w ? ao + bo : ai + bi;
+            }
+            for (int th = 0; th < CUPERM_THREADS && !r; ++th) {
+                cuperm_row_digits_t d = cuperm_row_digits(th, n);
+                for (int e = th; e < total && !r; e += CUPERM_THREADS, cuperm_row_digits_advance(&d, &step, n)) {
+                    if (row_slot[d.q] < 0) continue;
+                    const int s = row_slot[d.q] + d.r;
+                    if (s < 0 || s >= nslots) r = -1;
+                    else if (!w) slots[s] = ib + row_off[d.q] + d.r;
+                    else r = slots[s] < 0 ? -1 : f(ob + row_off[d.q] + d.r, slots[s], ctx);
+                }
+            }
+        }
+    }
+    free(slots);
+    free(row_off);
+    free(row_slot);
+    return r;
+}
+
 /* Calls f(out_offset, in_offset, ctx) for each element of launch l, tile by tile as the
  * kernels walk them; stops early and returns f's value when it is nonzero, else 0. */
 static inline int launch_walk(const cuperm_launch_t* l, int (*f)(int64_t out, int64_t in, void* ctx), void* ctx)
@@ -46,6 +97,7 @@ static inline int launch_walk(const cuperm_launch_t* l, int (*f)(int64_t out, in
         return 0;
     }
     if (l->kind == CUPERM_LAUNCH_WHOLE_DIMS) return whole_dims_walk(l, f, ctx);
+    if (l->kind == CUPERM_LAUNCH_ROW_TILES) return row_tiles_walk(l, f, ctx);
     const cuperm_tile_params_t* p = &l->tile;
     const int64_t ta = (int64_t)1 << p->tile_a_log2, tb = (int64_t)1 << p->tile_b_log2;
     cuperm_tile_divs_t dv; /* as the launchers make them */

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -349,6 +350,65 @@ static void vector_tile_passes_cover_once_without_conflicts(void** state)
 /* The spread form's tables (move_tile_lean_spread): every slot of a side taken once, thread q's k-th
  * index (q + k * 2^s) in slot q * n + k, so that its n entries are consecutive; and the edge count
  * is the number of a thread's indices below the edge, for edges before, inside and past the side. */
+/* A ROW_TILES pass's digits, advanced by a block's stride, are those of the element number they
+ * stand for (rows of 1-97 elements); each pass's rows cover the tile's slots once; and a warp of the
+ * write pass, which reads a row and then the next B index's, touches distinct 4-byte banks wherever
+ * the elements of its rows are 4-byte words and the rows are no longer than a warp. */
+static void row_tile_digits_and_slots(void** state)
+{
+    (void)state;
+    for (int n = 1; n <= 97; n += n < 20 ? 1 : 7) {
+        const cuperm_row_digits_t step = cuperm_row_digits(CUPERM_THREADS, n);
+        for (int th = 0; th < CUPERM_THREADS; th += 37) {
+            cuperm_row_digits_t d = cuperm_row_digits(th, n);
+            for (int e = th; e < 20000; e += CUPERM_THREADS, cuperm_row_digits_advance(&d, &step, n)) {
+                assert_int_equal(d.r, e % n);
+                assert_int_equal(d.q, e / n);
+            }
+        }
+    }
+    static const int sides[][3] = {{17, 17, 14}, {19, 4, 26}, {12, 12, 28}, {3, 25, 50}, {7, 1, 9}, {31, 5, 3}};
+    for (size_t c = 0; c < sizeof sides / sizeof sides[0]; ++c)
+        for (int elem = 4; elem <= 16; elem *= 2) {
+            cuperm_tile_params_t p;
+            memset(&p, 0, sizeof p);
+            p.dim[0].extent = sides[c][0];
+            p.rt_side_a = sides[c][1];
+            p.rt_side_b = sides[c][2];
+            const int n = sides[c][0], nrows = p.rt_side_a * p.rt_side_b;
+            p.smem_row = cuperm_row_tile_stride(n, p.rt_side_a, elem);
+            assert_true(p.smem_row >= n * p.rt_side_a && p.smem_row % (128 / elem) == n % (128 / elem));
+            const int nslots = p.smem_row * p.rt_side_b;
+            char* seen = calloc((size_t)nslots, 1);
+            for (int w = 0; w < 2; ++w) {
+                memset(seen, 0, (size_t)nslots);
+                for (int q = 0; q < nrows; ++q) {
+                    int a, b, slot;
+                    cuperm_row_tile_row(&p, q, w, &a, &b, &slot);
+                    assert_true(a < p.rt_side_a && b < p.rt_side_b);
+                    for (int r = 0; r < n; ++r) {
+                        assert_true(slot + r < nslots && !seen[slot + r]);
+                        seen[slot + r] = 1;
+                    }
+                }
+            }
+            free(seen);
+            if (elem != 4 || n > 32) continue;
+            for (int e0 = 0; e0 + 32 <= n * nrows; e0 += 32) { /* the write pass's warps within one A index */
+                if ((e0 / n) / p.rt_side_b != ((e0 + 31) / n) / p.rt_side_b) continue;
+                unsigned banks = 0;
+                for (int lane = 0; lane < 32; ++lane) {
+                    const cuperm_row_digits_t d = cuperm_row_digits(e0 + lane, n);
+                    int a, b, slot;
+                    cuperm_row_tile_row(&p, d.q, 1, &a, &b, &slot);
+                    const int bank = (slot + d.r) % 32;
+                    assert_false(banks >> bank & 1);
+                    banks |= 1u << bank;
+                }
+            }
+        }
+}
+
 static void spread_slots_are_thread_major_and_counts_match(void** state)
 {
     (void)state;
@@ -387,6 +447,7 @@ int main(void)
         cmocka_unit_test(offsets_fit_u32_when_spans_do),
         cmocka_unit_test(vector_tile_passes_cover_once_without_conflicts),
         cmocka_unit_test(spread_slots_are_thread_major_and_counts_match),
+        cmocka_unit_test(row_tile_digits_and_slots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "common/launch_walk.h"
+#include "plan/transpose/row_tiles.h"
 #include "plan/transpose/whole_dims.h"
 #include "common/cases.h"
 #include "core/index_math.h"
@@ -22,6 +23,7 @@ static int partly_packed_cases; /* of them, dimension 0 only partly in the wide 
 static int banded_walks; /* candidates with a banded tile walk checked: must not be 0 */
 static int predictions;  /* cuperm_plan_predict checked against cuperm_plan_host: must not be 0 */
 static int whole_dims_launches[2]; /* WHOLE_DIMS launches checked without and with a split dimension */
+static int row_tiles_launches[2]; /* ROW_TILES launches checked with whole tiles only, and with edge tiles */
 static int vector_tiles[3]; /* TILED launches with 4-, 8- and 16-byte vectors checked: none may be 0 */
 static int shifted_tiles;   /* of which shifted (tile_shifted.cuh): may not be 0 */
 static const cuperm_device_info_t kDevice = {0, 9, 0, 132, 50 << 20, 48 << 10, 3.35e12};
@@ -175,6 +177,20 @@ static void check_case_with(const test_case_t* c, int elem, const cuperm_tuning_
         ++whole_dims_launches[t->wd_split >= 0];
         if (emulate(&wd, 1, src_of, span, hits)) {
             fprintf(stderr, "mapping wrong for the whole-dims launch (elem %d): ", elem);
+            case_print(stderr, c);
+            fail();
+        }
+    }
+    cuperm_launch_t rt; /* row tiles for rows of any length (the rule takes short ones only) */
+    if (cuperm_row_tiles_launch(&p, elem, INT64_MAX, &tuning->transpose, &rt)) {
+        const cuperm_tile_params_t* t = &rt.tile;
+        assert_true(t->rt_side_a >= 1 && t->rt_side_a <= CUPERM_THREADS && t->rt_side_b >= 1 &&
+                    t->rt_side_b <= CUPERM_THREADS);
+        assert_true(t->dim[0].extent * t->rt_side_a * t->rt_side_b * elem <= tuning->transpose.row_tiles_tile_bytes);
+        assert_true(rt.smem_bytes <= 48 * 1024);
+        ++row_tiles_launches[t->a_volume % t->rt_side_a != 0 || t->b_volume % t->rt_side_b != 0];
+        if (emulate(&rt, 1, src_of, span, hits)) {
+            fprintf(stderr, "mapping wrong for the row-tiles launch (elem %d): ", elem);
             case_print(stderr, c);
             fail();
         }
@@ -534,8 +550,15 @@ int main(void)
                 whole_dims_launches[0] ? "with" : "without");
         return 1;
     }
-    printf("banded tile walks checked: %d; whole-dims launches: %d, %d of them with a split dimension\n",
-           banded_walks, whole_dims_launches[0] + whole_dims_launches[1], whole_dims_launches[1]);
+    if (row_tiles_launches[0] == 0 || row_tiles_launches[1] == 0) {
+        fprintf(stderr, "no problem exercised the row-tiles launch %s edge tiles\n",
+                row_tiles_launches[0] ? "with" : "without");
+        return 1;
+    }
+    printf("banded tile walks checked: %d; whole-dims launches: %d, %d of them with a split dimension; "
+           "row-tiles launches: %d, %d of them with edge tiles\n",
+           banded_walks, whole_dims_launches[0] + whole_dims_launches[1], whole_dims_launches[1],
+           row_tiles_launches[0] + row_tiles_launches[1], row_tiles_launches[1]);
     printf("packed launches checked: %d (%d of a partly packed row); vector tiles: %d of 4 bytes, %d of 8, %d of 16 (%d of them shifted)\n",
            packed_cases, partly_packed_cases, vector_tiles[0], vector_tiles[1], vector_tiles[2], shifted_tiles);
     return failed;

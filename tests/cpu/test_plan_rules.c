@@ -16,6 +16,7 @@
 #include "core/index_math.h"
 #include "plan/transpose/model.h"
 #include "plan/transpose/select.h"
+#include "plan/transpose/row_tiles.h"
 #include "plan/transpose/whole_dims.h"
 
 static const cuperm_device_info_t kDevice = {0, 9, 0, 132, 50 << 20, 48 << 10, 3.35e12};
@@ -34,6 +35,14 @@ static cuperm_launch_t plan(int rank, const int64_t* extents, const int* perm, i
 }
 
 static const cuperm_transpose_tuning_t* tt(void) { return &cuperm_tuning_for(&kDevice)->transpose; }
+
+/* The rows launch's own rules, which row tiles replace where rows are short: a plan with them off. */
+static cuperm_launch_t plan_rows(int rank, const int64_t* extents, const int* perm, int elem)
+{
+    cuperm_tuning_t off = *cuperm_tuning_for(&kDevice);
+    off.transpose.row_tiles_max_row_bytes = 0;
+    return plan_with(&off, rank, extents, perm, elem);
+}
 
 /* The walk bands where a plane has more A tiles than B tiles. 23^6 f64 (the tiles' A side 32 or 64
  * elements, B side 64 or 32): 4,5,0,1,2,3 has thousands of A tiles over a few B tiles (banded);
@@ -162,7 +171,7 @@ static void whole_dims_where_tiles_runs_are_short(void** state)
     (void)state;
     const int64_t n15[] = {15, 15, 15, 15, 15, 15}, r3[] = {3, 7, 8, 8, 345, 47};
     const int pt[] = {1, 0, 3, 2, 4, 5}, pr[] = {0, 2, 1, 3, 4, 5}, p3[] = {0, 2, 3, 1, 4, 5};
-    const cuperm_launch_t t = plan(6, n15, pt, 4), r = plan(6, n15, pr, 4), w = plan(6, r3, p3, 8);
+    const cuperm_launch_t t = plan(6, n15, pt, 4), r = plan_rows(6, n15, pr, 4), w = plan(6, r3, p3, 8);
     cuperm_model_features_t f;
     assert_int_equal(t.kind, CUPERM_LAUNCH_TILED);
     cuperm_model_features(&t, &f);
@@ -176,6 +185,7 @@ static void whole_dims_where_tiles_runs_are_short(void** state)
     assert_int_equal(w.kind, CUPERM_LAUNCH_WHOLE_DIMS);
     cuperm_tuning_t off = *cuperm_tuning_for(&kDevice); /* the rows exemption off: whole-dims */
     off.transpose.whole_dims_rows_min_side_log2 = 30;
+    off.transpose.row_tiles_max_row_bytes = 0;
     assert_int_equal(plan_with(&off, 6, n15, pr, 4).kind, CUPERM_LAUNCH_WHOLE_DIMS);
 }
 
@@ -316,13 +326,14 @@ static void rows_candidates_in_three_orders(void** state)
     cuperm_launch_t cand[CUPERM_MAX_CANDIDATES];
     const int n = cuperm_plan_candidates(6, e, perm, 8, NULL, NULL, &kDevice, cuperm_tuning_for(&kDevice), 0, cand,
                                          CUPERM_MAX_CANDIDATES);
-    int input = 0, output = 0, paired = 0;
+    int input = 0, output = 0, paired = 0, first = -1;
     for (int k = 0; k < n; ++k) {
         if (cand[k].kind != CUPERM_LAUNCH_ROWS) continue;
         const cuperm_dim_t* d = cand[k].tile.dim;
+        if (first < 0) first = k; /* the rules' launch (the planner's choice, row tiles, comes before) */
         assert_int_equal(d[0].extent, 29);
         input += d[1].extent == 37 && d[2].extent == 12167;
-        output += d[1].extent == 13 && d[2].extent == 12167 && k == 0;
+        output += d[1].extent == 13 && d[2].extent == 12167 && k == first;
         paired += d[1].extent == 13 && d[2].extent == 37;
     }
     assert_int_equal(input, 1);
@@ -339,11 +350,47 @@ static void rows_in_output_order_unless_whole_sectors(void** state)
     const int perm[] = {0, 5, 1, 3, 2, 4};
     int64_t e22[6], e16[6];
     for (int i = 0; i < 6; ++i) e22[i] = 22, e16[i] = 16;
-    const cuperm_launch_t a = plan(6, e22, perm, 8), b = plan(6, e16, perm, 8);
+    const cuperm_launch_t a = plan_rows(6, e22, perm, 8), b = plan_rows(6, e16, perm, 8);
     assert_int_equal(a.kind, CUPERM_LAUNCH_ROWS);
     assert_int_equal(b.kind, CUPERM_LAUNCH_ROWS);
     for (int d = 2; d < a.tile.rank; ++d) assert_true(a.tile.dim[d - 1].out_stride < a.tile.dim[d].out_stride);
     for (int d = 2; d < b.tile.rank; ++d) assert_true(b.tile.dim[d - 1].in_stride < b.tile.dim[d].in_stride);
+}
+
+/* Rows shorter than tt->row_tiles_max_row_bytes take row tiles, whose runs span many rows on both
+ * sides: 17^6 f32 0,2,3,5,4,1 (rows of 68 bytes; the rows launch ran it at 55% of copy on the H200,
+ * bench/results/lean-spread-h200/call6-status-n6/) reads the input's next dimension (17) whole and
+ * writes 14 of the output's (289, two fused) a row, runs of 1156 and 952 bytes; rows of 79 doubles
+ * (632 bytes) keep the rows launch, with row tiles among its candidates. */
+static void row_tiles_where_rows_are_short(void** state)
+{
+    (void)state;
+    const int64_t e17[] = {17, 17, 17, 17, 17, 17}, e79[] = {79, 73, 229, 151};
+    const int p17[] = {0, 2, 3, 5, 4, 1}, p79[] = {0, 2, 1, 3};
+    const cuperm_launch_t r = plan(6, e17, p17, 4), l = plan(4, e79, p79, 8);
+    assert_int_equal(r.kind, CUPERM_LAUNCH_ROW_TILES);
+    const cuperm_tile_params_t* t = &r.tile;
+    assert_int_equal(t->dim[0].extent, 17);
+    assert_int_equal(t->a_volume, 17);
+    assert_int_equal(t->b_volume, 289); /* the output's next dimensions (two, fused) */
+    assert_int_equal(t->rt_side_a, 17);
+    assert_int_equal(t->rt_side_b, 14);
+    assert_true(17 * t->rt_side_a * t->rt_side_b * 4 <= tt()->row_tiles_tile_bytes);
+    cuperm_model_features_t f;
+    cuperm_model_features(&r, &f);
+    assert_true(f.in_run_bytes == 17 * 17 * 4 && f.out_run_bytes == 17 * 14 * 4);
+    assert_true(f.in_sector_eff > 0.95 && f.out_sector_eff > 0.95);
+    assert_true(r.smem_bytes == cuperm_row_tiles_smem_bytes(t, 4) && r.smem_bytes <= 48 * 1024);
+    assert_int_equal(l.kind, CUPERM_LAUNCH_ROWS);
+    cuperm_launch_t cand[CUPERM_MAX_CANDIDATES];
+    const int n = cuperm_plan_candidates(4, e79, p79, 8, NULL, NULL, &kDevice, cuperm_tuning_for(&kDevice), 0, cand,
+                                         CUPERM_MAX_CANDIDATES);
+    int row_tiles = 0;
+    for (int k = 0; k < n; ++k) row_tiles += cand[k].kind == CUPERM_LAUNCH_ROW_TILES;
+    assert_int_equal(row_tiles, 1);
+    cuperm_tuning_t off = *cuperm_tuning_for(&kDevice);
+    off.transpose.row_tiles_max_row_bytes = 0;
+    assert_int_equal(plan_with(&off, 6, e17, p17, 4).kind, CUPERM_LAUNCH_ROWS);
 }
 
 /* A 5-element input run that is the output's slowest dimension (5,15,19,9,8,10 1,2,3,4,5,0):
@@ -605,6 +652,7 @@ int main(void)
         cmocka_unit_test(warp_efficiency_matches_brute_force),
         cmocka_unit_test(rows_candidates_in_three_orders),
         cmocka_unit_test(rows_in_output_order_unless_whole_sectors),
+        cmocka_unit_test(row_tiles_where_rows_are_short),
         cmocka_unit_test(half_tiles_where_a_side_is_past_a_block),
         cmocka_unit_test(pipelined_where_tensors_fit_in_l2),
     };

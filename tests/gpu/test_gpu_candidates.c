@@ -67,6 +67,7 @@ static int pipelined_runs[17];  /* candidates on the pipelined tile kernel, by e
 static int walked_pipelined;    /* pipelined candidates whose blocks walk more than two tiles each */
 static int lean_runs[17], lean_edge_runs[17]; /* candidates on the lean form of 8- and 16-byte tiles; of those,
                                                  * with edge tiles; by element bytes */
+static int row_tiles_runs[17], row_tiles_edge_runs[17]; /* row-tiles candidates; of those, with edge tiles */
 
 static int rows_in_input_order(const cuperm_launch_t* l)
 {
@@ -133,6 +134,11 @@ static int run_candidates(const test_case_t* c, int elem, const cuperm_device_in
             ++lean_runs[cand[k].elem_size];
             lean_edge_runs[cand[k].elem_size] +=
                 t->a_volume % (1 << t->tile_a_log2) != 0 || t->b_volume % (1 << t->tile_b_log2) != 0;
+        }
+        if (cand[k].kind == CUPERM_LAUNCH_ROW_TILES) {
+            const cuperm_tile_params_t* t = &cand[k].tile;
+            ++row_tiles_runs[cand[k].elem_size];
+            row_tiles_edge_runs[cand[k].elem_size] += t->a_volume % t->rt_side_a != 0 || t->b_volume % t->rt_side_b != 0;
         }
         rows_reordered += k > 0 && cand[k].kind == CUPERM_LAUNCH_ROWS && cand[0].kind == CUPERM_LAUNCH_ROWS &&
                           rows_in_input_order(&cand[k]) != rows_in_input_order(&cand[0]);
@@ -358,10 +364,62 @@ static void wide_tiles_every_candidate(void** state)
     assert_true(wide_runs > 0);
 }
 
-/* out = 2 in + 0.5 out by every candidate of random f64 and c64 problems, on 132 SMs and on two
- * (where a pipelined block walks many tiles through its two buffers): the pipelined kernel's
- * operator instances against a reference. Inputs are small integers and outputs start at 3, so
- * every result is exact. */
+/* out = 2 in + 0.5 out, f64 or c64, by the candidates of c that pick() takes, planned for dev: the
+ * kernels' operator forms against a reference. Inputs are small integers and outputs start at 3, so
+ * every result is exact. Returns the failures; *runs counts the candidates run. */
+static int axpby_candidates(const test_case_t* c, int complex, const cuperm_device_info_t* dev,
+                            int (*pick)(const cuperm_launch_t*), rng_t* r, int* runs)
+{
+    const cupermDataType_t type = complex ? CUPERM_C_64F : CUPERM_R_64F;
+    const int elem = complex ? 16 : 8, parts = elem / 8;
+    const int64_t n = case_volume(c) * parts;
+    double *h_in = malloc((size_t)n * 8), *h_want = malloc((size_t)n * 8), *h_out = malloc((size_t)n * 8);
+    double *d_in = NULL, *d_out = NULL;
+    int failures = 0;
+    assert_true(h_in && h_want && h_out);
+    for (int64_t k = 0; k < n; ++k) h_in[k] = (double)(rng_next(r) % 64);
+    reference_move(c, elem, (const unsigned char*)h_in, (unsigned char*)h_want);
+    for (int64_t k = 0; k < n; ++k) h_want[k] = 2 * h_want[k] + 1.5;
+    for (int64_t k = 0; k < n; ++k) h_out[k] = 3;
+    assert_int_equal(cudaMalloc((void**)&d_in, (size_t)n * 8), cudaSuccess);
+    assert_int_equal(cudaMalloc((void**)&d_out, (size_t)n * 8), cudaSuccess);
+    cudaMemcpy(d_in, h_in, (size_t)n * 8, cudaMemcpyHostToDevice);
+    const double alpha[2] = {2, 0}, beta[2] = {0.5, 0};
+    cuperm_scalars_t s;
+    cuperm_read_scalars(type, alpha, beta, &s);
+    cuperm_launch_t cand[CUPERM_MAX_CANDIDATES];
+    const int k_n = cuperm_plan_candidates(c->rank, c->extents, c->perm, elem, NULL, NULL, dev,
+                                           cuperm_tuning_for(&kDevice), 0, cand, CUPERM_MAX_CANDIDATES);
+    for (int k = 0; k < k_n; ++k) {
+        if (!pick(&cand[k])) continue;
+        cudaMemcpy(d_out, h_out, (size_t)n * 8, cudaMemcpyHostToDevice);
+        const cupermStatus_t st = cuperm_launch_plan(&cand[k], type, &s, d_in, d_out, 0);
+        const cudaError_t err = cudaDeviceSynchronize();
+        double* got = malloc((size_t)n * 8);
+        assert_non_null(got);
+        cudaMemcpy(got, d_out, (size_t)n * 8, cudaMemcpyDeviceToHost);
+        ++*runs;
+        if (st != CUPERM_STATUS_SUCCESS || err != cudaSuccess || memcmp(got, h_want, (size_t)n * 8) != 0) {
+            fprintf(stderr, "out = 2 in + 0.5 out: candidate %d (kind %d, %d-byte elements, %lld blocks) wrong: ", k,
+                    cand[k].kind, elem, (long long)cand[k].blocks);
+            case_print(stderr, c);
+            ++failures;
+        }
+        free(got);
+    }
+    cudaFree(d_in);
+    cudaFree(d_out);
+    free(h_in);
+    free(h_want);
+    free(h_out);
+    return failures;
+}
+
+static int is_pipelined(const cuperm_launch_t* l) { return l->tile.pipelined; }
+static int is_row_tiles(const cuperm_launch_t* l) { return l->kind == CUPERM_LAUNCH_ROW_TILES; }
+
+/* The pipelined kernel's operator instances on random f64 and c64 problems, on 132 SMs and on two
+ * (where a pipelined block walks many tiles through its two buffers). */
 static void pipelined_tiles_axpby(void** state)
 {
     (void)state;
@@ -371,53 +429,39 @@ static void pipelined_tiles_axpby(void** state)
     for (int i = 0; i < count; ++i) {
         test_case_t c;
         case_random(&r, &c, 2, 6, 200000, 0);
-        const int complex = i % 2;
-        const cupermDataType_t type = complex ? CUPERM_C_64F : CUPERM_R_64F;
-        const int elem = complex ? 16 : 8, parts = elem / 8;
-        const int64_t n = case_volume(&c) * parts;
-        double *h_in = malloc((size_t)n * 8), *h_want = malloc((size_t)n * 8), *h_out = malloc((size_t)n * 8);
-        double *d_in = NULL, *d_out = NULL;
-        assert_true(h_in && h_want && h_out);
-        for (int64_t k = 0; k < n; ++k) h_in[k] = (double)(rng_next(&r) % 64);
-        reference_move(&c, elem, (const unsigned char*)h_in, (unsigned char*)h_want);
-        for (int64_t k = 0; k < n; ++k) h_want[k] = 2 * h_want[k] + 1.5;
-        for (int64_t k = 0; k < n; ++k) h_out[k] = 3;
-        assert_int_equal(cudaMalloc((void**)&d_in, (size_t)n * 8), cudaSuccess);
-        assert_int_equal(cudaMalloc((void**)&d_out, (size_t)n * 8), cudaSuccess);
-        cudaMemcpy(d_in, h_in, (size_t)n * 8, cudaMemcpyHostToDevice);
-        const double alpha[2] = {2, 0}, beta[2] = {0.5, 0};
-        cuperm_scalars_t s;
-        cuperm_read_scalars(type, alpha, beta, &s);
-        cuperm_launch_t cand[CUPERM_MAX_CANDIDATES];
-        const cuperm_device_info_t* dev = i % 4 < 2 ? &kDevice : &kFewSms;
-        const int k_n = cuperm_plan_candidates(c.rank, c.extents, c.perm, elem, NULL, NULL, dev,
-                                               cuperm_tuning_for(&kDevice), 0, cand, CUPERM_MAX_CANDIDATES);
-        for (int k = 0; k < k_n; ++k) {
-            if (!cand[k].tile.pipelined) continue;
-            cudaMemcpy(d_out, h_out, (size_t)n * 8, cudaMemcpyHostToDevice);
-            const cupermStatus_t st = cuperm_launch_plan(&cand[k], type, &s, d_in, d_out, 0);
-            const cudaError_t err = cudaDeviceSynchronize();
-            double* got = malloc((size_t)n * 8);
-            assert_non_null(got);
-            cudaMemcpy(got, d_out, (size_t)n * 8, cudaMemcpyDeviceToHost);
-            ++runs;
-            if (st != CUPERM_STATUS_SUCCESS || err != cudaSuccess || memcmp(got, h_want, (size_t)n * 8) != 0) {
-                fprintf(stderr, "out = 2 in + 0.5 out: pipelined candidate %d (%d-byte elements, tile 2^%d x 2^%d, "
-                        "%lld blocks) wrong: ", k, elem, cand[k].tile.tile_a_log2, cand[k].tile.tile_b_log2,
-                        (long long)cand[k].blocks);
-                case_print(stderr, &c);
-                ++failures;
-            }
-            free(got);
-        }
-        cudaFree(d_in);
-        cudaFree(d_out);
-        free(h_in);
-        free(h_want);
-        free(h_out);
+        failures += axpby_candidates(&c, i % 2, i % 4 < 2 ? &kDevice : &kFewSms, is_pipelined, &r, &runs);
     }
     assert_int_equal(failures, 0);
     assert_true(runs > 0);
+}
+
+/* Row tiles (the same fastest dimension on both sides, short rows): rows of 2-64 elements, groups of
+ * one and several dimensions, edge tiles on either side, outer dimensions; 4-, 8- and 16-byte
+ * elements moved as they are, aligned and misaligned by an element, on 132 SMs and on two; then
+ * out = 2 in + 0.5 out in f64 and c64. */
+static void row_tiles_shapes(void** state)
+{
+    (void)state;
+    static const test_shape_t cases[] = { /* the first three alone with CUPERM_TEST_QUICK */
+        {4, {17, 19, 23, 29}, {0, 2, 3, 1}},   {3, {3, 1000, 70}, {0, 2, 1}},
+        {6, {5, 6, 7, 8, 9, 10}, {0, 5, 3, 1, 4, 2}}, {5, {13, 7, 11, 5, 9}, {0, 4, 2, 1, 3}},
+        {4, {31, 2, 3, 1001}, {0, 3, 1, 2}},   {3, {64, 300, 200}, {0, 2, 1}},
+        {5, {2, 3, 5, 7, 11}, {0, 3, 4, 2, 1}}, {6, {15, 15, 15, 15, 15, 15}, {0, 2, 3, 5, 4, 1}},
+    };
+    rng_t r = {46};
+    int failures = 0, runs = 0;
+    for (int e = 4; e <= 16; e *= 2) row_tiles_runs[e] = row_tiles_edge_runs[e] = 0;
+    const size_t count = quick() ? 3 : sizeof cases / sizeof cases[0];
+    for (size_t i = 0; i < count; ++i) {
+        const test_case_t c = case_from_shape(&cases[i]);
+        for (int e = 4; e <= 16; e *= 2) failures += check_case_on(&c, e, i % 2 ? &kFewSms : &kDevice,
+                                                                     cuperm_tuning_for(&kDevice), &r);
+        for (int complex = 0; complex < 2; ++complex)
+            failures += axpby_candidates(&c, complex, &kDevice, is_row_tiles, &r, &runs);
+    }
+    assert_int_equal(failures, 0);
+    assert_true(runs > 0);
+    for (int e = 4; e <= 16; e *= 2) assert_true(row_tiles_runs[e] > 0 && row_tiles_edge_runs[e] > 0);
 }
 
 int main(void)
@@ -430,6 +474,7 @@ int main(void)
         cmocka_unit_test(random_problems_every_candidate),
         cmocka_unit_test(wide_tiles_every_candidate),
         cmocka_unit_test(pipelined_tiles_axpby),
+        cmocka_unit_test(row_tiles_shapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

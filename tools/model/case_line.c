@@ -64,8 +64,7 @@ int model_candidates(const model_case* c, cuperm_launch_t* out, int max)
     int n = cuperm_plan_candidates(c->rank, c->extents, c->perm, c->elem, NULL, NULL, &model_device, model_tuning(),
                                    c->plan.has_packed, out, max);
     const char* e = getenv("CUPERM_MODEL_EXPLORE");
-    if (e && !strcmp(e, "small") && n >= 1 && out[0].kind != CUPERM_LAUNCH_COPY &&
-        out[0].kind != CUPERM_LAUNCH_WHOLE_DIMS) {
+    if (e && !strcmp(e, "small") && n >= 1 && (out[0].kind == CUPERM_LAUNCH_TILED || out[0].kind == CUPERM_LAUNCH_ROWS)) {
         /* the rules' tile at 1/2, 1/4 and 1/8 of its size (scalar, A-fastest walk): more blocks
          * for tensors whose tiles do not fill the GPU, on the kernels' any-shape path */
         const cuperm_launch_t h = out[0];

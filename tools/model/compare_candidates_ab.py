@@ -15,7 +15,7 @@ import sys
 
 from candidate_ab import features, times_and_copy as times
 
-KINDS = {"0": "copy", "1": "tiled", "2": "rows", "3": "whole-dims"}
+KINDS = {"0": "copy", "1": "tiled", "2": "rows", "3": "whole-dims", "4": "row-tiles"}
 
 
 def kinds(path):

@@ -17,7 +17,7 @@ import os
 import statistics
 import subprocess
 
-KINDS = {0: "copy", 1: "tiled", 2: "rows", 3: "whole-dims"}
+KINDS = {0: "copy", 1: "tiled", 2: "rows", 3: "whole-dims", 4: "row-tiles"}
 
 
 def load(directory, tool):

@@ -45,10 +45,12 @@ int main(int argc, char** argv)
         if (describe) {
             const cuperm_launch_t* l = c.plan.has_packed ? &c.plan.packed : &c.plan.launch;
             const cuperm_tile_params_t* t = &l->tile;
-            static const char* kinds[] = {"copy", "tiled", "rows", "whole-dims"};
+            static const char* kinds[] = {"copy", "tiled", "rows", "whole-dims", "row-tiles"};
+            const int rt = l->kind == CUPERM_LAUNCH_ROW_TILES; /* its sides in rows, not log2 */
             cuperm_model_features(l, &f);
             printf("%s | %s%s%s%s %d %d %d %lld |", c.text, kinds[l->kind], c.plan.has_packed ? "(packed)" : "",
-                   t->pipelined ? "(pipelined)" : "", t->lean && !t->pipelined ? "(lean)" : "", t->tile_a_log2, t->tile_b_log2, t->vec_log2,
+                   t->pipelined ? "(pipelined)" : "", t->lean && !t->pipelined ? "(lean)" : "",
+                   rt ? t->rt_side_a : t->tile_a_log2, rt ? t->rt_side_b : t->tile_b_log2, t->vec_log2,
                    (long long)t->band_tiles);
             for (int d = 0; l->kind != CUPERM_LAUNCH_COPY && d < t->rank; ++d)
                 printf("%s%lld:%lld:%lld", d == t->a_end || d == t->b_end ? " | " : " ", (long long)t->dim[d].extent,

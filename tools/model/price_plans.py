@@ -23,7 +23,7 @@ import sys
 
 FEATURES = ("case,candidate,class,bytes,in_run_bytes,out_run_bytes,tile_bytes,fill,tiles,tile_a_log2,tile_b_log2,"
             "vec_log2,band_tiles,in_sector_eff,out_sector_eff,sector_cost,kind").split(",")
-KINDS = {"copy": "0", "tiled": "1", "rows": "2", "whole-dims": "3"}
+KINDS = {"copy": "0", "tiled": "1", "rows": "2", "whole-dims": "3", "row-tiles": "4"}
 
 
 def lines(path):

@@ -96,6 +96,7 @@ cupermStatus_t cuperm_launch_plan(const cuperm_launch_t* l, cupermDataType_t typ
     case CUPERM_LAUNCH_TILED: err = cuperm_launch_tiled(l, type, s, in, out, stream); break;
     case CUPERM_LAUNCH_ROWS: err = cuperm_launch_rows(l, type, s, in, out, stream); break;
     case CUPERM_LAUNCH_WHOLE_DIMS: err = cuperm_launch_whole_dims(l, type, s, in, out, stream); break;
+    case CUPERM_LAUNCH_ROW_TILES: err = cuperm_launch_row_tiles(l, type, s, in, out, stream); break;
     }
     if (err != cudaSuccess)
         return cuperm_fail(CUPERM_STATUS_CUDA_ERROR, "transpose kernel launch failed (%s)",

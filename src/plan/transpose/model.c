@@ -89,6 +89,23 @@ static double side_efficiency(const cuperm_tile_params_t* t, int begin, int end,
     return (double)(run * elem) / (32.0 * sectors);
 }
 
+/* One side's sector efficiency of a ROW_TILES launch: runs of whole rows of the side's group, cut
+ * every rt_side_a (input) or rt_side_b (output) indices, starting on multiples of the other strides
+ * and of the cut. */
+static double row_tile_side_efficiency(const cuperm_tile_params_t* t, int output_side, int elem)
+{
+    const int64_t n = t->dim[0].extent, vol = output_side ? t->b_volume : t->a_volume;
+    const int64_t side = output_side ? t->rt_side_b : t->rt_side_a;
+    const int begin = output_side ? t->a_end : 1, end = output_side ? t->b_end : t->a_end;
+    uint64_t bits = magnitude(n * side);
+    for (int d = 1; d < t->rank; ++d)
+        if (d < begin || d >= end) bits |= magnitude(output_side ? t->dim[d].out_stride : t->dim[d].in_stride);
+    const int64_t gb = low_bit(bits) * elem;
+    const double sectors =
+        (double)(vol / side) * run_sectors(n * side * elem, gb) + run_sectors(n * (vol % side) * elem, gb);
+    return (double)(n * vol * elem) / (32.0 * sectors);
+}
+
 void cuperm_sector_efficiency(const cuperm_launch_t* l, double* in_eff, double* out_eff)
 {
     const cuperm_tile_params_t* t = &l->tile;
@@ -101,6 +118,11 @@ void cuperm_sector_efficiency(const cuperm_launch_t* l, double* in_eff, double* 
         const int64_t v = t->a_volume;
         *in_eff = side_efficiency(t, 0, t->a_end, t->a_end, t->a_end, 0, v, 1, l->elem_size);
         *out_eff = side_efficiency(&o, 0, t->a_end, t->a_end, t->a_end, 1, v, 1, l->elem_size);
+        return;
+    }
+    if (l->kind == CUPERM_LAUNCH_ROW_TILES) {
+        *in_eff = row_tile_side_efficiency(t, 0, l->elem_size);
+        *out_eff = row_tile_side_efficiency(t, 1, l->elem_size);
         return;
     }
     if (l->kind == CUPERM_LAUNCH_ROWS) { /* dim 0 on both sides, then the rows (B) when a tile holds whole rows */
@@ -180,10 +202,12 @@ void cuperm_warp_efficiency(const cuperm_launch_t* l, double* in_eff, double* ou
 double cuperm_tile_fill(const cuperm_launch_t* l)
 {
     if (l->kind == CUPERM_LAUNCH_COPY) return 1;
-    const double slots = l->kind == CUPERM_LAUNCH_WHOLE_DIMS
-                             ? (double)l->tile.num_tiles * (double)l->tile.a_volume
-                             : (double)l->tile.num_tiles * (double)((int64_t)1 << l->tile.tile_a_log2) *
-                                   (double)((int64_t)1 << l->tile.tile_b_log2);
+    const cuperm_tile_params_t* t = &l->tile;
+    const double slots = l->kind == CUPERM_LAUNCH_WHOLE_DIMS ? (double)t->num_tiles * (double)t->a_volume
+                         : l->kind == CUPERM_LAUNCH_ROW_TILES
+                             ? (double)t->num_tiles * (double)t->dim[0].extent * t->rt_side_a * t->rt_side_b
+                             : (double)t->num_tiles * (double)((int64_t)1 << t->tile_a_log2) *
+                                   (double)((int64_t)1 << t->tile_b_log2);
     return (double)l->volume / slots;
 }
 
@@ -258,6 +282,12 @@ void cuperm_model_features(const cuperm_launch_t* l, cuperm_model_features_t* f)
         f->cls = t->vec_log2 ? CUPERM_MODEL_TILED_VEC : CUPERM_MODEL_TILED;
         in = contiguous_run(t, 0, t->a_end, 0, ta);
         out = contiguous_run(t, t->a_end, t->b_end, 1, tb);
+        break;
+    case CUPERM_LAUNCH_ROW_TILES: /* priced as a scalar tile (no fitted class of its own yet) */
+        f->cls = CUPERM_MODEL_TILED;
+        in = t->dim[0].extent * t->rt_side_a;
+        out = t->dim[0].extent * t->rt_side_b;
+        tile = t->dim[0].extent * t->rt_side_a * t->rt_side_b;
         break;
     case CUPERM_LAUNCH_WHOLE_DIMS: /* priced as a scalar tile (no fitted class of its own yet) */
         f->cls = CUPERM_MODEL_TILED;

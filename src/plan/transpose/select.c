@@ -4,6 +4,7 @@
 
 #include "core/index_math.h"
 #include "plan/transpose/model.h"
+#include "plan/transpose/row_tiles.h"
 #include "plan/transpose/whole_dims.h"
 
 /* The numbers the rules below use come from the handle's tuning table
@@ -835,7 +836,7 @@ static int64_t small_tile_slots(const cuperm_device_info_t* dev, int elem)
 }
 
 /* Which launch heuristic_launch chose. */
-typedef enum { PICK_RULES, PICK_WHOLE_DIMS, PICK_SMALL, PICK_HALF } pick_t;
+typedef enum { PICK_RULES, PICK_WHOLE_DIMS, PICK_ROW_TILES, PICK_SMALL, PICK_HALF } pick_t;
 
 /* The launch the planner runs for canonical problem p on dev: the rules' launch; the
  * whole-dims launch where cuperm_whole_dims_preferred says so; for a tensor whose tiles
@@ -861,6 +862,10 @@ static pick_t heuristic_launch_plain(const cuperm_problem_t* p, int elem, const 
         *L = *wd;
         return PICK_WHOLE_DIMS;
     }
+    /* A rows launch of rows under tt->row_tiles_max_row_bytes moves one row to a run on the side its
+     * row order does not follow; row tiles move runs of many rows on both. */
+    if (rules->kind == CUPERM_LAUNCH_ROWS && cuperm_row_tiles_launch(p, elem, tt->row_tiles_max_row_bytes, tt, L))
+        return PICK_ROW_TILES;
     /* A tensor of more elements than a wave of small tiles holds has more tiles than that. */
     const int64_t small_wave = small_tile_slots(dev, rules->elem_size) * CUPERM_THREADS *
                                CUPERM_TILE_ITEMS_SMALL(rules->elem_size);
@@ -920,6 +925,12 @@ int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, in
     const int rules_at = n;
     n += cuperm_candidate_launches(&rules, dev, tuning, out + n, max - n);
     if (has_wd && pick != PICK_WHOLE_DIMS && n < max) out[n++] = wd;
+    /* row tiles for rows of up to four times the rule's length, so that measure mode (and the
+     * candidate timings the rule is read from) see where they stop paying */
+    if (pick != PICK_ROW_TILES && rules.kind == CUPERM_LAUNCH_ROWS && n < max &&
+        cuperm_row_tiles_launch(&p, p_elem, 4 * (int64_t)tuning->transpose.row_tiles_max_row_bytes, &tuning->transpose,
+                                &out[n]))
+        ++n;
     int small_at = -1;
     if (pick != PICK_SMALL && n < max && small_tile_launch(&rules, &tuning->transpose, &small) &&
         small.tile.num_tiles <= 2 * small_tile_slots(dev, small.elem_size))

@@ -24,6 +24,9 @@ cudaError_t cuperm_launch_whole_dims(const cuperm_launch_t* l, cupermDataType_t 
 cudaError_t cuperm_launch_rows(const cuperm_launch_t* l, cupermDataType_t type,
                                const cuperm_scalars_t* s, const void* in, void* out,
                                cudaStream_t stream);
+cudaError_t cuperm_launch_row_tiles(const cuperm_launch_t* l, cupermDataType_t type,
+                                    const cuperm_scalars_t* s, const void* in, void* out,
+                                    cudaStream_t stream);
 
 #ifdef __cplusplus
 }
