@@ -15,16 +15,20 @@ static int64_t even_chunk(int64_t v, int64_t cap) { return cap >= v ? v : ceil_d
  * more than its bytes fill. */
 static double run_share(double bytes) { return bytes / (bytes + 32.0); }
 
-/* A tile side may not pass a block's threads, nor its rows 512: the tables stay within 24 KB. */
+/* A tile side may not pass a block's threads, nor its rows 256: a buffer's tables stay within
+ * 12 KB, and two buffers within the shared memory of a block that leaves room for
+ * CUPERM_ROW_TILE_BLOCKS an SM (228 KB an SM on sm_90, 1 KB of it reserved a block). */
 #define SIDE_MAX CUPERM_THREADS
-#define ROWS_MAX 512
+#define ROWS_MAX 256
+#define SMEM_MAX (56 * 1024)
 
-int cuperm_row_tiles_smem_bytes(const cuperm_tile_params_t* t, int elem)
+int cuperm_row_tiles_smem_bytes(const cuperm_tile_params_t* t, int elem) { return 2 * cuperm_row_tile_buffer_bytes(t, elem); }
+
+void cuperm_row_tiles_fit_device(cuperm_launch_t* L, const cuperm_device_info_t* dev)
 {
-    /* the sides' four offset tables, the two passes' row tables (16 bytes a row: an offset of up to
-     * 8 bytes and a slot), the tile */
-    return 2 * (t->rt_side_a + t->rt_side_b) * (int)sizeof(int64_t) + 2 * t->rt_side_a * t->rt_side_b * 16 +
-           t->smem_row * t->rt_side_b * elem;
+    if (L->kind != CUPERM_LAUNCH_ROW_TILES) return;
+    const int64_t cap = (int64_t)(dev->sm_count > 0 ? dev->sm_count : 1) * CUPERM_ROW_TILE_BLOCKS;
+    if (L->blocks > cap) L->blocks = cap;
 }
 
 int cuperm_row_tiles_launch(const cuperm_problem_t* p, int elem, int64_t max_row_bytes,
@@ -101,5 +105,5 @@ int cuperm_row_tiles_launch(const cuperm_problem_t* p, int elem, int64_t max_row
     t->smem_row = cuperm_row_tile_stride((int)n, (int)sa, elem);
     L->blocks = t->num_tiles < 0x7fffffff ? t->num_tiles : 0x7fffffff;
     L->smem_bytes = cuperm_row_tiles_smem_bytes(t, elem);
-    return 1;
+    return L->smem_bytes <= SMEM_MAX;
 }

@@ -4,6 +4,8 @@
 // next dimensions (A) by side_b of the output's (B), read as runs of n * side_a elements and
 // written as runs of n * side_b. The block's threads are numbered over the tile's elements as they
 // lie on each side (cuperm_row_digits_t), so no lane idles at a row's end whatever its length.
+#include <cuda_pipeline.h>
+
 #include "backend/cuda/transpose/tile_kernel.cuh"
 
 namespace cuperm {
@@ -17,55 +19,35 @@ struct alignas(2 * sizeof(Off)) RowEntry {
     int32_t slot;
 };
 
-// One round of the read pass: kItems elements a thread from digits d (advanced past them), all
-// loads first, then their stores to shared memory. kWhole: every element of the round lies in the
-// tile, so nothing is checked.
-template <bool kWhole, int kItems, typename T, typename Off>
-__device__ __forceinline__ void read_round(const T* tin, T* tile, const RowEntry<Off>* rows, cuperm_row_digits_t& d,
-                                           const cuperm_row_digits_t& step, int n, int e0, int total)
-{
-    T v[kItems];
-    int slot[kItems];
-#pragma unroll
-    for (int k = 0; k < kItems; ++k) {
-        const bool in_tile = kWhole || e0 + k * kTileThreads < total; // past it, d.q is past the table
-        const RowEntry<Off> en = in_tile ? rows[d.q] : RowEntry<Off>{0, -1};
-        slot[k] = en.slot >= 0 ? en.slot + d.r : -1;
-        if (slot[k] >= 0) v[k] = load_ro(tin + (en.off + (Off)d.r));
-        cuperm_row_digits_advance(&d, &step, n);
+// One of the kernel's two shared-memory buffers (cuperm_row_tile_buffer_bytes' layout): the tile's
+// origins, its sides' offset tables, the passes' row tables, the tile.
+template <typename T, typename Off>
+struct RowBuffer {
+    int64_t* base; // [0]: the tile's input origin, [1]: its output origin
+    Off *a_in, *a_out, *b_in, *b_out;
+    RowEntry<Off>*read_rows, *write_rows;
+    T* tile;
+
+    __device__ static RowBuffer at(unsigned char* smem, int which, const cuperm_tile_params_t& p)
+    {
+        const int sa = p.rt_side_a, sb = p.rt_side_b;
+        unsigned char* b = smem + which * cuperm_row_tile_buffer_bytes(&p, (int)sizeof(T));
+        Off* t = reinterpret_cast<Off*>(b + 32);
+        RowEntry<Off>* rows = reinterpret_cast<RowEntry<Off>*>(b + 32 + 16 * (sa + sb));
+        return {reinterpret_cast<int64_t*>(b), t, t + sa, t + 2 * sa, t + 2 * sa + sb, rows, rows + sa * sb,
+                reinterpret_cast<T*>(b + 32 + 16 * (sa + sb) + 32 * sa * sb)};
     }
-#pragma unroll
-    for (int k = 0; k < kItems; ++k)
-        if (slot[k] >= 0) tile[slot[k]] = v[k];
-}
 
-// Off: the offset tables' entry type (uint32_t where cuperm_tile_offsets_fit_u32, else int64_t).
-template <typename Op, typename Off>
-__global__ void __launch_bounds__(kTileThreads, 3)
-row_tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const typename Op::value_type* __restrict__ in,
-                typename Op::value_type* __restrict__ out, Op op)
-{
-    using T = typename Op::value_type;
-    // loads in flight a thread: 8 elements of up to 8 bytes, 4 of 16 (16 of 4 bytes, as the tile
-    // kernels take, need 96-128 registers here: 2 blocks an SM)
-    constexpr int kItems = sizeof(T) >= 16 ? 4 : 8;
-    extern __shared__ __align__(16) unsigned char smem[];
-    const int n = (int)p.dim[0].extent, sa = p.rt_side_a, sb = p.rt_side_b, nrows = sa * sb;
-    // layout (cuperm_row_tiles_smem_bytes): the sides' tables, the passes' row tables, the tile
-    Off* a_in = reinterpret_cast<Off*>(smem);
-    Off* a_out = a_in + sa;
-    Off* b_in = a_out + sa;
-    Off* b_out = b_in + sb;
-    RowEntry<Off>* read_rows = reinterpret_cast<RowEntry<Off>*>(smem + 2 * (sa + sb) * sizeof(int64_t));
-    RowEntry<Off>* write_rows = reinterpret_cast<RowEntry<Off>*>(read_rows + nrows);
-    T* tile = reinterpret_cast<T*>(smem + 2 * (sa + sb) * sizeof(int64_t) + 2 * nrows * 16);
-    const int total = n * nrows;
-    const cuperm_row_digits_t d0 = cuperm_row_digits(threadIdx.x, n), step = cuperm_row_digits(kTileThreads, n);
-
-    for (int64_t t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
+    // Tile t's origins, its sides' tables, then (after a barrier) each pass's row table: where each
+    // row lies from the origin on the pass's side and its first slot (-1: outside an edge tile). The
+    // caller synchronises before reading them.
+    __device__ void build(const cuperm_tile_params_t& p, const cuperm_tile_divs_t& dv, int64_t t) const
+    {
+        const int sa = p.rt_side_a, sb = p.rt_side_b, nrows = sa * sb;
         int64_t a0, b0, in_base, out_base;
         cuperm_row_tile_origin(&p, &dv, t, &a0, &b0, &in_base, &out_base);
         const int na = (int)min((int64_t)sa, p.a_volume - a0), nb = (int)min((int64_t)sb, p.b_volume - b0);
+        if (threadIdx.x == 0) base[0] = in_base, base[1] = out_base;
         for (int i = threadIdx.x; i < sa + sb; i += kTileThreads) {
             int64_t oi, oo;
             if (i < na) {
@@ -87,19 +69,35 @@ row_tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const
             en.slot = ok ? slot : -1;
             (w ? write_rows : read_rows)[q] = en;
         }
-        __syncthreads();
-        const T* tin = as_base(in + in_base);
-        const bool whole = na == sa && nb == sb;
-        cuperm_row_digits_t d = d0;
-        for (int e0 = threadIdx.x; e0 < total; e0 += kTileThreads * kItems) {
-            if (whole && e0 + (kItems - 1) * kTileThreads < total)
-                read_round<true, kItems>(tin, tile, read_rows, d, step, n, e0, total);
-            else
-                read_round<false, kItems>(tin, tile, read_rows, d, step, n, e0, total);
+    }
+
+    // The read pass: every element of the tile this thread takes (digits d0, one block stride apart)
+    // started on its way from the input into its slot. cp.async holds no register, so a block has its
+    // whole tile in flight at once (values held in registers between load and shared-memory store ran
+    // these tiles at 46-55% of copy: 3 blocks an SM, 8 values a thread).
+    __device__ void start_loads(const T* in, cuperm_row_digits_t d, const cuperm_row_digits_t& step, int n,
+                                int total) const
+    {
+        const T* tin = as_base(in + base[0]);
+#pragma unroll 4
+        for (int e = threadIdx.x; e < total; e += kTileThreads) {
+            const RowEntry<Off> en = read_rows[d.q];
+            if (en.slot >= 0) {
+                if constexpr (sizeof(T) >= 4)
+                    __pipeline_memcpy_async(tile + en.slot + d.r, tin + (en.off + (Off)d.r), sizeof(T));
+                else
+                    tile[en.slot + d.r] = load_ro(tin + (en.off + (Off)d.r)); // never planned: cp.async moves 4-16 bytes
+            }
+            cuperm_row_digits_advance(&d, &step, n);
         }
-        __syncthreads();
-        T* tout = as_base(out + out_base);
-        d = d0;
+    }
+
+    // The write pass, in the output's order.
+    template <typename Op>
+    __device__ void write(T* out, cuperm_row_digits_t d, const cuperm_row_digits_t& step, int n, int total,
+                          const Op& op) const
+    {
+        T* tout = as_base(out + base[1]);
 #pragma unroll 4
         for (int e = threadIdx.x; e < total; e += kTileThreads) {
             const RowEntry<Off> en = write_rows[d.q];
@@ -109,7 +107,43 @@ row_tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const
             }
             cuperm_row_digits_advance(&d, &step, n);
         }
-        __syncthreads(); // the tables and the tile are rewritten by the next tile
+    }
+};
+
+// A persistent grid (CUPERM_ROW_TILE_BLOCKS an SM), two buffers a block: while it writes tile t from
+// one, tile t + gridDim.x is already on its way into the other, as in tile_pipelined.cuh.
+// Off: the offset tables' entry type (uint32_t where cuperm_tile_offsets_fit_u32, else int64_t).
+template <typename Op, typename Off>
+__global__ void __launch_bounds__(kTileThreads, CUPERM_ROW_TILE_BLOCKS)
+row_tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const typename Op::value_type* __restrict__ in,
+                typename Op::value_type* __restrict__ out, Op op)
+{
+    using T = typename Op::value_type;
+    using Buffer = RowBuffer<T, Off>;
+    extern __shared__ __align__(16) unsigned char smem[];
+    const int n = (int)p.dim[0].extent, total = n * p.rt_side_a * p.rt_side_b;
+    const cuperm_row_digits_t d0 = cuperm_row_digits(threadIdx.x, n), step = cuperm_row_digits(kTileThreads, n);
+    int64_t t = blockIdx.x;
+    if (t >= p.num_tiles) return;
+    int s = 0;
+    Buffer::at(smem, 0, p).build(p, dv, t);
+    __syncthreads();
+    Buffer::at(smem, 0, p).start_loads(in, d0, step, n, total);
+    __pipeline_commit();
+    for (;;) {
+        const int64_t next_t = t + gridDim.x;
+        const bool more = next_t < p.num_tiles; // the same for the whole block
+        // the other buffer's last reader, the write of the tile before, ended before the last barrier
+        if (more) Buffer::at(smem, s ^ 1, p).build(p, dv, next_t);
+        __syncthreads();
+        if (more) Buffer::at(smem, s ^ 1, p).start_loads(in, d0, step, n, total);
+        __pipeline_commit();      // an empty group on the last tile keeps the wait below uniform
+        __pipeline_wait_prior(1); // this thread's copies of tile t have landed ...
+        __syncthreads();          // ... and every thread's
+        Buffer::at(smem, s, p).write(out, d0, step, n, total, op);
+        if (!more) break;
+        __syncthreads(); // buffer s is rebuilt for the tile after next
+        t = next_t, s ^= 1;
     }
 }
 
