@@ -188,11 +188,10 @@ CUPERM_HD void cuperm_row_tile_row(const cuperm_tile_params_t* p, int q, int wri
     *slot = *b * p->smem_row + *a * (int)p->dim[0].extent;
 }
 
-/* Bytes of one of a ROW_TILES kernel's two shared-memory buffers (row_tiles.cu): the tile's
- * input and output origins (32 bytes), its sides' four offset tables (8 bytes an entry), the two
- * passes' row tables (16 bytes a row), the tile; a multiple of 16, so the second buffer starts
- * aligned. */
-CUPERM_HD int cuperm_row_tile_buffer_bytes(const cuperm_tile_params_t* p, int elem)
+/* Shared memory of a ROW_TILES kernel's block (row_tiles.cu): the tile's input and output origins
+ * (32 bytes), its sides' four offset tables (8 bytes an entry), the two passes' row tables (16 bytes
+ * a row), the tile. */
+CUPERM_HD int cuperm_row_tile_smem_bytes(const cuperm_tile_params_t* p, int elem)
 {
     const int sa = p->rt_side_a, sb = p->rt_side_b;
     return 32 + 16 * (sa + sb) + 32 * sa * sb + (p->smem_row * sb * elem + 15) / 16 * 16;

@@ -119,8 +119,7 @@ CUPERM_HD int cuperm_tile_pipe_buffer_bytes(int ta, int tb, int smem_row, int el
     return (CUPERM_PIPE_SPAN_BYTES + 2 * (ta + tb) * (int)sizeof(int64_t) + tb * smem_row * elem + 15) & ~15;
 }
 
-/* Resident blocks per SM the ROW_TILES kernel is compiled for, and so the blocks per SM of its
- * persistent grid (64 registers; two buffers of up to about 50 KB). */
+/* Resident blocks per SM the ROW_TILES kernel is compiled for (64 registers). */
 #define CUPERM_ROW_TILE_BLOCKS 4
 
 /* A WHOLE_DIMS tile holds at most this many elements (8 per thread). */

@@ -151,7 +151,7 @@ static void check_case_with(const test_case_t* c, int elem, const cuperm_tuning_
         ++predictions;
     }
     assert_int_equal(heuristic.volume, case_volume(c));
-    assert_true(heuristic.smem_bytes <= (heuristic.kind == CUPERM_LAUNCH_ROW_TILES ? 56 : 48) * 1024);
+    assert_true(heuristic.smem_bytes <= 48 * 1024);
     int n = cuperm_candidate_launches(&heuristic, &kDevice, tuning, cand, 16);
     assert_true(n >= 1);
 
@@ -187,7 +187,7 @@ static void check_case_with(const test_case_t* c, int elem, const cuperm_tuning_
         assert_true(t->rt_side_a >= 1 && t->rt_side_a <= CUPERM_THREADS && t->rt_side_b >= 1 &&
                     t->rt_side_b <= CUPERM_THREADS);
         assert_true(t->dim[0].extent * t->rt_side_a * t->rt_side_b * elem <= tuning->transpose.row_tiles_tile_bytes);
-        assert_true(rt.smem_bytes <= 56 * 1024); /* CUPERM_ROW_TILE_BLOCKS (4) an SM */
+        assert_true(rt.smem_bytes <= 48 * 1024);
         ++row_tiles_launches[t->a_volume % t->rt_side_a != 0 || t->b_volume % t->rt_side_b != 0];
         if (emulate(&rt, 1, src_of, span, hits)) {
             fprintf(stderr, "mapping wrong for the row-tiles launch (elem %d): ", elem);

@@ -380,7 +380,7 @@ static void row_tiles_where_rows_are_short(void** state)
     cuperm_model_features(&r, &f);
     assert_true(f.in_run_bytes == 17 * 17 * 4 && f.out_run_bytes == 17 * 14 * 4);
     assert_true(f.in_sector_eff > 0.95 && f.out_sector_eff > 0.95);
-    assert_true(r.smem_bytes == cuperm_row_tiles_smem_bytes(t, 4) && r.smem_bytes <= 56 * 1024);
+    assert_true(r.smem_bytes == cuperm_row_tile_smem_bytes(t, 4) && r.smem_bytes <= 48 * 1024);
     assert_int_equal(l.kind, CUPERM_LAUNCH_ROWS);
     cuperm_launch_t cand[CUPERM_MAX_CANDIDATES];
     const int n = cuperm_plan_candidates(4, e79, p79, 8, NULL, NULL, &kDevice, cuperm_tuning_for(&kDevice), 0, cand,

@@ -5,7 +5,6 @@
 #ifndef CUPERM_PLAN_TRANSPOSE_ROW_TILES_H
 #define CUPERM_PLAN_TRANSPOSE_ROW_TILES_H
 
-#include "core/device_info.h"
 #include "core/kernel_params.h"
 #include "core/layout.h"
 #include "core/tuning.h"
@@ -23,12 +22,6 @@ extern "C" {
 int cuperm_row_tiles_launch(const cuperm_problem_t* p, int elem, int64_t max_row_bytes,
                             const cuperm_transpose_tuning_t* tt, cuperm_launch_t* L);
 
-/** Shared memory a ROW_TILES launch needs: two buffers (cuperm_row_tile_buffer_bytes). */
-int cuperm_row_tiles_smem_bytes(const cuperm_tile_params_t* t, int elem);
-
-/** Caps the grid of a ROW_TILES launch at CUPERM_ROW_TILE_BLOCKS blocks per SM of dev: a persistent
- * grid whose blocks load a tile while they write the one before. */
-void cuperm_row_tiles_fit_device(cuperm_launch_t* L, const cuperm_device_info_t* dev);
 
 #ifdef __cplusplus
 }

@@ -864,10 +864,8 @@ static pick_t heuristic_launch_plain(const cuperm_problem_t* p, int elem, const 
     }
     /* A rows launch of rows under tt->row_tiles_max_row_bytes moves one row to a run on the side its
      * row order does not follow; row tiles move runs of many rows on both. */
-    if (rules->kind == CUPERM_LAUNCH_ROWS && cuperm_row_tiles_launch(p, elem, tt->row_tiles_max_row_bytes, tt, L)) {
-        cuperm_row_tiles_fit_device(L, dev);
+    if (rules->kind == CUPERM_LAUNCH_ROWS && cuperm_row_tiles_launch(p, elem, tt->row_tiles_max_row_bytes, tt, L))
         return PICK_ROW_TILES;
-    }
     /* A tensor of more elements than a wave of small tiles holds has more tiles than that. */
     const int64_t small_wave = small_tile_slots(dev, rules->elem_size) * CUPERM_THREADS *
                                CUPERM_TILE_ITEMS_SMALL(rules->elem_size);
@@ -932,7 +930,7 @@ int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, in
     if (pick != PICK_ROW_TILES && rules.kind == CUPERM_LAUNCH_ROWS && n < max &&
         cuperm_row_tiles_launch(&p, p_elem, 4 * (int64_t)tuning->transpose.row_tiles_max_row_bytes, &tuning->transpose,
                                 &out[n]))
-        cuperm_row_tiles_fit_device(&out[n++], dev);
+        ++n;
     int small_at = -1;
     if (pick != PICK_SMALL && n < max && small_tile_launch(&rules, &tuning->transpose, &small) &&
         small.tile.num_tiles <= 2 * small_tile_slots(dev, small.elem_size))

@@ -19,8 +19,8 @@ struct alignas(2 * sizeof(Off)) RowEntry {
     int32_t slot;
 };
 
-// One of the kernel's two shared-memory buffers (cuperm_row_tile_buffer_bytes' layout): the tile's
-// origins, its sides' offset tables, the passes' row tables, the tile.
+// The kernel's shared memory (cuperm_row_tile_smem_bytes' layout): the tile's origins, its sides'
+// offset tables, the passes' row tables, the tile.
 template <typename T, typename Off>
 struct RowBuffer {
     int64_t* base; // [0]: the tile's input origin, [1]: its output origin
@@ -28,10 +28,9 @@ struct RowBuffer {
     RowEntry<Off>*read_rows, *write_rows;
     T* tile;
 
-    __device__ static RowBuffer at(unsigned char* smem, int which, const cuperm_tile_params_t& p)
+    __device__ static RowBuffer at(unsigned char* b, const cuperm_tile_params_t& p)
     {
         const int sa = p.rt_side_a, sb = p.rt_side_b;
-        unsigned char* b = smem + which * cuperm_row_tile_buffer_bytes(&p, (int)sizeof(T));
         Off* t = reinterpret_cast<Off*>(b + 32);
         RowEntry<Off>* rows = reinterpret_cast<RowEntry<Off>*>(b + 32 + 16 * (sa + sb));
         return {reinterpret_cast<int64_t*>(b), t, t + sa, t + 2 * sa, t + 2 * sa + sb, rows, rows + sa * sb,
@@ -74,7 +73,8 @@ struct RowBuffer {
     // The read pass: every element of the tile this thread takes (digits d0, one block stride apart)
     // started on its way from the input into its slot. cp.async holds no register, so a block has its
     // whole tile in flight at once (values held in registers between load and shared-memory store ran
-    // these tiles at 46-55% of copy: 3 blocks an SM, 8 values a thread).
+    // these tiles at 46-55% of copy: 3 blocks an SM, 8 values a thread; this form 0.79-0.92 of that
+    // time, bench/results/row-tiles-h200/).
     __device__ void start_loads(const T* in, cuperm_row_digits_t d, const cuperm_row_digits_t& step, int n,
                                 int total) const
     {
@@ -110,8 +110,10 @@ struct RowBuffer {
     }
 };
 
-// A persistent grid (CUPERM_ROW_TILE_BLOCKS an SM), two buffers a block: while it writes tile t from
-// one, tile t + gridDim.x is already on its way into the other, as in tile_pipelined.cuh.
+// One tile a block at a time (a grid of one block a tile, CUPERM_ROW_TILE_BLOCKS resident an SM):
+// its tables, its loads, its stores. A persistent grid whose blocks loaded tile t + gridDim.x into
+// a second buffer while writing tile t ran slower (f64 0.96x, f32 0.93x the rows launch's time by
+// geomean, against 0.92x and 0.88x: bench/results/row-tiles-h200/).
 // Off: the offset tables' entry type (uint32_t where cuperm_tile_offsets_fit_u32, else int64_t).
 template <typename Op, typename Off>
 __global__ void __launch_bounds__(kTileThreads, CUPERM_ROW_TILE_BLOCKS)
@@ -119,31 +121,19 @@ row_tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const
                 typename Op::value_type* __restrict__ out, Op op)
 {
     using T = typename Op::value_type;
-    using Buffer = RowBuffer<T, Off>;
     extern __shared__ __align__(16) unsigned char smem[];
     const int n = (int)p.dim[0].extent, total = n * p.rt_side_a * p.rt_side_b;
     const cuperm_row_digits_t d0 = cuperm_row_digits(threadIdx.x, n), step = cuperm_row_digits(kTileThreads, n);
-    int64_t t = blockIdx.x;
-    if (t >= p.num_tiles) return;
-    int s = 0;
-    Buffer::at(smem, 0, p).build(p, dv, t);
-    __syncthreads();
-    Buffer::at(smem, 0, p).start_loads(in, d0, step, n, total);
-    __pipeline_commit();
-    for (;;) {
-        const int64_t next_t = t + gridDim.x;
-        const bool more = next_t < p.num_tiles; // the same for the whole block
-        // the other buffer's last reader, the write of the tile before, ended before the last barrier
-        if (more) Buffer::at(smem, s ^ 1, p).build(p, dv, next_t);
+    const RowBuffer<T, Off> b = RowBuffer<T, Off>::at(smem, p);
+    for (int64_t t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
+        b.build(p, dv, t);
         __syncthreads();
-        if (more) Buffer::at(smem, s ^ 1, p).start_loads(in, d0, step, n, total);
-        __pipeline_commit();      // an empty group on the last tile keeps the wait below uniform
-        __pipeline_wait_prior(1); // this thread's copies of tile t have landed ...
-        __syncthreads();          // ... and every thread's
-        Buffer::at(smem, s, p).write(out, d0, step, n, total, op);
-        if (!more) break;
-        __syncthreads(); // buffer s is rebuilt for the tile after next
-        t = next_t, s ^= 1;
+        b.start_loads(in, d0, step, n, total);
+        __pipeline_commit();
+        __pipeline_wait_prior(0);
+        __syncthreads();
+        b.write(out, d0, step, n, total, op);
+        __syncthreads(); // the tables and the tile are rewritten by the next tile
     }
 }
 
