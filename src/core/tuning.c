@@ -149,9 +149,15 @@
          * 1.47 -> 1.03 of the fastest candidate (bench/results/tile-rules-h200/, section 6). */           \
         .whole_dims_rows_min_side_log2 = 3, .whole_dims_rows_min_read_eff = 0.65,                            \
         .whole_dims_min_tiles_per_block = 8,                                                                 \
-        /* Row tiles: first version, not yet measured; a rows launch writes (or reads) rows shorter than   \
-         * 4 lines one row to a run on one side. 16 KB tiles: the tile kernels' 64 bytes a thread.       */ \
-        .row_tiles_max_row_bytes = 512, .row_tiles_tile_bytes = 16384,                                       \
+        /* Row tiles (16 KB, as the other tiles) for rows under 2 KB; they replace a scalar rows launch of    \
+         * rows of a sector or more whose elements fill less than 75% of its tiles' slots. H200, every       \
+         * candidate timed (bench/results/row-tiles-h200/): on the n^6 rows cases the rule was read from     \
+         * (f64 n = 12-24, f32 n = 16-24) row tiles ran 0.76-0.97x the rows launch's time where its tiles    \
+         * were at most 72% full (17-23 elements in sides of 32), 0.95-1.08x where 81-100%; rows under a     \
+         * sector lost 1.1-1.9x on the suites looked at next (L2-sized and mixed-rank f32), as did vector    \
+         * rows (16-byte loads against the row tiles' single elements: about 1.2x).                         */ \
+        .row_tiles_max_row_bytes = 2048, .row_tiles_min_row_bytes = 32, .row_tiles_max_fill = 0.75,          \
+        .row_tiles_tile_bytes = 16384,                                                                       \
         /* Fitted by tools/model/fit_model.py to 1066 H100 cases (docs/model.md); 128 bytes: a line. */    \
         .model_t0 = CUPERM_SM90_MODEL_T0, .model_gamma = CUPERM_SM90_MODEL_GAMMA, .model_run_bytes = 128,   \
         .model_efficiency = CUPERM_SM90_MODEL_EFFICIENCY,                                                    \

@@ -357,17 +357,26 @@ static void rows_in_output_order_unless_whole_sectors(void** state)
     for (int d = 2; d < b.tile.rank; ++d) assert_true(b.tile.dim[d - 1].in_stride < b.tile.dim[d].in_stride);
 }
 
-/* Rows shorter than tt->row_tiles_max_row_bytes take row tiles, whose runs span many rows on both
- * sides: 17^6 f32 0,2,3,5,4,1 (rows of 68 bytes; the rows launch ran it at 55% of copy on the H200,
- * bench/results/lean-spread-h200/call6-status-n6/) reads the input's next dimension (17) whole and
- * writes 14 of the output's (289, two fused) a row, runs of 1156 and 952 bytes; rows of 79 doubles
- * (632 bytes) keep the rows launch, with row tiles among its candidates. */
+/* Row tiles take a scalar rows launch's place where its tiles are less than tt->row_tiles_max_fill
+ * full: 17^6 f32 0,2,3,5,4,1 (rows of 17 in tiles of 32: 55% of copy on the H200,
+ * 71% as row tiles, bench/results/row-tiles-h200/) reads the input's next dimension (17) whole and
+ * writes 14 of the output's (289, two fused) a row, runs of 1156 and 952 bytes. Rows that fill their
+ * tiles keep the rows launch (15^6 f64, 15 of 16), as do vector rows (16^6 f32) and rows of 632
+ * bytes (79 doubles, row tiles among the candidates); and rows under a sector (3 floats). */
 static void row_tiles_where_rows_are_short(void** state)
 {
     (void)state;
     const int64_t e17[] = {17, 17, 17, 17, 17, 17}, e79[] = {79, 73, 229, 151};
     const int p17[] = {0, 2, 3, 5, 4, 1}, p79[] = {0, 2, 1, 3};
     const cuperm_launch_t r = plan(6, e17, p17, 4), l = plan(4, e79, p79, 8);
+    int64_t e15[6], e16[6];
+    for (int i = 0; i < 6; ++i) e15[i] = 15, e16[i] = 16;
+    const int64_t e3[] = {3, 1000, 700};
+    const int p3[] = {0, 2, 1};
+    assert_int_equal(plan(6, e15, p17, 8).kind, CUPERM_LAUNCH_ROWS);
+    const cuperm_launch_t v = plan(6, e16, p17, 4);
+    assert_true(v.kind == CUPERM_LAUNCH_ROWS && v.tile.vec_log2 > 0);
+    assert_int_equal(plan(3, e3, p3, 4).kind, CUPERM_LAUNCH_ROWS);
     assert_int_equal(r.kind, CUPERM_LAUNCH_ROW_TILES);
     const cuperm_tile_params_t* t = &r.tile;
     assert_int_equal(t->dim[0].extent, 17);

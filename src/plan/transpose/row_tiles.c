@@ -11,9 +11,9 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
  * at most one chunk's worth shorter by less than a chunk count): the tail tile wastes the least. */
 static int64_t even_chunk(int64_t v, int64_t cap) { return cap >= v ? v : ceil_div(v, ceil_div(v, cap)); }
 
-/* The share of a run's sectors that carry its bytes when it starts anywhere: about one sector
- * more than its bytes fill. */
-static double run_share(double bytes) { return bytes / (bytes + 32.0); }
+/* What a run of this many bytes is worth against a long one: a line (128 bytes) less. A run of one
+ * row is what the rows launch leaves; a side that short is the case the tile exists to avoid. */
+static double run_share(double bytes) { return bytes / (bytes + 128.0); }
 
 /* A tile side may not pass a block's threads, nor its rows 256: the tables stay within 12 KB. */
 #define SIDE_MAX CUPERM_THREADS

@@ -862,9 +862,15 @@ static pick_t heuristic_launch_plain(const cuperm_problem_t* p, int elem, const 
         *L = *wd;
         return PICK_WHOLE_DIMS;
     }
-    /* A rows launch of rows under tt->row_tiles_max_row_bytes moves one row to a run on the side its
-     * row order does not follow; row tiles move runs of many rows on both. */
-    if (rules->kind == CUPERM_LAUNCH_ROWS && cuperm_row_tiles_launch(p, elem, tt->row_tiles_max_row_bytes, tt, L))
+    /* A rows launch moves one row to a run on the side its row order does not follow, in tiles whose
+     * side leaves a short row's last slots idle (17 elements in a side of 32); row tiles move runs of
+     * many rows on both sides and number their threads over the rows' elements. Where the rows
+     * launch's tiles are less than tt->row_tiles_max_fill full, they take its place (not vector rows,
+     * nor rows under tt->row_tiles_min_row_bytes: see core/tuning.c). */
+    if (rules->kind == CUPERM_LAUNCH_ROWS && !rules->tile.vec_log2 &&
+        rules->tile.dim[0].extent * elem >= tt->row_tiles_min_row_bytes &&
+        cuperm_tile_fill(rules) < tt->row_tiles_max_fill &&
+        cuperm_row_tiles_launch(p, elem, tt->row_tiles_max_row_bytes, tt, L))
         return PICK_ROW_TILES;
     /* A tensor of more elements than a wave of small tiles holds has more tiles than that. */
     const int64_t small_wave = small_tile_slots(dev, rules->elem_size) * CUPERM_THREADS *
@@ -925,11 +931,10 @@ int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, in
     const int rules_at = n;
     n += cuperm_candidate_launches(&rules, dev, tuning, out + n, max - n);
     if (has_wd && pick != PICK_WHOLE_DIMS && n < max) out[n++] = wd;
-    /* row tiles for rows of up to four times the rule's length, so that measure mode (and the
-     * candidate timings the rule is read from) see where they stop paying */
+    /* row tiles wherever they exist, so that measure mode (and the candidate timings the rule is read
+     * from) sees where they pay */
     if (pick != PICK_ROW_TILES && rules.kind == CUPERM_LAUNCH_ROWS && n < max &&
-        cuperm_row_tiles_launch(&p, p_elem, 4 * (int64_t)tuning->transpose.row_tiles_max_row_bytes, &tuning->transpose,
-                                &out[n]))
+        cuperm_row_tiles_launch(&p, p_elem, tuning->transpose.row_tiles_max_row_bytes, &tuning->transpose, &out[n]))
         ++n;
     int small_at = -1;
     if (pick != PICK_SMALL && n < max && small_tile_launch(&rules, &tuning->transpose, &small) &&
