@@ -7,8 +7,8 @@
 static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-/* The chunk of at most cap indices that cuts v into even chunks (all but the last equal, the last
- * at most one chunk's worth shorter by less than a chunk count): the tail tile wastes the least. */
+/* The chunk size of at most cap that cuts v indices most evenly: ceil(v / k) for the fewest chunks
+ * k that fit cap, so the last tile falls short of the others by less than k indices. */
 static int64_t even_chunk(int64_t v, int64_t cap) { return cap >= v ? v : ceil_div(v, ceil_div(v, cap)); }
 
 /* What a run of this many bytes is worth against a long one: a line (128 bytes) less. A run of one
@@ -18,7 +18,6 @@ static double run_share(double bytes) { return bytes / (bytes + 128.0); }
 /* A tile side may not pass a block's threads, nor its rows 256: the tables stay within 12 KB. */
 #define SIDE_MAX CUPERM_THREADS
 #define ROWS_MAX 256
-
 
 int cuperm_row_tiles_launch(const cuperm_problem_t* p, int elem, int64_t max_row_bytes,
                             const cuperm_transpose_tuning_t* tt, cuperm_launch_t* L)
@@ -47,8 +46,8 @@ int cuperm_row_tiles_launch(const cuperm_problem_t* p, int elem, int64_t max_row
     }
     if (va < 2 || vb < 2) return 0;
 
-    /* The sides: the most rows a tile holds on average (tail tiles count short), weighted by how
-     * well each side's runs fill their sectors; on a tie the longer B side (the writes). */
+    /* The sides: the most rows a tile holds on average (tail tiles count short), weighted by each
+     * side's run against a line (run_share); on a tie the longer B side (the writes). */
     int64_t sa = 0, sb = 0;
     double best = 0;
     for (int64_t c = min64(min64(va, rows_max), SIDE_MAX); c >= 1; --c) {
