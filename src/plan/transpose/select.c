@@ -840,7 +840,7 @@ typedef enum { PICK_RULES, PICK_WHOLE_DIMS, PICK_ROW_TILES, PICK_SMALL, PICK_HAL
 
 /* The launch the planner runs for canonical problem p on dev: the rules' launch; the
  * whole-dims launch where cuperm_whole_dims_preferred says so; row tiles in place of a rows launch
- * whose tiles are mostly empty (below); for a tensor whose tiles
+ * whose tiles leave a quarter of their slots idle (below); for a tensor whose tiles
  * leave most of the device idle (an L2-sized tensor: 64-80 tiles of 4096 elements on 132 SMs),
  * the rules' tile at a quarter of its size (scalar, also for a vector tile launch) where those
  * tiles still fit one wave of the small kernels' resident blocks; else, for a tensor that fits
