@@ -22,13 +22,13 @@ struct alignas(2 * sizeof(Off)) RowEntry {
 // The kernel's shared memory (cuperm_row_tile_smem_bytes' layout): the tile's origins, its sides'
 // offset tables, the passes' row tables, the tile.
 template <typename T, typename Off>
-struct RowBuffer {
+struct RowTileSmem {
     int64_t* base; // [0]: the tile's input origin, [1]: its output origin
     Off *a_in, *a_out, *b_in, *b_out;
     RowEntry<Off>*read_rows, *write_rows;
     T* tile;
 
-    __device__ static RowBuffer at(unsigned char* b, const cuperm_tile_params_t& p)
+    __device__ static RowTileSmem at(unsigned char* b, const cuperm_tile_params_t& p)
     {
         const int sa = p.rt_side_a, sb = p.rt_side_b;
         Off* t = reinterpret_cast<Off*>(b + 32);
@@ -124,7 +124,7 @@ row_tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const
     extern __shared__ __align__(16) unsigned char smem[];
     const int n = (int)p.dim[0].extent, total = n * p.rt_side_a * p.rt_side_b;
     const cuperm_row_digits_t d0 = cuperm_row_digits(threadIdx.x, n), step = cuperm_row_digits(kTileThreads, n);
-    const RowBuffer<T, Off> b = RowBuffer<T, Off>::at(smem, p);
+    const RowTileSmem<T, Off> b = RowTileSmem<T, Off>::at(smem, p);
     for (int64_t t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
         b.build(p, dv, t);
         __syncthreads();
