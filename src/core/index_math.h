@@ -156,7 +156,7 @@ CUPERM_HD void cuperm_row_tile_origin(const cuperm_tile_params_t* p, const cuper
 
 /* Element e of a ROW_TILES pass as two digits: r along the row (radix n) and q, the row in the
  * pass's order (cuperm_row_tile_row): the block's threads advance by its stride with one carry, no
- * division. */
+ * division. With vectors (vec_log2 > 0) e counts vectors, and n is a row's vectors. */
 typedef struct {
     int r, q;
 } cuperm_row_digits_t;
@@ -188,7 +188,7 @@ CUPERM_HD void cuperm_row_tile_row(const cuperm_tile_params_t* p, int q, int wri
     *slot = *b * p->smem_row + *a * (int)p->dim[0].extent;
 }
 
-/* Shared memory of a ROW_TILES kernel's block (row_tiles.cu): the tile's input and output origins
+/* Shared memory of a ROW_TILES kernel's block (row_tiles.cuh): the tile's input and output origins
  * (32 bytes), its sides' four offset tables (8 bytes an entry), the two passes' row tables (16 bytes
  * a row), the tile. */
 CUPERM_HD int cuperm_row_tile_smem_bytes(const cuperm_tile_params_t* p, int elem)

@@ -106,7 +106,9 @@ typedef struct {
      * dimension on both sides (unit strides); group A is dim[1, a_end), B dim[a_end, b_end). A tile
      * holds whole rows of rt_side_a A indices by rt_side_b B indices (any counts, not powers of
      * two; tile_a_log2 and tile_b_log2 are 0), a_tiles = ceil(a_volume / rt_side_a) and so on, walked
-     * A-fastest; smem_row is the shared-memory stride between B indices (cuperm_row_tile_stride). */
+     * A-fastest; smem_row is the shared-memory stride between B indices (cuperm_row_tile_stride);
+     * vec_log2 > 0: rows move in vectors of 1 << vec_log2 elements where both pointers are
+     * aligned to them (row_tiles.c: the row and every other stride are whole vectors). */
     int rt_side_a, rt_side_b;
 } cuperm_tile_params_t;
 

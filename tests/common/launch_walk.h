@@ -36,14 +36,17 @@ static inline int whole_dims_walk(const cuperm_launch_t* l, int (*f)(int64_t out
     return r;
 }
 
-/* A ROW_TILES launch as its kernel runs it (row_tiles.cu): per tile, each pass's row table (the row's
+/* A ROW_TILES launch as its kernel runs it (row_tiles.cuh): per tile, each pass's row table (the row's
  * offsets from the tile's origin and its first slot, cuperm_row_tile_row), the read pass putting input
  * offsets in the slots by its threads' digits, the write pass taking them by its own (both advanced
- * by a block's stride); a slot the read pass did not fill makes it return -1. */
+ * by a block's stride), a vector of 1 << vec_log2 elements a digit; a slot the read pass did not
+ * fill, or a vector not aligned to its size in the input, the output or the slots, makes it
+ * return -1. */
 static inline int row_tiles_walk(const cuperm_launch_t* l, int (*f)(int64_t out, int64_t in, void* ctx), void* ctx)
 {
     const cuperm_tile_params_t* p = &l->tile;
-    const int n = (int)p->dim[0].extent, nrows = p->rt_side_a * p->rt_side_b, total = n * nrows;
+    const int V = 1 << p->vec_log2, n = (int)p->dim[0].extent / V, nrows = p->rt_side_a * p->rt_side_b,
+              total = n * nrows;
     cuperm_tile_divs_t dv;
     cuperm_tile_divisors(p, &dv);
     const int nslots = p->smem_row * p->rt_side_b;
@@ -73,10 +76,13 @@ static inline int row_tiles_walk(const cuperm_launch_t* l, int (*f)(int64_t out,
                 cuperm_row_digits_t d = cuperm_row_digits(th, n);
                 for (int e = th; e < total && !r; e += CUPERM_THREADS, cuperm_row_digits_advance(&d, &step, n)) {
                     if (row_slot[d.q] < 0) continue;
-                    const int s = row_slot[d.q] + d.r;
-                    if (s < 0 || s >= nslots) r = -1;
-                    else if (!w) slots[s] = ib + row_off[d.q] + d.r;
-                    else r = slots[s] < 0 ? -1 : f(ob + row_off[d.q] + d.r, slots[s], ctx);
+                    const int s0 = row_slot[d.q] + d.r * V;
+                    const int64_t g0 = (w ? ob : ib) + row_off[d.q] + d.r * V;
+                    if (s0 < 0 || s0 + V > nslots || s0 % V || g0 % V) r = -1;
+                    for (int j = 0; j < V && !r; ++j) {
+                        if (!w) slots[s0 + j] = g0 + j;
+                        else r = slots[s0 + j] < 0 ? -1 : f(g0 + j, slots[s0 + j], ctx);
+                    }
                 }
             }
         }

@@ -351,7 +351,8 @@ static void vector_tile_passes_cover_once_without_conflicts(void** state)
  * index (q + k * 2^s) in slot q * n + k, so that its n entries are consecutive; and the edge count
  * is the number of a thread's indices below the edge, for edges before, inside and past the side. */
 /* A ROW_TILES pass's digits, advanced by a block's stride, are those of the element number they
- * stand for (rows of 1-97 elements); each pass's rows cover the tile's slots once; and a warp of the
+ * stand for (rows of 1-97 elements); each pass's rows cover the tile's slots once, rows of whole
+ * vectors (of at most 16 bytes) whole vectors apart; and a warp of the
  * write pass, which reads a row and then the next B index's, touches distinct 4-byte banks wherever
  * the elements of its rows are 4-byte words and the rows are no longer than a warp. */
 static void row_tile_digits_and_slots(void** state)
@@ -367,7 +368,7 @@ static void row_tile_digits_and_slots(void** state)
             }
         }
     }
-    static const int sides[][3] = {{17, 17, 14}, {19, 4, 26}, {12, 12, 28}, {3, 25, 50}, {7, 1, 9}, {31, 5, 3}};
+    static const int sides[][3] = {{17, 17, 14}, {19, 4, 26}, {12, 12, 28}, {3, 25, 50}, {7, 1, 9}, {31, 5, 3}, {18, 9, 20}, {22, 3, 7}};
     for (size_t c = 0; c < sizeof sides / sizeof sides[0]; ++c)
         for (int elem = 4; elem <= 16; elem *= 2) {
             cuperm_tile_params_t p;
@@ -378,6 +379,8 @@ static void row_tile_digits_and_slots(void** state)
             const int n = sides[c][0], nrows = p.rt_side_a * p.rt_side_b;
             p.smem_row = cuperm_row_tile_stride(n, p.rt_side_a, elem);
             assert_true(p.smem_row >= n * p.rt_side_a && p.smem_row % (128 / elem) == n % (128 / elem));
+            for (int v = 2; v * elem <= 16; v *= 2) /* rows of whole vectors start whole vectors apart */
+                if (n % v == 0) assert_int_equal(p.smem_row % v, 0);
             const int nslots = p.smem_row * p.rt_side_b;
             char* seen = calloc((size_t)nslots, 1);
             for (int w = 0; w < 2; ++w) {

@@ -24,6 +24,7 @@ static int banded_walks; /* candidates with a banded tile walk checked: must not
 static int predictions;  /* cuperm_plan_predict checked against cuperm_plan_host: must not be 0 */
 static int whole_dims_launches[2]; /* WHOLE_DIMS launches checked without and with a split dimension */
 static int row_tiles_launches[2]; /* ROW_TILES launches checked with whole tiles only, and with edge tiles */
+static int row_tiles_vector_launches; /* those with vectors (each checked in its scalar form too) */
 static int vector_tiles[3]; /* TILED launches with 4-, 8- and 16-byte vectors checked: none may be 0 */
 static int shifted_tiles;   /* of which shifted (tile_shifted.cuh): may not be 0 */
 static const cuperm_device_info_t kDevice = {0, 9, 0, 132, 50 << 20, 48 << 10, 3.35e12};
@@ -189,11 +190,17 @@ static void check_case_with(const test_case_t* c, int elem, const cuperm_tuning_
         assert_true(t->dim[0].extent * t->rt_side_a * t->rt_side_b * elem <= tuning->transpose.row_tiles_tile_bytes);
         assert_true(rt.smem_bytes <= 48 * 1024);
         ++row_tiles_launches[t->a_volume % t->rt_side_a != 0 || t->b_volume % t->rt_side_b != 0];
-        if (emulate(&rt, 1, src_of, span, hits)) {
-            fprintf(stderr, "mapping wrong for the row-tiles launch (elem %d): ", elem);
-            case_print(stderr, c);
-            fail();
-        }
+        row_tiles_vector_launches += t->vec_log2 > 0;
+        assert_true((elem << t->vec_log2) <= 16);
+        cuperm_launch_t scalar = rt; /* the launcher's form where a pointer is not aligned to the vector */
+        scalar.tile.vec_log2 = 0;
+        for (int form = 0; form < 1 + (t->vec_log2 > 0); ++form)
+            if (emulate(form ? &scalar : &rt, 1, src_of, span, hits)) {
+                fprintf(stderr, "mapping wrong for the row-tiles launch (elem %d, vectors of %d): ", elem,
+                        form ? 1 : 1 << t->vec_log2);
+                case_print(stderr, c);
+                fail();
+            }
     }
     cuperm_problem_t packed;
     int wide;
@@ -555,10 +562,14 @@ int main(void)
                 row_tiles_launches[0] ? "with" : "without");
         return 1;
     }
+    if (row_tiles_vector_launches == 0) {
+        fprintf(stderr, "no problem exercised the row-tiles launch with vectors\n");
+        return 1;
+    }
     printf("banded tile walks checked: %d; whole-dims launches: %d, %d of them with a split dimension; "
-           "row-tiles launches: %d, %d of them with edge tiles\n",
+           "row-tiles launches: %d, %d of them with edge tiles, %d with vectors\n",
            banded_walks, whole_dims_launches[0] + whole_dims_launches[1], whole_dims_launches[1],
-           row_tiles_launches[0] + row_tiles_launches[1], row_tiles_launches[1]);
+           row_tiles_launches[0] + row_tiles_launches[1], row_tiles_launches[1], row_tiles_vector_launches);
     printf("packed launches checked: %d (%d of a partly packed row); vector tiles: %d of 4 bytes, %d of 8, %d of 16 (%d of them shifted)\n",
            packed_cases, partly_packed_cases, vector_tiles[0], vector_tiles[1], vector_tiles[2], shifted_tiles);
     return failed;

@@ -68,6 +68,7 @@ static int walked_pipelined;    /* pipelined candidates whose blocks walk more t
 static int lean_runs[17], lean_edge_runs[17]; /* candidates on the lean form of 8- and 16-byte tiles; of those,
                                                  * with edge tiles; by element bytes */
 static int row_tiles_runs[17], row_tiles_edge_runs[17]; /* row-tiles candidates; of those, with edge tiles */
+static int row_tiles_vector_runs[17]; /* ... with vectors, on aligned pointers (misaligned: the scalar kernel) */
 
 static int rows_in_input_order(const cuperm_launch_t* l)
 {
@@ -139,6 +140,7 @@ static int run_candidates(const test_case_t* c, int elem, const cuperm_device_in
             const cuperm_tile_params_t* t = &cand[k].tile;
             ++row_tiles_runs[cand[k].elem_size];
             row_tiles_edge_runs[cand[k].elem_size] += t->a_volume % t->rt_side_a != 0 || t->b_volume % t->rt_side_b != 0;
+            row_tiles_vector_runs[cand[k].elem_size] += t->vec_log2 > 0 && !misalign;
         }
         rows_reordered += k > 0 && cand[k].kind == CUPERM_LAUNCH_ROWS && cand[0].kind == CUPERM_LAUNCH_ROWS &&
                           rows_in_input_order(&cand[k]) != rows_in_input_order(&cand[0]);
@@ -364,54 +366,56 @@ static void wide_tiles_every_candidate(void** state)
     assert_true(wide_runs > 0);
 }
 
-/* out = 2 in + 0.5 out, f64 or c64, by the candidates of c that pick() takes, planned for dev: the
- * kernels' operator forms against a reference. Inputs are small integers and outputs start at 3, so
- * every result is exact. Returns the failures; *runs counts the candidates run. */
-static int axpby_candidates(const test_case_t* c, int complex, const cuperm_device_info_t* dev,
+/* out = 2 in + 0.5 out in type (f64, c64 or f32), by the candidates of c that pick() takes, planned
+ * for dev: the kernels' operator forms against a reference. Inputs are small integers and outputs
+ * start at 3, so every result is exact in every type. Returns the failures; *runs counts the
+ * candidates run. */
+static int axpby_candidates(const test_case_t* c, cupermDataType_t type, const cuperm_device_info_t* dev,
                             int (*pick)(const cuperm_launch_t*), rng_t* r, int* runs)
 {
-    const cupermDataType_t type = complex ? CUPERM_C_64F : CUPERM_R_64F;
-    const int elem = complex ? 16 : 8, parts = elem / 8;
-    const int64_t n = case_volume(c) * parts;
+    const int elem = (int)cupermDataTypeSize(type), f32 = type == CUPERM_R_32F, parts = f32 ? 1 : elem / 8;
+    const int64_t n = case_volume(c) * parts, bytes = n * (f32 ? 4 : 8);
     double *h_in = malloc((size_t)n * 8), *h_want = malloc((size_t)n * 8), *h_out = malloc((size_t)n * 8);
-    double *d_in = NULL, *d_out = NULL;
+    void *h_got = malloc((size_t)bytes), *d_in = NULL, *d_out = NULL;
     int failures = 0;
-    assert_true(h_in && h_want && h_out);
+    assert_true(h_in && h_want && h_out && h_got);
     for (int64_t k = 0; k < n; ++k) h_in[k] = (double)(rng_next(r) % 64);
-    reference_move(c, elem, (const unsigned char*)h_in, (unsigned char*)h_want);
+    reference_move(c, parts * 8, (const unsigned char*)h_in, (unsigned char*)h_want);
     for (int64_t k = 0; k < n; ++k) h_want[k] = 2 * h_want[k] + 1.5;
     for (int64_t k = 0; k < n; ++k) h_out[k] = 3;
-    assert_int_equal(cudaMalloc((void**)&d_in, (size_t)n * 8), cudaSuccess);
-    assert_int_equal(cudaMalloc((void**)&d_out, (size_t)n * 8), cudaSuccess);
-    cudaMemcpy(d_in, h_in, (size_t)n * 8, cudaMemcpyHostToDevice);
+    if (f32) /* the same values as floats, in place (each float below its double) */
+        for (double* a[3] = {h_in, h_want, h_out}, **p = a; p < a + 3; ++p)
+            for (int64_t k = 0; k < n; ++k) ((float*)*p)[k] = (float)(*p)[k];
+    assert_int_equal(cudaMalloc(&d_in, (size_t)bytes), cudaSuccess);
+    assert_int_equal(cudaMalloc(&d_out, (size_t)bytes), cudaSuccess);
+    cudaMemcpy(d_in, h_in, (size_t)bytes, cudaMemcpyHostToDevice);
     const double alpha[2] = {2, 0}, beta[2] = {0.5, 0};
+    const float alpha32 = 2, beta32 = 0.5f;
     cuperm_scalars_t s;
-    cuperm_read_scalars(type, alpha, beta, &s);
+    cuperm_read_scalars(type, f32 ? (const void*)&alpha32 : alpha, f32 ? (const void*)&beta32 : beta, &s);
     cuperm_launch_t cand[CUPERM_MAX_CANDIDATES];
     const int k_n = cuperm_plan_candidates(c->rank, c->extents, c->perm, elem, NULL, NULL, dev,
                                            cuperm_tuning_for(&kDevice), 0, cand, CUPERM_MAX_CANDIDATES);
     for (int k = 0; k < k_n; ++k) {
         if (!pick(&cand[k])) continue;
-        cudaMemcpy(d_out, h_out, (size_t)n * 8, cudaMemcpyHostToDevice);
+        cudaMemcpy(d_out, h_out, (size_t)bytes, cudaMemcpyHostToDevice);
         const cupermStatus_t st = cuperm_launch_plan(&cand[k], type, &s, d_in, d_out, 0);
         const cudaError_t err = cudaDeviceSynchronize();
-        double* got = malloc((size_t)n * 8);
-        assert_non_null(got);
-        cudaMemcpy(got, d_out, (size_t)n * 8, cudaMemcpyDeviceToHost);
+        cudaMemcpy(h_got, d_out, (size_t)bytes, cudaMemcpyDeviceToHost);
         ++*runs;
-        if (st != CUPERM_STATUS_SUCCESS || err != cudaSuccess || memcmp(got, h_want, (size_t)n * 8) != 0) {
-            fprintf(stderr, "out = 2 in + 0.5 out: candidate %d (kind %d, %d-byte elements, %lld blocks) wrong: ", k,
-                    cand[k].kind, elem, (long long)cand[k].blocks);
+        if (st != CUPERM_STATUS_SUCCESS || err != cudaSuccess || memcmp(h_got, h_want, (size_t)bytes) != 0) {
+            fprintf(stderr, "out = 2 in + 0.5 out: candidate %d (kind %d, %d-byte elements, vec 2^%d, %lld blocks) wrong: ",
+                    k, cand[k].kind, elem, cand[k].tile.vec_log2, (long long)cand[k].blocks);
             case_print(stderr, c);
             ++failures;
         }
-        free(got);
     }
     cudaFree(d_in);
     cudaFree(d_out);
     free(h_in);
     free(h_want);
     free(h_out);
+    free(h_got);
     return failures;
 }
 
@@ -429,39 +433,44 @@ static void pipelined_tiles_axpby(void** state)
     for (int i = 0; i < count; ++i) {
         test_case_t c;
         case_random(&r, &c, 2, 6, 200000, 0);
-        failures += axpby_candidates(&c, i % 2, i % 4 < 2 ? &kDevice : &kFewSms, is_pipelined, &r, &runs);
+        failures += axpby_candidates(&c, i % 2 ? CUPERM_C_64F : CUPERM_R_64F, i % 4 < 2 ? &kDevice : &kFewSms,
+                                     is_pipelined, &r, &runs);
     }
     assert_int_equal(failures, 0);
     assert_true(runs > 0);
 }
 
 /* Row tiles (the same fastest dimension on both sides, short rows): rows of 2-64 elements, groups of
- * one and several dimensions, edge tiles on either side, outer dimensions; 4-, 8- and 16-byte
- * elements moved as they are, aligned and misaligned by an element, on 132 SMs and on two; then
- * out = 2 in + 0.5 out in f64 and c64. */
+ * one and several dimensions, edge tiles on either side, outer dimensions, rows of whole vectors
+ * (18 and 12 elements: 8- and 16-byte ones of 4-byte elements, 16-byte ones of 8-byte elements);
+ * 4-, 8- and 16-byte elements moved as they are, aligned (vectors) and misaligned by an element (the
+ * scalar kernel), on 132 SMs and on two; then out = 2 in + 0.5 out in f64, c64 and f32. */
 static void row_tiles_shapes(void** state)
 {
     (void)state;
     static const test_shape_t cases[] = { /* the first three alone with CUPERM_TEST_QUICK */
         {4, {17, 19, 23, 29}, {0, 2, 3, 1}},   {3, {3, 1000, 70}, {0, 2, 1}},
-        {6, {5, 6, 7, 8, 9, 10}, {0, 5, 3, 1, 4, 2}}, {5, {13, 7, 11, 5, 9}, {0, 4, 2, 1, 3}},
+        {5, {12, 7, 11, 5, 9}, {0, 4, 2, 1, 3}}, {6, {5, 6, 7, 8, 9, 10}, {0, 5, 3, 1, 4, 2}},
+        {4, {18, 19, 23, 29}, {0, 2, 3, 1}},   {5, {13, 7, 11, 5, 9}, {0, 4, 2, 1, 3}},
         {4, {31, 2, 3, 1001}, {0, 3, 1, 2}},   {3, {64, 300, 200}, {0, 2, 1}},
         {5, {2, 3, 5, 7, 11}, {0, 3, 4, 2, 1}}, {6, {15, 15, 15, 15, 15, 15}, {0, 2, 3, 5, 4, 1}},
     };
     rng_t r = {46};
     int failures = 0, runs = 0;
-    for (int e = 4; e <= 16; e *= 2) row_tiles_runs[e] = row_tiles_edge_runs[e] = 0;
+    for (int e = 4; e <= 16; e *= 2) row_tiles_runs[e] = row_tiles_edge_runs[e] = row_tiles_vector_runs[e] = 0;
     const size_t count = quick() ? 3 : sizeof cases / sizeof cases[0];
     for (size_t i = 0; i < count; ++i) {
         const test_case_t c = case_from_shape(&cases[i]);
         for (int e = 4; e <= 16; e *= 2) failures += check_case_on(&c, e, i % 2 ? &kFewSms : &kDevice,
                                                                      cuperm_tuning_for(&kDevice), &r);
-        for (int complex = 0; complex < 2; ++complex)
-            failures += axpby_candidates(&c, complex, &kDevice, is_row_tiles, &r, &runs);
+        for (int t = 0; t < 3; ++t)
+            failures += axpby_candidates(&c, t == 0 ? CUPERM_R_64F : t == 1 ? CUPERM_C_64F : CUPERM_R_32F, &kDevice,
+                                         is_row_tiles, &r, &runs);
     }
     assert_int_equal(failures, 0);
     assert_true(runs > 0);
     for (int e = 4; e <= 16; e *= 2) assert_true(row_tiles_runs[e] > 0 && row_tiles_edge_runs[e] > 0);
+    assert_true(row_tiles_vector_runs[4] > 0 && row_tiles_vector_runs[8] > 0);
 }
 
 int main(void)

@@ -15,6 +15,23 @@ static int64_t even_chunk(int64_t v, int64_t cap) { return cap >= v ? v : ceil_d
  * row is what the rows launch leaves; a side that short is the case the tile exists to avoid. */
 static double run_share(double bytes) { return bytes / (bytes + 128.0); }
 
+/* Log2 of the widest vector, of at most 16 bytes, whose elements divide the row and every other
+ * stride on both sides: then each vector the kernel moves is contiguous on both sides, and with
+ * pointers aligned to it (the launcher checks) aligned there and in shared memory, where rows start
+ * whole rows apart (cuperm_row_tile_stride) in a 16-byte-aligned tile. */
+static int row_vec_log2(const cuperm_dim_t* dims, int rank, int elem)
+{
+    int lv = 0;
+    while ((elem << (lv + 1)) <= 16) ++lv;
+    for (; lv > 0; --lv) {
+        const int64_t v = (int64_t)1 << lv;
+        int whole = dims[0].extent % v == 0;
+        for (int d = 1; d < rank && whole; ++d) whole = dims[d].in_stride % v == 0 && dims[d].out_stride % v == 0;
+        if (whole) break;
+    }
+    return lv;
+}
+
 /* A tile side may not pass a block's threads, nor its rows 256: the tables stay within 12 KB. */
 #define SIDE_MAX CUPERM_THREADS
 #define ROWS_MAX 256
@@ -91,6 +108,7 @@ int cuperm_row_tiles_launch(const cuperm_problem_t* p, int elem, int64_t max_row
     t->b_tiles = ceil_div(vb, sb);
     t->num_tiles = t->a_tiles * t->b_tiles * outer;
     t->smem_row = cuperm_row_tile_stride((int)n, (int)sa, elem);
+    t->vec_log2 = row_vec_log2(dims, rank, elem);
     L->blocks = t->num_tiles < 0x7fffffff ? t->num_tiles : 0x7fffffff;
     L->smem_bytes = cuperm_row_tile_smem_bytes(t, elem);
     return 1;

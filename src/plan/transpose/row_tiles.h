@@ -1,4 +1,4 @@
-/* ROW_TILES launches (backend/cuda/transpose/row_tiles.cu): for transposes whose fastest
+/* ROW_TILES launches (backend/cuda/transpose/row_tiles.cuh): for transposes whose fastest
  * dimension is the same on both sides (the rows kernel's case) and short, a tile of whole rows
  * from the input's next dimensions by the output's, so that both sides move runs of many rows
  * where the rows kernel moves, on one side, one row at a time. */
@@ -18,7 +18,8 @@ extern "C" {
  * rows shorter than max_row_bytes; group A takes the input's next dimensions while they continue
  * its run (up to the output's next dimension), B the output's; of the tiles of at most
  * tt->row_tiles_tile_bytes, the one holding the most rows whose runs on both sides span at least
- * a line (or all their group allows), its sides cut into even chunks. */
+ * a line (or all their group allows), its sides cut into even chunks; vectors of up to 16 bytes
+ * where the row and the other strides are whole vectors. */
 int cuperm_row_tiles_launch(const cuperm_problem_t* p, int elem, int64_t max_row_bytes,
                             const cuperm_transpose_tuning_t* tt, cuperm_launch_t* L);
 

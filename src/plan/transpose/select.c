@@ -933,10 +933,15 @@ int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, in
     n += cuperm_candidate_launches(&rules, dev, tuning, out + n, max - n);
     if (has_wd && pick != PICK_WHOLE_DIMS && n < max) out[n++] = wd;
     /* row tiles wherever they exist, so that measure mode (and the candidate timings the rule is read
-     * from) sees where they pay */
+     * from) sees where they pay; those of vectors in their scalar form too */
+    int row_tiles_at = pick == PICK_ROW_TILES ? 0 : -1;
     if (pick != PICK_ROW_TILES && rules.kind == CUPERM_LAUNCH_ROWS && n < max &&
         cuperm_row_tiles_launch(&p, p_elem, tuning->transpose.row_tiles_max_row_bytes, &tuning->transpose, &out[n]))
-        ++n;
+        row_tiles_at = n++;
+    if (row_tiles_at >= 0 && out[row_tiles_at].tile.vec_log2 && n < max) {
+        out[n] = out[row_tiles_at];
+        out[n++].tile.vec_log2 = 0;
+    }
     int small_at = -1;
     if (pick != PICK_SMALL && n < max && small_tile_launch(&rules, &tuning->transpose, &small) &&
         small.tile.num_tiles <= 2 * small_tile_slots(dev, small.elem_size))

@@ -4,11 +4,22 @@
 // next dimensions (A) by side_b of the output's (B), read as runs of n * side_a elements and
 // written as runs of n * side_b. The block's threads are numbered over the tile's elements as they
 // lie on each side (cuperm_row_digits_t), so no lane idles at a row's end whatever its length.
+// Rows that are whole vectors (plan/transpose/row_tiles.c) move V elements an access: the digits
+// then count vectors. row_tiles.cu launches the scalar kernels, row_tiles_vec.cu the vector ones
+// (two translation units: they build in parallel).
+#pragma once
+
 #include <cuda_pipeline.h>
 
 #include "backend/cuda/transpose/tile_kernel.cuh"
 
 namespace cuperm {
+
+// V elements that move as one access (16 or 8 bytes; V = 1: the element itself).
+template <typename T, int V>
+struct alignas(sizeof(T) * V) RowVec {
+    T v[V];
+};
 
 // A row of the tile in one pass's order (cuperm_row_tile_row): where it lies on the pass's side
 // from the tile's origin, and its first slot in shared memory (-1: outside an edge tile). One
@@ -21,7 +32,7 @@ struct alignas(2 * sizeof(Off)) RowEntry {
 
 // The kernel's shared memory (cuperm_row_tile_smem_bytes' layout): the tile's origins, its sides'
 // offset tables, the passes' row tables, the tile.
-template <typename T, typename Off>
+template <typename T, typename Off, int V>
 struct RowTileSmem {
     int64_t* base; // [0]: the tile's input origin, [1]: its output origin
     Off *a_in, *a_out, *b_in, *b_out;
@@ -70,8 +81,8 @@ struct RowTileSmem {
         }
     }
 
-    // The read pass: every element of the tile this thread takes (digits d0, one block stride apart)
-    // started on its way from the input into its slot. cp.async holds no register, so a block has its
+    // The read pass: every element (vector) of the tile this thread takes (digits d0, one block
+    // stride apart) started on its way from the input into its slot. cp.async holds no register, so a block has its
     // whole tile in flight at once (values held in registers between load and shared-memory store ran
     // these tiles at 46-55% of copy: 3 blocks an SM, 8 values a thread; this form 0.79-0.92 of that
     // time, bench/results/row-tiles-h200/).
@@ -83,12 +94,26 @@ struct RowTileSmem {
         for (int e = threadIdx.x; e < total; e += kTileThreads) {
             const RowEntry<Off> en = read_rows[d.q];
             if (en.slot >= 0) {
-                if constexpr (sizeof(T) >= 4)
-                    __pipeline_memcpy_async(tile + en.slot + d.r, tin + (en.off + (Off)d.r), sizeof(T));
-                else
-                    tile[en.slot + d.r] = load_ro(tin + (en.off + (Off)d.r)); // never planned: cp.async moves 4-16 bytes
+                const int r = d.r * V;
+                __pipeline_memcpy_async(tile + en.slot + r, tin + (en.off + (Off)r), sizeof(T) * V);
             }
             cuperm_row_digits_advance(&d, &step, n);
+        }
+    }
+
+    // A vector x to o, through op (the destination's old vector read first where op reads it).
+    template <typename Op>
+    __device__ static void store(T* o, const RowVec<T, V>& x, const Op& op)
+    {
+        RowVec<T, V>* v = reinterpret_cast<RowVec<T, V>*>(o);
+        if constexpr (Op::kMovesBits) {
+            *v = x;
+        } else {
+            RowVec<T, V> y = {}, r;
+            if (op.reads_out()) y = *v;
+#pragma unroll
+            for (int j = 0; j < V; ++j) r.v[j] = op(x.v[j], &y.v[j]);
+            *v = r;
         }
     }
 
@@ -102,8 +127,13 @@ struct RowTileSmem {
         for (int e = threadIdx.x; e < total; e += kTileThreads) {
             const RowEntry<Off> en = write_rows[d.q];
             if (en.slot >= 0) {
-                T* o = tout + (en.off + (Off)d.r);
-                *o = op(tile[en.slot + d.r], o);
+                if constexpr (V == 1) {
+                    T* o = tout + (en.off + (Off)d.r);
+                    *o = op(tile[en.slot + d.r], o);
+                } else {
+                    const int r = d.r * V;
+                    store(tout + (en.off + (Off)r), *reinterpret_cast<const RowVec<T, V>*>(tile + en.slot + r), op);
+                }
             }
             cuperm_row_digits_advance(&d, &step, n);
         }
@@ -115,16 +145,18 @@ struct RowTileSmem {
 // a second buffer while writing tile t ran slower (f64 0.96x, f32 0.93x the rows launch's time by
 // geomean, against 0.92x and 0.88x: bench/results/row-tiles-h200/).
 // Off: the offset tables' entry type (uint32_t where cuperm_tile_offsets_fit_u32, else int64_t).
-template <typename Op, typename Off>
+// V: elements an access (1, or the plan's vector where both pointers are aligned to it).
+template <typename Op, typename Off, int V>
 __global__ void __launch_bounds__(kTileThreads, CUPERM_ROW_TILE_BLOCKS)
 row_tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const typename Op::value_type* __restrict__ in,
                 typename Op::value_type* __restrict__ out, Op op)
 {
     using T = typename Op::value_type;
+    static_assert(sizeof(T) * V == 4 || sizeof(T) * V == 8 || sizeof(T) * V == 16, "cp.async moves 4, 8 or 16 bytes");
     extern __shared__ __align__(16) unsigned char smem[];
-    const int n = (int)p.dim[0].extent, total = n * p.rt_side_a * p.rt_side_b;
+    const int n = (int)p.dim[0].extent / V, total = n * p.rt_side_a * p.rt_side_b; // n: accesses a row
     const cuperm_row_digits_t d0 = cuperm_row_digits(threadIdx.x, n), step = cuperm_row_digits(kTileThreads, n);
-    const RowTileSmem<T, Off> b = RowTileSmem<T, Off>::at(smem, p);
+    const RowTileSmem<T, Off, V> b = RowTileSmem<T, Off, V>::at(smem, p);
     for (int64_t t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
         b.build(p, dv, t);
         __syncthreads();
@@ -137,16 +169,26 @@ row_tile_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, const
     }
 }
 
-} // namespace cuperm
-
-extern "C" cudaError_t cuperm_launch_row_tiles(const cuperm_launch_t* l, cupermDataType_t type,
-                                               const cuperm_scalars_t* s, const void* in, void* out,
-                                               cudaStream_t stream)
+// Launches the kernel of V elements an access for l (elements of 4, 8 or 16 bytes: the planner
+// makes no other row tiles).
+template <int V>
+cudaError_t launch_row_tiles(const cuperm_launch_t* l, cupermDataType_t type, const cuperm_scalars_t* s,
+                             const void* in, void* out, cudaStream_t stream)
 {
-    return cuperm::dispatch_op(type, s, [&](auto op) {
+    return dispatch_op(type, s, [&](auto op) -> cudaError_t {
         using Op = decltype(op);
-        return cuperm::with_offsets(&l->tile, [&](auto off) {
-            return cuperm::launch_tile_walk<Op>(cuperm::row_tile_kernel<Op, decltype(off)>, l, in, out, op, stream);
-        });
+        constexpr int elem = (int)sizeof(typename Op::value_type);
+        if constexpr (elem >= 4 && elem * V <= 16)
+            return with_offsets(&l->tile, [&](auto off) {
+                return launch_tile_walk<Op>(row_tile_kernel<Op, decltype(off), V>, l, in, out, op, stream);
+            });
+        return cudaErrorInvalidValue; // the planner makes no other
     });
 }
+
+// row_tiles_vec.cu: the plan's vector kernel (l->tile.vec_log2 > 0, pointers aligned to it).
+cudaError_t launch_row_tiles_vec(const cuperm_launch_t* l, cupermDataType_t type, const cuperm_scalars_t* s,
+                                 const void* in, void* out, cudaStream_t stream);
+
+} // namespace cuperm
+
