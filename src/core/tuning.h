@@ -98,9 +98,9 @@ typedef struct {
     int whole_dims_min_tiles_per_block;  /* ... and each whole-dims block walks at least this many tiles */
     /* ROW_TILES launches (plan/transpose/row_tiles.h) */
     int row_tiles_max_row_bytes;         /* rows shorter than this have a row-tiles launch (0: none) ... */
-    int row_tiles_min_row_bytes;         /* ... which replaces a scalar rows launch whose rows are this long or more
+    int row_tiles_min_row_bytes;         /* ... which replaces a rows launch whose rows are this long or more
                                           * ... */
-    double row_tiles_max_fill;           /* ... where the rows launch's elements fill less than this fraction of its
+    double row_tiles_max_fill;           /* ... where the rows launch's elements fill at most this fraction of its
                                           * tiles' slots (cuperm_tile_fill: rows shorter than the tile side) */
     int row_tiles_tile_bytes;            /* most bytes a row tile holds */
     /* Time model: t = t0 + bytes / (peak * efficiency[class] * min(1, run / model_run_bytes)^gamma) */

@@ -357,12 +357,14 @@ static void rows_in_output_order_unless_whole_sectors(void** state)
     for (int d = 2; d < b.tile.rank; ++d) assert_true(b.tile.dim[d - 1].in_stride < b.tile.dim[d].in_stride);
 }
 
-/* Row tiles take a scalar rows launch's place where its tiles are less than tt->row_tiles_max_fill
- * full: 17^6 f32 0,2,3,5,4,1 (rows of 17 in tiles of 32: 55% of copy on the H200,
+/* Row tiles take a rows launch's place where its tiles are at most tt->row_tiles_max_fill full:
+ * 17^6 f32 0,2,3,5,4,1 (rows of 17 in tiles of 32: 55% of copy on the H200,
  * 71% as row tiles, bench/results/row-tiles-h200/) reads the input's next dimension (17) whole and
- * writes 14 of the output's (289, two fused) a row, runs of 1156 and 952 bytes. Rows that fill their
- * tiles keep the rows launch (15^6 f64, 15 of 16), as do vector rows (16^6 f32) and rows of 632
- * bytes (79 doubles, row tiles among the candidates); and rows under a sector (3 floats). */
+ * writes 14 of the output's (289, two fused) a row, runs of 1156 and 952 bytes. Rows of whole
+ * vectors move in them: 20^6 f32 (16-byte vectors where the rows launch had them, 20 in 32) and
+ * 12^6 f64 (12 in 16, exactly 75%). Rows that fill their tiles keep the rows launch (15^6 f64, 15 of
+ * 16; 16^6 f32, vector rows), as do rows of 632 bytes (79 doubles, row tiles among the
+ * candidates) and rows under a sector (3 floats). */
 static void row_tiles_where_rows_are_short(void** state)
 {
     (void)state;
@@ -376,6 +378,14 @@ static void row_tiles_where_rows_are_short(void** state)
     assert_int_equal(plan(6, e15, p17, 8).kind, CUPERM_LAUNCH_ROWS);
     const cuperm_launch_t v = plan(6, e16, p17, 4);
     assert_true(v.kind == CUPERM_LAUNCH_ROWS && v.tile.vec_log2 > 0);
+    int64_t e20[6], e12[6];
+    for (int i = 0; i < 6; ++i) e20[i] = 20, e12[i] = 12;
+    const cuperm_launch_t v20 = plan(6, e20, p17, 4), r20 = plan_rows(6, e20, p17, 4);
+    assert_true(r20.kind == CUPERM_LAUNCH_ROWS && r20.tile.vec_log2 == 2 && cuperm_tile_fill(&r20) < 0.7);
+    assert_true(v20.kind == CUPERM_LAUNCH_ROW_TILES && v20.tile.vec_log2 == 2);
+    const cuperm_launch_t v12 = plan(6, e12, p17, 8), r12 = plan_rows(6, e12, p17, 8);
+    assert_true(r12.kind == CUPERM_LAUNCH_ROWS && cuperm_tile_fill(&r12) == 0.75);
+    assert_true(v12.kind == CUPERM_LAUNCH_ROW_TILES && v12.tile.vec_log2 == 1);
     assert_int_equal(plan(3, e3, p3, 4).kind, CUPERM_LAUNCH_ROWS);
     assert_int_equal(r.kind, CUPERM_LAUNCH_ROW_TILES);
     const cuperm_tile_params_t* t = &r.tile;

@@ -840,7 +840,7 @@ typedef enum { PICK_RULES, PICK_WHOLE_DIMS, PICK_ROW_TILES, PICK_SMALL, PICK_HAL
 
 /* The launch the planner runs for canonical problem p on dev: the rules' launch; the
  * whole-dims launch where cuperm_whole_dims_preferred says so; row tiles in place of a rows launch
- * whose tiles leave a quarter of their slots idle (below); for a tensor whose tiles
+ * whose tiles leave a quarter of their slots idle or more (below); for a tensor whose tiles
  * leave most of the device idle (an L2-sized tensor: 64-80 tiles of 4096 elements on 132 SMs),
  * the rules' tile at a quarter of its size (scalar, also for a vector tile launch) where those
  * tiles still fit one wave of the small kernels' resident blocks; else, for a tensor that fits
@@ -865,12 +865,11 @@ static pick_t heuristic_launch_plain(const cuperm_problem_t* p, int elem, const 
     }
     /* A rows launch moves one row to a run on the side its row order does not follow, in tiles whose
      * side leaves a short row's last slots idle (17 elements in a side of 32); row tiles move runs of
-     * many rows on both sides and number their threads over the rows' elements. Where the rows
-     * launch's tiles are less than tt->row_tiles_max_fill full, they take its place (not vector rows,
-     * nor rows under tt->row_tiles_min_row_bytes: see core/tuning.c). */
-    if (rules->kind == CUPERM_LAUNCH_ROWS && !rules->tile.vec_log2 &&
-        rules->tile.dim[0].extent * elem >= tt->row_tiles_min_row_bytes &&
-        cuperm_tile_fill(rules) < tt->row_tiles_max_fill &&
+     * many rows on both sides and number their threads over the rows' elements (by vectors where the
+     * rows launch has them). Where the rows launch's tiles are at most tt->row_tiles_max_fill full,
+     * they take its place (not for rows under tt->row_tiles_min_row_bytes: see core/tuning.c). */
+    if (rules->kind == CUPERM_LAUNCH_ROWS && rules->tile.dim[0].extent * elem >= tt->row_tiles_min_row_bytes &&
+        cuperm_tile_fill(rules) <= tt->row_tiles_max_fill &&
         cuperm_row_tiles_launch(p, elem, tt->row_tiles_max_row_bytes, tt, L))
         return PICK_ROW_TILES;
     /* A tensor of more elements than a wave of small tiles holds has more tiles than that. */
