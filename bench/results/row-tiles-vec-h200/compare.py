@@ -5,9 +5,10 @@ usage: compare.py CALL_DIR SUITE...
   CALL_DIR/ab-times.tgz        times-SUITE-base.csv of cuperm-candidate-times (the call's build)
   CALL_DIR/features-SUITE.txt  cuperm-plan-features --candidates of the same tree on the same cases
 Per suite, over the cases whose row tiles have vectors: the vector form's time over the scalar form's
-and over the rows launch's (the rule's alternative), the plan's % of copy, and the plans of two rules:
-'vector rows stay' (the rows launch where it has vectors, as the committed rule) and 'fill' (row tiles
-wherever the rows launch's tiles are under 0.75 full, vector rows included)."""
+and over the rows launch's (the rule's alternative), and the plans of the rule before (the call's
+build: row tiles in place of scalar rows launches less than 75% full, as vectors where they fit) and
+after (select.c since: in place of any rows launch at most 75% full, rows of a sector or more),
+emulated from the same timings; the whole-dims launch, which the planner weighs first, stays."""
 import io
 import os
 import statistics
@@ -18,7 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "../../../tools/model"))
 from candidate_ab import features, geomean  # noqa: E402
 
-ROWS, ROW_TILES = "2", "4"
+ROWS, WHOLE_DIMS, ROW_TILES = "2", "3", "4"
 MAX_FILL = 0.75
 
 
@@ -51,6 +52,15 @@ def cases(call, suite):
     return out
 
 
+def after_rule(c):
+    """The plan of the rule after: the vector row tiles in place of a rows launch at most MAX_FILL full
+    whose rows are a sector or more; a whole-dims plan stays."""
+    elem, n = int(c["text"].split()[0]), int(c["text"].split()[1].split(",")[0])
+    if c["plan_kind"] == WHOLE_DIMS or c["fill"] > MAX_FILL or n * elem < 32:
+        return c["plan"]
+    return c["vec"]
+
+
 def pct(x):
     return 100.0 / x
 
@@ -76,12 +86,19 @@ def main():
                 x = [c["vec"] / c["rows"] for c in sub]
                 print(f"  vector row tiles / rows launch, {'vector' if rv else 'scalar'} rows ({len(sub)}): geomean "
                       f"{geomean(x):.3f} (best {min(x):.3f}, worst {max(x):.3f})")
-        keep = [c["vec"] if (not c["rows_vec"] and c["fill"] < MAX_FILL) else c["rows"] for c in cs]
-        fill = [c["vec"] if c["fill"] < MAX_FILL else c["rows"] for c in cs]
-        print("  " + line("plan (this build)", [c["plan"] for c in cs]))
-        print("  " + line("rule 'vector rows stay'", keep))
-        print("  " + line("rule 'fill'", fill) + f"; time / 'vector rows stay': geomean "
-              f"{geomean([a / b for a, b in zip(fill, keep)]):.3f}")
+        before = [c["plan"] for c in cs]
+        after = [after_rule(c) for c in cs]
+        ratio = [a / b for a, b in zip(after, before)]
+        changed = [r for r in ratio if r != 1.0]
+        print("  " + line("plan, rule before", before))
+        print("  " + line("plan, rule after", after) + f"; {len(changed)} plans changed, time after / before: "
+              f"geomean {geomean(changed) if changed else 1:.3f} (best {min(ratio):.3f}, worst {max(ratio):.3f})")
+        # session 55's plans: the same rule before, row tiles scalar (no vector form)
+        s55 = [c["scalar"] if c["plan_kind"] == ROW_TILES else c["plan"] for c in cs]
+        both = [a / b for a, b in zip(after, s55) if a != b]
+        print("  " + line("plan, session 55 (scalar row tiles, rule before)", s55) + f"; {len(both)} plans changed by "
+              f"this session, time now / then: geomean {geomean(both) if both else 1:.3f} "
+              f"(best {min(both, default=1):.3f}, worst {max(both, default=1):.3f})")
         print("  " + line("fastest candidate", [c["best"] for c in cs]))
         for c in sorted(cs, key=lambda c: c["text"]):
             print(f"    {c['text']:<40} fill {c['fill']:.2f} rows{'(vec)' if c['rows_vec'] else '     '} "
