@@ -150,14 +150,14 @@
         .whole_dims_rows_min_side_log2 = 3, .whole_dims_rows_min_read_eff = 0.65,                            \
         .whole_dims_min_tiles_per_block = 8,                                                                 \
         /* Row tiles (16 KB, as the other tiles) for rows under 2 KB; they replace a rows launch of rows of  \
-         * a sector or more whose elements fill at most 75% of its tiles' slots. H200, every candidate      \
-         * timed (bench/results/row-tiles-h200/): on the n^6 rows cases the rule was read from (f64        \
-         * n = 12-24, f32 n = 16-24) row tiles ran 0.76-0.97x the rows launch's time where its tiles were   \
-         * at most 72% full (17-23 elements in sides of 32), 0.95-1.08x where 81-100%; rows under a sector  \
+         * a sector or more whose elements fill at most 75% of its tiles' slots. H200, every candidate       \
+         * timed (bench/results/row-tiles-h200/): on the n^6 rows cases the rule was read from (f64          \
+         * n = 12-24, f32 n = 16-24) row tiles ran 0.76-0.97x the rows launch's time where its tiles were    \
+         * at most 72% full (17-23 elements in sides of 32), 0.95-1.08x where 81-100%; rows under a sector   \
          * lost 1.1-1.9x on the suites looked at next (L2-sized and mixed-rank f32). With vectors (session   \
-         * 56, bench/results/row-tiles-vec-h200/) they also pay over vector rows and over tiles exactly     \
-         * 75% full (12 in 16, 24 in 32): on the seen cases with vectors, 0.933x the time of the rule        \
-         * before at f32 (n = 16-24), 0.984x at f64 (n = 12-24).                                            */ \
+         * 56, bench/results/row-tiles-vec-h200/) they also pay over vector rows and over tiles exactly      \
+         * 75% full (12 in 16, 24 in 32): over the seen n^6 cases with vectors, 0.933x the time of the rule  \
+         * before at f32 (16 cases, n = 16-24), 0.984x at f64 (30, n = 12-24).                           */ \
         .row_tiles_max_row_bytes = 2048, .row_tiles_min_row_bytes = 32, .row_tiles_max_fill = 0.75,          \
         .row_tiles_tile_bytes = 16384,                                                                       \
         /* Fitted by tools/model/fit_model.py to 1066 H100 cases (docs/model.md); 128 bytes: a line. */    \

@@ -18,7 +18,7 @@ static double run_share(double bytes) { return bytes / (bytes + 128.0); }
 /* Log2 of the widest vector, of at most 16 bytes, whose elements divide the row and every other
  * stride on both sides: then each vector the kernel moves is contiguous on both sides, and with
  * pointers aligned to it (the launcher checks) aligned there and in shared memory, where rows start
- * whole rows apart (cuperm_row_tile_stride) in a 16-byte-aligned tile. */
+ * whole vectors apart (cuperm_row_tile_stride) in a 16-byte-aligned tile. */
 static int row_vec_log2(const cuperm_dim_t* dims, int rank, int elem)
 {
     int lv = 0;

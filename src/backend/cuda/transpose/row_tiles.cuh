@@ -82,10 +82,10 @@ struct RowTileSmem {
     }
 
     // The read pass: every element (vector) of the tile this thread takes (digits d0, one block
-    // stride apart) started on its way from the input into its slot. cp.async holds no register, so a block has its
-    // whole tile in flight at once (values held in registers between load and shared-memory store ran
-    // these tiles at 46-55% of copy: 3 blocks an SM, 8 values a thread; this form 0.79-0.92 of that
-    // time, bench/results/row-tiles-h200/).
+    // stride apart) started on its way from the input into its slot. cp.async holds no register, so
+    // a block has its whole tile in flight at once (values held in registers between load and
+    // shared-memory store ran these tiles at 46-55% of copy: 3 blocks an SM, 8 values a thread; this
+    // form 0.79-0.92 of that time, bench/results/row-tiles-h200/).
     __device__ void start_loads(const T* in, cuperm_row_digits_t d, const cuperm_row_digits_t& step, int n,
                                 int total) const
     {
@@ -191,4 +191,3 @@ cudaError_t launch_row_tiles_vec(const cuperm_launch_t* l, cupermDataType_t type
                                  const void* in, void* out, cudaStream_t stream);
 
 } // namespace cuperm
-
