@@ -3,7 +3,9 @@ bench/results/lean-f64-h200 and lean-spread-h200): one build's candidate times
 (scripts/gpu-candidates-ab.sh's times-NAME-{base,new}.csv) and cuperm-plan-features --candidates
 lines, keyed by (case, candidate)."""
 import csv
+import gzip
 import math
+import os
 
 
 def times_and_copy(path):
@@ -23,9 +25,11 @@ def times_over_copy(path):
 
 
 def features(path):
-    """cuperm-plan-features --candidates fields per candidate (see tools/model/plan_features.c)."""
+    """cuperm-plan-features --candidates fields per candidate (see tools/model/plan_features.c); PATH.gz
+    where PATH itself is absent (results over 40 KB are kept compressed)."""
     f = {}
-    with open(path) as lines:
+    opened = open(path) if os.path.exists(path) or not os.path.exists(path + ".gz") else gzip.open(path + ".gz", "rt")
+    with opened as lines:
         for line in lines:
             v = line.strip().split(",")
             if len(v) > 20 and v[0].isdigit():
