@@ -69,6 +69,17 @@ int64_t cuperm_problem_volume(const cuperm_problem_t* p)
     return v;
 }
 
+int cuperm_dims_vectors_fit(const cuperm_dim_t* dims, int n, int in_first, int out_first, int64_t v)
+{
+    if (dims[in_first].in_stride != 1 || dims[in_first].extent % v) return 0;
+    if (dims[out_first].out_stride != 1 || dims[out_first].extent % v) return 0;
+    for (int d = 0; d < n; ++d) {
+        if (d != in_first && dims[d].in_stride % v) return 0;
+        if (d != out_first && dims[d].out_stride % v) return 0;
+    }
+    return 1;
+}
+
 int cuperm_problem_out_fastest(const cuperm_problem_t* p)
 {
     int best = 0;

@@ -77,6 +77,12 @@ int64_t cuperm_problem_volume(const cuperm_problem_t* p);
  */
 int cuperm_problem_pack(const cuperm_problem_t* p, int elem, int partial, cuperm_problem_t* packed, int* packed_elem);
 
+/** Whether vectors of v elements fit dims[0, n): dimension in_first is contiguous in the input and
+ *  out_first in the output, each a whole number of vectors long, and every other stride on each
+ *  side is a multiple of v. Then every vector a kernel moves along those dimensions is contiguous
+ *  and aligned on both sides (given pointers aligned to it). */
+int cuperm_dims_vectors_fit(const cuperm_dim_t* dims, int n, int in_first, int out_first, int64_t v);
+
 /** Index of the dimension with the smallest output stride (ties: lowest index). */
 int cuperm_problem_out_fastest(const cuperm_problem_t* p);
 

@@ -15,20 +15,15 @@ static int64_t even_chunk(int64_t v, int64_t cap) { return cap >= v ? v : ceil_d
  * row is what the rows launch leaves; a side that short is the case the tile exists to avoid. */
 static double run_share(double bytes) { return bytes / (bytes + 128.0); }
 
-/* Log2 of the widest vector, of at most 16 bytes, whose elements divide the row and every other
- * stride on both sides: then each vector the kernel moves is contiguous on both sides, and with
- * pointers aligned to it (the launcher checks) aligned there and in shared memory, where rows start
- * whole vectors apart (cuperm_row_tile_stride) in a 16-byte-aligned tile. */
+/* Log2 of the widest vector, of at most 16 bytes, that fits the row (cuperm_dims_vectors_fit): with
+ * pointers aligned to it (the launcher checks) each vector the kernel moves is contiguous and aligned
+ * on both sides and in shared memory, where rows start whole vectors apart (cuperm_row_tile_stride)
+ * in a 16-byte-aligned tile. */
 static int row_vec_log2(const cuperm_dim_t* dims, int rank, int elem)
 {
     int lv = 0;
     while ((elem << (lv + 1)) <= 16) ++lv;
-    for (; lv > 0; --lv) {
-        const int64_t v = (int64_t)1 << lv;
-        int whole = dims[0].extent % v == 0;
-        for (int d = 1; d < rank && whole; ++d) whole = dims[d].in_stride % v == 0 && dims[d].out_stride % v == 0;
-        if (whole) break;
-    }
+    while (lv > 0 && !cuperm_dims_vectors_fit(dims, rank, 0, 0, (int64_t)1 << lv)) --lv;
     return lv;
 }
 

@@ -109,21 +109,6 @@ static int vec_log2_for(int elem, int vec_bytes)
     return elem > 4 ? 0 : cuperm_log2_ceil(vec_bytes / elem);
 }
 
-/* 16-byte vectors fit when dimension `in_first` is contiguous in the input
- * and `out_first` in the output, each a whole number of vectors long, and
- * every other stride on each side is a multiple of the vector: then every
- * vector the kernels touch is contiguous and aligned (given aligned pointers). */
-static int vectors_fit(const cuperm_dim_t* dims, int n, int in_first, int out_first, int v)
-{
-    if (dims[in_first].in_stride != 1 || dims[in_first].extent % v) return 0;
-    if (dims[out_first].out_stride != 1 || dims[out_first].extent % v) return 0;
-    for (int d = 0; d < n; ++d) {
-        if (d != in_first && dims[d].in_stride % v) return 0;
-        if (d != out_first && dims[d].out_stride % v) return 0;
-    }
-    return 1;
-}
-
 /* Shifted 16-byte vectors (tile_vec.cuh, move_tile_shifted) need less: elements of 1 or 2
  * bytes, group A (dims[0, na)) one contiguous run in the input and group B (dims[na, na + nb))
  * one in the output. A tile's rows and columns are then runs that may start anywhere in a
@@ -202,7 +187,7 @@ static void rows_launch(const cuperm_dim_t* dims, int rank, int elem, const cupe
     /* 16-byte vectors only (the rows kernel has no others; 8-byte ones ran a
      * 6 x 4-byte row case at 76% of copy instead of the scalar rows' 100%, H100). */
     const int lv = vec_log2_for(elem, 16);
-    if (lv && vectors_fit(dims, rank, 0, 0, 1 << lv)) {
+    if (lv && cuperm_dims_vectors_fit(dims, rank, 0, 0, 1 << lv)) {
         /* 16 KB a tile: rows of up to 2^rows_vec_max_log2 vectors (sm_90: 32) */
         la = imin(cuperm_log2_ceil(dims[0].extent), lv + tt->rows_vec_max_log2);
         lb = vec_tile_log2(elem) - la;
@@ -432,7 +417,7 @@ static void tiled_launch(const cuperm_dim_t* dims, int n, int na, int nb, int64_
         const int vec_bytes = kVectors[i].bytes, shifted = kVectors[i].shifted;
         if (!shifted && vec_bytes < tt->tiled_min_vec_bytes) continue;
         const int lv = vec_log2_for(elem, vec_bytes);
-        if (!lv || (shifted ? !shift_ok : !vectors_fit(dims, n, 0, na, 1 << lv))) continue;
+        if (!lv || (shifted ? !shift_ok : !cuperm_dims_vectors_fit(dims, n, 0, na, 1 << lv))) continue;
         int vla, vlb;
         vec_tile(va, vb, elem, vec_bytes, tt, &vla, &vlb);
         if (tile_fill(va, vla) * tile_fill(vb, vlb) < tt->vec_min_relative_fill * scalar_fill) continue;
