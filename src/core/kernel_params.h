@@ -33,6 +33,9 @@
 /* Resident blocks per SM the pipelined tile kernel is compiled for (tile_pipelined.cuh), and so
  * the blocks per SM of its persistent grid: two buffers of a standard tile take about 37 KB. */
 #define CUPERM_PIPE_TILE_BLOCKS 4
+/* COPY launches: 16-byte vectors (elements where the pointers do not share their alignment) a thread
+ * moves, 1 or this (cuperm_launch_t.copy_unroll) */
+#define CUPERM_COPY_UNROLL_MAX 4
 
 /* A dimension shared by a transpose's input and output. Like cuperm_dim3_t, a record of
  * int64_t (the extent, then a stride per view) that cuperm_decode reads. */
@@ -151,6 +154,7 @@ typedef struct {
     int64_t blocks;
     int smem_bytes;
     int64_t volume;
+    int copy_unroll;           /* COPY: vectors a thread, 1 or CUPERM_COPY_UNROLL_MAX (select.c: copy_form) */
     cuperm_tile_params_t tile; /* every kind but COPY */
 } cuperm_launch_t;
 

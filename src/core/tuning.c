@@ -91,6 +91,13 @@
         /* Bands of 8 A tiles bring B-neighbour tiles close in time where a plane has more A tiles than  \
          * B tiles (plan/transpose/select.c: choose_band). */                                             \
         .walk_band_tiles = 8,                                                                                \
+        /* Copies: four 16-byte vectors a thread (the first planner's number) ran DRAM-sized copies at      \
+         * 96-97% of cudaMemcpyAsync on the H200, one a thread (a grid of 4 KB blocks) at 100%: 0.96-0.97x   \
+         * the time from 64 MB to 4 GB, f64, f32, f16; 0.985-0.989x with beta != 0. Copies within L2 whose   \
+         * grid of four a thread fills the SMs keep four (4 MB: one a thread 1.07-1.11x slower; 16 MB       \
+         * even); smaller ones, which would leave SMs idle, take one (1 MB: 0.90-0.95x) (H200,              \
+         * bench/results/copy-vectors-h200/; not measured on an H100). */                                   \
+        .copy_unroll = 1, .copy_unroll_l2 = 4,                                                               \
         /* A warp store of half sectors (a 2-3 element output run continued by A's first dimension, on  \
          * tiles 64 wide along B) made 2 of 800 H100 cases 1.4x slower than a reshape that stores whole \
          * sectors (bench/results/warp-reshape-h100/); 0.6 and 95% of the fill touch no other case.    */ \

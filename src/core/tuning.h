@@ -65,6 +65,10 @@ typedef struct {
     double sector_fill_exponent;     /* the sector cost is divided by fill^this */
     double sector_eff_tolerance;     /* sector efficiencies this close count as equal */
     int walk_band_tiles;             /* band width (A tiles) of the banded tile walk */
+    int copy_unroll;                 /* COPY launches (contiguous on both sides): vectors a thread (1 or
+                                      * CUPERM_COPY_UNROLL_MAX) ... */
+    int copy_unroll_l2;              /* ... and where input and output fit in L2 together and a grid of this
+                                      * many a thread still has a block for every SM */
     double warp_reshape_below;       /* a scalar tile whose warps' stores fill less of their sectors than
                                       * this (cuperm_warp_efficiency) takes the reshape that fills most (0: never) */
     double warp_reshape_min_fill;    /* ... among those filling at least this fraction of its slots */

@@ -2,7 +2,8 @@
  * checked on a problem that meets its condition and on one that does not: bands where a plane has
  * more A tiles than B tiles, whole-dims tiles where the tile launch's runs are short
  * on both sides, tile reshapes where warps store half sectors or a group's last tile is mostly
- * empty, the pipelined kernel's three conditions, the lean form of 8-byte tiles. Mapping
+ * empty, the pipelined kernel's three conditions, the lean form of 8-byte tiles, the copies'
+ * vectors a thread. Mapping
  * correctness of every launch is test_plan_mapping's job. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -624,6 +625,46 @@ static void lean_form_where_stores_fill_sectors(void** state)
     assert_int_equal(plan_with(&off, 6, n16, perm, 8).tile.lean, 0);
 }
 
+
+/* Copies move one vector a thread (sm_90's copy_unroll) unless input and output fit in L2 together
+ * and a grid of CUPERM_COPY_UNROLL_MAX a thread (copy_unroll_l2) still has a block for every SM; the
+ * grid covers the vectors either way, and the candidates list the other form after the planner's.
+ * kDevice: 50 MB of L2, 132 SMs; a grid of four a thread has 16 KB a block. A 2-D f64 tensor fused to
+ * a copy follows its bytes. */
+static void copy_vectors_by_l2(void** state)
+{
+    (void)state;
+    assert_int_equal(tt()->copy_unroll, 1);
+    assert_int_equal(tt()->copy_unroll_l2, CUPERM_COPY_UNROLL_MAX);
+    static const struct {
+        int rank, elem;
+        int64_t e[2];
+        int unroll;
+    } cases[] = {{1, 4, {2 << 20}, CUPERM_COPY_UNROLL_MAX},           /* 8 MB */
+                 {1, 4, {16 << 20}, 1},                               /* 64 MB: past L2 */
+                 {2, 8, {997, 8191}, 1},                              /* 62 MB */
+                 {2, 8, {997, 263}, 1},                               /* 2 MB: 129 blocks of four */
+                 {2, 8, {997, 271}, CUPERM_COPY_UNROLL_MAX},          /* 132 blocks of four */
+                 {1, 1, {1 << 20}, 1},                                /* 1 MB: 64 blocks of four */
+                 {1, 16, {(12 << 20) / 16 * 2 + 5}, CUPERM_COPY_UNROLL_MAX}}; /* 24 MB */
+    static const int perm[2] = {0, 1};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        const cuperm_launch_t l = plan(cases[c].rank, cases[c].e, perm, cases[c].elem);
+        assert_int_equal(l.kind, CUPERM_LAUNCH_COPY);
+        assert_int_equal(l.copy_unroll, cases[c].unroll);
+        const int64_t vectors = (l.volume * cases[c].elem + 15) / 16;
+        assert_true(l.blocks * CUPERM_THREADS * l.copy_unroll >= vectors);
+        assert_true((l.blocks - 1) * CUPERM_THREADS * l.copy_unroll < vectors);
+        cuperm_launch_t cand[8];
+        const int n = cuperm_plan_candidates(cases[c].rank, cases[c].e, perm, cases[c].elem, NULL, NULL, &kDevice,
+                                             cuperm_tuning_for(&kDevice), 0, cand, 8);
+        assert_int_equal(n, 2);
+        assert_int_equal(cand[0].copy_unroll, l.copy_unroll);
+        assert_int_equal(cand[1].kind, CUPERM_LAUNCH_COPY);
+        assert_int_equal(cand[1].copy_unroll, l.copy_unroll == 1 ? CUPERM_COPY_UNROLL_MAX : 1);
+    }
+}
+
 /* A scalar tile whose group leaves its last tile mostly empty takes the same-size reshape that
  * fills its slots most: 131 elements along B fill 68% of 32 x 64 tiles and 82% of 64 x 32 ones;
  * 13 x 13 = 169 along B (4-byte) fill 66% of 32 x 128 tiles and 88% of 64 x 64 ones. Not where a
@@ -659,6 +700,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(band_where_a_tiles_outnumber_b_tiles),
+        cmocka_unit_test(copy_vectors_by_l2),
         cmocka_unit_test(pipelined_where_tiles_are_partly_empty),
         cmocka_unit_test(lean_form_where_stores_fill_sectors),
         cmocka_unit_test(pipelined_past_l2_where_stores_fill_sectors),

@@ -69,6 +69,7 @@ static int lean_runs[17], lean_edge_runs[17]; /* candidates on the lean form of 
                                                  * with edge tiles; by element bytes */
 static int row_tiles_runs[17], row_tiles_edge_runs[17]; /* row-tiles candidates; of those, with edge tiles */
 static int row_tiles_vector_runs[17]; /* ... with vectors, on aligned pointers (misaligned: the scalar kernel) */
+static int copy_runs[CUPERM_COPY_UNROLL_MAX + 1]; /* copy candidates run, by vectors a thread (copy_unroll) */
 
 static int rows_in_input_order(const cuperm_launch_t* l)
 {
@@ -142,6 +143,7 @@ static int run_candidates(const test_case_t* c, int elem, const cuperm_device_in
             row_tiles_edge_runs[cand[k].elem_size] += t->a_volume % t->rt_side_a != 0 || t->b_volume % t->rt_side_b != 0;
             row_tiles_vector_runs[cand[k].elem_size] += t->vec_log2 > 0 && !misalign;
         }
+        if (cand[k].kind == CUPERM_LAUNCH_COPY) ++copy_runs[cand[k].copy_unroll];
         rows_reordered += k > 0 && cand[k].kind == CUPERM_LAUNCH_ROWS && cand[0].kind == CUPERM_LAUNCH_ROWS &&
                           rows_in_input_order(&cand[k]) != rows_in_input_order(&cand[0]);
         unsigned char before[16]; /* the bytes before a misaligned output stay untouched */
@@ -421,6 +423,7 @@ static int axpby_candidates(const test_case_t* c, cupermDataType_t type, const c
 
 static int is_pipelined(const cuperm_launch_t* l) { return l->tile.pipelined; }
 static int is_row_tiles(const cuperm_launch_t* l) { return l->kind == CUPERM_LAUNCH_ROW_TILES; }
+static int is_copy(const cuperm_launch_t* l) { return l->kind == CUPERM_LAUNCH_COPY; }
 
 /* The pipelined kernel's operator instances on random f64 and c64 problems, on 132 SMs and on two
  * (where a pipelined block walks many tiles through its two buffers). */
@@ -473,6 +476,33 @@ static void row_tiles_shapes(void** state)
     assert_true(row_tiles_vector_runs[4] > 0 && row_tiles_vector_runs[8] > 0);
 }
 
+/* Copies (contiguous on both sides) in both forms, one vector a thread and CUPERM_COPY_UNROLL_MAX
+ * (the candidates list both): lengths of 1, primes, a vector short of and past whole blocks of either
+ * form, 2-D and 3-D shapes that fuse into one; every element size, aligned and with both pointers an
+ * element past alignment (16-byte vectors after a head of elements); then out = 2 in + 0.5 out in f64,
+ * c64 and f32. */
+static void copy_forms(void** state)
+{
+    (void)state;
+    static const test_shape_t cases[] = {
+        {1, {1}, {0}},           {1, {7}, {0}},           {1, {1000003}, {0}},     {1, {4097}, {0}},
+        {1, {16383}, {0}},       {2, {997, 263}, {0, 1}}, {3, {2, 3, 40009}, {0, 1, 2}},
+    };
+    rng_t r = {47};
+    int failures = 0, runs = 0;
+    copy_runs[1] = copy_runs[CUPERM_COPY_UNROLL_MAX] = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const test_case_t c = case_from_shape(&cases[i]);
+        for (int e = 1; e <= 16; e *= 2) failures += check_case(&c, e, cuperm_tuning_for(&kDevice), &r);
+        for (int t = 0; t < 3; ++t)
+            failures += axpby_candidates(&c, t == 0 ? CUPERM_R_64F : t == 1 ? CUPERM_C_64F : CUPERM_R_32F, &kDevice,
+                                         is_copy, &r, &runs);
+    }
+    assert_int_equal(failures, 0);
+    assert_int_equal(runs, 2 * 3 * (int)(sizeof cases / sizeof cases[0]));
+    assert_true(copy_runs[1] > 0 && copy_runs[CUPERM_COPY_UNROLL_MAX] > 0);
+}
+
 int main(void)
 {
     require_gpu_or_skip("test_gpu_candidates");
@@ -484,6 +514,7 @@ int main(void)
         cmocka_unit_test(wide_tiles_every_candidate),
         cmocka_unit_test(pipelined_tiles_axpby),
         cmocka_unit_test(row_tiles_shapes),
+        cmocka_unit_test(copy_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

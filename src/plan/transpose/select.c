@@ -169,12 +169,25 @@ static void vec_tile(int64_t va, int64_t vb, int elem, int vec_bytes, const cupe
     *lb = total - a;
 }
 
-/* Contiguous on both sides. The launcher sizes the grid from the pointers'
+/* Contiguous on both sides, unroll vectors a thread. The launcher sizes the grid from the pointers'
  * alignment (16-byte vectors when they share it); this is the vector count. */
-static void plan_copy(cuperm_launch_t* L)
+static void plan_copy(cuperm_launch_t* L, int unroll)
 {
     L->kind = CUPERM_LAUNCH_COPY;
-    L->blocks = ceil_div(L->volume, (int64_t)CUPERM_THREADS * 4 * (L->elem_size < 16 ? 16 / L->elem_size : 1));
+    L->copy_unroll = unroll;
+    L->blocks = ceil_div(L->volume, (int64_t)CUPERM_THREADS * unroll * (L->elem_size < 16 ? 16 / L->elem_size : 1));
+}
+
+/* A copy's vectors a thread on dev: tt->copy_unroll_l2 where input and output fit in L2 together and
+ * that many a thread still give every SM a block (a latency-bound copy, where fewer, longer blocks
+ * cost less), else tt->copy_unroll (beyond L2, a grid of one vector a thread keeps the DRAM traffic
+ * in flight as compact as cudaMemcpyAsync's; below a block an SM, it spreads over more SMs). */
+static void copy_form(cuperm_launch_t* L, const cuperm_device_info_t* dev, const cuperm_transpose_tuning_t* tt)
+{
+    const int in_l2 = 2.0 * (double)L->volume * (double)L->elem_size <= (double)dev->l2_bytes;
+    plan_copy(L, tt->copy_unroll_l2 == 1 ? 1 : CUPERM_COPY_UNROLL_MAX);
+    const int unroll = in_l2 && L->blocks >= dev->sm_count ? tt->copy_unroll_l2 : tt->copy_unroll;
+    plan_copy(L, unroll == 1 ? 1 : CUPERM_COPY_UNROLL_MAX);
 }
 
 /* Rows of dim 0, one per B index, dims[1..) in the order given. */
@@ -580,7 +593,7 @@ void cuperm_select_launch(const cuperm_problem_t* p, int elem, const cuperm_tuni
     L->volume = cuperm_problem_volume(p);
     L->threads = CUPERM_THREADS;
     if (p->rank == 1 && p->dim[0].in_stride == 1 && p->dim[0].out_stride == 1) {
-        plan_copy(L);
+        plan_copy(L, CUPERM_COPY_UNROLL_MAX); /* the device's form: copy_form */
         return;
     }
     if (cuperm_problem_out_fastest(p) == 0)
@@ -668,6 +681,10 @@ int cuperm_candidate_launches(const cuperm_launch_t* h, const cuperm_device_info
     int n = 0;
     if (max < 1) return 0;
     out[n++] = *h;
+    if (h->kind == CUPERM_LAUNCH_COPY && n < max) { /* the other form: vectors a thread (copy_form) */
+        out[n] = *h;
+        plan_copy(&out[n++], h->copy_unroll == 1 ? CUPERM_COPY_UNROLL_MAX : 1);
+    }
     if (h->kind == CUPERM_LAUNCH_COPY || h->kind == CUPERM_LAUNCH_WHOLE_DIMS) return n;
     cuperm_tile_params_t scalar = h->tile;
     if (scalar.vec_log2 && h->kind == CUPERM_LAUNCH_TILED) { /* the other vector tile shapes */
@@ -839,6 +856,12 @@ static pick_t heuristic_launch_plain(const cuperm_problem_t* p, int elem, const 
 {
     const cuperm_transpose_tuning_t* tt = &tuning->transpose;
     cuperm_select_launch(p, elem, tuning, rules);
+    if (rules->kind == CUPERM_LAUNCH_COPY) {
+        copy_form(rules, dev, tt);
+        *L = *rules;
+        *has_wd = 0;
+        return PICK_RULES;
+    }
     /* The whole-dims launch is built only where it may replace the rules' (planning and pricing
      * run this for every transpose a contraction search prices), or for the candidate list. */
     *has_wd = rules->kind != CUPERM_LAUNCH_COPY && (all_contenders || cuperm_whole_dims_may_replace(rules, tt)) &&

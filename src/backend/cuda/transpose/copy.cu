@@ -1,5 +1,6 @@
 // Contiguous on both sides: a grid-stride copy in 16-byte vectors where the
-// two pointers share their alignment, element by element otherwise.
+// two pointers share their alignment, element by element otherwise, kUnroll of
+// them a thread (the plan's copy_unroll, 1 or CUPERM_COPY_UNROLL_MAX: select.c, copy_form).
 #include <string.h>
 
 #include "backend/cuda/transpose/launch.h"
@@ -9,7 +10,6 @@ namespace cuperm {
 namespace {
 
 constexpr int kThreads = 256;
-constexpr int kUnroll = 4;
 
 template <typename T, int V>
 struct alignas(sizeof(T) * V) Vec {
@@ -17,7 +17,7 @@ struct alignas(sizeof(T) * V) Vec {
 };
 
 // Elements [0, head) and [head + nvec*V, n) one by one; [head, head + nvec*V) as vectors.
-template <int V, typename Op>
+template <int V, int kUnroll, typename Op>
 __global__ void __launch_bounds__(kThreads)
 copy_kernel(const typename Op::value_type* __restrict__ in, typename Op::value_type* __restrict__ out,
             int64_t head, int64_t nvec, int64_t n, Op op)
@@ -60,7 +60,7 @@ copy_kernel(const typename Op::value_type* __restrict__ in, typename Op::value_t
     }
 }
 
-template <typename Op>
+template <int kUnroll, typename Op>
 cudaError_t launch(const cuperm_launch_t* l, const void* in_v, void* out_v, cudaStream_t stream, Op op)
 {
     using T = typename Op::value_type;
@@ -82,9 +82,9 @@ cudaError_t launch(const cuperm_launch_t* l, const void* in_v, void* out_v, cuda
     if (blocks < 1) blocks = 1;
     if (blocks > 0x7fffffff) blocks = 0x7fffffff;
     if (vectorize)
-        copy_kernel<V, Op><<<(unsigned)blocks, kThreads, 0, stream>>>(in, out, head, nvec, n, op);
+        copy_kernel<V, kUnroll, Op><<<(unsigned)blocks, kThreads, 0, stream>>>(in, out, head, nvec, n, op);
     else
-        copy_kernel<1, Op><<<(unsigned)blocks, kThreads, 0, stream>>>(in, out, 0, n, n, op);
+        copy_kernel<1, kUnroll, Op><<<(unsigned)blocks, kThreads, 0, stream>>>(in, out, 0, n, n, op);
     return cudaGetLastError();
 }
 
@@ -95,5 +95,8 @@ extern "C" cudaError_t cuperm_launch_copy(const cuperm_launch_t* l, cupermDataTy
                                           const cuperm_scalars_t* s, const void* in, void* out,
                                           cudaStream_t stream)
 {
-    return cuperm::dispatch_op(type, s, [&](auto op) { return cuperm::launch(l, in, out, stream, op); });
+    return cuperm::dispatch_op(type, s, [&](auto op) {
+        return l->copy_unroll == 1 ? cuperm::launch<1>(l, in, out, stream, op)
+                                   : cuperm::launch<CUPERM_COPY_UNROLL_MAX>(l, in, out, stream, op);
+    });
 }
