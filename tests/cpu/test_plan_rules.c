@@ -625,7 +625,6 @@ static void lean_form_where_stores_fill_sectors(void** state)
     assert_int_equal(plan_with(&off, 6, n16, perm, 8).tile.lean, 0);
 }
 
-
 /* Copies move one vector a thread (sm_90's copy_unroll) unless input and output fit in L2 together
  * and a grid of CUPERM_COPY_UNROLL_MAX a thread (copy_unroll_l2) still has a block for every SM; the
  * grid covers the vectors either way, and the candidates list the other form after the planner's.

@@ -840,7 +840,8 @@ static int64_t small_tile_slots(const cuperm_device_info_t* dev, int elem)
 /* Which launch heuristic_launch chose. */
 typedef enum { PICK_RULES, PICK_WHOLE_DIMS, PICK_ROW_TILES, PICK_SMALL, PICK_HALF } pick_t;
 
-/* The launch the planner runs for canonical problem p on dev: the rules' launch; the
+/* The launch the planner runs for canonical problem p on dev: the rules' launch (a copy in the
+ * device's form: copy_form); the
  * whole-dims launch where cuperm_whole_dims_preferred says so; row tiles in place of a rows launch
  * whose tiles leave a quarter of their slots idle or more (below); for a tensor whose tiles
  * leave most of the device idle (an L2-sized tensor: 64-80 tiles of 4096 elements on 132 SMs),
@@ -864,7 +865,7 @@ static pick_t heuristic_launch_plain(const cuperm_problem_t* p, int elem, const 
     }
     /* The whole-dims launch is built only where it may replace the rules' (planning and pricing
      * run this for every transpose a contraction search prices), or for the candidate list. */
-    *has_wd = rules->kind != CUPERM_LAUNCH_COPY && (all_contenders || cuperm_whole_dims_may_replace(rules, tt)) &&
+    *has_wd = (all_contenders || cuperm_whole_dims_may_replace(rules, tt)) &&
               cuperm_whole_dims_launch(p, elem, tt, wd);
     if (*has_wd) cuperm_whole_dims_fit_device(wd, dev, tt);
     if (*has_wd && cuperm_whole_dims_preferred(rules, wd, tt)) {
