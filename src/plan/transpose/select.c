@@ -841,10 +841,10 @@ static int64_t small_tile_slots(const cuperm_device_info_t* dev, int elem)
 typedef enum { PICK_RULES, PICK_WHOLE_DIMS, PICK_ROW_TILES, PICK_SMALL, PICK_HALF } pick_t;
 
 /* The launch the planner runs for canonical problem p on dev: the rules' launch (a copy in the
- * device's form: copy_form); the
- * whole-dims launch where cuperm_whole_dims_preferred says so; row tiles in place of a rows launch
- * whose tiles leave a quarter of their slots idle or more (below); for a tensor whose tiles
- * leave most of the device idle (an L2-sized tensor: 64-80 tiles of 4096 elements on 132 SMs),
+ * device's form: copy_form); the whole-dims launch where cuperm_whole_dims_preferred says so; row
+ * tiles in place of a rows launch whose tiles leave a quarter of their slots idle or more (below);
+ * for a tensor whose tiles leave most of the device idle (an L2-sized tensor: 64-80 tiles of 4096
+ * elements on 132 SMs),
  * the rules' tile at a quarter of its size (scalar, also for a vector tile launch) where those
  * tiles still fit one wave of the small kernels' resident blocks; else, for a tensor that fits
  * in L2, the rules' tile at half its size where its standard size would take the any-shape path
