@@ -169,13 +169,19 @@ static void vec_tile(int64_t va, int64_t vb, int elem, int vec_bytes, const cupe
     *lb = total - a;
 }
 
+/* Blocks of a copy of L's volume at unroll 16-byte vectors a thread. */
+static int64_t copy_blocks(const cuperm_launch_t* L, int unroll)
+{
+    return ceil_div(L->volume, (int64_t)CUPERM_THREADS * unroll * (L->elem_size < 16 ? 16 / L->elem_size : 1));
+}
+
 /* Contiguous on both sides, unroll vectors a thread. The launcher sizes the grid from the pointers'
  * alignment (16-byte vectors when they share it); this is the vector count. */
 static void plan_copy(cuperm_launch_t* L, int unroll)
 {
     L->kind = CUPERM_LAUNCH_COPY;
     L->copy_unroll = unroll;
-    L->blocks = ceil_div(L->volume, (int64_t)CUPERM_THREADS * unroll * (L->elem_size < 16 ? 16 / L->elem_size : 1));
+    L->blocks = copy_blocks(L, unroll);
 }
 
 /* A copy's vectors a thread on dev: tt->copy_unroll_l2 where input and output fit in L2 together and
@@ -184,9 +190,9 @@ static void plan_copy(cuperm_launch_t* L, int unroll)
  * in flight as compact as cudaMemcpyAsync's; below a block an SM, it spreads over more SMs). */
 static void copy_form(cuperm_launch_t* L, const cuperm_device_info_t* dev, const cuperm_transpose_tuning_t* tt)
 {
+    const int l2_unroll = tt->copy_unroll_l2 == 1 ? 1 : CUPERM_COPY_UNROLL_MAX;
     const int in_l2 = 2.0 * (double)L->volume * (double)L->elem_size <= (double)dev->l2_bytes;
-    plan_copy(L, tt->copy_unroll_l2 == 1 ? 1 : CUPERM_COPY_UNROLL_MAX);
-    const int unroll = in_l2 && L->blocks >= dev->sm_count ? tt->copy_unroll_l2 : tt->copy_unroll;
+    const int unroll = in_l2 && copy_blocks(L, l2_unroll) >= dev->sm_count ? l2_unroll : tt->copy_unroll;
     plan_copy(L, unroll == 1 ? 1 : CUPERM_COPY_UNROLL_MAX);
 }
 
