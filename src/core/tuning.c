@@ -156,6 +156,10 @@
          * 1.47 -> 1.03 of the fastest candidate (bench/results/tile-rules-h200/, section 6). */           \
         .whole_dims_rows_min_side_log2 = 3, .whole_dims_rows_min_read_eff = 0.65,                            \
         .whole_dims_min_tiles_per_block = 8,                                                                 \
+        /* A tile a short group leaves at 4 elements a thread or fewer (f32 4 x 256, f64 4 x 256 and 2 x 256 \
+         * on batched 4 x 24 .. 2 x 64 transposes) ran at 0.46-0.95x whole-dims' speed; 8 a thread (f32    \
+         * 8 x 256) at 0.95-1.6x (H200, every candidate timed: bench/results/block-sides-h200/). */           \
+        .whole_dims_max_tile_items = 4,                                                                      \
         /* Row tiles (16 KB, as the other tiles) for rows under 2 KB; they replace a rows launch of rows of  \
          * a sector or more whose elements fill at most 75% of its tiles' slots. H200, every candidate       \
          * timed (bench/results/row-tiles-h200/): on the n^6 rows cases the rule was read from (f64          \

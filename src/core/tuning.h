@@ -100,6 +100,8 @@ typedef struct {
     int whole_dims_rows_min_side_log2;
     double whole_dims_rows_min_read_eff;
     int whole_dims_min_tiles_per_block;  /* ... and each whole-dims block walks at least this many tiles */
+    int whole_dims_max_tile_items;       /* it also replaces a tile launch of at most this many elements a thread
+                                          * (a short group left the tile that small), whatever its runs */
     /* ROW_TILES launches (plan/transpose/row_tiles.h) */
     int row_tiles_max_row_bytes;         /* rows shorter than this have a row-tiles launch (0: none) ... */
     int row_tiles_min_row_bytes;         /* ... which replaces a rows launch whose rows are this long or more

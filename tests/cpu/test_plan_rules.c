@@ -413,26 +413,42 @@ static void row_tiles_where_rows_are_short(void** state)
     assert_int_equal(plan_with(&off, 6, e17, p17, 4).kind, CUPERM_LAUNCH_ROWS);
 }
 
-/* A 5-element input run that is the output's slowest dimension (5,15,19,9,8,10 1,2,3,4,5,0):
- * the rules' f32 tile is 8 x 512, past a block on B (the any-shape path). The tensor fits in L2
- * (8.9 MB), so the plan takes 8 x 256 (the half-size fast path); 100 times larger it keeps 8 x 512. */
-static void half_tiles_where_a_side_is_past_a_block(void** state)
+/* A short group keeps the tile within a block: the kernels move a side past one on their any-shape
+ * path (8 x 512 f32 tiles: 35-42% of copy where 8 x 256 ran at 61-84, bench/results/block-sides-h200/).
+ * A 5-element input run that is the output's slowest dimension (5,15,19,9,8,10 1,2,3,4,5,0) and a batch
+ * of 8 x 24 matrices transposed (8,24,M 1,0,2) take 8 x 256, the half-size fast path, in L2 or not; a
+ * 4-element run 4 x 256 (the small tiles' size); 8-byte elements half their 2^11 likewise. A tile left
+ * at whole_dims_max_tile_items elements a thread or fewer, below the standard size, gives way to
+ * whole-dims (f32 and f64 4 x 256); 16-byte 4 x 256 is their standard tile and stays. */
+static void tiles_stay_within_a_block_where_a_group_is_short(void** state)
 {
     (void)state;
-    const int perm[] = {1, 2, 3, 4, 5, 0};
-    const int64_t small[] = {5, 15, 19, 9, 8, 10}, large[] = {5, 150, 190, 9, 8, 10};
-    cuperm_tuning_t off = *cuperm_tuning_for(&kDevice);
-    off.transpose.small_tiles = 0;
-    const cuperm_launch_t rules = plan_with(&off, 6, small, perm, 4);
-    assert_int_equal(rules.tile.tile_a_log2, 3);
-    assert_int_equal(rules.tile.tile_b_log2, 9);
-    const cuperm_launch_t l = plan(6, small, perm, 4);
-    assert_int_equal(l.kind, CUPERM_LAUNCH_TILED);
-    assert_int_equal(l.tile.tile_a_log2, 3);
-    assert_int_equal(l.tile.tile_b_log2, 8);
-    const cuperm_launch_t big = plan(6, large, perm, 4);
-    assert_int_equal(big.tile.tile_a_log2, 3);
-    assert_int_equal(big.tile.tile_b_log2, 9);
+    static const int perm6[] = {1, 2, 3, 4, 5, 0}, swap[] = {1, 0, 2};
+    static const int64_t small[] = {5, 15, 19, 9, 8, 10}, large[] = {5, 150, 190, 9, 8, 10};
+    static const int64_t batch8[] = {8, 24, 1398101}, batch4[] = {4, 24, 2796202};
+    const struct {
+        int rank;
+        const int64_t* ext;
+        const int* perm;
+        int elem, la, lb, whole_dims;
+    } cases[] = {{6, small, perm6, 4, 3, 8, 0}, {6, large, perm6, 4, 3, 8, 0}, {3, batch8, swap, 4, 3, 8, 0},
+                 {3, batch8, swap, 2, 3, 8, 0},  {3, batch4, swap, 4, 2, 8, 1},  {3, batch4, swap, 8, 2, 8, 1},
+                 {3, batch4, swap, 16, 2, 8, 0}};
+    cuperm_tuning_t rules_only = *cuperm_tuning_for(&kDevice), no_wd = *cuperm_tuning_for(&kDevice);
+    rules_only.transpose.small_tiles = 0;
+    rules_only.transpose.whole_dims_max_tile_items = 0;
+    no_wd.transpose.whole_dims_max_tile_items = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const int rank = cases[i].rank, elem = cases[i].elem;
+        for (int t = 0; t < 2; ++t) { /* the rules alone, and the planner without the whole-dims rule */
+            const cuperm_launch_t l = plan_with(t ? &no_wd : &rules_only, rank, cases[i].ext, cases[i].perm, elem);
+            assert_int_equal(l.kind, CUPERM_LAUNCH_TILED);
+            assert_int_equal(l.tile.tile_a_log2, cases[i].la);
+            assert_int_equal(l.tile.tile_b_log2, cases[i].lb);
+        }
+        const cuperm_launch_t l = plan(rank, cases[i].ext, cases[i].perm, elem);
+        assert_int_equal(l.kind, cases[i].whole_dims ? CUPERM_LAUNCH_WHOLE_DIMS : CUPERM_LAUNCH_TILED);
+    }
 }
 
 /* The pipelined kernel takes staged tiles of 8- and 16-byte elements whose input and output fit in
@@ -713,7 +729,7 @@ int main(void)
         cmocka_unit_test(rows_candidates_in_three_orders),
         cmocka_unit_test(rows_in_output_order_unless_whole_sectors),
         cmocka_unit_test(row_tiles_where_rows_are_short),
-        cmocka_unit_test(half_tiles_where_a_side_is_past_a_block),
+        cmocka_unit_test(tiles_stay_within_a_block_where_a_group_is_short),
         cmocka_unit_test(pipelined_where_tensors_fit_in_l2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,6 +15,7 @@
 #include <cuda_runtime_api.h>
 
 #include "common/cases.h"
+#include "core/index_math.h"
 #include "support/gpu_skip.h"
 #include "support/poison.h"
 #include "plan/transpose/select.h"
@@ -476,6 +477,40 @@ static void row_tiles_shapes(void** state)
     assert_true(row_tiles_vector_runs[4] > 0 && row_tiles_vector_runs[8] > 0);
 }
 
+/* Batches of small matrices transposed and other shapes with a short group (8,24,M 1,0,2: a tile of
+ * 8 x 256, under the standard size, within a block; 4 x 24 x M: 4 x 256 or whole-dims; 2 x 64 x M;
+ * 5,15,19,9,8,10 with its 5-element run the output's slowest dimension): every candidate of every
+ * element size, each with the device's tuning and the planner's launch among them; edges in every
+ * group (M odd). At least one launch per element size of 1-8 bytes is such an in-block tile. */
+static void short_group_tiles(void** state)
+{
+    (void)state;
+    static const test_shape_t cases[] = {
+        {3, {8, 24, 1001}, {1, 0, 2}},  {3, {24, 8, 999}, {1, 0, 2}},  {3, {4, 24, 777}, {1, 0, 2}},
+        {3, {2, 64, 513}, {1, 0, 2}},   {3, {3, 40, 301}, {1, 0, 2}},  {6, {5, 15, 19, 9, 8, 10}, {1, 2, 3, 4, 5, 0}},
+    };
+    rng_t r = {48};
+    int failures = 0, short_tiles[17] = {0};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        const test_case_t c = case_from_shape(&cases[i]);
+        for (int e = 1; e <= 16; e *= 2) {
+            cuperm_launch_t cand[CUPERM_MAX_CANDIDATES];
+            const int n = cuperm_plan_candidates(c.rank, c.extents, c.perm, e, NULL, NULL, &kDevice,
+                                                 cuperm_tuning_for(&kDevice), 0, cand, CUPERM_MAX_CANDIDATES);
+            for (int k = 0; k < n; ++k) {
+                const cuperm_tile_params_t* t = &cand[k].tile;
+                short_tiles[e] += cand[k].kind == CUPERM_LAUNCH_TILED && !t->vec_log2 &&
+                                  cuperm_tile_sides_within_block(t->tile_a_log2, t->tile_b_log2) &&
+                                  t->tile_a_log2 + t->tile_b_log2 <
+                                      cuperm_log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS(cand[k].elem_size));
+            }
+            failures += check_case(&c, e, cuperm_tuning_for(&kDevice), &r);
+        }
+    }
+    assert_int_equal(failures, 0);
+    for (int e = 1; e <= 8; e *= 2) assert_true(short_tiles[e] > 0);
+}
+
 /* Copies (contiguous on both sides) in both forms, one vector a thread and CUPERM_COPY_UNROLL_MAX
  * (the candidates list both): lengths of 1, primes, a vector short of and past whole blocks of either
  * form, 2-D and 3-D shapes that fuse into one; every element size, aligned and with both pointers an
@@ -515,6 +550,7 @@ int main(void)
         cmocka_unit_test(pipelined_tiles_axpby),
         cmocka_unit_test(row_tiles_shapes),
         cmocka_unit_test(copy_forms),
+        cmocka_unit_test(short_group_tiles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

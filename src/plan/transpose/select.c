@@ -71,10 +71,10 @@ static void choose_tile_of(int64_t va, int64_t vb, int elem, int total, const cu
     int a = imin(cuperm_log2_ceil(a_bytes < tt->tile_a_min_elems ? tt->tile_a_min_elems : a_bytes), ca);
     int b = imin(imin(total - a, side_max), cb);
     a = imin(imin(total - b, side_max), ca);
-    /* One group is short: widen the other past a block (at most 512, which
-     * keeps tables and tile within 48 KB of shared memory). */
-    if (a + b < total && a < ca) a = imin(imin(total - b, side_max + 1), ca);
-    if (a + b < total && b < cb) b = imin(imin(total - a, side_max + 1), cb);
+    /* One group is short (8 x 24 x M f32, 1,0,2): the tile stays smaller than 2^total rather than
+     * put the other side past a block, which the kernels move on their any-shape path. 8 x 512 ran
+     * at 35-42% of copy on the 1 GB f32 tensors measured, 8 x 256 (the half-size fast path) at
+     * 61-84 (bench/results/block-sides-h200/); 1-byte 9 x 4 tiles likewise (reshape_for_warps). */
     *la = a;
     *lb = b;
 }
@@ -83,8 +83,8 @@ static void choose_tile_of(int64_t va, int64_t vb, int elem, int total, const cu
  * tt->tile_a_min_bytes (sm_90: 128) of consecutive elements, and at least
  * tt->tile_a_min_elems (32), when the group is that long; then B takes
  * what the tile has left, and A grows again if B's group is short. A side
- * stays within one block width, so the kernels' fast path applies, unless a
- * group is too short for the tile to fill otherwise. */
+ * stays within one block width, so the kernels' fast paths apply (a tile
+ * of half or a quarter the size where a group is short). */
 static void choose_tile(int64_t va, int64_t vb, int elem, const cuperm_transpose_tuning_t* tt, int* la, int* lb)
 {
     choose_tile_of(va, vb, elem, tile_elems_log2(elem), tt, la, lb);
@@ -791,9 +791,10 @@ static int small_tile_launch(const cuperm_launch_t* h, const cuperm_transpose_tu
     return 1;
 }
 
-/* The rules' tile at half its size where its standard size puts a side past a block (a group
- * of at most a few elements on the other side: 8 x 512), the long side halved, into *c: the kernels'
- * half-size fast path instead of the any-shape one. 0 where h has no such tile. */
+/* The rules' tile at half its size where its standard size puts a side past a block (a rows
+ * launch of long rows and few of them: 512 x 8; scalar tiles stay within a block, choose_tile), the
+ * long side halved, into *c: the kernels' half-size fast path instead of the any-shape one. 0 where
+ * h has no such tile. */
 static int half_tile_launch(const cuperm_launch_t* h, const cuperm_transpose_tuning_t* tt, cuperm_launch_t* c)
 {
     const cuperm_tile_params_t* t = &h->tile;

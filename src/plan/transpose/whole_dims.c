@@ -209,9 +209,16 @@ int cuperm_whole_dims_may_replace(const cuperm_launch_t* rules, const cuperm_tra
      * B's first dimension), where both sides stay within a block (past one, the tile kernels take
      * their any-shape path, which loses to whole-dims: 5,6,39,50531 1,0,2,3 f32, 512 x 8 tiles) */
     if (rules->kind == CUPERM_LAUNCH_TILED &&
-        cuperm_tile_sides_within_block(rules->tile.tile_a_log2, rules->tile.tile_b_log2))
+        cuperm_tile_sides_within_block(rules->tile.tile_a_log2, rules->tile.tile_b_log2)) {
+        /* a tile a short group left smaller than the standard one (4 x 256 f32) moves few elements a
+         * thread per table build */
+        const int64_t tile_elems = (int64_t)1 << (rules->tile.tile_a_log2 + rules->tile.tile_b_log2);
+        if (!rules->tile.vec_log2 && tile_elems < (int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS(rules->elem_size) &&
+            tile_elems <= (int64_t)tt->whole_dims_max_tile_items * CUPERM_THREADS)
+            return 1;
         return (double)cuperm_tile_dense_run(rules, 0) * rules->elem_size < short_run &&
                (double)cuperm_tile_dense_run(rules, 1) * rules->elem_size < short_run;
+    }
     cuperm_model_features_t f;
     cuperm_model_features(rules, &f);
     if (f.in_run_bytes >= short_run || f.out_run_bytes >= short_run) return 0;
