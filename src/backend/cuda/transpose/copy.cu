@@ -3,6 +3,8 @@
 // them a thread (the plan's copy_unroll, 1 or CUPERM_COPY_UNROLL_MAX: select.c, copy_form).
 #include <string.h>
 
+#include <type_traits>
+
 #include "backend/cuda/transpose/launch.h"
 #include "backend/cuda/transpose/type_dispatch.cuh"
 
@@ -23,7 +25,9 @@ copy_kernel(const typename Op::value_type* __restrict__ in, typename Op::value_t
             int64_t head, int64_t nvec, int64_t n, Op op)
 {
     using T = typename Op::value_type;
-    using VecT = Vec<T, V>;
+    // Plain moves of 16-byte vectors go as one 128-bit word: as a struct of elements, a vector of
+    // 1-byte elements was taken apart and rebuilt byte by byte.
+    using VecT = std::conditional_t<Op::kMovesBits && sizeof(T) * V == 16, uint4, Vec<T, V>>;
     const VecT* vin = reinterpret_cast<const VecT*>(in + head);
     VecT* vout = reinterpret_cast<VecT*>(out + head);
     const int64_t step = (int64_t)gridDim.x * kThreads * kUnroll;
@@ -43,7 +47,10 @@ copy_kernel(const typename Op::value_type* __restrict__ in, typename Op::value_t
 #pragma unroll
         for (int k = 0; k < kUnroll; ++k) {
             int64_t i = base + (int64_t)k * kThreads;
-            if (i < nvec) {
+            if (i >= nvec) continue;
+            if constexpr (Op::kMovesBits) {
+                vout[i] = r[k];
+            } else {
                 VecT w;
 #pragma unroll
                 for (int j = 0; j < V; ++j) w.v[j] = op(r[k].v[j], &y[k].v[j]);
