@@ -269,6 +269,42 @@ static void test_mixed_suite(void** state)
     bench_case_list_free(&h);
 }
 
+static void test_shortgroup_suite(void** state)
+{
+    (void)state;
+    bench_gen_params p = {.count = 8};
+    bench_gen_params_defaults(&p);
+    bench_case_list l = {0}, h = {0};
+    char err[256];
+    assert_int_equal(bench_gen_shortgroup_suite(&p, &l, err, sizeof err), 0);
+    assert_int_equal(l.count, 24);
+    int short_out = 0;
+    for (size_t i = 0; i < l.count; ++i) {
+        const bench_case* c = &l.items[i];
+        assert_int_equal(c->rank, 3 + (int)(i / 8));
+        assert_true(bench_is_permutation(c->perm, c->rank));
+        assert_int_not_equal(c->perm[0], 0); /* a transpose, not a copy of rows */
+        if (c->rank == 3) { /* a batch of small matrices, the short side in or out */
+            assert_int_equal(c->perm[0], 1);
+            assert_int_equal(c->perm[1], 0);
+            assert_int_equal(c->perm[2], 2);
+            assert_true((c->extents[0] >= 2 && c->extents[0] <= 8) || (c->extents[1] >= 2 && c->extents[1] <= 8));
+            short_out += c->extents[0] > 8;
+        } else {
+            assert_true(c->extents[0] >= 2 && c->extents[0] <= 8);
+        }
+        const double volume = (double)bench_case_volume(c);
+        assert_true(volume >= 0.45 * 2e8 && volume <= 1.25 * 2e8);
+    }
+    assert_true(short_out > 0 && short_out < 8);
+    bench_gen_params q = p;
+    q.seed = bench_heldout_seed(p.seed);
+    assert_int_equal(bench_gen_shortgroup_suite(&q, &h, err, sizeof err), 0);
+    assert_false(lists_share_a_case(&l, &h));
+    bench_case_list_free(&l);
+    bench_case_list_free(&h);
+}
+
 static void test_l2_suite_sizes(void** state)
 {
     (void)state;
@@ -630,6 +666,7 @@ int main(void)
         cmocka_unit_test(test_small_suite_sizes),
         cmocka_unit_test(test_primes_suite),
         cmocka_unit_test(test_mixed_suite),
+        cmocka_unit_test(test_shortgroup_suite),
         cmocka_unit_test(test_l2_suite_sizes),
         cmocka_unit_test(test_permn_heldout_extents),
         cmocka_unit_test(test_ttc57_reads_57_cases),

@@ -356,6 +356,45 @@ int bench_gen_mixed_suite(const bench_gen_params* p, bench_case_list* out, char*
     return 0;
 }
 
+int bench_gen_shortgroup_suite(const bench_gen_params* p, bench_case_list* out, char* err, size_t err_size)
+{
+    rng_t rng = {p->seed};
+    for (int rank = 3; rank <= 5; ++rank) {
+        const size_t group = out->count;
+        for (int k = 0, tries = 0; k < p->count;) {
+            if (++tries > 100000)
+                return bench_fail(err, err_size, "shortgroup: cannot make rank %d near %lld elements", rank,
+                                  (long long)p->volume);
+            bench_case c = {.rank = rank};
+            const double target = (0.5 + 0.75 * rng_uniform(&rng)) * (double)p->volume;
+            c.extents[0] = 2 + rng_range(&rng, 0, 6);
+            for (int d = 1; d < rank; ++d) c.extents[d] = rank == 3 && d == 1 ? 3 + rng_range(&rng, 0, 117)
+                                                                              : 3 + rng_range(&rng, 0, 37);
+            /* the batch (rank 3) or a random dimension past the first takes the rest of the volume */
+            const int grow = rank == 3 ? 2 : 1 + (int)rng_range(&rng, 0, rank - 2);
+            double others = 1;
+            for (int d = 0; d < rank; ++d)
+                if (d != grow) others *= (double)c.extents[d];
+            c.extents[grow] = (int64_t)(target / others);
+            if (c.extents[grow] < 2) continue;
+            if (rank == 3) {
+                c.perm[0] = 1, c.perm[1] = 0, c.perm[2] = 2;
+                if (rng_range(&rng, 0, 1)) { /* the short side on the output */
+                    const int64_t t = c.extents[0];
+                    c.extents[0] = c.extents[1], c.extents[1] = t;
+                }
+            } else {
+                do bench_gen_random_perm(&rng, rank, c.perm);
+                while (c.perm[0] == 0); /* the short dimension moves */
+            }
+            if (contains(out, group, &c)) continue;
+            if (bench_case_list_push(out, &c)) return bench_fail(err, err_size, "out of memory");
+            ++k;
+        }
+    }
+    return 0;
+}
+
 int bench_gen_l2_suite(const bench_gen_params* p, size_t elem_size, bench_case_list* out, char* err,
                        size_t err_size)
 {

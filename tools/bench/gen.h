@@ -80,6 +80,12 @@ int bench_gen_primes_suite(const bench_gen_params* p, bench_case_list* out, char
  * positions, volume between 0.1 and 1.25 x p->volume; random permutation. */
 int bench_gen_mixed_suite(const bench_gen_params* p, bench_case_list* out, char* err, size_t err_size);
 
+/* Ranks 3, 4 and 5, count cases each, whose input-fastest dimension is short (2-8 elements): rank 3
+ * is a batch of small matrices transposed (S x B x M, 1,0,2, S 2-8, B 3-120, the short side in or
+ * out at random), ranks 4-5 have extents of 3-40 after the short one and a random permutation that
+ * moves it; one dimension past the first stretched to bring the volume to 0.5-1.25 x p->volume. */
+int bench_gen_shortgroup_suite(const bench_gen_params* p, bench_case_list* out, char* err, size_t err_size);
+
 /* Rank-6 tensors of about 1, 2, 4, 8 and 16 MiB (+-15%) at elem_size bytes, count
  * per size, extent ratios 1.5-5, random permutation: they live in L2. */
 int bench_gen_l2_suite(const bench_gen_params* p, size_t elem_size, bench_case_list* out, char* err,

@@ -148,6 +148,22 @@ static int gen_mixed_heldout(const bench_options* opt, size_t elem_size, bench_c
     return bench_gen_mixed_suite(&p, out, err, err_size);
 }
 
+static int gen_shortgroup(const bench_options* opt, size_t elem_size, bench_case_list* out, char* err,
+                          size_t err_size)
+{
+    (void)elem_size;
+    bench_gen_params p = params(opt, 8);
+    return bench_gen_shortgroup_suite(&p, out, err, err_size);
+}
+
+static int gen_shortgroup_heldout(const bench_options* opt, size_t elem_size, bench_case_list* out, char* err,
+                                  size_t err_size)
+{
+    (void)elem_size;
+    bench_gen_params p = heldout(params(opt, 8));
+    return bench_gen_shortgroup_suite(&p, out, err, err_size);
+}
+
 static int gen_l2(const bench_options* opt, size_t elem_size, bench_case_list* out, char* err,
                   size_t err_size)
 {
@@ -207,6 +223,9 @@ static const bench_suite k_suites[] = {
      gen_mixed, bench_run_transpose_suite, 0},
     {"l2", "rank-6 tensors of 1-16 MiB (in L2), --count (6) per size: time vs. a copy", "f32",
      gen_l2, bench_run_transpose_suite, 1},
+    {"shortgroup", "ranks 3-5 whose fastest dimension has 2-8 elements (rank 3: batches of small matrices "
+     "transposed), --volume (200M) elements, --count (8) per rank, --seed", "f32", gen_shortgroup,
+     bench_run_transpose_suite, 0},
     {"permn-heldout", "HELD OUT: permn for n = 13, 19, 21, 23 (or --extent one of them)", "f64",
      gen_permn_heldout, bench_run_transpose_suite, 0},
     {"primes-heldout", "HELD OUT: primes drawn from another seed", "f64", gen_primes_heldout,
@@ -215,6 +234,8 @@ static const bench_suite k_suites[] = {
      bench_run_transpose_suite, 0},
     {"l2-heldout", "HELD OUT: l2 drawn from another seed", "f32", gen_l2_heldout,
      bench_run_transpose_suite, 1},
+    {"shortgroup-heldout", "HELD OUT: shortgroup drawn from another seed", "f32", gen_shortgroup_heldout,
+     bench_run_transpose_suite, 0},
     {"tccg48", "contractions: the TCCG benchmark's 48 (cupermContract vs. same-shape cuBLAS GEMM)",
      "f32", NULL, bench_run_contraction_suite, 0},
     {"random-contractions", "contractions as in cuTT's TAL-SH study: ranks <= 8, <= 4 large extents, "
