@@ -770,8 +770,9 @@ static int canonical_problem(int rank, const int64_t* extents, const int* perm, 
     return cuperm_problem_pack(&q, elem, part_pack(tuning, elem), p, p_elem);
 }
 
-/* The rules' tile at a quarter of its size or less, CUPERM_TILE_ITEMS_SMALL(elem) elements a
- * thread (the small tiles' kernel path), each halving off the longer side (A on ties), into *c.
+/* The rules' tile cut to CUPERM_TILE_ITEMS_SMALL(elem) elements a thread (the small tiles' kernel
+ * path: a quarter of the standard size, half of the tile a short group leaves), each halving off the
+ * longer side (A on ties), into *c.
  * Vector tiles have no small form: a vector tile launch starts from the scalar planner's tile of
  * its groups (scalar small tiles beat 16 KB vector tiles on L2-sized tensors of 37-160 vector
  * tiles: 0.69-0.97x their time even on the any-shape path, bench/results/small-tiles-h100/
@@ -784,7 +785,7 @@ static int small_tile_launch(const cuperm_launch_t* h, const cuperm_transpose_tu
     const int small = cuperm_log2_ceil((int64_t)CUPERM_THREADS * CUPERM_TILE_ITEMS_SMALL(h->elem_size));
     int la = t->tile_a_log2, lb = t->tile_b_log2;
     if (t->vec_log2) choose_tile(t->a_volume, t->b_volume, h->elem_size, tt, &la, &lb);
-    if (la + lb < small + 2) return 0;
+    if (la + lb < small + 1) return 0;
     while (la + lb > small) la >= lb ? --la : --lb;
     if (!cuperm_tile_sides_within_block(la, lb)) return 0;
     retiled_launch(h, t, la, lb, tt, c);
@@ -852,7 +853,7 @@ typedef enum { PICK_RULES, PICK_WHOLE_DIMS, PICK_ROW_TILES, PICK_SMALL, PICK_HAL
  * tiles in place of a rows launch whose tiles leave a quarter of their slots idle or more (below);
  * for a tensor whose tiles leave most of the device idle (an L2-sized tensor: 64-80 tiles of 4096
  * elements on 132 SMs),
- * the rules' tile at a quarter of its size (scalar, also for a vector tile launch) where those
+ * the rules' tile cut to the small tiles' size (scalar, also for a vector tile launch) where those
  * tiles still fit one wave of the small kernels' resident blocks; else, for a tensor that fits
  * in L2, the rules' tile at half its size where its standard size would take the any-shape path
  * (half_tile_launch: 0.59-0.95x the time on the 11 such L2 cases measured,
