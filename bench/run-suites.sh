@@ -5,8 +5,8 @@
 #
 # usage: bench/run-suites.sh BUILD_DIR OUT_DIR [SUITE|GROUP...]
 #   SUITE: ttc57 ttc57-narrow perm720 random highrank square small, the untuned
-#          shapes permn15 permn17 permn-f32 primes mixed l2, and the held-out ones
-#          permn-heldout primes-heldout mixed-heldout l2-heldout
+#          shapes permn15 permn17 permn-f32 primes mixed l2 shortgroup, and the held-out ones
+#          permn-heldout primes-heldout mixed-heldout l2-heldout shortgroup-heldout
 #   GROUP: tuned (default: the first seven, ~6 min on an H100), tuning (the
 #          untuned shapes tuned on from now), heldout (measured only at the end)
 set -uo pipefail
@@ -26,8 +26,8 @@ expanded=()
 for s in "${suites[@]}"; do
   case $s in
     tuned)   expanded+=(ttc57 ttc57-narrow perm720 random highrank square small) ;;
-    tuning)  expanded+=(permn15 permn17 permn-f32 primes mixed l2) ;;
-    heldout) expanded+=(permn-heldout primes-heldout mixed-heldout l2-heldout) ;;
+    tuning)  expanded+=(permn15 permn17 permn-f32 primes mixed l2 shortgroup) ;;
+    heldout) expanded+=(permn-heldout primes-heldout mixed-heldout l2-heldout shortgroup-heldout) ;;
     *)       expanded+=("$s") ;;
   esac
 done
@@ -50,10 +50,12 @@ for suite in "${suites[@]}"; do
     primes)       args=(primes) ;;
     mixed)        args=(mixed) ;;
     l2)           args=(l2 --dtype f32) ;;
+    shortgroup)   args=(shortgroup --dtype f32,f64,f16,i8) ;;
     permn-heldout)  args=(permn-heldout --target-ms 40) ;;
     primes-heldout) args=(primes-heldout) ;;
     mixed-heldout)  args=(mixed-heldout) ;;
     l2-heldout)     args=(l2-heldout --dtype f32) ;;
+    shortgroup-heldout) args=(shortgroup-heldout --dtype f32,f64,f16,i8) ;;
     *) echo "run-suites.sh: unknown suite $suite" >&2; exit 2 ;;
   esac
   start=$(date +%s)

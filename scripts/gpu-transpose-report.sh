@@ -4,7 +4,7 @@
 # then runs GROUP (tuning: the suites tuned on; heldout: the held-out twins; tuned: TTC-57 at
 # 8/4/2/1 bytes, 16^6 and the square; copies: the L2 suites and TTC-57 f64, to compare the two
 # reference copies; small: the L2-sized suites in f32, f16 and i8, with two fresh draws of l2 from
-# seeds 21 and 22) and prints median / worst % of a same-run copy per suite
+# seeds 21 and 22; shortgroup: the short-group suite and its held-out twin at 4/8/2/1 bytes) and prints median / worst % of a same-run copy per suite
 # (l2 and small: time over the copy's). The permutation suites take every EVERY-th permutation (4);
 # primes take --count COUNT per rank (10). Suites that would not fit in BUDGET_S (500) are
 # cut and said so. CSVs and logs: $OUT/SUITE-GROUP.tgz; summary: $OUT/summary-GROUP.txt.
@@ -12,7 +12,7 @@
 #   scripts/gpu-transpose-report.sh GROUP [BUILD_DIR]
 set -uo pipefail
 cd "$(dirname "$0")/.."
-group=${1:?group: tuning, heldout, tuned, small or copies}
+group=${1:?group: tuning, heldout, tuned, small, copies or shortgroup}
 build=${2:-build-suites}
 t0=$(date +%s)
 budget=${BUDGET_S:-500} every=${EVERY:-4} count=${COUNT:-10}
@@ -51,6 +51,8 @@ case $group in
           "l2-seed21|l2 --seed 21 --dtype f32,f16,i8" "l2-seed22|l2 --seed 22 --dtype f32,f16,i8") ;;
   copies)
     runs=("l2|l2 --dtype f32" "l2-heldout|l2-heldout --dtype f32" "ttc57-f64|ttc57 --dtype f64") ;;
+  shortgroup)
+    runs=("shortgroup|shortgroup --dtype f32,f64,f16,i8" "shortgroup-heldout|shortgroup-heldout --dtype f32,f64,f16,i8") ;;
   *) echo "unknown group $group" >&2; exit 2 ;;
 esac
 notes=()
