@@ -250,6 +250,15 @@ int main(int argc, char** argv)
     row("cudaMemcpyPeerAsync + local copy", [&](int) { peer_copy(B); local_full(0); }, B);
     row("peer stores + local copy", [&](int) { push_stores(B, capped); local_full(0); }, B);
 
+    // The pipelines' events: chunk c packed, chunk c moved, on each GPU.
+    static cudaEvent_t packed[G][16], moved[G][16];
+    for (int d = 0; d < G; ++d) {
+        CK(cudaSetDevice(d));
+        for (int c = 0; c < 16; ++c) {
+            CK(cudaEventCreateWithFlags(&packed[d][c], cudaEventDisableTiming));
+            CK(cudaEventCreateWithFlags(&moved[d][c], cudaEventDisableTiming));
+        }
+    }
     // A redistribution's pipeline on plain copies: chunk c packed (local copy into the send window),
     // exchanged by the zero-CTA all-to-all, unpacked (local copy out of the receive window), with a
     // local piece of L/2 beside it. Pack and unpack each move 2 x B per GPU (both parts).
@@ -258,18 +267,6 @@ int main(int argc, char** argv)
         snprintf(name, sizeof name, "pipeline: pack, zero-CTA a2a, unpack, %d chunks", chunks);
         const size_t cb = B / chunks; // per peer per chunk
         row(name, [&, chunks, cb](int) {
-            static cudaEvent_t packed[G][16], moved[G][16];
-            static bool made = false;
-            if (!made) {
-                for (int d = 0; d < G; ++d) {
-                    CK(cudaSetDevice(d));
-                    for (int c = 0; c < 16; ++c) {
-                        CK(cudaEventCreateWithFlags(&packed[d][c], cudaEventDisableTiming));
-                        CK(cudaEventCreateWithFlags(&moved[d][c], cudaEventDisableTiming));
-                    }
-                }
-                made = true;
-            }
             for (int d = 0; d < G; ++d) local_copy(d, g[d].main, L / 2, full, 0); // the local piece
             for (int c = 0; c < chunks; ++c) {
                 for (int d = 0; d < G; ++d) {
@@ -295,18 +292,6 @@ int main(int argc, char** argv)
         snprintf(name, sizeof name, "pipeline: pack, send/recv (default), unpack, %d chunks", chunks);
         const size_t cb = B / chunks;
         row(name, [&, chunks, cb](int) {
-            static cudaEvent_t packed[G][16], moved[G][16];
-            static bool made = false;
-            if (!made) {
-                for (int d = 0; d < G; ++d) {
-                    CK(cudaSetDevice(d));
-                    for (int c = 0; c < 16; ++c) {
-                        CK(cudaEventCreateWithFlags(&packed[d][c], cudaEventDisableTiming));
-                        CK(cudaEventCreateWithFlags(&moved[d][c], cudaEventDisableTiming));
-                    }
-                }
-                made = true;
-            }
             for (int d = 0; d < G; ++d) local_copy(d, g[d].main, L / 2, full, 0);
             for (int c = 0; c < chunks; ++c) {
                 for (int d = 0; d < G; ++d) {
