@@ -83,8 +83,8 @@ static void choose_tile_of(int64_t va, int64_t vb, int elem, int total, const cu
  * tt->tile_a_min_bytes (sm_90: 128) of consecutive elements, and at least
  * tt->tile_a_min_elems (32), when the group is that long; then B takes
  * what the tile has left, and A grows again if B's group is short. A side
- * stays within one block width, so the kernels' fast paths apply (a tile
- * of half or a quarter the size where a group is short). */
+ * stays within one block width, so the kernels' fast paths apply (a
+ * smaller tile where a group is short). */
 static void choose_tile(int64_t va, int64_t vb, int elem, const cuperm_transpose_tuning_t* tt, int* la, int* lb)
 {
     choose_tile_of(va, vb, elem, tile_elems_log2(elem), tt, la, lb);

@@ -206,8 +206,8 @@ int cuperm_whole_dims_may_replace(const cuperm_launch_t* rules, const cuperm_tra
     if (rules->kind == CUPERM_LAUNCH_COPY || rules->kind == CUPERM_LAUNCH_WHOLE_DIMS || rules->elem_size < 4) return 0;
     const double short_run = tt->whole_dims_short_run_bytes;
     /* the runs a tile covers, across its groups (15^6 f32 1,0,3,2,4,5: 60 bytes along A, 900 with
-     * B's first dimension), where both sides stay within a block (past one, the tile kernels take
-     * their any-shape path, which loses to whole-dims: 5,6,39,50531 1,0,2,3 f32, 512 x 8 tiles) */
+     * B's first dimension), where both sides stay within a block (every scalar tile since session 58;
+     * a rows launch with a side past one goes by its features below, as before) */
     if (rules->kind == CUPERM_LAUNCH_TILED &&
         cuperm_tile_sides_within_block(rules->tile.tile_a_log2, rules->tile.tile_b_log2)) {
         /* a tile a short group left smaller than the standard one (4 x 256 f32) moves few elements a
