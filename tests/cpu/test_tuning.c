@@ -39,6 +39,7 @@ static void check_sm90_transpose(const cuperm_transpose_tuning_t* t)
     assert_int_equal(t->whole_dims_blocks_per_sm, 4);
     assert_int_equal(t->whole_dims_short_run_bytes, 64);
     assert_int_equal(t->whole_dims_min_tiles_per_block, 8);
+    assert_int_equal(t->whole_dims_max_tile_items, 4);
     assert_true(t->model_t0 == 4e-06);
     assert_true(t->model_gamma == 0.05);
     assert_true(t->model_run_bytes == 128);
