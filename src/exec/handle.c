@@ -80,6 +80,8 @@ void cuperm_handle_read_env(cuperm_handle_t* h)
     const char* gett = getenv("CUPERM_GETT");
     h->gettTma = gett && strcmp(gett, "tma") == 0;
     h->gettForced = h->gettTma || (gett && strcmp(gett, "1") == 0);
+    const char* wgmma = getenv("CUPERM_GETT_WGMMA");
+    h->gettWgmma = wgmma && strcmp(wgmma, "1") == 0;
     const char* tile = getenv("CUPERM_GETT_TMA_TILE");
     h->gettTmaTile = tile ? cuperm_ctr_tma_tile_id(tile) : -1;
     const char* dense = getenv("CUPERM_CTR_DENSE_WORKSPACE");

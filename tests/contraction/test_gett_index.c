@@ -374,6 +374,94 @@ static void test_split_maps(void** state)
     for (int t = 0; t < GETT_BM; ++t) assert_int_equal(gett_split_walk_row(0, 0, t), t);
 }
 
+/* The Hopper form's tiles (gett_wg_*): each layout puts the 128 x 32 elements on distinct 2-byte
+ * slots of the 8 KiB tile, every load run of every width contiguous and aligned, and is the
+ * unswizzled canonical layout with the swizzle's XOR of address bits (64-byte: bits 4-5 ^= 7-8;
+ * 128-byte: bits 4-6 ^= 7-9). */
+static void test_wg_tiles(void** state)
+{
+    (void)state;
+    static int seen[GETT_TILE_BYTES / 2];
+    for (int kMajor = 0; kMajor < 2; ++kMajor) {
+        memset(seen, 0, sizeof seen);
+        for (int row = 0; row < 128; ++row)
+            for (int k = 0; k < 32; ++k) {
+                const int b = gett_wg_tile_byte(kMajor, row, k);
+                assert_true(b >= 0 && b < GETT_TILE_BYTES && b % 2 == 0);
+                ++seen[b / 2];
+                const int plain = kMajor ? row * 64 + k * 2
+                                         : ((row >> 6) + 2 * (k >> 3)) * 1024 + (k & 7) * 128 + (row & 63) * 2;
+                const int swizzled = kMajor ? plain ^ (((plain >> 7) & 3) << 4) : plain ^ (((plain >> 7) & 7) << 4);
+                assert_int_equal(b, swizzled);
+            }
+        for (int i = 0; i < GETT_TILE_BYTES / 2; ++i) assert_int_equal(seen[i], 1);
+        for (int w = 1; w <= 8; w *= 2)
+            for (int tid = 0; tid < GETT_THREADS; ++tid)
+                for (int i = 0; i < 16 / w; ++i) {
+                    int row, k;
+                    gett_load_run(kMajor, w, tid, i, &row, &k);
+                    const int first = gett_wg_tile_byte(kMajor, row, k);
+                    assert_int_equal(first % (2 * w), 0);
+                    for (int j = 1; j < w; ++j) {
+                        int r, kk;
+                        run_elem(kMajor, row, k, j, &r, &kk);
+                        assert_int_equal(gett_wg_tile_byte(kMajor, r, kk), first + 2 * j);
+                    }
+                }
+    }
+}
+
+/* What wgmma reads through a descriptor (the PTX ISA's canonical layouts, 16-bit elements):
+ * element (m, kk) of an operand of `rowsOp` rows x 16 k. k-major, 64-byte swizzle: 8-row groups
+ * SBO apart, rows 64 bytes apart; mn-major, 128-byte swizzle: 64-row atoms LBO apart, 8-k atoms
+ * SBO apart, 128 bytes a k. The swizzle XORs the absolute address. */
+static int wg_read_byte(unsigned long long desc, int kMajor, int m, int kk)
+{
+    const int start = (int)(desc & 0x3FFF) << 4, lbo = (int)((desc >> 16) & 0x3FFF) << 4;
+    const int sbo = (int)((desc >> 32) & 0x3FFF) << 4, type = (int)(desc >> 62);
+    assert_int_equal(type, kMajor ? GETT_WG_SWIZZLE_64B : GETT_WG_SWIZZLE_128B);
+    assert_int_equal((int)((desc >> 49) & 7), 0); /* base offset: tiles 1 KiB aligned */
+    if (kMajor) {
+        const int a = start + (m / 8) * sbo + (m % 8) * 64 + kk * 2;
+        return a ^ (((a >> 7) & 3) << 4);
+    }
+    const int a = start + (m / 64) * lbo + (kk / 8) * sbo + (kk % 8) * 128 + (m % 64) * 2;
+    return a ^ (((a >> 7) & 7) << 4);
+}
+
+/* Every warpgroup's A operand (64 rows) and the B operand (128 rows) of both k16 steps, read
+ * through the kernel's descriptors from a stage at a 1 KiB-aligned address, are the tile elements
+ * the loads put there; the accumulator map covers a warpgroup's 64 x 128 outputs once. */
+static void test_wg_descriptors(void** state)
+{
+    (void)state;
+    const unsigned stage = 3 * 1024 * 16; /* a stage of the pipeline: 1 KiB aligned */
+    for (int kMajor = 0; kMajor < 2; ++kMajor)
+        for (int isB = 0; isB < 2; ++isB)
+            for (int g = 0; g < (isB ? 1 : 2); ++g)
+                for (int ks = 0; ks < 2; ++ks) {
+                    const int tile = isB ? GETT_TILE_BYTES : 0, r0 = isB ? 0 : 64 * g;
+                    const unsigned long long d =
+                        gett_wg_desc(stage + (unsigned)(tile + gett_wg_operand_byte(kMajor, r0, ks)), kMajor);
+                    for (int m = 0; m < (isB ? 128 : 64); ++m)
+                        for (int kk = 0; kk < 16; ++kk)
+                            assert_int_equal(wg_read_byte(d, kMajor, m, kk),
+                                             (int)stage + tile + gett_wg_tile_byte(kMajor, r0 + m, 16 * ks + kk));
+                }
+    static int hit[64][128];
+    memset(hit, 0, sizeof hit);
+    for (int w = 0; w < 4; ++w)
+        for (int lane = 0; lane < 32; ++lane)
+            for (int i = 0; i < 64; ++i) {
+                int r, c;
+                gett_wg_acc_pos(w, lane, i, &r, &c);
+                assert_true(r >= 0 && r < 64 && c >= 0 && c < 128);
+                ++hit[r][c];
+            }
+    for (int r = 0; r < 64; ++r)
+        for (int c = 0; c < 128; ++c) assert_int_equal(hit[r][c], 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -381,6 +469,8 @@ int main(void)
         cmocka_unit_test(test_block_product),
         cmocka_unit_test(test_tile_order),
         cmocka_unit_test(test_split_maps),
+        cmocka_unit_test(test_wg_tiles),
+        cmocka_unit_test(test_wg_descriptors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -420,6 +420,7 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     /* The Hopper kernels (sm_90a machine code: compute capability 9.0 only), where the problem
      * maps onto them; the table kernel above stays the fallback for unaligned pointers. */
     const cuperm_device_info_t* info = &c->handle->dev;
+    q->wgmma = !g->cudaCores && !q->dtileM && !q->skinny && c->handle->gettWgmma && info->cc_major == 9 && info->cc_minor == 0;
     g->useTma = !g->cudaCores && !q->dtileM && !q->skinny && c->handle->gettTma && cuperm_gett_tma_built() && info->cc_major == 9 && info->cc_minor == 0 &&
                 cuperm_ctr_tma_map(p, &g->tma, NULL, 0);
     if (g->useTma && c->handle->gettTmaTile >= 0) cuperm_ctr_tma_set_tile(&g->tma, c->handle->gettTmaTile);
@@ -528,8 +529,9 @@ static void describe(cuperm_contraction_plan_t* c)
         }
         else
             snprintf(c->description + n, sizeof c->description - (size_t)n,
-                 "; mma.sync tensor cores, %d x %d x %d blocks; orders %s; tiles A %s x%d, B %s x%d; D runs along "
-                 "%s x%d (C x%d); %d-bit offsets", CUPERM_GETT_BM, CUPERM_GETT_BN, CUPERM_GETT_BK, orders,
+                 "; %s tensor cores, %d x %d x %d blocks; orders %s; tiles A %s x%d, B %s x%d; D runs along "
+                 "%s x%d (C x%d); %d-bit offsets",
+                 cuperm_gett_wgmma_takes(q) ? "wgmma (Hopper)" : "mma.sync", CUPERM_GETT_BM, CUPERM_GETT_BN, CUPERM_GETT_BK, orders,
                  q->aKFast ? "k-major" : "m-major", q->vecA, q->bKFast ? "k-major" : "n-major", q->vecB,
                  q->dMFast ? "M" : "N", q->vecD, q->vecC, q->off32 ? 32 : 64);
         size_t used = strlen(c->description);

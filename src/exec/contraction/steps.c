@@ -150,6 +150,11 @@ cupermStatus_t cuperm_ctr_step_gett(const cuperm_step_t* s, const void* vplan, c
                                                         (float)a->beta[0], !a->beta_zero, a->stream);
         return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the skinny GETT kernel launch");
     }
+    if (cuperm_gett_wgmma_takes(&g->params)) {
+        const cudaError_t e = cuperm_gett_wgmma_launch(&g->params, A, B, C, D, (float)a->alpha[0],
+                                                       (float)a->beta[0], !a->beta_zero, a->stream);
+        return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the wgmma GETT kernel launch");
+    }
     const cudaError_t e = cuperm_gett_launch(&g->params, A, B, C, D, (float)a->alpha[0], (float)a->beta[0],
                                              !a->beta_zero, a->stream);
     return e == cudaSuccess ? CUPERM_STATUS_SUCCESS : cuda_failed(e, "the GETT kernel launch");

@@ -84,6 +84,7 @@ typedef struct {
     size_t packX, packY;
     const long long* tileBase;
     const int *stageX, *stageY;
+    int wgmma;               /* the table kernel's Hopper form (gett_wgmma.cu) where cuperm_gett_wgmma_takes */
     int aKFast, bKFast;      /* shared tile layout: k contiguous (1) or m / n contiguous (0) */
     int vecA, vecB;          /* run widths (8, 4, 2, 1 elements) along that layout's fast direction */
     int dMFast;              /* epilogue: D's runs along M (1) or N (0) */
@@ -151,6 +152,19 @@ cudaError_t cuperm_gett_simt_launch(const cuperm_gett_params_t* q, const void* A
 
 /* 1 if the kernel was compiled for sm_80+ (mma.sync) and can run on the current device. */
 int cuperm_gett_available(void);
+
+/* The table kernel's Hopper form (gett_wgmma.cu: wgmma.mma_async, sm_90a machine code): the same
+ * tables, tiles and results, no operators (cudaErrorNotSupported with any). C is read only when
+ * useBeta (it may equal D). */
+cudaError_t cuperm_gett_wgmma_launch(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C,
+                                     void* D, float alpha, float beta, int useBeta, cudaStream_t stream);
+
+/* Whether a run of the table kernel takes its Hopper form: the plan chose it (q->wgmma) and no
+ * operator is left for the kernel to apply. */
+static inline int cuperm_gett_wgmma_takes(const cuperm_gett_params_t* q)
+{
+    return q->wgmma && !q->skinny && !q->dtileM && !cuperm_gett_has_operators(q);
+}
 
 #ifdef __cplusplus
 }

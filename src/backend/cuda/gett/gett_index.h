@@ -145,6 +145,71 @@ GETT_HD void gett_epi_run(int mFast, int w, int lane, int i, int* r, int* c)
 }
 
 /*
+ * The Hopper form of the table kernel (gett_wgmma.cu): the same block tile and loads, its operand
+ * tiles in the canonical layouts that wgmma.mma_async reads through shared-memory descriptors
+ * (the PTX ISA's "matrix descriptor" layouts; the swizzles XOR address bits, so every tile starts
+ * 1 KiB aligned):
+ *   k-major  (k contiguous): 128 rows x 32 k, 64 bytes a row, the 64-byte swizzle: 16-byte chunk
+ *            c = k / 8 of row r is stored at c ^ ((r / 2) & 3); eight rows form a 512-byte group;
+ *   mn-major (m / n contiguous): 1 KiB atoms of 64 rows x 8 k (128 bytes a k), the 128-byte
+ *            swizzle: chunk c = (row / 8) & 7 of k is stored at c ^ (k & 7); atom (row / 64, k / 8)
+ *            at (row / 64 + 2 (k / 8)) KiB.
+ * A warpgroup (4 warps) multiplies 64 rows of A by the 128 columns of B, 16 k at a time
+ * (m64n128k16), 64 fp32 accumulators a thread.
+ */
+enum {
+    GETT_WG_KMAJOR_SBO = 8 * 64,     /* bytes between 8-row groups of a k-major tile */
+    GETT_WG_MNMAJOR_LBO = 1024,      /* bytes between the 64-row atoms of an mn-major tile */
+    GETT_WG_MNMAJOR_SBO = 2 * 1024,  /* bytes between its 8-k atoms */
+    GETT_WG_SWIZZLE_128B = 1,        /* the descriptor's layout type */
+    GETT_WG_SWIZZLE_64B = 2,
+};
+
+/* Byte offset of element (row, k) in a k-major / mn-major tile of the Hopper form. */
+GETT_HD int gett_wg_kmajor_byte(int row, int k)
+{
+    return (row << 6) + (((k >> 3) ^ ((row >> 1) & 3)) << 4) + ((k & 7) << 1);
+}
+
+GETT_HD int gett_wg_mnmajor_byte(int row, int k)
+{
+    return (((row >> 6) + ((k >> 3) << 1)) << 10) + ((k & 7) << 7) + ((((row >> 3) & 7) ^ (k & 7)) << 4) +
+           ((row & 7) << 1);
+}
+
+GETT_HD int gett_wg_tile_byte(int kMajor, int row, int k)
+{
+    return kMajor ? gett_wg_kmajor_byte(row, k) : gett_wg_mnmajor_byte(row, k);
+}
+
+/* Where a warpgroup's operand of one k16 step starts in its tile (bytes): rows r0 .. of A (64 of
+ * them) or of B (all 128, r0 = 0), k 16 ks .. 16 ks + 15. k-major: rows of 64 bytes, the step
+ * +32 bytes inside them; mn-major: the atom of rows r0 and k 16 ks. */
+GETT_HD int gett_wg_operand_byte(int kMajor, int r0, int ks)
+{
+    return kMajor ? r0 * 64 + ks * 32 : (r0 >> 6) * GETT_WG_MNMAJOR_LBO + ks * 2 * GETT_WG_MNMAJOR_SBO;
+}
+
+/* The descriptor of an operand at shared address addr (bytes; 4 low bits dropped as the format
+ * has them): start address, leading and stride byte offsets, base offset 0, layout type. */
+GETT_HD unsigned long long gett_wg_desc(unsigned addr, int kMajor)
+{
+    const unsigned long long lbo = kMajor ? 16 : GETT_WG_MNMAJOR_LBO; /* k-major swizzled: unused */
+    const unsigned long long sbo = kMajor ? GETT_WG_KMAJOR_SBO : GETT_WG_MNMAJOR_SBO;
+    const unsigned long long type = kMajor ? GETT_WG_SWIZZLE_64B : GETT_WG_SWIZZLE_128B;
+    return (unsigned long long)((addr >> 4) & 0x3FFF) | ((lbo >> 4) & 0x3FFF) << 16 | ((sbo >> 4) & 0x3FFF) << 32 |
+           type << 62;
+}
+
+/* Accumulator i (0..63) of lane `lane` of warp w (0..3) of a warpgroup: its row (0..63) and
+ * column (0..127) among the warpgroup's outputs (eight-column groups of mma.m16n8's C fragment). */
+GETT_HD void gett_wg_acc_pos(int w, int lane, int i, int* r, int* c)
+{
+    *r = 16 * w + (lane >> 2) + 8 * ((i >> 1) & 1);
+    *c = 8 * (i >> 2) + 2 * (lane & 3) + (i & 1);
+}
+
+/*
  * The skinny kernel's split tiles (gett_skinny.cu; the plan's M order,
  * plan/contraction/gett.h: cuperm_ctr_gett_skinny_split): M's leading digits are alpha_lo
  * (GETT_SPLIT = 8 of A's unit-stride mode) and beta_lo (fb = 1 << fbLog, 8 or 16, of D's),

@@ -100,13 +100,22 @@ template <bool TRANS> __device__ __forceinline__ void ldsm_x4(unsigned (&r)[4], 
 
 // ---- tile loads ------------------------------------------------------------------------------
 
+// Where the loads put an element of a shared operand tile: the mma.sync kernels' layouts (ldmatrix)
+// or the Hopper form's (wgmma descriptors, gett_wgmma.cu); gett_index.h has both.
+struct MmaTiles {
+    static __device__ __forceinline__ int byte(bool kMajor, int row, int k) { return gett_tile_byte(kMajor, row, k); }
+};
+struct WgTiles {
+    static __device__ __forceinline__ int byte(bool kMajor, int row, int k) { return gett_wg_tile_byte(kMajor, row, k); }
+};
+
 // One operand tile (k-major when KMAJ) of stage k0 into shared memory at tile: runs of W
 // elements. base: the operand at this batch index; rowOff: the tile's row offsets (shared, 0
 // past rows); kTab: the operand's K table; K: the K extent.
 // Element-by-element gathers (no runs): 2-byte loads into registers, then shared stores. Each
 // is an L2 round trip, so GATHER_BATCH of them are issued before the first is stored (one or
 // two at a time left a k = 24 tile waiting on 8 round trips in a row).
-template <bool KMAJ, typename OFF>
+template <bool KMAJ, typename OFF, typename TL = MmaTiles>
 __device__ __forceinline__ void load_tile_gather(unsigned char* tile, const unsigned short* base, const OFF* rowOff,
                                                  int rows, const OFF* __restrict__ kTab, int k0, int K, int tid)
 {
@@ -138,7 +147,7 @@ __device__ __forceinline__ void load_tile_gather(unsigned char* tile, const unsi
         for (int j = 0; j < GATHER_BATCH; ++j) {
             int row, kk;
             gett_load_run(KMAJ, 1, tid, i0 + j, &row, &kk);
-            *reinterpret_cast<unsigned short*>(tile + gett_tile_byte(KMAJ, row, kk)) = v[j];
+            *reinterpret_cast<unsigned short*>(tile + TL::byte(KMAJ, row, kk)) = v[j];
         }
     }
 }
@@ -163,7 +172,7 @@ __device__ __forceinline__ void load_run(unsigned dst, const unsigned short* src
     }
 }
 
-template <bool KMAJ, int W, typename OFF, int PF = 0>
+template <bool KMAJ, int W, typename OFF, int PF = 0, typename TL = MmaTiles>
 __device__ __forceinline__ void load_tile_w(unsigned char* tile, const unsigned short* base, const OFF* rowOff,
                                             int rows, const OFF* __restrict__ kTab, int k0, int K, int tid)
 {
@@ -180,7 +189,7 @@ __device__ __forceinline__ void load_tile_w(unsigned char* tile, const unsigned 
             gett_load_run(1, W, tid, i, &row, &kk);
             const int n = row < rows ? nk : 0;
             const unsigned short* src = base + (n > 0 ? rowOff[row] + ko : OFF(0));
-            load_run<W, PF>(tileAddr + gett_kmajor_byte(row, kk), src, n);
+            load_run<W, PF>(tileAddr + TL::byte(true, row, kk), src, n);
         }
     } else {
         int r, kk;
@@ -193,12 +202,12 @@ __device__ __forceinline__ void load_tile_w(unsigned char* tile, const unsigned 
             const int k = k0 + kk;
             const int n = k < K ? nr : 0;
             const unsigned short* src = base + (n > 0 ? ro + kTab[k] : OFF(0));
-            load_run<W, PF>(tileAddr + gett_mnmajor_byte(r, kk), src, n);
+            load_run<W, PF>(tileAddr + TL::byte(false, r, kk), src, n);
         }
     }
 }
 
-template <bool KMAJ, typename OFF, int PF = 0>
+template <bool KMAJ, typename OFF, int PF = 0, typename TL = MmaTiles>
 __device__ __forceinline__ void load_tile(unsigned char* tile, const unsigned short* base, const OFF* rowOff, int rows,
                                           const OFF* kTab, int k0, int K, int w, int tid)
 {
@@ -206,10 +215,10 @@ __device__ __forceinline__ void load_tile(unsigned char* tile, const unsigned sh
     // per-thread run offsets out of the k loop (dozens of registers it does not have).
     asm volatile("mov.u32 %0, %0;\n" : "+r"(tid));
     switch (w) { // uniform across the grid
-    case 8: load_tile_w<KMAJ, 8, OFF, PF>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
-    case 4: load_tile_w<KMAJ, 4, OFF, PF>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
-    case 2: load_tile_w<KMAJ, 2, OFF, PF>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
-    default: load_tile_gather<KMAJ>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
+    case 8: load_tile_w<KMAJ, 8, OFF, PF, TL>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
+    case 4: load_tile_w<KMAJ, 4, OFF, PF, TL>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
+    case 2: load_tile_w<KMAJ, 2, OFF, PF, TL>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
+    default: load_tile_gather<KMAJ, OFF, TL>(tile, base, rowOff, rows, kTab, k0, K, tid); break;
     }
 }
 
@@ -394,6 +403,63 @@ struct Widths {
 
 template <typename OFF> __device__ __forceinline__ const OFF* tab(const void* p) { return static_cast<const OFF*>(p); }
 
+// A block tile's offsets (0 past the extents) into shared memory: rows of A, C, D by threads
+// 0 .. GETT_BM - 1, columns of B, C, D by the next GETT_BN. The caller synchronises.
+template <typename OFF>
+__device__ __forceinline__ void stage_tile_tables(const cuperm_gett_params_t& q, int tid, int m0, int n0, int rows,
+                                                  int cols, OFF* sAm, OFF* sBn, OFF* sCm, OFF* sCn, OFF* sDm,
+                                                  OFF* sDn)
+{
+    static_assert(GETT_THREADS == GETT_BM + GETT_BN, "a thread a row or column");
+    if (tid < GETT_BM) {
+        const bool ok = tid < rows;
+        sAm[tid] = ok ? tab<OFF>(q.aM)[m0 + tid] : OFF(0);
+        sCm[tid] = ok ? tab<OFF>(q.cM)[m0 + tid] : OFF(0);
+        sDm[tid] = ok ? tab<OFF>(q.dM)[m0 + tid] : OFF(0);
+    } else {
+        const int j = tid - GETT_BM;
+        const bool ok = j < cols;
+        sBn[j] = ok ? tab<OFF>(q.bN)[n0 + j] : OFF(0);
+        sCn[j] = ok ? tab<OFF>(q.cN)[n0 + j] : OFF(0);
+        sDn[j] = ok ? tab<OFF>(q.dN)[n0 + j] : OFF(0);
+    }
+}
+
+// D and C at batch index l: the pointers a tile's pieces are written through.
+struct TileOut {
+    void* D;
+    const void* C; // NULL without beta
+};
+
+template <typename OFF>
+__device__ __forceinline__ TileOut tile_out(const cuperm_gett_params_t& q, const void* C, void* D, int useBeta, int l)
+{
+    const size_t cdBytes = q.cdType == CUPERM_R_32F ? 4 : 2;
+    TileOut o;
+    o.D = static_cast<char*>(D) + (size_t)tab<OFF>(q.dL)[l] * cdBytes;
+    o.C = useBeta ? static_cast<const char*>(C) + (size_t)tab<OFF>(q.cL)[l] * cdBytes : nullptr;
+    return o;
+}
+
+// One staged 32 x 32 piece out, in D's type and direction (write_piece_w).
+template <typename TAB, bool OPS, typename OFF>
+__device__ __forceinline__ void write_staged_piece(const cuperm_gett_params_t& q, int w, const float* st, int r0,
+                                                   int c0, const Epi& e, const TileOut& o, const OFF* sCm,
+                                                   const OFF* sCn, const OFF* sDm, const OFF* sDn, int lane)
+{
+    if (q.cdType == CUPERM_R_32F) {
+        float* Dl = static_cast<float*>(o.D);
+        const float* Cl = static_cast<const float*>(o.C);
+        if (q.dMFast) write_piece_w<float, true, OPS>(w, st, r0, c0, e, Dl, Cl, sCm, sCn, sDm, sDn, lane);
+        else write_piece_w<float, false, OPS>(w, st, r0, c0, e, Dl, Cl, sCm, sCn, sDm, sDn, lane);
+    } else {
+        TAB* Dl = static_cast<TAB*>(o.D);
+        const TAB* Cl = static_cast<const TAB*>(o.C);
+        if (q.dMFast) write_piece_w<TAB, true, OPS>(w, st, r0, c0, e, Dl, Cl, sCm, sCn, sDm, sDn, lane);
+        else write_piece_w<TAB, false, OPS>(w, st, r0, c0, e, Dl, Cl, sCm, sCn, sDm, sDn, lane);
+    }
+}
+
 template <typename TAB, bool AK, bool BK, typename OFF, bool OPS>
 static __global__ void __launch_bounds__(THREADS, 2)
     kernel(const cuperm_gett_params_t q, const unsigned short* A, const unsigned short* B, const void* C, void* D,
@@ -410,18 +476,7 @@ static __global__ void __launch_bounds__(THREADS, 2)
     const int rows = min(GETT_BM, q.m - m0), cols = min(GETT_BN, q.n - n0);
 
     // This tile's row (M) and column (N) offsets, once (0 past the extents).
-    if (tid < GETT_BM) {
-        const bool ok = tid < rows;
-        sAm[tid] = ok ? tab<OFF>(q.aM)[m0 + tid] : OFF(0);
-        sCm[tid] = ok ? tab<OFF>(q.cM)[m0 + tid] : OFF(0);
-        sDm[tid] = ok ? tab<OFF>(q.dM)[m0 + tid] : OFF(0);
-    } else {
-        const int j = tid - GETT_BM;
-        const bool ok = j < cols;
-        sBn[j] = ok ? tab<OFF>(q.bN)[n0 + j] : OFF(0);
-        sCn[j] = ok ? tab<OFF>(q.cN)[n0 + j] : OFF(0);
-        sDn[j] = ok ? tab<OFF>(q.dN)[n0 + j] : OFF(0);
-    }
+    stage_tile_tables(q, tid, m0, n0, rows, cols, sAm, sBn, sCm, sCn, sDm, sDn);
     __syncthreads();
 
     const OFF* aK = tab<OFF>(q.aK);
@@ -505,12 +560,7 @@ static __global__ void __launch_bounds__(THREADS, 2)
         // Epilogue: two 32 x 32 pieces per warp through its staging area.
         float* st = reinterpret_cast<float*>(smem) + warp * GETT_EPI_WARP_FLOATS;
         const Epi e = {rows, cols, beta, useBeta, w.c, q.op[2], q.op[3], (float)q.opParam[2], (float)q.opParam[3]};
-        const bool f32 = q.cdType == CUPERM_R_32F;
-        const size_t cdBytes = f32 ? 4 : 2;
-        const OFF dl = tab<OFF>(q.dL)[l];
-        const OFF cl = useBeta ? tab<OFF>(q.cL)[l] : OFF(0);
-        void* Dl = static_cast<char*>(D) + (size_t)dl * cdBytes;
-        const void* Cl = useBeta ? static_cast<const char*>(C) + (size_t)cl * cdBytes : nullptr;
+        const TileOut o = tile_out<OFF>(q, C, D, useBeta, l);
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
 #pragma unroll
@@ -530,22 +580,7 @@ static __global__ void __launch_bounds__(THREADS, 2)
                         }
                     }
             __syncwarp();
-            const int r0 = warpM * 64 + h * 32, c0 = warpN * 32;
-            if (f32) {
-                if (q.dMFast)
-                    write_piece_w<float, true, OPS>(w.d, st, r0, c0, e, static_cast<float*>(Dl),
-                                               static_cast<const float*>(Cl), sCm, sCn, sDm, sDn, lane);
-                else
-                    write_piece_w<float, false, OPS>(w.d, st, r0, c0, e, static_cast<float*>(Dl),
-                                                static_cast<const float*>(Cl), sCm, sCn, sDm, sDn, lane);
-            } else {
-                if (q.dMFast)
-                    write_piece_w<TAB, true, OPS>(w.d, st, r0, c0, e, static_cast<TAB*>(Dl), static_cast<const TAB*>(Cl),
-                                             sCm, sCn, sDm, sDn, lane);
-                else
-                    write_piece_w<TAB, false, OPS>(w.d, st, r0, c0, e, static_cast<TAB*>(Dl),
-                                              static_cast<const TAB*>(Cl), sCm, sCn, sDm, sDn, lane);
-            }
+            write_staged_piece<TAB, OPS>(q, w.d, st, warpM * 64 + h * 32, warpN * 32, e, o, sCm, sCn, sDm, sDn, lane);
             __syncwarp();
         }
         __syncthreads(); // the staging area becomes the next batch index's pipeline

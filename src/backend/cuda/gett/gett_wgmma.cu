@@ -1,0 +1,253 @@
+// The table kernel's Hopper form: the same offset tables, tile loads, 4-stage cp.async pipeline and
+// epilogue as gett_mma.cuh, the products on warpgroup MMA (wgmma.mma_async, sm_90a) instead of
+// mma.sync. mma.sync peaks near half of what wgmma reaches on an H100 or H200 (the table kernel
+// ran 182-197 TFLOP/s on TCCG 20-27 against cuBLAS's ~600: bench/results/gett-h100/v2/), and the
+// GETT cases that lose to TTGT by most are bound by that rate, not by their gathers.
+//
+// Block: 128 x 128 outputs, 256 threads = 2 warpgroups, each 64 rows x all 128 columns
+// (m64n128k16, 64 fp32 accumulators a thread). The operand tiles sit in wgmma's canonical
+// layouts (gett_index.h: gett_wg_*): k-major tiles in the 64-byte swizzle, mn-major ones in
+// 128-byte-swizzle atoms, read through shared-memory descriptors; wgmma transposes mn-major
+// 16-bit operands itself. A K step (32 deep) is two wgmma per warpgroup, left in flight while the
+// next step is issued (at most one step's MMAs pending), so a stage's buffer is refilled two steps
+// after its MMAs were issued, behind a barrier that every thread passed after waiting for them.
+// The epilogue stages the accumulators as the table kernel's 32 x 32 pieces (two rounds of 64
+// columns, eight pieces a round, one a warp) and writes them with the table kernel's code.
+//
+// Built for sm_90a only (the object library cuperm_gett_wgmma_objs); plans on a compute capability 9.0
+// device take it where the handle asks for it (CUPERM_GETT_WGMMA) and no operator is left to apply
+// (gett.h: cuperm_gett_wgmma_takes; the table kernel applies those).
+#include "backend/cuda/gett/gett_mma.cuh"
+
+namespace cuperm {
+namespace gett {
+namespace wg {
+
+constexpr int PIPE_ALIGN = 1024; // the 128-byte swizzle's repeat: every tile starts on it
+// A's and B's K offsets staged in shared memory after the pipeline, up to this many bytes for both:
+// read from global memory, each step's loads waited on an L2 round trip before they could issue
+// (46% of the warps' stall cycles on TCCG 20, Nsight Compute on an H200). Steps past the staged
+// part read them from global memory.
+constexpr int K_TABLE_BYTES = 40 * 1024;
+
+template <typename OFF> __host__ __device__ constexpr int staged_k(int k)
+{
+    return k < K_TABLE_BYTES / (2 * (int)sizeof(OFF)) ? k : K_TABLE_BYTES / (2 * (int)sizeof(OFF));
+}
+template <typename OFF> __host__ __device__ constexpr int smem_bytes(int k)
+{
+    return GETT_PIPE_BYTES + PIPE_ALIGN + 2 * staged_k<OFF>(k) * (int)sizeof(OFF);
+}
+static_assert(GETT_TILE_BYTES % PIPE_ALIGN == 0, "tiles stay 1 KiB aligned");
+static_assert(8 * GETT_EPI_WARP_FLOATS * 4 <= GETT_PIPE_BYTES, "a round's eight pieces fit in the pipeline");
+// Two blocks an SM with the most staged K offsets, static tables (six of 128 64-bit offsets) and the
+// driver's 1 KiB a block: within Hopper's 228 KiB an SM.
+static_assert(2 * (smem_bytes<int64_t>(1 << 30) + 6 * 128 * 8 + 1024) <= 228 * 1024, "two blocks an SM fit");
+
+__device__ __forceinline__ void fence_proxy_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+template <int N> __device__ __forceinline__ void wgmma_wait()
+{
+    asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+}
+
+// Stages loaded ahead of the one multiplied: one stage's MMAs stay in flight while the next is
+// issued, so a buffer is refilled two steps after its MMAs were issued.
+constexpr int LEAD = GETT_STAGES - 2;
+static_assert(LEAD >= 2, "loads two stages ahead at least");
+
+// Keeps the compiler from moving accumulator reads or writes across the asynchronous MMAs.
+__device__ __forceinline__ void fence_accumulators(float (&d)[64])
+{
+#pragma unroll
+    for (int i = 0; i < 64; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+
+#define GETT_WGMMA_M64N128K16(PTX_TYPE)                                                                      \
+    asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"                                                  \
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32." PTX_TYPE "." PTX_TYPE " "                          \
+                 "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "\
+                 "%64, %65, p, 1, 1, %67, %68;\n}\n"                                                             \
+                 :                                                                                               \
+              "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),\
+              "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),\
+              "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),\
+              "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),\
+              "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),\
+              "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),\
+              "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),\
+              "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])                                                                                                  \
+                 : "l"(da), "l"(db), "r"(1), "n"(TA ? 1 : 0), "n"(TB ? 1 : 0))
+// d += A (64 x 16) B (16 x 128) from the two descriptors; TA / TB: the operand is mn-major.
+template <typename TAB, bool TA, bool TB> struct Mma;
+template <bool TA, bool TB> struct Mma<__half, TA, TB> {
+    static __device__ __forceinline__ void run(float (&d)[64], unsigned long long da, unsigned long long db)
+    {
+        GETT_WGMMA_M64N128K16("f16");
+    }
+};
+template <bool TA, bool TB> struct Mma<__nv_bfloat16, TA, TB> {
+    static __device__ __forceinline__ void run(float (&d)[64], unsigned long long da, unsigned long long db)
+    {
+        GETT_WGMMA_M64N128K16("bf16");
+    }
+};
+#undef GETT_WGMMA_M64N128K16
+
+template <typename TAB, bool AK, bool BK, typename OFF>
+static __global__ void __launch_bounds__(GETT_THREADS, 2)
+    kernel(const cuperm_gett_params_t q, const unsigned short* A, const unsigned short* B, const void* C, void* D,
+           float alpha, float beta, int useBeta, Widths w)
+{
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    extern __shared__ unsigned char smemRaw[]; // smem_bytes: the pipeline (then the staging), the K tables
+    __shared__ OFF sAm[GETT_BM], sBn[GETT_BN], sCm[GETT_BM], sCn[GETT_BN], sDm[GETT_BM], sDn[GETT_BN];
+    const unsigned raw = smem_addr(smemRaw);
+    unsigned char* smem = smemRaw + ((PIPE_ALIGN - raw % PIPE_ALIGN) % PIPE_ALIGN);
+    const unsigned pipe = smem_addr(smem);
+
+    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+    const int group = warp / 4, gw = warp % 4; // warpgroup: rows 64 group ..; its warp gw
+    int tm, tn;
+    gett_tile_of((int)blockIdx.x, q.mTiles, q.nTiles, &tm, &tn);
+    const int m0 = tm * GETT_BM, n0 = tn * GETT_BN;
+    const int rows = min(GETT_BM, q.m - m0), cols = min(GETT_BN, q.n - n0);
+    stage_tile_tables(q, tid, m0, n0, rows, cols, sAm, sBn, sCm, sCn, sDm, sDn);
+    __syncthreads();
+
+    // The K tables: the first staged_k entries of each in shared memory, the rest read from global.
+    const int ks = staged_k<OFF>(q.k);
+    OFF* sK = reinterpret_cast<OFF*>(smem + GETT_PIPE_BYTES);
+    for (int i = tid; i < 2 * ks; i += GETT_THREADS) sK[i] = i < ks ? tab<OFF>(q.aK)[i] : tab<OFF>(q.bK)[i - ks];
+    __syncthreads();
+    const OFF* aKs = sK;
+    const OFF* bKs = sK + ks;
+    const OFF* aKg = tab<OFF>(q.aK);
+    const OFF* bKg = tab<OFF>(q.bK);
+    const int kTiles = (q.k + GETT_BK - 1) / GETT_BK;
+    const int aAt[2] = {gett_wg_operand_byte(AK, 64 * group, 0), gett_wg_operand_byte(AK, 64 * group, 1)};
+    const int bAt[2] = {GETT_TILE_BYTES + gett_wg_operand_byte(BK, 0, 0), GETT_TILE_BYTES + gett_wg_operand_byte(BK, 0, 1)};
+
+    for (int l = blockIdx.y; l < q.batch; l += gridDim.y) {
+        const unsigned short* Al = A + tab<OFF>(q.aL)[l];
+        const unsigned short* Bl = B + tab<OFF>(q.bL)[l];
+        float acc[64];
+#pragma unroll
+        for (int i = 0; i < 64; ++i) acc[i] = 0.0f;
+
+        // Stage s's A and B tiles into buffer s % GETT_STAGES, as one commit group (empty past K).
+        auto load_stage = [&](int s) {
+            if (s < kTiles) {
+                unsigned char* st = smem + (s % GETT_STAGES) * GETT_STAGE_BYTES;
+                const bool staged = (s + 1) * GETT_BK <= ks || ks == q.k;
+                load_tile<AK, OFF, 0, WgTiles>(st, Al, sAm, rows, staged ? aKs : aKg, s * GETT_BK, q.k, w.a, tid);
+                load_tile<BK, OFF, 0, WgTiles>(st + GETT_TILE_BYTES, Bl, sBn, cols, staged ? bKs : bKg, s * GETT_BK,
+                                               q.k, w.b, tid);
+            }
+            cp_async_commit();
+        };
+#pragma unroll
+        for (int s = 0; s < LEAD; ++s) load_stage(s);
+
+#pragma unroll 1
+        for (int kt = 0; kt < kTiles; ++kt) {
+            cp_async_wait<LEAD - 1>(); // stage kt has landed (this thread's copies) ...
+            fence_proxy_async();       // ... its shared stores are visible to wgmma's reads ...
+            __syncthreads();           // ... everyone's, and every MMA of stage kt - 2 is done
+            load_stage(kt + LEAD);     // into the buffer of stage kt - 2
+            const unsigned stage = pipe + (unsigned)((kt % GETT_STAGES) * GETT_STAGE_BYTES);
+            fence_accumulators(acc);
+            wgmma_fence();
+#pragma unroll
+            for (int ks = 0; ks < 2; ++ks)
+                Mma<TAB, !AK, !BK>::run(acc, gett_wg_desc(stage + aAt[ks], AK), gett_wg_desc(stage + bAt[ks], BK));
+            wgmma_commit();
+            wgmma_wait<1>(); // stage kt - 1's MMAs are done: its buffer may be refilled after the next barrier
+            fence_accumulators(acc);
+        }
+        wgmma_wait<0>();
+        fence_accumulators(acc);
+        cp_async_wait<0>();
+        __syncthreads(); // the pipeline buffers become the epilogue's staging
+
+        // Two rounds of 64 columns: each warp stages its 16 rows x 64 columns into the round's eight
+        // 32 x 32 pieces (piece 2 band + half: rows 32 band .., columns 64 round + 32 half ..), then
+        // writes piece `warp`.
+        const Epi e = {rows, cols, beta, useBeta, w.c, q.op[2], q.op[3], (float)q.opParam[2], (float)q.opParam[3]};
+        const TileOut o = tile_out<OFF>(q, C, D, useBeta, l);
+        float* staging = reinterpret_cast<float*>(smem);
+        const int band = 2 * group + gw / 2;
+#pragma unroll
+        for (int round = 0; round < 2; ++round) {
+#pragma unroll
+            for (int j = 0; j < 8; ++j) {      // the round's eight-column groups
+                float* piece = staging + (2 * band + j / 4) * GETT_EPI_WARP_FLOATS;
+#pragma unroll
+                for (int v = 0; v < 4; ++v) {
+                    const int i = 4 * (8 * round + j) + v;
+                    int r, c;
+                    gett_wg_acc_pos(gw, lane, i, &r, &c);
+                    piece[gett_epi_slot(q.dMFast, r % 32, c % 32)] = alpha * acc[i];
+                }
+            }
+            __syncthreads();
+            write_staged_piece<TAB, false>(q, w.d, staging + warp * GETT_EPI_WARP_FLOATS, 32 * (warp / 2),
+                                           64 * round + 32 * (warp % 2), e, o, sCm, sCn, sDm, sDn, lane);
+            __syncthreads(); // the pieces are free for the next round (or the next batch index's pipeline)
+        }
+    }
+#else
+    __trap(); // wgmma needs sm_90a; plans take this kernel on compute capability 9.0 only
+#endif
+}
+
+template <typename TAB, bool AK, bool BK, typename OFF>
+static cudaError_t launch_one(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C, void* D,
+                              float alpha, float beta, int useBeta, const Widths& w, cudaStream_t stream)
+{
+    auto* k = kernel<TAB, AK, BK, OFF>;
+    const int smem = smem_bytes<OFF>(q->k);
+    cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes<OFF>(1 << 30));
+    if (e != cudaSuccess) return e;
+    const dim3 grid((unsigned)q->mTiles * (unsigned)q->nTiles, (unsigned)(q->batch < 65535 ? q->batch : 65535));
+    k<<<grid, GETT_THREADS, smem, stream>>>(*q, static_cast<const unsigned short*>(A),
+                                            static_cast<const unsigned short*>(B), C, D, alpha, beta, useBeta, w);
+    return cudaGetLastError();
+}
+
+template <typename TAB, typename OFF>
+static cudaError_t launch_off(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C, void* D,
+                              float alpha, float beta, int useBeta, const Widths& w, cudaStream_t stream)
+{
+    if (q->aKFast && q->bKFast) return launch_one<TAB, true, true, OFF>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+    if (q->aKFast) return launch_one<TAB, true, false, OFF>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+    if (q->bKFast) return launch_one<TAB, false, true, OFF>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+    return launch_one<TAB, false, false, OFF>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+}
+
+template <typename TAB>
+static cudaError_t launch_tab(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C, void* D,
+                              float alpha, float beta, int useBeta, const Widths& w, cudaStream_t stream)
+{
+    if (q->off32) return launch_off<TAB, int32_t>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+    return launch_off<TAB, int64_t>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+}
+
+} // namespace wg
+} // namespace gett
+} // namespace cuperm
+
+extern "C" cudaError_t cuperm_gett_wgmma_launch(const cuperm_gett_params_t* q, const void* A, const void* B,
+                                                const void* C, void* D, float alpha, float beta, int useBeta,
+                                                cudaStream_t stream)
+{
+    using namespace cuperm::gett;
+    if ((long long)q->mTiles * q->nTiles == 0 || q->batch == 0) return cudaSuccess;
+    if (cuperm_gett_has_operators(q)) return cudaErrorNotSupported; // the table kernel applies operators
+    int wv[4];
+    cuperm_gett_effective_widths(q, A, B, useBeta ? C : nullptr, D, wv);
+    const Widths w = {wv[0], wv[1], wv[2], wv[3]};
+    if (q->abType == CUPERM_R_16F) return wg::launch_tab<__half>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+    return wg::launch_tab<__nv_bfloat16>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+}
