@@ -425,10 +425,30 @@ __device__ __forceinline__ void stage_tile_tables(const cuperm_gett_params_t& q,
     }
 }
 
+// The block's output tile (gett_tile_of's order) and its valid rows and columns, its offsets staged
+// (stage_tile_tables); the caller synchronises.
+struct BlockTile {
+    int m0, n0, rows, cols;
+};
+
+template <typename OFF>
+__device__ __forceinline__ BlockTile begin_block_tile(const cuperm_gett_params_t& q, int tid, OFF* sAm, OFF* sBn,
+                                                      OFF* sCm, OFF* sCn, OFF* sDm, OFF* sDn)
+{
+    int tm, tn;
+    gett_tile_of((int)blockIdx.x, q.mTiles, q.nTiles, &tm, &tn);
+    BlockTile b;
+    b.m0 = tm * GETT_BM, b.n0 = tn * GETT_BN;
+    b.rows = min(GETT_BM, q.m - b.m0), b.cols = min(GETT_BN, q.n - b.n0);
+    stage_tile_tables(q, tid, b.m0, b.n0, b.rows, b.cols, sAm, sBn, sCm, sCn, sDm, sDn);
+    return b;
+}
+
 // D and C at batch index l: the pointers a tile's pieces are written through.
 struct TileOut {
     void* D;
     const void* C; // NULL without beta
+    bool f32;      // C and D are fp32 (else the 16-bit input type)
 };
 
 template <typename OFF>
@@ -438,24 +458,25 @@ __device__ __forceinline__ TileOut tile_out(const cuperm_gett_params_t& q, const
     TileOut o;
     o.D = static_cast<char*>(D) + (size_t)tab<OFF>(q.dL)[l] * cdBytes;
     o.C = useBeta ? static_cast<const char*>(C) + (size_t)tab<OFF>(q.cL)[l] * cdBytes : nullptr;
+    o.f32 = q.cdType == CUPERM_R_32F;
     return o;
 }
 
 // One staged 32 x 32 piece out, in D's type and direction (write_piece_w).
 template <typename TAB, bool OPS, typename OFF>
-__device__ __forceinline__ void write_staged_piece(const cuperm_gett_params_t& q, int w, const float* st, int r0,
-                                                   int c0, const Epi& e, const TileOut& o, const OFF* sCm,
-                                                   const OFF* sCn, const OFF* sDm, const OFF* sDn, int lane)
+__device__ __forceinline__ void write_staged_piece(bool dMFast, int w, const float* st, int r0, int c0, const Epi& e,
+                                                   TileOut o, const OFF* sCm, const OFF* sCn, const OFF* sDm,
+                                                   const OFF* sDn, int lane)
 {
-    if (q.cdType == CUPERM_R_32F) {
+    if (o.f32) {
         float* Dl = static_cast<float*>(o.D);
         const float* Cl = static_cast<const float*>(o.C);
-        if (q.dMFast) write_piece_w<float, true, OPS>(w, st, r0, c0, e, Dl, Cl, sCm, sCn, sDm, sDn, lane);
+        if (dMFast) write_piece_w<float, true, OPS>(w, st, r0, c0, e, Dl, Cl, sCm, sCn, sDm, sDn, lane);
         else write_piece_w<float, false, OPS>(w, st, r0, c0, e, Dl, Cl, sCm, sCn, sDm, sDn, lane);
     } else {
         TAB* Dl = static_cast<TAB*>(o.D);
         const TAB* Cl = static_cast<const TAB*>(o.C);
-        if (q.dMFast) write_piece_w<TAB, true, OPS>(w, st, r0, c0, e, Dl, Cl, sCm, sCn, sDm, sDn, lane);
+        if (dMFast) write_piece_w<TAB, true, OPS>(w, st, r0, c0, e, Dl, Cl, sCm, sCn, sDm, sDn, lane);
         else write_piece_w<TAB, false, OPS>(w, st, r0, c0, e, Dl, Cl, sCm, sCn, sDm, sDn, lane);
     }
 }
@@ -470,13 +491,9 @@ static __global__ void __launch_bounds__(THREADS, 2)
     __shared__ OFF sAm[GETT_BM], sBn[GETT_BN], sCm[GETT_BM], sCn[GETT_BN], sDm[GETT_BM], sDn[GETT_BN];
 
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-    int tm, tn;
-    gett_tile_of((int)blockIdx.x, q.mTiles, q.nTiles, &tm, &tn);
-    const int m0 = tm * GETT_BM, n0 = tn * GETT_BN;
-    const int rows = min(GETT_BM, q.m - m0), cols = min(GETT_BN, q.n - n0);
-
     // This tile's row (M) and column (N) offsets, once (0 past the extents).
-    stage_tile_tables(q, tid, m0, n0, rows, cols, sAm, sBn, sCm, sCn, sDm, sDn);
+    const BlockTile bt = begin_block_tile(q, tid, sAm, sBn, sCm, sCn, sDm, sDn);
+    const int rows = bt.rows, cols = bt.cols;
     __syncthreads();
 
     const OFF* aK = tab<OFF>(q.aK);
@@ -580,7 +597,7 @@ static __global__ void __launch_bounds__(THREADS, 2)
                         }
                     }
             __syncwarp();
-            write_staged_piece<TAB, OPS>(q, w.d, st, warpM * 64 + h * 32, warpN * 32, e, o, sCm, sCn, sDm, sDn, lane);
+            write_staged_piece<TAB, OPS>(q.dMFast, w.d, st, warpM * 64 + h * 32, warpN * 32, e, o, sCm, sCn, sDm, sDn, lane);
             __syncwarp();
         }
         __syncthreads(); // the staging area becomes the next batch index's pipeline

@@ -109,11 +109,8 @@ static __global__ void __launch_bounds__(GETT_THREADS, 2)
 
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
     const int group = warp / 4, gw = warp % 4; // warpgroup: rows 64 group ..; its warp gw
-    int tm, tn;
-    gett_tile_of((int)blockIdx.x, q.mTiles, q.nTiles, &tm, &tn);
-    const int m0 = tm * GETT_BM, n0 = tn * GETT_BN;
-    const int rows = min(GETT_BM, q.m - m0), cols = min(GETT_BN, q.n - n0);
-    stage_tile_tables(q, tid, m0, n0, rows, cols, sAm, sBn, sCm, sCn, sDm, sDn);
+    const BlockTile bt = begin_block_tile(q, tid, sAm, sBn, sCm, sCn, sDm, sDn);
+    const int rows = bt.rows, cols = bt.cols;
     __syncthreads();
 
     // The K tables: the first staged_k entries of each in shared memory, the rest read from global.
@@ -192,7 +189,7 @@ static __global__ void __launch_bounds__(GETT_THREADS, 2)
                 }
             }
             __syncthreads();
-            write_staged_piece<TAB, false>(q, w.d, staging + warp * GETT_EPI_WARP_FLOATS, 32 * (warp / 2),
+            write_staged_piece<TAB, false>(q.dMFast, w.d, staging + warp * GETT_EPI_WARP_FLOATS, 32 * (warp / 2),
                                            64 * round + 32 * (warp % 2), e, o, sCm, sCn, sDm, sDn, lane);
             __syncthreads(); // the pieces are free for the next round (or the next batch index's pipeline)
         }
