@@ -448,7 +448,6 @@ __device__ __forceinline__ BlockTile begin_block_tile(const cuperm_gett_params_t
 struct TileOut {
     void* D;
     const void* C; // NULL without beta
-    bool f32;      // C and D are fp32 (else the 16-bit input type)
 };
 
 template <typename OFF>
@@ -458,25 +457,24 @@ __device__ __forceinline__ TileOut tile_out(const cuperm_gett_params_t& q, const
     TileOut o;
     o.D = static_cast<char*>(D) + (size_t)tab<OFF>(q.dL)[l] * cdBytes;
     o.C = useBeta ? static_cast<const char*>(C) + (size_t)tab<OFF>(q.cL)[l] * cdBytes : nullptr;
-    o.f32 = q.cdType == CUPERM_R_32F;
     return o;
 }
 
 // One staged 32 x 32 piece out, in D's type and direction (write_piece_w).
 template <typename TAB, bool OPS, typename OFF>
-__device__ __forceinline__ void write_staged_piece(bool dMFast, int w, const float* st, int r0, int c0, const Epi& e,
-                                                   TileOut o, const OFF* sCm, const OFF* sCn, const OFF* sDm,
-                                                   const OFF* sDn, int lane)
+__device__ __forceinline__ void write_staged_piece(const cuperm_gett_params_t& q, int w, const float* st, int r0,
+                                                   int c0, const Epi& e, const TileOut& o, const OFF* sCm,
+                                                   const OFF* sCn, const OFF* sDm, const OFF* sDn, int lane)
 {
-    if (o.f32) {
+    if (q.cdType == CUPERM_R_32F) {
         float* Dl = static_cast<float*>(o.D);
         const float* Cl = static_cast<const float*>(o.C);
-        if (dMFast) write_piece_w<float, true, OPS>(w, st, r0, c0, e, Dl, Cl, sCm, sCn, sDm, sDn, lane);
+        if (q.dMFast) write_piece_w<float, true, OPS>(w, st, r0, c0, e, Dl, Cl, sCm, sCn, sDm, sDn, lane);
         else write_piece_w<float, false, OPS>(w, st, r0, c0, e, Dl, Cl, sCm, sCn, sDm, sDn, lane);
     } else {
         TAB* Dl = static_cast<TAB*>(o.D);
         const TAB* Cl = static_cast<const TAB*>(o.C);
-        if (dMFast) write_piece_w<TAB, true, OPS>(w, st, r0, c0, e, Dl, Cl, sCm, sCn, sDm, sDn, lane);
+        if (q.dMFast) write_piece_w<TAB, true, OPS>(w, st, r0, c0, e, Dl, Cl, sCm, sCn, sDm, sDn, lane);
         else write_piece_w<TAB, false, OPS>(w, st, r0, c0, e, Dl, Cl, sCm, sCn, sDm, sDn, lane);
     }
 }
@@ -597,7 +595,7 @@ static __global__ void __launch_bounds__(THREADS, 2)
                         }
                     }
             __syncwarp();
-            write_staged_piece<TAB, OPS>(q.dMFast, w.d, st, warpM * 64 + h * 32, warpN * 32, e, o, sCm, sCn, sDm, sDn, lane);
+            write_staged_piece<TAB, OPS>(q, w.d, st, warpM * 64 + h * 32, warpN * 32, e, o, sCm, sCn, sDm, sDn, lane);
             __syncwarp();
         }
         __syncthreads(); // the staging area becomes the next batch index's pipeline

@@ -189,7 +189,7 @@ static __global__ void __launch_bounds__(GETT_THREADS, 2)
                 }
             }
             __syncthreads();
-            write_staged_piece<TAB, false>(q.dMFast, w.d, staging + warp * GETT_EPI_WARP_FLOATS, 32 * (warp / 2),
+            write_staged_piece<TAB, false>(q, w.d, staging + warp * GETT_EPI_WARP_FLOATS, 32 * (warp / 2),
                                            64 * round + 32 * (warp % 2), e, o, sCm, sCn, sDm, sDn, lane);
             __syncthreads(); // the pieces are free for the next round (or the next batch index's pipeline)
         }
