@@ -1,8 +1,9 @@
 // The table kernel's Hopper form: the same offset tables, tile loads, 4-stage cp.async pipeline and
 // epilogue as gett_mma.cuh, the products on warpgroup MMA (wgmma.mma_async, sm_90a) instead of
-// mma.sync. mma.sync peaks near half of what wgmma reaches on an H100 or H200 (the table kernel
-// ran 182-197 TFLOP/s on TCCG 20-27 against cuBLAS's ~600: bench/results/gett-h100/v2/), and the
-// GETT cases that lose to TTGT by most are bound by that rate, not by their gathers.
+// mma.sync (the table kernel ran 182-197 TFLOP/s on TCCG 20-27 against cuBLAS's ~600 on wgmma:
+// bench/results/gett-h100/v2/). On an H200 it is 1.5-1.6x the mma.sync kernel on TCCG 12 and 20-27
+// and still slower than TTGT: per-step overhead (the block barrier, the waits, the loads' address
+// arithmetic every 32 k) bounds it, not the MMA rate (bench/results/gett-h100/wgmma-h200/).
 //
 // Block: 128 x 128 outputs, 256 threads = 2 warpgroups, each 64 rows x all 128 columns
 // (m64n128k16, 64 fp32 accumulators a thread). The operand tiles sit in wgmma's canonical
