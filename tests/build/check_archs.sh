@@ -2,19 +2,21 @@
 # Checks that a built library holds GPU code for exactly the configured CUDA
 # architectures: sm_N machine code (ELF) for each "N" or "N-real", compute_N PTX
 # for each "N" or "N-virtual". With --default (CMAKE_CUDA_ARCHITECTURES left to
-# CMakeLists.txt) it also requires sm_80 and sm_90 ELF and compute_90 PTX.
+# CMakeLists.txt) it also requires sm_80 and sm_90 ELF and compute_90 PTX. --also ARCH adds machine
+# code the library builds beside the configured list on purpose (the wgmma GETT form's 90a-real).
 # Needs no GPU. Exit 0: as configured; 1: not; 77 (ctest: skipped): no cuobjdump
 # or architectures it cannot expand (all, all-major, native).
-#   check_archs.sh LIBRARY "ARCHS" [--default] [--search DIR]...   (ARCHS: ; or , separated)
+#   check_archs.sh LIBRARY "ARCHS" [--default] [--also ARCH]... [--search DIR]...   (ARCHS: ; or , separated)
 set -uo pipefail
 
 lib=$1 archs=$2
 shift 2
-default=0 search=()
+default=0 search=() also=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --default) default=1 ;;
     --search) search+=("$2"); shift ;;
+    --also) also+=("$2"); shift ;;
     *) echo "check_archs: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -42,7 +44,7 @@ fi
 # The expected sets, from the configured list.
 want_elf=() want_ptx=()
 IFS=";," read -r -a entries <<<"$archs"
-for a in "${entries[@]}"; do
+for a in "${entries[@]}" ${also[@]+"${also[@]}"}; do
   case "$a" in
     all|all-major|native|"")
       echo "check_archs: SKIPPED: cannot expand CMAKE_CUDA_ARCHITECTURES=\"$archs\""; exit 77 ;;
@@ -62,7 +64,7 @@ want_ptx_s=$(sorted "${want_ptx[@]}")
 
 echo "library:    $lib"
 echo "cuobjdump:  $cuobjdump"
-echo "configured: $archs$([ $default = 1 ] && echo ' (the default)')"
+echo "configured: $archs$([ $default = 1 ] && echo ' (the default)')${also[*]+, and ${also[*]}}"
 echo "ELF:        $(echo $have_elf)   expected: $(echo $want_elf_s)"
 echo "PTX:        $(echo $have_ptx | sed 's/sm_/compute_/g')   expected: $(echo $want_ptx_s | sed 's/sm_/compute_/g')"
 

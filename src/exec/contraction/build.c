@@ -420,7 +420,8 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     /* The Hopper kernels (sm_90a machine code: compute capability 9.0 only), where the problem
      * maps onto them; the table kernel above stays the fallback for unaligned pointers. */
     const cuperm_device_info_t* info = &c->handle->dev;
-    q->wgmma = !g->cudaCores && !q->dtileM && !q->skinny && c->handle->gettWgmma && info->cc_major == 9 && info->cc_minor == 0;
+    q->wgmma = !g->cudaCores && !q->dtileM && !q->skinny && c->handle->gettWgmma && cuperm_gett_wgmma_built() &&
+               info->cc_major == 9 && info->cc_minor == 0;
     g->useTma = !g->cudaCores && !q->dtileM && !q->skinny && c->handle->gettTma && cuperm_gett_tma_built() && info->cc_major == 9 && info->cc_minor == 0 &&
                 cuperm_ctr_tma_map(p, &g->tma, NULL, 0);
     if (g->useTma && c->handle->gettTmaTile >= 0) cuperm_ctr_tma_set_tile(&g->tma, c->handle->gettTmaTile);

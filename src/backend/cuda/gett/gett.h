@@ -159,6 +159,9 @@ int cuperm_gett_available(void);
 cudaError_t cuperm_gett_wgmma_launch(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C,
                                      void* D, float alpha, float beta, int useBeta, cudaStream_t stream);
 
+/* 1 if this build has the Hopper form (its architectures include 9.0: src/CMakeLists.txt). */
+int cuperm_gett_wgmma_built(void);
+
 /* Whether a run of the table kernel takes its Hopper form: the plan chose it (q->wgmma) and no
  * operator is left for the kernel to apply. */
 static inline int cuperm_gett_wgmma_takes(const cuperm_gett_params_t* q)
