@@ -162,11 +162,11 @@ cudaError_t cuperm_gett_wgmma_launch(const cuperm_gett_params_t* q, const void* 
 /* 1 if this build has the Hopper form (its architectures include 9.0: src/CMakeLists.txt). */
 int cuperm_gett_wgmma_built(void);
 
-/* Whether a run of the table kernel takes its Hopper form: the plan chose it (q->wgmma) and no
- * operator is left for the kernel to apply. */
+/* Whether a run of the table kernel takes its Hopper form: the plan chose it (q->wgmma, set only for
+ * table-kernel plans) and no operator is left for the kernel to apply. */
 static inline int cuperm_gett_wgmma_takes(const cuperm_gett_params_t* q)
 {
-    return q->wgmma && !q->skinny && !q->dtileM && !cuperm_gett_has_operators(q);
+    return q->wgmma && !cuperm_gett_has_operators(q);
 }
 
 #ifdef __cplusplus
