@@ -66,3 +66,17 @@ cuperm_unpack_dist_carry() {
     cp "$dir/dist/cuperm-dist-test" "$dir/dist/test_dist_layout" "$dest/tests/" &&
     cp "$dir/libcmocka.so.0" "$dest/src/"
 }
+
+# cuperm_make_span_carry BUILD: build-sp/ for scripts/gpu-spans-check.sh: the shared library,
+# test_gpu_candidates and cuperm-candidate-times (both link the library statically) stripped and
+# xz-compressed, cuperm-bench, test_gpu_transpose and cmocka. BUILD configured for 90-real.
+cuperm_make_span_carry() {
+  local b=$1 t
+  rm -rf build-sp && mkdir -p build-sp
+  strip --strip-debug -o build-sp/libcuperm.so.0 "$b/src/libcuperm.so.0"
+  strip --strip-debug -o build-sp/cuperm-candidate-times "$b/tools/model/cuperm-candidate-times"
+  strip --strip-debug -o build-sp/test_gpu_candidates "$(find "$b/tests" -name test_gpu_candidates -type f | head -1)"
+  xz -6 -T2 -f build-sp/libcuperm.so.0 build-sp/cuperm-candidate-times build-sp/test_gpu_candidates
+  cp "$b/tools/bench/cuperm-bench" "$(find "$b/tests" -name test_gpu_transpose -type f | head -1)" build-sp/
+  cp -L "$(ldd build-sp/test_gpu_transpose | awk '/libcmocka/ {print $3}')" build-sp/
+}

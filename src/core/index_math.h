@@ -270,6 +270,45 @@ CUPERM_HD int64_t cuperm_whole_dims_split_len(const cuperm_tile_params_t* p, con
 }
 
 /*
+ * WHOLE_DIMS in spans (cuperm_tile_params_t.wd_span; whole_dims.cu: whole_dims_span_kernel). A tile is
+ * one contiguous span of n elements on both sides: inner blocks of span_inner elements, output element
+ * j = g * inner + r being input element g * inner + slot[r] (slot: cuperm_whole_dims_entry's, output
+ * order's first block). In shared memory the span lies as in the input from the start of the 16-byte
+ * granule of its first element (its head: the elements before it there), then the slots.
+ */
+/* Bytes of a span of up to `volume` elements and its head, in whole 16-byte granules. */
+CUPERM_HD int cuperm_span_data_bytes(int64_t volume, int elem) { return (int)((volume * elem + 16 + 15) / 16 * 16); }
+
+/* Where the write pass is: output element j = g * inner + r. */
+typedef struct {
+    int g, r;
+} cuperm_span_cursor_t;
+
+CUPERM_HD cuperm_span_cursor_t cuperm_span_cursor(int j, int inner)
+{
+    cuperm_span_cursor_t c;
+    c.g = j / inner;
+    c.r = j - c.g * inner;
+    return c;
+}
+
+/* Forward by q * inner + r elements, r < inner: a thread's step between its vectors. */
+CUPERM_HD void cuperm_span_advance(cuperm_span_cursor_t* c, int q, int r, int inner)
+{
+    c->g += q;
+    c->r += r;
+    if (c->r >= inner) c->r -= inner, ++c->g;
+}
+
+/* The input element (in the span) of the cursor's output element; the cursor moves to the next. */
+CUPERM_HD int cuperm_span_next_source(cuperm_span_cursor_t* c, const uint16_t* slot, int inner)
+{
+    const int k = c->g * inner + slot[c->r];
+    if (++c->r == inner) c->r = 0, ++c->g;
+    return k;
+}
+
+/*
  * A run of n elements that starts `shift` elements into an aligned granule of v elements
  * (v a power of two, 0 <= shift < v), seen granule by granule: granule g holds the run's
  * elements g * v - shift + j for j in [*lo, *hi), and the run needs granules 0 up to

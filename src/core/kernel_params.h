@@ -105,6 +105,11 @@ typedef struct {
     int64_t split_extent;
     int8_t wd_out_order[CUPERM_MAX_RANK];
     int32_t wd_place[CUPERM_MAX_RANK]; /* elements of A's dimensions below d: d's stride in the tile's slots */
+    /* The span form (whole_dims.h: cuperm_whole_dims_span_launch): every tile is one contiguous span on
+     * both sides, span_inner elements of the tile's dimensions below its last (the same set first on
+     * both sides) times that last dimension's part (the split, or whole), moved by 16-byte vectors. */
+    int wd_span;
+    int span_inner;
     /* ROW_TILES launches only (plan/transpose/row_tiles.h): dim[0] is the row, the same fastest
      * dimension on both sides (unit strides); group A is dim[1, a_end), B dim[a_end, b_end). A tile
      * holds whole rows of rt_side_a A indices by rt_side_b B indices (any counts, not powers of

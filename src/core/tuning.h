@@ -102,6 +102,12 @@ typedef struct {
     int whole_dims_min_tiles_per_block;  /* ... and each whole-dims block walks at least this many tiles */
     int whole_dims_max_tile_items;       /* it also replaces a tile launch of at most this many elements a thread
                                           * (a short group left the tile that small), whatever its runs */
+    /* WHOLE_DIMS launches in spans (whole_dims.h: cuperm_whole_dims_span_launch) */
+    int span_max_elem;                   /* elements of at most this many bytes (0: never) take the span form ... */
+    int span_short_run_bytes;            /* ... where the rules' launch reads or writes runs shorter than this */
+    int span_tile_bytes;                 /* a tile spans about this many bytes (one inner block at least) */
+    int span_max_inner;                  /* most elements below the tile's last dimension (16-bit slots) */
+    int span_blocks_per_sm;              /* resident blocks per SM that walk the tiles */
     /* ROW_TILES launches (plan/transpose/row_tiles.h) */
     int row_tiles_max_row_bytes;         /* rows shorter than this have a row-tiles launch (0: none) ... */
     int row_tiles_min_row_bytes;         /* ... which replaces a rows launch whose rows are this long or more

@@ -36,6 +36,70 @@ static inline int whole_dims_walk(const cuperm_launch_t* l, int (*f)(int64_t out
     return r;
 }
 
+/* A WHOLE_DIMS launch in spans (wd_span) as its kernel runs it (whole_dims.cu: whole_dims_span_kernel),
+ * with the input and output pointers in_mis and out_mis elements past a 16-byte boundary: per tile the
+ * read pass's granules into the span's shared copy (input offsets), then each thread's granules of the
+ * write pass, its cursor stepped as the kernel steps it. An element taken from a slot the read pass did
+ * not fill, or outside the copy, makes it return -1. */
+static inline int whole_dims_span_walk(const cuperm_launch_t* l, int in_mis, int out_mis,
+                                       int (*f)(int64_t out, int64_t in, void* ctx), void* ctx)
+{
+    const cuperm_tile_params_t* p = &l->tile;
+    const int E = l->elem_size, N = 16 / E, inner = p->span_inner, step = CUPERM_THREADS * N;
+    const int step_q = step / inner, step_r = step - step_q * inner;
+    const int copy = cuperm_span_data_bytes(p->a_volume, E) / E;
+    cuperm_tile_divs_t dv;
+    cuperm_tile_divisors(p, &dv);
+    uint16_t* slot = (uint16_t*)malloc((size_t)inner * sizeof *slot);
+    int64_t* data = (int64_t*)malloc((size_t)copy * sizeof *data);
+    int r = !slot || !data || 16 % E ? -1 : 0;
+    for (int k = 0; k < inner && !r; ++k) {
+        uint32_t io, is, oo, s, os;
+        cuperm_whole_dims_entry(p, &dv, (uint32_t)k, &io, &is, &oo, &s, &os);
+        slot[k] = (uint16_t)s;
+    }
+    for (int64_t t = 0; t < p->num_tiles && !r; ++t) {
+        int64_t ib, ob;
+        cuperm_group_offsets(p->dim, dv.dim, p->a_end, p->rank, t, &ib, &ob);
+        const int n = (int)(p->wd_split >= 0 ? inner * cuperm_whole_dims_split_len(p, &dv, t) : p->a_volume);
+        const int hin = (int)((in_mis + ib) % N), hout = (int)((out_mis + ob) % N);
+        for (int i = 0; i < copy; ++i) data[i] = -1;
+        for (int v = 0; v < cuperm_granules_of(hin, n, N); ++v) {
+            int lo, hi;
+            cuperm_granule_part(hin, n, N, v, &lo, &hi);
+            for (int e = lo; e < hi; ++e) data[v * N + e] = ib + v * N - hin + e;
+        }
+        const int gout = cuperm_granules_of(hout, n, N);
+        for (int th = 0; th < CUPERM_THREADS && !r; ++th) {
+            int v = th, j = v * N - hout;
+            cuperm_span_cursor_t c;
+            if (j < 0) { /* the head granule */
+                int lo, hi;
+                cuperm_granule_part(hout, n, N, v, &lo, &hi);
+                c = cuperm_span_cursor(j + lo, inner);
+                for (int e = lo; e < hi && !r; ++e) {
+                    const int k = hin + cuperm_span_next_source(&c, slot, inner);
+                    r = k < 0 || k >= copy || data[k] < 0 ? -1 : f(ob + j + e, data[k], ctx);
+                }
+                v += CUPERM_THREADS, j += step;
+            }
+            c = cuperm_span_cursor(j, inner);
+            for (; v < gout && !r; v += CUPERM_THREADS, j += step) {
+                cuperm_span_cursor_t e = c;
+                const int m = j + N <= n ? N : n - j; /* a whole granule, or the tail's elements */
+                for (int i = 0; i < m && !r; ++i) {
+                    const int k = hin + cuperm_span_next_source(&e, slot, inner);
+                    r = k < 0 || k >= copy || data[k] < 0 ? -1 : f(ob + j + i, data[k], ctx);
+                }
+                cuperm_span_advance(&c, step_q, step_r, inner);
+            }
+        }
+    }
+    free(slot);
+    free(data);
+    return r;
+}
+
 /* A ROW_TILES launch as its kernel runs it (row_tiles.cuh): per tile, each pass's row table (the row's
  * offsets from the tile's origin and its first slot, cuperm_row_tile_row), the read pass putting input
  * offsets in the slots by its threads' digits, the write pass taking them by its own (both advanced
@@ -102,7 +166,8 @@ static inline int launch_walk(const cuperm_launch_t* l, int (*f)(int64_t out, in
             if (f(i, i, ctx)) return 1;
         return 0;
     }
-    if (l->kind == CUPERM_LAUNCH_WHOLE_DIMS) return whole_dims_walk(l, f, ctx);
+    if (l->kind == CUPERM_LAUNCH_WHOLE_DIMS)
+        return l->tile.wd_span ? whole_dims_span_walk(l, 0, 0, f, ctx) : whole_dims_walk(l, f, ctx);
     if (l->kind == CUPERM_LAUNCH_ROW_TILES) return row_tiles_walk(l, f, ctx);
     const cuperm_tile_params_t* p = &l->tile;
     const int64_t ta = (int64_t)1 << p->tile_a_log2, tb = (int64_t)1 << p->tile_b_log2;

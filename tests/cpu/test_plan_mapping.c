@@ -23,6 +23,7 @@ static int partly_packed_cases; /* of them, dimension 0 only partly in the wide 
 static int banded_walks; /* candidates with a banded tile walk checked: must not be 0 */
 static int predictions;  /* cuperm_plan_predict checked against cuperm_plan_host: must not be 0 */
 static int whole_dims_launches[2]; /* WHOLE_DIMS launches checked without and with a split dimension */
+static int span_launches[2];       /* their span form, without and with a split dimension */
 static int row_tiles_launches[2]; /* ROW_TILES launches checked with whole tiles only, and with edge tiles */
 static int row_tiles_vector_launches; /* those with vectors (each checked in its scalar form too) */
 static int vector_tiles[3]; /* TILED launches with 4-, 8- and 16-byte vectors checked: none may be 0 */
@@ -182,6 +183,27 @@ static void check_case_with(const test_case_t* c, int elem, const cuperm_tuning_
             fail();
         }
     }
+    cuperm_launch_t sp; /* the span form, with the pointers at several places in a 16-byte granule */
+    if (cuperm_whole_dims_span_launch(&p, elem, &kDevice, &tuning->transpose, &sp)) {
+        const cuperm_tile_params_t* t = &sp.tile;
+        assert_true(t->wd_span && t->span_inner >= 2 && t->span_inner <= tuning->transpose.span_max_inner);
+        assert_true(t->a_volume % t->span_inner == 0 && sp.smem_bytes <= 48 * 1024);
+        assert_true(sp.blocks <= (int64_t)kDevice.sm_count * tuning->transpose.span_blocks_per_sm);
+        ++span_launches[t->wd_split >= 0];
+        const int N = 16 / elem, mis[4][2] = {{0, 0}, {1 % N, N - 1}, {N - 1, 3 % N}, {N / 2, N / 2}};
+        for (int m = 0; m < 4; ++m) {
+            memset(hits, 0, (size_t)span * sizeof *hits);
+            moved_ctx mc = {1, span, src_of, hits};
+            int bad = whole_dims_span_walk(&sp, mis[m][0], mis[m][1], moved_one, &mc);
+            for (int64_t o = 0; o < span && !bad; ++o) bad = hits[o] != (src_of[o] >= 0);
+            if (bad) {
+                fprintf(stderr, "mapping wrong for the span launch (elem %d, pointers %d and %d elements past a "
+                                "granule): ", elem, mis[m][0], mis[m][1]);
+                case_print(stderr, c);
+                fail();
+            }
+        }
+    }
     cuperm_launch_t rt; /* row tiles for rows of any length (the rule takes short ones only) */
     if (cuperm_row_tiles_launch(&p, elem, INT64_MAX, &tuning->transpose, &rt)) {
         const cuperm_tile_params_t* t = &rt.tile;
@@ -275,6 +297,33 @@ static void short_shared_rows(void** state)
         if (c.has_in_strides) case_random_strides(&r, c.rank, c.extents, 3, c.in_strides);
         c.has_out_strides = 0;
         check_case(&c, elem);
+    }
+}
+
+/* Batches of small transposes (the short-group suite's kind: [a, b, batch], perm 1,0,2, and rank 4-5
+ * with the fastest dimensions permuted among themselves), 1-16-byte elements: the span form's walk. */
+static void batches_of_small_transposes(void** state)
+{
+    (void)state;
+    rng_t r = {7};
+    for (int i = 0; i < 300; ++i) {
+        test_case_t c = {0};
+        const int inner = 2 + (int)(i % 3 == 2);
+        c.rank = inner + 1 + (int)(i % 4 == 3);
+        for (int d = 0; d < c.rank; ++d) c.extents[d] = rng_range(&r, 1, 9) + (d < inner ? 1 : 0);
+        if (i % 5 == 0) c.extents[inner] = rng_range(&r, 1, 3000); /* many chunks, a short last one */
+        for (int d = 0; d < c.rank; ++d) c.perm[d] = d;
+        do /* the inner dimensions permuted among themselves, the first moving */
+            for (int d = inner - 1; d > 0; --d) {
+                const int k = (int)rng_range(&r, 0, d), x = c.perm[d];
+                c.perm[d] = c.perm[k], c.perm[k] = x;
+            }
+        while (c.perm[0] == 0);
+        if (c.rank > inner + 1 && i % 8 == 7) { /* the outer two swapped: spans of one inner block */
+            c.perm[inner] = inner + 1, c.perm[inner + 1] = inner;
+            c.extents[0] = 64;
+        }
+        check_case(&c, 1 << (i % 5));
     }
 }
 
@@ -529,6 +578,7 @@ int main(void)
         cmocka_unit_test(small_elements_write_longer),
         cmocka_unit_test(small_rows_tiles_shorter),
         cmocka_unit_test(small_tiles_for_small_tensors),
+        cmocka_unit_test(batches_of_small_transposes),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     if (packed_cases == 0 || partly_packed_cases == 0) {
@@ -557,6 +607,11 @@ int main(void)
                 whole_dims_launches[0] ? "with" : "without");
         return 1;
     }
+    if (span_launches[0] == 0 || span_launches[1] == 0) {
+        fprintf(stderr, "no problem exercised the span launch %s a split dimension\n",
+                span_launches[0] ? "with" : "without");
+        return 1;
+    }
     if (row_tiles_launches[0] == 0 || row_tiles_launches[1] == 0) {
         fprintf(stderr, "no problem exercised the row-tiles launch %s edge tiles\n",
                 row_tiles_launches[0] ? "with" : "without");
@@ -567,8 +622,10 @@ int main(void)
         return 1;
     }
     printf("banded tile walks checked: %d; whole-dims launches: %d, %d of them with a split dimension; "
+           "span launches: %d, %d of them with a split dimension; "
            "row-tiles launches: %d, %d of them with edge tiles, %d with vectors\n",
            banded_walks, whole_dims_launches[0] + whole_dims_launches[1], whole_dims_launches[1],
+           span_launches[0] + span_launches[1], span_launches[1],
            row_tiles_launches[0] + row_tiles_launches[1], row_tiles_launches[1], row_tiles_vector_launches);
     printf("packed launches checked: %d (%d of a partly packed row); vector tiles: %d of 4 bytes, %d of 8, %d of 16 (%d of them shifted)\n",
            packed_cases, partly_packed_cases, vector_tiles[0], vector_tiles[1], vector_tiles[2], shifted_tiles);

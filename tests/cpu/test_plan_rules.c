@@ -74,6 +74,54 @@ static void band_where_a_tiles_outnumber_b_tiles(void** state)
     assert_true(out_eff < 1 - tt()->sector_eff_tolerance);
 }
 
+/* Batches of small transposes in 1-4-byte elements (the short-group suite's worst cases: 2 x 62 and
+ * 37 x 2 matrices, perm 1,0,2) whose tile launches cut a side into runs of a few bytes take the span
+ * form: 16 KB spans of whole matrices, the grid capped. 8-byte elements, long runs on both sides, a
+ * padded input and a shared fastest dimension do not. */
+static void spans_for_batches_of_small_transposes(void** state)
+{
+    (void)state;
+    static const int p3[3] = {1, 0, 2};
+    static const struct {
+        int64_t e[3];
+        int elem;
+    } yes[] = {{{2, 62, 1729307}, 1}, {{37, 2, 2287314}, 1}, {{5, 17, 500000}, 2}, {{3, 40, 400000}, 4}};
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; ++i) {
+        cuperm_tuning_t rules_only = *cuperm_tuning_for(&kDevice);
+        rules_only.transpose.span_max_elem = 0;
+        const cuperm_launch_t r = plan_with(&rules_only, 3, yes[i].e, p3, yes[i].elem);
+        assert_true(r.kind != CUPERM_LAUNCH_WHOLE_DIMS || !r.tile.wd_span);
+        const cuperm_launch_t l = plan(3, yes[i].e, p3, yes[i].elem);
+        assert_int_equal(l.kind, CUPERM_LAUNCH_WHOLE_DIMS);
+        assert_true(l.tile.wd_span);
+        const int64_t inner = yes[i].e[0] * yes[i].e[1], bytes = l.tile.a_volume * yes[i].elem;
+        assert_int_equal(l.tile.span_inner, inner);
+        assert_true(bytes <= tt()->span_tile_bytes && bytes > tt()->span_tile_bytes / 2);
+        assert_true(l.blocks == (int64_t)kDevice.sm_count * tt()->span_blocks_per_sm);
+    }
+    const int64_t e8[3] = {2, 62, 1729307}, wide[3] = {128, 128, 1000};
+    cuperm_launch_t l = plan(3, e8, p3, 8);
+    assert_false(l.kind == CUPERM_LAUNCH_WHOLE_DIMS && l.tile.wd_span);
+    l = plan(3, wide, p3, 1);
+    assert_false(l.kind == CUPERM_LAUNCH_WHOLE_DIMS && l.tile.wd_span);
+    cuperm_problem_t p;
+    cuperm_launch_t sp;
+    const int64_t padded[3] = {1, 3, 3 * 62}; /* an input row of 3 for 2 elements */
+    cuperm_problem_init(&p, 3, e8, p3, padded, NULL);
+    cuperm_problem_canonicalize(&p);
+    assert_false(cuperm_whole_dims_span_launch(&p, 1, &kDevice, tt(), &sp));
+    static const int shared[4] = {0, 2, 1, 3};
+    const int64_t e4[4] = {2, 5, 7, 100000};
+    cuperm_problem_init(&p, 4, e4, shared, NULL, NULL);
+    cuperm_problem_canonicalize(&p);
+    assert_false(cuperm_whole_dims_span_launch(&p, 1, &kDevice, tt(), &sp));
+    static const int rot[4] = {2, 0, 1, 3}; /* rank 4: the inner block of three */
+    cuperm_problem_init(&p, 4, e4, rot, NULL, NULL);
+    cuperm_problem_canonicalize(&p);
+    assert_true(cuperm_whole_dims_span_launch(&p, 1, &kDevice, tt(), &sp));
+    assert_int_equal(sp.tile.span_inner, 70);
+}
+
 /* A rank-12 tensor of extents 2-5 with two of 21-40 whose tile launch reads and writes
  * 32-byte runs: whole-dims tiles, with runs of at least half whole_dims_run_bytes. */
 static void whole_dims_where_both_runs_are_short(void** state)
@@ -434,10 +482,12 @@ static void tiles_stay_within_a_block_where_a_group_is_short(void** state)
     } cases[] = {{6, small, perm6, 4, 3, 8, 0}, {6, large, perm6, 4, 3, 8, 0}, {3, batch8, swap, 4, 3, 8, 0},
                  {3, batch8, swap, 2, 3, 8, 0},  {3, batch4, swap, 4, 2, 8, 1},  {3, batch4, swap, 8, 2, 8, 1},
                  {3, batch4, swap, 16, 2, 8, 0}};
-    cuperm_tuning_t rules_only = *cuperm_tuning_for(&kDevice), no_wd = *cuperm_tuning_for(&kDevice);
+    /* the span form off throughout: it takes the batches of 1-4-byte elements (spans_for_batches_...) */
+    cuperm_tuning_t rules_only = *cuperm_tuning_for(&kDevice), no_wd = rules_only, no_spans = rules_only;
     rules_only.transpose.small_tiles = 0;
     rules_only.transpose.whole_dims_max_tile_items = 0;
     no_wd.transpose.whole_dims_max_tile_items = 0;
+    rules_only.transpose.span_max_elem = no_wd.transpose.span_max_elem = no_spans.transpose.span_max_elem = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         const int rank = cases[i].rank, elem = cases[i].elem;
         for (int t = 0; t < 2; ++t) { /* the rules alone, and the planner without the whole-dims rule */
@@ -446,7 +496,7 @@ static void tiles_stay_within_a_block_where_a_group_is_short(void** state)
             assert_int_equal(l.tile.tile_a_log2, cases[i].la);
             assert_int_equal(l.tile.tile_b_log2, cases[i].lb);
         }
-        const cuperm_launch_t l = plan(rank, cases[i].ext, cases[i].perm, elem);
+        const cuperm_launch_t l = plan_with(&no_spans, rank, cases[i].ext, cases[i].perm, elem);
         assert_int_equal(l.kind, cases[i].whole_dims ? CUPERM_LAUNCH_WHOLE_DIMS : CUPERM_LAUNCH_TILED);
     }
 }
@@ -720,6 +770,7 @@ int main(void)
         cmocka_unit_test(lean_form_where_stores_fill_sectors),
         cmocka_unit_test(pipelined_past_l2_where_stores_fill_sectors),
         cmocka_unit_test(reshape_where_a_group_leaves_its_last_tile_empty),
+        cmocka_unit_test(spans_for_batches_of_small_transposes),
         cmocka_unit_test(whole_dims_where_both_runs_are_short),
         cmocka_unit_test(whole_dims_where_tiles_runs_are_short),
         cmocka_unit_test(dense_run_matches_brute_force),

@@ -102,6 +102,10 @@ static int is_half_tile(const cuperm_launch_t* l)
            t->tile_b_log2 <= 8 && (1 << (t->tile_a_log2 + t->tile_b_log2)) == half;
 }
 
+static int span_runs[17];   /* span-form whole-dims launches run, by element size ... */
+static int span_block_runs; /* ... of which tiles of one inner block (no batch dimension) */
+static int span_walks;      /* ... and blocks that walk more than two tiles */
+
 static int run_candidates(const test_case_t* c, int elem, const cuperm_device_info_t* dev,
                           const cuperm_tuning_t* tuning, int packed, int misalign,
                           const unsigned char* h_want, unsigned char* h_out, unsigned char* d_in, unsigned char* d_out,
@@ -145,6 +149,12 @@ static int run_candidates(const test_case_t* c, int elem, const cuperm_device_in
             row_tiles_vector_runs[cand[k].elem_size] += t->vec_log2 > 0 && !misalign;
         }
         if (cand[k].kind == CUPERM_LAUNCH_COPY) ++copy_runs[cand[k].copy_unroll];
+        if (cand[k].kind == CUPERM_LAUNCH_WHOLE_DIMS && cand[k].tile.wd_span) {
+            const cuperm_tile_params_t* t = &cand[k].tile;
+            ++span_runs[cand[k].elem_size];
+            span_block_runs += t->a_volume == t->span_inner;
+            span_walks += t->num_tiles > 2 * cand[k].blocks;
+        }
         rows_reordered += k > 0 && cand[k].kind == CUPERM_LAUNCH_ROWS && cand[0].kind == CUPERM_LAUNCH_ROWS &&
                           rows_in_input_order(&cand[k]) != rows_in_input_order(&cand[0]);
         unsigned char before[16]; /* the bytes before a misaligned output stay untouched */
@@ -422,6 +432,54 @@ static int axpby_candidates(const test_case_t* c, cupermDataType_t type, const c
     return failures;
 }
 
+/* Batches of small transposes, the span form's shapes: [a, b, batch] perm 1,0,2 with short sides on
+ * either, odd and prime extents and batches, inner blocks of three dimensions, spans of one inner
+ * block (the outer dimensions swapped), a batch shorter than a span; every element size (a tuning
+ * that gives 8- and 16-byte elements the span form too), aligned and misaligned by an element, on
+ * the device and on two SMs (blocks walk many tiles). The plain moves here, alpha = beta = 1 in
+ * span_axpby below. */
+static const test_shape_t kSpanShapes[] = {
+    {3, {2, 62, 3001}, {1, 0, 2}}, {3, {37, 2, 2003}, {1, 0, 2}}, {3, {5, 17, 997}, {1, 0, 2}},
+    {3, {3, 40, 1201}, {1, 0, 2}}, {4, {3, 5, 7, 311}, {2, 0, 1, 3}}, {3, {7, 3, 5}, {1, 0, 2}},
+    {4, {64, 64, 5, 3}, {1, 0, 3, 2}}, {5, {2, 3, 4, 5, 701}, {3, 1, 0, 2, 4}},
+};
+
+static void span_candidates(void** state)
+{
+    (void)state;
+    cuperm_tuning_t every = *cuperm_tuning_for(&kDevice);
+    every.transpose.span_max_elem = 16;
+    rng_t r = {46};
+    int failures = 0;
+    for (size_t i = 0; i < sizeof kSpanShapes / sizeof kSpanShapes[0]; ++i) {
+        const test_case_t c = case_from_shape(&kSpanShapes[i]);
+        for (int elem = 1; elem <= 16; elem *= 2)
+            failures += check_case_on(&c, elem, i % 2 ? &kFewSms : &kDevice, &every, &r);
+    }
+    assert_int_equal(failures, 0);
+    for (int e = 1; e <= 16; e *= 2) assert_true(span_runs[e] > 0);
+    assert_true(span_block_runs > 0);
+    assert_true(span_walks > 0);
+}
+
+static int is_span(const cuperm_launch_t* l) { return l->kind == CUPERM_LAUNCH_WHOLE_DIMS && l->tile.wd_span; }
+
+/* The span kernel's arithmetic forms: out = in + out (uint8, int16; every candidate) and
+ * out = 2 in + 0.5 out (f32) on the span shapes, so that it reads the output it writes. */
+static void span_axpby(void** state)
+{
+    (void)state;
+    rng_t r = {47};
+    int failures = 0, runs = 0;
+    for (size_t i = 0; i < sizeof kSpanShapes / sizeof kSpanShapes[0]; ++i) {
+        const test_case_t c = case_from_shape(&kSpanShapes[i]);
+        for (int elem = 1; elem <= 2; ++elem) failures += check_axpby_case(&c, elem, cuperm_tuning_for(&kDevice), &r);
+        failures += axpby_candidates(&c, CUPERM_R_32F, i % 2 ? &kFewSms : &kDevice, is_span, &r, &runs);
+    }
+    assert_int_equal(failures, 0);
+    assert_true(runs > 0);
+}
+
 static int is_pipelined(const cuperm_launch_t* l) { return l->tile.pipelined; }
 static int is_row_tiles(const cuperm_launch_t* l) { return l->kind == CUPERM_LAUNCH_ROW_TILES; }
 static int is_copy(const cuperm_launch_t* l) { return l->kind == CUPERM_LAUNCH_COPY; }
@@ -551,6 +609,8 @@ int main(void)
         cmocka_unit_test(row_tiles_shapes),
         cmocka_unit_test(copy_forms),
         cmocka_unit_test(short_group_tiles),
+        cmocka_unit_test(span_candidates),
+        cmocka_unit_test(span_axpby),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

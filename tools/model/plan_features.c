@@ -3,7 +3,7 @@
  *   default:       "class,bytes,run_bytes" of the planned launch
  *   --candidates:  "case,candidate,class,bytes,in_run_bytes,out_run_bytes,tile_bytes,fill,tiles,
  *                  tile_a_log2,tile_b_log2,vec_log2,band_tiles,in_sector_eff,out_sector_eff,sector_cost,kind,
- *                  warp_in_eff,warp_out_eff,row_order,pipelined,lean" for every candidate, in the order
+ *                  warp_in_eff,warp_out_eff,row_order,pipelined,lean,span" for every candidate, in the order
  *                  cuperm-candidate-times times them
  *   --describe:    "ELEM EXTENTS PERM | kind la lb vec band | A-group | B-group | outer |
  *                  in_sector_eff out_sector_eff fill" of the planned launch, groups as
@@ -48,8 +48,9 @@ int main(int argc, char** argv)
             static const char* kinds[] = {"copy", "tiled", "rows", "whole-dims", "row-tiles"};
             const int rt = l->kind == CUPERM_LAUNCH_ROW_TILES; /* its sides in rows, not log2 */
             cuperm_model_features(l, &f);
-            printf("%s | %s%s%s%s %d %d %d %lld |", c.text, kinds[l->kind], c.plan.has_packed ? "(packed)" : "",
+            printf("%s | %s%s%s%s%s %d %d %d %lld |", c.text, kinds[l->kind], c.plan.has_packed ? "(packed)" : "",
                    t->pipelined ? "(pipelined)" : "", t->lean && !t->pipelined ? "(lean)" : "",
+                   l->kind == CUPERM_LAUNCH_WHOLE_DIMS && t->wd_span ? "(spans)" : "",
                    rt ? t->rt_side_a : t->tile_a_log2, rt ? t->rt_side_b : t->tile_b_log2, t->vec_log2,
                    (long long)t->band_tiles);
             for (int d = 0; l->kind != CUPERM_LAUNCH_COPY && d < t->rank; ++d)
@@ -77,11 +78,12 @@ int main(int argc, char** argv)
             cuperm_model_features(&cand[i], &f);
             cuperm_warp_efficiency(&cand[i], &warp_in, &warp_out);
             const cuperm_tile_params_t* t = &cand[i].tile;
-            printf("%d,%d,%d,%.0f,%.0f,%.0f,%.0f,%.6f,%.0f,%d,%d,%d,%lld,%.6f,%.6f,%.6f,%d,%.4f,%.4f,%d,%d,%d\n", index, i,
+            printf("%d,%d,%d,%.0f,%.0f,%.0f,%.0f,%.6f,%.0f,%d,%d,%d,%lld,%.6f,%.6f,%.6f,%d,%.4f,%.4f,%d,%d,%d,%d\n", index, i,
                    (int)f.cls, f.bytes, f.in_run_bytes, f.out_run_bytes, f.tile_bytes, f.fill, f.tiles, t->tile_a_log2,
                    t->tile_b_log2, t->vec_log2, (long long)t->band_tiles, f.in_sector_eff, f.out_sector_eff,
                    cuperm_sector_cost(&cand[i], &model_tuning()->transpose), (int)cand[i].kind, warp_in, warp_out,
-                   row_order(&cand[i]), t->pipelined, t->lean);
+                   row_order(&cand[i]), t->pipelined, t->lean,
+                   cand[i].kind == CUPERM_LAUNCH_WHOLE_DIMS && t->wd_span);
         }
         ++index;
     }

@@ -846,10 +846,11 @@ static int64_t small_tile_slots(const cuperm_device_info_t* dev, int elem)
 }
 
 /* Which launch heuristic_launch chose. */
-typedef enum { PICK_RULES, PICK_WHOLE_DIMS, PICK_ROW_TILES, PICK_SMALL, PICK_HALF } pick_t;
+typedef enum { PICK_RULES, PICK_SPANS, PICK_WHOLE_DIMS, PICK_ROW_TILES, PICK_SMALL, PICK_HALF } pick_t;
 
 /* The launch the planner runs for canonical problem p on dev: the rules' launch (a copy in the
- * device's form: copy_form); the whole-dims launch where cuperm_whole_dims_preferred says so; row
+ * device's form: copy_form); the span form of whole-dims where cuperm_whole_dims_span_preferred says
+ * so; the whole-dims launch where cuperm_whole_dims_preferred says so; row
  * tiles in place of a rows launch whose tiles leave a quarter of their slots idle or more (below);
  * for a tensor whose tiles leave most of the device idle (an L2-sized tensor: 64-80 tiles of 4096
  * elements on 132 SMs),
@@ -870,6 +871,13 @@ static pick_t heuristic_launch_plain(const cuperm_problem_t* p, int elem, const 
         *L = *rules;
         *has_wd = 0;
         return PICK_RULES;
+    }
+    /* Batches of small transposes whose tiles cut a side into short runs move as contiguous spans. */
+    if (elem <= tt->span_max_elem && cuperm_whole_dims_span_launch(p, elem, dev, tt, L) &&
+        cuperm_whole_dims_span_preferred(rules, L, tt)) {
+        *has_wd = all_contenders && cuperm_whole_dims_launch(p, elem, tt, wd);
+        if (*has_wd) cuperm_whole_dims_fit_device(wd, dev, tt);
+        return PICK_SPANS;
     }
     /* The whole-dims launch is built only where it may replace the rules' (planning and pricing
      * run this for every transpose a contraction search prices), or for the candidate list. */
@@ -948,6 +956,8 @@ int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, in
     const int rules_at = n;
     n += cuperm_candidate_launches(&rules, dev, tuning, out + n, max - n);
     if (has_wd && pick != PICK_WHOLE_DIMS && n < max) out[n++] = wd;
+    if (pick != PICK_SPANS && n < max && cuperm_whole_dims_span_launch(&p, p_elem, dev, &tuning->transpose, &out[n]))
+        ++n;
     /* row tiles wherever they exist, so that measure mode (and the candidate timings the rule is read
      * from) sees where they pay; those of vectors in their scalar form too */
     int row_tiles_at = pick == PICK_ROW_TILES ? 0 : -1;

@@ -25,6 +25,7 @@ int cuperm_whole_dims_max_volume(int elem)
 int cuperm_whole_dims_smem_bytes(const cuperm_tile_params_t* t, int elem)
 {
     const int v = (int)t->a_volume;
+    if (t->wd_span) return cuperm_span_data_bytes(v, elem) + (t->span_inner * (int)sizeof(uint16_t) + 15) / 16 * 16;
     return (cuperm_whole_dims_tile_elems(v, elem) * elem + 15) / 16 * 16 + v * (entry_bytes(0, t->wd_split >= 0));
 }
 
@@ -191,10 +192,114 @@ int cuperm_whole_dims_launch(const cuperm_problem_t* p, int elem, const cuperm_t
     return 1;
 }
 
+/* Dimensions by output stride (then input stride: the canonical order), into order[]. */
+static void output_order(const cuperm_problem_t* p, int* order)
+{
+    for (int d = 0; d < p->rank; ++d) order[d] = d;
+    for (int i = 1; i < p->rank; ++i) {
+        const int x = order[i];
+        int j = i;
+        for (; j > 0 && p->dim[x].out_stride < p->dim[order[j - 1]].out_stride; --j) order[j] = order[j - 1];
+        order[j] = x;
+    }
+}
+
+int cuperm_whole_dims_span_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
+                                  const cuperm_transpose_tuning_t* tt, cuperm_launch_t* L)
+{
+    const int n = p->rank;
+    if (elem > tt->span_max_elem || n < 3) return 0;
+    int out_order[CUPERM_MAX_RANK];
+    output_order(p, out_order);
+    if (out_order[0] == 0) return 0; /* the same fastest dimension: rows, not spans */
+    /* the inner block: dimensions 0 .. k - 1 (input order), the same set as out_order[0 .. k - 1] */
+    int64_t inner = 1, out_run = 1;
+    unsigned in_set = 0, out_set = 0;
+    int k = 0;
+    while (k < n) {
+        const cuperm_dim_t *di = &p->dim[k], *dout = &p->dim[out_order[k]];
+        if (di->in_stride != inner || dout->out_stride != out_run) return 0; /* not dense on a side */
+        inner *= di->extent;
+        out_run *= dout->extent;
+        in_set |= 1u << k;
+        out_set |= 1u << out_order[k];
+        ++k;
+        if (inner > tt->span_max_inner) return 0;
+        if (in_set == out_set) break;
+    }
+    if (in_set != out_set || k >= n) return 0; /* no such block, or the whole tensor in one */
+    /* the batch: dimension k, next and dense on both sides, in chunks of about span_tile_bytes */
+    const cuperm_dim_t* b = &p->dim[k];
+    const int batch = out_order[k] == k && b->in_stride == inner && b->out_stride == inner;
+    int64_t part = 1;
+    if (batch) {
+        part = tt->span_tile_bytes / (inner * elem);
+        if (part < 1) part = 1;
+        if (part > b->extent) part = b->extent;
+        const int64_t chunks = (b->extent + part - 1) / part;
+        part = (b->extent + chunks - 1) / chunks;
+    } else if (inner * elem * 4 < tt->span_tile_bytes) {
+        return 0; /* blocks of a few vectors between barriers */
+    }
+    const int split = batch && part < b->extent;
+    cuperm_dim_t dims[CUPERM_MAX_RANK];
+    int m = 0;
+    for (int d = 0; d < k; ++d) dims[m++] = p->dim[d];
+    if (batch) {
+        dims[m] = *b;
+        dims[m++].extent = part;
+    }
+    const int ns = m;
+    if (split) {
+        dims[m].extent = (b->extent + part - 1) / part;
+        dims[m].in_stride = part * b->in_stride;
+        dims[m].out_stride = part * b->out_stride;
+        ++m;
+    }
+    for (int d = k + batch; d < n; ++d) dims[m++] = p->dim[d];
+    memset(L, 0, sizeof *L);
+    L->kind = CUPERM_LAUNCH_WHOLE_DIMS;
+    L->elem_size = elem;
+    L->threads = CUPERM_THREADS;
+    L->volume = cuperm_problem_volume(p);
+    const int64_t volume = inner * part;
+    cuperm_tile_params_init(&L->tile, dims, m, ns, ns, cuperm_log2_ceil(volume), 0, elem);
+    cuperm_tile_params_t* t = &L->tile;
+    t->a_volume = volume;
+    t->a_tiles = 1;
+    t->wd_split = split ? k : -1;
+    t->split_extent = split ? b->extent : 0;
+    for (int i = 0; i < k; ++i) t->wd_out_order[i] = (int8_t)out_order[i]; /* positions 0 .. k - 1 kept */
+    if (batch) t->wd_out_order[k] = (int8_t)k;
+    for (int i = 0, place = 1; i < ns; place *= (int)t->dim[i].extent, ++i) t->wd_place[i] = place;
+    t->wd_span = 1;
+    t->span_inner = (int)inner;
+    const int64_t cap = (int64_t)(dev->sm_count > 0 ? dev->sm_count : 1) * tt->span_blocks_per_sm;
+    L->blocks = t->num_tiles < cap ? t->num_tiles : cap;
+    L->smem_bytes = cuperm_whole_dims_smem_bytes(t, elem);
+    return L->smem_bytes <= dev->smem_per_block; /* within the limit without opt-in */
+}
+
+int cuperm_whole_dims_span_preferred(const cuperm_launch_t* rules, const cuperm_launch_t* sp,
+                                     const cuperm_transpose_tuning_t* tt)
+{
+    /* a vector launch moves 16 bytes an access already; a scalar one moves one element, and where a
+     * side's run within the tile is short its accesses cannot coalesce into whole lines either (a
+     * 2 x 256 tile of 2 x 62 bytes reads 512 contiguous bytes, a byte a thread) */
+    if (sp->kind != CUPERM_LAUNCH_WHOLE_DIMS || !sp->tile.wd_span || rules->kind == CUPERM_LAUNCH_COPY ||
+        rules->tile.vec_log2)
+        return 0;
+    const double short_run = tt->span_short_run_bytes;
+    cuperm_model_features_t f;
+    cuperm_model_features(rules, &f);
+    return f.in_run_bytes < short_run || f.out_run_bytes < short_run;
+}
+
 void cuperm_whole_dims_fit_device(cuperm_launch_t* L, const cuperm_device_info_t* dev, const cuperm_transpose_tuning_t* tt)
 {
     if (L->kind != CUPERM_LAUNCH_WHOLE_DIMS) return;
-    const int64_t cap = (int64_t)(dev->sm_count > 0 ? dev->sm_count : 1) * tt->whole_dims_blocks_per_sm;
+    const int64_t cap = (int64_t)(dev->sm_count > 0 ? dev->sm_count : 1) *
+                        (L->tile.wd_span ? tt->span_blocks_per_sm : tt->whole_dims_blocks_per_sm);
     if (L->blocks > cap) L->blocks = cap;
 }
 

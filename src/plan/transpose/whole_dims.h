@@ -23,6 +23,23 @@ extern "C" {
 int cuperm_whole_dims_launch(const cuperm_problem_t* p, int elem, const cuperm_transpose_tuning_t* tt,
                          cuperm_launch_t* L);
 
+/** Builds the span form of a WHOLE_DIMS launch (cuperm_tile_params_t.wd_span) for canonical problem p
+ * (elements of elem bytes) into *L, or returns 0 where p has none. Its tile: the fewest fastest
+ * dimensions, two or more, that are the same set first on both sides, dense on both and whose fastest
+ * differ (their volume, the inner block, at most tt->span_max_inner elements); then, where the next
+ * dimension is the same on both sides and dense above them, as many of its indices as make about
+ * tt->span_tile_bytes (in even chunks), else the inner block alone where it spans a quarter of that.
+ * Every tile is then one contiguous span on both sides. Elements of more than tt->span_max_elem
+ * bytes have none. The grid is capped at tt->span_blocks_per_sm blocks per SM of dev. */
+int cuperm_whole_dims_span_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
+                                  const cuperm_transpose_tuning_t* tt, cuperm_launch_t* L);
+
+/** Whether the rules' launch gives way to span launch sp: it moves elements one at a time (no vectors)
+ * and reads or writes runs shorter than tt->span_short_run_bytes within its tiles (the model's
+ * features), where sp moves whole spans on both sides by 16-byte vectors. */
+int cuperm_whole_dims_span_preferred(const cuperm_launch_t* rules, const cuperm_launch_t* sp,
+                                     const cuperm_transpose_tuning_t* tt);
+
 /** Most elements a WHOLE_DIMS tile of elem-byte elements holds (its tables and data within
  * 48 KB of shared memory). */
 int cuperm_whole_dims_max_volume(int elem);

@@ -89,6 +89,111 @@ whole_dims_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, con
     }
 }
 
+// The span form (cuperm_tile_params_t.wd_span; core/index_math.h: cuperm_span_*): every tile is one
+// contiguous span on both sides. The read pass copies it by aligned 16-byte vectors into shared memory
+// as it lies in the input (the partial granules at its ends element by element); the write pass builds
+// each aligned 16-byte granule of the output span from the elements the slots name and stores it whole
+// (its partial granules element by element). So 1- and 2-byte elements move 16 bytes an access on both
+// sides, where the kernel above moves one element (batches of small transposes ran at 5-12% of copy).
+constexpr int kSpanReadUnroll = 4; // granules a thread loads before it stores them: 16 KB spans
+
+template <typename Op>
+__global__ void __launch_bounds__(kTileThreads)
+whole_dims_span_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv,
+                       const typename Op::value_type* __restrict__ in, typename Op::value_type* __restrict__ out, Op op)
+{
+    using T = typename Op::value_type;
+    constexpr int E = (int)sizeof(T), N = 16 / E; // elements a granule
+    static_assert(E * N == 16, "elements of 1, 2, 4, 8 or 16 bytes");
+    extern __shared__ __align__(16) unsigned char smem[];
+    const int inner = p.span_inner;
+    uint4* data = reinterpret_cast<uint4*>(smem);
+    uint16_t* slot = reinterpret_cast<uint16_t*>(smem + cuperm_span_data_bytes(p.a_volume, E));
+    for (int r = threadIdx.x; r < inner; r += kTileThreads) {
+        uint32_t io, is, oo, s, os;
+        cuperm_whole_dims_entry(&p, &dv, (uint32_t)r, &io, &is, &oo, &s, &os);
+        slot[r] = (uint16_t)s;
+    }
+    const int step = kTileThreads * N; // elements between a thread's granules
+    const int step_q = step / inner, step_r = step - step_q * inner;
+    __syncthreads();
+    for (int64_t t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
+        int64_t in_base, out_base;
+        cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.rank, t, &in_base, &out_base);
+        const int n = (int)(p.wd_split >= 0 ? inner * cuperm_whole_dims_split_len(&p, &dv, t) : p.a_volume);
+
+        const T* src = in + in_base;
+        const int hin = (int)(reinterpret_cast<uintptr_t>(src) % 16) / E;
+        const int gin = cuperm_granules_of(hin, n, N);
+        const uint4* srcv = reinterpret_cast<const uint4*>(src - hin);
+        for (int v0 = threadIdx.x; v0 < gin; v0 += kTileThreads * kSpanReadUnroll) {
+            uint4 x[kSpanReadUnroll];
+#pragma unroll
+            for (int i = 0; i < kSpanReadUnroll; ++i) {
+                const int v = v0 + i * kTileThreads, j = v * N - hin;
+                if (v < gin && j >= 0 && j + N <= n) x[i] = __ldg(srcv + v);
+            }
+#pragma unroll
+            for (int i = 0; i < kSpanReadUnroll; ++i) {
+                const int v = v0 + i * kTileThreads, j = v * N - hin;
+                if (v >= gin) break;
+                if (j >= 0 && j + N <= n) {
+                    data[v] = x[i];
+                } else {
+                    int lo, hi;
+                    cuperm_granule_part(hin, n, N, v, &lo, &hi);
+                    for (int e = lo; e < hi; ++e) reinterpret_cast<T*>(data)[v * N + e] = src[j + e];
+                }
+            }
+        }
+        __syncthreads();
+
+        T* dst = out + out_base;
+        const int hout = (int)(reinterpret_cast<uintptr_t>(dst) % 16) / E;
+        const int gout = cuperm_granules_of(hout, n, N);
+        uint4* dstv = reinterpret_cast<uint4*>(dst - hout);
+        const T* tile = reinterpret_cast<const T*>(data) + hin; // input element k of the span at tile[k]
+        int v = threadIdx.x, j = v * N - hout;
+        if (j < 0) { // the head granule (partial; v = 0 < gout)
+            int lo, hi;
+            cuperm_granule_part(hout, n, N, v, &lo, &hi);
+            cuperm_span_cursor_t c = cuperm_span_cursor(j + lo, inner);
+            for (int e = lo; e < hi; ++e) {
+                T* o = dst + j + e;
+                *o = op(tile[cuperm_span_next_source(&c, slot, inner)], o);
+            }
+            v += kTileThreads, j += step;
+        }
+        cuperm_span_cursor_t c = cuperm_span_cursor(j, inner);
+        for (; v < gout; v += kTileThreads, j += step) {
+            cuperm_span_cursor_t e = c;
+            if (j + N <= n) {
+                T x[N];
+#pragma unroll
+                for (int i = 0; i < N; ++i) x[i] = tile[cuperm_span_next_source(&e, slot, inner)];
+                if constexpr (!Op::kMovesBits) {
+                    uint4 yv = make_uint4(0, 0, 0, 0);
+                    if (op.reads_out()) yv = dstv[v];
+                    T y[N];
+                    memcpy(y, &yv, sizeof yv);
+#pragma unroll
+                    for (int i = 0; i < N; ++i) x[i] = op(x[i], &y[i]);
+                }
+                uint4 xv;
+                memcpy(&xv, x, sizeof xv);
+                dstv[v] = xv;
+            } else { // the tail granule
+                for (int i = 0; i < n - j; ++i) {
+                    T* o = dst + j + i;
+                    *o = op(tile[cuperm_span_next_source(&e, slot, inner)], o);
+                }
+            }
+            cuperm_span_advance(&c, step_q, step_r, inner);
+        }
+        __syncthreads(); // the span is refilled by the next tile
+    }
+}
+
 } // namespace cuperm
 
 extern "C" cudaError_t cuperm_launch_whole_dims(const cuperm_launch_t* l, cupermDataType_t type,
@@ -97,6 +202,8 @@ extern "C" cudaError_t cuperm_launch_whole_dims(const cuperm_launch_t* l, cuperm
 {
     return cuperm::dispatch_op(type, s, [&](auto op) {
         using Op = decltype(op);
+        if (l->tile.wd_span)
+            return cuperm::launch_tile_walk<Op>(cuperm::whole_dims_span_kernel<Op>, l, in, out, op, stream);
         return cuperm::launch_tile_walk<Op>(cuperm::whole_dims_kernel<Op>, l, in, out, op, stream);
     });
 }

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The span form of whole-dims launches (issue 14, session 60) on one GPU, from build-sp/
+# (scripts/lib/make-carry.sh: cuperm_make_span_carry): test_gpu_candidates (every candidate launch,
+# the span shapes among them) and its span tests under memcheck and racecheck; test_gpu_transpose;
+# every candidate of the short-group suites and their held-out twins timed at 1, 2 and 4 bytes
+# (cuperm-candidate-times: the planner's choice against the fastest); the short-group report
+# (heuristic plans, % of a same-run copy, every element verified). Steps named in SKIP
+# (tests,sanitizer,candidates,report) are left out.
+#   run (carry build-sp): OUT=... [SKIP=...] [BUDGET_S=240] scripts/gpu-spans-check.sh
+set -uo pipefail
+cd "$(dirname "$0")/.."
+final=${OUT:-$PWD/spans-check}; out=/tmp/sp/out; rm -rf "$out"; mkdir -p "$final" "$out"
+skip=",${SKIP:-},"
+mkdir -p build-carry/bin build-carry/lib /tmp/sp
+xz -dc build-sp/libcuperm.so.0.xz >build-carry/lib/libcuperm.so.0 && ln -sf libcuperm.so.0 build-carry/lib/libcuperm.so
+cp build-sp/cuperm-bench build-carry/bin/ && cp build-sp/libcmocka.so.0 build-carry/lib/
+for x in test_gpu_candidates cuperm-candidate-times; do xz -dc build-sp/$x.xz >/tmp/sp/$x && chmod +x /tmp/sp/$x; done
+export LD_LIBRARY_PATH=$PWD/build-carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt" "$final/gpu.txt"
+t0=$(date +%s)
+step() { echo "== $1 ($(( $(date +%s) - t0 )) s)"; }
+if [[ $skip != *,tests,* ]]; then
+  step tests
+  /tmp/sp/test_gpu_candidates >"$out/test_gpu_candidates.log" 2>&1; echo "test_gpu_candidates rc=$?"
+  build-sp/test_gpu_transpose >"$out/test_gpu_transpose.log" 2>&1; echo "test_gpu_transpose rc=$?"
+  grep -E "PASSED|FAILED" "$out"/test_gpu_*.log
+fi
+if [[ $skip != *,sanitizer,* ]]; then
+  step sanitizer
+  for tool in memcheck racecheck; do
+    CUPERM_TEST_QUICK=1 CUPERM_TEST_FILTER='span_*' compute-sanitizer --tool $tool /tmp/sp/test_gpu_candidates \
+      >"$out/$tool-spans.log" 2>&1
+    echo "$tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$out/$tool-spans.log" | tr '\n' ' ')"
+  done
+fi
+if [[ $skip != *,candidates,* ]]; then
+  step candidates
+  for s in shortgroup shortgroup-heldout; do
+    for d in i8:1 f16:2 f32:4; do
+      build-carry/bin/cuperm-bench $s --list --dtype ${d%:*} | grep -v '^#' | awk -v e=${d#*:} '{print e, $1, $2}' \
+        >/tmp/sp/$s-${d%:*}.txt
+      /tmp/sp/cuperm-candidate-times ${TARGET_MS:-10} </tmp/sp/$s-${d%:*}.txt >"$out/cand-$s-${d%:*}.csv" \
+        2>"$out/cand-$s-${d%:*}.err"
+      echo "$s ${d%:*} rc=$? $(($(wc -l <"$out/cand-$s-${d%:*}.csv") - 1)) candidates"
+    done
+  done
+fi
+if [[ $skip != *,report,* ]]; then
+  step report
+  BUDGET_S=${BUDGET_S:-240} OUT=$out scripts/gpu-transpose-report.sh shortgroup carry
+fi
+step done
+# the device tool brings back 8 files: the summaries as they are, the rest in one archive
+cp "$out"/summary-*.txt "$final"/ 2>/dev/null
+tar czf "$final/spans-check.tgz" -C "$out" .
