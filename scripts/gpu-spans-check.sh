@@ -5,7 +5,8 @@
 # every candidate of the short-group suites and their held-out twins timed at 1, 2 and 4 bytes
 # (cuperm-candidate-times: the planner's choice against the fastest); the short-group report
 # (heuristic plans, % of a same-run copy, every element verified). Steps named in SKIP
-# (tests,sanitizer,candidates,report) are left out.
+# (tests,sanitizer,modes,candidates,report) are left out; the two programs that link the library
+# statically are run where build-sp has them (with the library beside them they pass the carry limit).
 #   run (carry build-sp): OUT=... [SKIP=...] [BUDGET_S=240] scripts/gpu-spans-check.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -14,18 +15,22 @@ skip=",${SKIP:-},"
 mkdir -p build-carry/bin build-carry/lib /tmp/sp
 xz -dc build-sp/libcuperm.so.0.xz >build-carry/lib/libcuperm.so.0 && ln -sf libcuperm.so.0 build-carry/lib/libcuperm.so
 cp build-sp/cuperm-bench build-carry/bin/ && cp build-sp/libcmocka.so.0 build-carry/lib/
-for x in test_gpu_candidates cuperm-candidate-times; do xz -dc build-sp/$x.xz >/tmp/sp/$x && chmod +x /tmp/sp/$x; done
+for x in test_gpu_candidates cuperm-candidate-times; do # carried where they fit (each links the library)
+  [ -f build-sp/$x.xz ] && xz -dc build-sp/$x.xz >/tmp/sp/$x && chmod +x /tmp/sp/$x
+done
 export LD_LIBRARY_PATH=$PWD/build-carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt" "$final/gpu.txt"
 t0=$(date +%s)
 step() { echo "== $1 ($(( $(date +%s) - t0 )) s)"; }
 if [[ $skip != *,tests,* ]]; then
   step tests
-  /tmp/sp/test_gpu_candidates >"$out/test_gpu_candidates.log" 2>&1; echo "test_gpu_candidates rc=$?"
-  build-sp/test_gpu_transpose >"$out/test_gpu_transpose.log" 2>&1; echo "test_gpu_transpose rc=$?"
+  [ -x /tmp/sp/test_gpu_candidates ] &&
+    { /tmp/sp/test_gpu_candidates >"$out/test_gpu_candidates.log" 2>&1; echo "test_gpu_candidates rc=$?"; }
+  [ -x build-sp/test_gpu_transpose ] &&
+    { build-sp/test_gpu_transpose >"$out/test_gpu_transpose.log" 2>&1; echo "test_gpu_transpose rc=$?"; }
   grep -E "PASSED|FAILED" "$out"/test_gpu_*.log
 fi
-if [[ $skip != *,sanitizer,* ]]; then
+if [[ $skip != *,sanitizer,* && -x /tmp/sp/test_gpu_candidates ]]; then
   step sanitizer
   for tool in memcheck racecheck; do
     CUPERM_TEST_QUICK=1 CUPERM_TEST_FILTER='span_*' compute-sanitizer --tool $tool /tmp/sp/test_gpu_candidates \
@@ -33,7 +38,15 @@ if [[ $skip != *,sanitizer,* ]]; then
     echo "$tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$out/$tool-spans.log" | tr '\n' ' ')"
   done
 fi
-if [[ $skip != *,candidates,* ]]; then
+if [[ $skip != *,modes,* ]]; then # heuristic and measure mode (every candidate timed, the fastest run)
+  step modes
+  for s in shortgroup shortgroup-heldout; do
+    build-carry/bin/cuperm-bench $s --dtype i8,f16,f32 --mode both --target-ms ${TARGET_MS:-20} --quiet \
+      --out "$out/modes" >"$out/modes-$s.log" 2>&1
+    echo "$s rc=$?"; grep -E "median|worst" "$out/modes-$s.log" | head -12
+  done
+fi
+if [[ $skip != *,candidates,* && -x /tmp/sp/cuperm-candidate-times ]]; then
   step candidates
   for s in shortgroup shortgroup-heldout; do
     for d in i8:1 f16:2 f32:4; do

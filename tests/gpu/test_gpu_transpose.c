@@ -183,6 +183,30 @@ static void vector_tiles_many_and_partial(void** state)
     assert_int_equal(failures, 0);
 }
 
+/* Batches of small transposes in 1-, 2- and 4-byte elements, which plans move as contiguous spans
+ * (the span form of whole-dims launches): short sides on either side, odd and prime extents and
+ * batches, inner blocks of three dimensions; every scalar mode, pointers misaligned by 0-3 elements. */
+static void batches_of_small_transposes(void** state)
+{
+    (void)state;
+    const struct {
+        int rank;
+        int64_t e[4];
+        int p[4];
+    } cases[] = {
+        {3, {2, 62, 30011}, {1, 0, 2}}, {3, {37, 2, 20011}, {1, 0, 2}}, {3, {5, 17, 9973}, {1, 0, 2}},
+        {3, {3, 40, 7001}, {1, 0, 2}},  {4, {3, 5, 7, 3001}, {2, 0, 1, 3}}, {3, {7, 3, 5}, {1, 0, 2}},
+    };
+    const cupermDataType_t types[] = {CUPERM_R_8U, CUPERM_R_16F, CUPERM_R_32F, CUPERM_R_8I, CUPERM_R_16BF};
+    int failures = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i)
+        for (int t = 0; t < 5; ++t)
+            for (int s = 0; s < 3; ++s)
+                failures += run_fixed(cases[i].rank, cases[i].e, cases[i].p, types[t], (scalars_mode_t)s,
+                                      (int)((i + t + s) % 4), 1000 + i);
+    assert_int_equal(failures, 0);
+}
+
 /* beta = 0 never reads out: NaN poison there must not reach the result. */
 static void nan_in_out_with_beta_zero(void** state)
 {
@@ -228,6 +252,7 @@ int main(void)
         cmocka_unit_test(nan_in_out_with_beta_zero),
         cmocka_unit_test(short_shared_rows),
         cmocka_unit_test(vector_tiles_many_and_partial),
+        cmocka_unit_test(batches_of_small_transposes),
         cmocka_unit_test(plan_reuse_across_streams),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
