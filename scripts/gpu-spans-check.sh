@@ -30,12 +30,16 @@ if [[ $skip != *,tests,* ]]; then
     { build-sp/test_gpu_transpose >"$out/test_gpu_transpose.log" 2>&1; echo "test_gpu_transpose rc=$?"; }
   grep -E "PASSED|FAILED" "$out"/test_gpu_*.log
 fi
-if [[ $skip != *,sanitizer,* && -x /tmp/sp/test_gpu_candidates ]]; then
+if [[ $skip != *,sanitizer,* ]]; then # the span tests of whichever test programs the carry holds
   step sanitizer
   for tool in memcheck racecheck; do
-    CUPERM_TEST_QUICK=1 CUPERM_TEST_FILTER='span_*' compute-sanitizer --tool $tool /tmp/sp/test_gpu_candidates \
-      >"$out/$tool-spans.log" 2>&1
-    echo "$tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$out/$tool-spans.log" | tr '\n' ' ')"
+    [ -x /tmp/sp/test_gpu_candidates ] && CUPERM_TEST_QUICK=1 CUPERM_TEST_FILTER='span_*' \
+      compute-sanitizer --tool $tool /tmp/sp/test_gpu_candidates >"$out/$tool-spans.log" 2>&1
+    [ -x build-sp/test_gpu_transpose ] && CUPERM_TEST_FILTER='batches_of_small_transposes' \
+      compute-sanitizer --tool $tool build-sp/test_gpu_transpose >"$out/$tool-spans-api.log" 2>&1
+    for f in "$out/$tool"-spans*.log; do
+      [ -f "$f" ] && echo "$(basename "$f"): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$f" | tr '\n' ' ')"
+    done
   done
 fi
 if [[ $skip != *,modes,* ]]; then # heuristic and measure mode (every candidate timed, the fastest run)

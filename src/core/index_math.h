@@ -276,8 +276,27 @@ CUPERM_HD int64_t cuperm_whole_dims_split_len(const cuperm_tile_params_t* p, con
  * order's first block). In shared memory the span lies as in the input from the start of the 16-byte
  * granule of its first element (its head: the elements before it there), then the slots.
  */
-/* Bytes of a span of up to `volume` elements and its head, in whole 16-byte granules. */
-CUPERM_HD int cuperm_span_data_bytes(int64_t volume, int elem) { return (int)((volume * elem + 16 + 15) / 16 * 16); }
+/* Where byte b of a span's copy (counted from its first granule) lies in shared memory: a word of
+ * padding after every 128 bytes, so that reads a power-of-two multiple of words apart fall in
+ * different banks (lanes reading one element of a 2-byte 8 x 60 transpose each sat 32 words apart
+ * in one bank). Granules stay whole, 4-byte aligned. */
+CUPERM_HD int cuperm_span_skew(int b) { return b + ((b >> 7) << 2); }
+
+/* Where slot r lies: the same padding (a 16-bit slot each, lanes reading slots 16 apart). */
+CUPERM_HD int cuperm_span_slot_at(int r) { return r + ((r >> 6) << 1); }
+
+/* Bytes of one copy of a span of up to `volume` elements and its head, skewed, in 16-byte units;
+ * the kernel keeps two (the next tile's loads land in one while the other goes out), then the
+ * slots of `inner` elements. */
+CUPERM_HD int cuperm_span_data_bytes(int64_t volume, int elem)
+{
+    return (cuperm_span_skew((int)(volume * elem + 16)) + 15) / 16 * 16;
+}
+
+CUPERM_HD int cuperm_span_smem_bytes(int64_t volume, int elem, int inner)
+{
+    return 2 * cuperm_span_data_bytes(volume, elem) + (cuperm_span_slot_at(inner) * 2 + 15) / 16 * 16;
+}
 
 /* Where the write pass is: output element j = g * inner + r. */
 typedef struct {
@@ -300,10 +319,11 @@ CUPERM_HD void cuperm_span_advance(cuperm_span_cursor_t* c, int q, int r, int in
     if (c->r >= inner) c->r -= inner, ++c->g;
 }
 
-/* The input element (in the span) of the cursor's output element; the cursor moves to the next. */
+/* The input element (in the span) of the cursor's output element, from the slots at their skewed
+ * places (cuperm_span_slot_at); the cursor moves to the next. */
 CUPERM_HD int cuperm_span_next_source(cuperm_span_cursor_t* c, const uint16_t* slot, int inner)
 {
-    const int k = c->g * inner + slot[c->r];
+    const int k = c->g * inner + slot[cuperm_span_slot_at(c->r)];
     if (++c->r == inner) c->r = 0, ++c->g;
     return k;
 }

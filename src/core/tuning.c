@@ -162,9 +162,9 @@
         .whole_dims_max_tile_items = 4,                                                                      \
         /* The span form: batches of small transposes in elements of 1-4 bytes (2 x 62 x 1729307 bytes, perm  \
          * 1,0,2), whose tile launches cut one side into runs of a few bytes (5-12% of copy at 1 and 2 bytes, \
-         * H200, bench/results/shortgroup-h200/). 16 KB spans, 6 blocks an SM. */                          \
+         * H200, bench/results/shortgroup-h200/). 16 KB spans; 4 blocks an SM (64 registers) walk them. */     \
         .span_max_elem = 4, .span_short_run_bytes = 64, .span_tile_bytes = 16384, .span_max_inner = 4096,     \
-        .span_blocks_per_sm = 6,                                                                             \
+        .span_blocks_per_sm = 4,                                                                             \
         /* Row tiles (16 KB, as the other tiles) for rows under 2 KB; they replace a rows launch of rows of  \
          * a sector or more whose elements fill at most 75% of its tiles' slots. H200, every candidate       \
          * timed (bench/results/row-tiles-h200/): on the n^6 rows cases the rule was read from (f64          \

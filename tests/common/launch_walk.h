@@ -47,16 +47,17 @@ static inline int whole_dims_span_walk(const cuperm_launch_t* l, int in_mis, int
     const cuperm_tile_params_t* p = &l->tile;
     const int E = l->elem_size, N = 16 / E, inner = p->span_inner, step = CUPERM_THREADS * N;
     const int step_q = step / inner, step_r = step - step_q * inner;
-    const int copy = cuperm_span_data_bytes(p->a_volume, E) / E;
+    const int copy = cuperm_span_data_bytes(p->a_volume, E); /* bytes: elements at their skewed places */
+    if (2 * copy + 2 * cuperm_span_slot_at(inner) > l->smem_bytes) return -1;     /* the launch's shared memory */
     cuperm_tile_divs_t dv;
     cuperm_tile_divisors(p, &dv);
-    uint16_t* slot = (uint16_t*)malloc((size_t)inner * sizeof *slot);
+    uint16_t* slot = (uint16_t*)malloc((size_t)cuperm_span_slot_at(inner) * sizeof *slot);
     int64_t* data = (int64_t*)malloc((size_t)copy * sizeof *data);
     int r = !slot || !data || 16 % E ? -1 : 0;
     for (int k = 0; k < inner && !r; ++k) {
         uint32_t io, is, oo, s, os;
         cuperm_whole_dims_entry(p, &dv, (uint32_t)k, &io, &is, &oo, &s, &os);
-        slot[k] = (uint16_t)s;
+        slot[cuperm_span_slot_at(k)] = (uint16_t)s;
     }
     for (int64_t t = 0; t < p->num_tiles && !r; ++t) {
         int64_t ib, ob;
@@ -67,7 +68,11 @@ static inline int whole_dims_span_walk(const cuperm_launch_t* l, int in_mis, int
         for (int v = 0; v < cuperm_granules_of(hin, n, N); ++v) {
             int lo, hi;
             cuperm_granule_part(hin, n, N, v, &lo, &hi);
-            for (int e = lo; e < hi; ++e) data[v * N + e] = ib + v * N - hin + e;
+            for (int e = lo; e < hi; ++e) {
+                const int at = cuperm_span_skew(E * (v * N + e));
+                if (at + E > copy || data[at] >= 0) r = -1; /* outside the copy, or two elements in one place */
+                else data[at] = ib + v * N - hin + e;
+            }
         }
         const int gout = cuperm_granules_of(hout, n, N);
         for (int th = 0; th < CUPERM_THREADS && !r; ++th) {
@@ -78,7 +83,7 @@ static inline int whole_dims_span_walk(const cuperm_launch_t* l, int in_mis, int
                 cuperm_granule_part(hout, n, N, v, &lo, &hi);
                 c = cuperm_span_cursor(j + lo, inner);
                 for (int e = lo; e < hi && !r; ++e) {
-                    const int k = hin + cuperm_span_next_source(&c, slot, inner);
+                    const int k = cuperm_span_skew(E * (hin + cuperm_span_next_source(&c, slot, inner)));
                     r = k < 0 || k >= copy || data[k] < 0 ? -1 : f(ob + j + e, data[k], ctx);
                 }
                 v += CUPERM_THREADS, j += step;
@@ -88,7 +93,7 @@ static inline int whole_dims_span_walk(const cuperm_launch_t* l, int in_mis, int
                 cuperm_span_cursor_t e = c;
                 const int m = j + N <= n ? N : n - j; /* a whole granule, or the tail's elements */
                 for (int i = 0; i < m && !r; ++i) {
-                    const int k = hin + cuperm_span_next_source(&e, slot, inner);
+                    const int k = cuperm_span_skew(E * (hin + cuperm_span_next_source(&e, slot, inner)));
                     r = k < 0 || k >= copy || data[k] < 0 ? -1 : f(ob + j + i, data[k], ctx);
                 }
                 cuperm_span_advance(&c, step_q, step_r, inner);

@@ -25,7 +25,7 @@ int cuperm_whole_dims_max_volume(int elem)
 int cuperm_whole_dims_smem_bytes(const cuperm_tile_params_t* t, int elem)
 {
     const int v = (int)t->a_volume;
-    if (t->wd_span) return cuperm_span_data_bytes(v, elem) + (t->span_inner * (int)sizeof(uint16_t) + 15) / 16 * 16;
+    if (t->wd_span) return cuperm_span_smem_bytes(v, elem, t->span_inner);
     return (cuperm_whole_dims_tile_elems(v, elem) * elem + 15) / 16 * 16 + v * (entry_bytes(0, t->wd_split >= 0));
 }
 

@@ -95,7 +95,131 @@ whole_dims_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, con
 // each aligned 16-byte granule of the output span from the elements the slots name and stores it whole
 // (its partial granules element by element). So 1- and 2-byte elements move 16 bytes an access on both
 // sides, where the kernel above moves one element (batches of small transposes ran at 5-12% of copy).
-constexpr int kSpanReadUnroll = 4; // granules a thread loads before it stores them: 16 KB spans
+// Two copies of the span: a block issues the next tile's loads before it writes the current tile out
+// and stores them into the other copy after, one barrier a tile. Both copies and the slots are skewed
+// (cuperm_span_skew) so that the write pass's strided reads spread over the banks.
+constexpr int kSpanReadUnroll = 4; // granules a thread loads at once: 16 KB spans, 256 threads
+
+struct SpanLoads {
+    uint4 x[kSpanReadUnroll];
+};
+
+// Tile t's input span: its base and head (elements before it in its first granule) and length.
+template <typename T> struct SpanTile {
+    const T* src;
+    T* dst;
+    int n, hin, hout;
+};
+
+template <typename T>
+__device__ __forceinline__ SpanTile<T> span_tile(const cuperm_tile_params_t& p, const cuperm_tile_divs_t& dv,
+                                                 int64_t t, const T* in, T* out)
+{
+    int64_t in_base, out_base;
+    cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.rank, t, &in_base, &out_base);
+    SpanTile<T> s;
+    s.n = (int)(p.wd_split >= 0 ? p.span_inner * cuperm_whole_dims_split_len(&p, &dv, t) : p.a_volume);
+    s.src = in + in_base;
+    s.dst = out + out_base;
+    s.hin = (int)(reinterpret_cast<uintptr_t>(s.src) % 16) / (int)sizeof(T);
+    s.hout = (int)(reinterpret_cast<uintptr_t>(s.dst) % 16) / (int)sizeof(T);
+    return s;
+}
+
+// Whether granule v of a span (head h, n elements of N a granule) lies wholly inside it.
+__device__ __forceinline__ bool span_whole(int v, int h, int n, int N) { return v * N >= h && v * N - h + N <= n; }
+
+// The thread's whole input granules of tile s into registers (issued, not waited for).
+template <typename T>
+__device__ __forceinline__ void span_issue(const SpanTile<T>& s, SpanLoads& l)
+{
+    constexpr int N = 16 / (int)sizeof(T);
+    const int g = cuperm_granules_of(s.hin, s.n, N);
+    const uint4* srcv = reinterpret_cast<const uint4*>(s.src - s.hin);
+#pragma unroll
+    for (int i = 0; i < kSpanReadUnroll; ++i) {
+        const int v = threadIdx.x + i * kTileThreads;
+        if (v < g && span_whole(v, s.hin, s.n, N)) l.x[i] = __ldg(srcv + v);
+    }
+}
+
+// The loaded granules, and the partial ones element by element, into the span copy `copy`.
+template <typename T>
+__device__ __forceinline__ void span_store(const SpanTile<T>& s, const SpanLoads& l, unsigned char* copy)
+{
+    constexpr int E = (int)sizeof(T), N = 16 / E;
+    const int g = cuperm_granules_of(s.hin, s.n, N);
+#pragma unroll
+    for (int i = 0; i < kSpanReadUnroll; ++i) {
+        const int v = threadIdx.x + i * kTileThreads;
+        if (v >= g) break;
+        if (span_whole(v, s.hin, s.n, N)) {
+            uint32_t* w = reinterpret_cast<uint32_t*>(copy + cuperm_span_skew(16 * v));
+            w[0] = l.x[i].x, w[1] = l.x[i].y, w[2] = l.x[i].z, w[3] = l.x[i].w;
+        } else {
+            int lo, hi;
+            cuperm_granule_part(s.hin, s.n, N, v, &lo, &hi);
+            for (int e = lo; e < hi; ++e)
+                *reinterpret_cast<T*>(copy + cuperm_span_skew(E * (v * N + e))) = s.src[v * N - s.hin + e];
+        }
+    }
+}
+
+template <typename T>
+__device__ __forceinline__ T span_source(const unsigned char* copy, const uint16_t* slot, int hin, int inner,
+                                         cuperm_span_cursor_t* c)
+{
+    const int k = cuperm_span_next_source(c, slot, inner);
+    return *reinterpret_cast<const T*>(copy + cuperm_span_skew((int)sizeof(T) * (hin + k)));
+}
+
+// Tile s out of span copy `copy`: each thread's granules kTileThreads apart, whole ones as vectors.
+template <typename Op>
+__device__ __forceinline__ void span_write(const SpanTile<typename Op::value_type>& s, const unsigned char* copy,
+                                           const uint16_t* slot, int inner, int step_q, int step_r, const Op& op)
+{
+    using T = typename Op::value_type;
+    constexpr int N = 16 / (int)sizeof(T), step = kTileThreads * N;
+    const int gout = cuperm_granules_of(s.hout, s.n, N);
+    uint4* dstv = reinterpret_cast<uint4*>(s.dst - s.hout);
+    int v = threadIdx.x, j = v * N - s.hout;
+    if (j < 0) { // the head granule (partial; v = 0 < gout)
+        int lo, hi;
+        cuperm_granule_part(s.hout, s.n, N, v, &lo, &hi);
+        cuperm_span_cursor_t c = cuperm_span_cursor(j + lo, inner);
+        for (int e = lo; e < hi; ++e) {
+            T* o = s.dst + j + e;
+            *o = op(span_source<T>(copy, slot, s.hin, inner, &c), o);
+        }
+        v += kTileThreads, j += step;
+    }
+    cuperm_span_cursor_t c = cuperm_span_cursor(j, inner);
+    for (; v < gout; v += kTileThreads, j += step) {
+        cuperm_span_cursor_t e = c;
+        if (j + N <= s.n) {
+            T x[N];
+#pragma unroll
+            for (int i = 0; i < N; ++i) x[i] = span_source<T>(copy, slot, s.hin, inner, &e);
+            if constexpr (!Op::kMovesBits) {
+                uint4 yv = make_uint4(0, 0, 0, 0);
+                if (op.reads_out()) yv = dstv[v];
+                T y[N];
+                memcpy(y, &yv, sizeof yv);
+#pragma unroll
+                for (int i = 0; i < N; ++i) x[i] = op(x[i], &y[i]);
+            }
+            uint4 xv;
+            memcpy(&xv, x, sizeof xv);
+            dstv[v] = xv;
+        } else { // the tail granule
+            for (int i = 0; i < s.n - j; ++i) {
+                T* o = s.dst + j + i;
+                *o = op(span_source<T>(copy, slot, s.hin, inner, &e), o);
+            }
+        }
+        cuperm_span_advance(&c, step_q, step_r, inner);
+    }
+}
 
 template <typename Op>
 __global__ void __launch_bounds__(kTileThreads)
@@ -106,91 +230,33 @@ whole_dims_span_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv
     constexpr int E = (int)sizeof(T), N = 16 / E; // elements a granule
     static_assert(E * N == 16, "elements of 1, 2, 4, 8 or 16 bytes");
     extern __shared__ __align__(16) unsigned char smem[];
-    const int inner = p.span_inner;
-    uint4* data = reinterpret_cast<uint4*>(smem);
-    uint16_t* slot = reinterpret_cast<uint16_t*>(smem + cuperm_span_data_bytes(p.a_volume, E));
+    const int inner = p.span_inner, copy_bytes = cuperm_span_data_bytes(p.a_volume, E);
+    uint16_t* slot = reinterpret_cast<uint16_t*>(smem + 2 * copy_bytes);
     for (int r = threadIdx.x; r < inner; r += kTileThreads) {
         uint32_t io, is, oo, s, os;
         cuperm_whole_dims_entry(&p, &dv, (uint32_t)r, &io, &is, &oo, &s, &os);
-        slot[r] = (uint16_t)s;
+        slot[cuperm_span_slot_at(r)] = (uint16_t)s;
     }
     const int step = kTileThreads * N; // elements between a thread's granules
     const int step_q = step / inner, step_r = step - step_q * inner;
-    __syncthreads();
-    for (int64_t t = blockIdx.x; t < p.num_tiles; t += gridDim.x) {
-        int64_t in_base, out_base;
-        cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.rank, t, &in_base, &out_base);
-        const int n = (int)(p.wd_split >= 0 ? inner * cuperm_whole_dims_split_len(&p, &dv, t) : p.a_volume);
-
-        const T* src = in + in_base;
-        const int hin = (int)(reinterpret_cast<uintptr_t>(src) % 16) / E;
-        const int gin = cuperm_granules_of(hin, n, N);
-        const uint4* srcv = reinterpret_cast<const uint4*>(src - hin);
-        for (int v0 = threadIdx.x; v0 < gin; v0 += kTileThreads * kSpanReadUnroll) {
-            uint4 x[kSpanReadUnroll];
-#pragma unroll
-            for (int i = 0; i < kSpanReadUnroll; ++i) {
-                const int v = v0 + i * kTileThreads, j = v * N - hin;
-                if (v < gin && j >= 0 && j + N <= n) x[i] = __ldg(srcv + v);
-            }
-#pragma unroll
-            for (int i = 0; i < kSpanReadUnroll; ++i) {
-                const int v = v0 + i * kTileThreads, j = v * N - hin;
-                if (v >= gin) break;
-                if (j >= 0 && j + N <= n) {
-                    data[v] = x[i];
-                } else {
-                    int lo, hi;
-                    cuperm_granule_part(hin, n, N, v, &lo, &hi);
-                    for (int e = lo; e < hi; ++e) reinterpret_cast<T*>(data)[v * N + e] = src[j + e];
-                }
-            }
+    int64_t t = blockIdx.x;
+    if (t >= p.num_tiles) return;
+    SpanTile<T> cur = span_tile(p, dv, t, in, out);
+    SpanLoads l;
+    span_issue(cur, l);
+    span_store(cur, l, smem);
+    for (int b = 0;; b ^= 1) {
+        __syncthreads(); // copy b holds tile t; everyone is done with copy b ^ 1
+        const int64_t next = t + gridDim.x;
+        SpanTile<T> nx;
+        if (next < p.num_tiles) {
+            nx = span_tile(p, dv, next, in, out);
+            span_issue(nx, l);
         }
-        __syncthreads();
-
-        T* dst = out + out_base;
-        const int hout = (int)(reinterpret_cast<uintptr_t>(dst) % 16) / E;
-        const int gout = cuperm_granules_of(hout, n, N);
-        uint4* dstv = reinterpret_cast<uint4*>(dst - hout);
-        const T* tile = reinterpret_cast<const T*>(data) + hin; // input element k of the span at tile[k]
-        int v = threadIdx.x, j = v * N - hout;
-        if (j < 0) { // the head granule (partial; v = 0 < gout)
-            int lo, hi;
-            cuperm_granule_part(hout, n, N, v, &lo, &hi);
-            cuperm_span_cursor_t c = cuperm_span_cursor(j + lo, inner);
-            for (int e = lo; e < hi; ++e) {
-                T* o = dst + j + e;
-                *o = op(tile[cuperm_span_next_source(&c, slot, inner)], o);
-            }
-            v += kTileThreads, j += step;
-        }
-        cuperm_span_cursor_t c = cuperm_span_cursor(j, inner);
-        for (; v < gout; v += kTileThreads, j += step) {
-            cuperm_span_cursor_t e = c;
-            if (j + N <= n) {
-                T x[N];
-#pragma unroll
-                for (int i = 0; i < N; ++i) x[i] = tile[cuperm_span_next_source(&e, slot, inner)];
-                if constexpr (!Op::kMovesBits) {
-                    uint4 yv = make_uint4(0, 0, 0, 0);
-                    if (op.reads_out()) yv = dstv[v];
-                    T y[N];
-                    memcpy(y, &yv, sizeof yv);
-#pragma unroll
-                    for (int i = 0; i < N; ++i) x[i] = op(x[i], &y[i]);
-                }
-                uint4 xv;
-                memcpy(&xv, x, sizeof xv);
-                dstv[v] = xv;
-            } else { // the tail granule
-                for (int i = 0; i < n - j; ++i) {
-                    T* o = dst + j + i;
-                    *o = op(tile[cuperm_span_next_source(&e, slot, inner)], o);
-                }
-            }
-            cuperm_span_advance(&c, step_q, step_r, inner);
-        }
-        __syncthreads(); // the span is refilled by the next tile
+        span_write(cur, smem + b * copy_bytes, slot, inner, step_q, step_r, op);
+        if (next >= p.num_tiles) break;
+        span_store(nx, l, smem + (b ^ 1) * copy_bytes);
+        cur = nx, t = next;
     }
 }
 
