@@ -5,7 +5,7 @@
 # every candidate of the short-group suites and their held-out twins timed at 1, 2 and 4 bytes
 # (cuperm-candidate-times: the planner's choice against the fastest); the short-group report
 # (heuristic plans, % of a same-run copy, every element verified). Steps named in SKIP
-# (tests,sanitizer,modes,candidates,report) are left out; the two programs that link the library
+# (tests,sanitizer,modes,changed,candidates,report) are left out; the two programs that link the library
 # statically are run where build-sp has them (with the library beside them they pass the carry limit).
 #   run (carry build-sp): OUT=... [SKIP=...] [BUDGET_S=240] scripts/gpu-spans-check.sh
 set -uo pipefail
@@ -48,6 +48,14 @@ if [[ $skip != *,modes,* ]]; then # heuristic and measure mode (every candidate 
     build-carry/bin/cuperm-bench $s --dtype i8,f16,f32 --mode both --target-ms ${TARGET_MS:-20} --quiet \
       --out "$out/modes" >"$out/modes-$s.log" 2>&1
     echo "$s rc=$?"; grep -E "median|worst" "$out/modes-$s.log" | head -12
+  done
+fi
+if [[ $skip != *,changed,* ]]; then # the suites' cases whose plan the span form changed (bench/cases/spans-changed)
+  step changed
+  for d in u8:1 f16:2 f32:4; do
+    timeout ${CHANGED_S:-100} build-carry/bin/cuperm-bench --cases bench/cases/spans-changed/changed-${d#*:}.txt \
+      --dtype ${d%:*} --mode both --target-ms 10 --plan-reps 1 --quiet --out "$out/changed" >"$out/changed-${d%:*}.log" 2>&1
+    echo "changed ${d%:*} rc=$?"; grep -E "heuristic/measured|bandwidth" "$out/changed-${d%:*}.log" | head -4
   done
 fi
 if [[ $skip != *,candidates,* && -x /tmp/sp/cuperm-candidate-times ]]; then

@@ -98,7 +98,9 @@ whole_dims_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv, con
 // Two copies of the span: a block issues the next tile's loads before it writes the current tile out
 // and stores them into the other copy after, one barrier a tile. Both copies and the slots are skewed
 // (cuperm_span_skew) so that the write pass's strided reads spread over the banks.
-constexpr int kSpanReadUnroll = 4; // granules a thread loads at once: 16 KB spans, 256 threads
+// Granules a thread loads into registers at once: 16 KB spans less a granule for the head
+// (cuperm_whole_dims_span_launch) in one round of 256 threads; larger spans load the rest a round at a time.
+constexpr int kSpanReadUnroll = 4;
 
 struct SpanLoads {
     uint4 x[kSpanReadUnroll];
@@ -143,26 +145,37 @@ __device__ __forceinline__ void span_issue(const SpanTile<T>& s, SpanLoads& l)
     }
 }
 
-// The loaded granules, and the partial ones element by element, into the span copy `copy`.
+// Granule v of tile s into span copy `copy`: whole (x, loaded), or its elements in the span.
+template <typename T>
+__device__ __forceinline__ void span_put(const SpanTile<T>& s, int v, const uint4& x, unsigned char* copy)
+{
+    constexpr int E = (int)sizeof(T), N = 16 / E;
+    if (span_whole(v, s.hin, s.n, N)) {
+        uint32_t* w = reinterpret_cast<uint32_t*>(copy + cuperm_span_skew(16 * v));
+        w[0] = x.x, w[1] = x.y, w[2] = x.z, w[3] = x.w;
+    } else {
+        int lo, hi;
+        cuperm_granule_part(s.hin, s.n, N, v, &lo, &hi);
+        for (int e = lo; e < hi; ++e)
+            *reinterpret_cast<T*>(copy + cuperm_span_skew(E * (v * N + e))) = s.src[v * N - s.hin + e];
+    }
+}
+
+// The loaded granules, the partial ones element by element, then any past the registers' rounds
+// (cuperm_span_launch sizes tiles to none; an inner block of 16 KB or more has some), into `copy`.
 template <typename T>
 __device__ __forceinline__ void span_store(const SpanTile<T>& s, const SpanLoads& l, unsigned char* copy)
 {
-    constexpr int E = (int)sizeof(T), N = 16 / E;
+    constexpr int N = 16 / (int)sizeof(T);
     const int g = cuperm_granules_of(s.hin, s.n, N);
+    const uint4* srcv = reinterpret_cast<const uint4*>(s.src - s.hin);
 #pragma unroll
     for (int i = 0; i < kSpanReadUnroll; ++i) {
         const int v = threadIdx.x + i * kTileThreads;
-        if (v >= g) break;
-        if (span_whole(v, s.hin, s.n, N)) {
-            uint32_t* w = reinterpret_cast<uint32_t*>(copy + cuperm_span_skew(16 * v));
-            w[0] = l.x[i].x, w[1] = l.x[i].y, w[2] = l.x[i].z, w[3] = l.x[i].w;
-        } else {
-            int lo, hi;
-            cuperm_granule_part(s.hin, s.n, N, v, &lo, &hi);
-            for (int e = lo; e < hi; ++e)
-                *reinterpret_cast<T*>(copy + cuperm_span_skew(E * (v * N + e))) = s.src[v * N - s.hin + e];
-        }
+        if (v < g) span_put(s, v, l.x[i], copy);
     }
+    for (int v = threadIdx.x + kSpanReadUnroll * kTileThreads; v < g; v += kTileThreads)
+        span_put(s, v, span_whole(v, s.hin, s.n, N) ? __ldg(srcv + v) : make_uint4(0, 0, 0, 0), copy);
 }
 
 template <typename T>
