@@ -325,6 +325,18 @@ static void batches_of_small_transposes(void** state)
         }
         check_case(&c, 1 << (i % 5));
     }
+    /* never for 8- and 16-byte elements (the kernel's skewed copy keeps 4-byte alignment), asked or not */
+    cuperm_tuning_t every = *cuperm_tuning_for(&kDevice);
+    every.transpose.span_max_elem = 16;
+    static const test_shape_t batch = {3, {2, 62, 3001}, {1, 0, 2}};
+    const test_case_t c = case_from_shape(&batch);
+    cuperm_problem_t p;
+    cuperm_launch_t sp;
+    cuperm_problem_init(&p, c.rank, c.extents, c.perm, NULL, NULL);
+    cuperm_problem_canonicalize(&p);
+    assert_true(cuperm_whole_dims_span_launch(&p, 4, &kDevice, &every.transpose, &sp));
+    for (int elem = 8; elem <= 16; elem *= 2)
+        assert_false(cuperm_whole_dims_span_launch(&p, elem, &kDevice, &every.transpose, &sp));
 }
 
 /* The heuristic launch of dense c with elem-byte elements under tuning. */

@@ -208,7 +208,8 @@ int cuperm_whole_dims_span_launch(const cuperm_problem_t* p, int elem, const cup
                                   const cuperm_transpose_tuning_t* tt, cuperm_launch_t* L)
 {
     const int n = p->rank;
-    if (elem > tt->span_max_elem || n < 3) return 0;
+    /* the kernel's skewed copy keeps elements 4-byte aligned, no more (cuperm_span_skew) */
+    if (elem > 4 || elem > tt->span_max_elem || n < 3) return 0;
     int out_order[CUPERM_MAX_RANK];
     output_order(p, out_order);
     if (out_order[0] == 0) return 0; /* the same fastest dimension: rows, not spans */

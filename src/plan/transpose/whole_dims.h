@@ -30,7 +30,7 @@ int cuperm_whole_dims_launch(const cuperm_problem_t* p, int elem, const cuperm_t
  * dimension is the same on both sides and dense above them, as many of its indices as make about
  * tt->span_tile_bytes (in even chunks), else the inner block alone where it spans a quarter of that.
  * Every tile is then one contiguous span on both sides. Elements of more than tt->span_max_elem
- * bytes have none. The grid is capped at tt->span_blocks_per_sm blocks per SM of dev. */
+ * bytes, or of more than 4 (the kernel's skewed copy keeps 4-byte alignment), have none. The grid is capped at tt->span_blocks_per_sm blocks per SM of dev. */
 int cuperm_whole_dims_span_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
                                   const cuperm_transpose_tuning_t* tt, cuperm_launch_t* L);
 

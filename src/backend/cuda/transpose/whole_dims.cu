@@ -241,7 +241,7 @@ whole_dims_span_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv
 {
     using T = typename Op::value_type;
     constexpr int E = (int)sizeof(T), N = 16 / E; // elements a granule
-    static_assert(E * N == 16, "elements of 1, 2, 4, 8 or 16 bytes");
+    static_assert(E * N == 16 && E <= 4, "elements of 1, 2 or 4 bytes: the skew keeps 4-byte alignment");
     extern __shared__ __align__(16) unsigned char smem[];
     const int inner = p.span_inner, copy_bytes = cuperm_span_data_bytes(p.a_volume, E);
     uint16_t* slot = reinterpret_cast<uint16_t*>(smem + 2 * copy_bytes);
@@ -281,8 +281,12 @@ extern "C" cudaError_t cuperm_launch_whole_dims(const cuperm_launch_t* l, cuperm
 {
     return cuperm::dispatch_op(type, s, [&](auto op) {
         using Op = decltype(op);
-        if (l->tile.wd_span)
-            return cuperm::launch_tile_walk<Op>(cuperm::whole_dims_span_kernel<Op>, l, in, out, op, stream);
+        if (l->tile.wd_span) { // 1-4-byte elements only (cuperm_whole_dims_span_launch)
+            if constexpr (sizeof(typename Op::value_type) <= 4)
+                return cuperm::launch_tile_walk<Op>(cuperm::whole_dims_span_kernel<Op>, l, in, out, op, stream);
+            else
+                return cudaErrorInvalidValue;
+        }
         return cuperm::launch_tile_walk<Op>(cuperm::whole_dims_kernel<Op>, l, in, out, op, stream);
     });
 }
