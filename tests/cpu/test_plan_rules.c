@@ -115,11 +115,21 @@ static void spans_for_batches_of_small_transposes(void** state)
     cuperm_problem_init(&p, 4, e4, shared, NULL, NULL);
     cuperm_problem_canonicalize(&p);
     assert_false(cuperm_whole_dims_span_launch(&p, 1, &kDevice, tt(), &sp));
-    static const int rot[4] = {2, 0, 1, 3}; /* rank 4: the inner block of three */
-    cuperm_problem_init(&p, 4, e4, rot, NULL, NULL);
+    static const int rot[4] = {2, 1, 0, 3}; /* rank 4: the inner block of three, a candidate the */
+    cuperm_problem_init(&p, 4, e4, rot, NULL, NULL); /* planner does not take (span_max_inner_dims) */
     cuperm_problem_canonicalize(&p);
     assert_true(cuperm_whole_dims_span_launch(&p, 1, &kDevice, tt(), &sp));
     assert_int_equal(sp.tile.span_inner, 70);
+    l = plan(4, e4, rot, 1);
+    assert_false(l.kind == CUPERM_LAUNCH_WHOLE_DIMS && l.tile.wd_span);
+    /* 13^6 f16 1,0,2,4,3,5: a 2-D block of 169 with a batch of 13, then the outer two swapped: tiles of
+     * 4.4 KB, under span_min_tile_bytes; 1,0,2,3,4,5 batches 13^4 into 16 KB tiles */
+    const int64_t e13[6] = {13, 13, 13, 13, 13, 13};
+    static const int short_batch[6] = {1, 0, 2, 4, 3, 5}, long_batch[6] = {1, 0, 2, 3, 4, 5};
+    l = plan(6, e13, short_batch, 2);
+    assert_false(l.kind == CUPERM_LAUNCH_WHOLE_DIMS && l.tile.wd_span);
+    l = plan(6, e13, long_batch, 2);
+    assert_true(l.kind == CUPERM_LAUNCH_WHOLE_DIMS && l.tile.wd_span);
 }
 
 /* A rank-12 tensor of extents 2-5 with two of 21-40 whose tile launch reads and writes

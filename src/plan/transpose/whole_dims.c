@@ -291,6 +291,10 @@ int cuperm_whole_dims_span_preferred(const cuperm_launch_t* rules, const cuperm_
     if (sp->kind != CUPERM_LAUNCH_WHOLE_DIMS || !sp->tile.wd_span || rules->kind == CUPERM_LAUNCH_COPY ||
         rules->tile.vec_log2)
         return 0;
+    const cuperm_tile_params_t* t = &sp->tile;
+    int inner_dims = 0;
+    for (int64_t v = 1; v < t->span_inner; v *= t->dim[inner_dims++].extent) {}
+    if (t->a_volume * sp->elem_size < tt->span_min_tile_bytes || inner_dims > tt->span_max_inner_dims) return 0;
     const double short_run = tt->span_short_run_bytes;
     cuperm_model_features_t f;
     cuperm_model_features(rules, &f);
