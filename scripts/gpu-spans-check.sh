@@ -7,7 +7,7 @@
 # (heuristic plans, % of a same-run copy, every element verified). Steps named in SKIP
 # (tests,sanitizer,modes,changed,candidates,report) are left out; the two programs that link the library
 # statically are run where build-sp has them (with the library beside them they pass the carry limit).
-#   run (carry build-sp): OUT=... [SKIP=...] [BUDGET_S=240] scripts/gpu-spans-check.sh
+#   run (carry build-sp): OUT=... [SKIP=...] [BUDGET_S=240] [CHANGED_DIR=...] scripts/gpu-spans-check.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
 final=${OUT:-$PWD/spans-check}; out=/tmp/sp/out; rm -rf "$out"; mkdir -p "$final" "$out"
@@ -50,10 +50,11 @@ if [[ $skip != *,modes,* ]]; then # heuristic and measure mode (every candidate 
     echo "$s rc=$?"; grep -E "median|worst" "$out/modes-$s.log" | head -12
   done
 fi
-if [[ $skip != *,changed,* ]]; then # the suites' cases whose plan the span form changed (bench/cases/spans-changed)
+if [[ $skip != *,changed,* && -d ${CHANGED_DIR:-none} ]]; then # cases whose plan a rule changed: CHANGED_DIR/changed-E.txt
   step changed
   for d in u8:1 f16:2 f32:4; do
-    timeout ${CHANGED_S:-100} build-carry/bin/cuperm-bench --cases bench/cases/spans-changed/changed-${d#*:}.txt \
+    [ -s "$CHANGED_DIR/changed-${d#*:}.txt" ] || continue
+    timeout ${CHANGED_S:-100} build-carry/bin/cuperm-bench --cases "$CHANGED_DIR/changed-${d#*:}.txt" \
       --dtype ${d%:*} --mode both --target-ms 10 --plan-reps 1 --quiet --out "$out/changed" >"$out/changed-${d%:*}.log" 2>&1
     echo "changed ${d%:*} rc=$?"; grep -E "heuristic/measured|bandwidth" "$out/changed-${d%:*}.log" | head -4
   done

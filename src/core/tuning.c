@@ -163,12 +163,12 @@
         /* The span form: batches of small transposes in elements of 1-4 bytes (2 x 62 x 1729307 bytes, perm  \
          * 1,0,2), whose tile launches cut one side into runs of a few bytes (5-12% of copy at 1 and 2 bytes, \
          * H200, bench/results/shortgroup-h200/). 16 KB spans; 4 blocks an SM (64 registers) walk them.     \
-         * On the suites' other cases the form could take (n^6 at 1-4 bytes), tiles of under 8 KB (a short   \
-         * batch: 13^3 elements) ran 1.05-2.3x slower than the tile launches, and so did inner blocks of     \
-         * three dimensions (1,2,0,... : 1.02-2.4x); 2-D blocks in 8-16 KB tiles tied or won              \
-         * (bench/results/spans-h200/). */                                                                  \
-        .span_max_elem = 4, .span_short_run_bytes = 64, .span_min_tile_bytes = 8192, .span_max_inner_dims = 2, \
-        .span_tile_bytes = 16384, .span_max_inner = 4096, .span_blocks_per_sm = 4,                          \
+         * A scalar tile moves a run of r elements with r lanes: runs of 8 or fewer split each warp access   \
+         * into 4 or more pieces. Where the rules' runs were 13-23 elements (n^6 at 1-4 bytes, perms         \
+         * 1,0,2,... and 1,2,0,...), the span form ran 1.0-2.4x the tile launches' time, and tiles of under \
+         * 8 KB (a short batch: 13^3 elements) lost too (bench/results/spans-h200/). */                     \
+        .span_max_elem = 4, .span_max_run_elems = 8, .span_min_tile_bytes = 8192, .span_tile_bytes = 16384,  \
+        .span_max_inner = 4096, .span_blocks_per_sm = 4,                                                     \
         /* Row tiles (16 KB, as the other tiles) for rows under 2 KB; they replace a rows launch of rows of  \
          * a sector or more whose elements fill at most 75% of its tiles' slots. H200, every candidate       \
          * timed (bench/results/row-tiles-h200/): on the n^6 rows cases the rule was read from (f64          \

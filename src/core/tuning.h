@@ -104,9 +104,9 @@ typedef struct {
                                           * (a short group left the tile that small), whatever its runs */
     /* WHOLE_DIMS launches in spans (whole_dims.h: cuperm_whole_dims_span_launch) */
     int span_max_elem;                   /* elements of at most this many bytes (0: never) take the span form ... */
-    int span_short_run_bytes;            /* ... where the rules' launch reads or writes runs shorter than this, */
-    int span_min_tile_bytes;             /* its tiles span this many bytes or more, */
-    int span_max_inner_dims;             /* and its inner block has at most this many dimensions */
+    int span_max_run_elems;              /* ... where the rules' launch reads or writes runs of at most this many
+                                          * elements within its tiles ... */
+    int span_min_tile_bytes;             /* ... and its tiles span this many bytes or more */
     int span_tile_bytes;                 /* a tile spans about this many bytes (one inner block at least) */
     int span_max_inner;                  /* most elements below the tile's last dimension (16-bit slots) */
     int span_blocks_per_sm;              /* resident blocks per SM that walk the tiles */

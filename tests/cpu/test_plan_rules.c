@@ -115,21 +115,29 @@ static void spans_for_batches_of_small_transposes(void** state)
     cuperm_problem_init(&p, 4, e4, shared, NULL, NULL);
     cuperm_problem_canonicalize(&p);
     assert_false(cuperm_whole_dims_span_launch(&p, 1, &kDevice, tt(), &sp));
-    static const int rot[4] = {2, 1, 0, 3}; /* rank 4: the inner block of three, a candidate the */
-    cuperm_problem_init(&p, 4, e4, rot, NULL, NULL); /* planner does not take (span_max_inner_dims) */
+    static const int rot[4] = {2, 1, 0, 3}; /* rank 4: an inner block of three, runs of 2 */
+    cuperm_problem_init(&p, 4, e4, rot, NULL, NULL);
     cuperm_problem_canonicalize(&p);
     assert_true(cuperm_whole_dims_span_launch(&p, 1, &kDevice, tt(), &sp));
     assert_int_equal(sp.tile.span_inner, 70);
     l = plan(4, e4, rot, 1);
-    assert_false(l.kind == CUPERM_LAUNCH_WHOLE_DIMS && l.tile.wd_span);
-    /* 13^6 f16 1,0,2,4,3,5: a 2-D block of 169 with a batch of 13, then the outer two swapped: tiles of
-     * 4.4 KB, under span_min_tile_bytes; 1,0,2,3,4,5 batches 13^4 into 16 KB tiles */
-    const int64_t e13[6] = {13, 13, 13, 13, 13, 13};
-    static const int short_batch[6] = {1, 0, 2, 4, 3, 5}, long_batch[6] = {1, 0, 2, 3, 4, 5};
-    l = plan(6, e13, short_batch, 2);
-    assert_false(l.kind == CUPERM_LAUNCH_WHOLE_DIMS && l.tile.wd_span);
-    l = plan(6, e13, long_batch, 2);
     assert_true(l.kind == CUPERM_LAUNCH_WHOLE_DIMS && l.tile.wd_span);
+    /* 13^6 f16: runs of 13 in the rules' tiles, more than span_max_run_elems: the span form is a
+     * candidate only (1,0,2,3,4,5: 16 KB tiles of 13^4 batches) */
+    const int64_t e13[6] = {13, 13, 13, 13, 13, 13};
+    static const int batch13[6] = {1, 0, 2, 3, 4, 5};
+    cuperm_problem_init(&p, 6, e13, batch13, NULL, NULL);
+    cuperm_problem_canonicalize(&p);
+    assert_true(cuperm_whole_dims_span_launch(&p, 2, &kDevice, tt(), &sp));
+    l = plan(6, e13, batch13, 2);
+    assert_false(l.kind == CUPERM_LAUNCH_WHOLE_DIMS && l.tile.wd_span);
+    /* a short side of 4 f16 in a batch of 4 x 24 whose tiles would hold 4 KB: under span_min_tile_bytes */
+    const int64_t few[3] = {4, 24, 21};
+    cuperm_problem_init(&p, 3, few, p3, NULL, NULL);
+    cuperm_problem_canonicalize(&p);
+    assert_true(cuperm_whole_dims_span_launch(&p, 2, &kDevice, tt(), &sp) && sp.tile.a_volume * 2 < 8192);
+    l = plan(3, few, p3, 2);
+    assert_false(l.kind == CUPERM_LAUNCH_WHOLE_DIMS && l.tile.wd_span);
 }
 
 /* A rank-12 tensor of extents 2-5 with two of 21-40 whose tile launch reads and writes

@@ -291,14 +291,11 @@ int cuperm_whole_dims_span_preferred(const cuperm_launch_t* rules, const cuperm_
     if (sp->kind != CUPERM_LAUNCH_WHOLE_DIMS || !sp->tile.wd_span || rules->kind == CUPERM_LAUNCH_COPY ||
         rules->tile.vec_log2)
         return 0;
-    const cuperm_tile_params_t* t = &sp->tile;
-    int inner_dims = 0;
-    for (int64_t v = 1; v < t->span_inner; v *= t->dim[inner_dims++].extent) {}
-    if (t->a_volume * sp->elem_size < tt->span_min_tile_bytes || inner_dims > tt->span_max_inner_dims) return 0;
-    const double short_run = tt->span_short_run_bytes;
+    if (sp->tile.a_volume * sp->elem_size < tt->span_min_tile_bytes) return 0;
+    const double short_run = (double)tt->span_max_run_elems * rules->elem_size;
     cuperm_model_features_t f;
     cuperm_model_features(rules, &f);
-    return f.in_run_bytes < short_run || f.out_run_bytes < short_run;
+    return f.in_run_bytes <= short_run || f.out_run_bytes <= short_run;
 }
 
 void cuperm_whole_dims_fit_device(cuperm_launch_t* L, const cuperm_device_info_t* dev, const cuperm_transpose_tuning_t* tt)

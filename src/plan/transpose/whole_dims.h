@@ -35,10 +35,9 @@ int cuperm_whole_dims_span_launch(const cuperm_problem_t* p, int elem, const cup
                                   const cuperm_transpose_tuning_t* tt, cuperm_launch_t* L);
 
 /** Whether the rules' launch gives way to span launch sp: it moves elements one at a time (no vectors)
- * and reads or writes runs shorter than tt->span_short_run_bytes within its tiles (the model's
+ * and reads or writes runs of at most tt->span_max_run_elems elements within its tiles (the model's
  * features), where sp moves whole spans on both sides by 16-byte vectors, in tiles of at least
- * tt->span_min_tile_bytes whose inner block has at most tt->span_max_inner_dims dimensions (measure
- * mode's candidates keep the others). */
+ * tt->span_min_tile_bytes (measure mode's candidates keep the others). */
 int cuperm_whole_dims_span_preferred(const cuperm_launch_t* rules, const cuperm_launch_t* sp,
                                      const cuperm_transpose_tuning_t* tt);
 
