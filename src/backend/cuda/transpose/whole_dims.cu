@@ -162,7 +162,7 @@ __device__ __forceinline__ void span_put(const SpanTile<T>& s, int v, const uint
 }
 
 // The loaded granules, the partial ones element by element, then any past the registers' rounds
-// (cuperm_span_launch sizes tiles to none; an inner block of 16 KB or more has some), into `copy`.
+// (cuperm_whole_dims_span_launch sizes tiles to none; an inner block of 16 KB or more has some), into `copy`.
 template <typename T>
 __device__ __forceinline__ void span_store(const SpanTile<T>& s, const SpanLoads& l, unsigned char* copy)
 {
