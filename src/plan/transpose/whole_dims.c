@@ -82,19 +82,26 @@ static int64_t side_run(const cuperm_problem_t* p, const int* order, const int* 
     return run;
 }
 
+/* Dimensions by output stride (then input stride: the canonical order), into order[]. */
+static void output_order(const cuperm_problem_t* p, int* order)
+{
+    for (int d = 0; d < p->rank; ++d) order[d] = d;
+    for (int i = 1; i < p->rank; ++i) {
+        const int x = order[i];
+        int j = i;
+        for (; j > 0 && p->dim[x].out_stride < p->dim[order[j - 1]].out_stride; --j) order[j] = order[j - 1];
+        order[j] = x;
+    }
+}
+
 int cuperm_whole_dims_launch(const cuperm_problem_t* p, int elem, const cuperm_transpose_tuning_t* tt,
                          cuperm_launch_t* L)
 {
     const int n = p->rank;
     if (n < 2) return 0;
     int in_order[CUPERM_MAX_RANK], out_order[CUPERM_MAX_RANK], in_tile[CUPERM_MAX_RANK] = {0};
-    for (int d = 0; d < n; ++d) in_order[d] = out_order[d] = d; /* canonical: sorted by input stride */
-    for (int i = 1; i < n; ++i) {
-        const int x = out_order[i];
-        int j = i;
-        for (; j > 0 && p->dim[x].out_stride < p->dim[out_order[j - 1]].out_stride; --j) out_order[j] = out_order[j - 1];
-        out_order[j] = x;
-    }
+    for (int d = 0; d < n; ++d) in_order[d] = d; /* canonical: sorted by input stride */
+    output_order(p, out_order);
     const int64_t vmax = cuperm_whole_dims_max_volume(elem);
     const int64_t target = (tt->whole_dims_run_bytes + elem - 1) / elem;
     int64_t volume = 1, part = 0;
@@ -190,18 +197,6 @@ int cuperm_whole_dims_launch(const cuperm_problem_t* p, int elem, const cuperm_t
     L->blocks = t->num_tiles < 0x7fffffff ? t->num_tiles : 0x7fffffff;
     L->smem_bytes = cuperm_whole_dims_smem_bytes(t, elem);
     return 1;
-}
-
-/* Dimensions by output stride (then input stride: the canonical order), into order[]. */
-static void output_order(const cuperm_problem_t* p, int* order)
-{
-    for (int d = 0; d < p->rank; ++d) order[d] = d;
-    for (int i = 1; i < p->rank; ++i) {
-        const int x = order[i];
-        int j = i;
-        for (; j > 0 && p->dim[x].out_stride < p->dim[order[j - 1]].out_stride; --j) order[j] = order[j - 1];
-        order[j] = x;
-    }
 }
 
 int cuperm_whole_dims_span_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
