@@ -2,12 +2,14 @@
 # The span form of whole-dims launches (issue 14, session 60) on one GPU, from build-sp/
 # (scripts/lib/make-carry.sh: cuperm_make_span_carry): test_gpu_candidates (every candidate launch,
 # the span shapes among them) and its span tests under memcheck and racecheck; test_gpu_transpose;
+# test_gpu_large's spans above 2^31 elements (LARGE_FILTER: another cmocka filter);
 # every candidate of the short-group suites and their held-out twins timed at 1, 2 and 4 bytes
 # (cuperm-candidate-times: the planner's choice against the fastest); the short-group report
-# (heuristic plans, % of a same-run copy, every element verified). Steps named in SKIP
-# (tests,sanitizer,modes,changed,candidates,report) are left out; the two programs that link the library
+# (heuristic plans, % of a same-run copy, every element verified); the differential fuzz test
+# (scripts/gpu-fuzz-carried.sh, FUZZ_* and SANITIZE as there) where build-fz is carried too. Steps
+# named in SKIP (tests,sanitizer,modes,changed,candidates,fuzz,report) are left out; the two programs that link the library
 # statically are run where build-sp has them (with the library beside them they pass the carry limit).
-#   run (carry build-sp): OUT=... [SKIP=...] [BUDGET_S=240] [CHANGED_DIR=...] scripts/gpu-spans-check.sh
+#   run (carry build-sp [build-fz]): OUT=... [SKIP=...] [BUDGET_S=240] [CHANGED_DIR=...] scripts/gpu-spans-check.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
 final=${OUT:-$PWD/spans-check}; out=/tmp/sp/out; rm -rf "$out"; mkdir -p "$final" "$out"
@@ -28,6 +30,9 @@ if [[ $skip != *,tests,* ]]; then
     { /tmp/sp/test_gpu_candidates >"$out/test_gpu_candidates.log" 2>&1; echo "test_gpu_candidates rc=$?"; }
   [ -x build-sp/test_gpu_transpose ] &&
     { build-sp/test_gpu_transpose >"$out/test_gpu_transpose.log" 2>&1; echo "test_gpu_transpose rc=$?"; }
+  [ -x build-sp/test_gpu_large ] && # the span test only: the others take minutes of CPU reference
+    { CUPERM_TEST_FILTER=${LARGE_FILTER:-spans_above_2_31_elements} build-sp/test_gpu_large \
+        >"$out/test_gpu_large.log" 2>&1; echo "test_gpu_large rc=$?"; }
   grep -E "PASSED|FAILED" "$out"/test_gpu_*.log
 fi
 if [[ $skip != *,sanitizer,* ]]; then # the span tests of whichever test programs the carry holds
@@ -70,6 +75,10 @@ if [[ $skip != *,candidates,* && -x /tmp/sp/cuperm-candidate-times ]]; then
       echo "$s ${d%:*} rc=$? $(($(wc -l <"$out/cand-$s-${d%:*}.csv") - 1)) candidates"
     done
   done
+fi
+if [[ $skip != *,fuzz,* && -f build-fz/cuperm-fuzz.xz ]]; then # carried beside build-sp where it fits
+  step fuzz
+  OUT=$out/fuzz scripts/gpu-fuzz-carried.sh
 fi
 if [[ $skip != *,report,* ]]; then
   step report

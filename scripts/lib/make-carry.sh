@@ -69,7 +69,7 @@ cuperm_unpack_dist_carry() {
 
 # cuperm_make_span_carry BUILD: build-sp/ for scripts/gpu-spans-check.sh: the shared library,
 # test_gpu_candidates and cuperm-candidate-times (both link the library statically) stripped and
-# xz-compressed, cuperm-bench, test_gpu_transpose and cmocka. BUILD configured for 90-real.
+# xz-compressed, cuperm-bench, test_gpu_transpose, test_gpu_large and cmocka. BUILD configured for 90-real.
 cuperm_make_span_carry() {
   local b=$1 t
   rm -rf build-sp && mkdir -p build-sp
@@ -77,6 +77,7 @@ cuperm_make_span_carry() {
   strip --strip-debug -o build-sp/cuperm-candidate-times "$b/tools/model/cuperm-candidate-times"
   strip --strip-debug -o build-sp/test_gpu_candidates "$(find "$b/tests" -name test_gpu_candidates -type f | head -1)"
   xz -6 -T2 -f build-sp/libcuperm.so.0 build-sp/cuperm-candidate-times build-sp/test_gpu_candidates
-  cp "$b/tools/bench/cuperm-bench" "$(find "$b/tests" -name test_gpu_transpose -type f | head -1)" build-sp/
+  cp "$b/tools/bench/cuperm-bench" "$(find "$b/tests" -name test_gpu_transpose -type f | head -1)" \
+    "$(find "$b/tests" -name test_gpu_large -type f | head -1)" build-sp/
   cp -L "$(ldd build-sp/test_gpu_transpose | awk '/libcmocka/ {print $3}')" build-sp/
 }

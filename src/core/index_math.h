@@ -287,15 +287,40 @@ CUPERM_HD int cuperm_span_slot_at(int r) { return r + ((r >> 6) << 1); }
 
 /* Bytes of one copy of a span of up to `volume` elements and its head, skewed, in 16-byte units;
  * the kernel keeps two (the next tile's loads land in one while the other goes out), then the
- * slots of `inner` elements. */
+ * gather table (cuperm_span_gather_bytes), then the slots of `inner` elements. */
 CUPERM_HD int cuperm_span_data_bytes(int64_t volume, int elem)
 {
     return (cuperm_span_skew((int)(volume * elem + 16)) + 15) / 16 * 16;
 }
 
-CUPERM_HD int cuperm_span_smem_bytes(int64_t volume, int elem, int inner)
+/* The gather table (launches with wd_span == 2): for each whole output granule v of a span whose heads
+ * are those of the block's first tile, the skewed byte in the copy of each of its 16 / elem elements
+ * (16-bit entries), so the write pass reads a granule's sources with one or two 16-byte loads instead
+ * of stepping the cursor an element at a time. Granules up to cuperm_span_gather_granules(volume,
+ * elem), any head. */
+CUPERM_HD int cuperm_span_gather_granules(int64_t volume, int elem)
 {
-    return 2 * cuperm_span_data_bytes(volume, elem) + (cuperm_span_slot_at(inner) * 2 + 15) / 16 * 16;
+    return (int)(volume * elem / 16) + 2;
+}
+
+/* Entries come in pieces of up to 8 (16 bytes), stored piece-major: a warp's lanes, on neighbouring
+ * granules, read neighbouring pieces. Entry e of granule v of a table of g granules: */
+CUPERM_HD int cuperm_span_gather_at(int v, int e, int elem, int g)
+{
+    const int per = elem == 4 ? 4 : 8; /* entries a piece */
+    return ((e / per) * g + v) * per + e % per;
+}
+
+CUPERM_HD int cuperm_span_gather_bytes(int64_t volume, int elem)
+{
+    return (cuperm_span_gather_granules(volume, elem) * (16 / elem) * 2 + 15) / 16 * 16;
+}
+
+/* Shared memory of a span launch: two copies, the gather table where it has one (gathered), the slots. */
+CUPERM_HD int cuperm_span_smem_bytes(int64_t volume, int elem, int inner, int gathered)
+{
+    return 2 * cuperm_span_data_bytes(volume, elem) + (gathered ? cuperm_span_gather_bytes(volume, elem) : 0) +
+           (cuperm_span_slot_at(inner) * 2 + 15) / 16 * 16;
 }
 
 /* Where the write pass is: output element j = g * inner + r. */
@@ -326,6 +351,22 @@ CUPERM_HD int cuperm_span_next_source(cuperm_span_cursor_t* c, const uint16_t* s
     const int k = c->g * inner + slot[cuperm_span_slot_at(c->r)];
     if (++c->r == inner) c->r = 0, ++c->g;
     return k;
+}
+
+/* The gather table's entries of output granule v (heads hin, hout; n elements in the span), 16 / elem
+ * of them from element e0 on, by the thread that builds them: the skewed byte of each element's
+ * source in the copy, or 0 outside the span (such granules are never gathered). */
+CUPERM_HD void cuperm_span_gather_fill(uint16_t* table, int g, int v, int hin, int hout, int n, int elem,
+                                       const uint16_t* slot, int inner)
+{
+    const int N = 16 / elem, j0 = v * N - hout;
+    cuperm_span_cursor_t c = cuperm_span_cursor(j0 > 0 ? j0 : 0, inner);
+    for (int e = 0; e < N; ++e) {
+        const int j = j0 + e;
+        int at = 0;
+        if (j >= 0 && j < n) at = cuperm_span_skew(elem * (hin + cuperm_span_next_source(&c, slot, inner)));
+        table[cuperm_span_gather_at(v, e, elem, g)] = (uint16_t)at;
+    }
 }
 
 /*

@@ -107,7 +107,8 @@ typedef struct {
     int32_t wd_place[CUPERM_MAX_RANK]; /* elements of A's dimensions below d: d's stride in the tile's slots */
     /* The span form (whole_dims.h: cuperm_whole_dims_span_launch): every tile is one contiguous span on
      * both sides, span_inner elements of the tile's dimensions below its last (the same set first on
-     * both sides) times that last dimension's part (the split, or whole), moved by 16-byte vectors. */
+     * both sides) times that last dimension's part (the split, or whole), moved by 16-byte vectors;
+     * 2: the write pass reads whole granules' sources from a gather table (cuperm_span_gather_fill). */
     int wd_span;
     int span_inner;
     /* ROW_TILES launches only (plan/transpose/row_tiles.h): dim[0] is the row, the same fastest

@@ -110,6 +110,7 @@ typedef struct {
     int span_tile_bytes;                 /* a tile spans about this many bytes (one inner block at least) */
     int span_max_inner;                  /* most elements below the tile's last dimension (16-bit slots) */
     int span_blocks_per_sm;              /* resident blocks per SM that walk the tiles */
+    int span_gather_max_elem;            /* elements of at most this many bytes write through a gather table */
     /* ROW_TILES launches (plan/transpose/row_tiles.h) */
     int row_tiles_max_row_bytes;         /* rows shorter than this have a row-tiles launch (0: none) ... */
     int row_tiles_min_row_bytes;         /* ... which replaces a rows launch whose rows are this long or more

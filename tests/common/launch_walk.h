@@ -39,31 +39,47 @@ static inline int whole_dims_walk(const cuperm_launch_t* l, int (*f)(int64_t out
 /* A WHOLE_DIMS launch in spans (wd_span) as its kernel runs it (whole_dims.cu: whole_dims_span_kernel),
  * with the input and output pointers in_mis and out_mis elements past a 16-byte boundary: per tile the
  * read pass's granules into the span's shared copy (input offsets), then each thread's granules of the
- * write pass, its cursor stepped as the kernel steps it. An element taken from a slot the read pass did
+ * write pass, its cursor stepped as the kernel steps it and, in launches with a gather table
+ * (wd_span == 2), its whole granules' sources read from the block's table where the tile's heads are
+ * those of the block's first tile (tiles[1] counts such tiles, tiles[0] the others; tiles may be NULL). An element taken from a slot the read pass did
  * not fill, or outside the copy, makes it return -1. */
-static inline int whole_dims_span_walk(const cuperm_launch_t* l, int in_mis, int out_mis,
+static inline int whole_dims_span_walk(const cuperm_launch_t* l, int in_mis, int out_mis, int64_t tiles[2],
                                        int (*f)(int64_t out, int64_t in, void* ctx), void* ctx)
 {
     const cuperm_tile_params_t* p = &l->tile;
     const int E = l->elem_size, N = 16 / E, inner = p->span_inner, step = CUPERM_THREADS * N;
     const int step_q = step / inner, step_r = step - step_q * inner;
     const int copy = cuperm_span_data_bytes(p->a_volume, E); /* bytes: elements at their skewed places */
-    if (2 * copy + 2 * cuperm_span_slot_at(inner) > l->smem_bytes) return -1;     /* the launch's shared memory */
+    const int g = cuperm_span_gather_granules(p->a_volume, E), gbytes = cuperm_span_gather_bytes(p->a_volume, E);
+    const int table_on = p->wd_span == 2;
+    if (cuperm_span_smem_bytes(p->a_volume, E, inner, table_on) > l->smem_bytes || l->blocks < 1)
+        return -1; /* the launch's shared memory */
     cuperm_tile_divs_t dv;
     cuperm_tile_divisors(p, &dv);
     uint16_t* slot = (uint16_t*)malloc((size_t)cuperm_span_slot_at(inner) * sizeof *slot);
+    uint16_t* table = (uint16_t*)malloc((size_t)gbytes);
     int64_t* data = (int64_t*)malloc((size_t)copy * sizeof *data);
-    int r = !slot || !data || 16 % E ? -1 : 0;
+    int r = !slot || !table || !data || 16 % E ? -1 : 0;
     for (int k = 0; k < inner && !r; ++k) {
         uint32_t io, is, oo, s, os;
         cuperm_whole_dims_entry(p, &dv, (uint32_t)k, &io, &is, &oo, &s, &os);
         slot[cuperm_span_slot_at(k)] = (uint16_t)s;
     }
-    for (int64_t t = 0; t < p->num_tiles && !r; ++t) {
+    int hin0 = 0, hout0 = 0;
+    /* block by block (blockIdx.x = t0), each block's tiles in turn, as the kernel walks them */
+    for (int64_t t0 = 0; t0 < l->blocks && t0 < p->num_tiles && !r; ++t0)
+    for (int64_t t = t0; t < p->num_tiles && !r; t += l->blocks) {
         int64_t ib, ob;
         cuperm_group_offsets(p->dim, dv.dim, p->a_end, p->rank, t, &ib, &ob);
         const int n = (int)(p->wd_split >= 0 ? inner * cuperm_whole_dims_split_len(p, &dv, t) : p->a_volume);
         const int hin = (int)((in_mis + ib) % N), hout = (int)((out_mis + ob) % N);
+        if (t == t0) { /* the block's gather table, for the heads of its first tile */
+            hin0 = hin, hout0 = hout;
+            for (int v = 0; v < g; ++v)
+                cuperm_span_gather_fill(table, g, v, hin0, hout0, (int)p->a_volume, E, slot, inner);
+        }
+        const int gathered = table_on && hin == hin0 && hout == hout0;
+        if (tiles) ++tiles[gathered];
         for (int i = 0; i < copy; ++i) data[i] = -1;
         for (int v = 0; v < cuperm_granules_of(hin, n, N); ++v) {
             int lo, hi;
@@ -93,7 +109,8 @@ static inline int whole_dims_span_walk(const cuperm_launch_t* l, int in_mis, int
                 cuperm_span_cursor_t e = c;
                 const int m = j + N <= n ? N : n - j; /* a whole granule, or the tail's elements */
                 for (int i = 0; i < m && !r; ++i) {
-                    const int k = cuperm_span_skew(E * (hin + cuperm_span_next_source(&e, slot, inner)));
+                    int k = cuperm_span_skew(E * (hin + cuperm_span_next_source(&e, slot, inner)));
+                    if (gathered && m == N) k = table[cuperm_span_gather_at(v, i, E, g)];
                     r = k < 0 || k >= copy || data[k] < 0 ? -1 : f(ob + j + i, data[k], ctx);
                 }
                 cuperm_span_advance(&c, step_q, step_r, inner);
@@ -101,6 +118,7 @@ static inline int whole_dims_span_walk(const cuperm_launch_t* l, int in_mis, int
         }
     }
     free(slot);
+    free(table);
     free(data);
     return r;
 }
@@ -172,7 +190,7 @@ static inline int launch_walk(const cuperm_launch_t* l, int (*f)(int64_t out, in
         return 0;
     }
     if (l->kind == CUPERM_LAUNCH_WHOLE_DIMS)
-        return l->tile.wd_span ? whole_dims_span_walk(l, 0, 0, f, ctx) : whole_dims_walk(l, f, ctx);
+        return l->tile.wd_span ? whole_dims_span_walk(l, 0, 0, NULL, f, ctx) : whole_dims_walk(l, f, ctx);
     if (l->kind == CUPERM_LAUNCH_ROW_TILES) return row_tiles_walk(l, f, ctx);
     const cuperm_tile_params_t* p = &l->tile;
     const int64_t ta = (int64_t)1 << p->tile_a_log2, tb = (int64_t)1 << p->tile_b_log2;

@@ -437,6 +437,56 @@ static void spread_slots_are_thread_major_and_counts_match(void** state)
         }
 }
 
+/* The span form's gather table: every entry of every granule in one place of the table, a granule's
+ * pieces 16- (8-) byte aligned and lanes on neighbouring granules on neighbouring pieces; filled for
+ * a batch of 3 x 5 transposes (slots 0, 3, 6, 9, 12, 1, ...), each whole granule's entries the
+ * skewed bytes of its elements' sources, entries outside the span 0. */
+static void span_gather_table_places_and_sources(void** state)
+{
+    (void)state;
+    static const int elems[] = {1, 2, 4};
+    for (int t = 0; t < 3; ++t) {
+        const int E = elems[t], N = 16 / E, per = E == 4 ? 4 : 8;
+        for (int volume = 15; volume <= 4000; volume = volume * 3 + 1) {
+            const int g = cuperm_span_gather_granules(volume, E), entries = cuperm_span_gather_bytes(volume, E) / 2;
+            assert_true(g * N <= entries);
+            int* seen = calloc((size_t)entries, sizeof *seen);
+            assert_non_null(seen);
+            for (int v = 0; v < g; ++v)
+                for (int e = 0; e < N; ++e) {
+                    const int at = cuperm_span_gather_at(v, e, E, g);
+                    assert_true(at >= 0 && at < entries);
+                    ++seen[at];
+                    if (e % per == 0) assert_int_equal(at * 2 % (per * 2), 0);
+                    if (v > 0) assert_int_equal(at - cuperm_span_gather_at(v - 1, e, E, g), per);
+                }
+            for (int i = 0; i < g * N; ++i) assert_int_equal(seen[i], 1);
+            free(seen);
+        }
+        /* 3 x 5 matrices, perm 1,0: output position r = i1 + 5 i0 holds input element i0 + 3 i1 */
+        const int inner = 15, n = inner * 40;
+        uint16_t slot[64];
+        for (int r = 0; r < inner; ++r) slot[cuperm_span_slot_at(r)] = (uint16_t)((r % 5) * 3 + r / 5);
+        const int g = cuperm_span_gather_granules(n, E);
+        uint16_t* table = malloc((size_t)cuperm_span_gather_bytes(n, E));
+        assert_non_null(table);
+        for (int hin = 0; hin < N; hin += N > 4 ? 3 : 1)
+            for (int hout = 0; hout < N; hout += N > 4 ? 5 : 1) {
+                for (int v = 0; v < g; ++v) cuperm_span_gather_fill(table, g, v, hin, hout, n, E, slot, inner);
+                for (int v = 0; v < g; ++v)
+                    for (int e = 0; e < N; ++e) {
+                        const int j = v * N - hout + e;
+                        const int want = j >= 0 && j < n
+                                             ? cuperm_span_skew(E * (hin + j / inner * inner + (j % inner % 5) * 3 +
+                                                                     j % inner / 5))
+                                             : 0;
+                        assert_int_equal(table[cuperm_span_gather_at(v, e, E, g)], want);
+                    }
+            }
+        free(table);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -451,6 +501,7 @@ int main(void)
         cmocka_unit_test(vector_tile_passes_cover_once_without_conflicts),
         cmocka_unit_test(spread_slots_are_thread_major_and_counts_match),
         cmocka_unit_test(row_tile_digits_and_slots),
+        cmocka_unit_test(span_gather_table_places_and_sources),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

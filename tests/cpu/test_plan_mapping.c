@@ -24,6 +24,7 @@ static int banded_walks; /* candidates with a banded tile walk checked: must not
 static int predictions;  /* cuperm_plan_predict checked against cuperm_plan_host: must not be 0 */
 static int whole_dims_launches[2]; /* WHOLE_DIMS launches checked without and with a split dimension */
 static int span_launches[2];       /* their span form, without and with a split dimension */
+static int64_t span_tiles[2];      /* their tiles walked by the cursor only, and gathered: neither may be 0 */
 static int row_tiles_launches[2]; /* ROW_TILES launches checked with whole tiles only, and with edge tiles */
 static int row_tiles_vector_launches; /* those with vectors (each checked in its scalar form too) */
 static int vector_tiles[3]; /* TILED launches with 4-, 8- and 16-byte vectors checked: none may be 0 */
@@ -191,14 +192,17 @@ static void check_case_with(const test_case_t* c, int elem, const cuperm_tuning_
         assert_true(sp.blocks <= (int64_t)kDevice.sm_count * tuning->transpose.span_blocks_per_sm);
         ++span_launches[t->wd_split >= 0];
         const int N = 16 / elem, mis[4][2] = {{0, 0}, {1 % N, N - 1}, {N - 1, 3 % N}, {N / 2, N / 2}};
-        for (int m = 0; m < 4; ++m) {
+        cuperm_launch_t two = sp; /* the grid of a 2-SM device: each block walks many tiles */
+        two.blocks = sp.blocks < 2 * tuning->transpose.span_blocks_per_sm ? sp.blocks
+                                                                           : 2 * tuning->transpose.span_blocks_per_sm;
+        for (int m = 0; m < 8; ++m) {
             memset(hits, 0, (size_t)span * sizeof *hits);
             moved_ctx mc = {1, span, src_of, hits};
-            int bad = whole_dims_span_walk(&sp, mis[m][0], mis[m][1], moved_one, &mc);
+            int bad = whole_dims_span_walk(m < 4 ? &sp : &two, mis[m % 4][0], mis[m % 4][1], span_tiles, moved_one, &mc);
             for (int64_t o = 0; o < span && !bad; ++o) bad = hits[o] != (src_of[o] >= 0);
             if (bad) {
                 fprintf(stderr, "mapping wrong for the span launch (elem %d, pointers %d and %d elements past a "
-                                "granule): ", elem, mis[m][0], mis[m][1]);
+                                "granule, %lld blocks): ", elem, mis[m % 4][0], mis[m % 4][1], (long long)(m < 4 ? sp : two).blocks);
                 case_print(stderr, c);
                 fail();
             }
@@ -322,6 +326,11 @@ static void batches_of_small_transposes(void** state)
         if (c.rank > inner + 1 && i % 8 == 7) { /* the outer two swapped: spans of one inner block */
             c.perm[inner] = inner + 1, c.perm[inner + 1] = inner;
             c.extents[0] = 64;
+        }
+        if (c.rank > inner + 1 && i % 8 == 3) { /* the outer dimension's input stride one past dense: */
+            c.has_in_strides = 1;                /* a block's tiles' heads differ, off the gather table */
+            for (int d = 0, dense = 1; d < c.rank; dense *= (int)c.extents[d], ++d)
+                c.in_strides[d] = dense + (d == c.rank - 1);
         }
         check_case(&c, 1 << (i % 5));
     }
@@ -624,6 +633,10 @@ int main(void)
                 span_launches[0] ? "with" : "without");
         return 1;
     }
+    if (span_tiles[0] == 0 || span_tiles[1] == 0) {
+        fprintf(stderr, "no span tile was written %s\n", span_tiles[0] ? "through the gather table" : "by the cursor alone");
+        return 1;
+    }
     if (row_tiles_launches[0] == 0 || row_tiles_launches[1] == 0) {
         fprintf(stderr, "no problem exercised the row-tiles launch %s edge tiles\n",
                 row_tiles_launches[0] ? "with" : "without");
@@ -634,10 +647,10 @@ int main(void)
         return 1;
     }
     printf("banded tile walks checked: %d; whole-dims launches: %d, %d of them with a split dimension; "
-           "span launches: %d, %d of them with a split dimension; "
+           "span launches: %d, %d of them with a split dimension (tiles: %lld gathered, %lld by the cursor); "
            "row-tiles launches: %d, %d of them with edge tiles, %d with vectors\n",
            banded_walks, whole_dims_launches[0] + whole_dims_launches[1], whole_dims_launches[1],
-           span_launches[0] + span_launches[1], span_launches[1],
+           span_launches[0] + span_launches[1], span_launches[1], (long long)span_tiles[1], (long long)span_tiles[0],
            row_tiles_launches[0] + row_tiles_launches[1], row_tiles_launches[1], row_tiles_vector_launches);
     printf("packed launches checked: %d (%d of a partly packed row); vector tiles: %d of 4 bytes, %d of 8, %d of 16 (%d of them shifted)\n",
            packed_cases, partly_packed_cases, vector_tiles[0], vector_tiles[1], vector_tiles[2], shifted_tiles);

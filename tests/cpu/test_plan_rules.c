@@ -76,7 +76,8 @@ static void band_where_a_tiles_outnumber_b_tiles(void** state)
 
 /* Batches of small transposes in 1-4-byte elements (the short-group suite's worst cases: 2 x 62 and
  * 37 x 2 matrices, perm 1,0,2) whose tile launches cut a side into runs of a few bytes take the span
- * form: 16 KB spans of whole matrices, the grid capped. 8-byte elements, long runs on both sides, a
+ * form: spans of whole matrices of up to 16 KB (within a block's shared memory with their gather table)
+ * in whole granules, the grid capped. 8-byte elements, long runs on both sides, a
  * padded input and a shared fastest dimension do not. */
 static void spans_for_batches_of_small_transposes(void** state)
 {
@@ -97,6 +98,10 @@ static void spans_for_batches_of_small_transposes(void** state)
         const int64_t inner = yes[i].e[0] * yes[i].e[1], bytes = l.tile.a_volume * yes[i].elem;
         assert_int_equal(l.tile.span_inner, inner);
         assert_true(bytes <= tt()->span_tile_bytes && bytes > tt()->span_tile_bytes / 2);
+        assert_true(l.smem_bytes <= kDevice.smem_per_block);
+        assert_int_equal(l.tile.wd_span, yes[i].elem <= tt()->span_gather_max_elem ? 2 : 1);
+        if (l.tile.wd_span == 2) /* chunks of whole granules: one gather table serves every tile */
+            assert_int_equal(bytes % 16, 0);
         assert_true(l.blocks == (int64_t)kDevice.sm_count * tt()->span_blocks_per_sm);
     }
     const int64_t e8[3] = {2, 62, 1729307}, wide[3] = {128, 128, 1000};

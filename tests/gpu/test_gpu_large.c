@@ -63,6 +63,28 @@ static void rows_above_2_31_elements(void** state)
     cupermDestroy(h);
 }
 
+/* A batch of 5 x 7 byte matrices transposed, 2^31 + 12 elements: the span form of whole-dims
+ * launches (its tiles' bases past 2^31; test_plan_rules checks that such batches take it). */
+static void spans_above_2_31_elements(void** state)
+{
+    (void)state;
+    if (!gpu_has_free((size_t)5 << 30, "spans_above_2_31_elements")) skip();
+    cupermHandle_t h;
+    assert_int_equal(cupermCreate(&h), CUPERM_STATUS_SUCCESS);
+    test_case_t c = {0};
+    c.rank = 3;
+    c.extents[0] = 5;
+    c.extents[1] = 7;
+    c.extents[2] = 61356676; /* 2,147,483,660 elements */
+    c.perm[0] = 1;
+    c.perm[1] = 0;
+    c.perm[2] = 2;
+    rng_t r = {905};
+    run_opts_t o = {CUPERM_R_8U, SCALARS_PLAIN, 3, 0}; /* heads of 3 bytes in every tile */
+    assert_int_equal(gpu_run_case(h, &c, &o, &r), 0);
+    cupermDestroy(h);
+}
+
 /* 2-byte elements moved through a 2-D transpose whose input's second dimension has stride
  * strides[i]: spans chosen just below and just above 2^32, so the tile kernels run on 32-bit
  * offset tables (cuperm_tile_offsets_fit_u32) and on 64-bit ones. int16 rather than f16: the same
@@ -111,9 +133,11 @@ static void vector_tiles_with_spans_near_2_32(void** state)
 int main(void)
 {
     require_gpu_or_skip("test_gpu_large");
+    if (getenv("CUPERM_TEST_FILTER")) cmocka_set_test_filter(getenv("CUPERM_TEST_FILTER"));
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(matrix_above_2_31_elements),
         cmocka_unit_test(rows_above_2_31_elements),
+        cmocka_unit_test(spans_above_2_31_elements),
         cmocka_unit_test(small_elements_with_spans_near_2_32),
         cmocka_unit_test(vector_tiles_with_spans_near_2_32),
     };

@@ -186,6 +186,52 @@ __device__ __forceinline__ T span_source(const unsigned char* copy, const uint16
     return *reinterpret_cast<const T*>(copy + cuperm_span_skew((int)sizeof(T) * (hin + k)));
 }
 
+// N elements x into output granule *o through op (reading *o where op needs it), one 16-byte store.
+template <typename Op>
+__device__ __forceinline__ void span_put_out(typename Op::value_type (&x)[16 / sizeof(typename Op::value_type)],
+                                             uint4* o, const Op& op)
+{
+    using T = typename Op::value_type;
+    constexpr int N = 16 / (int)sizeof(T);
+    if constexpr (!Op::kMovesBits) {
+        uint4 yv = make_uint4(0, 0, 0, 0);
+        if (op.reads_out()) yv = *o;
+        T y[N];
+        memcpy(y, &yv, sizeof yv);
+#pragma unroll
+        for (int i = 0; i < N; ++i) x[i] = op(x[i], &y[i]);
+    }
+    uint4 xv;
+    memcpy(&xv, x, sizeof xv);
+    *o = xv;
+}
+
+// Whole output granule v from copy: its N sources' bytes from the gather table (one or two 16-byte
+// reads), N element reads, one 16-byte store.
+template <typename Op>
+__device__ __forceinline__ void span_gather(const unsigned char* copy, const uint16_t* table, int g, int v,
+                                            uint4* dstv, const Op& op)
+{
+    using T = typename Op::value_type;
+    constexpr int E = (int)sizeof(T), N = 16 / E, per = E == 4 ? 4 : 8; // entries a table piece
+    uint16_t at[N];
+#pragma unroll
+    for (int c = 0; c < N / per; ++c) {
+        const uint16_t* piece = table + cuperm_span_gather_at(v, c * per, E, g);
+        if constexpr (per == 8) {
+            const uint4 w = *reinterpret_cast<const uint4*>(piece);
+            memcpy(at + c * per, &w, sizeof w);
+        } else {
+            const uint2 w = *reinterpret_cast<const uint2*>(piece);
+            memcpy(at + c * per, &w, sizeof w);
+        }
+    }
+    T x[N];
+#pragma unroll
+    for (int i = 0; i < N; ++i) x[i] = *reinterpret_cast<const T*>(copy + at[i]);
+    span_put_out(x, dstv + v, op);
+}
+
 // Tile s out of span copy `copy`: each thread's granules kTileThreads apart, whole ones as vectors.
 template <typename Op>
 __device__ __forceinline__ void span_write(const SpanTile<typename Op::value_type>& s, const unsigned char* copy,
@@ -234,8 +280,42 @@ __device__ __forceinline__ void span_write(const SpanTile<typename Op::value_typ
     }
 }
 
+// Tile s out of span copy `copy` where its heads are those of the block's gather table (g granules):
+// the whole granules' sources from the table, the head and tail granules' by the cursor.
 template <typename Op>
-__global__ void __launch_bounds__(kTileThreads)
+__device__ __forceinline__ void span_write_gathered(const SpanTile<typename Op::value_type>& s,
+                                                    const unsigned char* copy, const uint16_t* slot, int inner,
+                                                    const uint16_t* table, int g, const Op& op)
+{
+    using T = typename Op::value_type;
+    constexpr int N = 16 / (int)sizeof(T), step = kTileThreads * N;
+    const int gout = cuperm_granules_of(s.hout, s.n, N);
+    uint4* dstv = reinterpret_cast<uint4*>(s.dst - s.hout);
+    int v = threadIdx.x, j = v * N - s.hout;
+    if (j < 0) { // the head granule (partial; v = 0 < gout)
+        int lo, hi;
+        cuperm_granule_part(s.hout, s.n, N, v, &lo, &hi);
+        cuperm_span_cursor_t c = cuperm_span_cursor(j + lo, inner);
+        for (int e = lo; e < hi; ++e) {
+            T* o = s.dst + j + e;
+            *o = op(span_source<T>(copy, slot, s.hin, inner, &c), o);
+        }
+        v += kTileThreads, j += step;
+    }
+    for (; v < gout && j + N <= s.n; v += kTileThreads, j += step) span_gather(copy, table, g, v, dstv, op);
+    if (v < gout) { // the tail granule
+        cuperm_span_cursor_t c = cuperm_span_cursor(j, inner);
+        for (int i = 0; i < s.n - j; ++i) {
+            T* o = s.dst + j + i;
+            *o = op(span_source<T>(copy, slot, s.hin, inner, &c), o);
+        }
+    }
+}
+
+// kGather: the launch's gather table (wd_span == 2; 1- and 2-byte elements, cuperm_whole_dims_span_launch),
+// four blocks an SM at 64 registers; without it the kernel is the cursor's alone.
+template <typename Op, bool kGather>
+__global__ void __launch_bounds__(kTileThreads, kGather ? 4 : 0)
 whole_dims_span_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv,
                        const typename Op::value_type* __restrict__ in, typename Op::value_type* __restrict__ out, Op op)
 {
@@ -244,7 +324,9 @@ whole_dims_span_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv
     static_assert(E * N == 16 && E <= 4, "elements of 1, 2 or 4 bytes: the skew keeps 4-byte alignment");
     extern __shared__ __align__(16) unsigned char smem[];
     const int inner = p.span_inner, copy_bytes = cuperm_span_data_bytes(p.a_volume, E);
-    uint16_t* slot = reinterpret_cast<uint16_t*>(smem + 2 * copy_bytes);
+    const int g = cuperm_span_gather_granules(p.a_volume, E); // the gather table's, between copies and slots
+    uint16_t* table = reinterpret_cast<uint16_t*>(smem + 2 * copy_bytes);
+    uint16_t* slot = reinterpret_cast<uint16_t*>(smem + 2 * copy_bytes + (kGather ? cuperm_span_gather_bytes(p.a_volume, E) : 0));
     for (int r = threadIdx.x; r < inner; r += kTileThreads) {
         uint32_t io, is, oo, s, os;
         cuperm_whole_dims_entry(&p, &dv, (uint32_t)r, &io, &is, &oo, &s, &os);
@@ -257,6 +339,14 @@ whole_dims_span_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv
     SpanTile<T> cur = span_tile(p, dv, t, in, out);
     SpanLoads l;
     span_issue(cur, l);
+    // The gather table for the heads of the block's first tile, which the tiles of a split dimension
+    // share where its chunks are whole granules (cuperm_whole_dims_span_launch sizes them so).
+    const int hin = cur.hin, hout = cur.hout;
+    if constexpr (kGather) {
+        __syncthreads(); // the slots
+        for (int v = threadIdx.x; v < g; v += kTileThreads)
+            cuperm_span_gather_fill(table, g, v, hin, hout, (int)p.a_volume, E, slot, inner);
+    }
     span_store(cur, l, smem);
     for (int b = 0;; b ^= 1) {
         __syncthreads(); // copy b holds tile t; everyone is done with copy b ^ 1
@@ -266,7 +356,10 @@ whole_dims_span_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv
             nx = span_tile(p, dv, next, in, out);
             span_issue(nx, l);
         }
-        span_write(cur, smem + b * copy_bytes, slot, inner, step_q, step_r, op);
+        if (kGather && cur.hin == hin && cur.hout == hout)
+            span_write_gathered(cur, smem + b * copy_bytes, slot, inner, table, g, op);
+        else
+            span_write(cur, smem + b * copy_bytes, slot, inner, step_q, step_r, op);
         if (next >= p.num_tiles) break;
         span_store(nx, l, smem + (b ^ 1) * copy_bytes);
         cur = nx, t = next;
@@ -282,8 +375,11 @@ extern "C" cudaError_t cuperm_launch_whole_dims(const cuperm_launch_t* l, cuperm
     return cuperm::dispatch_op(type, s, [&](auto op) {
         using Op = decltype(op);
         if (l->tile.wd_span) { // 1-4-byte elements only (cuperm_whole_dims_span_launch)
+            if constexpr (sizeof(typename Op::value_type) <= 2)
+                if (l->tile.wd_span == 2) // with the gather table
+                    return cuperm::launch_tile_walk<Op>(cuperm::whole_dims_span_kernel<Op, true>, l, in, out, op, stream);
             if constexpr (sizeof(typename Op::value_type) <= 4)
-                return cuperm::launch_tile_walk<Op>(cuperm::whole_dims_span_kernel<Op>, l, in, out, op, stream);
+                return cuperm::launch_tile_walk<Op>(cuperm::whole_dims_span_kernel<Op, false>, l, in, out, op, stream);
             else
                 return cudaErrorInvalidValue;
         }
