@@ -169,7 +169,7 @@
          * 8 KB (a short batch: 13^3 elements) lost too (bench/results/spans-h200/). */                     \
         .span_max_elem = 4, .span_max_run_elems = 8, .span_min_tile_bytes = 8192, .span_tile_bytes = 16384,  \
         .span_max_inner = 4096, .span_blocks_per_sm = 4,                                                     \
-        /* The gather table: 1- and 2-byte spans ran 1.14-1.37x faster with it (median 52 -> 71% of copy at \
+        /* The gather table: 1- and 2-byte spans ran 1.13-1.37x faster with it (median 52 -> 71% of copy at \
          * 1 byte, 69 -> 78% at 2; the tiles shrink to fit a block's 48 KB: about 12 KB and 15 KB). 4-byte  \
          * spans keep the kernel without it: under the 64-register bound the table's kernel needs, they ran \
          * 10-14% slower with the table and without it (H200, bench/results/spans-gather-h200/). */          \
