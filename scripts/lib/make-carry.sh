@@ -67,6 +67,20 @@ cuperm_unpack_dist_carry() {
     cp "$dir/libcmocka.so.0" "$dest/src/"
 }
 
+# cuperm_make_anatomy_carry BUILD: build-an/ for scripts/gpu-dist-anatomy.sh: the two libraries and
+# the distributed tests as cuperm_make_dtile_carry lays them out (cuperm_unpack_dist_carry reads them),
+# and cuperm-dist-anatomy xz-compressed. BUILD configured for 90-real with the distributed library.
+cuperm_make_anatomy_carry() {
+  local b=$1
+  rm -rf build-an && mkdir -p build-an/dist
+  strip --strip-debug -o build-an/libcuperm.so.0 "$b/src/libcuperm.so.0"
+  strip --strip-debug -o build-an/dist/libcuperm_dist.so.0 "$b/src/libcuperm_dist.so.0"
+  strip --strip-debug -o build-an/cuperm-dist-anatomy "$b/tools/model/cuperm-dist-anatomy"
+  xz -6 -T2 -f build-an/libcuperm.so.0 build-an/dist/libcuperm_dist.so.0 build-an/cuperm-dist-anatomy
+  cp "$b/tests/cuperm-dist-test" "$b/tests/test_dist_layout" build-an/dist/
+  cp -L "$(ldd build-an/dist/test_dist_layout | awk '/libcmocka/ {print $3}')" build-an/
+}
+
 # cuperm_make_span_carry BUILD: build-sp/ for scripts/gpu-spans-check.sh: the shared library,
 # test_gpu_candidates and cuperm-candidate-times (both link the library statically) stripped and
 # xz-compressed, cuperm-bench, test_gpu_transpose, test_gpu_large and cmocka. BUILD configured for 90-real.

@@ -7,29 +7,15 @@
  *   cuperm-dist-plan-time FILE [--dram B] [--unpack-overlap F]
  * --unpack-overlap F, --link-overlap F, --permuting-stores F: the tuning table's dist_unpack_overlap,
  * dist_link_overlap or dist_permuting_store_rate replaced by F (what dist_fit.py scans).
- * FILE: one case a line, "RANKS EXTENTS PERM IN_MODE OUT_MODE" (f32, Shard(IN_MODE) -> Shard(OUT_MODE),
- * the output's modes numbered as cupermDistPlanTranspose's), e.g. "2 17x91x21x193x23x14 0,2,4,3,5,1 3 1";
- * '#' starts a comment. Output: CSV, one row per case, rank and candidate. */
+ * FILE: one case a line (dist_case.h), e.g. "2 17x91x21x193x23x14 0,2,4,3,5,1 3 1". Output: CSV, one row
+ * per case, rank and candidate. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dist/plan.h"
+#include "dist_case.h"
 #include "exec/handle.h"
-
-/* Reads "A<sep>B<sep>..." into v (at most max); returns the count, -1 on a malformed list. */
-static int parse_list(const char* s, char sep, int64_t* v, int max)
-{
-    int n = 0;
-    while (*s && n < max) {
-        char* end;
-        v[n++] = strtoll(s, &end, 10);
-        if (end == s) return -1;
-        s = *end == sep ? end + 1 : end;
-        if (*end && *end != sep) return -1;
-    }
-    return *s ? -1 : n;
-}
 
 /* Elements of the longest dense run of piece s on one side (out: its output, else its input). */
 static int64_t dense_run(const cuperm_dist_piece_t* s, int out)
@@ -104,16 +90,12 @@ static int direct_rows(cuperm_handle_t* h, cuperm_dist_plan_t* p, int id, int me
     return st != CUPERM_STATUS_SUCCESS;
 }
 
-static int price_case(cuperm_handle_t* h, int id, int P, int rank, const int64_t* ext, const int* perm, int in_mode,
-                      int out_mode)
+static int price_case(cuperm_handle_t* h, int id, const dist_case_t* dc)
 {
-    int64_t ext_o[CUPERM_MAX_RANK];
-    for (int i = 0; i < rank; ++i) ext_o[i] = ext[perm[i]];
-    int mi[1] = {in_mode}, mo[1] = {out_mode}, g[1] = {P};
-    const cupermDistTensorDescriptor_t din = {rank, ext, CUPERM_R_32F, 1, mi, g, NULL, NULL};
-    const cupermDistTensorDescriptor_t dout = {rank, ext_o, CUPERM_R_32F, 1, mo, g, NULL, NULL};
+    const int P = dc->ranks;
+    const int* perm = dc->perm;
     cuperm_dist_layout_t li, lo;
-    if (cuperm_dist_layout_init(&li, &din, P, "in") || cuperm_dist_layout_init(&lo, &dout, P, "out")) {
+    if (dist_case_layouts(dc, &li, &lo)) {
         fprintf(stderr, "case %d: %s\n", id, cupermGetLastErrorMessage());
         return 1;
     }
@@ -192,33 +174,16 @@ int main(int argc, char** argv)
     char line[512];
     int id = 0, bad = 0;
     while (fgets(line, sizeof line, f)) {
-        char* hash = strchr(line, '#');
-        if (hash) *hash = 0;
-        char es[256], ps[64];
-        int P, in_mode, out_mode;
-        if (sscanf(line, "%d %255s %63s %d %d", &P, es, ps, &in_mode, &out_mode) != 5) continue;
-        int64_t ext[CUPERM_MAX_RANK], pv[CUPERM_MAX_RANK];
-        const int rank = parse_list(es, 'x', ext, CUPERM_MAX_RANK);
-        int perm[CUPERM_MAX_RANK];
-        if (rank < 1 || parse_list(ps, ',', pv, CUPERM_MAX_RANK) != rank) {
-            fprintf(stderr, "case %d: malformed line: %s", id, line);
+        dist_case_t dc;
+        const char* why;
+        const int got = dist_case_parse(line, &dc, &why);
+        if (got < 0) {
+            fprintf(stderr, "case %d: %s: %s", id, why, line);
             bad = 1;
             ++id;
-            continue;
         }
-        int seen[CUPERM_MAX_RANK] = {0}, ok = 1;
-        for (int i = 0; i < rank; ++i) {
-            ok &= pv[i] >= 0 && pv[i] < rank && !seen[pv[i]]++;
-            perm[i] = ok ? (int)pv[i] : 0;
-        }
-        if (!ok || in_mode < 0 || in_mode >= rank || out_mode < 0 || out_mode >= rank || P < 1) {
-            fprintf(stderr, "case %d: PERM must be a permutation of 0..%d, the modes in 0..%d, RANKS >= 1: %s", id,
-                    rank - 1, rank - 1, line);
-            bad = 1;
-            ++id;
-            continue;
-        }
-        bad |= price_case(&h, id++, P, rank, ext, perm, in_mode, out_mode);
+        if (got <= 0) continue;
+        bad |= price_case(&h, id++, &dc);
     }
     fclose(f);
     return bad;
