@@ -151,10 +151,13 @@ static float timed(int op)
         CK(cudaStreamWaitEvent(g[d].link, g[d].fork, 0));
         CK(cudaStreamWaitEvent(g[d].side, g[d].fork, 0));
     }
-    for (int d = 0; d < G; ++d) { /* every GPU starts once all have */
+    for (int d = 0; d < G; ++d) { /* every GPU starts once all have, its stores first (enqueue) */
         CK(cudaSetDevice(d));
         for (int q = 0; q < G; ++q)
-            if (q != d) CK(cudaStreamWaitEvent(g[d].link, g[q].fork, 0));
+            if (q != d) {
+                CK(cudaStreamWaitEvent(g[d].link, g[q].fork, 0));
+                CK(cudaStreamWaitEvent(g[d].side, g[q].fork, 0));
+            }
     }
     enqueue(op);
     for (int d = 0; d < G; ++d) {
