@@ -4,6 +4,8 @@
 # library's distributed tests first (test_dist_layout, cuperm-dist-test --quick), then
 # cuperm-dist-anatomy over a case file (tools/model/dist_case.h lines).
 #   run (carry build-an): OUT=... CASES=FILE [CANDIDATES=2/8,2/1,1/8] [ITERS=10] scripts/gpu-dist-anatomy.sh
+# PIECES=1: rank 0's local piece and unpacks alone on one GPU (--pieces; CASES may list several files,
+# each logged to pieces-NAME.csv), no distributed tests.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=${OUT:-$PWD/gpu-dist-logs}; mkdir -p "$logs"
@@ -14,6 +16,14 @@ xz -dc build-an/cuperm-dist-anatomy.xz >$p/tests/cuperm-dist-anatomy && chmod +x
 nccl=${NCCL_LIB:-$(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null)/lib}
 export LD_LIBRARY_PATH="$p/src:$nccl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" NCCL_NVLS_ENABLE=0
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
+if [[ -n "${PIECES:-}" ]]; then
+  for f in ${CASES:?CASES=FILE...}; do
+    timeout ${LIMIT_S:-400} $p/tests/cuperm-dist-anatomy "$f" --pieces --iters "${ITERS:-10}" \
+      ${CANDIDATES:+--candidates "$CANDIDATES"} >"$logs/pieces-$(basename "$f" .txt).csv" 2>&1
+    echo "cuperm-dist-anatomy --pieces $f rc=$?"
+  done
+  exit 0
+fi
 if [[ -z "${SKIP_TESTS:-}" ]]; then
   $p/tests/test_dist_layout >"$logs/test_dist_layout.log" 2>&1; echo "test_dist_layout rc=$?"
   timeout 300 $p/tests/cuperm-dist-test --quick >"$logs/dist-test.log" 2>&1; echo "cuperm-dist-test --quick rc=$?"

@@ -123,6 +123,9 @@ typedef struct {
     double model_gamma;
     double model_run_bytes;
     double model_efficiency[CUPERM_TRANSPOSE_MODEL_CLASSES]; /* fraction of the DRAM peak, per class */
+    int model_dram_atom_bytes;       /* DRAM's access unit: where a side's footprint has gaps, the model
+                                        counts the atoms it touches, and writes that leave an atom partly
+                                        written count its read too (cuperm_footprint_traffic; 0: off) */
 } cuperm_transpose_tuning_t;
 
 /* The GETT kernels' time model for grids of at most one wave (plan/contraction/gett_cost.c):

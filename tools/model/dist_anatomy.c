@@ -12,7 +12,10 @@
  *   serial     all three one after the other on one stream
  * Time: the slowest GPU's, median of ITERS after 3 warm-ups, all GPUs started together. Inputs hashed
  * from their global indices; after the pipeline's runs every output element is checked (dt_check_hash).
- *   cuperm-dist-anatomy FILE [--iters N] [--candidates V/K,V/K,...]   (default 2/8,2/1,1/8) */
+ *   cuperm-dist-anatomy FILE [--iters N] [--candidates V/K,V/K,...]   (default 2/8,2/1,1/8)
+ * --pieces (one GPU is enough): rank 0's local piece and its unpacks alone, each kind timed on GPU 0
+ * against the transpose model's prediction with and without its footprint term (model.c:
+ * cuperm_launch_footprint) and a copy of the same bytes; the window lies on GPU 0. */
 #define _POSIX_C_SOURCE 200809L
 #include <nccl.h>
 #include <stdio.h>
@@ -22,6 +25,7 @@
 #include "dist/plan.h"
 #include "dist_case.h"
 #include "exec/handle.h"
+#include "plan/transpose/model.h"
 #include "bench_check.h" /* tests/dist: the benchmark's hashed data and its check */
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_) { fprintf(stderr, "%d %s: %s\n", __LINE__, #x, cudaGetErrorString(e_)); exit(1); } } while (0)
@@ -263,11 +267,91 @@ static int run_case(const dist_case_t* c, const int (*cand)[2], int n_cand)
     return bad;
 }
 
+/* Pieces' predicted seconds with the footprint term (as planned) and without it. */
+static void predicted(const cuperm_dist_piece_t* s, int n, const cuperm_tuning_t* tu, double* with, double* without)
+{
+    *with = *without = 0;
+    for (int i = 0; i < n; ++i) {
+        const cuperm_host_plan_t* h = &s[i].tp.host;
+        const double f = cuperm_launch_footprint(h->has_packed ? &h->packed : &h->launch,
+                                                 tu->transpose.model_dram_atom_bytes);
+        const double t0 = tu->transpose.model_t0;
+        *with += h->predicted_seconds;
+        *without += t0 + (h->predicted_seconds - t0) / f;
+    }
+}
+
+static float median_of(void (*enqueue1)(const cuperm_dist_plan_t*, int), const cuperm_dist_plan_t* p, int what)
+{
+    float t[MAXITERS];
+    for (int i = -3; i < iters; ++i) {
+        CK(cudaEventRecord(g[0].t0, g[0].main));
+        enqueue1(p, what);
+        CK(cudaEventRecord(g[0].t1, g[0].main));
+        CK(cudaEventSynchronize(g[0].t1));
+        if (i >= 0) CK(cudaEventElapsedTime(&t[i], g[0].t0, g[0].t1));
+    }
+    qsort(t, (size_t)iters, sizeof *t, cmpf);
+    return t[iters / 2];
+}
+
+/* what: 0 the local piece, 1 the unpacks, 2 a copy of the local piece's bytes, 3 of the unpacks'. */
+static void enqueue_piece(const cuperm_dist_plan_t* p, int what)
+{
+    cudaStream_t st = g[0].main;
+    if (what == 0) run(&p->local, g[0].in + p->local.local_offset, g[0].out + p->local.local_offset2, st);
+    if (what == 1)
+        for (int b = 0; b < p->n_unpack; ++b)
+            run(&p->unpack[b], g[0].win + p->recv_base + p->unpack[b].buf_offset, g[0].out + p->unpack[b].local_offset, st);
+    if (what >= 2)
+        CK(cudaMemcpyAsync(g[0].copy_dst, g[0].in, what == 2 ? p->local_bytes : p->recv_bytes, cudaMemcpyDeviceToDevice,
+                           st));
+}
+
+/* --pieces: rank 0's transposes on GPU 0, one row per case, candidate and kind. */
+static void pieces_case(const dist_case_t* c, const int (*cand)[2], int n_cand, int id)
+{
+    cuperm_dist_layout_t li, lo;
+    CP(dist_case_layouts(c, &li, &lo));
+    cuperm_dist_box_t box;
+    int64_t le[CUPERM_MAX_RANK], off[CUPERM_MAX_RANK];
+    const int64_t vin = cuperm_dist_owned(&li, 0, &box), vout = cuperm_dist_local_span(&lo, 0);
+    for (int m = 0; m < c->rank; ++m) le[m] = box.hi[m] - box.lo[m], off[m] = box.lo[m];
+    size_t have = 0;
+    grow((char**)&g[0].in, &have, (size_t)(vin ? vin : 1) * 4);
+    have = 0;
+    grow((char**)&g[0].out, &have, (size_t)(vout ? vout : 1) * 4);
+    if (vin) CK(dt_fill_hash(g[0].in, c->rank, le, off, c->ext, g[0].main));
+    for (int i = 0; i < n_cand; ++i) {
+        cuperm_dist_plan_t* p = calloc(1, sizeof *p);
+        CP(cuperm_dist_build_pieces(g[0].h, &li, &lo, c->perm, 0, CUPERM_DIST_TRANSPORT_PEER_STORES, cand[i][0],
+                                    cand[i][1], p));
+        grow(&g[0].win, &g[0].win_bytes, p->window_bytes + 256);
+        grow(&g[0].copy_dst, &g[0].copy_bytes, (p->local_bytes > p->recv_bytes ? p->local_bytes : p->recv_bytes) + 256);
+        CK(cudaMemsetAsync(g[0].win, 0x3c, p->window_bytes, g[0].main));
+        for (int kind = 0; kind < 2; ++kind) {
+            const cuperm_dist_piece_t* s = kind ? p->unpack : &p->local;
+            const int n = kind ? p->n_unpack : p->has_local;
+            if (!n) continue;
+            double with, without;
+            predicted(s, n, g[0].h->tuning, &with, &without);
+            const float t = median_of(enqueue_piece, p, kind), copy = median_of(enqueue_piece, p, kind + 2);
+            const cuperm_launch_t* l = s[0].tp.host.has_packed ? &s[0].tp.host.packed : &s[0].tp.host.launch;
+            printf("%d,%d,%d,%s,%d,%lld,%zu,%.4f,%.4f,%.4f,%.4f,%.3f\n", id, cand[i][0], cand[i][1],
+                   kind ? "unpacks" : "local", n, (long long)l->kind, kind ? p->recv_bytes : p->local_bytes, t, copy,
+                   with * 1e3, without * 1e3, cuperm_launch_footprint(l, g[0].h->tuning->transpose.model_dram_atom_bytes));
+        }
+        cuperm_dist_plan_free(p);
+    }
+}
+
 int main(int argc, char** argv)
 {
-    int cand[16][2] = {{2, 8}, {2, 1}, {1, 8}}, n_cand = 3;
+    int cand[16][2] = {{2, 8}, {2, 1}, {1, 8}}, n_cand = 3, pieces = 0;
     for (int i = 2; i < argc; ++i) {
-        if (!strcmp(argv[i], "--iters") && i + 1 < argc) {
+        if (!strcmp(argv[i], "--pieces")) {
+            pieces = 1;
+        } else if (!strcmp(argv[i], "--iters") && i + 1 < argc) {
             iters = atoi(argv[++i]);
             iters = iters < 1 ? 1 : iters > MAXITERS ? MAXITERS : iters;
         } else if (!strcmp(argv[i], "--candidates") && i + 1 < argc) {
@@ -291,14 +375,14 @@ int main(int argc, char** argv)
     setenv("NCCL_NVLS_ENABLE", "0", 1);
     setvbuf(stdout, NULL, _IOLBF, 0);
     int ndev = 0;
-    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 2) {
-        printf("SKIPPED: cuperm-dist-anatomy needs at least 2 GPUs\n");
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev < 2 - pieces) {
+        printf("SKIPPED: cuperm-dist-anatomy needs at least %d GPUs\n", 2 - pieces);
         return 77;
     }
-    G = ndev < MAXG ? ndev : MAXG;
+    G = pieces ? 1 : ndev < MAXG ? ndev : MAXG;
     int devs[MAXG];
     for (int d = 0; d < G; ++d) devs[d] = d;
-    NK(ncclCommInitAll(comm, G, devs));
+    if (!pieces) NK(ncclCommInitAll(comm, G, devs));
     for (int d = 0; d < G; ++d) {
         gpu_t* q = &g[d];
         int lo, hi;
@@ -322,6 +406,8 @@ int main(int argc, char** argv)
     CK(cudaGetDeviceProperties(&prop, 0));
     printf("cuperm-dist-anatomy: %d x %s, NCCL %d; times in ms, the slowest GPU's median of %d\n", G, prop.name,
            NCCL_VERSION_CODE, iters);
+    if (pieces)
+        printf("case,variant,stages,kind,pieces,launch_kind,bytes,ms,copy_ms,predicted_ms,dense_predicted_ms,footprint\n");
     char line[512];
     int bad = 0, id = 0;
     while (fgets(line, sizeof line, f)) {
@@ -330,6 +416,10 @@ int main(int argc, char** argv)
         const int got = dist_case_parse(line, &c, &why);
         if (got < 0) fprintf(stderr, "case %d: %s: %s", id, why, line);
         if (got <= 0) continue;
+        if (pieces) {
+            pieces_case(&c, (const int(*)[2])cand, n_cand, id++);
+            continue;
+        }
         if (c.ranks != G) {
             fprintf(stderr, "case %d: %d ranks, but %d GPUs: skipped\n", id++, c.ranks, G);
             continue;

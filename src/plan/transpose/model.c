@@ -4,6 +4,7 @@
 #include "plan/transpose/whole_dims.h"
 
 #include <math.h>
+#include <string.h>
 
 _Static_assert((int)CUPERM_MODEL_CLASSES == (int)CUPERM_TRANSPOSE_MODEL_CLASSES,
                "the tuning tables hold one efficiency per model class");
@@ -249,6 +250,81 @@ int64_t cuperm_tile_dense_run(const cuperm_launch_t* l, int output_side)
         run *= dense < span[g] ? dense : span[g];
     }
     return run;
+}
+
+/* Atoms a run of r bytes starting b bytes into an atom touches, and those it leaves partly written. */
+static void run_atoms(int64_t b, int64_t r, int64_t atom, double* touched, double* partial)
+{
+    const int64_t last = (b + r - 1) / atom;
+    *touched += (double)(last + 1);
+    *partial += last == 0 ? (r < atom) : (b != 0) + ((b + r) % atom != 0);
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+    while (b) {
+        const int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+enum { FOOTPRINT_ATOMS = 4096 }; /* the coverage counted where neighbouring runs may share atoms */
+
+double cuperm_footprint_traffic(const int64_t* extents, const int64_t* strides, int n, int elem, int atom, int write)
+{
+    if (atom <= 0 || elem <= 0) return 1.0;
+    int64_t e[CUPERM_MAX_RANK], s[CUPERM_MAX_RANK];
+    int m = 0;
+    for (int i = 0; i < n; ++i) { /* the dimensions that move, by stride (insertion) */
+        if (extents[i] <= 1) continue;
+        if (strides[i] <= 0) return 1.0;
+        int k = m++;
+        for (; k > 0 && s[k - 1] > strides[i]; --k) e[k] = e[k - 1], s[k] = s[k - 1];
+        e[k] = extents[i], s[k] = strides[i];
+    }
+    int64_t run = 1;
+    int j = 0;
+    while (j < m && s[j] == run) run *= e[j++];
+    if (j == m || s[j] < run) return 1.0; /* dense, or overlapping runs */
+    const int64_t R = run * elem, S = s[j] * elem, A = atom;
+    double touched = 0, partial = 0, bytes = 0;
+    if (S - R >= A || R >= (int64_t)FOOTPRINT_ATOMS * A / 2) {
+        /* no atom holds two runs (or runs so long that one shared atom is noise): run by run, over
+         * one period of the starts modulo an atom */
+        const int64_t period = A / gcd64(S % A ? S % A : A, A), k_end = e[j] < period ? e[j] : period;
+        for (int64_t k = 0; k < k_end; ++k) run_atoms(k * S % A, R, A, &touched, &partial);
+        bytes = (double)(k_end * R);
+    } else { /* neighbours may share atoms: the first runs' coverage, atom by atom */
+        int32_t cov[FOOTPRINT_ATOMS];
+        int64_t k_end = ((int64_t)FOOTPRINT_ATOMS * A - R) / S + 1;
+        if (k_end > e[j]) k_end = e[j];
+        const int64_t atoms = ((k_end - 1) * S + R + A - 1) / A;
+        memset(cov, 0, sizeof(int32_t) * (size_t)atoms);
+        for (int64_t k = 0; k < k_end; ++k)
+            for (int64_t b = k * S; b < k * S + R;) {
+                const int64_t a = b / A, end = (a + 1) * A < k * S + R ? (a + 1) * A : k * S + R;
+                cov[a] += (int32_t)(end - b);
+                b = end;
+            }
+        for (int64_t a = 0; a < atoms; ++a) {
+            touched += cov[a] > 0;
+            partial += cov[a] > 0 && cov[a] < A;
+        }
+        bytes = (double)(k_end * R);
+    }
+    return (double)A * (touched + (write ? partial : 0)) / bytes;
+}
+
+double cuperm_launch_footprint(const cuperm_launch_t* l, int atom)
+{
+    if (l->kind == CUPERM_LAUNCH_COPY || atom <= 0) return 1.0;
+    const cuperm_tile_params_t* t = &l->tile;
+    int64_t ext[CUPERM_MAX_RANK], in[CUPERM_MAX_RANK], out[CUPERM_MAX_RANK];
+    for (int d = 0; d < t->rank; ++d) ext[d] = t->dim[d].extent, in[d] = t->dim[d].in_stride, out[d] = t->dim[d].out_stride;
+    return 0.5 * (cuperm_footprint_traffic(ext, in, t->rank, l->elem_size, atom, 0) +
+                  cuperm_footprint_traffic(ext, out, t->rank, l->elem_size, atom, 1));
 }
 
 double cuperm_sector_cost(const cuperm_launch_t* l, const cuperm_transpose_tuning_t* tuning)

@@ -7,6 +7,7 @@
 
 #include "core/kernel_params.h"
 #include "core/device_info.h"
+#include "core/error.h" /* CUPERM_INTERNAL_API */
 #include "core/tuning.h"
 
 #ifdef __cplusplus
@@ -34,6 +35,22 @@ typedef struct {
     double in_sector_eff; /* bytes read / bytes of the 32-byte sectors they touch (cuperm_sector_efficiency) */
     double out_sector_eff; /* the same for the writes; not in the fitted model yet (needs H100 data) */
 } cuperm_model_features_t;
+
+/**
+ * The DRAM traffic of one side of a transpose whose footprint has gaps (a box of a larger tensor),
+ * over its bytes: the side's dimensions (extents and strides in elements, n of them) sorted by
+ * stride form contiguous runs of the dimensions whose strides continue each other from 1, laid out
+ * along the next dimension, with the same runs again along the ones after it. The first plane of runs
+ * (base aligned to an atom) is counted in atoms of `atom` bytes: reads move every atom they touch;
+ * writes also read every atom they leave partly written, which the memory must merge (no other
+ * write of the launch completes it: its other bytes lie outside the footprint). 1 where the runs
+ * meet (a dense side), atom 0, or strides this does not model (zero, negative or overlapping).
+ */
+double cuperm_footprint_traffic(const int64_t* extents, const int64_t* strides, int n, int elem, int atom, int write);
+
+/** A launch's DRAM traffic over 2 x its tensor's bytes: cuperm_footprint_traffic of its reads and
+ *  its writes, averaged (1 for COPY launches, whose sides are one dense run). */
+CUPERM_INTERNAL_API double cuperm_launch_footprint(const cuperm_launch_t* launch, int atom);
 
 void cuperm_model_features(const cuperm_launch_t* launch, cuperm_model_features_t* f);
 

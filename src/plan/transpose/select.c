@@ -613,6 +613,7 @@ double cuperm_predict_seconds(const cuperm_launch_t* L, const cuperm_device_info
 {
     cuperm_model_features_t f;
     cuperm_model_features(L, &f);
+    f.bytes *= cuperm_launch_footprint(L, tuning->transpose.model_dram_atom_bytes);
     return cuperm_model_seconds(&f, dev->dram_bytes_per_second, &tuning->transpose);
 }
 
