@@ -408,14 +408,10 @@ int main(int argc, char** argv)
            NCCL_VERSION_CODE, iters);
     if (pieces)
         printf("case,variant,stages,kind,pieces,launch_kind,bytes,ms,copy_ms,predicted_ms,dense_predicted_ms,footprint\n");
-    char line[512];
-    int bad = 0, id = 0;
-    while (fgets(line, sizeof line, f)) {
-        dist_case_t c;
-        const char* why;
-        const int got = dist_case_parse(line, &c, &why);
-        if (got < 0) fprintf(stderr, "case %d: %s: %s", id, why, line);
-        if (got <= 0) continue;
+    int bad = 0, id = 0, got;
+    dist_case_t c;
+    while ((got = dist_case_next(f, &c, &id)) != 0) {
+        if (got < 0) continue;
         if (pieces) {
             pieces_case(&c, (const int(*)[2])cand, n_cand, id++);
             continue;

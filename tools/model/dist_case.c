@@ -47,6 +47,18 @@ int dist_case_parse(char* line, dist_case_t* c, const char** why)
     return 1;
 }
 
+int dist_case_next(FILE* f, dist_case_t* c, int* id)
+{
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        const char* why;
+        const int got = dist_case_parse(line, c, &why);
+        if (got < 0) fprintf(stderr, "case %d: %s: %s", (*id)++, why, line);
+        if (got) return got;
+    }
+    return 0;
+}
+
 cupermStatus_t dist_case_layouts(const dist_case_t* c, cuperm_dist_layout_t* in, cuperm_dist_layout_t* out)
 {
     int64_t ext_o[CUPERM_MAX_RANK];

@@ -4,6 +4,8 @@
 #ifndef CUPERM_TOOLS_DIST_CASE_H
 #define CUPERM_TOOLS_DIST_CASE_H
 
+#include <stdio.h>
+
 #include "dist/layout.h"
 
 typedef struct {
@@ -14,6 +16,10 @@ typedef struct {
 
 /* Parses line (its comment cut off in place): 1 a case, 0 nothing on it, -1 malformed (*why says how). */
 int dist_case_parse(char* line, dist_case_t* c, const char** why);
+
+/* The next case of f into *c: 1 a case, 0 the end, -1 a malformed line (said on stderr with its case
+ * number *id, which every case and malformed line advances). */
+int dist_case_next(FILE* f, dist_case_t* c, int* id);
 
 /* The case's input and output layouts over c->ranks ranks (cuperm_dist_layout_init's status). */
 cupermStatus_t dist_case_layouts(const dist_case_t* c, cuperm_dist_layout_t* in, cuperm_dist_layout_t* out);

@@ -171,18 +171,11 @@ int main(int argc, char** argv)
     cuperm_handle_read_env(&h);
     printf("case,rank,transport,variant,stages,pack_us,unpack_us,local_us,n_pack,n_unpack,sent,received,local_bytes,"
            "model_us,pack_kind,pack_in_run,pack_out_run,unpack_kind,unpack_in_run,unpack_out_run,pack_permuting\n");
-    char line[512];
-    int id = 0, bad = 0;
-    while (fgets(line, sizeof line, f)) {
-        dist_case_t dc;
-        const char* why;
-        const int got = dist_case_parse(line, &dc, &why);
-        if (got < 0) {
-            fprintf(stderr, "case %d: %s: %s", id, why, line);
-            bad = 1;
-            ++id;
-        }
-        if (got <= 0) continue;
+    int id = 0, bad = 0, got;
+    dist_case_t dc;
+    while ((got = dist_case_next(f, &dc, &id)) != 0) {
+        bad |= got < 0;
+        if (got < 0) continue;
         bad |= price_case(&h, id++, &dc);
     }
     fclose(f);
