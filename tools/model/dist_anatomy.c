@@ -303,9 +303,9 @@ static void enqueue_piece(const cuperm_dist_plan_t* p, int what)
     if (what == 1)
         for (int b = 0; b < p->n_unpack; ++b)
             run(&p->unpack[b], g[0].win + p->recv_base + p->unpack[b].buf_offset, g[0].out + p->unpack[b].local_offset, st);
-    if (what >= 2)
-        CK(cudaMemcpyAsync(g[0].copy_dst, g[0].in, what == 2 ? p->local_bytes : p->recv_bytes, cudaMemcpyDeviceToDevice,
-                           st));
+    if (what == 2) CK(cudaMemcpyAsync(g[0].copy_dst, g[0].in, p->local_bytes, cudaMemcpyDeviceToDevice, st));
+    if (what == 3) /* from the window, which holds at least the received bytes (the input block may not) */
+        CK(cudaMemcpyAsync(g[0].copy_dst, g[0].win, p->recv_bytes, cudaMemcpyDeviceToDevice, st));
 }
 
 /* --pieces: rank 0's transposes on GPU 0, one row per case, candidate and kind. */
