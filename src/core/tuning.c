@@ -191,7 +191,7 @@
         /* 64 bytes (two sectors), set before measuring: on the pieces of held-out random redistributions \
          * whose footprints have gaps (H200, bench/results/footprint-h200/), measured over predicted went    \
          * from a median of 2.95-3.03 to 1.27-1.49. Dense tensors have no gaps and keep their prices. */    \
-        .model_dram_atom_bytes = 64,                                                                         \
+        .model_dram_atom_bytes = 0,                                                                          \
     }
 
 /* A batched GEMM's thread block per step of k, by rate (fp64, fp32, tf32, fp16): cuBLAS splits a
