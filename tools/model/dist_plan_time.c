@@ -6,7 +6,8 @@
  * cuperm-dist-test's forced candidates (DT_SWEEP=1) to fit the model's constants.
  *   cuperm-dist-plan-time FILE [--dram B] [--unpack-overlap F]
  * --unpack-overlap F, --link-overlap F, --permuting-stores F: the tuning table's dist_unpack_overlap,
- * dist_link_overlap or dist_permuting_store_rate replaced by F (what dist_fit.py scans).
+ * dist_link_overlap or dist_permuting_store_rate replaced by F (what dist_fit.py scans); --atom B: the
+ * transpose model's model_dram_atom_bytes (its footprint term; 0: off).
  * FILE: one case a line (dist_case.h), e.g. "2 17x91x21x193x23x14 0,2,4,3,5,1 3 1". Output: CSV, one row
  * per case, rank and candidate. */
 #include <stdio.h>
@@ -134,12 +135,12 @@ static int price_case(cuperm_handle_t* h, int id, const dist_case_t* dc)
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s FILE [--dram B] [--unpack-overlap F] [--link-overlap F] [--permuting-stores F]\n",
+        fprintf(stderr, "usage: %s FILE [--dram B] [--unpack-overlap F] [--link-overlap F] [--permuting-stores F] [--atom B]\n",
                 argv[0]);
         return 2;
     }
     double dram = 3.35e12; /* the stand-in device's DRAM bytes a second (H100 SXM) */
-    double unpack_overlap = -1, link_overlap = -1, permuting = -1; /* < 0: the table's */
+    double unpack_overlap = -1, link_overlap = -1, permuting = -1, atom = -1; /* < 0: the table's */
     for (int i = 2; i < argc; ++i) {
         if (i + 1 < argc && !strcmp(argv[i], "--dram")) {
             dram = atof(argv[++i]);
@@ -149,6 +150,8 @@ int main(int argc, char** argv)
             link_overlap = atof(argv[++i]);
         } else if (i + 1 < argc && !strcmp(argv[i], "--permuting-stores")) {
             permuting = atof(argv[++i]);
+        } else if (i + 1 < argc && !strcmp(argv[i], "--atom")) {
+            atom = atof(argv[++i]);
         } else {
             fprintf(stderr, "unknown argument %s\n", argv[i]);
             return 2;
@@ -166,6 +169,7 @@ int main(int argc, char** argv)
     if (unpack_overlap >= 0) tuning.dist_unpack_overlap = unpack_overlap;
     if (link_overlap >= 0) tuning.dist_link_overlap = link_overlap;
     if (permuting > 0) tuning.dist_permuting_store_rate = permuting;
+    if (atom >= 0) tuning.transpose.model_dram_atom_bytes = (int)atom;
     h.tuning = &tuning;
     h.plan_cache = cuperm_plan_cache_create();
     cuperm_handle_read_env(&h);
