@@ -186,11 +186,11 @@
         .row_tiles_max_row_bytes = 2048, .row_tiles_min_row_bytes = 32, .row_tiles_max_fill = 0.75,          \
         .row_tiles_tile_bytes = 16384,                                                                       \
         /* Fitted by tools/model/fit_model.py to 1066 H100 cases (docs/model.md); 128 bytes: a line. */    \
-        .model_t0 = CUPERM_SM90_MODEL_T0, .model_gamma = CUPERM_SM90_MODEL_GAMMA, .model_run_bytes = 128,   \
+        .model_t0 = CUPERM_SM90_MODEL_T0, .model_gamma = CUPERM_SM90_MODEL_GAMMA, .model_run_bytes = 128,    \
         .model_efficiency = CUPERM_SM90_MODEL_EFFICIENCY,                                                    \
-        /* 64 bytes (two sectors), set before measuring: on the pieces of held-out random redistributions \
-         * whose footprints have gaps (H200, bench/results/footprint-h200/), measured over predicted went    \
-         * from a median of 2.95-3.03 to 1.27-1.49. Dense tensors have no gaps and keep their prices. */    \
+        /* Off. With 64 bytes (two sectors) the pieces of held-out redistributions whose footprints have     \
+         * gaps went from 2.95-3.03x their predicted time to 1.27-1.49x (H200), but the distributed          \
+         * planner chose no better on the committed sweeps (worse on one; bench/results/footprint-h200/). */ \
         .model_dram_atom_bytes = 0,                                                                          \
     }
 
