@@ -3,7 +3,8 @@
 # (scripts/lib/make-carry.sh: cuperm_make_span_carry): test_gpu_candidates (every candidate launch,
 # the span shapes among them) and its span tests under memcheck and racecheck; test_gpu_transpose;
 # test_gpu_large's spans above 2^31 elements (LARGE_FILTER: another cmocka filter);
-# every candidate of the short-group suites and their held-out twins timed at 1, 2 and 4 bytes
+# every candidate of the short-group suites and their held-out twins timed at 1, 2 and 4 bytes (and of
+# CHANGED_DIR's cases)
 # (cuperm-candidate-times: the planner's choice against the fastest); the short-group report
 # (heuristic plans, % of a same-run copy, every element verified); the differential fuzz test
 # (scripts/gpu-fuzz-carried.sh, FUZZ_* and SANITIZE as there) where build-fz is carried too. Steps
@@ -74,6 +75,14 @@ if [[ $skip != *,candidates,* && -x /tmp/sp/cuperm-candidate-times ]]; then
         2>"$out/cand-$s-${d%:*}.err"
       echo "$s ${d%:*} rc=$? $(($(wc -l <"$out/cand-$s-${d%:*}.csv") - 1)) candidates"
     done
+  done
+  for f in ${CHANGED_DIR:-none}/changed-*.txt; do # the changed cases' candidates too (before and after picks)
+    [ -s "$f" ] || continue
+    e=${f##*-} && e=${e%.txt}
+    awk -v e="$e" '!/^#/ && NF {print e, $1, $2}' "$f" >/tmp/sp/changed-$e.txt
+    /tmp/sp/cuperm-candidate-times ${TARGET_MS:-10} </tmp/sp/changed-$e.txt >"$out/cand-changed-$e.csv" \
+      2>"$out/cand-changed-$e.err"
+    echo "changed $e-byte rc=$? $(($(wc -l <"$out/cand-changed-$e.csv") - 1)) candidates"
   done
 fi
 if [[ $skip != *,fuzz,* && -f build-fz/cuperm-fuzz.xz ]]; then # carried beside build-sp where it fits

@@ -1,4 +1,4 @@
-#include "core/tuning.h"
+         * 1,0,2), whose tile launches cut one side into runs of a few bytes (5-12% of copy at 1-2 bytes,    \
 
 #include <stddef.h>
 
@@ -160,14 +160,17 @@
          * on batched 4 x 24 .. 2 x 64 transposes) ran at 0.46-0.95x whole-dims' speed; 8 a thread (f32    \
          * 8 x 256) at 0.95-1.6x (H200, every candidate timed: bench/results/block-sides-h200/). */           \
         .whole_dims_max_tile_items = 4,                                                                      \
-        /* The span form: batches of small transposes in elements of 1-4 bytes (2 x 62 x 1729307 bytes, perm  \
-         * 1,0,2), whose tile launches cut one side into runs of a few bytes (5-12% of copy at 1 and 2 bytes, \
-         * H200, bench/results/shortgroup-h200/). 16 KB spans; 4 blocks an SM (64 registers) walk them.     \
-         * A scalar tile moves a run of r elements with r lanes: runs of 8 or fewer split each warp access   \
-         * into 4 or more pieces. Where the rules' runs were 13-23 elements (n^6 at 1-4 bytes, perms         \
-         * 1,0,2,... and 1,2,0,...), the span form ran 1.0-2.4x the tile launches' time, and tiles of under \
-         * 8 KB (a short batch: 13^3 elements) lost too (bench/results/spans-h200/). */                     \
-        .span_max_elem = 4, .span_max_run_elems = 8, .span_min_tile_bytes = 8192, .span_tile_bytes = 16384,  \
+        /* The span form: batches of small transposes in elements of 1-4 bytes (2 x 62 x 1729307 bytes, perm \
+         * 1,0,2), whose tile launches cut one side into runs of a few bytes (5-12% of copy at 1 and 2 bytes,\
+         * H200, bench/results/shortgroup-h200/). 16 KB spans; 4 blocks an SM (64 registers) walk them.      \
+         * A scalar tile moves a run of r elements with r lanes: runs of 10 or fewer split each warp access  \
+         * into 4 or more pieces, 11-12 into 3. On cases drawn where 8 -> 12 changes the plan (H200, every   \
+         * candidate timed, bench/results/span-runs-h200/), the span form took 0.34x (1 byte), 0.51x (2) and \
+         * 0.83x (4, worst 0.97x) the tiles' time, held out. Past 12 the n^6 suites' plans change, where the \
+         * tile launches were up to 2.4x faster than session 60's spans (runs of 13-23 elements, perms       \
+         * 1,0,2,... and 1,2,0,...); tiles of under 8 KB (a short batch: 13^3 elements) lost too             \
+         * (bench/results/spans-h200/). */                                                                   \
+        .span_max_elem = 4, .span_max_run_elems = 12, .span_min_tile_bytes = 8192, .span_tile_bytes = 16384,  \
         .span_max_inner = 4096, .span_blocks_per_sm = 4,                                                     \
         /* The gather table: 1- and 2-byte spans ran 1.13-1.37x faster with it (median 52 -> 71% of copy at \
          * 1 byte, 69 -> 78% at 2; the tiles shrink to fit a block's 48 KB: about 12 KB and 15 KB). 4-byte  \

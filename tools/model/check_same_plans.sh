@@ -16,7 +16,7 @@ if [ $# -lt 3 ]; then
 fi
 before=$1 after=$2 bench=$3 work=${4:-$(mktemp -d)}
 mkdir -p "$work"
-suites="ttc57 perm720 random highrank square small permn primes mixed l2 permn-heldout primes-heldout mixed-heldout l2-heldout"
+suites="ttc57 perm720 random highrank square small permn primes mixed l2 shortgroup permn-heldout primes-heldout mixed-heldout l2-heldout shortgroup-heldout"
 dtype() { case $1 in 1) echo u8 ;; 2) echo f16 ;; 4) echo f32 ;; 8) echo f64 ;; 16) echo c64 ;; esac; }
 has_predict() { "$1" --predict </dev/null >/dev/null 2>&1; }
 modes=("" --candidates --describe)

@@ -2,7 +2,8 @@
  * on a stand-in H100 handle (--dram 4.8e12: an H200's): for each case line and each rank, every
  * candidate's transport, variant and stages, the predicted times of its pack, unpack and local
  * transposes, its bytes and the model's time, and its largest pack and unpack pieces' kernels
- * (cuperm_launch_kind_t) and dense runs in elements (input, output). tools/model/dist_fit.py joins these rows with
+ * (cuperm_launch_kind_t) and dense runs in elements (input, output), and the pack pieces' 32-byte sector
+ * efficiencies (reads, stores; weighted by bytes). tools/model/dist_fit.py joins these rows with
  * cuperm-dist-test's forced candidates (DT_SWEEP=1) to fit the model's constants.
  *   cuperm-dist-plan-time FILE [--dram B] [--unpack-overlap F]
  * --unpack-overlap F, --link-overlap F, --permuting-stores F: the tuning table's dist_unpack_overlap,
@@ -17,6 +18,7 @@
 #include "dist/plan.h"
 #include "dist_case.h"
 #include "exec/handle.h"
+#include "plan/transpose/model.h"
 
 /* Elements of the longest dense run of piece s on one side (out: its output, else its input). */
 static int64_t dense_run(const cuperm_dist_piece_t* s, int out)
@@ -44,6 +46,22 @@ static void piece_shape(const cuperm_dist_piece_t* pieces, int n, int* kind, int
     *kind = big ? (int)big->tp.host.launch.kind : -1;
     *in_run = big ? dense_run(big, 0) : 0;
     *out_run = big ? dense_run(big, 1) : 0;
+}
+
+/* The pack pieces' 32-byte sector efficiencies (cuperm_sector_efficiency, through the model's features),
+ * weighted by their bytes: how fully their reads (in) and their stores (out) fill the sectors they touch. */
+static void pack_sectors(const cuperm_dist_piece_t* s, int n, double* in_eff, double* out_eff)
+{
+    double bytes = 0, in = 0, out = 0;
+    for (int i = 0; i < n; ++i) {
+        cuperm_model_features_t f;
+        cuperm_model_features(&s[i].tp.host.launch, &f);
+        bytes += (double)s[i].bytes;
+        in += (double)s[i].bytes * f.in_sector_eff;
+        out += (double)s[i].bytes * f.out_sector_eff;
+    }
+    *in_eff = bytes > 0 ? in / bytes : 1;
+    *out_eff = bytes > 0 ? out / bytes : 1;
 }
 
 /* A bound output's direct stores on rank me of p (adopted by a priced candidate), every rank's
@@ -79,10 +97,12 @@ static int direct_rows(cuperm_handle_t* h, cuperm_dist_plan_t* p, int id, int me
             int kind;
             int64_t in_run, out_run;
             piece_shape(s, n, &kind, &in_run, &out_run);
-            printf("%d,%d,%s,0,1,%.3f,0,%.3f,%d,0,%zu,%zu,%zu,,%d,%lld,%lld,-1,0,0,%.3f\n", id, me,
+            double in_eff, out_eff;
+            pack_sectors(s, n, &in_eff, &out_eff);
+            printf("%d,%d,%s,0,1,%.3f,0,%.3f,%d,0,%zu,%zu,%zu,,%d,%lld,%lld,-1,0,0,%.3f,%.3f,%.3f\n", id, me,
                    whole ? "whole" : "direct", t * 1e6, whole ? 0 : local * 1e6, n, p->send_bytes, p->recv_bytes,
                    p->has_local && !whole ? p->local_bytes : 0, kind, (long long)in_run, (long long)out_run,
-                   permuting);
+                   permuting, in_eff, out_eff);
         }
     }
     cuperm_dist_direct_free(p); /* nothing registered or captured: no NCCL or CUDA call */
@@ -117,11 +137,13 @@ static int price_case(cuperm_handle_t* h, int id, const dist_case_t* dc)
             int64_t in_run[2], out_run[2];
             piece_shape(p->pack, p->n_pack, &kind[0], &in_run[0], &out_run[0]);
             piece_shape(p->unpack, p->n_unpack, &kind[1], &in_run[1], &out_run[1]);
-            printf("%d,%d,%s,%d,%d,%.3f,%.3f,%.3f,%d,%d,%zu,%zu,%zu,%.3f,%d,%lld,%lld,%d,%lld,%lld,%.3f\n", id, me,
+            double in_eff, out_eff;
+            pack_sectors(p->pack, p->n_pack, &in_eff, &out_eff);
+            printf("%d,%d,%s,%d,%d,%.3f,%.3f,%.3f,%d,%d,%zu,%zu,%zu,%.3f,%d,%lld,%lld,%d,%lld,%lld,%.3f,%.3f,%.3f\n", id, me,
                    names[transport], variant, k, c.pack * 1e6, c.unpack * 1e6, c.local * 1e6, c.n_pack, c.n_unpack,
                    c.sent, c.received, p->has_local ? p->local_bytes : 0, c.seconds * 1e6, kind[0],
                    (long long)in_run[0], (long long)out_run[0], kind[1], (long long)in_run[1], (long long)out_run[1],
-                   cuperm_dist_pieces_cost(p->pack, p->n_pack, &(double){0}));
+                   cuperm_dist_pieces_cost(p->pack, p->n_pack, &(double){0}), in_eff, out_eff);
         }
         if (direct_rows(h, p, id, me)) {
             cuperm_dist_plan_free(p);
@@ -174,7 +196,8 @@ int main(int argc, char** argv)
     h.plan_cache = cuperm_plan_cache_create();
     cuperm_handle_read_env(&h);
     printf("case,rank,transport,variant,stages,pack_us,unpack_us,local_us,n_pack,n_unpack,sent,received,local_bytes,"
-           "model_us,pack_kind,pack_in_run,pack_out_run,unpack_kind,unpack_in_run,unpack_out_run,pack_permuting\n");
+           "model_us,pack_kind,pack_in_run,pack_out_run,unpack_kind,unpack_in_run,unpack_out_run,pack_permuting,"
+           "pack_in_sector_eff,pack_out_sector_eff\n");
     int id = 0, bad = 0, got;
     dist_case_t dc;
     while ((got = dist_case_next(f, &dc, &id)) != 0) {
