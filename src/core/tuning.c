@@ -1,4 +1,4 @@
-         * 1,0,2), whose tile launches cut one side into runs of a few bytes (5-12% of copy at 1-2 bytes,    \
+#include "core/tuning.h"
 
 #include <stddef.h>
 
@@ -161,7 +161,7 @@
          * 8 x 256) at 0.95-1.6x (H200, every candidate timed: bench/results/block-sides-h200/). */           \
         .whole_dims_max_tile_items = 4,                                                                      \
         /* The span form: batches of small transposes in elements of 1-4 bytes (2 x 62 x 1729307 bytes, perm \
-         * 1,0,2), whose tile launches cut one side into runs of a few bytes (5-12% of copy at 1 and 2 bytes,\
+         * 1,0,2), whose tile launches cut one side into runs of a few bytes (5-12% of copy at 1-2 bytes,    \
          * H200, bench/results/shortgroup-h200/). 16 KB spans; 4 blocks an SM (64 registers) walk them.      \
          * A scalar tile moves a run of r elements with r lanes: runs of 10 or fewer split each warp access  \
          * into 4 or more pieces, 11-12 into 3. On cases drawn where 8 -> 12 changes the plan (H200, every   \
