@@ -166,10 +166,10 @@
          * A scalar tile moves a run of r elements with r lanes: runs of 10 or fewer split each warp access  \
          * into 4 or more pieces, 11-12 into 3. On cases drawn where 8 -> 12 changes the plan (H200, every   \
          * candidate timed, bench/results/span-runs-h200/), the span form took 0.34x (1 byte), 0.51x (2) and \
-         * 0.83x (4, worst 0.97x) the tiles' time, held out. Past 12 the n^6 suites' plans change, where the \
-         * tile launches were up to 2.4x faster than session 60's spans (runs of 13-23 elements, perms       \
-         * 1,0,2,... and 1,2,0,...); tiles of under 8 KB (a short batch: 13^3 elements) lost too             \
-         * (bench/results/spans-h200/). */                                                                   \
+         * 0.83x (4, worst 0.97x) the tiles' time, held out. Past 12 the n^6 suites' plans change, and there \
+         * the tile launches were up to 2.4x faster than the spans (runs of 13-24 elements with outer        \
+         * dimensions permuted: session 60, and session 63's bytes48/); tiles of under 8 KB (a short batch:  \
+         * 13^3 elements) lost too (bench/results/spans-h200/). */                                           \
         .span_max_elem = 4, .span_max_run_elems = 12, .span_min_tile_bytes = 8192, .span_tile_bytes = 16384,  \
         .span_max_inner = 4096, .span_blocks_per_sm = 4,                                                     \
         /* The gather table: 1- and 2-byte spans ran 1.13-1.37x faster with it (median 52 -> 71% of copy at \
