@@ -74,6 +74,24 @@ static void band_where_a_tiles_outnumber_b_tiles(void** state)
     assert_true(out_eff < 1 - tt()->sector_eff_tolerance);
 }
 
+/* The span rule's limit is the rules' runs in elements, at every element size that takes spans: a
+ * batch of n x 40 matrices (perm 1,0,2) whose tiles read runs of n takes the span form at
+ * n = span_max_run_elems (12 since session 63: 9-12-element runs ran 0.34-0.83x the tiles' time) and
+ * stays on tiles at one more. */
+static void span_limit_is_the_tiles_runs(void** state)
+{
+    (void)state;
+    static const int p3[3] = {1, 0, 2};
+    const int n = tt()->span_max_run_elems;
+    assert_true(n >= 10); /* runs of 9-10 split a warp access into 4 pieces, as 8 do */
+    for (int elem = 1; elem <= tt()->span_max_elem; elem *= 2) {
+        const int64_t at[3] = {n, 40, 300000}, past[3] = {n + 1, 40, 300000};
+        const cuperm_launch_t l = plan(3, at, p3, elem), t = plan(3, past, p3, elem);
+        assert_true(l.kind == CUPERM_LAUNCH_WHOLE_DIMS && l.tile.wd_span);
+        assert_int_equal(t.kind, CUPERM_LAUNCH_TILED);
+    }
+}
+
 /* Batches of small transposes in 1-4-byte elements (the short-group suite's worst cases: 2 x 62 and
  * 37 x 2 matrices, perm 1,0,2) whose tile launches cut a side into runs of a few bytes take the span
  * form: spans of whole matrices of up to 16 KB (within a block's shared memory with their gather table)
@@ -794,6 +812,7 @@ int main(void)
         cmocka_unit_test(pipelined_past_l2_where_stores_fill_sectors),
         cmocka_unit_test(reshape_where_a_group_leaves_its_last_tile_empty),
         cmocka_unit_test(spans_for_batches_of_small_transposes),
+        cmocka_unit_test(span_limit_is_the_tiles_runs),
         cmocka_unit_test(whole_dims_where_both_runs_are_short),
         cmocka_unit_test(whole_dims_where_tiles_runs_are_short),
         cmocka_unit_test(dense_run_matches_brute_force),
