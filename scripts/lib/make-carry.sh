@@ -95,3 +95,18 @@ cuperm_make_span_carry() {
     "$(find "$b/tests" -name test_gpu_large -type f | head -1)" build-sp/
   cp -L "$(ldd build-sp/test_gpu_transpose | awk '/libcmocka/ {print $3}')" build-sp/
 }
+
+# cuperm_make_runs_carry BUILD [CASES...]: for scripts/gpu-runs-check.sh, two carries (together they pass
+# the device tool's limit): build-ru/ with test_gpu_candidates and build-rt/ with cuperm-candidate-times
+# (both link the library statically; stripped, xz-compressed), cmocka in build-ru and the CASES files in
+# build-rt (as cases-NAME.txt). BUILD configured for 90-real.
+cuperm_make_runs_carry() {
+  local b=$1 f
+  shift
+  rm -rf build-ru build-rt && mkdir -p build-ru build-rt
+  strip --strip-debug -o build-rt/cuperm-candidate-times "$b/tools/model/cuperm-candidate-times"
+  strip --strip-debug -o build-ru/test_gpu_candidates "$(find "$b/tests" -name test_gpu_candidates -type f | head -1)"
+  xz -6 -T2 -f build-rt/cuperm-candidate-times build-ru/test_gpu_candidates
+  cp -L "$(ldd "$(find "$b/tests" -name test_gpu_candidates -type f | head -1)" | awk '/libcmocka/ {print $3}')" build-ru/
+  for f in "$@"; do cp "$f" "build-rt/cases-$(basename "$f")"; done
+}

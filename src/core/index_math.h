@@ -370,6 +370,88 @@ CUPERM_HD void cuperm_span_gather_fill(uint16_t* table, int g, int v, int hin, i
 }
 
 /*
+ * WHOLE_DIMS in runs (wd_span == 3; whole_dims.cu: whole_dims_runs_kernel). Any whole-dims tile of V =
+ * a_volume elements: R = V / span_in_run input runs (input-order elements r Lr .. r Lr + Lr - 1 lie
+ * contiguous in the input, Lr = span_in_run) and Q = V / span_out_run output runs (Lw = span_out_run,
+ * output order). The planner keeps every outer stride a multiple of 16 bytes, so every tile's runs start
+ * at the same places within their granules as the block's first tile's: each block fills, once, its runs'
+ * granule offsets and heads and a gather table that names, for every output granule, the skewed byte in
+ * the copy of each of its elements' sources. Input run r's copy starts at granule r G of the copy (G =
+ * cuperm_runs_granules(Lr, elem): its granules for any head); output run q's granules are q Go .. q Go + Go - 1
+ * of the table (Go = cuperm_runs_granules(Lw, elem)).
+ */
+CUPERM_HD int cuperm_runs_granules(int run, int elem)
+{
+    const int N = 16 / elem;
+    return (run + 2 * N - 2) / N;
+}
+
+/* Byte offsets in shared memory of the parts of a runs launch, each 16-byte aligned: two copies of the
+ * input runs (skewed: cuperm_span_skew), the gather table (cuperm_span_gather_at's layout over Q Go
+ * granules), input runs' granule offsets (int32, elements from the tile's base) and heads (uint8), the
+ * output runs' likewise. The slots of one output run's elements (uint16, input order, srun) and of each
+ * output run's first element (sq) serve the table's fill alone, before the first tile's loads land: they
+ * lie where the copies will (an output run of a whole 8 KB tile of bytes would take 16 KB more). */
+typedef struct {
+    int R, Q, G, Go;
+    int copy, table, in_gran, out_gran, hin, hout, srun, sq, total;
+} cuperm_runs_layout_t;
+
+CUPERM_HD int cuperm_align16(int b) { return (b + 15) / 16 * 16; }
+
+CUPERM_HD cuperm_runs_layout_t cuperm_runs_layout(int volume, int in_run, int out_run, int elem)
+{
+    cuperm_runs_layout_t L;
+    L.R = volume / in_run, L.Q = volume / out_run;
+    L.G = cuperm_runs_granules(in_run, elem), L.Go = cuperm_runs_granules(out_run, elem);
+    L.copy = cuperm_align16(cuperm_span_skew(16 * L.R * L.G));
+    L.srun = 0;
+    L.sq = cuperm_align16(2 * out_run);
+    const int slots_end = L.sq + cuperm_align16(2 * L.Q);
+    L.table = 2 * L.copy > slots_end ? 2 * L.copy : slots_end;
+    L.in_gran = L.table + cuperm_align16(L.Q * L.Go * (16 / elem) * 2);
+    L.out_gran = L.in_gran + cuperm_align16(4 * L.R);
+    L.hin = L.out_gran + cuperm_align16(4 * L.Q);
+    L.hout = L.hin + cuperm_align16(L.R);
+    L.total = L.hout + cuperm_align16(L.Q);
+    return L;
+}
+
+/* The gather table's entries of output granule f = q Go + v (16 / elem of them): the skewed byte in the
+ * copy of each element's source, or 0 for elements outside run q (never stored). hin / hout: the runs'
+ * heads; srun[j]: the input-order index of run 0's element j relative to the run's first (slots are
+ * linear in the digits, so run q's element j is input element sq[q] + srun[j]). */
+CUPERM_HD void cuperm_runs_gather_fill(uint16_t* table, const cuperm_runs_layout_t* L, int f, int in_run,
+                                       int out_run, int elem, const uint8_t* hin, const uint8_t* hout,
+                                       const uint16_t* srun, const uint16_t* sq)
+{
+    const int N = 16 / elem, q = f / L->Go, v = f - q * L->Go, j0 = v * N - hout[q];
+    for (int e = 0; e < N; ++e) {
+        const int j = j0 + e;
+        int at = 0;
+        if (j >= 0 && j < out_run) {
+            const int s = sq[q] + srun[j], r = s / in_run, i = s - r * in_run;
+            at = cuperm_span_skew(16 * L->G * r + elem * (hin[r] + i));
+        }
+        table[cuperm_span_gather_at(f, e, elem, L->Q * L->Go)] = (uint16_t)at;
+    }
+}
+
+/* One past the largest input offset of a WHOLE_DIMS launch's tensor (elements; the split's chunks counted
+ * to split_extent, not to whole chunks): a granule inside [in, in + this) may be read whole, since every
+ * byte of it lies in the caller's input. */
+CUPERM_HD int64_t cuperm_whole_dims_in_extent(const cuperm_tile_params_t* p)
+{
+    int64_t last = 0;
+    for (int d = 0; d < p->rank; ++d) {
+        if (d == p->a_end && p->wd_split >= 0) continue; /* the chunks: counted with the split below */
+        const int64_t e = d == p->wd_split ? p->split_extent : p->dim[d].extent;
+        last += (e - 1) * p->dim[d].in_stride;
+    }
+    return last + 1;
+}
+
+/*
  * A run of n elements that starts `shift` elements into an aligned granule of v elements
  * (v a power of two, 0 <= shift < v), seen granule by granule: granule g holds the run's
  * elements g * v - shift + j for j in [*lo, *hi), and the run needs granules 0 up to

@@ -108,9 +108,13 @@ typedef struct {
     /* The span form (whole_dims.h: cuperm_whole_dims_span_launch): every tile is one contiguous span on
      * both sides, span_inner elements of the tile's dimensions below its last (the same set first on
      * both sides) times that last dimension's part (the split, or whole), moved by 16-byte vectors;
-     * 2: the write pass reads whole granules' sources from a gather table (cuperm_span_gather_fill). */
+     * 2: the write pass reads whole granules' sources from a gather table (cuperm_span_gather_fill).
+     * 3, the runs form (whole_dims.h: cuperm_whole_dims_runs_launch; index_math.h: cuperm_runs_*): any
+     * whole-dims tile, read as runs of span_in_run input elements and written as runs of span_out_run
+     * output elements, each run by 16-byte vectors from wherever it starts, through a gather table. */
     int wd_span;
     int span_inner;
+    int span_in_run, span_out_run;
     /* ROW_TILES launches only (plan/transpose/row_tiles.h): dim[0] is the row, the same fastest
      * dimension on both sides (unit strides); group A is dim[1, a_end), B dim[a_end, b_end). A tile
      * holds whole rows of rt_side_a A indices by rt_side_b B indices (any counts, not powers of
@@ -132,6 +136,10 @@ CUPERM_HD int cuperm_tile_pipe_buffer_bytes(int ta, int tb, int smem_row, int el
 
 /* Resident blocks per SM the ROW_TILES kernel is compiled for (64 registers). */
 #define CUPERM_ROW_TILE_BLOCKS 4
+
+/* Input granules a runs-form tile reads (cuperm_whole_dims_runs_launch): four a thread, held in registers
+ * between a tile's loads and its stores into shared memory (whole_dims.cu: kRunsReadRounds). */
+#define CUPERM_RUNS_MAX_READ_GRANULES (4 * CUPERM_THREADS)
 
 /* A WHOLE_DIMS tile holds at most this many elements (8 per thread). */
 #define CUPERM_WHOLE_DIMS_MAX_VOLUME 2048

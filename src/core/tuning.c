@@ -177,6 +177,19 @@
          * spans keep the kernel without it: under the 64-register bound the table's kernel needs, they ran \
          * 10-14% slower with the table and without it (H200, bench/results/spans-gather-h200/). */          \
         .span_gather_max_elem = 2,                                                                           \
+        /* The runs form: whole-dims tiles of 1- and 2-byte elements moved by 16-byte vectors on both sides   \
+         * through a gather table (a table entry per element: 8 KB tiles keep two copies and the table in   \
+         * a block's 48 KB); split chunks in whole granules, 64 at least where the last is short. It takes   \
+         * the place of scalar tiles of bytes where both its runs span 128 bytes or more (runs of 16 and 64  \
+         * lost 1.6x and 3.5x), each block walks 8 tiles or more (4 or fewer: 1.2-2.5x), its tiles hold 4 KB \
+         * or more (784-byte tiles: 2.5x) and the tiles' fill times their warps' sector use is at most 0.45   \
+         * (the form runs at 45-56% of copy; better tiles won). Held out (H200, every candidate timed, cases  \
+         * drawn after the rule): 0.49x the time on batches of small transposes, 0.75x on rank 4-8 mixed     \
+         * extents (worst 1.87x). At 2 bytes it lost to tiles at 66% of copy, so 2-byte tiles keep their     \
+         * place (bench/results/runs-h200/). */                                                              \
+        .runs_max_elem = 2, .runs_tile_bytes = 8192, .runs_run_bytes = 512, .runs_min_chunks = 64,          \
+        .runs_rule_max_elem = 1, .runs_rule_min_run_bytes = 128, .runs_rule_min_tiles_per_block = 8,        \
+        .runs_rule_max_tile_eff = 0.45, .runs_rule_min_tile_bytes = 4096,                                    \
         /* Row tiles (16 KB, as the other tiles) for rows under 2 KB; they replace a rows launch of rows of  \
          * a sector or more whose elements fill at most 75% of its tiles' slots. H200, every candidate       \
          * timed (bench/results/row-tiles-h200/): on the n^6 rows cases the rule was read from (f64          \

@@ -111,6 +111,17 @@ typedef struct {
     int span_max_inner;                  /* most elements below the tile's last dimension (16-bit slots) */
     int span_blocks_per_sm;              /* resident blocks per SM that walk the tiles */
     int span_gather_max_elem;            /* elements of at most this many bytes write through a gather table */
+    /* WHOLE_DIMS launches in runs (whole_dims.h: cuperm_whole_dims_runs_launch) */
+    int runs_max_elem;                   /* elements of at most this many bytes (0: never; 2 at most) have them */
+    int runs_tile_bytes;                 /* a tile holds about this many bytes */
+    int runs_run_bytes;                  /* it grows until both sides' runs are this long, where dimensions fit */
+    int runs_min_chunks;                 /* a split with a short last chunk makes at least this many chunks */
+    int runs_rule_max_elem;              /* elements of at most this many bytes take it in place of ... */
+    int runs_rule_min_run_bytes;         /* ... a scalar tile launch where both its runs are this long ... */
+    int runs_rule_min_tiles_per_block;   /* ... where each block walks this many tiles or more, and the tiles'
+                                          * fill times their warps' sector use is at most ... */
+    double runs_rule_max_tile_eff;
+    int runs_rule_min_tile_bytes;        /* ... and its tiles hold this many bytes or more */
     /* ROW_TILES launches (plan/transpose/row_tiles.h) */
     int row_tiles_max_row_bytes;         /* rows shorter than this have a row-tiles launch (0: none) ... */
     int row_tiles_min_row_bytes;         /* ... which replaces a rows launch whose rows are this long or more

@@ -123,6 +123,105 @@ static inline int whole_dims_span_walk(const cuperm_launch_t* l, int in_mis, int
     return r;
 }
 
+/* A WHOLE_DIMS launch in runs (wd_span == 3) as its kernel runs it (whole_dims.cu: whole_dims_runs_kernel),
+ * with the pointers in_mis and out_mis elements past a 16-byte boundary: the run tables and gather table of
+ * tile 0's heads (the kernel fills them per block, from the block's first tile's); per full tile the read pass's granules into the copy (whole where the
+ * granule lies inside the input's extent, else the run's elements), then every output granule from the
+ * table; a short split chunk element by element. counts[0] counts full tiles, counts[1] short ones, counts[2]
+ * granules read whole past their run's ends (may be NULL). A tile whose heads differ from its block's first
+ * tile's, an element taken from a byte the read pass did not fill, or a table entry outside the copy makes
+ * it return -1. */
+static inline int whole_dims_runs_walk(const cuperm_launch_t* l, int in_mis, int out_mis, int64_t counts[3],
+                                       int (*f)(int64_t out, int64_t in, void* ctx), void* ctx)
+{
+    const cuperm_tile_params_t* p = &l->tile;
+    const int E = l->elem_size, N = 16 / E, lr = p->span_in_run, lw = p->span_out_run, V = (int)p->a_volume;
+    const cuperm_runs_layout_t L = cuperm_runs_layout(V, lr, lw, E);
+    if (16 % E || V % lr || V % lw || L.total > l->smem_bytes || l->blocks < 1 ||
+        L.R * L.G > CUPERM_RUNS_MAX_READ_GRANULES)
+        return -1;
+    cuperm_tile_divs_t dv;
+    cuperm_tile_divisors(p, &dv);
+    const int qg = L.Q * L.Go;
+    unsigned char* smem = (unsigned char*)calloc((size_t)L.total, 1);
+    int64_t* data = (int64_t*)malloc((size_t)L.copy * sizeof *data); /* input offset of each copy byte's element */
+    int64_t* stamp = (int64_t*)calloc((size_t)L.copy, sizeof *stamp); /* ... filled by tile stamp[at] - 1 */
+    int r = !smem || !data || !stamp ? -1 : 0;
+    uint16_t* table = (uint16_t*)(smem + L.table);
+    int32_t *in_gran = (int32_t*)(smem + L.in_gran), *out_gran = (int32_t*)(smem + L.out_gran);
+    uint8_t *hin = smem + L.hin, *hout = smem + L.hout;
+    uint16_t *srun = (uint16_t*)(smem + L.srun), *sq = (uint16_t*)(smem + L.sq);
+    const int64_t in_extent = cuperm_whole_dims_in_extent(p), part = p->wd_split >= 0 ? p->dim[p->wd_split].extent : 0;
+    uint32_t io, is, oo, s, os;
+    for (int64_t t0 = 0; t0 < l->blocks && t0 < p->num_tiles && !r; ++t0)
+        for (int64_t t = t0; t < p->num_tiles && !r; t += l->blocks) {
+            int64_t ib, ob;
+            cuperm_group_offsets(p->dim, dv.dim, p->a_end, p->rank, t, &ib, &ob);
+            /* The heads; the tables from tile 0's, which every block's first tile must share (so every
+             * block's tables are these: they depend on the heads alone), as every tile must. */
+            for (int q = 0; q < L.Q && !r; ++q) {
+                cuperm_whole_dims_entry(p, &dv, (uint32_t)(q * lw), &io, &is, &oo, &s, &os);
+                const int h = (int)((out_mis + ob + oo) % N);
+                if (t == 0) hout[q] = (uint8_t)h, out_gran[q] = (int32_t)oo - h, sq[q] = (uint16_t)s;
+                else if (h != hout[q]) r = -1;
+            }
+            for (int k = 0; k < L.R && !r; ++k) {
+                cuperm_whole_dims_entry(p, &dv, (uint32_t)(k * lr), &io, &is, &oo, &s, &os);
+                const int h = (int)((in_mis + ib + io) % N);
+                if (t == 0) hin[k] = (uint8_t)h, in_gran[k] = (int32_t)io - h;
+                else if (h != hin[k]) r = -1;
+            }
+            if (t == 0 && !r) {
+                for (int j = 0; j < lw; ++j) {
+                    cuperm_whole_dims_entry(p, &dv, (uint32_t)j, &io, &is, &oo, &s, &os);
+                    srun[j] = (uint16_t)s;
+                }
+                for (int g = 0; g < qg; ++g) cuperm_runs_gather_fill(table, &L, g, lr, lw, E, hin, hout, srun, sq);
+            }
+            const int64_t len = p->wd_split >= 0 ? cuperm_whole_dims_split_len(p, &dv, t) : part;
+            if (p->wd_split >= 0 && len < part) { /* the short chunk */
+                if (counts) ++counts[1];
+                for (int j = 0; j < V && !r; ++j) {
+                    uint32_t a, b, o, sl, osp;
+                    cuperm_whole_dims_entry(p, &dv, (uint32_t)j, &a, &b, &o, &sl, &osp);
+                    if ((int64_t)osp >= len) continue;
+                    cuperm_whole_dims_entry(p, &dv, sl, &io, &is, &oo, &s, &os);
+                    r = f(ob + o, ib + io, ctx);
+                }
+                continue;
+            }
+            if (counts) ++counts[0];
+            for (int g = 0; g < L.R * L.G && !r; ++g) {
+                const int k = g / L.G, v = g - k * L.G;
+                if (v >= cuperm_granules_of(hin[k], lr, N)) continue;
+                int lo, hi;
+                cuperm_granule_part(hin[k], lr, N, v, &lo, &hi);
+                const int64_t first = ib + in_gran[k] + v * N; /* the granule's first element (may precede the input) */
+                const int whole = first >= 0 && first + N <= in_extent; /* as the kernel's whole_at */
+                if (whole && counts && (lo > 0 || hi < N)) ++counts[2];
+                for (int e = whole ? 0 : lo; e < (whole ? N : hi); ++e) {
+                    const int at = cuperm_span_skew(16 * g + E * e);
+                    if (at + E > L.copy) r = -1;
+                    else data[at] = first + e, stamp[at] = t + 1;
+                }
+            }
+            for (int g = 0; g < qg && !r; ++g) {
+                const int q = g / L.Go, v = g - q * L.Go, j0 = v * N - hout[q];
+                if (j0 >= lw) continue;
+                int lo, hi;
+                cuperm_granule_part(hout[q], lw, N, v, &lo, &hi);
+                for (int e = lo; e < hi && !r; ++e) {
+                    const int at = table[cuperm_span_gather_at(g, e, E, qg)];
+                    r = at + E > L.copy || stamp[at] != t + 1 ? -1 : f(ob + out_gran[q] + v * N + e, data[at], ctx);
+                }
+            }
+        }
+    free(smem);
+    free(data);
+    free(stamp);
+    return r;
+}
+
 /* A ROW_TILES launch as its kernel runs it (row_tiles.cuh): per tile, each pass's row table (the row's
  * offsets from the tile's origin and its first slot, cuperm_row_tile_row), the read pass putting input
  * offsets in the slots by its threads' digits, the write pass taking them by its own (both advanced
@@ -190,7 +289,9 @@ static inline int launch_walk(const cuperm_launch_t* l, int (*f)(int64_t out, in
         return 0;
     }
     if (l->kind == CUPERM_LAUNCH_WHOLE_DIMS)
-        return l->tile.wd_span ? whole_dims_span_walk(l, 0, 0, NULL, f, ctx) : whole_dims_walk(l, f, ctx);
+        return l->tile.wd_span == 3 ? whole_dims_runs_walk(l, 0, 0, NULL, f, ctx)
+               : l->tile.wd_span    ? whole_dims_span_walk(l, 0, 0, NULL, f, ctx)
+                                    : whole_dims_walk(l, f, ctx);
     if (l->kind == CUPERM_LAUNCH_ROW_TILES) return row_tiles_walk(l, f, ctx);
     const cuperm_tile_params_t* p = &l->tile;
     const int64_t ta = (int64_t)1 << p->tile_a_log2, tb = (int64_t)1 << p->tile_b_log2;

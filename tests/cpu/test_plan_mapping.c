@@ -25,6 +25,8 @@ static int predictions;  /* cuperm_plan_predict checked against cuperm_plan_host
 static int whole_dims_launches[2]; /* WHOLE_DIMS launches checked without and with a split dimension */
 static int span_launches[2];       /* their span form, without and with a split dimension */
 static int64_t span_tiles[2];      /* their tiles walked by the cursor only, and gathered: neither may be 0 */
+static int runs_launches[2];       /* the runs form (wd_span 3), without and with a split dimension */
+static int64_t runs_counts[3];     /* its full tiles, short split chunks and granules read whole past a run's ends */
 static int row_tiles_launches[2]; /* ROW_TILES launches checked with whole tiles only, and with edge tiles */
 static int row_tiles_vector_launches; /* those with vectors (each checked in its scalar form too) */
 static int vector_tiles[3]; /* TILED launches with 4-, 8- and 16-byte vectors checked: none may be 0 */
@@ -208,6 +210,30 @@ static void check_case_with(const test_case_t* c, int elem, const cuperm_tuning_
             }
         }
     }
+    cuperm_launch_t ru; /* the runs form, with the pointers at several places in a 16-byte granule */
+    if (cuperm_whole_dims_runs_launch(&p, elem, &kDevice, &tuning->transpose, &ru)) {
+        const cuperm_tile_params_t* t = &ru.tile;
+        assert_true(t->wd_span == 3 && elem <= 2 && t->span_out_run * elem >= 16);
+        assert_true(t->a_volume % t->span_in_run == 0 && t->a_volume % t->span_out_run == 0);
+        assert_true(ru.smem_bytes <= 48 * 1024 && ru.blocks <= (int64_t)kDevice.sm_count * tuning->transpose.span_blocks_per_sm);
+        ++runs_launches[t->wd_split >= 0];
+        const int N = 16 / elem, mis[4][2] = {{0, 0}, {1 % N, N - 1}, {N - 1, 3 % N}, {N / 2, N / 2}};
+        cuperm_launch_t two = ru; /* a 2-SM device's grid: each block walks many tiles */
+        if (two.blocks > 2 * tuning->transpose.span_blocks_per_sm) two.blocks = 2 * tuning->transpose.span_blocks_per_sm;
+        const int walks = case_volume(c) <= (1 << 20) ? 8 : 1; /* the large shapes of other tests: once */
+        for (int m = 0; m < walks; ++m) {
+            memset(hits, 0, (size_t)span * sizeof *hits);
+            moved_ctx mc = {1, span, src_of, hits};
+            int bad = whole_dims_runs_walk(m < 4 ? &ru : &two, mis[m % 4][0], mis[m % 4][1], runs_counts, moved_one, &mc);
+            for (int64_t o = 0; o < span && !bad; ++o) bad = hits[o] != (src_of[o] >= 0);
+            if (bad) {
+                fprintf(stderr, "mapping wrong for the runs launch (elem %d, pointers %d and %d elements past a "
+                                "granule, %lld blocks): ", elem, mis[m % 4][0], mis[m % 4][1], (long long)(m < 4 ? ru : two).blocks);
+                case_print(stderr, c);
+                fail();
+            }
+        }
+    }
     cuperm_launch_t rt; /* row tiles for rows of any length (the rule takes short ones only) */
     if (cuperm_row_tiles_launch(&p, elem, INT64_MAX, &tuning->transpose, &rt)) {
         const cuperm_tile_params_t* t = &rt.tile;
@@ -346,6 +372,38 @@ static void batches_of_small_transposes(void** state)
     assert_true(cuperm_whole_dims_span_launch(&p, 4, &kDevice, &every.transpose, &sp));
     for (int elem = 8; elem <= 16; elem *= 2)
         assert_false(cuperm_whole_dims_span_launch(&p, elem, &kDevice, &every.transpose, &sp));
+}
+
+/* Batches of small transposes whose outer dimensions are permuted too (4 x 21 x M x 7 perm 1,0,3,2), the
+ * short-group suite's rank-4 and rank-5 kind: small extents but one, any permutation, dense or with the
+ * input's outer strides padded, 1- and 2-byte elements: the runs form's walk (at the pointers' four
+ * misalignments), with short split chunks and granules read whole past their runs. */
+static void batches_with_outer_permutations(void** state)
+{
+    (void)state;
+    rng_t r = {11};
+    for (int i = 0; i < 400; ++i) {
+        test_case_t c = {0};
+        c.rank = 3 + (int)rng_range(&r, 0, 2);
+        const int big = (int)rng_range(&r, 0, c.rank - 1);
+        int64_t small = 1; /* the volume stays near 2^17 at most: every tile is walked 8 times */
+        for (int d = 0; d < c.rank; ++d)
+            if (d != big) small *= c.extents[d] = rng_range(&r, 2, c.rank == 3 ? 40 : 12);
+        c.extents[big] = rng_range(&r, 8, 120000 / small > 8 ? 120000 / small : 8);
+        for (int d = 0; d < c.rank; ++d) c.perm[d] = d;
+        for (int d = c.rank - 1; d > 0; --d) {
+            const int k = (int)rng_range(&r, 0, d), x = c.perm[d];
+            c.perm[d] = c.perm[k], c.perm[k] = x;
+        }
+        if (i % 6 == 5) { /* the input's outermost stride padded to whole granules */
+            c.has_in_strides = 1;
+            for (int d = 0, dense = 1; d < c.rank; dense *= (int)c.extents[d], ++d)
+                c.in_strides[d] = d == c.rank - 1 ? (dense + 15) / 16 * 16 : dense;
+        }
+        check_case(&c, 1 + (i % 2));
+    }
+    assert_true(runs_launches[0] > 0 && runs_launches[1] > 0);
+    assert_true(runs_counts[0] > 0 && runs_counts[1] > 0 && runs_counts[2] > 0);
 }
 
 /* The heuristic launch of dense c with elem-byte elements under tuning. */
@@ -600,6 +658,7 @@ int main(void)
         cmocka_unit_test(small_rows_tiles_shorter),
         cmocka_unit_test(small_tiles_for_small_tensors),
         cmocka_unit_test(batches_of_small_transposes),
+        cmocka_unit_test(batches_with_outer_permutations),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     if (packed_cases == 0 || partly_packed_cases == 0) {
@@ -652,6 +711,10 @@ int main(void)
            banded_walks, whole_dims_launches[0] + whole_dims_launches[1], whole_dims_launches[1],
            span_launches[0] + span_launches[1], span_launches[1], (long long)span_tiles[1], (long long)span_tiles[0],
            row_tiles_launches[0] + row_tiles_launches[1], row_tiles_launches[1], row_tiles_vector_launches);
+    printf("runs launches: %d, %d of them with a split dimension (tiles: %lld full, %lld short chunks; "
+           "%lld granules read whole past a run's ends)\n",
+           runs_launches[0] + runs_launches[1], runs_launches[1], (long long)runs_counts[0], (long long)runs_counts[1],
+           (long long)runs_counts[2]);
     printf("packed launches checked: %d (%d of a partly packed row); vector tiles: %d of 4 bytes, %d of 8, %d of 16 (%d of them shifted)\n",
            packed_cases, partly_packed_cases, vector_tiles[0], vector_tiles[1], vector_tiles[2], shifted_tiles);
     return failed;

@@ -77,7 +77,7 @@ static void band_where_a_tiles_outnumber_b_tiles(void** state)
 /* The span rule's limit is the rules' runs in elements, at every element size that takes spans: a
  * batch of n x 40 matrices (perm 1,0,2) whose tiles read runs of n takes the span form at
  * n = span_max_run_elems (12 since session 63: 9-12-element runs ran 0.34-0.83x the tiles' time) and
- * stays on tiles at one more. */
+ * leaves it at one more (for tiles, or at 1 byte the runs form). */
 static void span_limit_is_the_tiles_runs(void** state)
 {
     (void)state;
@@ -87,9 +87,44 @@ static void span_limit_is_the_tiles_runs(void** state)
     for (int elem = 1; elem <= tt()->span_max_elem; elem *= 2) {
         const int64_t at[3] = {n, 40, 300000}, past[3] = {n + 1, 40, 300000};
         const cuperm_launch_t l = plan(3, at, p3, elem), t = plan(3, past, p3, elem);
-        assert_true(l.kind == CUPERM_LAUNCH_WHOLE_DIMS && l.tile.wd_span);
+        assert_true(l.kind == CUPERM_LAUNCH_WHOLE_DIMS && l.tile.wd_span && l.tile.wd_span < 3);
+        /* tiles, or at 1 byte the runs form (runs_for_tiles_of_short_runs), not spans */
+        assert_true(t.kind == CUPERM_LAUNCH_TILED || (elem <= tt()->runs_rule_max_elem && t.tile.wd_span == 3));
+    }
+}
+
+/* The runs form replaces scalar tiles of bytes that leave most of their slots or sectors idle, in batches
+ * whose outer dimensions are permuted too (4 x 21 x M x 7 perm 1,0,3,2; 7 x 1702 x 37 x 25 x 13 perm
+ * 4,1,2,3,0): every outer stride whole granules, runs of 128 bytes or more, 8 tiles a block or more. Not
+ * at 2 bytes, not where the tensor gives each block a few tiles (16^6), not where the tiles fill their
+ * slots and sectors (59 x 77 x 78 x 95 perm 1,2,3,0), not without the rule. */
+static void runs_for_tiles_of_short_runs(void** state)
+{
+    (void)state;
+    static const int q4[4] = {1, 0, 3, 2}, q5[5] = {4, 1, 2, 3, 0}, q6[6] = {1, 0, 2, 3, 4, 5}, r4[4] = {1, 2, 3, 0};
+    const int64_t a[4] = {4, 21, 402149, 7}, b[5] = {7, 1702, 37, 25, 13}, cube[6] = {16, 16, 16, 16, 16, 16},
+                  full[4] = {59, 77, 78, 95};
+    for (int k = 0; k < 2; ++k) {
+        const cuperm_launch_t l = k ? plan(5, b, q5, 1) : plan(4, a, q4, 1);
+        assert_int_equal(l.kind, CUPERM_LAUNCH_WHOLE_DIMS);
+        assert_int_equal(l.tile.wd_span, 3);
+        assert_true(l.tile.span_in_run >= tt()->runs_rule_min_run_bytes &&
+                    l.tile.span_out_run >= tt()->runs_rule_min_run_bytes);
+        assert_true(l.tile.num_tiles >= (int64_t)tt()->runs_rule_min_tiles_per_block * l.blocks);
+        assert_true(l.smem_bytes <= kDevice.smem_per_block);
+        for (int d = l.tile.a_end; d < l.tile.rank; ++d) /* every tile's runs start where the first's do */
+            assert_true(l.tile.dim[d].in_stride % 16 == 0 && l.tile.dim[d].out_stride % 16 == 0);
+        const cuperm_launch_t h = k ? plan(5, b, q5, 2) : plan(4, a, q4, 2);
+        assert_false(h.kind == CUPERM_LAUNCH_WHOLE_DIMS && h.tile.wd_span == 3);
+        cuperm_tuning_t off = *cuperm_tuning_for(&kDevice);
+        off.transpose.runs_rule_max_elem = 0;
+        const cuperm_launch_t t = k ? plan_with(&off, 5, b, q5, 1) : plan_with(&off, 4, a, q4, 1);
         assert_int_equal(t.kind, CUPERM_LAUNCH_TILED);
     }
+    cuperm_launch_t l = plan(6, cube, q6, 1);
+    assert_false(l.kind == CUPERM_LAUNCH_WHOLE_DIMS && l.tile.wd_span == 3);
+    l = plan(4, full, r4, 1);
+    assert_false(l.kind == CUPERM_LAUNCH_WHOLE_DIMS && l.tile.wd_span == 3);
 }
 
 /* Batches of small transposes in 1-4-byte elements (the short-group suite's worst cases: 2 x 62 and
@@ -108,6 +143,7 @@ static void spans_for_batches_of_small_transposes(void** state)
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; ++i) {
         cuperm_tuning_t rules_only = *cuperm_tuning_for(&kDevice);
         rules_only.transpose.span_max_elem = 0;
+        rules_only.transpose.runs_rule_max_elem = 0;
         const cuperm_launch_t r = plan_with(&rules_only, 3, yes[i].e, p3, yes[i].elem);
         assert_true(r.kind != CUPERM_LAUNCH_WHOLE_DIMS || !r.tile.wd_span);
         const cuperm_launch_t l = plan(3, yes[i].e, p3, yes[i].elem);
@@ -824,6 +860,7 @@ int main(void)
         cmocka_unit_test(row_tiles_where_rows_are_short),
         cmocka_unit_test(tiles_stay_within_a_block_where_a_group_is_short),
         cmocka_unit_test(pipelined_where_tensors_fit_in_l2),
+        cmocka_unit_test(runs_for_tiles_of_short_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

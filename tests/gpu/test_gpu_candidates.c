@@ -105,6 +105,9 @@ static int is_half_tile(const cuperm_launch_t* l)
 static int span_runs[17];   /* span-form whole-dims launches run, by element size ... */
 static int span_block_runs; /* ... of which tiles of one inner block (no batch dimension) */
 static int span_walks;      /* ... and blocks that walk more than two tiles */
+static int runs_runs[3];    /* runs-form whole-dims launches run, by element size (1 and 2 bytes) ... */
+static int runs_walks;      /* ... of which blocks walk more than two tiles */
+static int runs_short;      /* ... and with a short split chunk */
 
 static int run_candidates(const test_case_t* c, int elem, const cuperm_device_info_t* dev,
                           const cuperm_tuning_t* tuning, int packed, int misalign,
@@ -149,7 +152,12 @@ static int run_candidates(const test_case_t* c, int elem, const cuperm_device_in
             row_tiles_vector_runs[cand[k].elem_size] += t->vec_log2 > 0 && !misalign;
         }
         if (cand[k].kind == CUPERM_LAUNCH_COPY) ++copy_runs[cand[k].copy_unroll];
-        if (cand[k].kind == CUPERM_LAUNCH_WHOLE_DIMS && cand[k].tile.wd_span) {
+        if (cand[k].kind == CUPERM_LAUNCH_WHOLE_DIMS && cand[k].tile.wd_span == 3) {
+            const cuperm_tile_params_t* t = &cand[k].tile;
+            ++runs_runs[cand[k].elem_size];
+            runs_walks += t->num_tiles > 2 * cand[k].blocks;
+            runs_short += t->wd_split >= 0 && t->split_extent % t->dim[t->wd_split].extent != 0;
+        } else if (cand[k].kind == CUPERM_LAUNCH_WHOLE_DIMS && cand[k].tile.wd_span) {
             const cuperm_tile_params_t* t = &cand[k].tile;
             ++span_runs[cand[k].elem_size];
             span_block_runs += t->a_volume == t->span_inner;
@@ -478,6 +486,34 @@ static void span_axpby(void** state)
     assert_true(runs > 0);
 }
 
+/* Batches of small transposes whose outer dimensions are permuted too, the runs form's shapes (the
+ * short-group suite's rank-4 and rank-5 kind, shorter): prime and odd extents, short split chunks, a
+ * padded input; 1- and 2-byte elements, aligned and misaligned by an element, on the device and on two
+ * SMs; then out = in + out (uint8, int16), which reads the output it writes. */
+static const test_shape_t kRunsShapes[] = {
+    {4, {4, 21, 2003, 7}, {1, 0, 3, 2}},     {4, {4, 34, 1001, 38}, {3, 1, 0, 2}},
+    {5, {3, 16, 8, 11, 301}, {1, 3, 4, 2, 0}}, {4, {6, 401, 27, 32}, {2, 0, 1, 3}},
+    {5, {2, 44, 35, 32, 17}, {3, 0, 2, 4, 1}}, {4, {8, 40, 4, 1163}, {1, 0, 3, 2}},
+    {3, {7, 3, 4099}, {2, 0, 1}},              {4, {5, 7, 9, 1999}, {2, 0, 3, 1}},
+};
+
+static void runs_candidates(void** state)
+{
+    (void)state;
+    rng_t r = {48};
+    int failures = 0;
+    for (size_t i = 0; i < sizeof kRunsShapes / sizeof kRunsShapes[0]; ++i) {
+        const test_case_t c = case_from_shape(&kRunsShapes[i]);
+        for (int elem = 1; elem <= 2; ++elem) {
+            failures += check_case_on(&c, elem, i % 2 ? &kFewSms : &kDevice, cuperm_tuning_for(&kDevice), &r);
+            failures += check_axpby_case(&c, elem, cuperm_tuning_for(&kDevice), &r);
+        }
+    }
+    assert_int_equal(failures, 0);
+    assert_true(runs_runs[1] > 0 && runs_runs[2] > 0);
+    assert_true(runs_walks > 0 && runs_short > 0);
+}
+
 static int is_pipelined(const cuperm_launch_t* l) { return l->tile.pipelined; }
 static int is_row_tiles(const cuperm_launch_t* l) { return l->kind == CUPERM_LAUNCH_ROW_TILES; }
 static int is_copy(const cuperm_launch_t* l) { return l->kind == CUPERM_LAUNCH_COPY; }
@@ -609,6 +645,7 @@ int main(void)
         cmocka_unit_test(short_group_tiles),
         cmocka_unit_test(span_candidates),
         cmocka_unit_test(span_axpby),
+        cmocka_unit_test(runs_candidates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

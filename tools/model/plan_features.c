@@ -50,7 +50,7 @@ int main(int argc, char** argv)
             cuperm_model_features(l, &f);
             printf("%s | %s%s%s%s%s %d %d %d %lld |", c.text, kinds[l->kind], c.plan.has_packed ? "(packed)" : "",
                    t->pipelined ? "(pipelined)" : "", t->lean && !t->pipelined ? "(lean)" : "",
-                   l->kind == CUPERM_LAUNCH_WHOLE_DIMS && t->wd_span ? "(spans)" : "",
+                   l->kind != CUPERM_LAUNCH_WHOLE_DIMS || !t->wd_span ? "" : t->wd_span == 3 ? "(runs)" : "(spans)",
                    rt ? t->rt_side_a : t->tile_a_log2, rt ? t->rt_side_b : t->tile_b_log2, t->vec_log2,
                    (long long)t->band_tiles);
             for (int d = 0; l->kind != CUPERM_LAUNCH_COPY && d < t->rank; ++d)
@@ -83,7 +83,7 @@ int main(int argc, char** argv)
                    t->tile_b_log2, t->vec_log2, (long long)t->band_tiles, f.in_sector_eff, f.out_sector_eff,
                    cuperm_sector_cost(&cand[i], &model_tuning()->transpose), (int)cand[i].kind, warp_in, warp_out,
                    row_order(&cand[i]), t->pipelined, t->lean,
-                   cand[i].kind == CUPERM_LAUNCH_WHOLE_DIMS && t->wd_span);
+                   cand[i].kind == CUPERM_LAUNCH_WHOLE_DIMS ? t->wd_span : 0);
         }
         ++index;
     }

@@ -854,7 +854,7 @@ static int64_t small_tile_slots(const cuperm_device_info_t* dev, int elem)
 }
 
 /* Which launch heuristic_launch chose. */
-typedef enum { PICK_RULES, PICK_SPANS, PICK_WHOLE_DIMS, PICK_ROW_TILES, PICK_SMALL, PICK_HALF } pick_t;
+typedef enum { PICK_RULES, PICK_SPANS, PICK_RUNS, PICK_WHOLE_DIMS, PICK_ROW_TILES, PICK_SMALL, PICK_HALF } pick_t;
 
 /* The launch the planner runs for canonical problem p on dev: the rules' launch (a copy in the
  * device's form: copy_form); the span form of whole-dims where cuperm_whole_dims_span_preferred says
@@ -886,6 +886,13 @@ static pick_t heuristic_launch_plain(const cuperm_problem_t* p, int elem, const 
         *has_wd = all_contenders && cuperm_whole_dims_launch(p, elem, tt, wd);
         if (*has_wd) cuperm_whole_dims_fit_device(wd, dev, tt);
         return PICK_SPANS;
+    }
+    /* Batches of small transposes whose outer dimensions are permuted too move their runs by vectors. */
+    if (elem <= tt->runs_rule_max_elem && rules->kind == CUPERM_LAUNCH_TILED && !rules->tile.vec_log2 &&
+        cuperm_whole_dims_runs_launch(p, elem, dev, tt, L) && cuperm_whole_dims_runs_preferred(rules, L, tt)) {
+        *has_wd = all_contenders && cuperm_whole_dims_launch(p, elem, tt, wd);
+        if (*has_wd) cuperm_whole_dims_fit_device(wd, dev, tt);
+        return PICK_RUNS;
     }
     /* The whole-dims launch is built only where it may replace the rules' (planning and pricing
      * run this for every transpose a contraction search prices), or for the candidate list. */
@@ -965,6 +972,8 @@ int cuperm_plan_candidates(int rank, const int64_t* extents, const int* perm, in
     n += cuperm_candidate_launches(&rules, dev, tuning, out + n, max - n);
     if (has_wd && pick != PICK_WHOLE_DIMS && n < max) out[n++] = wd;
     if (pick != PICK_SPANS && n < max && cuperm_whole_dims_span_launch(&p, p_elem, dev, &tuning->transpose, &out[n]))
+        ++n;
+    if (pick != PICK_RUNS && n < max && cuperm_whole_dims_runs_launch(&p, p_elem, dev, &tuning->transpose, &out[n]))
         ++n;
     /* row tiles wherever they exist, so that measure mode (and the candidate timings the rule is read
      * from) sees where they pay; those of vectors in their scalar form too */

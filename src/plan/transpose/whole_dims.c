@@ -25,6 +25,7 @@ int cuperm_whole_dims_max_volume(int elem)
 int cuperm_whole_dims_smem_bytes(const cuperm_tile_params_t* t, int elem)
 {
     const int v = (int)t->a_volume;
+    if (t->wd_span == 3) return cuperm_runs_layout(v, t->span_in_run, t->span_out_run, elem).total;
     if (t->wd_span) return cuperm_span_smem_bytes(v, elem, t->span_inner, t->wd_span == 2);
     return (cuperm_whole_dims_tile_elems(v, elem) * elem + 15) / 16 * 16 + v * (entry_bytes(0, t->wd_split >= 0));
 }
@@ -94,6 +95,65 @@ static void output_order(const cuperm_problem_t* p, int* order)
     }
 }
 
+/* A WHOLE_DIMS launch of the tile in_tile[] marks (volume elements; dimension split, when >= 0, in
+ * chunks of part) into *L; 0 where it is one dimension, the whole tensor in one tile, or offsets inside
+ * it pass 32 bits. */
+static int whole_dims_tile(const cuperm_problem_t* p, int elem, const int* in_tile, int split, int64_t part,
+                           int64_t volume, const int* out_order, cuperm_launch_t* L)
+{
+    const int n = p->rank;
+    int ns = 0;
+    for (int d = 0; d < n; ++d) ns += in_tile[d];
+    if (ns < 2 || (ns == n && split < 0)) return 0; /* one dimension, or the whole tensor in one tile */
+    /* Offsets inside a tile are 32-bit in the kernel's tables. */
+    int64_t max_in = 0, max_out = 0;
+    for (int d = 0; d < n; ++d)
+        if (in_tile[d]) {
+            const int64_t e = (d == split ? part : p->dim[d].extent) - 1;
+            max_in += e * p->dim[d].in_stride;
+            max_out += e * p->dim[d].out_stride;
+        }
+    if (max_in > INT32_MAX || max_out > INT32_MAX) return 0;
+
+    /* The tile's dimensions in input order, then the split's chunks, then the rest. */
+    cuperm_dim_t dims[CUPERM_MAX_RANK];
+    int pos[CUPERM_MAX_RANK], k = 0;
+    for (int d = 0; d < n; ++d)
+        if (in_tile[d]) {
+            pos[d] = k;
+            dims[k] = p->dim[d];
+            if (d == split) dims[k].extent = part;
+            ++k;
+        }
+    if (split >= 0) {
+        dims[k].extent = (p->dim[split].extent + part - 1) / part;
+        dims[k].in_stride = part * p->dim[split].in_stride;
+        dims[k].out_stride = part * p->dim[split].out_stride;
+        ++k;
+    }
+    for (int d = 0; d < n; ++d)
+        if (!in_tile[d]) dims[k++] = p->dim[d];
+    memset(L, 0, sizeof *L);
+    L->kind = CUPERM_LAUNCH_WHOLE_DIMS;
+    L->elem_size = elem;
+    L->threads = CUPERM_THREADS;
+    L->volume = cuperm_problem_volume(p);
+    int la = 0;
+    while (((int64_t)1 << la) < volume) ++la;
+    cuperm_tile_params_init(&L->tile, dims, k, ns, ns, la, 0, elem);
+    cuperm_tile_params_t* t = &L->tile;
+    t->a_volume = volume;
+    t->a_tiles = 1;
+    t->wd_split = split >= 0 ? pos[split] : -1;
+    t->split_extent = split >= 0 ? p->dim[split].extent : 0;
+    for (int i = 0, j = 0; i < n; ++i)
+        if (in_tile[out_order[i]]) t->wd_out_order[j++] = (int8_t)pos[out_order[i]];
+    for (int i = 0, place = 1; i < ns; place *= (int)t->dim[i].extent, ++i) t->wd_place[i] = place;
+    L->blocks = t->num_tiles < 0x7fffffff ? t->num_tiles : 0x7fffffff;
+    L->smem_bytes = cuperm_whole_dims_smem_bytes(t, elem);
+    return 1;
+}
+
 int cuperm_whole_dims_launch(const cuperm_problem_t* p, int elem, const cuperm_transpose_tuning_t* tt,
                          cuperm_launch_t* L)
 {
@@ -147,56 +207,7 @@ int cuperm_whole_dims_launch(const cuperm_problem_t* p, int elem, const cuperm_t
             split = -1;
         }
     }
-    int ns = 0;
-    for (int d = 0; d < n; ++d) ns += in_tile[d];
-    if (ns < 2 || (ns == n && split < 0)) return 0; /* one dimension, or the whole tensor in one tile */
-    /* Offsets inside a tile are 32-bit in the kernel's tables. */
-    int64_t max_in = 0, max_out = 0;
-    for (int d = 0; d < n; ++d)
-        if (in_tile[d]) {
-            const int64_t e = (d == split ? part : p->dim[d].extent) - 1;
-            max_in += e * p->dim[d].in_stride;
-            max_out += e * p->dim[d].out_stride;
-        }
-    if (max_in > INT32_MAX || max_out > INT32_MAX) return 0;
-
-    /* The tile's dimensions in input order, then the split's chunks, then the rest. */
-    cuperm_dim_t dims[CUPERM_MAX_RANK];
-    int pos[CUPERM_MAX_RANK], k = 0;
-    for (int d = 0; d < n; ++d)
-        if (in_tile[d]) {
-            pos[d] = k;
-            dims[k] = p->dim[d];
-            if (d == split) dims[k].extent = part;
-            ++k;
-        }
-    if (split >= 0) {
-        dims[k].extent = (p->dim[split].extent + part - 1) / part;
-        dims[k].in_stride = part * p->dim[split].in_stride;
-        dims[k].out_stride = part * p->dim[split].out_stride;
-        ++k;
-    }
-    for (int d = 0; d < n; ++d)
-        if (!in_tile[d]) dims[k++] = p->dim[d];
-    memset(L, 0, sizeof *L);
-    L->kind = CUPERM_LAUNCH_WHOLE_DIMS;
-    L->elem_size = elem;
-    L->threads = CUPERM_THREADS;
-    L->volume = cuperm_problem_volume(p);
-    int la = 0;
-    while (((int64_t)1 << la) < volume) ++la;
-    cuperm_tile_params_init(&L->tile, dims, k, ns, ns, la, 0, elem);
-    cuperm_tile_params_t* t = &L->tile;
-    t->a_volume = volume;
-    t->a_tiles = 1;
-    t->wd_split = split >= 0 ? pos[split] : -1;
-    t->split_extent = split >= 0 ? p->dim[split].extent : 0;
-    for (int i = 0, j = 0; i < n; ++i)
-        if (in_tile[out_order[i]]) t->wd_out_order[j++] = (int8_t)pos[out_order[i]];
-    for (int i = 0, place = 1; i < ns; place *= (int)t->dim[i].extent, ++i) t->wd_place[i] = place;
-    L->blocks = t->num_tiles < 0x7fffffff ? t->num_tiles : 0x7fffffff;
-    L->smem_bytes = cuperm_whole_dims_smem_bytes(t, elem);
-    return 1;
+    return whole_dims_tile(p, elem, in_tile, split, part, volume, out_order, L);
 }
 
 /* Greatest common divisor of x > 0 and 16. */
@@ -307,6 +318,123 @@ int cuperm_whole_dims_span_launch(const cuperm_problem_t* p, int elem, const cup
     L->blocks = t->num_tiles < cap ? t->num_tiles : cap;
     L->smem_bytes = cuperm_whole_dims_smem_bytes(t, elem);
     return L->smem_bytes <= dev->smem_per_block; /* within the limit without opt-in */
+}
+
+/* Elements of a dimension's chunk that make its stride whole 16-byte granules on both sides. */
+static int64_t granule_unit(const cuperm_dim_t* d, int elem)
+{
+    const int64_t ui = 16 / gcd16(d->in_stride * elem), uo = 16 / gcd16(d->out_stride * elem);
+    return ui > uo ? ui : uo; /* powers of two: the larger is their lcm */
+}
+
+int cuperm_whole_dims_runs_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
+                                  const cuperm_transpose_tuning_t* tt, cuperm_launch_t* L)
+{
+    const int n = p->rank;
+    if (elem > 2 || elem > tt->runs_max_elem || n < 2) return 0; /* the kernel's gather table: 16 / elem entries */
+    int in_order[CUPERM_MAX_RANK], out_order[CUPERM_MAX_RANK], in_tile[CUPERM_MAX_RANK] = {0};
+    for (int d = 0; d < n; ++d) in_order[d] = d;
+    output_order(p, out_order);
+    const int64_t vmax = tt->runs_tile_bytes / elem, target = (tt->runs_run_bytes + elem - 1) / elem;
+    int64_t volume = 1;
+    /* The side whose run is shorter takes its next dimension, the other side's where that one does not
+     * fit whole (4 x 21 x M x 7 perm 1,0,3,2: 7 joins 4 x 21 rather than M being cut), until both runs
+     * are long or neither side's next dimension fits. */
+    for (;;) {
+        int open_in, open_out;
+        const int64_t run_in = side_run(p, in_order, in_tile, 0, &open_in);
+        const int64_t run_out = side_run(p, out_order, in_tile, 1, &open_out);
+        const int grow[2] = {open_in && run_in < target, open_out && run_out < target};
+        if (!grow[0] && !grow[1]) break;
+        const int first = grow[1] && (!grow[0] || run_out < run_in);
+        int added = 0;
+        for (int k = 0; k < 2 && !added; ++k) {
+            const int side = k ? !first : first;
+            if (!grow[side]) continue;
+            const int d = next_of(side ? out_order : in_order, n, in_tile);
+            if (volume * p->dim[d].extent <= vmax) in_tile[d] = 1, volume *= p->dim[d].extent, added = 1;
+        }
+        if (!added) break;
+    }
+    /* Every tile's runs must start where the first tile's do: a dimension left out of the tile must be
+     * whole granules apart on both sides. Those that are not join the tile; one that does not fit is
+     * split, in chunks of whole granules. Then the tile fills with whole input dimensions, the first that
+     * does not fit split where none is yet. */
+    int split = -1;
+    for (int i = 0; i < n; ++i) {
+        const int d = in_order[i];
+        if (in_tile[d] || granule_unit(&p->dim[d], elem) == 1) continue;
+        if (volume * p->dim[d].extent <= vmax) in_tile[d] = 1, volume *= p->dim[d].extent;
+        else if (split < 0) split = d;
+        else return 0;
+    }
+    const int must_split = split >= 0; /* a misaligned dimension: else a split only grows the tile */
+    for (int i = 0; i < n; ++i) {
+        const int d = in_order[i];
+        if (in_tile[d] || d == split) continue;
+        if (volume * p->dim[d].extent > vmax) {
+            if (split < 0) split = d;
+            break;
+        }
+        in_tile[d] = 1;
+        volume *= p->dim[d].extent;
+    }
+    int64_t part = 0;
+    if (split >= 0) {
+        const int64_t extent = p->dim[split].extent, unit = granule_unit(&p->dim[split], elem);
+        part = vmax / volume / unit * unit;
+        if (part < unit) part = unit;
+        const int64_t chunks = (extent + part - 1) / part;
+        part = ((extent + chunks - 1) / chunks + unit - 1) / unit * unit; /* even chunks, whole granules */
+        /* A short last chunk goes element by element (34 = 20 + 14 in f16 4 x 34 x M x 38 perm 3,1,0,2 ran at
+         * 10% of copy): where chunks are few, the whole dimension, or no split where none is needed. */
+        int few = extent % part != 0 && (extent + part - 1) / part < tt->runs_min_chunks;
+        for (int64_t d = part - unit; few && d >= unit; d -= unit) /* else the largest part that divides it */
+            if (extent % d == 0) part = d, few = 0;
+        if (part >= extent || (few && volume * extent <= 2 * vmax)) {
+            in_tile[split] = 1, volume *= extent, split = -1;
+        } else if (few) {
+            if (must_split) return 0;
+            split = -1;
+        } else {
+            in_tile[split] = 1, volume *= part;
+        }
+    }
+    if (volume > UINT16_MAX || !whole_dims_tile(p, elem, in_tile, split, part, volume, out_order, L)) return 0;
+    cuperm_tile_params_t* t = &L->tile;
+    t->wd_span = 3;
+    t->span_in_run = (int)cuperm_whole_dims_run(t, 0);
+    t->span_out_run = (int)cuperm_whole_dims_run(t, 1);
+    const cuperm_runs_layout_t lay = cuperm_runs_layout((int)volume, t->span_in_run, t->span_out_run, elem);
+    /* a whole output granule at least; the input granules within the kernel's rounds of registers */
+    if (t->span_out_run * elem < 16 || lay.R * lay.G > CUPERM_RUNS_MAX_READ_GRANULES) return 0;
+    const int64_t cap = (int64_t)(dev->sm_count > 0 ? dev->sm_count : 1) * tt->span_blocks_per_sm;
+    L->blocks = t->num_tiles < cap ? t->num_tiles : cap;
+    L->smem_bytes = lay.total;
+    return L->smem_bytes <= dev->smem_per_block; /* within the limit without opt-in */
+}
+
+int cuperm_whole_dims_runs_preferred(const cuperm_launch_t* rules, const cuperm_launch_t* ru,
+                                     const cuperm_transpose_tuning_t* tt)
+{
+    /* A scalar tile moves bytes a lane at a time; the runs form moves them by 16-byte vectors from runs of
+     * tt->runs_rule_min_run_bytes or more (shorter ones read and write more partial granules than whole). */
+    if (ru->kind != CUPERM_LAUNCH_WHOLE_DIMS || ru->tile.wd_span != 3 || rules->kind != CUPERM_LAUNCH_TILED ||
+        rules->tile.vec_log2 || rules->elem_size > tt->runs_rule_max_elem)
+        return 0;
+    const int64_t min = (tt->runs_rule_min_run_bytes + ru->elem_size - 1) / ru->elem_size;
+    /* each block fills its tables once (a division a table entry): with few tiles a block, that is most of
+     * its work (16^6 bytes, 4 tiles a block: 1.2-2x the tiles' time; 19^6, 11: 0.76-0.84x) */
+    const int enough_tiles = ru->tile.num_tiles >= (int64_t)tt->runs_rule_min_tiles_per_block * ru->blocks;
+    /* a tile of a few hundred bytes is mostly barriers (28 x 28 bytes a tile: 2.5x the tiles' time) */
+    const int big = ru->tile.a_volume * ru->elem_size >= tt->runs_rule_min_tile_bytes;
+    if (ru->tile.span_in_run < min || ru->tile.span_out_run < min || !enough_tiles || !big) return 0;
+    /* The runs form ran at 45-55% of copy where tiles ran at 30-55: it replaces tiles that leave most of
+     * their slots or their warps' sectors idle (the share of slots filled times the lesser share of the
+     * sectors a warp instruction touches that it uses), not those that fill both. */
+    double in_eff, out_eff;
+    cuperm_warp_efficiency(rules, &in_eff, &out_eff);
+    return cuperm_tile_fill(rules) * (in_eff < out_eff ? in_eff : out_eff) <= tt->runs_rule_max_tile_eff;
 }
 
 int cuperm_whole_dims_span_preferred(const cuperm_launch_t* rules, const cuperm_launch_t* sp,

@@ -34,6 +34,23 @@ int cuperm_whole_dims_launch(const cuperm_problem_t* p, int elem, const cuperm_t
 int cuperm_whole_dims_span_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
                                   const cuperm_transpose_tuning_t* tt, cuperm_launch_t* L);
 
+/** Builds the runs form of a WHOLE_DIMS launch (cuperm_tile_params_t.wd_span == 3) for canonical problem
+ * p into *L, or returns 0 where p has none. Elements of 1 or 2 bytes (at most tt->runs_max_elem). Its tile:
+ * whole dimensions, grown as the whole-dims tile's are until both sides' runs reach tt->runs_run_bytes,
+ * with every dimension whose stride on either side is not a whole number of 16-byte granules, up to about
+ * tt->runs_tile_bytes; at most one dimension split, in chunks of whole granules. So every tile's runs
+ * start at the same places within their granules, which one gather table a block serves. None where an
+ * output run is shorter than a granule or the shared memory (cuperm_runs_layout) passes dev's per-block
+ * limit. The grid is capped at tt->span_blocks_per_sm blocks per SM of dev. */
+int cuperm_whole_dims_runs_launch(const cuperm_problem_t* p, int elem, const cuperm_device_info_t* dev,
+                                  const cuperm_transpose_tuning_t* tt, cuperm_launch_t* L);
+
+/** Whether the rules' launch gives way to runs launch ru: it is a scalar tile launch of elements of at most
+ * tt->runs_rule_max_elem bytes, both of ru's runs span tt->runs_rule_min_run_bytes or more, and each of its
+ * blocks walks tt->runs_rule_min_tiles_per_block tiles or more. */
+int cuperm_whole_dims_runs_preferred(const cuperm_launch_t* rules, const cuperm_launch_t* ru,
+                                     const cuperm_transpose_tuning_t* tt);
+
 /** Whether the rules' launch gives way to span launch sp: it moves elements one at a time (no vectors)
  * and reads or writes runs of at most tt->span_max_run_elems elements within its tiles (the model's
  * features), where sp moves whole spans on both sides by 16-byte vectors, in tiles of at least

@@ -367,6 +367,175 @@ whole_dims_span_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv
     }
 }
 
+// The runs form (wd_span == 3; core/index_math.h: cuperm_runs_*): any whole-dims tile of 1- or 2-byte
+// elements, read as its input runs and written as its output runs, each by aligned 16-byte vectors from
+// wherever it starts. Batches of small transposes whose outer dimensions are permuted too (4 x 21 x M x 7
+// bytes, perm 1,0,3,2) have no one span on both sides; their tiles move runs of 4-38 bytes a lane at a time.
+// Every tile's runs start at the same places within their granules (the planner keeps the outer strides
+// whole granules), so a block fills the runs' offsets and heads and the gather table once, for its first
+// tile, and every full tile reads them; the split's short last chunk goes element by element.
+constexpr int kRunsReadRounds = CUPERM_RUNS_MAX_READ_GRANULES / kTileThreads; // the planner keeps R G within these
+
+template <typename T> struct RunsReads {
+    int32_t at[kRunsReadRounds]; // the granule's first element, from the tile's base (may be negative)
+    uint8_t lo[kRunsReadRounds], hi[kRunsReadRounds]; // the run's elements in it (hi = 0: no granule)
+};
+
+template <typename Op>
+__global__ void __launch_bounds__(kTileThreads, 4)
+whole_dims_runs_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv,
+                       const typename Op::value_type* __restrict__ in, typename Op::value_type* __restrict__ out, Op op)
+{
+    using T = typename Op::value_type;
+    constexpr int E = (int)sizeof(T), N = 16 / E;
+    static_assert(E <= 2, "1- and 2-byte elements");
+    extern __shared__ __align__(16) unsigned char smem[];
+    const int lr = p.span_in_run, lw = p.span_out_run, V = (int)p.a_volume;
+    const cuperm_runs_layout_t L = cuperm_runs_layout(V, lr, lw, E);
+    uint16_t* table = reinterpret_cast<uint16_t*>(smem + L.table);
+    int32_t* in_gran = reinterpret_cast<int32_t*>(smem + L.in_gran);
+    int32_t* out_gran = reinterpret_cast<int32_t*>(smem + L.out_gran);
+    uint8_t* hin = smem + L.hin;
+    uint8_t* hout = smem + L.hout;
+    uint16_t* srun = reinterpret_cast<uint16_t*>(smem + L.srun);
+    uint16_t* sq = reinterpret_cast<uint16_t*>(smem + L.sq);
+    int64_t t = blockIdx.x;
+    if (t >= p.num_tiles) return;
+    int64_t ib, ob;
+    cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.rank, t, &ib, &ob);
+    const uintptr_t in0 = reinterpret_cast<uintptr_t>(in + ib), out0 = reinterpret_cast<uintptr_t>(out + ob);
+    uint32_t io, is, oo, s, os;
+    for (int r = threadIdx.x; r < L.R; r += kTileThreads) {
+        cuperm_whole_dims_entry(&p, &dv, (uint32_t)(r * lr), &io, &is, &oo, &s, &os);
+        const int h = (int)((in0 + (uintptr_t)io * E) % 16) / E;
+        hin[r] = (uint8_t)h;
+        in_gran[r] = (int32_t)io - h;
+    }
+    for (int q = threadIdx.x; q < L.Q; q += kTileThreads) {
+        cuperm_whole_dims_entry(&p, &dv, (uint32_t)(q * lw), &io, &is, &oo, &s, &os);
+        const int h = (int)((out0 + (uintptr_t)oo * E) % 16) / E;
+        hout[q] = (uint8_t)h;
+        out_gran[q] = (int32_t)oo - h;
+        sq[q] = (uint16_t)s;
+    }
+    for (int j = threadIdx.x; j < lw; j += kTileThreads) {
+        cuperm_whole_dims_entry(&p, &dv, (uint32_t)j, &io, &is, &oo, &s, &os);
+        srun[j] = (uint16_t)s;
+    }
+    __syncthreads();
+    const int qg = L.Q * L.Go;
+    for (int f = threadIdx.x; f < qg; f += kTileThreads) cuperm_runs_gather_fill(table, &L, f, lr, lw, E, hin, hout, srun, sq);
+    __syncthreads(); // srun and sq lie where the first tile's loads go
+    // This thread's input granules, the same in every tile.
+    RunsReads<T> rd;
+#pragma unroll
+    for (int i = 0; i < kRunsReadRounds; ++i) {
+        const int f = threadIdx.x + i * kTileThreads, r = f / L.G, v = f - r * L.G;
+        rd.at[i] = 0, rd.lo[i] = rd.hi[i] = 0;
+        if (f < L.R * L.G && v < cuperm_granules_of(hin[r], lr, N)) {
+            int lo, hi;
+            cuperm_granule_part(hin[r], lr, N, v, &lo, &hi);
+            rd.at[i] = in_gran[r] + v * N;
+            rd.lo[i] = (uint8_t)lo, rd.hi[i] = (uint8_t)hi;
+        }
+    }
+    const uintptr_t in_lo = reinterpret_cast<uintptr_t>(in),
+                    in_hi = reinterpret_cast<uintptr_t>(in + cuperm_whole_dims_in_extent(&p));
+    const int64_t part = p.wd_split >= 0 ? p.dim[p.wd_split].extent : 0;
+    // Granule i of tile base ib: loaded whole where all of it lies in the input, else its run's elements.
+    auto whole_at = [&](int64_t base, int i) {
+        const uintptr_t g = reinterpret_cast<uintptr_t>(in + base + rd.at[i]);
+        return g >= in_lo && g + 16 <= in_hi;
+    };
+    auto issue = [&](int64_t base, uint4 (&x)[kRunsReadRounds]) {
+#pragma unroll
+        for (int i = 0; i < kRunsReadRounds; ++i)
+            if (rd.hi[i] && whole_at(base, i)) x[i] = __ldg(reinterpret_cast<const uint4*>(in + base + rd.at[i]));
+    };
+    auto put = [&](int64_t base, const uint4 (&x)[kRunsReadRounds], unsigned char* copy) {
+#pragma unroll
+        for (int i = 0; i < kRunsReadRounds; ++i) {
+            if (!rd.hi[i]) continue;
+            const int f = threadIdx.x + i * kTileThreads;
+            if (whole_at(base, i)) {
+                uint32_t* w = reinterpret_cast<uint32_t*>(copy + cuperm_span_skew(16 * f));
+                w[0] = x[i].x, w[1] = x[i].y, w[2] = x[i].z, w[3] = x[i].w;
+            } else {
+                for (int e = rd.lo[i]; e < rd.hi[i]; ++e)
+                    *reinterpret_cast<T*>(copy + cuperm_span_skew(16 * f + E * e)) = in[base + rd.at[i] + e];
+            }
+        }
+    };
+    const int step_q = kTileThreads / L.Go, step_r = kTileThreads - step_q * L.Go;
+    auto write = [&](int64_t base, const unsigned char* copy) {
+        int q = threadIdx.x / L.Go, v = threadIdx.x - q * L.Go;
+        for (int f = threadIdx.x; f < qg; f += kTileThreads) {
+            const int h = hout[q], j0 = v * N - h;
+            if (j0 < lw) {
+                uint16_t at[N];
+                constexpr int per = 8; // entries a 16-byte table piece (cuperm_span_gather_at)
+#pragma unroll
+                for (int c = 0; c < N / per; ++c) {
+                    const uint4 w = *reinterpret_cast<const uint4*>(table + cuperm_span_gather_at(f, c * per, E, qg));
+                    memcpy(at + c * per, &w, sizeof w);
+                }
+                T x[N];
+#pragma unroll
+                for (int e = 0; e < N; ++e) x[e] = *reinterpret_cast<const T*>(copy + at[e]);
+                T* dst = out + base + out_gran[q] + v * N;
+                if (j0 >= 0 && j0 + N <= lw) {
+                    span_put_out(x, reinterpret_cast<uint4*>(dst), op);
+                } else {
+                    int lo, hi;
+                    cuperm_granule_part(h, lw, N, v, &lo, &hi);
+                    for (int e = lo; e < hi; ++e) dst[e] = op(x[e], dst + e);
+                }
+            }
+            q += step_q, v += step_r;
+            if (v >= L.Go) v -= L.Go, ++q;
+        }
+    };
+    // A tile of the split's short last chunk: element by element, input to output.
+    auto write_short = [&](int64_t ibase, int64_t obase, int64_t len) {
+        for (int j = threadIdx.x; j < V; j += kTileThreads) {
+            uint32_t a, b, o, sl, osp;
+            cuperm_whole_dims_entry(&p, &dv, (uint32_t)j, &a, &b, &o, &sl, &osp);
+            if ((int64_t)osp >= len) continue;
+            uint32_t ii, isp, x, y, z;
+            cuperm_whole_dims_entry(&p, &dv, sl, &ii, &isp, &x, &y, &z);
+            T* dst = out + obase + o;
+            *dst = op(in[ibase + ii], dst);
+        }
+    };
+    auto short_tile = [&](int64_t tt, int64_t* len) {
+        *len = p.wd_split >= 0 ? cuperm_whole_dims_split_len(&p, &dv, tt) : part;
+        return p.wd_split >= 0 && *len < part;
+    };
+    uint4 x[kRunsReadRounds];
+    int64_t len;
+    bool cur_short = short_tile(t, &len);
+    if (!cur_short) {
+        issue(ib, x);
+        put(ib, x, smem);
+    }
+    for (int b = 0;; b ^= 1) {
+        __syncthreads(); // copy b holds tile t (and the table is filled); everyone is done with copy b ^ 1
+        const int64_t next = t + gridDim.x;
+        int64_t nib = 0, nob = 0, nlen = 0;
+        bool next_short = false;
+        if (next < p.num_tiles) {
+            cuperm_group_offsets(p.dim, dv.dim, p.a_end, p.rank, next, &nib, &nob);
+            next_short = short_tile(next, &nlen);
+            if (!next_short) issue(nib, x);
+        }
+        if (cur_short) write_short(ib, ob, len);
+        else write(ob, smem + b * L.copy);
+        if (next >= p.num_tiles) break;
+        if (!next_short) put(nib, x, smem + (b ^ 1) * L.copy);
+        t = next, ib = nib, ob = nob, len = nlen, cur_short = next_short;
+    }
+}
+
 } // namespace cuperm
 
 extern "C" cudaError_t cuperm_launch_whole_dims(const cuperm_launch_t* l, cupermDataType_t type,
@@ -375,6 +544,12 @@ extern "C" cudaError_t cuperm_launch_whole_dims(const cuperm_launch_t* l, cuperm
 {
     return cuperm::dispatch_op(type, s, [&](auto op) {
         using Op = decltype(op);
+        if (l->tile.wd_span == 3) { // 1- and 2-byte elements only (cuperm_whole_dims_runs_launch)
+            if constexpr (sizeof(typename Op::value_type) <= 2)
+                return cuperm::launch_tile_walk<Op>(cuperm::whole_dims_runs_kernel<Op>, l, in, out, op, stream);
+            else
+                return cudaErrorInvalidValue;
+        }
         if (l->tile.wd_span) { // 1-4-byte elements only (cuperm_whole_dims_span_launch)
             if constexpr (sizeof(typename Op::value_type) <= 2)
                 if (l->tile.wd_span == 2) // with the gather table
