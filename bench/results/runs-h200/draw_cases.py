@@ -5,9 +5,12 @@ Families: "batch", rank 3-5 of about 2^27 elements with a batch dimension anywhe
 "cube", n^6 for n in 12-40 with a random permutation; "mixed", rank 4-8 of extents 2-40 grown to 2^25-2^28
 elements.
     python3 draw_cases.py FAMILY SEED ELEM PF_BEFORE PF_AFTER [N] > cases.txt   (lines: ELEM EXTENTS PERM)"""
+import os
 import random
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools", "model"))
+from plan_changes import changed_cases  # noqa: E402
 
 family, seed, elem, before, after = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
 want = int(sys.argv[6]) if len(sys.argv) > 6 else 12
@@ -45,14 +48,6 @@ def draw():
 
 lines = [x for x in (draw() for _ in range(6000)) if x]
 
-
-def describe(tool):
-    out = subprocess.run([tool, "--describe"], input="\n".join(lines) + "\n", capture_output=True, text=True,
-                         check=True).stdout.splitlines()
-    return [o.split("|", 1)[1] if "|" in o else o for o in out]
-
-
-b, a = describe(before), describe(after)
-changed = [l for l, x, y in zip(lines, b, a) if x != y]
+changed = changed_cases(lines, before, after)
 print(f"# {family}, seed {seed}, {elem}-byte: {len(changed)} of {len(lines)} drawn cases change plan; the first {want}")
 print("\n".join(changed[:want]))

@@ -3,9 +3,12 @@
 those whose plan the session-63 span rule (span_max_run_elems 8 -> 10; or 10 -> 12, given those trees) changes, judged by the two trees'
 cuperm-plan-features --describe. Drawn after the rule was written; nothing here was tuned on.
     python3 draw_cases.py SEED ELEM PF_BEFORE PF_AFTER [N] > cases.txt   (lines: ELEM EXTENTS PERM)"""
+import os
 import random
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "tools", "model"))
+from plan_changes import changed_cases  # noqa: E402
 
 seed, elem, before, after = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
 want = int(sys.argv[5]) if len(sys.argv) > 5 else 12
@@ -24,14 +27,6 @@ for _ in range(20000):
     rng.shuffle(perm)
     lines.append(f"{elem} {','.join(map(str, ext))} {','.join(map(str, perm))}")
 
-
-def describe(tool):
-    out = subprocess.run([tool, "--describe"], input="\n".join(lines) + "\n", capture_output=True, text=True,
-                         check=True).stdout.splitlines()
-    return [o.split("|", 1)[1] if "|" in o else o for o in out]
-
-
-b, a = describe(before), describe(after)
-changed = [l for l, x, y in zip(lines, b, a) if x != y]
+changed = changed_cases(lines, before, after)
 print(f"# seed {seed}, {elem}-byte: {len(changed)} of {len(lines)} drawn cases change plan; the first {want}")
 print("\n".join(changed[:want]))
