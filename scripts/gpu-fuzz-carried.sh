@@ -10,8 +10,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=${OUT:-$PWD/gpu-fuzz-logs}; mkdir -p "$logs"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
-exe=/tmp/cuperm-fuzz
-xz -dc build-fz/cuperm-fuzz.xz >"$exe" && chmod +x "$exe" || { echo "no build-fz/cuperm-fuzz.xz"; exit 1; }
+exe=${FUZZ_EXE:-/tmp/cuperm-fuzz} # FUZZ_EXE: the program already unpacked (scripts/gpu-spans-check.sh)
+[ -n "${FUZZ_EXE:-}" ] || { xz -dc build-fz/cuperm-fuzz.xz >"$exe" && chmod +x "$exe"; } || { echo "no build-fz/cuperm-fuzz.xz"; exit 1; }
 start=$(date +%s)
 timeout 540 "$exe" --contractions "${FUZZ_CONTRACTIONS:-3000}" --transposes "${FUZZ_TRANSPOSES:-30000}" \
   --seed "${FUZZ_SEED:-1}" --quiet >"$logs/fuzz.log" 2>&1

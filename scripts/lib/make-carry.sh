@@ -110,3 +110,23 @@ cuperm_make_runs_carry() {
   cp -L "$(ldd "$(find "$b/tests" -name test_gpu_candidates -type f | head -1)" | awk '/libcmocka/ {print $3}')" build-ru/
   for f in "$@"; do cp "$f" "build-rt/cases-$(basename "$f")"; done
 }
+
+# cuperm_make_solid_carry BUILD [NAME=PATH...]: build-so/tools.tar.xz, the statically linked programs in one
+# xz stream whose dictionary spans more than one of them, so the library they share is stored once (four
+# programs in ~30 MB, where each alone takes ~21 MB): test_gpu_candidates, cuperm-candidate-times,
+# cuperm-fuzz and cuperm-bench (the static build, `cuperm-bench-static`), plus any NAME=PATH given (say,
+# a candidate timer of another tree for an A/B in one call); cmocka beside it. For scripts/gpu-spans-check.sh.
+cuperm_make_solid_carry() {
+  local b=$1 d=/tmp/cuperm-solid a
+  shift
+  cmake --build "$b" -j2 --target cuperm-bench-static cuperm-candidate-times cuperm-fuzz test_gpu_candidates >/dev/null || return 1
+  rm -rf "$d" build-so && mkdir -p "$d" build-so
+  strip --strip-debug -o "$d/test_gpu_candidates" "$(find "$b/tests" -name test_gpu_candidates -type f | head -1)"
+  strip --strip-debug -o "$d/cuperm-candidate-times" "$b/tools/model/cuperm-candidate-times"
+  strip --strip-debug -o "$d/cuperm-fuzz" "$(find "$b/tests" -name cuperm-fuzz -type f | head -1)"
+  strip --strip-debug -o "$d/cuperm-bench" "$b/tools/bench/cuperm-bench-static"
+  for a in "$@"; do strip --strip-debug -o "$d/${a%%=*}" "${a#*=}"; done
+  tar cf - -C "$d" . | xz -T1 --lzma2=preset=6,dict=192MiB >build-so/tools.tar.xz
+  cp -L "$(ldd "$d/test_gpu_candidates" | awk '/libcmocka/ {print $3}')" build-so/
+  rm -rf "$d"
+}
