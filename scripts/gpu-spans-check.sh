@@ -30,6 +30,14 @@ else
 fi
 export LD_LIBRARY_PATH=$PWD/build-carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/gpu.txt" "$final/gpu.txt"
+# the device tool brings back 8 files: the summaries as they are, the rest in one archive, also when a
+# limit cuts the run short
+finish() {
+  cp "$out"/summary-*.txt "$final"/ 2>/dev/null
+  tar czf "$final/spans-check.tgz" -C "$out" .
+}
+trap finish EXIT
+trap 'exit 124' TERM
 t0=$(date +%s)
 step() { echo "== $1 ($(( $(date +%s) - t0 )) s)"; }
 if [[ $skip != *,tests,* ]]; then
@@ -118,6 +126,3 @@ if [[ $skip != *,report,* ]]; then
   BUDGET_S=${BUDGET_S:-240} OUT=$out scripts/gpu-transpose-report.sh shortgroup carry
 fi
 step done
-# the device tool brings back 8 files: the summaries as they are, the rest in one archive
-cp "$out"/summary-*.txt "$final"/ 2>/dev/null
-tar czf "$final/spans-check.tgz" -C "$out" .

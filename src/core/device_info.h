@@ -9,6 +9,8 @@ typedef struct {
     int l2_bytes;
     int smem_per_block;            /* without opt-in */
     double dram_bytes_per_second;  /* theoretical peak, read + write combined */
+    int smem_per_sm;               /* of one SM, all its blocks together (0: unknown; last: the test
+                                    * devices written positionally leave it so) */
 } cuperm_device_info_t;
 
 #endif

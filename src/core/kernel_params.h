@@ -141,6 +141,13 @@ CUPERM_HD int cuperm_tile_pipe_buffer_bytes(int ta, int tb, int smem_row, int el
  * between a tile's loads and its stores into shared memory (whole_dims.cu: kRunsReadRounds). */
 #define CUPERM_RUNS_MAX_READ_GRANULES (4 * CUPERM_THREADS)
 
+/* Blocks an SM the runs-form kernel is compiled for (its launch bounds: 4 leave 64 registers a thread);
+ * the planner launches at most this many an SM (cuperm_transpose_tuning_t.runs_blocks_per_sm). Defined
+ * on the command line, it builds the variants an A/B compares (scripts/lib/variant-timer.sh). */
+#ifndef CUPERM_RUNS_MAX_BLOCKS_PER_SM
+#define CUPERM_RUNS_MAX_BLOCKS_PER_SM 4
+#endif
+
 /* A WHOLE_DIMS tile holds at most this many elements (8 per thread). */
 #define CUPERM_WHOLE_DIMS_MAX_VOLUME 2048
 

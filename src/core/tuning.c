@@ -190,6 +190,10 @@
         .runs_max_elem = 2, .runs_tile_bytes = 8192, .runs_run_bytes = 512, .runs_min_chunks = 64,          \
         .runs_rule_max_elem = 1, .runs_rule_min_run_bytes = 128, .runs_rule_min_tiles_per_block = 8,        \
         .runs_rule_max_tile_eff = 0.45, .runs_rule_min_tile_bytes = 4096,                                    \
+        /* 4 blocks an SM of 64 registers a thread, its spills included: 3 blocks of 80 registers (few       \
+         * spills) took 1.06x the time, 5 of 48 (spilling 200-280 bytes a thread) 1.28x (H200, every runs    \
+         * candidate of 129 cases, bench/results/runs-h200/session65/). */                                   \
+        .runs_blocks_per_sm = 4,                                                                             \
         /* Row tiles (16 KB, as the other tiles) for rows under 2 KB; they replace a rows launch of rows of  \
          * a sector or more whose elements fill at most 75% of its tiles' slots. H200, every candidate       \
          * timed (bench/results/row-tiles-h200/): on the n^6 rows cases the rule was read from (f64          \

@@ -122,6 +122,8 @@ typedef struct {
                                           * fill times their warps' sector use is at most ... */
     double runs_rule_max_tile_eff;
     int runs_rule_min_tile_bytes;        /* ... and its tiles hold this many bytes or more */
+    int runs_blocks_per_sm;              /* resident blocks per SM that walk its tiles, where their shared memory
+                                          * fits (at most CUPERM_RUNS_MAX_BLOCKS_PER_SM: the kernel's bound) */
     /* ROW_TILES launches (plan/transpose/row_tiles.h) */
     int row_tiles_max_row_bytes;         /* rows shorter than this have a row-tiles launch (0: none) ... */
     int row_tiles_min_row_bytes;         /* ... which replaces a rows launch whose rows are this long or more

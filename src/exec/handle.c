@@ -56,6 +56,7 @@ cupermStatus_t cuperm_handle_create(cuperm_handle_t** out)
     d->sm_count = attribute(cudaDevAttrMultiProcessorCount, device);
     d->l2_bytes = attribute(cudaDevAttrL2CacheSize, device);
     d->smem_per_block = attribute(cudaDevAttrMaxSharedMemoryPerBlock, device);
+    d->smem_per_sm = attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
     /* Double data rate: two transfers per clock over the whole bus. */
     double clock_hz = 1e3 * attribute(cudaDevAttrMemoryClockRate, device);
     double bus_bytes = attribute(cudaDevAttrGlobalMemoryBusWidth, device) / 8.0;

@@ -136,6 +136,32 @@ static void check_vector_launch(const cuperm_launch_t* l)
     assert_true(t->vec_shifted || t->dim[t->a_end].extent % (1 << t->vec_log2) == 0);
 }
 
+/* A span or runs launch (wd_span 1-2, or 3) walked through the kernel's own helpers with its pointers at
+ * four places in a 16-byte granule, on its grid and then (walks > 4) on a 2-SM device's, where each block
+ * walks many tiles: every output element written once, from its source. */
+static void granule_walks(const cuperm_launch_t* L, int per_sm, int walks, const char* what, const test_case_t* c,
+                          int elem, const int64_t* src_of, int64_t span, int* hits)
+{
+    const int N = 16 / elem, mis[4][2] = {{0, 0}, {1 % N, N - 1}, {N - 1, 3 % N}, {N / 2, N / 2}};
+    cuperm_launch_t two = *L;
+    if (two.blocks > 2 * per_sm) two.blocks = 2 * per_sm;
+    for (int m = 0; m < walks; ++m) {
+        const cuperm_launch_t* l = m < 4 ? L : &two;
+        memset(hits, 0, (size_t)span * sizeof *hits);
+        moved_ctx mc = {1, span, src_of, hits};
+        int bad = L->tile.wd_span == 3
+                      ? whole_dims_runs_walk(l, mis[m % 4][0], mis[m % 4][1], runs_counts, moved_one, &mc)
+                      : whole_dims_span_walk(l, mis[m % 4][0], mis[m % 4][1], span_tiles, moved_one, &mc);
+        for (int64_t o = 0; o < span && !bad; ++o) bad = hits[o] != (src_of[o] >= 0);
+        if (bad) {
+            fprintf(stderr, "mapping wrong for the %s launch (elem %d, pointers %d and %d elements past a granule, "
+                            "%lld blocks): ", what, elem, mis[m % 4][0], mis[m % 4][1], (long long)l->blocks);
+            case_print(stderr, c);
+            fail();
+        }
+    }
+}
+
 /* c's heuristic launch and every candidate, planned with tuning, against the reference mapping. */
 static void check_case_with(const test_case_t* c, int elem, const cuperm_tuning_t* tuning)
 {
@@ -186,53 +212,24 @@ static void check_case_with(const test_case_t* c, int elem, const cuperm_tuning_
             fail();
         }
     }
-    cuperm_launch_t sp; /* the span form, with the pointers at several places in a 16-byte granule */
+    cuperm_launch_t sp; /* the span form */
     if (cuperm_whole_dims_span_launch(&p, elem, &kDevice, &tuning->transpose, &sp)) {
         const cuperm_tile_params_t* t = &sp.tile;
         assert_true(t->wd_span && t->span_inner >= 2 && t->span_inner <= tuning->transpose.span_max_inner);
         assert_true(t->a_volume % t->span_inner == 0 && sp.smem_bytes <= 48 * 1024);
         assert_true(sp.blocks <= (int64_t)kDevice.sm_count * tuning->transpose.span_blocks_per_sm);
         ++span_launches[t->wd_split >= 0];
-        const int N = 16 / elem, mis[4][2] = {{0, 0}, {1 % N, N - 1}, {N - 1, 3 % N}, {N / 2, N / 2}};
-        cuperm_launch_t two = sp; /* the grid of a 2-SM device: each block walks many tiles */
-        two.blocks = sp.blocks < 2 * tuning->transpose.span_blocks_per_sm ? sp.blocks
-                                                                           : 2 * tuning->transpose.span_blocks_per_sm;
-        for (int m = 0; m < 8; ++m) {
-            memset(hits, 0, (size_t)span * sizeof *hits);
-            moved_ctx mc = {1, span, src_of, hits};
-            int bad = whole_dims_span_walk(m < 4 ? &sp : &two, mis[m % 4][0], mis[m % 4][1], span_tiles, moved_one, &mc);
-            for (int64_t o = 0; o < span && !bad; ++o) bad = hits[o] != (src_of[o] >= 0);
-            if (bad) {
-                fprintf(stderr, "mapping wrong for the span launch (elem %d, pointers %d and %d elements past a "
-                                "granule, %lld blocks): ", elem, mis[m % 4][0], mis[m % 4][1], (long long)(m < 4 ? sp : two).blocks);
-                case_print(stderr, c);
-                fail();
-            }
-        }
+        granule_walks(&sp, tuning->transpose.span_blocks_per_sm, 8, "span", c, elem, src_of, span, hits);
     }
-    cuperm_launch_t ru; /* the runs form, with the pointers at several places in a 16-byte granule */
+    cuperm_launch_t ru; /* the runs form */
     if (cuperm_whole_dims_runs_launch(&p, elem, &kDevice, &tuning->transpose, &ru)) {
         const cuperm_tile_params_t* t = &ru.tile;
         assert_true(t->wd_span == 3 && elem <= 2 && t->span_out_run * elem >= 16);
         assert_true(t->a_volume % t->span_in_run == 0 && t->a_volume % t->span_out_run == 0);
-        assert_true(ru.smem_bytes <= 48 * 1024 && ru.blocks <= (int64_t)kDevice.sm_count * tuning->transpose.span_blocks_per_sm);
+        assert_true(ru.smem_bytes <= 48 * 1024 && ru.blocks <= (int64_t)kDevice.sm_count * tuning->transpose.runs_blocks_per_sm);
         ++runs_launches[t->wd_split >= 0];
-        const int N = 16 / elem, mis[4][2] = {{0, 0}, {1 % N, N - 1}, {N - 1, 3 % N}, {N / 2, N / 2}};
-        cuperm_launch_t two = ru; /* a 2-SM device's grid: each block walks many tiles */
-        if (two.blocks > 2 * tuning->transpose.span_blocks_per_sm) two.blocks = 2 * tuning->transpose.span_blocks_per_sm;
         const int walks = case_volume(c) <= (1 << 20) ? 8 : 1; /* the large shapes of other tests: once */
-        for (int m = 0; m < walks; ++m) {
-            memset(hits, 0, (size_t)span * sizeof *hits);
-            moved_ctx mc = {1, span, src_of, hits};
-            int bad = whole_dims_runs_walk(m < 4 ? &ru : &two, mis[m % 4][0], mis[m % 4][1], runs_counts, moved_one, &mc);
-            for (int64_t o = 0; o < span && !bad; ++o) bad = hits[o] != (src_of[o] >= 0);
-            if (bad) {
-                fprintf(stderr, "mapping wrong for the runs launch (elem %d, pointers %d and %d elements past a "
-                                "granule, %lld blocks): ", elem, mis[m % 4][0], mis[m % 4][1], (long long)(m < 4 ? ru : two).blocks);
-                case_print(stderr, c);
-                fail();
-            }
-        }
+        granule_walks(&ru, tuning->transpose.runs_blocks_per_sm, walks, "runs", c, elem, src_of, span, hits);
     }
     cuperm_launch_t rt; /* row tiles for rows of any length (the rule takes short ones only) */
     if (cuperm_row_tiles_launch(&p, elem, INT64_MAX, &tuning->transpose, &rt)) {

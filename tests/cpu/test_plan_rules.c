@@ -121,6 +121,28 @@ static void runs_for_tiles_of_short_runs(void** state)
         const cuperm_launch_t t = k ? plan_with(&off, 5, b, q5, 1) : plan_with(&off, 4, a, q4, 1);
         assert_int_equal(t.kind, CUPERM_LAUNCH_TILED);
     }
+    /* The grid: the tuning's blocks an SM where the device's shared memory holds them all at once (an
+     * SM of 228 KB holds 5 blocks of up to 44 KB, 4 of up to 56), never more than the kernel's bound. */
+    {
+        const cuperm_launch_t l = plan(4, a, q4, 1);
+        assert_int_equal(l.blocks, (int64_t)kDevice.sm_count * tt()->runs_blocks_per_sm);
+        for (int kb = 30; kb <= 60; kb += 2) {
+            cuperm_device_info_t dev = kDevice;
+            dev.smem_per_sm = kb << 10;
+            cuperm_host_plan_t h;
+            cuperm_plan_host(4, a, q4, 1, NULL, NULL, &dev, cuperm_tuning_for(&dev), &h);
+            assert_int_equal(h.launch.tile.wd_span, 3);
+            int fit = (kb << 10) / (h.launch.smem_bytes + 1024);
+            fit = fit < 1 ? 1 : fit > tt()->runs_blocks_per_sm ? tt()->runs_blocks_per_sm : fit;
+            assert_int_equal(h.launch.blocks, (int64_t)dev.sm_count * fit);
+        }
+        cuperm_device_info_t h100 = kDevice;
+        h100.smem_per_sm = 228 << 10;
+        cuperm_host_plan_t h;
+        cuperm_plan_host(4, a, q4, 1, NULL, NULL, &h100, cuperm_tuning_for(&h100), &h);
+        assert_true(h.launch.blocks * (int64_t)(h.launch.smem_bytes + 1024) <= (int64_t)h100.sm_count * (228 << 10));
+        assert_true(tt()->runs_blocks_per_sm <= CUPERM_RUNS_MAX_BLOCKS_PER_SM);
+    }
     cuperm_launch_t l = plan(6, cube, q6, 1);
     assert_false(l.kind == CUPERM_LAUNCH_WHOLE_DIMS && l.tile.wd_span == 3);
     l = plan(4, full, r4, 1);

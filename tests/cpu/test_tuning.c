@@ -7,6 +7,7 @@
 
 #include <cmocka.h>
 
+#include "core/kernel_params.h"
 #include "core/tuning.h"
 
 static const cuperm_tuning_t* for_cc(int major, int minor)
@@ -40,6 +41,9 @@ static void check_sm90_transpose(const cuperm_transpose_tuning_t* t)
     assert_int_equal(t->whole_dims_short_run_bytes, 64);
     assert_int_equal(t->whole_dims_min_tiles_per_block, 8);
     assert_int_equal(t->whole_dims_max_tile_items, 4);
+    /* the runs kernel is compiled for this many blocks an SM (its launch bounds) */
+    assert_int_equal(t->runs_blocks_per_sm, 4);
+    assert_true(t->runs_blocks_per_sm <= CUPERM_RUNS_MAX_BLOCKS_PER_SM);
     assert_true(t->model_t0 == 4e-06);
     assert_true(t->model_gamma == 0.05);
     assert_true(t->model_run_bytes == 128);

@@ -14,7 +14,8 @@
  * size (the packed width where the case packs). "axpby" times out = 2 in + 0.5 out instead, in the
  * floating type of the element's size (f32, f64, c64): the kernels' AxpbyOp forms, which read the
  * output; a batch's runs then compound, so "same" is not checked there and printed as -1. It
- * needs CUPERM_MODEL_UNPACKED=1 (case_line.h: packing moves bits, arithmetic needs the elements). */
+ * needs CUPERM_MODEL_UNPACKED=1 (case_line.h: packing moves bits, arithmetic needs the elements).
+ * With CUPERM_CANDIDATES=runs, only the runs form of whole-dims launches is timed (an A/B of its kernel). */
 #include <cuda_runtime_api.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -83,6 +84,8 @@ int main(int argc, char** argv)
         fprintf(stderr, "usage: %s [TARGET_MS 1..1000 [axpby]] < cases\n", argv[0]);
         return 2;
     }
+    const char* only = getenv("CUPERM_CANDIDATES");
+    const int runs_only = only && !strcmp(only, "runs");
     cudaStream_t stream;
     if (cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess) {
         fprintf(stderr, "cuperm-candidate-times: no stream (no GPU?)\n");
@@ -128,6 +131,7 @@ int main(int argc, char** argv)
         cuperm_launch_t cand[MODEL_MAX_CANDIDATES];
         int n = model_candidates(&c, cand, MODEL_MAX_CANDIDATES);
         for (int i = 0; i < n; ++i) {
+            if (runs_only && !(cand[i].kind == CUPERM_LAUNCH_WHOLE_DIMS && cand[i].tile.wd_span == 3)) continue;
             m.launch = &cand[i];
             bench_timing t;
             char err[512];

@@ -320,6 +320,21 @@ int cuperm_whole_dims_span_launch(const cuperm_problem_t* p, int elem, const cup
     return L->smem_bytes <= dev->smem_per_block; /* within the limit without opt-in */
 }
 
+
+/* The runs form's grid: every block resident at once, each walking its share of the tiles. The blocks an SM
+ * are the tuning's where their shared memory fits (a block's 1 KB of reserve included; a grid of one more
+ * block an SM than fit leaves a second wave of a fifth of the blocks), never past the kernel's bound. */
+static int64_t runs_blocks_cap(const cuperm_device_info_t* dev, const cuperm_transpose_tuning_t* tt, int smem_bytes)
+{
+    int per_sm = tt->runs_blocks_per_sm < CUPERM_RUNS_MAX_BLOCKS_PER_SM ? tt->runs_blocks_per_sm
+                                                                        : CUPERM_RUNS_MAX_BLOCKS_PER_SM;
+    if (dev->smem_per_sm > 0) {
+        const int fit = dev->smem_per_sm / (smem_bytes + 1024);
+        if (fit < per_sm) per_sm = fit;
+    }
+    if (per_sm < 1) per_sm = 1;
+    return (int64_t)(dev->sm_count > 0 ? dev->sm_count : 1) * per_sm;
+}
 /* Elements of a dimension's chunk that make its stride whole 16-byte granules on both sides. */
 static int64_t granule_unit(const cuperm_dim_t* d, int elem)
 {
@@ -408,9 +423,9 @@ int cuperm_whole_dims_runs_launch(const cuperm_problem_t* p, int elem, const cup
     const cuperm_runs_layout_t lay = cuperm_runs_layout((int)volume, t->span_in_run, t->span_out_run, elem);
     /* a whole output granule at least; the input granules within the kernel's rounds of registers */
     if (t->span_out_run * elem < 16 || lay.R * lay.G > CUPERM_RUNS_MAX_READ_GRANULES) return 0;
-    const int64_t cap = (int64_t)(dev->sm_count > 0 ? dev->sm_count : 1) * tt->span_blocks_per_sm;
-    L->blocks = t->num_tiles < cap ? t->num_tiles : cap;
     L->smem_bytes = lay.total;
+    const int64_t cap = runs_blocks_cap(dev, tt, L->smem_bytes);
+    L->blocks = t->num_tiles < cap ? t->num_tiles : cap;
     return L->smem_bytes <= dev->smem_per_block; /* within the limit without opt-in */
 }
 
@@ -456,8 +471,9 @@ int cuperm_whole_dims_span_preferred(const cuperm_launch_t* rules, const cuperm_
 void cuperm_whole_dims_fit_device(cuperm_launch_t* L, const cuperm_device_info_t* dev, const cuperm_transpose_tuning_t* tt)
 {
     if (L->kind != CUPERM_LAUNCH_WHOLE_DIMS) return;
-    const int64_t cap = (int64_t)(dev->sm_count > 0 ? dev->sm_count : 1) *
-                        (L->tile.wd_span ? tt->span_blocks_per_sm : tt->whole_dims_blocks_per_sm);
+    const int64_t cap = L->tile.wd_span == 3 ? runs_blocks_cap(dev, tt, L->smem_bytes)
+                        : (int64_t)(dev->sm_count > 0 ? dev->sm_count : 1) *
+                              (L->tile.wd_span ? tt->span_blocks_per_sm : tt->whole_dims_blocks_per_sm);
     if (L->blocks > cap) L->blocks = cap;
 }
 

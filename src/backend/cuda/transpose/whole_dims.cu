@@ -376,13 +376,13 @@ whole_dims_span_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv
 // tile, and every full tile reads them; the split's short last chunk goes element by element.
 constexpr int kRunsReadRounds = CUPERM_RUNS_MAX_READ_GRANULES / kTileThreads; // the planner keeps R G within these
 
-template <typename T> struct RunsReads {
+struct RunsReads {
     int32_t at[kRunsReadRounds]; // the granule's first element, from the tile's base (may be negative)
     uint8_t lo[kRunsReadRounds], hi[kRunsReadRounds]; // the run's elements in it (hi = 0: no granule)
 };
 
 template <typename Op>
-__global__ void __launch_bounds__(kTileThreads, 4)
+__global__ void __launch_bounds__(kTileThreads, CUPERM_RUNS_MAX_BLOCKS_PER_SM)
 whole_dims_runs_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv,
                        const typename Op::value_type* __restrict__ in, typename Op::value_type* __restrict__ out, Op op)
 {
@@ -427,7 +427,7 @@ whole_dims_runs_kernel(const cuperm_tile_params_t p, const cuperm_tile_divs_t dv
     for (int f = threadIdx.x; f < qg; f += kTileThreads) cuperm_runs_gather_fill(table, &L, f, lr, lw, E, hin, hout, srun, sq);
     __syncthreads(); // srun and sq lie where the first tile's loads go
     // This thread's input granules, the same in every tile.
-    RunsReads<T> rd;
+    RunsReads rd;
 #pragma unroll
     for (int i = 0; i < kRunsReadRounds; ++i) {
         const int f = threadIdx.x + i * kTileThreads, r = f / L.G, v = f - r * L.G;
