@@ -6,11 +6,14 @@
  * model (src/plan/contraction/gemm_fit.h) is fitted to this file by
  * tools/bench/contraction_gemm_fit.py; docs/contractions.md has the method.
  *
- * Usage: cuperm-ctr-gemm-sweep OUT.csv [f16,f32] [all|deep|odd|pad]
+ * Usage: cuperm-ctr-gemm-sweep OUT.csv [f16,f32] [all|deep|wide|odd|pad]
  * deep: only the family of deep, narrow GEMMs (k of 2^16 and 2^19, m and n of 4 to 128, batches
  * of 1 to 64: few thread blocks, each streaming a long k) that the first sweep never measured and
  * random contractions planned into (a strided batch of 14 GEMMs m=110 n=7 k=1331000 took 8.6 ms
  * on the H100 where the model said 0.3 ms).
+ * wide: only deep GEMMs of wider m and n (256 and 512, k of 2^16 and 2^17, batches of 1 and 8), where the
+ * flags matter more than at 128: a TCCG48 plan's NT GEMM of m=312 n=296 k=92352 took 1.69x an NN GEMM of
+ * the same shape on the H200 (session 52's tccg48 f16 file), and the deep family had no such shape.
  * odd: only the family of leading dimensions that are not multiples of 8 elements (so not of 16
  * bytes in f16), which the first sweep never had and which contractions of odd extents make
  * (f16 plans' own GEMMs ran up to 9x the model there). No pointer arrays: the planner uses them
@@ -188,6 +191,17 @@ static void sweep_deep(FILE* f, sweep_ctx* x)
     fflush(f);
 }
 
+/* Deep GEMMs of wider m and n: more thread blocks than the deep family's, each still streaming a long k. */
+static void sweep_wide(FILE* f, sweep_ctx* x)
+{
+    static const int64_t mn[3][2] = {{256, 256}, {512, 256}, {512, 512}};
+    static const int64_t ks[2] = {(int64_t)1 << 16, (int64_t)1 << 17}, batches[2] = {1, 8};
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 2; ++j)
+            for (int b = 0; b < 2; ++b) shape(f, x, mn[i][0], mn[i][1], ks[j], batches[b], 1);
+    fflush(f);
+}
+
 static void sweep(FILE* f, sweep_ctx* x)
 {
     static const int64_t smalls[4] = {24, 48, 96, 256};
@@ -213,14 +227,15 @@ static void sweep(FILE* f, sweep_ctx* x)
 int main(int argc, char** argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s OUT.csv [f16,f32] [all|deep|odd|pad]\n", argv[0]);
+        fprintf(stderr, "usage: %s OUT.csv [f16,f32] [all|deep|wide|odd|pad]\n", argv[0]);
         return 2;
     }
     const dtype_info* types[2] = {dtype_find("f16"), dtype_find("f32")};
     const char* which = argc > 2 ? argv[2] : "f16,f32";
     const char* family = argc > 3 ? argv[3] : "all";
-    if (strcmp(family, "all") && strcmp(family, "deep") && strcmp(family, "odd") && strcmp(family, "pad")) {
-        fprintf(stderr, "%s: family \"%s\": expected all, deep, odd or pad\n", argv[0], family);
+    if (strcmp(family, "all") && strcmp(family, "deep") && strcmp(family, "wide") && strcmp(family, "odd") &&
+        strcmp(family, "pad")) {
+        fprintf(stderr, "%s: family \"%s\": expected all, deep, wide, odd or pad\n", argv[0], family);
         return 2;
     }
     FILE* f = fopen(argv[1], "w");
@@ -254,6 +269,8 @@ int main(int argc, char** argv)
         bench_ctr_fill(x.b, elems, x.t->type, 2, x.s);
         if (!strcmp(family, "pad")) {
             sweep_pad(f, &x);
+        } else if (!strcmp(family, "wide")) {
+            sweep_wide(f, &x);
         } else {
             if (!strcmp(family, "all")) sweep(f, &x);
             if (strcmp(family, "odd")) sweep_deep(f, &x);
