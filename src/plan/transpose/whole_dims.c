@@ -320,10 +320,9 @@ int cuperm_whole_dims_span_launch(const cuperm_problem_t* p, int elem, const cup
     return L->smem_bytes <= dev->smem_per_block; /* within the limit without opt-in */
 }
 
-
 /* The runs form's grid: every block resident at once, each walking its share of the tiles. The blocks an SM
- * are the tuning's where their shared memory fits (a block's 1 KB of reserve included; a grid of one more
- * block an SM than fit leaves a second wave of a fifth of the blocks), never past the kernel's bound. */
+ * are the tuning's where their shared memory fits (a block's 1 KB of reserve included: a grid of more blocks
+ * an SM than fit runs the rest as a second wave), never past the kernel's bound. */
 static int64_t runs_blocks_cap(const cuperm_device_info_t* dev, const cuperm_transpose_tuning_t* tt, int smem_bytes)
 {
     int per_sm = tt->runs_blocks_per_sm < CUPERM_RUNS_MAX_BLOCKS_PER_SM ? tt->runs_blocks_per_sm
@@ -335,6 +334,7 @@ static int64_t runs_blocks_cap(const cuperm_device_info_t* dev, const cuperm_tra
     if (per_sm < 1) per_sm = 1;
     return (int64_t)(dev->sm_count > 0 ? dev->sm_count : 1) * per_sm;
 }
+
 /* Elements of a dimension's chunk that make its stride whole 16-byte granules on both sides. */
 static int64_t granule_unit(const cuperm_dim_t* d, int elem)
 {
