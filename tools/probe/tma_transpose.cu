@@ -21,63 +21,14 @@
 #include <vector>
 
 #include "cuperm.h"
+#include "probe/probe_common.cuh"
 
 namespace {
 
+using namespace probe;
+
 constexpr int kThreads = 128;
 constexpr int kLine = 128; // bytes of a tile row: the 128-byte swizzle's span
-
-#define CHECK(x)                                                                                      \
-    do {                                                                                              \
-        cudaError_t e_ = (x);                                                                         \
-        if (e_ != cudaSuccess) {                                                                      \
-            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));         \
-            exit(1);                                                                                  \
-        }                                                                                             \
-    } while (0)
-
-__device__ __forceinline__ unsigned smem_u32(const void* p) { return (unsigned)__cvta_generic_to_shared(p); }
-
-__device__ __forceinline__ void mbar_init(uint64_t* b, unsigned count)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_u32(b)), "r"(count));
-}
-
-__device__ __forceinline__ void mbar_expect(uint64_t* b, unsigned bytes)
-{
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(b)), "r"(bytes) : "memory");
-}
-
-__device__ __forceinline__ void mbar_wait(uint64_t* b, unsigned parity)
-{
-    asm volatile("{\n"
-                 ".reg .pred p;\n"
-                 "W: mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
-                 "@!p bra W;\n"
-                 "}" ::"r"(smem_u32(b)),
-                 "r"(parity)
-                 : "memory");
-}
-
-__device__ __forceinline__ void tma_load(void* dst, const CUtensorMap* map, int c0, int c1, int c2, uint64_t* bar)
-{
-    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(
-                     smem_u32(dst)),
-                 "l"(map), "r"(c0), "r"(c1), "r"(c2), "r"(smem_u32(bar))
-                 : "memory");
-}
-
-__device__ __forceinline__ void tma_store(const CUtensorMap* map, int c0, int c1, int c2, const void* src)
-{
-    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];" ::"l"(map), "r"(c0),
-                 "r"(c1), "r"(c2), "r"(smem_u32(src))
-                 : "memory");
-}
-
-template <int N> __device__ __forceinline__ void bulk_wait_read()
-{
-    asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
-}
 
 // Square boxes of T = 128 / sizeof(E) elements a side: in-buffer rows are n1 (128 bytes of n0 each),
 // out-buffer rows n0 (128 bytes of n1); both in the copy engine's 128-byte swizzle (16-byte chunk c of
@@ -161,17 +112,7 @@ __global__ void __launch_bounds__(kThreads) tma_transpose(const __grid_constant_
 #endif
 }
 
-// Random bytes (a hash of the index) and the check of every output element against its source, on the
-// GPU (a host check of 4 GB took minutes).
-__global__ void fill_random(unsigned char* p, size_t n)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ull;
-        x ^= x >> 31, x *= 0xbf58476d1ce4e5b9ull, x ^= x >> 29;
-        p[i] = (unsigned char)x;
-    }
-}
-
+// Every output element checked against its source, on the GPU.
 template <typename E>
 __global__ void count_wrong(const E* in, const E* out, long long d0, long long d1, long long n, unsigned long long* bad)
 {
@@ -181,21 +122,6 @@ __global__ void count_wrong(const E* in, const E* out, long long d0, long long d
         mine += out[o] != in[(i2 * d1 + i1) * d0 + i0];
     }
     if (mine) atomicAdd(bad, mine);
-}
-
-PFN_cuTensorMapEncodeTiled_v12000 encode_fn()
-{
-    static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
-    if (!fn) {
-        cudaDriverEntryPointQueryResult q;
-        CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", reinterpret_cast<void**>(&fn), 12000,
-                                               cudaEnableDefault, &q));
-        if (q != cudaDriverEntryPointSuccess || !fn) {
-            fprintf(stderr, "cuTensorMapEncodeTiled not found\n");
-            exit(1);
-        }
-    }
-    return fn;
 }
 
 // A 3-D map of a dense [d0, d1, d2] tensor (elements of es bytes), boxes of box0 x box1 x 1.
@@ -236,42 +162,6 @@ template <typename E, int S, int K> struct Tma {
         return sms * per;
     }
 };
-
-// The median over reps of one run's time, the output poisoned before each timing. Tensors under 64 MB
-// (L2-sized: the launch rate would dominate) are timed as a graph of 50 runs back to back.
-template <typename F> float median_ms(int reps, cudaStream_t st, void* poison, size_t bytes, F run)
-{
-    const int batch = bytes < (64u << 20) ? 50 : 1;
-    cudaGraphExec_t exec = nullptr;
-    if (batch > 1) {
-        cudaGraph_t g;
-        CHECK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
-        for (int k = 0; k < batch; ++k) run();
-        CHECK(cudaStreamEndCapture(st, &g));
-        CHECK(cudaGraphInstantiate(&exec, g, 0));
-        CHECK(cudaGraphDestroy(g));
-    }
-    cudaEvent_t a, b;
-    CHECK(cudaEventCreate(&a));
-    CHECK(cudaEventCreate(&b));
-    std::vector<float> t;
-    for (int r = 0; r < reps + 3; ++r) {
-        if (poison) CHECK(cudaMemsetAsync(poison, 0x5a, bytes, st));
-        CHECK(cudaEventRecord(a, st));
-        if (exec) CHECK(cudaGraphLaunch(exec, st));
-        else run();
-        CHECK(cudaEventRecord(b, st));
-        CHECK(cudaEventSynchronize(b));
-        float ms;
-        CHECK(cudaEventElapsedTime(&ms, a, b));
-        if (r >= 3) t.push_back(ms / batch);
-    }
-    if (exec) CHECK(cudaGraphExecDestroy(exec));
-    CHECK(cudaEventDestroy(a));
-    CHECK(cudaEventDestroy(b));
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
 
 template <typename E, int S, int K>
 void run_case(const char* name, cupermDataType_t type, const long long d[3], int reps, cupermHandle_t h)
