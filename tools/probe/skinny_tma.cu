@@ -6,12 +6,12 @@
 // addressing off the threads: A's tiles come in by the bulk tensor copy (TMA) through a tensor map of A's
 // own modes, D's tiles go out the same way through one of D's, and B stays in shared memory.
 //
-// Tile: 128 rows of M made of RA indices of A's fastest M mode (muA) by RD of D's fastest (muD), 32
-// deep along A's fastest K mode (kappa; A's other K modes are walked a step at a time). One producer
-// warp issues the loads into a ring of S stages (full / empty mbarriers); 8 consumer warps each
-// multiply 16 rows by all N (mma.sync m16n8k16, fp32 accumulators; A's fragments by ldmatrix, .trans
+// Tile: BM = 128 or 256 rows of M made of RA indices of A's fastest M mode (muA) by RD of D's fastest
+// (muD), 32 or 64 deep (--bk) along A's fastest K mode (kappa; A's other K modes are walked a step at a time). One
+// producer warp issues the loads into a ring of S stages (full / empty mbarriers); 8 consumer warps each
+// multiply BM / 8 rows by all N (mma.sync m16n8k16, fp32 accumulators; A's fragments by ldmatrix, .trans
 // when A is M-major, through the 32/64/128-byte swizzle the map was encoded with), then stage the
-// 128 x N outputs in D's box layout for one TMA store (two staging buffers). Boxes past an extent are
+// BM x N outputs in D's box layout for one TMA store (two staging buffers). Boxes past an extent are
 // zero-filled on loads and clipped on stores: no predication. Persistent blocks take items round-robin,
 // so the tiles in flight at once are neighbours along muA and share A's lines in L2.
 //
@@ -24,8 +24,10 @@
 // (the issue's yardstick) and a device copy. Each contender's output is checked element by element
 // against a simple reference after a poisoned run.
 //
-//   cuperm-skinny-probe [--plan] [--reps N] [--ra 8|16|32|64] [--ra-k N] [--stages 4|6] [--bf16] CASE ...
-// --reps 0 checks without timing. --ra: RA where A is M-major (default 16); --ra-k: RA where A is K-major (default 2).
+//   cuperm-skinny-probe [--plan] [--reps N] [--bm 128|256] [--bk 32|64] [--ra 8|16|32|64] [--ra-k N] [--stages 3|4|6] [--bf16] [--skip 1|2] CASE ...
+// --reps 0 checks without timing. --skip 1|2 times the kernel without its loads or its stores
+// (diagnostics: the outputs are then wrong). --bm: the tile's rows (BM = RA x RD; 256: two m16 tiles a warp).
+// --ra: RA where A is M-major (default 16); --ra-k: RA where A is K-major (default 2).
 // CASE: "ID" of TCCG 1-8, or "D-A-B:e1,e2,..." (extents per mode letter a, b, ...).
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
@@ -42,7 +44,7 @@ namespace {
 
 using namespace probe;
 
-constexpr int kBM = 128, kBK = 32, kNP = 32, kConsumers = 8, kThreads = (kConsumers + 1) * 32, kMaxKp = 2048;
+constexpr int kNP = 32, kConsumers = 8, kThreads = (kConsumers + 1) * 32, kMaxKp = 2048;
 
 // A contraction's modes as the kernel sees them (host-planned below).
 struct Params {
@@ -50,9 +52,10 @@ struct Params {
     // of D's (-1: none) to index x scale
     int nItem, itemCnt[6], itemScale[6], itemA[6], itemD[6];
     long long items;
-    // K steps: odometer over up to 4 dims of A's map (kappa first, in chunks of kBK)
+    // K steps: odometer over up to 4 dims of A's map (kappa first, in chunks of bk)
     int nK, kCnt[4], kScale[4], kA[4], steps;
     int n, ntiles;              // N and its 8-wide mma tiles
+    int bk;                     // the tile's depth (32 or 64: the kernel's BK)
     int bPitch;                 // bytes per row of the resident B (one row an N index)
     int RA, RD;                 // the tile's indices of muA and muD
     int aStrideMuA, aStrideMuD, aStrideK; // element strides of the smem A box
@@ -62,6 +65,7 @@ struct Params {
     int dCol[kNP];              // D box offset of N index c
     int dBoxElems;
     float alpha;
+    int skip; // diagnostics (--skip): 1 issues no loads (consumers multiply stale tiles), 2 no stores
 };
 
 __device__ __forceinline__ void ldsm_x4(unsigned r[4], unsigned addr, bool trans)
@@ -116,19 +120,19 @@ __device__ __forceinline__ unsigned a_byte(const Params& p, int row, int k)
     return b ^ (((b >> 7) & (unsigned)p.swz) << 4);
 }
 
-template <typename T, int S>
-__global__ void __launch_bounds__(kThreads, 2) skinny_tma(const __grid_constant__ CUtensorMap aMap,
+template <typename T, int S, int BM, int BK>
+__global__ void __launch_bounds__(kThreads, 1) skinny_tma(const __grid_constant__ CUtensorMap aMap,
                                                           const __grid_constant__ CUtensorMap dMap, const Params p,
                                                           const T* B, const long long* bK, const long long* bN)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    constexpr int STAGE = kBM * kBK * 2;
+    constexpr int STAGE = BM * BK * 2, MT = BM / 128, KS = BK / 16; // MT m16 tiles a warp, KS k16 steps a stage
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     unsigned char* smem = reinterpret_cast<unsigned char*>((reinterpret_cast<uintptr_t>(smem_raw) + 1023) & ~uintptr_t(1023));
     unsigned char* pipe = smem;                                   // S A tiles
     T* stageD = reinterpret_cast<T*>(smem + S * STAGE);           // 2 D boxes
-    unsigned char* sB = smem + S * STAGE + 2 * kBM * kNP * sizeof(T);
-    const int kp = p.steps * kBK;
+    unsigned char* sB = smem + S * STAGE + 2 * BM * kNP * sizeof(T);
+    const int kp = p.steps * BK;
     uint64_t* full = reinterpret_cast<uint64_t*>(sB + kNP * p.bPitch);
     uint64_t* empty = full + S;
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
@@ -155,8 +159,12 @@ __global__ void __launch_bounds__(kThreads, 2) skinny_tma(const __grid_constant_
                 for (int s = 0; s < p.steps; ++s) {
                     mbar_wait(&empty[stage], phase ^ 1);
                     for (int i = 0; i < p.nK; ++i) ca[p.kA[i]] = kc[i] * p.kScale[i];
-                    mbar_expect(&full[stage], STAGE);
-                    tma_load5(pipe + stage * STAGE, &aMap, ca, &full[stage]);
+                    if (p.skip & 1) {
+                        mbar_arrive(&full[stage]);
+                    } else {
+                        mbar_expect(&full[stage], STAGE);
+                        tma_load5(pipe + stage * STAGE, &aMap, ca, &full[stage]);
+                    }
                     for (int i = 0; i < p.nK && ++kc[i] == p.kCnt[i]; ++i) kc[i] = 0;
                     if (++stage == S) stage = 0, phase ^= 1;
                 }
@@ -165,24 +173,28 @@ __global__ void __launch_bounds__(kThreads, 2) skinny_tma(const __grid_constant_
         return;
     }
 
-    // consumers: warp w multiplies rows 16 w .. 16 w + 15
-    // ldmatrix lane addresses (ks = 0): matrix j = lane / 8 holds rows +8 (j & 1) and k +8 (j >> 1)
+    // consumers: warp w multiplies rows 16 MT w .. 16 MT (w + 1) - 1
+    // ldmatrix lane addresses: matrix j = lane / 8 holds rows +8 (j & 1) and k +8 (j >> 1)
     const int j = lane >> 3, r = lane & 7;
-    const int aRow = warp * 16 + (j & 1) * 8 + (p.aKMajor ? r : 0), aK = (j >> 1) * 8 + (p.aKMajor ? 0 : r);
-    unsigned aOff[2];
-    for (int ks = 0; ks < 2; ++ks) aOff[ks] = a_byte(p, aRow, aK + 16 * ks);
+    unsigned aOff[MT][KS];
+    for (int mt = 0; mt < MT; ++mt) {
+        const int aRow = (warp * MT + mt) * 16 + (j & 1) * 8 + (p.aKMajor ? r : 0), aK = (j >> 1) * 8 + (p.aKMajor ? 0 : r);
+        for (int ks = 0; ks < KS; ++ks) aOff[mt][ks] = a_byte(p, aRow, aK + 16 * ks);
+    }
     // B: matrix j holds N +8 (j >> 1), k +8 (j & 1)
     const unsigned bAddr = smem_u32(sB) + (unsigned)(((j >> 1) * 8 + r) * p.bPitch + 2 * (j & 1) * 8);
     const unsigned pipeAddr = smem_u32(pipe);
     // epilogue: this lane's rows g, g + 8 and columns 2t, 2t + 1 of each N tile
-    int rowOff[2];
-    for (int h = 0; h < 2; ++h) {
-        const int row = warp * 16 + (lane >> 2) + 8 * h;
-        rowOff[h] = (row % p.RA) * p.dStrideMuA + (row / p.RA) * p.dStrideMuD;
-    }
-    float acc[4][4];
-    for (int t = 0; t < 4; ++t)
-        for (int v = 0; v < 4; ++v) acc[t][v] = 0.0f;
+    int rowOff[MT][2];
+    for (int mt = 0; mt < MT; ++mt)
+        for (int h = 0; h < 2; ++h) {
+            const int row = (warp * MT + mt) * 16 + (lane >> 2) + 8 * h;
+            rowOff[mt][h] = (row % p.RA) * p.dStrideMuA + (row / p.RA) * p.dStrideMuD;
+        }
+    float acc[MT][4][4];
+    for (int mt = 0; mt < MT; ++mt)
+        for (int t = 0; t < 4; ++t)
+            for (int v = 0; v < 4; ++v) acc[mt][t][v] = 0.0f;
 
     int stage = 0, ob = 0;
     unsigned phase = 0;
@@ -191,15 +203,19 @@ __global__ void __launch_bounds__(kThreads, 2) skinny_tma(const __grid_constant_
             mbar_wait(&full[stage], phase);
             const unsigned st = pipeAddr + stage * STAGE;
 #pragma unroll
-            for (int ks = 0; ks < 2; ++ks) {
-                unsigned af[4], bf[2][4];
-                ldsm_x4(af, st + aOff[ks], !p.aKMajor);
-                const unsigned kb = (unsigned)(2 * (s * kBK + ks * 16));
+            for (int ks = 0; ks < KS; ++ks) {
+                unsigned bf[2][4];
+                const unsigned kb = (unsigned)(2 * (s * BK + ks * 16));
                 ldsm_x4(bf[0], bAddr + kb, false);
                 ldsm_x4(bf[1], bAddr + kb + 16 * p.bPitch, false);
 #pragma unroll
-                for (int t = 0; t < 4; ++t)
-                    if (t < p.ntiles) mma<T>(acc[t], af, bf[t / 2][(t % 2) * 2], bf[t / 2][(t % 2) * 2 + 1]);
+                for (int mt = 0; mt < MT; ++mt) {
+                    unsigned af[4];
+                    ldsm_x4(af, st + aOff[mt][ks], !p.aKMajor);
+#pragma unroll
+                    for (int t = 0; t < 4; ++t)
+                        if (t < p.ntiles) mma<T>(acc[mt][t], af, bf[t / 2][(t % 2) * 2], bf[t / 2][(t % 2) * 2 + 1]);
+                }
             }
             __syncwarp();
             if (lane == 0) mbar_arrive(&empty[stage]);
@@ -208,21 +224,23 @@ __global__ void __launch_bounds__(kThreads, 2) skinny_tma(const __grid_constant_
         // epilogue: alpha x acc into D's box layout, one TMA store
         if (tid == 0) bulk_wait_read<1>(); // the store from this buffer two items ago has read it
         named_sync(1, kConsumers * 32);
-        T* out = stageD + ob * kBM * kNP;
+        T* out = stageD + ob * BM * kNP;
 #pragma unroll
-        for (int t = 0; t < 4; ++t)
+        for (int mt = 0; mt < MT; ++mt)
 #pragma unroll
-            for (int v = 0; v < 4; ++v) {
-                const int col = t * 8 + (lane & 3) * 2 + (v & 1);
-                if (t < p.ntiles && col < p.n) out[rowOff[v >> 1] + p.dCol[col]] = T(p.alpha * acc[t][v]);
-                acc[t][v] = 0.0f;
-            }
+            for (int t = 0; t < 4; ++t)
+#pragma unroll
+                for (int v = 0; v < 4; ++v) {
+                    const int col = t * 8 + (lane & 3) * 2 + (v & 1);
+                    if (t < p.ntiles && col < p.n) out[rowOff[mt][v >> 1] + p.dCol[col]] = T(p.alpha * acc[mt][t][v]);
+                    acc[mt][t][v] = 0.0f;
+                }
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
         named_sync(1, kConsumers * 32);
         if (tid == 0) {
             int ca[5], cd[5];
             item_coords(p, it, ca, cd);
-            tma_store5(&dMap, cd, out);
+            if (!(p.skip & 2)) tma_store5(&dMap, cd, out);
             asm volatile("cp.async.bulk.commit_group;" ::: "memory");
         }
         ob ^= 1;
@@ -320,7 +338,7 @@ struct Plan {
     std::string why;
 };
 
-bool plan(const Case& c, int ra, int rak, Plan* pl)
+bool plan(const Case& c, int bm, int bk, int ra, int rak, bool noStores, Plan* pl)
 {
     Params& p = pl->p;
     memset(&p, 0, sizeof p);
@@ -343,11 +361,13 @@ bool plan(const Case& c, int ra, int rak, Plan* pl)
     if (muA == muD) return pl->why = "A's and D's fastest M modes are one", false;
     const char kappa = K[0]; // A's fastest K mode (A's order)
     p.aKMajor = c.a[0] == kappa;
-    p.RA = p.aKMajor ? rak : ra, p.RD = kBM / p.RA; // K-major A reads its runs along K: D's runs take the tile
+    p.RA = p.aKMajor ? rak : ra, p.RD = bm / p.RA; // K-major A reads its runs along K: D's runs take the tile
     if (p.RA > c.ext[muA - 'a'] || p.RD > c.ext[muD - 'a']) return pl->why = "box above an extent", false;
-    if (c.ext[kappa - 'a'] < kBK) return pl->why = "kappa below 32", false;
+    const int kBK = bk;
+    p.bk = bk;
+    if (c.ext[kappa - 'a'] < kBK) return pl->why = "kappa below the tile's depth", false;
     if (in(N, c.d[0]) && (c.volume(N) * 2) % 16) return pl->why = "D's unit-stride N box not 16 bytes", false;
-    if (c.d[0] == muD && (p.RD * 2) % 16) return pl->why = "D's unit-stride box not 16 bytes", false;
+    if (c.d[0] == muD && (p.RD * 2) % 16 && !noStores) return pl->why = "D's unit-stride box not 16 bytes", false;
     // A's box and its smem strides (box order = A's order)
     long long sb = 1;
     for (int i = 0; i < 5; ++i) {
@@ -495,10 +515,25 @@ __global__ void count_wrong(const T* d, const float* ref, const float* mag, long
     if (mine) atomicAdd(bad, mine);
 }
 
-template <typename T> void run_case(const Case& c, int ra, int rak, int stages, int reps, cupermHandle_t h, cublasHandle_t cb)
+template <typename T, int BM, int BK> auto pick_s(int stages)
+{
+    return stages == 6 ? skinny_tma<T, 6, BM, BK> : stages == 4 ? skinny_tma<T, 4, BM, BK> : skinny_tma<T, 3, BM, BK>;
+}
+
+template <typename T> auto pick(int bm, int bk, int stages)
+{
+    return bm == 256 ? (bk == 64 ? pick_s<T, 256, 64>(stages) : pick_s<T, 256, 32>(stages))
+                     : (bk == 64 ? pick_s<T, 128, 64>(stages) : pick_s<T, 128, 32>(stages));
+}
+
+struct Config {
+    int bm, bk, ra, rak, stages;
+};
+
+template <typename T> void run_case(const Case& c, const Config& f, int skip, int reps, cupermHandle_t h, cublasHandle_t cb)
 {
     Plan pl;
-    if (!plan(c, ra, rak, &pl)) {
+    if (!plan(c, f.bm, f.bk, f.ra, f.rak, skip & 2, &pl)) {
         printf("%s: not for this kernel: %s\n", c.name.c_str(), pl.why.c_str());
         return;
     }
@@ -542,10 +577,13 @@ template <typename T> void run_case(const Case& c, int ra, int rak, int stages, 
     CHECK(cudaStreamCreate(&st));
     if (cublasSetStream(cb, st) != CUBLAS_STATUS_SUCCESS) exit(1);
     const CUtensorMap aMap = make_map(c, c.a, A, pl.aBox, pl.aSwizzle);
-    const CUtensorMap dMap = make_map(c, c.d, D, pl.dBox, 0);
+    const int noBox[5] = {8, 1, 1, 1, 1}; // without stores (--skip 2) D's box may break TMA's rules: any valid one
+    const CUtensorMap dMap = make_map(c, c.d, D, skip & 2 ? noBox : pl.dBox, 0);
     pl.p.alpha = 1.0f;
-    const size_t smem = 1024 + (size_t)stages * kBM * kBK * 2 + 2 * kBM * kNP * sizeof(T) + kNP * pl.p.bPitch + 2 * stages * 8;
-    auto* kern = stages == 6 ? skinny_tma<T, 6> : skinny_tma<T, 4>;
+    pl.p.skip = skip;
+    const int stages = f.stages;
+    const size_t smem = 1024 + (size_t)stages * f.bm * f.bk * 2 + 2 * f.bm * kNP * sizeof(T) + kNP * pl.p.bPitch + 2 * stages * 8;
+    auto* kern = pick<T>(f.bm, f.bk, stages);
     CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     int dev, sms, per = 0;
     CHECK(cudaGetDevice(&dev));
@@ -617,11 +655,17 @@ template <typename T> void run_case(const Case& c, int ra, int rak, int stages, 
                       median_ms(reps, st, nullptr, 0, gemm)};
         for (int i = 0; i < 5; ++i) t[i] = round ? std::min(t[i], x[i]) : x[i];
     }
+    if (reps == 0) {
+        printf("%s m=%lld n=%lld k=%lld RA=%d RD=%d: not timed | wrong: tma %llu, default %llu, gett %llu\n", c.name.c_str(),
+               pl.m, pl.n, pl.k, pl.p.RA, pl.p.RD, wrong[0], wrong[1], wrong[2]);
+        t[0] = 0; // skips the timed line below
+    }
     const double bw = 1e-6 * (double)moved / t[0]; // GB/s of the copy, counted as 2 x (moved / 2)
-    printf("%s m=%lld n=%lld k=%lld RA=%d RD=%d S=%d grid=%d steps=%d | copy %.1f GB/s | tma %.4f ms %.0f GB/s "
+    if (t[0] > 0)
+        printf("%s m=%lld n=%lld k=%lld BM=%d RA=%d RD=%d S=%d grid=%d steps=%d | copy %.1f GB/s | tma %.4f ms %.0f GB/s "
            "%.1f%% of copy, gemm/tma %.3f | default %.4f ms gemm/x %.3f | gett %.4f ms gemm/x %.3f | gemm %.4f ms | "
            "wrong: tma %llu, default %llu, gett %llu\n",
-           c.name.c_str(), pl.m, pl.n, pl.k, pl.p.RA, pl.p.RD, stages, grid, pl.p.steps, bw, t[1],
+               c.name.c_str(), pl.m, pl.n, pl.k, f.bm, pl.p.RA, pl.p.RD, stages, grid, pl.p.steps, bw, t[1],
            1e-6 * (double)moved / t[1], 100.0 * t[0] / t[1], t[4] / t[1], t[2], t[2] ? t[4] / t[2] : 0.0, t[3],
            t[3] ? t[4] / t[3] : 0.0, t[4], wrong[0], wrong[1], wrong[2]);
     fflush(stdout);
@@ -635,10 +679,10 @@ template <typename T> void run_case(const Case& c, int ra, int rak, int stages, 
         CHECK(cudaFree(q));
 }
 
-void print_plan(const Case& c, int ra, int rak)
+void print_plan(const Case& c, const Config& f)
 {
     Plan pl;
-    if (!plan(c, ra, rak, &pl)) {
+    if (!plan(c, f.bm, f.bk, f.ra, f.rak, false, &pl)) {
         printf("%s: not for this kernel: %s\n", c.name.c_str(), pl.why.c_str());
         return;
     }
@@ -655,27 +699,32 @@ void print_plan(const Case& c, int ra, int rak)
 
 int main(int argc, char** argv)
 {
-    int reps = 20, ra = 16, rak = 2, stages = 4;
+    int reps = 20;
+    Config f = {128, 32, 16, 2, 4};
     bool bf = false, planOnly = false;
+    int skip = 0;
     cupermHandle_t h = nullptr;
     cublasHandle_t cb = nullptr;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--ra") && i + 1 < argc) ra = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--ra-k") && i + 1 < argc) rak = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--stages") && i + 1 < argc) stages = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--bm") && i + 1 < argc) f.bm = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--bk") && i + 1 < argc) f.bk = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--ra") && i + 1 < argc) f.ra = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--ra-k") && i + 1 < argc) f.rak = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--stages") && i + 1 < argc) f.stages = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--bf16")) bf = true;
+        else if (!strcmp(argv[i], "--skip") && i + 1 < argc) skip = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--plan")) planOnly = true; // print the kernel's parameters, no GPU
         else {
             Case c;
-            if (!parse(argv[i], &c) || (ra != 8 && ra != 16 && ra != 32 && ra != 64) || rak < 1 || kBM % rak ||
-                (stages != 4 && stages != 6)) {
-                fprintf(stderr, "usage: %s [--plan] [--reps N] [--ra 8|16|32|64] [--ra-k N] [--stages 4|6] [--bf16] CASE ...\n",
+            if (!parse(argv[i], &c) || (f.bm != 128 && f.bm != 256) || (f.bk != 32 && f.bk != 64) || (f.ra != 8 && f.ra != 16 && f.ra != 32 && f.ra != 64) ||
+                f.rak < 1 || f.bm % f.rak || f.bm % f.ra || (f.stages != 3 && f.stages != 4 && f.stages != 6)) {
+                fprintf(stderr, "usage: %s [--plan] [--reps N] [--bm 128|256] [--bk 32|64] [--ra 8|16|32|64] [--ra-k N] [--stages 3|4|6] [--bf16] [--skip 1|2] CASE ...\n",
                         argv[0]);
                 return 2;
             }
             if (planOnly) {
-                print_plan(c, ra, rak);
+                print_plan(c, f);
                 continue;
             }
             if (!h) {
@@ -684,8 +733,8 @@ int main(int argc, char** argv)
                 CHECK(cudaGetDeviceProperties(&pr, 0));
                 printf("GPU: %s (%d SMs)\n", pr.name, pr.multiProcessorCount);
             }
-            if (bf) run_case<__nv_bfloat16>(c, ra, rak, stages, reps, h, cb);
-            else run_case<__half>(c, ra, rak, stages, reps, h, cb);
+            if (bf) run_case<__nv_bfloat16>(c, f, skip, reps, h, cb);
+            else run_case<__half>(c, f, skip, reps, h, cb);
         }
     }
     if (cb) cublasDestroy(cb);
