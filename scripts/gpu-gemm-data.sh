@@ -12,6 +12,7 @@ xz -dc build-dt/libcuperm.so.0.xz >"$d/lib/libcuperm.so.0" && ln -sf libcuperm.s
   cp build-dt/libcmocka.so.0 "$d/lib/" || { echo "no build-dt/"; exit 1; }
 export LD_LIBRARY_PATH="$d/lib"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
+[ -x build-dt/devq ] && build-dt/devq | tee -a "$logs/gpu.txt" # what the library derives its bandwidth from
 for fam in ${FAMILIES:-wide deep all}; do
   s=$(date +%s)
   timeout "${SWEEP_S:-240}" build-dt/cuperm-ctr-gemm-sweep "$logs/gemm-sweep-$fam.csv" f16 "$fam" >>"$logs/sweep.log" 2>&1

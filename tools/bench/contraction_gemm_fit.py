@@ -2,7 +2,12 @@
 """Fits the contraction planner's cuBLAS GEMM model to a sweep of measured GEMMs.
 
     python3 tools/bench/contraction_gemm_fit.py SWEEP.csv[,SWEEP2.csv ...] [HEADER.h] [--batch-k F16,F32]
-                                                [--heldout BENCH.csv ...]
+                                                [--bandwidth BYTES_PER_S] [--heldout BENCH.csv ...]
+
+--bandwidth: the DRAM rate of the device the sweep ran on, as the library derives it (memory clock x
+bus width x 2, src/exec/handle.c; default the H100 SXM's 3.35e12; an H200 reports ~4.8e12); the base
+takes 90% of it, as src/exec/contraction/plan.c does. A precision the sweep has no rows of keeps the
+header's row.
 
 --batch-k: seconds per step of k of a batched GEMM's thread block, fp16 and fp32, as the model
 that uses the header will have them (src/core/tuning.c, CUPERM_SM90_GEMM_BATCH_K_SECONDS;
@@ -113,6 +118,16 @@ def kept_weights(header):
     return {name: np.array([float(x) for x in body.split(",")][FITTED_HERE:]) for body, name in rows}
 
 
+def full_weights(header):
+    """Each row of an existing header, whole."""
+    try:
+        text = open(header).read()
+    except OSError:
+        return {}
+    rows = re.findall(r"\{([-0-9., ]+)\}, /\* (f16|f32) \*/", text)
+    return {name: np.array([float(x) for x in body.split(",")]) for body, name in rows}
+
+
 def fit(rows, dtype, ridge=1e-2):
     X, y = [], []
     for r in rows:
@@ -123,6 +138,8 @@ def fit(rows, dtype, ridge=1e-2):
         base = base_seconds(dtype, m, n, k, b, sa and not ptr, sb and not ptr)
         X.append(features(r["opA"], r["opB"], m, n, k, b, (sa or sb) and not ptr, ptr))
         y.append(math.log(float(r["ms"]) * 1e-3 / base))
+    if not y:
+        return None, 0, 0.0, 0.0
     X, y = np.array(X), np.array(y)
     w = np.linalg.solve(X.T @ X + ridge * np.eye(X.shape[1]), X.T @ y)
     before = math.sqrt(float(np.mean(y ** 2)))
@@ -174,6 +191,11 @@ def main(argv):
         f16, f32 = (float(v) for v in argv[at + 1].split(","))
         BATCH_K_SECONDS.update(f16=f16, f32=f32)
         argv = argv[:at] + argv[at + 2:]
+    if "--bandwidth" in argv:
+        at = argv.index("--bandwidth")
+        global BANDWIDTH
+        BANDWIDTH = 0.9 * float(argv[at + 1])
+        argv = argv[:at] + argv[at + 2:]
     if "--heldout" in argv:
         at = argv.index("--heldout")
         argv, heldout = argv[:at], argv[at + 1:]
@@ -183,10 +205,15 @@ def main(argv):
     out = argv[2] if len(argv) > 2 else "src/plan/contraction/gemm_fit.h"
     rows = load(argv[1])
     held = heldout_rows(heldout)
-    kept = kept_weights(out)
+    kept, whole = kept_weights(out), full_weights(out)
     lines = []
     for dtype in ("f16", "f32"):
         w, count, before, after = fit(rows, dtype)
+        if w is None:
+            if dtype in whole:
+                print(f"{dtype}: no GEMMs in the sweep; the header's row kept")
+                lines.append((dtype, whole[dtype], 0, 0.0, 0.0))
+            continue
         print(f"{dtype}: {count} GEMMs; rms log error of the base {before:.3f}, with the factor {after:.3f}")
         w = np.concatenate([w, kept.get(dtype, np.zeros(len(FEATURES) - FITTED_HERE))])
         for name, v in zip(FEATURES, w):
@@ -203,7 +230,10 @@ def main(argv):
         f.write(" * Layout factor weights of the contraction GEMM model (gemm_cost.c), per precision;\n")
         f.write(" * features in cuperm_ctr_gemm_features() order. Fit quality (rms of log(measured / model)):\n")
         for dtype, w, count, before, after in lines:
-            f.write(" *   %s: %d GEMMs, base %.3f, with the factor %.3f\n" % (dtype, count, before, after))
+            if count:
+                f.write(" *   %s: %d GEMMs, base %.3f, with the factor %.3f\n" % (dtype, count, before, after))
+            else:
+                f.write(" *   %s: kept from the header this fit replaced\n" % dtype)
         f.write(" */\n#ifndef CUPERM_CTR_GEMM_FIT_H\n#define CUPERM_CTR_GEMM_FIT_H\n\n")
         f.write("/* [0]: 16-bit inputs on tensor cores, [1]: strict fp32. */\n")
         f.write("static const double cuperm_ctr_gemm_fit_weights[2][%d] = {\n" % len(FEATURES))

@@ -5,6 +5,7 @@ its GEMM layout factor to the GEMMs plans make.
     python3 tools/model/ctr_candidates.py CSV [CSV ...]                      # report
     python3 tools/model/ctr_candidates.py --fit TRAIN.csv[,...] --heldout CSV[,...] [--only I,J] [--header OUT.h]
     python3 tools/model/ctr_candidates.py --steps CSV [CSV ...]                 # each step against its price
+    python3 tools/model/ctr_candidates.py --replay HEADER.h CSV [CSV ...]       # another header's f16 weights
 
 CSVs come from cuperm-ctr-candidate-times (tools/model/ctr_candidate_times.c, run by
 scripts/gpu-ctr-candidates.sh): per case the model's 16 cheapest TTGT layouts and the GETT kernels
@@ -18,6 +19,10 @@ GEMM model's rms log error on the candidates' own GEMMs.
 --steps (files with the steps column): each TTGT candidate's input transposes, output transpose and
 K-padding zeroing, each run alone, against the model's price of it (log of measured / price: mean,
 median, worst), the transposes split by whether the layout is padded.
+
+--replay: model planning replayed on the files with the current f16 weights and with HEADER.h's (say, a
+fit of tools/bench/contraction_gemm_fit.py to a new sweep written elsewhere): GEMM rms log error and
+choices, as --fit reports them for its held-out files.
 
 --fit: refits the layout-factor weights (cuperm_ctr_gemm_features, src/plan/contraction/
 gemm_cost.c) for 16-bit inputs (--only: just those, by index, the others kept) to log(gemm_us / base) of the TRAIN files' single-call TTGT
@@ -66,8 +71,8 @@ def num(r, key):
     return float(v) if v not in ("", None) else None
 
 
-def current_weights():
-    text = open(FIT_HEADER).read()
+def current_weights(header=FIT_HEADER):
+    text = open(header).read()
     rows = re.findall(r"\{([-0-9., ]+)\}, /\* (f16|f32) \*/", text)
     return {name: np.array([float(x) for x in body.split(",")]) for body, name in rows}
 
@@ -203,6 +208,26 @@ def replay(paths, label, gemm_price):
     return g
 
 
+def price_with(weights):
+    def price(r):
+        if int(r["calls"]) != 1:
+            return None  # looped calls: kept at their price
+        x = features(r)
+        return base_of(r, x) * factor(weights, x)
+    return price
+
+
+def compare(name, paths, weight_sets):
+    """GEMM rms log error and replayed choices on paths, per (label, f16 weights)."""
+    rms = lambda v: math.sqrt(float(np.mean(np.square(v))))
+    print(f"{name}: {', '.join(p.split('/')[-1] for p in paths)}")
+    gr_h = gemm_rows(load(paths))
+    for label, weights in weight_sets:
+        e = [math.log(num(r, "gemm_us") * 1e-6 / (base * factor(weights, x))) for r, x, base in gr_h]
+        print(f"  {label}: GEMM rms log error {rms(e):.3f} on {len(e)} GEMMs")
+        replay(paths, label, price_with(weights))
+
+
 def fit(train, heldout, header, ridge, only):
     """Refits the f16 weights (only: those indices, the others kept) to the TRAIN files' GEMMs."""
     w_old = current_weights()
@@ -219,23 +244,9 @@ def fit(train, heldout, header, ridge, only):
     print(f"fit on {len(y)} GEMMs of {', '.join(p.split('/')[-1] for p in train)}: rms log error "
           f"{rms(y - X @ w_old['f16']):.3f} with the current factor, {rms(y - X @ w):.3f} refitted")
 
-    def price_with(weights):
-        def price(r):
-            if int(r["calls"]) != 1:
-                return None  # looped calls: kept at their price
-            x = features(r)
-            return base_of(r, x) * factor(weights, x)
-        return price
-
     for name, paths in (("training", train), ("held out", heldout)):
-        if not paths:
-            continue
-        print(f"{name}: {', '.join(p.split('/')[-1] for p in paths)}")
-        gr_h = gemm_rows(load(paths))
-        for label, weights in (("current", w_old["f16"]), ("refitted", w)):
-            e = [math.log(num(r, "gemm_us") * 1e-6 / (base * factor(weights, x))) for r, x, base in gr_h]
-            print(f"  {label}: GEMM rms log error {rms(e):.3f} on {len(e)} GEMMs")
-            replay(paths, label, price_with(weights))
+        if paths:
+            compare(name, paths, (("current", w_old["f16"]), ("refitted", w)))
     if header:
         text = open(FIT_HEADER).read()
         row = "    {" + ", ".join("%.5f" % v for v in w) + "}, /* f16 */"
@@ -280,6 +291,12 @@ def steps_report(paths):
 def main(argv):
     if "--steps" in argv:
         steps_report([a for a in argv[1:] if a != "--steps"])
+        return 0
+    if "--replay" in argv:
+        at = argv.index("--replay")
+        header, paths = argv[at + 1], argv[1:at] + argv[at + 2:]
+        for path in paths:
+            compare("replayed", [path], (("current", current_weights()["f16"]), (header, current_weights(header)["f16"])))
         return 0
     if "--fit" not in argv:
         if len(argv) < 2:
