@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Data for the contraction GEMM model from carried binaries (build-dt/: scripts/lib/make-carry.sh:
-# cuperm_make_dtile_carry, plus cuperm-ctr-gemm-sweep copied beside it), one device call:
+# cuperm_make_dtile_carry, plus cuperm-ctr-gemm-sweep and cuperm-device-rates copied beside it), one device call:
 # cuperm-ctr-gemm-sweep's FAMILIES (default "wide deep all", f16) and, with SETS, every contraction
 # candidate timed (scripts/gpu-ctr-candidates.sh; default sets there). CSVs gzip-compressed in $OUT.
 #   run (carry build-dt): OUT=... [FAMILIES="wide deep"] [SETS=...] [LIMIT_S=...] scripts/gpu-gemm-data.sh
@@ -12,7 +12,7 @@ xz -dc build-dt/libcuperm.so.0.xz >"$d/lib/libcuperm.so.0" && ln -sf libcuperm.s
   cp build-dt/libcmocka.so.0 "$d/lib/" || { echo "no build-dt/"; exit 1; }
 export LD_LIBRARY_PATH="$d/lib"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$logs/gpu.txt"
-[ -x build-dt/devq ] && build-dt/devq | tee -a "$logs/gpu.txt" # what the library derives its bandwidth from
+[ -x build-dt/cuperm-device-rates ] && build-dt/cuperm-device-rates | tee -a "$logs/gpu.txt" # the base of the fit
 for fam in ${FAMILIES:-wide deep all}; do
   s=$(date +%s)
   timeout "${SWEEP_S:-240}" build-dt/cuperm-ctr-gemm-sweep "$logs/gemm-sweep-$fam.csv" f16 "$fam" >>"$logs/sweep.log" 2>&1
