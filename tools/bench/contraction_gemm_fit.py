@@ -76,11 +76,13 @@ FEATURES = [
     "log2 batch (strided)", "shared operand", "pointer array", "log2 batch (pointer array)",
     "log2 batch x skinny", "log2 rows x cols (small)",
     "misaligned", "misaligned x log2 GFLOP",
+    "partial lds",
 ]
 # The sweep's leading dimensions are the matrices' heights: the odd family's are misaligned. The
-# last two weights are fitted to plans' own GEMMs (tools/model/ctr_candidates.py --only 17,18);
-# a sweep fit keeps them as the header has them.
-FITTED_HERE = 17
+# misalignment pair (17, 18) is fitted to plans' own GEMMs (tools/model/ctr_candidates.py --only
+# 17,18); a sweep fit keeps it as the header has it and fits the others.
+KEPT = (17, 18)
+FITTED = [i for i in range(len(FEATURES)) if i not in KEPT]
 
 
 def skinny(x):
@@ -88,14 +90,24 @@ def skinny(x):
     return math.log2(128.0 / min(x, 128))
 
 
-def features(op_first, op_second, m, n, k, batch, shared, pointers):
+def partial_lds(dtype, op_first, op_second, m, n, k):
+    """Leading dimensions (the sweep's: the stored heights) of M- or N-major matrices -- the first
+    operand with flag N, the second with T, D -- that are multiples of 16 bytes but not of 128."""
+    e = SIZE[dtype]
+    mn = [m * e if op_first == "N" else 0, n * e if op_second != "N" else 0, m * e]
+    return float(sum(1 for x in mn if x and x % 16 == 0 and x % 128))
+
+
+def features(op_first, op_second, m, n, k, batch, shared, pointers, dtype="f16"):
+    """All of cuperm_ctr_gemm_features(), the misalignment pair 0 (the sweeps' fitted families are aligned)."""
     tf, ts = float(op_first != "N"), float(op_second != "N")
     sm, sn, sk = skinny(m), skinny(n), skinny(k)
     lb = math.log2(batch)
     small = max(0.0, 20.0 - math.log2(m * n))  # output tiles per batch entry: few means little parallelism
+    part = partial_lds(dtype, op_first, op_second, m, n, k)
     return [1.0, tf, ts, tf * ts, sm, sn, sk, tf * sm, tf * sn, ts * sm, ts * sn,
             0.0 if pointers else lb, float(shared), float(pointers), lb if pointers else 0.0,
-            lb * max(sm, sn), small]
+            lb * max(sm, sn), small, 0.0, 0.0, part]
 
 
 def load(paths):
@@ -108,24 +120,18 @@ def load(paths):
     return [r for r in rows if float(r["ms"]) > 0]
 
 
-def kept_weights(header):
-    """The weights past FITTED_HERE of each row of an existing header (fitted elsewhere)."""
-    try:
-        text = open(header).read()
-    except OSError:
-        return {}
-    rows = re.findall(r"\{([-0-9., ]+)\}, /\* (f16|f32) \*/", text)
-    return {name: np.array([float(x) for x in body.split(",")][FITTED_HERE:]) for body, name in rows}
-
-
 def full_weights(header):
-    """Each row of an existing header, whole."""
+    """Each row of an existing header, whole (zeros for features it predates)."""
     try:
         text = open(header).read()
     except OSError:
         return {}
     rows = re.findall(r"\{([-0-9., ]+)\}, /\* (f16|f32) \*/", text)
-    return {name: np.array([float(x) for x in body.split(",")]) for body, name in rows}
+    out = {}
+    for body, name in rows:
+        w = [float(x) for x in body.split(",")]
+        out[name] = np.array(w + [0.0] * (len(FEATURES) - len(w)))
+    return out
 
 
 def fit(rows, dtype, ridge=1e-2):
@@ -136,15 +142,17 @@ def fit(rows, dtype, ridge=1e-2):
         m, n, k, b = (int(r[c]) for c in ("m", "n", "k", "batch"))
         sa, sb, ptr = int(r["shareA"]), int(r["shareB"]), r["kind"] == "pointers"
         base = base_seconds(dtype, m, n, k, b, sa and not ptr, sb and not ptr)
-        X.append(features(r["opA"], r["opB"], m, n, k, b, (sa or sb) and not ptr, ptr))
+        X.append(features(r["opA"], r["opB"], m, n, k, b, (sa or sb) and not ptr, ptr, dtype))
         y.append(math.log(float(r["ms"]) * 1e-3 / base))
     if not y:
         return None, 0, 0.0, 0.0
-    X, y = np.array(X), np.array(y)
+    X, y = np.array(X)[:, FITTED], np.array(y)
     w = np.linalg.solve(X.T @ X + ridge * np.eye(X.shape[1]), X.T @ y)
     before = math.sqrt(float(np.mean(y ** 2)))
     after = math.sqrt(float(np.mean((y - X @ w) ** 2)))
-    return w, len(y), before, after
+    full = np.zeros(len(FEATURES))  # the kept weights 0 (the sweep's rows have 0 there)
+    full[FITTED] = w
+    return full, len(y), before, after
 
 
 def heldout_rows(paths):
@@ -175,7 +183,7 @@ def score(held, dtype, w):
         if d != dtype:
             continue
         base = base_seconds(dtype, m, n, k, b, sa, sb)
-        e = float(np.dot(w[:FITTED_HERE], features(oa, ob, m, n, k, b, bool(sa or sb), False)))
+        e = float(np.dot(w, features(oa, ob, m, n, k, b, bool(sa or sb), False, dtype)))
         errs.append((math.log(sec / base), math.log(sec / (base * math.exp(min(max(e, -0.7), 2.3)))), label))
     if not errs:
         return None
@@ -205,7 +213,7 @@ def main(argv):
     out = argv[2] if len(argv) > 2 else "src/plan/contraction/gemm_fit.h"
     rows = load(argv[1])
     held = heldout_rows(heldout)
-    kept, whole = kept_weights(out), full_weights(out)
+    whole = full_weights(out)
     lines = []
     for dtype in ("f16", "f32"):
         w, count, before, after = fit(rows, dtype)
@@ -215,7 +223,9 @@ def main(argv):
                 lines.append((dtype, whole[dtype], 0, 0.0, 0.0))
             continue
         print(f"{dtype}: {count} GEMMs; rms log error of the base {before:.3f}, with the factor {after:.3f}")
-        w = np.concatenate([w, kept.get(dtype, np.zeros(len(FEATURES) - FITTED_HERE))])
+        full = whole.get(dtype, np.zeros(len(FEATURES))).copy()
+        full[FITTED] = w[FITTED]
+        w = full
         for name, v in zip(FEATURES, w):
             print(f"    {name:<28} {v:+.4f}")
         scored = score(held, dtype, w) if held else None
