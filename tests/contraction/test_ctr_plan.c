@@ -1140,7 +1140,7 @@ static void test_gemm_factor(void** state)
     cuperm_ctr_gemm_features(&g, x);
     const double want[CTR_GEMM_FEATURES] = {1, 1, 1, 1, 0, log2(128.0 / 24), 0, 0, log2(128.0 / 24), 0,
                                             log2(128.0 / 24), log2(296.0), 1, 0, 0,
-                                            log2(296.0) * log2(128.0 / 24), 20 - log2(312.0 * 24), 0, 0, 0};
+                                            log2(296.0) * log2(128.0 / 24), 20 - log2(312.0 * 24), 0, 0};
     for (int i = 0; i < CTR_GEMM_FEATURES; ++i) assert_true(fabs(x[i] - want[i]) < 1e-12);
     /* misaligned: the flag, and it x octaves of GFLOP above one (none below one) */
     g.misaligned = 1;
@@ -1153,10 +1153,6 @@ static void test_gemm_factor(void** state)
     assert_true(x[17] == 1 && x[18] == 0);
     g.k = 312;
     g.misaligned = 0;
-    g.partialLds = 2; /* the count itself */
-    cuperm_ctr_gemm_features(&g, x);
-    assert_true(x[19] == 2);
-    g.partialLds = 0;
     g.pointers = 1;
     cuperm_ctr_gemm_features(&g, x);
     assert_true(x[11] == 0 && x[12] == 0 && x[13] == 1 && fabs(x[14] - log2(296.0)) < 1e-12);
@@ -1171,38 +1167,10 @@ static void test_gemm_factor(void** state)
     }
 }
 
-/* partialLds counts the leading dimensions of M- or N-major matrices (A with flag N, D; not B with
- * flag N, whose rows run along K) that are 16-byte but not 128-byte multiples. */
-static void test_partial_leading_dimensions(void** state)
-{
-    (void)state;
-    static const struct {
-        int64_t a;
-        int partial;
-    } cases[] = {{72, 2}, {64, 0}, {128, 0}, {200, 2}, {24, 2}};
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        int64_t ext[26];
-        for (int j = 0; j < 26; ++j) ext[j] = 64;
-        ext[0] = cases[i].a; /* a: M, the unit-stride mode of A and D */
-        spec s;
-        cuperm_ctr_problem_t p;
-        cuperm_ctr_layout_t l;
-        make_spec(&s, "ab-ac-cb", ext, CUPERM_R_16F, CUPERM_R_16F);
-        assert_int_equal(plan(&s, &p, &l), CUPERM_STATUS_SUCCESS);
-        assert_int_equal(l.in[CTR_A].path, CTR_IN_DIRECT);
-        assert_int_equal(l.out, CTR_OUT_DIRECT);
-        cuperm_ctr_gemm_shape_t g;
-        cuperm_ctr_layout_gemm_shape(&p, &l, &g);
-        assert_int_equal(g.partialLds, cases[i].partial);
-        assert_int_equal(g.misaligned, 0);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_gemm_in_place),
-        cmocka_unit_test(test_partial_leading_dimensions),
         cmocka_unit_test(test_stored_transposed_operands_use_flags),
         cmocka_unit_test(test_transposed_output_swaps_operands),
         cmocka_unit_test(test_batched_modes_use_strided_batches),

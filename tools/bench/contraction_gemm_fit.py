@@ -76,7 +76,6 @@ FEATURES = [
     "log2 batch (strided)", "shared operand", "pointer array", "log2 batch (pointer array)",
     "log2 batch x skinny", "log2 rows x cols (small)",
     "misaligned", "misaligned x log2 GFLOP",
-    "partial lds",
 ]
 # The sweep's leading dimensions are the matrices' heights: the odd family's are misaligned. The
 # misalignment pair (17, 18) is fitted to plans' own GEMMs (tools/model/ctr_candidates.py --only
@@ -90,24 +89,15 @@ def skinny(x):
     return math.log2(128.0 / min(x, 128))
 
 
-def partial_lds(dtype, op_first, op_second, m, n, k):
-    """Leading dimensions (the sweep's: the stored heights) of M- or N-major matrices -- the first
-    operand with flag N, the second with T, D -- that are multiples of 16 bytes but not of 128."""
-    e = SIZE[dtype]
-    mn = [m * e if op_first == "N" else 0, n * e if op_second != "N" else 0, m * e]
-    return float(sum(1 for x in mn if x and x % 16 == 0 and x % 128))
-
-
-def features(op_first, op_second, m, n, k, batch, shared, pointers, dtype="f16"):
+def features(op_first, op_second, m, n, k, batch, shared, pointers):
     """All of cuperm_ctr_gemm_features(), the misalignment pair 0 (the sweeps' fitted families are aligned)."""
     tf, ts = float(op_first != "N"), float(op_second != "N")
     sm, sn, sk = skinny(m), skinny(n), skinny(k)
     lb = math.log2(batch)
     small = max(0.0, 20.0 - math.log2(m * n))  # output tiles per batch entry: few means little parallelism
-    part = partial_lds(dtype, op_first, op_second, m, n, k)
     return [1.0, tf, ts, tf * ts, sm, sn, sk, tf * sm, tf * sn, ts * sm, ts * sn,
             0.0 if pointers else lb, float(shared), float(pointers), lb if pointers else 0.0,
-            lb * max(sm, sn), small, 0.0, 0.0, part]
+            lb * max(sm, sn), small, 0.0, 0.0]
 
 
 def load(paths):
@@ -142,7 +132,7 @@ def fit(rows, dtype, ridge=1e-2):
         m, n, k, b = (int(r[c]) for c in ("m", "n", "k", "batch"))
         sa, sb, ptr = int(r["shareA"]), int(r["shareB"]), r["kind"] == "pointers"
         base = base_seconds(dtype, m, n, k, b, sa and not ptr, sb and not ptr)
-        X.append(features(r["opA"], r["opB"], m, n, k, b, (sa or sb) and not ptr, ptr, dtype))
+        X.append(features(r["opA"], r["opB"], m, n, k, b, (sa or sb) and not ptr, ptr))
         y.append(math.log(float(r["ms"]) * 1e-3 / base))
     if not y:
         return None, 0, 0.0, 0.0
@@ -183,7 +173,7 @@ def score(held, dtype, w):
         if d != dtype:
             continue
         base = base_seconds(dtype, m, n, k, b, sa, sb)
-        e = float(np.dot(w, features(oa, ob, m, n, k, b, bool(sa or sb), False, dtype)))
+        e = float(np.dot(w, features(oa, ob, m, n, k, b, bool(sa or sb), False)))
         errs.append((math.log(sec / base), math.log(sec / (base * math.exp(min(max(e, -0.7), 2.3)))), label))
     if not errs:
         return None

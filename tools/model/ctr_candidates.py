@@ -71,7 +71,7 @@ def num(r, key):
     return float(v) if v not in ("", None) else None
 
 
-FEATURES = 20  # cuperm_ctr_gemm_features(); a header of fewer weights is read with zeros for the rest
+FEATURES = 19  # cuperm_ctr_gemm_features(); a header of fewer weights is read with zeros for the rest
 
 
 def current_weights(header=FIT_HEADER):
@@ -98,10 +98,9 @@ def features(r):
     shared = float(not ptr and (int(r["first_shared"]) or int(r["second_shared"])))
     mis = float(misaligned(r))
     gflop = 2e-9 * m * n * k * b
-    part = partial_lds(r)
     return np.array([1.0, tf, ts, tf * ts, sm, sn, sk, tf * sm, tf * sn, ts * sm, ts * sn, 0.0 if ptr else lb, shared,
                      float(ptr), lb if ptr else 0.0, lb * max(sm, sn), max(0.0, 20.0 - math.log2(m * n)),
-                     mis, mis * max(0.0, math.log2(gflop)), part])
+                     mis, mis * max(0.0, math.log2(gflop))])
 
 
 ELEM = {"f16": 2, "bf16": 2, "f32": 4, "f64": 8, "c32": 8, "c64": 16}
@@ -116,15 +115,6 @@ def misaligned(r):
     if int(r["batch"]) > 1:
         lds += [int(r["batch_stride_first"]), int(r["batch_stride_second"]), int(r["batch_stride_d"])]
     return any(x * e % 16 for x in lds)
-
-
-def partial_lds(r):
-    """cuperm_ctr_gemm_shape_t.partialLds: the leading dimensions of M- or N-major matrices (the first
-    operand with flag N, the second with T, D always) that are multiples of 16 bytes but not of 128."""
-    e = ELEM[r.get("dtype", "f16")]
-    mn = [int(r["ld_first"]) * e if r["op_first"] == "N" else 0, int(r["ld_second"]) * e if r["op_second"] != "N" else 0,
-          int(r["ld_d"]) * e]
-    return float(sum(1 for x in mn if x and x % 16 == 0 and x % 128))
 
 
 def factor(w, x):

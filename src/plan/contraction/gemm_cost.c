@@ -87,7 +87,7 @@ void cuperm_ctr_gemm_features(const cuperm_ctr_gemm_shape_t* s, double x[CTR_GEM
     const double f[CTR_GEMM_FEATURES] = {1.0, tf, ts, tf * ts, sm, sn, sk, tf * sm, tf * sn, ts * sm, ts * sn,
                                          s->pointers ? 0.0 : lb, shared, s->pointers ? 1.0 : 0.0,
                                          s->pointers ? lb : 0.0, lb * fmax(sm, sn), fmax(0.0, tiles),
-                                         mis, mis * fmax(0.0, log2(gflop > 0 ? gflop : 1.0)), (double)s->partialLds};
+                                         mis, mis * fmax(0.0, log2(gflop > 0 ? gflop : 1.0))};
     for (int i = 0; i < CTR_GEMM_FEATURES; ++i) x[i] = f[i];
 }
 

@@ -12,21 +12,15 @@
  * candidate plan of TCCG48, random contractions (seed 1) and short-k (seed 1), f16 on an H200
  * (bench/results/contraction/gemm-padding-h200/): rms log error 0.746 -> 0.328 there, and 1.008 ->
  * 0.333 on the held-out random contractions of seed 2; fp32 has no such data yet (0).
- * The last weight (leading dimensions of M- or N-major matrices that are 16- but not 128-byte
- * multiples, counted) comes from tools/model/ctr_candidates.py --fit ... --only 19 on every candidate
- * plan's GEMM of TCCG48 and random contractions of seeds 1 and 2, f16 on an H200
- * (bench/results/contraction/partial-lds-h200/): rms log error 0.297 -> 0.271 there; fitted on two of
- * the three and replayed on the third, the choices' geomean over the fastest candidate moves
- * 0.946 -> 0.959 (TCCG48), 0.920 -> 0.943 and 0.872 -> 0.893 (random seeds 1 and 2); fp32: 0.
  * Regenerate a row with the scripts; do not edit the numbers by hand.
  */
 #ifndef CUPERM_CTR_GEMM_FIT_H
 #define CUPERM_CTR_GEMM_FIT_H
 
 /* [0]: 16-bit inputs on tensor cores, [1]: strict fp32. */
-static const double cuperm_ctr_gemm_fit_weights[2][20] = {
-    {0.12170, 0.06129, -0.02697, -0.01194, 0.04756, -0.02074, 0.14278, -0.03358, 0.01054, -0.02579, 0.02834, -0.02445, 0.12519, 0.05840, -0.03906, 0.00621, 0.02214, 0.61531, 0.12016, 0.07850}, /* f16 */
-    {0.44614, 0.04267, -0.03512, -0.00652, -0.02774, -0.04637, 0.03691, -0.01681, 0.01582, -0.01647, 0.02084, -0.00188, 0.06058, 0.12219, -0.02527, 0.01446, -0.02727, 0.00000, 0.00000, 0.00000}, /* f32 */
+static const double cuperm_ctr_gemm_fit_weights[2][19] = {
+    {0.12170, 0.06129, -0.02697, -0.01194, 0.04756, -0.02074, 0.14278, -0.03358, 0.01054, -0.02579, 0.02834, -0.02445, 0.12519, 0.05840, -0.03906, 0.00621, 0.02214, 0.61531, 0.12016}, /* f16 */
+    {0.44614, 0.04267, -0.03512, -0.00652, -0.02774, -0.04637, 0.03691, -0.01681, 0.01582, -0.01647, 0.02084, -0.00188, 0.06058, 0.12219, -0.02527, 0.01446, -0.02727, 0.00000, 0.00000}, /* f32 */
 };
 
 #endif

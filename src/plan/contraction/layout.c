@@ -464,11 +464,6 @@ static void gemm_shape(const cuperm_ctr_problem_t* p, const cuperm_ctr_layout_t*
                     (second->ld * ab) % 16 || (l->ldD * cd) % 16 ||
                     (s->batch > 1 && ((first->batchStride * ab) % 16 || (second->batchStride * ab) % 16 ||
                                       (l->batchStrideD * cd) % 16));
-    /* cuBLAS on Hopper also runs matrices whose rows are contiguous along M or N slower when their
-     * leading dimension is 16-byte but not 128-byte aligned (bench/results/contraction/partial-lds-h200/) */
-    const int64_t mnLd[3] = {s->opFirst == 'N' ? first->ld * ab : 0, s->opSecond != 'N' ? second->ld * ab : 0,
-                             l->ldD * cd};
-    for (int i = 0; i < 3; ++i) s->partialLds += mnLd[i] > 0 && mnLd[i] % 16 == 0 && mnLd[i] % 128 != 0;
     s->abType = p->op[CTR_A].type;
     s->cdType = p->op[CTR_D].type;
     s->compute = p->compute;

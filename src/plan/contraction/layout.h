@@ -32,8 +32,6 @@ typedef struct {
     cupermDataType_t abType, cdType;
     cupermComputeType_t compute;
     int misaligned;                /* a leading dimension or batch stride is not a multiple of 16 bytes */
-    int partialLds;                /* leading dimensions of M- or N-major matrices (the first with flag N, the
-                                      second with T or C, D) that are multiples of 16 bytes but not of 128 */
 } cuperm_ctr_gemm_shape_t;
 
 typedef struct {
@@ -78,7 +76,7 @@ double cuperm_ctr_gemm_seconds(const cuperm_ctr_cost_model_t* model, const cuper
 /* The layout factor exp(w . x): what cuBLAS's flags, skinny shapes and kind of batching cost
  * over the base, with w fitted to measured GEMMs (gemm_fit.h, docs/contractions.md). */
 double cuperm_ctr_gemm_factor(const cuperm_ctr_gemm_shape_t* shape);
-#define CTR_GEMM_FEATURES 20
+#define CTR_GEMM_FEATURES 19
 void cuperm_ctr_gemm_features(const cuperm_ctr_gemm_shape_t* shape, double x[CTR_GEMM_FEATURES]);
 
 /* How an input operand reaches cuBLAS. */
