@@ -37,12 +37,14 @@ the fp32 row kept.
 import csv
 import gzip
 import math
+import os
 import re
 import sys
 
 import numpy as np
 
-FIT_HEADER = "src/plan/contraction/gemm_fit.h"
+FIT_HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "plan", "contraction",
+                          "gemm_fit.h")
 CALL_SECONDS = 8e-6  # CTR_GEMM_CALL_SECONDS
 
 
