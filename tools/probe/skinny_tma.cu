@@ -99,16 +99,23 @@ __device__ __forceinline__ void named_sync(int id, int threads)
     asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
 
-// Item it's coordinates in A's and D's maps.
+// Item it's coordinates in A's and D's maps. Every index is a constant once the loops unroll, so the
+// arrays stay in registers (indexed by the parameters they sat in local memory: call 5's profile).
 __device__ __forceinline__ void item_coords(const Params& p, long long it, int ca[5], int cd[5])
 {
-    for (int i = 0; i < 5; ++i) ca[i] = cd[i] = 0;
-    for (int i = 0; i < p.nItem; ++i) {
+#pragma unroll
+    for (int d = 0; d < 5; ++d) ca[d] = cd[d] = 0;
+#pragma unroll
+    for (int i = 0; i < 6; ++i) {
+        if (i >= p.nItem) break;
         const long long q = it / p.itemCnt[i];
         const int x = (int)(it - q * p.itemCnt[i]) * p.itemScale[i];
         it = q;
-        if (p.itemA[i] >= 0) ca[p.itemA[i]] = x;
-        if (p.itemD[i] >= 0) cd[p.itemD[i]] = x;
+#pragma unroll
+        for (int d = 0; d < 5; ++d) {
+            if (p.itemA[i] == d) ca[d] = x;
+            if (p.itemD[i] == d) cd[d] = x;
+        }
     }
 }
 
@@ -141,11 +148,18 @@ __global__ void __launch_bounds__(kThreads, 1) skinny_tma(const __grid_constant_
         for (int s = 0; s < S; ++s) mbar_init(&full[s], 1), mbar_init(&empty[s], kConsumers);
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
-    // B(k, n) into rows (n, k padded), zeros past K, N and the chunks' ends
+    // B(k, n) into rows (n, k padded), zeros past K, N and the chunks' ends. Its offset tables first go to
+    // the D staging buffers (free until the first epilogue), so that each element is one independent load.
+    long long* sbK = reinterpret_cast<long long*>(stageD);
+    long long* sbN = sbK + kp;
+    for (int i = tid; i < kp; i += kThreads) sbK[i] = bK[i];
+    if (tid < kNP) sbN[tid] = bN[tid];
+    __syncthreads();
+#pragma unroll 4
     for (int i = tid; i < kNP * kp; i += kThreads) {
         const int n = i / kp, k = i - n * kp;
-        const long long o = n < p.n ? bK[k] : -1;
-        reinterpret_cast<T*>(sB + n * p.bPitch)[k] = o >= 0 ? B[o + bN[n]] : T(0.0f);
+        const long long o = n < p.n ? sbK[k] : -1;
+        reinterpret_cast<T*>(sB + n * p.bPitch)[k] = o >= 0 ? B[o + sbN[n]] : T(0.0f);
     }
     __syncthreads();
 
@@ -158,14 +172,24 @@ __global__ void __launch_bounds__(kThreads, 1) skinny_tma(const __grid_constant_
                 item_coords(p, it, ca, cd);
                 for (int s = 0; s < p.steps; ++s) {
                     mbar_wait(&empty[stage], phase ^ 1);
-                    for (int i = 0; i < p.nK; ++i) ca[p.kA[i]] = kc[i] * p.kScale[i];
+#pragma unroll
+                    for (int i = 0; i < 4; ++i)
+#pragma unroll
+                        for (int d = 0; d < 5; ++d)
+                            if (i < p.nK && p.kA[i] == d) ca[d] = kc[i] * p.kScale[i];
                     if (p.skip & 1) {
                         mbar_arrive(&full[stage]);
                     } else {
                         mbar_expect(&full[stage], STAGE);
                         tma_load5(pipe + stage * STAGE, &aMap, ca, &full[stage]);
                     }
-                    for (int i = 0; i < p.nK && ++kc[i] == p.kCnt[i]; ++i) kc[i] = 0;
+                    bool carry = true; // the K odometer, unrolled (registers)
+#pragma unroll
+                    for (int i = 0; i < 4; ++i)
+                        if (carry && i < p.nK) {
+                            carry = ++kc[i] == p.kCnt[i];
+                            if (carry) kc[i] = 0;
+                        }
                     if (++stage == S) stage = 0, phase ^= 1;
                 }
             }
@@ -438,6 +462,8 @@ bool plan(const Case& c, int bm, int bk, int ra, int rak, bool noStores, Plan* p
     for (int i = 0; i < p.nK; ++i) p.steps *= p.kCnt[i];
     const int kp = p.steps * kBK;
     if (kp > kMaxKp) return pl->why = "K padded above 2048", false;
+    // B's offset tables pass through the D staging buffers (2 x bm x kNP elements of 2 bytes)
+    if ((kp + kNP) * 8 > 2 * bm * kNP * 2) return pl->why = "B's offset tables above the D staging buffers", false;
     p.bPitch = (kp / 8 + 1) * 16; // an odd count of 16-byte chunks: ldmatrix meets no bank conflicts
     // padded k index -> B offset of its K coordinates (-1: past kappa's extent)
     pl->bK.assign(kp, -1);
