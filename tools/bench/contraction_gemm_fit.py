@@ -111,17 +111,13 @@ def load(paths):
 
 
 def full_weights(header):
-    """Each row of an existing header, whole (zeros for features it predates)."""
+    """Each row of an existing header, whole."""
     try:
         text = open(header).read()
     except OSError:
         return {}
     rows = re.findall(r"\{([-0-9., ]+)\}, /\* (f16|f32) \*/", text)
-    out = {}
-    for body, name in rows:
-        w = [float(x) for x in body.split(",")]
-        out[name] = np.array(w + [0.0] * (len(FEATURES) - len(w)))
-    return out
+    return {name: np.array([float(x) for x in body.split(",")]) for body, name in rows}
 
 
 def fit(rows, dtype, ridge=1e-2):

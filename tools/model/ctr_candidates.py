@@ -73,17 +73,10 @@ def num(r, key):
     return float(v) if v not in ("", None) else None
 
 
-FEATURES = 19  # cuperm_ctr_gemm_features(); a header of fewer weights is read with zeros for the rest
-
-
 def current_weights(header=FIT_HEADER):
     text = open(header).read()
     rows = re.findall(r"\{([-0-9., ]+)\}, /\* (f16|f32) \*/", text)
-    out = {}
-    for body, name in rows:
-        w = [float(x) for x in body.split(",")]
-        out[name] = np.array(w + [0.0] * (FEATURES - len(w)))
-    return out
+    return {name: np.array([float(x) for x in body.split(",")]) for body, name in rows}
 
 
 def skinny(x):
