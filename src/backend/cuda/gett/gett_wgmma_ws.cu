@@ -1,0 +1,245 @@
+// The table kernel's Hopper form with warp specialisation: one producer warpgroup gathers A's and
+// B's tiles (the table kernel's cp.async loads through the offset tables) into a ring of stages,
+// two consumer warpgroups multiply them on wgmma and write D. gett_wgmma.cu, where every warp
+// loads and multiplies, is bound by per-step overhead on an H200: a block barrier, the waits and
+// the loads' address arithmetic every 32 k, and spills at its two-blocks-an-SM register bound
+// (bench/results/gett-h100/wgmma-h200/). Here the stages pass between the roles on mbarriers,
+// so no warp waits on a block barrier in the main loop; the loads run ahead of the multiplies
+// by up to STAGES steps, across the blocks' tiles (persistent blocks walk tiles x batch
+// indices); and the epilogue stages through its own shared memory, so the producer fills the
+// ring for the next tile while the consumers write this one.
+//
+// Block: 384 threads, one an SM. Warpgroup 0 produces; warpgroups 1 and 2 each own 64 rows x all
+// 128 columns of the 128 x 128 tile (m64n128k16, 64 fp32 accumulators a thread), as in
+// gett_wgmma.cu, whose tile layouts, descriptors and epilogue pieces this kernel shares.
+// Stage s: full[s] completes when every producer thread's copies into it have landed (each
+// thread's cp.async arrival), empty[s] when every consumer warp's MMAs reading it are done.
+#include "backend/cuda/gett/gett_mbarrier.cuh"
+#include "backend/cuda/gett/gett_wgmma.cuh"
+
+namespace cuperm {
+namespace gett {
+namespace wgws {
+
+using wg::PIPE_ALIGN;
+using wg::staged_k;
+
+constexpr int STAGES = 6;
+constexpr int PRODUCERS = 128, CONSUMERS = 256, THREADS = PRODUCERS + CONSUMERS;
+constexpr int CONSUMER_WARPS = CONSUMERS / 32;
+constexpr int PIPE_BYTES = STAGES * GETT_STAGE_BYTES;
+constexpr int STAGING_BYTES = CONSUMER_WARPS * GETT_EPI_WARP_FLOATS * 4; // a round's eight 32 x 32 pieces
+constexpr int BARRIER_BYTES = 2 * STAGES * 8;
+static_assert(GETT_THREADS == 2 * PRODUCERS, "a producer thread loads two threads' runs of gett_load_run");
+static_assert(CONSUMERS == GETT_BM + GETT_BN, "a consumer thread stages one row or column of C and D");
+
+// The pipeline, the epilogue's staging, the barriers, the K tables.
+template <typename OFF> __host__ __device__ constexpr int smem_bytes(int k)
+{
+    return PIPE_ALIGN + PIPE_BYTES + STAGING_BYTES + BARRIER_BYTES + 2 * staged_k<OFF>(k) * (int)sizeof(OFF);
+}
+static_assert(smem_bytes<int64_t>(1 << 30) + 6 * 128 * 8 + 1024 <= 227 * 1024, "one block an SM fits");
+
+// Named barriers (0 is __syncthreads): the producers among themselves, the consumers among themselves.
+constexpr int PRODUCER_BARRIER = 1, CONSUMER_BARRIER = 2;
+__device__ __forceinline__ void named_barrier(int id, int threads)
+{
+    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
+// A work item: the block tile (gett_tile_of's order within a batch index) and the batch index.
+struct Item {
+    int l, m0, n0, rows, cols;
+};
+__device__ __forceinline__ Item item_of(const cuperm_gett_params_t& q, long long t)
+{
+    const long long perL = (long long)q.mTiles * q.nTiles;
+    int tm, tn;
+    gett_tile_of((int)(t % perL), q.mTiles, q.nTiles, &tm, &tn);
+    Item it;
+    it.l = (int)(t / perL);
+    it.m0 = tm * GETT_BM, it.n0 = tn * GETT_BN;
+    it.rows = min(GETT_BM, q.m - it.m0), it.cols = min(GETT_BN, q.n - it.n0);
+    return it;
+}
+
+// A ring position: the stage and the parity of its current phase.
+struct Ring {
+    int stage = 0;
+    unsigned phase = 0;
+    __device__ __forceinline__ void next()
+    {
+        if (++stage == STAGES) stage = 0, phase ^= 1;
+    }
+};
+
+template <typename TAB, bool AK, bool BK, typename OFF>
+static __global__ void __launch_bounds__(THREADS, 1)
+    kernel(const cuperm_gett_params_t q, const unsigned short* A, const unsigned short* B, const void* C, void* D,
+           float alpha, float beta, int useBeta, Widths w)
+{
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    extern __shared__ unsigned char smemRaw[]; // smem_bytes
+    __shared__ OFF sAm[GETT_BM], sBn[GETT_BN], sCm[GETT_BM], sCn[GETT_BN], sDm[GETT_BM], sDn[GETT_BN];
+    const unsigned raw = smem_addr(smemRaw);
+    unsigned char* smem = smemRaw + ((PIPE_ALIGN - raw % PIPE_ALIGN) % PIPE_ALIGN);
+    float* staging = reinterpret_cast<float*>(smem + PIPE_BYTES);
+    uint64_t* full = reinterpret_cast<uint64_t*>(smem + PIPE_BYTES + STAGING_BYTES);
+    uint64_t* empty = full + STAGES;
+    OFF* sK = reinterpret_cast<OFF*>(empty + STAGES);
+
+    const int tid = threadIdx.x;
+    const int ks = staged_k<OFF>(q.k);
+    wg::stage_k_tables(sK, q, ks, tid, THREADS);
+    if (tid == 0) {
+        for (int s = 0; s < STAGES; ++s) mbar_init(&full[s], PRODUCERS), mbar_init(&empty[s], CONSUMER_WARPS);
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    __syncthreads(); // the last block-wide barrier: the roles part here
+
+    const long long items = (long long)q.mTiles * q.nTiles * q.batch;
+    const int kTiles = (q.k + GETT_BK - 1) / GETT_BK;
+    Ring ring;
+    if (tid < PRODUCERS) {
+        const OFF* aKs = sK;
+        const OFF* bKs = sK + ks;
+        for (long long t = blockIdx.x; t < items; t += gridDim.x) {
+            const Item it = item_of(q, t);
+            named_barrier(PRODUCER_BARRIER, PRODUCERS); // every load of the last item has read sAm, sBn
+            sAm[tid] = tid < it.rows ? tab<OFF>(q.aM)[it.m0 + tid] : OFF(0);
+            sBn[tid] = tid < it.cols ? tab<OFF>(q.bN)[it.n0 + tid] : OFF(0);
+            named_barrier(PRODUCER_BARRIER, PRODUCERS);
+            const unsigned short* Al = A + tab<OFF>(q.aL)[it.l];
+            const unsigned short* Bl = B + tab<OFF>(q.bL)[it.l];
+#pragma unroll 1
+            for (int kt = 0; kt < kTiles; ++kt, ring.next()) {
+                mbar_wait(&empty[ring.stage], ring.phase ^ 1); // the consumers are done with its last fill
+                unsigned char* st = smem + ring.stage * GETT_STAGE_BYTES;
+                const bool staged = (kt + 1) * GETT_BK <= ks || ks == q.k;
+                const OFF* aK = staged ? aKs : tab<OFF>(q.aK);
+                const OFF* bK = staged ? bKs : tab<OFF>(q.bK);
+#pragma unroll 1
+                for (int h = 0; h < 2; ++h) {
+                    load_tile<AK, OFF, 0, WgTiles>(st, Al, sAm, it.rows, aK, kt * GETT_BK, q.k, w.a, tid + h * PRODUCERS);
+                    load_tile<BK, OFF, 0, WgTiles>(st + GETT_TILE_BYTES, Bl, sBn, it.cols, bK, kt * GETT_BK, q.k, w.b,
+                                                   tid + h * PRODUCERS);
+                }
+                wg::fence_proxy_async(); // this thread's plain shared stores (partial runs, gathers) to wgmma
+                mbar_arrive_cp_async(&full[ring.stage]);
+            }
+        }
+        cp_async_wait<0>(); // no copy outlives its thread
+        return;
+    }
+
+    // Consumers: warp cw of warpgroup group (rows 64 group ..), warp gw within it.
+    const int ct = tid - PRODUCERS, cw = ct / 32, lane = tid % 32;
+    const int group = cw / 4, gw = cw % 4;
+    const unsigned pipe = smem_addr(smem);
+    const int aAt[2] = {gett_wg_operand_byte(AK, 64 * group, 0), gett_wg_operand_byte(AK, 64 * group, 1)};
+    const int bAt[2] = {GETT_TILE_BYTES + gett_wg_operand_byte(BK, 0, 0), GETT_TILE_BYTES + gett_wg_operand_byte(BK, 0, 1)};
+    for (long long t = blockIdx.x; t < items; t += gridDim.x) {
+        const Item it = item_of(q, t);
+        float acc[64];
+#pragma unroll
+        for (int i = 0; i < 64; ++i) acc[i] = 0.0f;
+        int held = -1; // the stage whose MMAs may still be reading it
+#pragma unroll 1
+        for (int kt = 0; kt < kTiles; ++kt, ring.next()) {
+            mbar_wait(&full[ring.stage], ring.phase);
+            const unsigned stage = pipe + (unsigned)(ring.stage * GETT_STAGE_BYTES);
+            wg::fence_accumulators(acc);
+            wg::wgmma_fence();
+#pragma unroll
+            for (int k16 = 0; k16 < 2; ++k16)
+                wg::Mma<TAB, !AK, !BK>::run(acc, gett_wg_desc(stage + aAt[k16], AK), gett_wg_desc(stage + bAt[k16], BK));
+            wg::wgmma_commit();
+            wg::wgmma_wait<1>(); // the previous step's MMAs are done: its stage goes back to the producer
+            wg::fence_accumulators(acc);
+            if (held >= 0 && lane == 0) mbar_arrive(&empty[held]);
+            held = ring.stage;
+        }
+        wg::wgmma_wait<0>();
+        wg::fence_accumulators(acc);
+        if (held >= 0 && lane == 0) mbar_arrive(&empty[held]);
+
+        // C's and D's offsets of this tile (the last item's pieces were all written: the barrier
+        // that ended its epilogue), then two rounds of 64 columns as in gett_wgmma.cu: each warp
+        // stages its 16 rows x 64 columns into the round's eight 32 x 32 pieces, then writes piece cw.
+        if (ct < GETT_BM) {
+            const bool ok = ct < it.rows;
+            sCm[ct] = ok ? tab<OFF>(q.cM)[it.m0 + ct] : OFF(0);
+            sDm[ct] = ok ? tab<OFF>(q.dM)[it.m0 + ct] : OFF(0);
+        } else {
+            const int j = ct - GETT_BM;
+            const bool ok = j < it.cols;
+            sCn[j] = ok ? tab<OFF>(q.cN)[it.n0 + j] : OFF(0);
+            sDn[j] = ok ? tab<OFF>(q.dN)[it.n0 + j] : OFF(0);
+        }
+        const Epi e = {it.rows, it.cols, beta, useBeta, w.c, q.op[2], q.op[3], (float)q.opParam[2], (float)q.opParam[3]};
+        const TileOut o = tile_out<OFF>(q, C, D, useBeta, it.l);
+        const int band = 2 * group + gw / 2;
+#pragma unroll
+        for (int round = 0; round < 2; ++round) {
+#pragma unroll
+            for (int j = 0; j < 8; ++j) { // the round's eight-column groups
+                float* piece = staging + (2 * band + j / 4) * GETT_EPI_WARP_FLOATS;
+#pragma unroll
+                for (int v = 0; v < 4; ++v) {
+                    const int i = 4 * (8 * round + j) + v;
+                    int r, c;
+                    gett_wg_acc_pos(gw, lane, i, &r, &c);
+                    piece[gett_epi_slot(q.dMFast, r % 32, c % 32)] = alpha * acc[i];
+                }
+            }
+            named_barrier(CONSUMER_BARRIER, CONSUMERS);
+            write_staged_piece<TAB, false>(q, w.d, staging + cw * GETT_EPI_WARP_FLOATS, 32 * (cw / 2),
+                                           64 * round + 32 * (cw % 2), e, o, sCm, sCn, sDm, sDn, lane);
+            named_barrier(CONSUMER_BARRIER, CONSUMERS); // the pieces (and the tables) are free again
+        }
+    }
+#else
+    __trap(); // wgmma needs sm_90a; plans take this kernel on compute capability 9.0 only
+#endif
+}
+
+template <typename TAB, bool AK, bool BK, typename OFF>
+static cudaError_t launch_one(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C, void* D,
+                              float alpha, float beta, int useBeta, const Widths& w, cudaStream_t stream)
+{
+    auto* k = kernel<TAB, AK, BK, OFF>;
+    const int smem = smem_bytes<OFF>(q->k);
+    cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, smem_bytes<OFF>(1 << 30));
+    if (e != cudaSuccess) return e;
+    k<<<(unsigned)q->gridBlocks, THREADS, smem, stream>>>(*q, static_cast<const unsigned short*>(A),
+                                                          static_cast<const unsigned short*>(B), C, D, alpha, beta,
+                                                          useBeta, w);
+    return cudaGetLastError();
+}
+
+template <typename TAB, typename OFF>
+static cudaError_t launch_off(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C, void* D,
+                              float alpha, float beta, int useBeta, const Widths& w, cudaStream_t stream)
+{
+    if (q->aKFast && q->bKFast) return launch_one<TAB, true, true, OFF>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+    if (q->aKFast) return launch_one<TAB, true, false, OFF>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+    if (q->bKFast) return launch_one<TAB, false, true, OFF>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+    return launch_one<TAB, false, false, OFF>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+}
+
+} // namespace wgws
+
+cudaError_t wgmma_ws_launch(const cuperm_gett_params_t* q, const void* A, const void* B, const void* C, void* D,
+                            float alpha, float beta, int useBeta, const Widths& w, cudaStream_t stream)
+{
+    if (q->gridBlocks < 1) return cudaErrorInvalidValue;
+    const bool half = q->abType == CUPERM_R_16F;
+    if (q->off32)
+        return half ? wgws::launch_off<__half, int32_t>(q, A, B, C, D, alpha, beta, useBeta, w, stream)
+                    : wgws::launch_off<__nv_bfloat16, int32_t>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+    return half ? wgws::launch_off<__half, int64_t>(q, A, B, C, D, alpha, beta, useBeta, w, stream)
+                : wgws::launch_off<__nv_bfloat16, int64_t>(q, A, B, C, D, alpha, beta, useBeta, w, stream);
+}
+
+} // namespace gett
+} // namespace cuperm
