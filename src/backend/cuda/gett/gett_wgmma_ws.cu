@@ -1,4 +1,4 @@
-// The table kernel's Hopper form with warp specialisation: one producer warpgroup gathers A's and
+// The table kernel's Hopper form with warp specialisation: producer warpgroups gather A's and
 // B's tiles (the table kernel's cp.async loads through the offset tables) into a ring of stages,
 // two consumer warpgroups multiply them on wgmma and write D. gett_wgmma.cu, where every warp
 // loads and multiplies, is bound by per-step overhead on an H200: a block barrier, the waits and
@@ -9,8 +9,9 @@
 // indices); and the epilogue stages through its own shared memory, so the producer fills the
 // ring for the next tile while the consumers write this one.
 //
-// Block: 384 threads, one an SM. Warpgroup 0 produces; warpgroups 1 and 2 each own 64 rows x all
-// 128 columns of the 128 x 128 tile (m64n128k16, 64 fp32 accumulators a thread), as in
+// Block: 512 threads, one an SM. Warpgroups 0 and 1 produce (one warpgroup alone, with 384
+// threads, took twice the time: its four warps, one a scheduler, could not issue the loads' address
+// arithmetic fast enough); warpgroups 2 and 3 each own 64 rows x all 128 columns of the 128 x 128 tile (m64n128k16, 64 fp32 accumulators a thread), as in
 // gett_wgmma.cu, whose tile layouts, descriptors and epilogue pieces this kernel shares.
 // Stage s: full[s] completes when every producer thread's copies into it have landed (each
 // thread's cp.async arrival), empty[s] when every consumer warp's MMAs reading it are done.
@@ -25,12 +26,16 @@ using wg::PIPE_ALIGN;
 using wg::staged_k;
 
 constexpr int STAGES = 6;
-constexpr int PRODUCERS = 128, CONSUMERS = 256, THREADS = PRODUCERS + CONSUMERS;
+constexpr int PRODUCERS = 256, CONSUMERS = 256, THREADS = PRODUCERS + CONSUMERS;
+// Registers a thread after the roles part (setmaxnreg; the block starts at 65536 / THREADS = 128):
+// the producers' loads need few, the consumers' 64 accumulators and epilogue many.
+constexpr int PRODUCER_REGISTERS = 72, CONSUMER_REGISTERS = 184;
+static_assert(PRODUCERS * PRODUCER_REGISTERS + CONSUMERS * CONSUMER_REGISTERS <= 65536, "one register file");
 constexpr int CONSUMER_WARPS = CONSUMERS / 32;
 constexpr int PIPE_BYTES = STAGES * GETT_STAGE_BYTES;
 constexpr int STAGING_BYTES = CONSUMER_WARPS * GETT_EPI_WARP_FLOATS * 4; // a round's eight 32 x 32 pieces
 constexpr int BARRIER_BYTES = 2 * STAGES * 8;
-static_assert(GETT_THREADS == 2 * PRODUCERS, "a producer thread loads two threads' runs of gett_load_run");
+static_assert(GETT_THREADS == PRODUCERS, "a producer thread loads one thread's runs of gett_load_run");
 static_assert(CONSUMERS == GETT_BM + GETT_BN, "a consumer thread stages one row or column of C and D");
 
 // The pipeline, the epilogue's staging, the barriers, the K tables.
@@ -73,6 +78,54 @@ struct Ring {
     }
 };
 
+// A producer thread's share of one operand tile in runs of 8 elements (load_tile_w's, thread tid of
+// gett_load_run), with the row offsets and shared-memory places found once a tile: a K step then
+// costs a K-table read and an add a run, where load_tile_w re-reads the row table and recomputes
+// the places every step (the producers issue every load of the block).
+template <bool KMAJ, typename OFF> struct Runs8 {
+    static constexpr int W = 8, RUNS = 16 / W;
+    OFF off[RUNS]; // k-major: each run's row offset; mn-major: off[0], the thread's row-run's
+    int dst[RUNS]; // the run's bytes in the tile
+    int kk[RUNS];  // the run's k in the step (k-major: one for all)
+    int n[RUNS];   // k-major: W where the row is in the tile, else 0; mn-major: n[0], the row-run's elements in it
+
+    __device__ __forceinline__ void init(const OFF* rowOff, int rows, int tid)
+    {
+#pragma unroll
+        for (int i = 0; i < RUNS; ++i) {
+            int row, k;
+            gett_load_run(KMAJ, W, tid, i, &row, &k);
+            dst[i] = WgTiles::byte(KMAJ, row, k), kk[i] = k;
+            if (KMAJ) {
+                n[i] = row < rows ? W : 0;
+                off[i] = n[i] ? rowOff[row] : OFF(0);
+            } else if (i == 0) {
+                n[0] = min(max(rows - row, 0), W);
+                off[0] = n[0] ? rowOff[row] : OFF(0);
+            }
+        }
+    }
+    __device__ __forceinline__ void issue(unsigned tile, const unsigned short* base, const OFF* __restrict__ kTab, int k0,
+                                          int K) const
+    {
+        if (KMAJ) {
+            const int k = k0 + kk[0], nk = min(max(K - k, 0), W);
+            const OFF ko = nk > 0 ? kTab[k] : OFF(0);
+#pragma unroll
+            for (int i = 0; i < RUNS; ++i) {
+                const int nn = n[i] ? nk : 0;
+                load_run<W>(tile + dst[i], base + (nn > 0 ? off[i] + ko : OFF(0)), nn);
+            }
+        } else {
+#pragma unroll
+            for (int i = 0; i < RUNS; ++i) {
+                const int k = k0 + kk[i], nn = k < K ? n[0] : 0;
+                load_run<W>(tile + dst[i], base + (nn > 0 ? off[0] + kTab[k] : OFF(0)), nn);
+            }
+        }
+    }
+};
+
 template <typename TAB, bool AK, bool BK, typename OFF>
 static __global__ void __launch_bounds__(THREADS, 1)
     kernel(const cuperm_gett_params_t q, const unsigned short* A, const unsigned short* B, const void* C, void* D,
@@ -101,31 +154,43 @@ static __global__ void __launch_bounds__(THREADS, 1)
     const int kTiles = (q.k + GETT_BK - 1) / GETT_BK;
     Ring ring;
     if (tid < PRODUCERS) {
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(PRODUCER_REGISTERS));
         const OFF* aKs = sK;
         const OFF* bKs = sK + ks;
         for (long long t = blockIdx.x; t < items; t += gridDim.x) {
             const Item it = item_of(q, t);
             named_barrier(PRODUCER_BARRIER, PRODUCERS); // every load of the last item has read sAm, sBn
-            sAm[tid] = tid < it.rows ? tab<OFF>(q.aM)[it.m0 + tid] : OFF(0);
-            sBn[tid] = tid < it.cols ? tab<OFF>(q.bN)[it.n0 + tid] : OFF(0);
+            if (tid < GETT_BM) sAm[tid] = tid < it.rows ? tab<OFF>(q.aM)[it.m0 + tid] : OFF(0);
+            else sBn[tid - GETT_BM] = tid - GETT_BM < it.cols ? tab<OFF>(q.bN)[it.n0 + tid - GETT_BM] : OFF(0);
             named_barrier(PRODUCER_BARRIER, PRODUCERS);
             const unsigned short* Al = A + tab<OFF>(q.aL)[it.l];
             const unsigned short* Bl = B + tab<OFF>(q.bL)[it.l];
+            // The tile's K steps into the ring, each stage's loads by load(stage, A's and B's K table, k0).
+            auto fill = [&](auto&& load) {
 #pragma unroll 1
-            for (int kt = 0; kt < kTiles; ++kt, ring.next()) {
-                mbar_wait(&empty[ring.stage], ring.phase ^ 1); // the consumers are done with its last fill
-                unsigned char* st = smem + ring.stage * GETT_STAGE_BYTES;
-                const bool staged = (kt + 1) * GETT_BK <= ks || ks == q.k;
-                const OFF* aK = staged ? aKs : tab<OFF>(q.aK);
-                const OFF* bK = staged ? bKs : tab<OFF>(q.bK);
-#pragma unroll 1
-                for (int h = 0; h < 2; ++h) {
-                    load_tile<AK, OFF, 0, WgTiles>(st, Al, sAm, it.rows, aK, kt * GETT_BK, q.k, w.a, tid + h * PRODUCERS);
-                    load_tile<BK, OFF, 0, WgTiles>(st + GETT_TILE_BYTES, Bl, sBn, it.cols, bK, kt * GETT_BK, q.k, w.b,
-                                                   tid + h * PRODUCERS);
+                for (int kt = 0; kt < kTiles; ++kt, ring.next()) {
+                    mbar_wait(&empty[ring.stage], ring.phase ^ 1); // the consumers are done with its last fill
+                    const bool staged = (kt + 1) * GETT_BK <= ks || ks == q.k;
+                    load(smem + ring.stage * GETT_STAGE_BYTES, staged ? aKs : tab<OFF>(q.aK), staged ? bKs : tab<OFF>(q.bK),
+                         kt * GETT_BK);
+                    wg::fence_proxy_async(); // this thread's plain shared stores (partial runs, gathers) to wgmma
+                    mbar_arrive_cp_async(&full[ring.stage]);
                 }
-                wg::fence_proxy_async(); // this thread's plain shared stores (partial runs, gathers) to wgmma
-                mbar_arrive_cp_async(&full[ring.stage]);
+            };
+            if (w.a == 8 && w.b == 8) {
+                Runs8<AK, OFF> ra;
+                Runs8<BK, OFF> rb;
+                ra.init(sAm, it.rows, tid);
+                rb.init(sBn, it.cols, tid);
+                fill([&](unsigned char* st, const OFF* aK, const OFF* bK, int k0) {
+                    ra.issue(smem_addr(st), Al, aK, k0, q.k);
+                    rb.issue(smem_addr(st + GETT_TILE_BYTES), Bl, bK, k0, q.k);
+                });
+            } else {
+                fill([&](unsigned char* st, const OFF* aK, const OFF* bK, int k0) {
+                    load_tile<AK, OFF, 0, WgTiles>(st, Al, sAm, it.rows, aK, k0, q.k, w.a, tid);
+                    load_tile<BK, OFF, 0, WgTiles>(st + GETT_TILE_BYTES, Bl, sBn, it.cols, bK, k0, q.k, w.b, tid);
+                });
             }
         }
         cp_async_wait<0>(); // no copy outlives its thread
@@ -133,6 +198,7 @@ static __global__ void __launch_bounds__(THREADS, 1)
     }
 
     // Consumers: warp cw of warpgroup group (rows 64 group ..), warp gw within it.
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(CONSUMER_REGISTERS));
     const int ct = tid - PRODUCERS, cw = ct / 32, lane = tid % 32;
     const int group = cw / 4, gw = cw % 4;
     const unsigned pipe = smem_addr(smem);
