@@ -112,26 +112,13 @@ static __global__ void __launch_bounds__(GETT_THREADS, 2)
         cp_async_wait<0>();
         __syncthreads(); // the pipeline buffers become the epilogue's staging
 
-        // Two rounds of 64 columns: each warp stages its 16 rows x 64 columns into the round's eight
-        // 32 x 32 pieces (piece 2 band + half: rows 32 band .., columns 64 round + 32 half ..), then
-        // writes piece `warp`.
+        // Two rounds of 64 columns (stage_round), each warp then writing piece `warp`.
         const Epi e = {rows, cols, beta, useBeta, w.c, q.op[2], q.op[3], (float)q.opParam[2], (float)q.opParam[3]};
         const TileOut o = tile_out<OFF>(q, C, D, useBeta, l);
         float* staging = reinterpret_cast<float*>(smem);
-        const int band = 2 * group + gw / 2;
 #pragma unroll
         for (int round = 0; round < 2; ++round) {
-#pragma unroll
-            for (int j = 0; j < 8; ++j) {      // the round's eight-column groups
-                float* piece = staging + (2 * band + j / 4) * GETT_EPI_WARP_FLOATS;
-#pragma unroll
-                for (int v = 0; v < 4; ++v) {
-                    const int i = 4 * (8 * round + j) + v;
-                    int r, c;
-                    gett_wg_acc_pos(gw, lane, i, &r, &c);
-                    piece[gett_epi_slot(q.dMFast, r % 32, c % 32)] = alpha * acc[i];
-                }
-            }
+            stage_round(staging, acc, round, group, gw, lane, q.dMFast, alpha);
             __syncthreads();
             write_staged_piece<TAB, false>(q, w.d, staging + warp * GETT_EPI_WARP_FLOATS, 32 * (warp / 2),
                                            64 * round + 32 * (warp % 2), e, o, sCm, sCn, sDm, sDn, lane);

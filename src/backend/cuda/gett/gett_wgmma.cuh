@@ -69,6 +69,26 @@ template <bool TA, bool TB> struct Mma<__nv_bfloat16, TA, TB> {
 };
 #undef GETT_WGMMA_M64N128K16
 
+// The epilogue's round (0, 1) of 64 columns: warp gw of warpgroup group stages alpha x its 16 rows x
+// 64 columns of accumulators into the round's eight 32 x 32 pieces (piece 2 band + half: rows 32 band
+// .., columns 64 round + 32 half ..), along D's direction (gett_epi_slot); each warp then writes one.
+__device__ __forceinline__ void stage_round(float* staging, const float (&acc)[64], int round, int group, int gw,
+                                            int lane, int dMFast, float alpha)
+{
+    const int band = 2 * group + gw / 2;
+#pragma unroll
+    for (int j = 0; j < 8; ++j) { // the round's eight-column groups
+        float* piece = staging + (2 * band + j / 4) * GETT_EPI_WARP_FLOATS;
+#pragma unroll
+        for (int v = 0; v < 4; ++v) {
+            const int i = 4 * (8 * round + j) + v;
+            int r, c;
+            gett_wg_acc_pos(gw, lane, i, &r, &c);
+            piece[gett_epi_slot(dMFast, r % 32, c % 32)] = alpha * acc[i];
+        }
+    }
+}
+
 // The first staged_k entries of A's and B's K tables into sK (A's, then B's), by `threads` threads
 // from `tid`; the caller synchronises.
 template <typename OFF>

@@ -230,8 +230,8 @@ static __global__ void __launch_bounds__(THREADS, 1)
         if (held >= 0 && lane == 0) mbar_arrive(&empty[held]);
 
         // C's and D's offsets of this tile (the last item's pieces were all written: the barrier
-        // that ended its epilogue), then two rounds of 64 columns as in gett_wgmma.cu: each warp
-        // stages its 16 rows x 64 columns into the round's eight 32 x 32 pieces, then writes piece cw.
+        // that ended its epilogue), then two rounds of 64 columns (stage_round), each warp then
+        // writing piece cw.
         if (ct < GETT_BM) {
             const bool ok = ct < it.rows;
             sCm[ct] = ok ? tab<OFF>(q.cM)[it.m0 + ct] : OFF(0);
@@ -244,20 +244,9 @@ static __global__ void __launch_bounds__(THREADS, 1)
         }
         const Epi e = {it.rows, it.cols, beta, useBeta, w.c, q.op[2], q.op[3], (float)q.opParam[2], (float)q.opParam[3]};
         const TileOut o = tile_out<OFF>(q, C, D, useBeta, it.l);
-        const int band = 2 * group + gw / 2;
 #pragma unroll
         for (int round = 0; round < 2; ++round) {
-#pragma unroll
-            for (int j = 0; j < 8; ++j) { // the round's eight-column groups
-                float* piece = staging + (2 * band + j / 4) * GETT_EPI_WARP_FLOATS;
-#pragma unroll
-                for (int v = 0; v < 4; ++v) {
-                    const int i = 4 * (8 * round + j) + v;
-                    int r, c;
-                    gett_wg_acc_pos(gw, lane, i, &r, &c);
-                    piece[gett_epi_slot(q.dMFast, r % 32, c % 32)] = alpha * acc[i];
-                }
-            }
+            wg::stage_round(staging, acc, round, group, gw, lane, q.dMFast, alpha);
             named_barrier(CONSUMER_BARRIER, CONSUMERS);
             write_staged_piece<TAB, false>(q, w.d, staging + cw * GETT_EPI_WARP_FLOATS, 32 * (cw / 2),
                                            64 * round + 32 * (cw % 2), e, o, sCm, sCn, sDm, sDn, lane);
