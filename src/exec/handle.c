@@ -82,7 +82,7 @@ void cuperm_handle_read_env(cuperm_handle_t* h)
     h->gettTma = gett && strcmp(gett, "tma") == 0;
     h->gettForced = h->gettTma || (gett && strcmp(gett, "1") == 0);
     const char* wgmma = getenv("CUPERM_GETT_WGMMA");
-    h->gettWgmma = !wgmma ? 0 : strcmp(wgmma, "1") == 0 ? 1 : strcmp(wgmma, "ws") == 0 ? 2 : 0;
+    h->gettWgmma = wgmma && strcmp(wgmma, "1") == 0;
     const char* tile = getenv("CUPERM_GETT_TMA_TILE");
     h->gettTmaTile = tile ? cuperm_ctr_tma_tile_id(tile) : -1;
     const char* dense = getenv("CUPERM_CTR_DENSE_WORKSPACE");

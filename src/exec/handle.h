@@ -39,9 +39,8 @@ typedef struct cuperm_handle {
     int gettForced;  /* CUPERM_GETT=1 or tma at cupermCreate: model contraction plans take GETT when eligible */
     int gettTma;     /* CUPERM_GETT=tma: GETT plans run the Hopper kernels where they map (not yet by default:
                         they have not run on a GPU) */
-    int gettWgmma;   /* CUPERM_GETT_WGMMA=1 (1) or ws (2) at cupermCreate: GETT plans on compute capability 9.0
-                        run the table kernel's wgmma form (backend/cuda/gett/gett_wgmma.cu) or its
-                        warp-specialised form (gett_wgmma_ws.cu) where it applies */
+    int gettWgmma;   /* CUPERM_GETT_WGMMA=1 at cupermCreate: GETT plans on compute capability 9.0 run the table
+                        kernel's wgmma form (backend/cuda/gett/gett_wgmma.cu) where it applies */
     int gettTmaTile; /* CUPERM_GETT_TMA_TILE=<tile name>: that block tile instead of the plan's (for
                         measuring every tile on every case); -1: the plan's */
     int ctrDenseWorkspace; /* CUPERM_CTR_DENSE_WORKSPACE=1 at cupermCreate: contraction workspace matrices

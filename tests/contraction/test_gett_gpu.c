@@ -13,8 +13,7 @@
  * without a GPU.
  *
  * CUPERM_GETT_WGMMA=1 runs the table kernel's cases without operators on its wgmma form (compute
- * capability 9.0; the random cases must have some), CUPERM_GETT_WGMMA=ws on its warp-specialised
- * wgmma form (every wgmma plan must say so).
+ * capability 9.0; the random cases must have some).
  *
  * CUPERM_GETT_TEST_ENGINE=tma runs the same cases with CUPERM_GETT=tma: GETT plans run the
  * Hopper TMA kernels where the problem maps onto them and A, B are 16-byte aligned (the table
@@ -135,9 +134,8 @@ static void buffer_free(buffer* b)
 
 /* The mode orders of the GETT plans made (descriptions "orders M by X, N by Y, K by Z"):
  * plans, then M by D, N by D, K by B. */
-static int orders_seen[8]; /* ... Hopper TMA plans (CUPERM_GETT_TEST_ENGINE=tma), D-tile plans, plans on
-                              the table kernel's wgmma form (CUPERM_GETT_WGMMA=1 or ws on compute capability
-                              9.0), of them on its warp-specialised form */
+static int orders_seen[7]; /* ... Hopper TMA plans (CUPERM_GETT_TEST_ENGINE=tma), D-tile plans, plans on
+                              the table kernel's wgmma form (CUPERM_GETT_WGMMA=1 on compute capability 9.0) */
 
 static void tally_orders(const char* description)
 {
@@ -147,27 +145,25 @@ static void tally_orders(const char* description)
     orders_seen[3] += strstr(description, "K by B") != NULL;
     orders_seen[4] += strstr(description, "Hopper TMA") != NULL;
     orders_seen[5] += strstr(description, "D-tile kernel") != NULL;
-    orders_seen[6] += strstr(description, "wgmma (Hopper)") != NULL;
-    orders_seen[7] += strstr(description, "wgmma (Hopper), warp-specialised") != NULL;
+    orders_seen[6] += strstr(description, "wgmma (Hopper") != NULL;
 }
 
-/* Whether this run asks table-kernel plans for a wgmma form and the device runs it: 1 for the plain
- * form, 2 for the warp-specialised one. */
+/* Whether this run asks table-kernel plans for the wgmma form and the device runs it. */
 static int wgmma_expected(void)
 {
     const char* on = getenv("CUPERM_GETT_WGMMA");
     int major = 0, minor = 0;
-    if (!on || (strcmp(on, "1") != 0 && strcmp(on, "ws") != 0)) return 0;
+    if (!on || strcmp(on, "1") != 0) return 0;
     CHECK_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0));
     CHECK_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, 0));
-    return major == 9 && minor == 0 ? (strcmp(on, "ws") == 0 ? 2 : 1) : 0;
+    return major == 9 && minor == 0;
 }
 
 static void print_orders(const char* what)
 {
     printf("    %s: orders M by D in %d, N by D in %d, K by B in %d of %d GETT plans; %d on the Hopper TMA kernels, "
-           "%d on the D-tile kernel, %d on the wgmma form (%d warp-specialised)\n", what, orders_seen[1], orders_seen[2],
-           orders_seen[3], orders_seen[0], orders_seen[4], orders_seen[5], orders_seen[6], orders_seen[7]);
+           "%d on the D-tile kernel, %d on the wgmma form\n", what, orders_seen[1], orders_seen[2], orders_seen[3],
+           orders_seen[0], orders_seen[4], orders_seen[5], orders_seen[6]);
     memset(orders_seen, 0, sizeof orders_seen);
 }
 
@@ -690,7 +686,6 @@ static void test_random(void** state)
     }
     printf("    random: %d cases (%d on the D-tile kernel's packed path), %d failed\n", count, packed, failures);
     if (wgmma_expected()) assert_true(orders_seen[6] > 0); /* the table kernel's cases ran on the wgmma form */
-    if (wgmma_expected() == 2) assert_int_equal(orders_seen[7], orders_seen[6]); /* ... the one asked for */
     print_orders("random");
     assert_int_equal(failures, 0);
 }

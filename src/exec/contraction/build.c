@@ -420,10 +420,9 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     /* The Hopper kernels (sm_90a machine code: compute capability 9.0 only), where the problem
      * maps onto them; the table kernel above stays the fallback for unaligned pointers. */
     const cuperm_device_info_t* info = &c->handle->dev;
-    const int wgmmaOk = !g->cudaCores && !q->dtileM && !q->skinny && c->handle->gettWgmma && cuperm_gett_wgmma_built() &&
-                        info->cc_major == 9 && info->cc_minor == 0;
-    q->wgmma = !wgmmaOk ? CUPERM_GETT_WGMMA_OFF : c->handle->gettWgmma == 2 ? CUPERM_GETT_WGMMA_WS : CUPERM_GETT_WGMMA_ALL;
-    if (q->wgmma == CUPERM_GETT_WGMMA_WS) { /* persistent blocks, one an SM */
+    q->wgmma = !g->cudaCores && !q->dtileM && !q->skinny && c->handle->gettWgmma && cuperm_gett_wgmma_built() &&
+               info->cc_major == 9 && info->cc_minor == 0;
+    if (q->wgmma) { /* persistent blocks, one an SM */
         const long long items = (long long)q->mTiles * q->nTiles * q->batch;
         const long long resident = info->sm_count > 0 ? info->sm_count : 1;
         q->gridBlocks = (int)(items < resident ? items : resident);
@@ -538,9 +537,7 @@ static void describe(cuperm_contraction_plan_t* c)
             snprintf(c->description + n, sizeof c->description - (size_t)n,
                  "; %s tensor cores, %d x %d x %d blocks; orders %s; tiles A %s x%d, B %s x%d; D runs along "
                  "%s x%d (C x%d); %d-bit offsets",
-                 !cuperm_gett_wgmma_takes(q)           ? "mma.sync"
-                 : q->wgmma == CUPERM_GETT_WGMMA_WS ? "wgmma (Hopper), warp-specialised,"
-                                                     : "wgmma (Hopper)", CUPERM_GETT_BM, CUPERM_GETT_BN, CUPERM_GETT_BK, orders,
+                 cuperm_gett_wgmma_takes(q) ? "wgmma (Hopper, warp-specialised)" : "mma.sync", CUPERM_GETT_BM, CUPERM_GETT_BN, CUPERM_GETT_BK, orders,
                  q->aKFast ? "k-major" : "m-major", q->vecA, q->bKFast ? "k-major" : "n-major", q->vecB,
                  q->dMFast ? "M" : "N", q->vecD, q->vecC, q->off32 ? 32 : 64);
         size_t used = strlen(c->description);

@@ -84,8 +84,8 @@ typedef struct {
     size_t packX, packY;
     const long long* tileBase;
     const int *stageX, *stageY;
-    int wgmma;               /* the table kernel's Hopper form where cuperm_gett_wgmma_takes: CUPERM_GETT_WGMMA_ALL
-                                (gett_wgmma.cu) or CUPERM_GETT_WGMMA_WS (gett_wgmma_ws.cu, persistent: gridBlocks) */
+    int wgmma;               /* the table kernel's Hopper form (gett_wgmma.cu, persistent: gridBlocks) where
+                                cuperm_gett_wgmma_takes */
     int aKFast, bKFast;      /* shared tile layout: k contiguous (1) or m / n contiguous (0) */
     int vecA, vecB;          /* run widths (8, 4, 2, 1 elements) along that layout's fast direction */
     int dMFast;              /* epilogue: D's runs along M (1) or N (0) */
@@ -153,10 +153,6 @@ cudaError_t cuperm_gett_simt_launch(const cuperm_gett_params_t* q, const void* A
 
 /* 1 if the kernel was compiled for sm_80+ (mma.sync) and can run on the current device. */
 int cuperm_gett_available(void);
-
-/* The table kernel's Hopper forms: every warp loads and multiplies (gett_wgmma.cu), or a producer
- * warpgroup loads for two consumer warpgroups (gett_wgmma_ws.cu). */
-enum { CUPERM_GETT_WGMMA_OFF = 0, CUPERM_GETT_WGMMA_ALL = 1, CUPERM_GETT_WGMMA_WS = 2 };
 
 /* The table kernel's Hopper form (gett_wgmma.cu: wgmma.mma_async, sm_90a machine code): the same
  * tables, tiles and results, no operators (cudaErrorNotSupported with any). C is read only when
