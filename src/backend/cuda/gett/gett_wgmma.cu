@@ -10,9 +10,9 @@
 // bench/results/gett-h100/wgmma-h200/); this one runs TCCG48 1.14x faster by geomean
 // (bench/results/gett-h100/wgmma-ws-h200/), and it is still slower than TTGT.
 //
-// Block: 512 threads, one an SM. Warpgroups 0 and 1 produce (one alone took 1.4x the time on TCCG 12
-// and 20-30: four warps, one a scheduler, could not issue the loads' address arithmetic fast
-// enough); warpgroups 2 and 3 each own 64 rows x all 128 columns of the 128 x 128 tile (m64n128k16,
+// Block: 512 threads, one an SM. Warpgroups 0 and 1 produce (one alone took 2.3x the time on TCCG 12
+// and 20-27: the loads' address arithmetic is the producers' work, and four warps, one a scheduler,
+// did not keep up); warpgroups 2 and 3 each own 64 rows x all 128 columns of the 128 x 128 tile (m64n128k16,
 // 64 fp32 accumulators a thread). The operand tiles sit in wgmma's canonical layouts (gett_index.h:
 // gett_wg_*): k-major tiles in the 64-byte swizzle, mn-major ones in 128-byte-swizzle atoms, read
 // through shared-memory descriptors (wgmma transposes mn-major 16-bit operands itself). The epilogue
