@@ -116,17 +116,14 @@ __device__ __forceinline__ void stage_k_tables(OFF* sK, const cuperm_gett_params
     for (int i = tid; i < 2 * ks; i += threads) sK[i] = i < ks ? tab<OFF>(q.aK)[i] : tab<OFF>(q.bK)[i - ks];
 }
 
-// A stage holds KSUB consecutive 32-deep tiles of A and B (one mbarrier round trip for KSUB x 1 MFLOP of
-// a 128 x 128 block), the ring STAGES of them.
-constexpr int KSUB = 2, STAGES = 4;
-constexpr int STAGE_BYTES = KSUB * GETT_STAGE_BYTES;
+constexpr int STAGES = 6;
 constexpr int PRODUCERS = 256, CONSUMERS = 256, THREADS = PRODUCERS + CONSUMERS;
 // Registers a thread after the roles part (setmaxnreg; the block starts at 65536 / THREADS = 128):
 // the producers' loads need few, the consumers' 64 accumulators and epilogue many.
 constexpr int PRODUCER_REGISTERS = 72, CONSUMER_REGISTERS = 184;
 static_assert(PRODUCERS * PRODUCER_REGISTERS + CONSUMERS * CONSUMER_REGISTERS <= 65536, "one register file");
 constexpr int CONSUMER_WARPS = CONSUMERS / 32;
-constexpr int PIPE_BYTES = STAGES * STAGE_BYTES;
+constexpr int PIPE_BYTES = STAGES * GETT_STAGE_BYTES;
 constexpr int STAGING_BYTES = CONSUMER_WARPS * GETT_EPI_WARP_FLOATS * 4; // a round's eight 32 x 32 pieces
 constexpr int BARRIER_BYTES = 2 * STAGES * 8;
 static_assert(GETT_THREADS == PRODUCERS, "a producer thread loads one thread's runs of gett_load_run");
@@ -245,7 +242,7 @@ static __global__ void __launch_bounds__(THREADS, 1)
     __syncthreads(); // the last block-wide barrier: the roles part here
 
     const long long items = (long long)q.mTiles * q.nTiles * q.batch;
-    const int kTiles = (q.k + GETT_BK - 1) / GETT_BK, kSteps = (kTiles + KSUB - 1) / KSUB;
+    const int kTiles = (q.k + GETT_BK - 1) / GETT_BK;
     Ring ring;
     if (tid < PRODUCERS) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(PRODUCER_REGISTERS));
@@ -259,21 +256,14 @@ static __global__ void __launch_bounds__(THREADS, 1)
             named_barrier(PRODUCER_BARRIER, PRODUCERS);
             const unsigned short* Al = A + tab<OFF>(q.aL)[it.l];
             const unsigned short* Bl = B + tab<OFF>(q.bL)[it.l];
-            // The tile's K steps into the ring, each 32-deep tile's loads by load(its place, A's and B's K
-            // table, k0). Tiles past K's last are zeros (the loads' bounds), and the consumers multiply
-            // them: branching between one stage's MMAs makes ptxas fence them apart, and they cost
-            // little where K is short (the epilogue dominates there).
+            // The tile's K steps into the ring, each stage's loads by load(stage, A's and B's K table, k0).
             auto fill = [&](auto&& load) {
 #pragma unroll 1
-                for (int step = 0; step < kSteps; ++step, ring.next()) {
+                for (int kt = 0; kt < kTiles; ++kt, ring.next()) {
                     mbar_wait(&empty[ring.stage], ring.phase ^ 1); // the consumers are done with its last fill
-#pragma unroll
-                    for (int j = 0; j < KSUB; ++j) {
-                        const int kt = step * KSUB + j;
-                        const bool staged = (kt + 1) * GETT_BK <= ks || ks == q.k;
-                        load(smem + ring.stage * STAGE_BYTES + j * GETT_STAGE_BYTES, staged ? aKs : tab<OFF>(q.aK),
-                             staged ? bKs : tab<OFF>(q.bK), kt * GETT_BK);
-                    }
+                    const bool staged = (kt + 1) * GETT_BK <= ks || ks == q.k;
+                    load(smem + ring.stage * GETT_STAGE_BYTES, staged ? aKs : tab<OFF>(q.aK), staged ? bKs : tab<OFF>(q.bK),
+                         kt * GETT_BK);
                     fence_proxy_async(); // this thread's plain shared stores (partial runs, gathers) to wgmma
                     mbar_arrive_cp_async(&full[ring.stage]);
                 }
@@ -312,15 +302,14 @@ static __global__ void __launch_bounds__(THREADS, 1)
         for (int i = 0; i < 64; ++i) acc[i] = 0.0f;
         int held = -1; // the stage whose MMAs may still be reading it
 #pragma unroll 1
-        for (int step = 0; step < kSteps; ++step, ring.next()) {
+        for (int kt = 0; kt < kTiles; ++kt, ring.next()) {
             mbar_wait(&full[ring.stage], ring.phase);
-            const unsigned stage = pipe + (unsigned)(ring.stage * STAGE_BYTES);
+            const unsigned stage = pipe + (unsigned)(ring.stage * GETT_STAGE_BYTES);
             fence_accumulators(acc);
             wgmma_fence();
 #pragma unroll
-            for (int j = 0; j < 2 * KSUB; ++j)
-                Mma<TAB, !AK, !BK>::run(acc, gett_wg_desc(stage + (j / 2) * GETT_STAGE_BYTES + aAt[j % 2], AK),
-                                        gett_wg_desc(stage + (j / 2) * GETT_STAGE_BYTES + bAt[j % 2], BK));
+            for (int k16 = 0; k16 < 2; ++k16)
+                Mma<TAB, !AK, !BK>::run(acc, gett_wg_desc(stage + aAt[k16], AK), gett_wg_desc(stage + bAt[k16], BK));
             wgmma_commit();
             wgmma_wait<1>(); // the previous step's MMAs are done: its stage goes back to the producer
             fence_accumulators(acc);
