@@ -314,6 +314,13 @@ static size_t build_packed(cuperm_contraction_plan_t* c, const cuperm_ctr_gett_t
 
 /* One step: the GETT kernel reading A, B (and C) in place and writing D. Its offset tables go
  * to plan-owned device memory on the plan's device now, once. */
+/* A persistent kernel's grid: one block a work item, at most blocksPerSm on every SM at once. */
+static int persistent_grid(const cuperm_contraction_plan_t* c, long long items, int blocksPerSm)
+{
+    const long long resident = (long long)(c->handle->dev.sm_count > 0 ? c->handle->dev.sm_count : 1) * blocksPerSm;
+    return (int)(items < resident ? items : resident);
+}
+
 static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
 {
     const cuperm_ctr_problem_t* p = &c->problem;
@@ -388,9 +395,7 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
         q->dtileSlotBytes = t.off32 ? cuperm_ctr_dtile_slot_bytes(&dt, t.dMFast) : 0; /* int offsets */
         q->mTiles = (q->m + dt.tm - 1) / dt.tm;
         q->nTiles = (q->n + dt.tn - 1) / dt.tn;
-        const long long items = (long long)q->mTiles * q->nTiles * q->batch;
-        const long long resident = (long long)(c->handle->dev.sm_count > 0 ? c->handle->dev.sm_count : 1) * CTR_DTILE_BLOCKS_PER_SM;
-        q->gridBlocks = (int)(items < resident ? items : resident);
+        q->gridBlocks = persistent_grid(c, (long long)q->mTiles * q->nTiles * q->batch, CTR_DTILE_BLOCKS_PER_SM);
         g->packedBytes = build_packed(c, &t, &dt);
     } else if (!g->cudaCores && cuperm_ctr_gett_skinny(p)) { /* B resident, persistent blocks over M tiles */
         _Static_assert(CTR_GETT_SKINNY_MAX_N == CUPERM_GETT_SKINNY_MAX_N && CTR_GETT_SKINNY_MAX_K == CUPERM_GETT_SKINNY_MAX_K &&
@@ -406,10 +411,7 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
             q->vecC = cuperm_ctr_gett_skinny_run_width(p, CTR_C, t.mSplit[1]);
             q->vecD = cuperm_ctr_gett_skinny_run_width(p, CTR_D, t.mSplit[1]);
         }
-        const long long items = (long long)q->mTiles * q->batch;
-        const long long resident =
-            (long long)(c->handle->dev.sm_count > 0 ? c->handle->dev.sm_count : 1) * CUPERM_GETT_SKINNY_BLOCKS_PER_SM;
-        q->gridBlocks = (int)(items < resident ? items : resident);
+        q->gridBlocks = persistent_grid(c, (long long)q->mTiles * q->batch, CUPERM_GETT_SKINNY_BLOCKS_PER_SM);
     }
     memcpy(g->by, t.by, sizeof g->by);
     for (int w = 0; w < CTR_OPERANDS; ++w) { /* negations are in the scalars already */
@@ -422,11 +424,7 @@ static cupermStatus_t build_gett_steps(cuperm_contraction_plan_t* c)
     const cuperm_device_info_t* info = &c->handle->dev;
     q->wgmma = !g->cudaCores && !q->dtileM && !q->skinny && c->handle->gettWgmma && cuperm_gett_wgmma_built() &&
                info->cc_major == 9 && info->cc_minor == 0;
-    if (q->wgmma) { /* persistent blocks, one an SM */
-        const long long items = (long long)q->mTiles * q->nTiles * q->batch;
-        const long long resident = info->sm_count > 0 ? info->sm_count : 1;
-        q->gridBlocks = (int)(items < resident ? items : resident);
-    }
+    if (q->wgmma) q->gridBlocks = persistent_grid(c, (long long)q->mTiles * q->nTiles * q->batch, 1);
     g->useTma = !g->cudaCores && !q->dtileM && !q->skinny && c->handle->gettTma && cuperm_gett_tma_built() && info->cc_major == 9 && info->cc_minor == 0 &&
                 cuperm_ctr_tma_map(p, &g->tma, NULL, 0);
     if (g->useTma && c->handle->gettTmaTile >= 0) cuperm_ctr_tma_set_tile(&g->tma, c->handle->gettTmaTile);

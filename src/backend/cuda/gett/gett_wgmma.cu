@@ -108,14 +108,6 @@ __device__ __forceinline__ void stage_round(float* staging, const float (&acc)[6
     }
 }
 
-// The first staged_k entries of A's and B's K tables into sK (A's, then B's), by `threads` threads
-// from `tid`; the caller synchronises.
-template <typename OFF>
-__device__ __forceinline__ void stage_k_tables(OFF* sK, const cuperm_gett_params_t& q, int ks, int tid, int threads)
-{
-    for (int i = tid; i < 2 * ks; i += threads) sK[i] = i < ks ? tab<OFF>(q.aK)[i] : tab<OFF>(q.bK)[i - ks];
-}
-
 constexpr int STAGES = 6;
 constexpr int PRODUCERS = 256, CONSUMERS = 256, THREADS = PRODUCERS + CONSUMERS;
 // Registers a thread after the roles part (setmaxnreg; the block starts at 65536 / THREADS = 128):
@@ -234,7 +226,7 @@ static __global__ void __launch_bounds__(THREADS, 1)
 
     const int tid = threadIdx.x;
     const int ks = staged_k<OFF>(q.k);
-    stage_k_tables(sK, q, ks, tid, THREADS);
+    for (int i = tid; i < 2 * ks; i += THREADS) sK[i] = i < ks ? tab<OFF>(q.aK)[i] : tab<OFF>(q.bK)[i - ks];
     if (tid == 0) {
         for (int s = 0; s < STAGES; ++s) mbar_init(&full[s], PRODUCERS), mbar_init(&empty[s], CONSUMER_WARPS);
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
