@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/cuda/gett/gett_exchange.cuh" // the library's quad exchange
 #include "probe/probe_common.cuh"
 
 namespace {
@@ -85,24 +86,6 @@ __device__ __forceinline__ void mma16816(float (&d)[4], const uint4& a, unsigned
                  "{%0,%1,%2,%3};"
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                  : "r"(a.x), "r"(a.y), "r"(a.z), "r"(a.w), "r"(b0), "r"(b1));
-}
-
-// Before: lane t's w[m] is pair t of piece m; after: lane u's w[m] is pair m of piece u (the library's
-// gett_dtile_packed.cu exchange).
-__device__ __forceinline__ void exchange(unsigned (&w)[4], int u)
-{
-#pragma unroll
-    for (int m = 0; m < 2; ++m) {
-        const unsigned r = __shfl_xor_sync(~0u, u & 2 ? w[m] : w[m + 2], 2);
-        if (u & 2) w[m] = r;
-        else w[m + 2] = r;
-    }
-#pragma unroll
-    for (int m = 0; m < 4; m += 2) {
-        const unsigned r = __shfl_xor_sync(~0u, u & 1 ? w[m] : w[m + 1], 1);
-        if (u & 1) w[m] = r;
-        else w[m + 1] = r;
-    }
 }
 
 __device__ __forceinline__ unsigned pack2(float x, float y)
@@ -180,7 +163,7 @@ __global__ void __launch_bounds__(kWarps * 32, 2) dwrite(const uint4* __restrict
 #pragma unroll
                         for (int m = 0; m < 4; ++m)
                             w[m] = pack2(alpha * acc[i][4 * q + m][2 * h], alpha * acc[i][4 * q + m][2 * h + 1]);
-                        exchange(w, t);
+                        cuperm::gett::exchange(w, t);
                         *reinterpret_cast<uint4*>(Dc + (long long)(i * 16 + g + 8 * h) * n + q * 32 + 8 * t) =
                             make_uint4(w[0], w[1], w[2], w[3]);
                     }

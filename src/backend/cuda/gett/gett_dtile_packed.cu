@@ -16,11 +16,16 @@
 //      block of D, in 16-byte pieces. (One bulk copy of an unpadded staging by one thread, tried
 //      in session 42, took 1.04x the time on TCCG 31: its reads of the staging had to end before
 //      the next barrier.)
+// Where every 16-byte piece of a tile is one fragment row's run (the direct path), the warps store
+// from their registers instead, and by default the pack kernel writes the images in mma fragment
+// order and each warp loads its own fragments from them (L2) a K step ahead: no shared memory and
+// no barrier, so no warp waits for another (CUPERM_GETT_DTILE_PACKED=ring: the shared-memory ring).
 // beta != 0 on the direct path only, where C has D's strides (cuperm_gett_params_t.packedC): each
 // lane loads C's pieces where it stores D's; other runs with C take the gathering kernel, which
 // reads C in the same pass.
 #include "backend/cuda/gett/gett.h"
 #include "backend/cuda/gett/gett_elements.cuh"
+#include "backend/cuda/gett/gett_exchange.cuh"
 #include "backend/cuda/gett/gett_mbarrier.cuh"
 #include "core/gett_dtile_shape.h"
 
@@ -145,33 +150,6 @@ static __global__ void pack(const cuperm_gett_params_t q, const Sides s, const u
         memcpy(&w, e, sizeof w);
         reinterpret_cast<uint4*>(work + (y ? q.packY : q.packX))[sideRow * rowUnits + (IDX)c0 / 8] = w;
     }
-}
-
-// The direct path's exchange among the L lanes that hold a piece's pairs: before, lane t's w[m] is
-// pair t of piece m (of the L a step stores); after, lane u's w[m] is pair m of piece u. Its own
-// inverse, so it also takes C's pieces, loaded whole, back to the accumulators' pairs.
-__device__ __forceinline__ void exchange(unsigned (&w)[4], int u) // 16-bit elements: a pair is a word
-{
-    // blocks of 2 across lanes u ^ 2, then single words across u ^ 1
-#pragma unroll
-    for (int m = 0; m < 2; ++m) {
-        const unsigned r = __shfl_xor_sync(~0u, u & 2 ? w[m] : w[m + 2], 2);
-        if (u & 2) w[m] = r;
-        else w[m + 2] = r;
-    }
-#pragma unroll
-    for (int m = 0; m < 4; m += 2) {
-        const unsigned r = __shfl_xor_sync(~0u, u & 1 ? w[m] : w[m + 1], 1);
-        if (u & 1) w[m] = r;
-        else w[m + 1] = r;
-    }
-}
-__device__ __forceinline__ void exchange(float2 (&w)[2], int u) // fp32: a pair is two words
-{
-    const float2 send = u ? w[0] : w[1];
-    const float2 r = make_float2(__shfl_xor_sync(~0u, send.x, 1), __shfl_xor_sync(~0u, send.y, 1));
-    if (u) w[0] = r;
-    else w[1] = r;
 }
 
 // Steps 2 and 3. TAB: the mma's input type; TD: D's type (TAB or float); NY: Y fragments a warp
