@@ -13,8 +13,7 @@
 #      with CUPERM_GETT_DTILE_PACKED=0: the gathering D-tile kernel only), nopack (the default plans
 #      with CUPERM_GETT_DTILE_PACKED=0), serial (the default plans, the packed path's kernel not
 #      overlapping the pack kernel's end: CUPERM_GETT_DTILE_PACKED=serial), staged (the default plans,
-#      every packed tile staged in shared memory: CUPERM_GETT_DTILE_PACKED=staged), ring (the default plans, the
-#      register-written tiles fed by the shared-memory ring of panels: CUPERM_GETT_DTILE_PACKED=ring), table (CUPERM_GETT=1: the table kernel, or the skinny one where N <= 32 and K <= 512), noskinny (the same with
+#      every packed tile staged in shared memory: CUPERM_GETT_DTILE_PACKED=staged), table (CUPERM_GETT=1: the table kernel, or the skinny one where N <= 32 and K <= 512), noskinny (the same with
 #      CUPERM_GETT_SKINNY=0), wgmma (noskinny on the table kernel's wgmma form: CUPERM_GETT_WGMMA=1), dense (the default plans with CUPERM_CTR_DENSE_WORKSPACE=1: TTGT
 #      workspace matrices unpadded, GEMMs priced without the misalignment term), memset2d (the default plans
 #      with every padded GEMM's K padding zeroed by cudaMemset2DAsync: CUPERM_CTR_ZERO=memset2d, session
@@ -30,9 +29,9 @@
 #      CUPERM_LT_AFTER_RUNS=0 CUPERM_LT_ALGO=N);
 #      then per case time and ratio
 #      to the same-shape cuBLAS GEMM of each variant (each variant's own same-run GEMM).
-# Logs in $OUT (or ./gpu-dtile-logs). SKIP=tests,gett-tests,gather-tests,staged-tests,ring-tests,table-tests,wgmma-tests,fuzz,memcheck,ctr-memcheck,racecheck
+# Logs in $OUT (or ./gpu-dtile-logs). SKIP=tests,gett-tests,gather-tests,staged-tests,table-tests,wgmma-tests,fuzz,memcheck,ctr-memcheck,racecheck
 # skips those parts (gett-tests: test_gett_gpu's default run; gather-tests: test_gett_gpu with the packed path off; staged-tests: its many-tiles
-# cases with every packed tile staged; ring-tests: those cases with the register-written tiles fed by the shared-memory ring; table-tests: on the table kernel; wgmma-tests: on its wgmma form); VARIANTS (default "ttgt dtile table") the
+# cases with every packed tile staged; table-tests: on the table kernel; wgmma-tests: on its wgmma form); VARIANTS (default "ttgt dtile table") the
 # benchmark's variants, side by side per case in cases-<dtype>.txt.
 #   run (carry build-dt): scripts/gpu-dtile-check.sh
 set -uo pipefail
@@ -56,8 +55,6 @@ if [[ $skip != *,tests,* ]]; then
   [[ $skip == *,gather-tests,* ]] || CUPERM_GETT_DTILE=1 CUPERM_GETT_DTILE_PACKED=0 run test_gett_gather_gpu 200 build-dt/test_gett_gpu
   [[ $skip == *,staged-tests,* ]] || CUPERM_GETT_DTILE=1 CUPERM_GETT_DTILE_PACKED=staged CUPERM_GETT_TEST_FILTER=test_many_tiles \
     run test_gett_staged_gpu 300 build-dt/test_gett_gpu
-  [[ $skip == *,ring-tests,* ]] || CUPERM_GETT_DTILE=1 CUPERM_GETT_DTILE_PACKED=ring CUPERM_GETT_TEST_FILTER=test_many_tiles \
-    run test_gett_ring_gpu 300 build-dt/test_gett_gpu
   [[ $skip == *,table-tests,* ]] || run test_gett_table_gpu 200 build-dt/test_gett_gpu
   [[ $skip == *,wgmma-tests,* ]] || CUPERM_GETT_WGMMA=1 run test_gett_wgmma_gpu 200 build-dt/test_gett_gpu
   [ -x build-dt/test_ctr_gpu ] && run test_ctr_gpu 300 build-dt/test_ctr_gpu
@@ -93,7 +90,6 @@ for dt in ${DTYPES:-f16 bf16}; do
       nopack) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_GETT_DTILE_PACKED=0) ;;
       serial) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_GETT_DTILE_PACKED=serial) ;;
       staged) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_GETT_DTILE_PACKED=staged) ;;
-      ring) env=(env -u CUPERM_GETT -u CUPERM_GETT_DTILE CUPERM_GETT_DTILE_PACKED=ring) ;;
       table) env=(env -u CUPERM_GETT_DTILE CUPERM_GETT=1) ;;
       noskinny) env=(env -u CUPERM_GETT_DTILE CUPERM_GETT=1 CUPERM_GETT_SKINNY=0) ;;
       wgmma) env=(env -u CUPERM_GETT_DTILE CUPERM_GETT=1 CUPERM_GETT_SKINNY=0 CUPERM_GETT_WGMMA=1) ;;

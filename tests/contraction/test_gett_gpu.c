@@ -543,9 +543,7 @@ static void test_many_tiles(void** state)
     /* Shapes 0, 2, 3 and 4 have tiles that are one block of D (shape 1's, over modes a, b and d,
      * skips c; shape 5's rows lie apart): the packed path takes their aligned beta = 0 runs on sm_90 (two a shape), unless
      * CUPERM_GETT_DTILE_PACKED=0 keeps the gathering kernel. It writes the tiles of 0, 2 and 3 from
-     * the registers (each warp loading its panels' mma fragments itself; with
-     * CUPERM_GETT_DTILE_PACKED=ring from the shared-memory ring), reading C where C has D's strides
-     * and is aligned (two more runs each), and
+     * the registers, reading C where C has D's strides and is aligned (two more runs each), and
      * stages 4's (all of them with CUPERM_GETT_DTILE_PACKED=staged, beta = 0 only; then 3's staging
      * is padded). Shapes 1 and 5 have tiles of whole modes that are not blocks of D: from the
      * registers (4 runs each), or not at all (staged).
@@ -557,8 +555,6 @@ static void test_many_tiles(void** state)
     const int onDtile = dtile && strcmp(dtile, "1") == 0;
     const int onPacked = onDtile && !(packed && strcmp(packed, "0") == 0) && major >= 9;
     const int staged = packed && strcmp(packed, "staged") == 0;
-    /* ring: the register-written tiles' panels in the shared-memory ring, not loaded as fragments */
-    const int ring = packed && strcmp(packed, "ring") == 0;
     /* CUPERM_GETT_TEST_SHAPES: only these shapes (digits, e.g. "05": under the sanitizers) */
     const char* only = getenv("CUPERM_GETT_TEST_SHAPES");
     rng_t r = {4242};
@@ -575,9 +571,7 @@ static void test_many_tiles(void** state)
             expect_in_description = !onPacked || (staged && (s == 1 || s == 5)) ? NULL
                                     : staged && s == 3  ? "from a padded staging"
                                     : staged || s == 4  ? "in 16-byte stores from a"
-                                    : ring ? "bulk-copied a stage ahead, tiles written in 16-byte stores from the registers"
-                                           : "each warp loading its own a step ahead, tiles written in 16-byte stores from "
-                                             "the registers";
+                                                        : "in 16-byte stores from the registers";
             failures += run_case(&r, b.d, &pairs[((size_t)cases[c][2] + 2 * s) % TENSOR_CORE_PAIRS], cases[c][0],
                                  cases[c][1], CUPERM_PLAN_MODEL, 1, label);
             expect_in_description = NULL;

@@ -251,8 +251,7 @@ static size_t build_packed(cuperm_contraction_plan_t* c, const cuperm_ctr_gett_t
     cuperm_ctr_gett_step_t* g = &c->gett;
     cuperm_gett_params_t* q = &g->params;
     /* "0": off; "serial": no overlapped launch; "staged": tiles staged in shared memory even where
-     * the kernel could write them from its registers; "ring": tiles written from the registers with
-     * the panels in a shared-memory ring, not loaded by each warp as fragments (A/B runs) */
+     * the kernel could write them from its registers (A/B runs) */
     const char* env = getenv("CUPERM_GETT_DTILE_PACKED");
     const int block = cuperm_ctr_dtile_packed_tile(&c->problem, dt), staged = env && strcmp(env, "staged") == 0;
     /* a tile of whole modes that is not one block of D: from the registers or not at all */
@@ -300,7 +299,6 @@ static size_t build_packed(cuperm_contraction_plan_t* c, const cuperm_ctr_gett_t
     g->packedTables = dev;
     q->packed = env && strcmp(env, "serial") == 0 ? 2 : 1;
     q->packedDirect = direct;
-    q->packedFragments = direct && !(env && strcmp(env, "ring") == 0);
     q->packedC = cuperm_ctr_same_strides(&c->problem, CTR_C, CTR_D);
     q->stageShift = stage.shift;
     q->stagePad = stage.pad;
@@ -513,11 +511,9 @@ static void describe(cuperm_contraction_plan_t* c)
             char packed[240] = "";
             if (q->packed)
                 snprintf(packed, sizeof packed,
-                         "; packed where beta = 0%s (A and B panels packed into the workspace, %s, tiles written in "
-                         "16-byte stores %s)",
+                         "; packed where beta = 0%s (A and B panels packed into the workspace, bulk-copied a stage "
+                         "ahead, tiles written in 16-byte stores %s)",
                          q->packedDirect && q->packedC ? " or C has D's strides" : "",
-                         q->packedFragments ? "in mma fragment order, each warp loading its own a step ahead"
-                                            : "bulk-copied a stage ahead",
                          q->packedDirect ? "from the registers" : q->stagePad ? "from a padded staging" : "from a staging");
             snprintf(c->description + n, sizeof c->description - (size_t)n,
                      "; orders %s; D-tile kernel (mma.sync tensor cores, the whole K in shared memory), tiles of "

@@ -79,11 +79,8 @@ typedef struct {
      * not overlapping its end (programmatic dependent launch off: A/B runs). packedDirect: every
      * 16-byte piece of the tile is one accumulator fragment row's run along Y
      * (plan/contraction/gett_dtile.h: cuperm_ctr_dtile_direct_pieces), so the lanes holding it
-     * store it from registers (no staging; stageX, stageY still give the places). packedFragments
-     * (direct path only): the images are in mma fragment order (image layout as before, its first
-     * rows x K x 2 bytes used) and each warp loads its fragments from them itself, with no shared
-     * memory ring. */
-    int packed, packedDirect, packedC, packedFragments, stageShift, stagePad, packedSmem;
+     * store it from registers (no staging; stageX, stageY still give the places). */
+    int packed, packedDirect, packedC, stageShift, stagePad, packedSmem;
     size_t packX, packY;
     const long long* tileBase;
     const int *stageX, *stageY;

@@ -85,45 +85,6 @@ static __global__ void pack(const cuperm_gett_params_t q, const Sides s, const u
     // up and then waits (griddepcontrol.wait) for this grid to complete before reading the images.
     asm volatile("griddepcontrol.launch_dependents;");
 #endif
-    if (q.packedFragments) { // each image in mma fragment order, for the fragment path below
-        const int KS = q.dtileK / 16;
-        const IDX perX = (IDX)(s.rowsX / 16) * KS * 32, perY = (IDX)(s.rowsY / 16) * KS * 32; // entries an image
-        const IDX entriesX = (IDX)q.batch * s.tilesX * perX, entries = entriesX + (IDX)q.batch * s.tilesY * perY;
-        for (IDX u = (IDX)blockIdx.x * blockDim.x + threadIdx.x; u < entries; u += (IDX)gridDim.x * blockDim.x) {
-            const bool y = u >= entriesX;
-            const IDX v = y ? u - entriesX : u, per = y ? perY : perX, image = v / per;
-            const int w = (int)(v - image * per), lane = w % 32, ks = w / 32 % KS, f = w / 32 / KS;
-            const bool am = y == (bool)q.dMFast;
-            const unsigned short* const X = am ? A : B;
-            const OFF* const rowOff = static_cast<const OFF*>(am ? q.aM : q.bN);
-            const OFF* const kOff = static_cast<const OFF*>(am ? q.aK : q.bK);
-            const OFF* const lOff = static_cast<const OFF*>(am ? q.aL : q.bL);
-            const int tile = y ? s.yTile : s.xTile, size = y ? s.ySize : s.xSize, tiles = y ? s.tilesY : s.tilesX;
-            const IDX l = image / (IDX)tiles;
-            const int t = (int)(image - l * tiles), c0 = ks * 16 + 2 * (lane % 4);
-            // Pair p of the entry: rows f 16 + lane / 4 (+ 8), columns c0 (+ 8). X, one A fragment: (row,
-            // column) halves (0, 0), (1, 0), (0, 1), (1, 1); Y, the B fragments of rows f 16 .. + 7 and
-            // f 16 + 8 .. + 15: (0, 0), (0, 1), (1, 0), (1, 1).
-            unsigned short e[8];
-#pragma unroll
-            for (int p = 0; p < 4; ++p) {
-                const int rowHi = y ? p >> 1 : p & 1, colHi = y ? p & 1 : p >> 1;
-                const int r = f * 16 + lane / 4 + 8 * rowHi, at = t * tile + r;
-                const bool live = r < tile && at < size;
-                const long long base = live ? (long long)lOff[l] + rowOff[at] : 0;
-#pragma unroll
-                for (int h = 0; h < 2; ++h) {
-                    const int c = c0 + 8 * colHi + h;
-                    e[2 * p + h] = live && c < q.k ? X[base + kOff[c]] : 0;
-                }
-            }
-            uint4 wv;
-            memcpy(&wv, e, sizeof wv);
-            const size_t imageBytes = (size_t)(y ? s.rowsY : s.rowsX) * s.ld * 2;
-            *reinterpret_cast<uint4*>(work + (y ? q.packY : q.packX) + (size_t)image * imageBytes + (size_t)w * 16) = wv;
-        }
-        return;
-    }
     const IDX rowUnits = (IDX)(s.ld / 8);
     const IDX rowsAllX = (IDX)q.batch * s.tilesX * s.rowsX, unitsX = rowsAllX * rowUnits;
     const IDX units = unitsX + (IDX)q.batch * s.tilesY * s.rowsY * rowUnits;
@@ -278,8 +239,12 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
             const int x = (fx0 + i) * 16 + g + 8 * h, y = (fy0 + jj) * 8 + t4 / L * PER;
             pos[p] = x < s.xTile && y < s.yTile ? q.stageX[x] + q.stageY[y] : -1;
         }
-        // Item j's tile from the accumulators to D (and C's pieces read where beta != 0).
-        auto store_item = [&](long long j) {
+        start();
+        int st = 0, who = 0;
+        unsigned ph = 0;
+        for (long long j = begin; j < end; ++j) {
+            multiply(st, ph);
+            mbar_arrive(&empty[st]); // every lane: each orders its own reads of the panels
             R* const Dt = static_cast<R*>(D) + q.tileBase[j];
             const R* const Ct = BETA ? static_cast<const R*>(C) + q.tileBase[j] : nullptr;
             // slot sl = (i 2 + h) NY + jj: accumulators (2h, 2h + 1) of fragment (i, jj)
@@ -330,72 +295,6 @@ static __global__ void __launch_bounds__(THREADS, CTR_DTILE_BLOCKS_PER_SM)
                     if (pos[p] >= 0) *reinterpret_cast<float4*>(Dt + pos[p]) = make_float4(w[0].x, w[0].y, w[1].x, w[1].y);
                 }
             }
-        };
-        if (q.packedFragments) {
-            // Fragment path: the pack kernel wrote each panel image in mma fragment order, so a lane
-            // loads each of its fragments (one of X, two of Y) as one 16-byte word from L2, a step of
-            // 16 along K ahead of the products (the next item's first step during this item's
-            // stores). No shared memory and no barrier: a warp never waits for another. (A probe of
-            // this against the ring of shared-memory panels: tools/probe/dwrite.cu.)
-            constexpr int FR = MX + NY / 2; // a step's fragment words: MX of X, NY / 2 pairs of Y
-            const int KS = q.dtileK / 16;
-            asm volatile("griddepcontrol.wait;" ::: "memory"); // the pack kernel's images are complete
-            auto images = [&](long long j, const uint4*& xi, const uint4*& yi) {
-                const long long key = j / innerTiles;
-                const int inner = (int)(j % innerTiles), outer = (int)(key % outerTiles);
-                const long long l = key / outerTiles;
-                const int tx = outerX ? outer : inner, ty = outerX ? inner : outer;
-                xi = reinterpret_cast<const uint4*>(imagesX + (l * s.tilesX + tx) * xBytes) + fx0 * KS * 32 + lane;
-                yi = reinterpret_cast<const uint4*>(imagesY + (l * s.tilesY + ty) * yBytes) + fy0 / 2 * KS * 32 + lane;
-            };
-            auto load = [&](const uint4* xi, const uint4* yi, int ks, uint4(&f)[FR]) {
-#pragma unroll
-                for (int i = 0; i < MX; ++i) f[i] = __ldg(xi + (i * KS + ks) * 32);
-#pragma unroll
-                for (int p = 0; p < NY / 2; ++p) f[MX + p] = __ldg(yi + (p * KS + ks) * 32);
-            };
-            const uint4 *xc = nullptr, *yc = nullptr, *xn = nullptr, *yn = nullptr;
-            uint4 f[FR];
-            if (begin < end) images(begin, xc, yc), load(xc, yc, 0, f);
-            for (long long j = begin; j < end; ++j) {
-                if (j + 1 < end) images(j + 1, xn, yn);
-                for (int ks = 0; ks < KS; ++ks) {
-                    uint4 nf[FR];
-                    if (ks + 1 < KS) load(xc, yc, ks + 1, nf);
-                    else if (j + 1 < end) load(xn, yn, 0, nf);
-                    else {
-#pragma unroll
-                        for (int r = 0; r < FR; ++r) nf[r] = f[r];
-                    }
-#pragma unroll
-                    for (int i = 0; i < MX; ++i) {
-                        const unsigned a[4] = {f[i].x, f[i].y, f[i].z, f[i].w};
-#pragma unroll
-                        for (int p = 0; p < NY / 2; ++p) {
-                            if (ks == 0) { // the first step writes the accumulators
-                                mma_first<TAB>(acc[i][2 * p], a, f[MX + p].x, f[MX + p].y);
-                                mma_first<TAB>(acc[i][2 * p + 1], a, f[MX + p].z, f[MX + p].w);
-                            } else {
-                                mma<TAB>(acc[i][2 * p], a, f[MX + p].x, f[MX + p].y);
-                                mma<TAB>(acc[i][2 * p + 1], a, f[MX + p].z, f[MX + p].w);
-                            }
-                        }
-                    }
-#pragma unroll
-                    for (int r = 0; r < FR; ++r) f[r] = nf[r];
-                }
-                store_item(j);
-                xc = xn, yc = yn;
-            }
-            return;
-        }
-        start();
-        int st = 0, who = 0;
-        unsigned ph = 0;
-        for (long long j = begin; j < end; ++j) {
-            multiply(st, ph);
-            mbar_arrive(&empty[st]); // every lane: each orders its own reads of the panels
-            store_item(j);
             refill(j, st, ph, who, false);
             if (++st == S) st = 0, ph ^= 1;
             if (++who == W) who = 0;
