@@ -16,10 +16,8 @@
 //      block of D, in 16-byte pieces. (One bulk copy of an unpadded staging by one thread, tried
 //      in session 42, took 1.04x the time on TCCG 31: its reads of the staging had to end before
 //      the next barrier.)
-// Where every 16-byte piece of a tile is one fragment row's run (the direct path), the warps store
-// from their registers instead, and by default the pack kernel writes the images in mma fragment
-// order and each warp loads its own fragments from them (L2) a K step ahead: no shared memory and
-// no barrier, so no warp waits for another (CUPERM_GETT_DTILE_PACKED=ring: the shared-memory ring).
+// (Each warp loading its own mma fragments from images packed in fragment order, with no ring, was
+// 1.27-1.35x slower on TCCG 31-48: session 68, bench/results/gett-h100/dwrite-probe-h200/.)
 // beta != 0 on the direct path only, where C has D's strides (cuperm_gett_params_t.packedC): each
 // lane loads C's pieces where it stores D's; other runs with C take the gathering kernel, which
 // reads C in the same pass.
