@@ -183,37 +183,6 @@ __global__ void copy16(const uint4* __restrict__ s, uint4* __restrict__ d, long 
         d[i] = __ldg(s + i);
 }
 
-// Median of 15 replays of a graph of 20 runs, ms a run.
-template <typename F> float time_ms(cudaStream_t st, F run)
-{
-    constexpr int batch = 20;
-    cudaGraph_t gr;
-    cudaGraphExec_t exec;
-    CHECK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
-    for (int i = 0; i < batch; ++i) run();
-    CHECK(cudaStreamEndCapture(st, &gr));
-    CHECK(cudaGraphInstantiate(&exec, gr, 0));
-    CHECK(cudaGraphDestroy(gr));
-    cudaEvent_t e0, e1;
-    CHECK(cudaEventCreate(&e0));
-    CHECK(cudaEventCreate(&e1));
-    std::vector<float> v;
-    for (int r = 0; r < 18; ++r) {
-        CHECK(cudaEventRecord(e0, st));
-        CHECK(cudaGraphLaunch(exec, st));
-        CHECK(cudaEventRecord(e1, st));
-        CHECK(cudaEventSynchronize(e1));
-        float ms;
-        CHECK(cudaEventElapsedTime(&ms, e0, e1));
-        if (r >= 3) v.push_back(ms / batch);
-    }
-    CHECK(cudaGraphExecDestroy(exec));
-    CHECK(cudaEventDestroy(e0));
-    CHECK(cudaEventDestroy(e1));
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
 struct Opts {
     int wn = 64, cpu = 8, bps = 0;
     bool interleave = false; // --interleave: a block's warps take neighbouring chunks at a time
@@ -354,16 +323,17 @@ void run_case(const Opts& o, int m, int n, int k, int sms, cublasHandle_t blas, 
         release();
         return;
     }
-    // timing, each kind alternated twice, the better median kept
+    // timing, each kind alternated twice, the better median kept: median of 15 replays of a graph of 20 runs
+    auto time_ms = [&](auto run) { return median_ms(15, st, nullptr, 0, run, 20); };
     float tp = 1e9f, ts = 1e9f, tg = 1e9f, tm = 1e9f, tl = 1e9f, tc = 1e9f, tk = 1e9f;
     for (int round = 0; round < 2; ++round) {
-        tp = std::min(tp, time_ms(st, probe));
-        ts = std::min(ts, time_ms(st, stores));
-        tg = std::min(tg, time_ms(st, gemm));
-        tm = std::min(tm, time_ms(st, mset));
-        tl = std::min(tl, time_ms(st, linear));
-        tc = std::min(tc, time_ms(st, copy));
-        tk = std::min(tk, time_ms(st, pack));
+        tp = std::min(tp, time_ms(probe));
+        ts = std::min(ts, time_ms(stores));
+        tg = std::min(tg, time_ms(gemm));
+        tm = std::min(tm, time_ms(mset));
+        tl = std::min(tl, time_ms(linear));
+        tc = std::min(tc, time_ms(copy));
+        tk = std::min(tk, time_ms(pack));
     }
     const double gb = dBytes / 1e6; // GB/s = MB / ms
     printf("m=%d n=%d k=%d WN=%d CPU=%d%s bps=%d | probe %.4f ms %.0f GB/s gemm/probe %.3f | stores-only %.4f ms %.0f GB/s | "

@@ -111,11 +111,12 @@ inline PFN_cuTensorMapEncodeTiled_v12000 encode_fn()
     return fn;
 }
 
-// The median over reps of one run's time, the output poisoned before each timing. Tensors under 64 MB
-// (L2-sized: the launch rate would dominate) are timed as a graph of 50 runs back to back.
-template <typename F> float median_ms(int reps, cudaStream_t st, void* poison, size_t bytes, F run)
+// The median over reps of one run's time, the output poisoned before each timing (poison: null for
+// none). Tensors under 64 MB (L2-sized: the launch rate would dominate) are timed as a graph of 50 runs
+// back to back; graphBatch > 0: always as a graph of that many.
+template <typename F> float median_ms(int reps, cudaStream_t st, void* poison, size_t bytes, F run, int graphBatch = 0)
 {
-    const int batch = bytes < (64u << 20) ? 50 : 1;
+    const int batch = graphBatch > 0 ? graphBatch : bytes < (64u << 20) ? 50 : 1;
     cudaGraphExec_t exec = nullptr;
     if (batch > 1) {
         cudaGraph_t g;
