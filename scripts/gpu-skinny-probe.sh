@@ -3,7 +3,7 @@
 # from build-tp/cuperm-skinny-probe.xz (built for sm_90: make cuperm-skinny-probe). RUNS: the probe's
 # argument lists, ";"-separated, options and cases (TCCG ids or "D-A-B:extents"); default: TCCG 1-8 with
 # RA 16, then RA 8. SANITIZE=1 adds compute-sanitizer memcheck and racecheck on TCCG 6 and 2 (checks only,
-# no timing). NCU_RUNS: argument lists (";"-separated) whose first launch of the probe's kernel Nsight Compute
+# no timing; SANITIZE_ARGS: their arguments, default "6 2"). NCU_RUNS: argument lists (";"-separated) whose first launch of the probe's kernel Nsight Compute
 # profiles (clocks not locked; ncu-N.txt). Output in $OUT/probe.txt.
 #   run (carry build-tp): OUT=... [RUNS="--ra 16 1 3;--ra-k 8 2 5"] scripts/gpu-skinny-probe.sh
 set -uo pipefail
@@ -21,7 +21,8 @@ for r in "${runs[@]}"; do
 done
 if [ "${SANITIZE:-0}" = 1 ]; then
   for tool in memcheck racecheck; do
-    timeout 240 compute-sanitizer --tool $tool $bin --reps 0 6 2 >"$out/$tool.log" 2>&1
+    # shellcheck disable=SC2086
+    timeout 240 compute-sanitizer --tool $tool $bin --reps 0 ${SANITIZE_ARGS:-6 2} >"$out/$tool.log" 2>&1
     echo "$tool rc=$?: $(tail -1 "$out/$tool.log")" | tee -a "$out/probe.txt"
   done
 fi
@@ -29,7 +30,7 @@ if [ -n "${NCU_RUNS:-}" ]; then
   IFS=';' read -ra nruns <<<"$NCU_RUNS"
   for i in "${!nruns[@]}"; do
     # shellcheck disable=SC2086
-    timeout 200 ncu --clock-control none --kernel-name regex:skinny_tma --launch-count 1 --section SpeedOfLight \
+    timeout 200 ncu --clock-control none --kernel-name regex:${NCU_KERNEL:-skinny_tma} --launch-count 1 --section SpeedOfLight \
       --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables --section WarpStateStats \
       --section SchedulerStats --section Occupancy $bin --reps 0 ${nruns[$i]} >"$out/ncu-$i.txt" 2>&1
     echo "ncu ${nruns[$i]} rc=$?" | tee -a "$out/probe.txt"

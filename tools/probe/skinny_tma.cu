@@ -25,6 +25,7 @@
 // against a simple reference after a poisoned run.
 //
 //   cuperm-skinny-probe [--plan] [--reps N] [--bm 128|256] [--bk 32|64] [--ra 8|16|32|64] [--ra-k N] [--stages 3|4|6] [--bf16] [--skip 1|2] CASE ...
+//   cuperm-skinny-probe --direct WA:WARPS_A:NBUF[:MINB] [--plan] [--reps N] [--bf16] [--skip 2] CASE ...   (skinny_direct.cuh)
 // --reps 0 checks without timing. --skip 1|2 times the kernel without its loads or its stores
 // (diagnostics: the outputs are then wrong). --bm: the tile's rows (BM = RA x RD; 256: two m16 tiles a warp).
 // --ra: RA where A is M-major (default 16); --ra-k: RA where A is K-major (default 2).
@@ -34,6 +35,7 @@
 #include <cuda_fp16.h>
 
 #include <cstring>
+#include <functional>
 #include <string>
 #include <type_traits>
 
@@ -327,6 +329,8 @@ bool parse(const char* arg, Case* c)
 
 bool in(const std::string& t, char m) { return t.find(m) != std::string::npos; }
 
+#include "probe/skinny_direct.cuh"
+
 // A dense map of tensor t (modes in memory order, padded to 5 with extent-1 dims), boxes box[].
 CUtensorMap make_map(const Case& c, const std::string& t, void* base, const int box[5], int swizzleBytes)
 {
@@ -554,20 +558,26 @@ template <typename T> auto pick(int bm, int bk, int stages)
 
 struct Config {
     int bm, bk, ra, rak, stages;
+    bool direct;          // skinny_direct.cuh's kernel instead of the TMA one
+    int wa, warpsA, nbuf, minb; // its warp tile (WA of muA), warps along muA, k16 steps of loads in flight + 1,
+                                // blocks an SM for the register limit
 };
 
 template <typename T> void run_case(const Case& c, const Config& f, int skip, int reps, cupermHandle_t h, cublasHandle_t cb)
 {
     Plan pl;
-    if (!plan(c, f.bm, f.bk, f.ra, f.rak, skip & 2, &pl)) {
-        printf("%s: not for this kernel: %s\n", c.name.c_str(), pl.why.c_str());
+    direct::Plan dp;
+    if (f.direct ? !direct::plan(c, f.wa, f.warpsA, &dp) : !plan(c, f.bm, f.bk, f.ra, f.rak, skip & 2, &pl)) {
+        printf("%s: not for this kernel: %s\n", c.name.c_str(), (f.direct ? dp.why : pl.why).c_str());
         return;
     }
+    if (f.direct) pl.m = dp.m, pl.n = dp.n, pl.k = dp.k, pl.bK = dp.bK, pl.bN = dp.bN;
     const bool bf = std::is_same<T, __nv_bfloat16>::value;
     const long long na = c.volume(c.a), nb = c.volume(c.b), nd = c.volume(c.d);
     T *A, *B, *D, *ga, *gb, *gd;
     float *ref, *mag;
-    long long *bK, *bN;
+    long long *bK, *bN, *dN = nullptr;
+    int* aK = nullptr;
     unsigned long long* bad;
     CHECK(cudaMalloc(&A, na * sizeof(T)));
     CHECK(cudaMalloc(&B, nb * sizeof(T)));
@@ -582,6 +592,12 @@ template <typename T> void run_case(const Case& c, const Config& f, int skip, in
     CHECK(cudaMalloc(&bad, sizeof *bad));
     CHECK(cudaMemcpy(bK, pl.bK.data(), pl.bK.size() * sizeof(long long), cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(bN, pl.bN.data(), pl.bN.size() * sizeof(long long), cudaMemcpyHostToDevice));
+    if (f.direct) {
+        CHECK(cudaMalloc(&aK, dp.aK.size() * sizeof(int)));
+        CHECK(cudaMalloc(&dN, dp.dN.size() * sizeof(long long)));
+        CHECK(cudaMemcpy(aK, dp.aK.data(), dp.aK.size() * sizeof(int), cudaMemcpyHostToDevice));
+        CHECK(cudaMemcpy(dN, dp.dN.data(), dp.dN.size() * sizeof(long long), cudaMemcpyHostToDevice));
+    }
     fill_values<T><<<1024, 256>>>(A, na, 1);
     fill_values<T><<<1024, 256>>>(B, nb, 2);
     fill_values<T><<<1024, 256>>>(ga, pl.m * pl.k, 3);
@@ -602,21 +618,33 @@ template <typename T> void run_case(const Case& c, const Config& f, int skip, in
     cudaStream_t st;
     CHECK(cudaStreamCreate(&st));
     if (cublasSetStream(cb, st) != CUBLAS_STATUS_SUCCESS) exit(1);
-    const CUtensorMap aMap = make_map(c, c.a, A, pl.aBox, pl.aSwizzle);
-    const int noBox[5] = {8, 1, 1, 1, 1}; // without stores (--skip 2) D's box may break TMA's rules: any valid one
-    const CUtensorMap dMap = make_map(c, c.d, D, skip & 2 ? noBox : pl.dBox, 0);
-    pl.p.alpha = 1.0f;
-    pl.p.skip = skip;
-    const int stages = f.stages;
-    const size_t smem = 1024 + (size_t)stages * f.bm * f.bk * 2 + 2 * f.bm * kNP * sizeof(T) + kNP * pl.p.bPitch + 2 * stages * 8;
-    auto* kern = pick<T>(f.bm, f.bk, stages);
-    CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    int dev, sms, per = 0;
+    int dev, sms, per = 0, grid = 0, stages = f.stages;
     CHECK(cudaGetDevice(&dev));
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kern, kThreads, smem));
-    const int grid = (int)std::min<long long>((long long)sms * per, pl.p.items);
-    auto tma = [&] { kern<<<grid, kThreads, smem, st>>>(aMap, dMap, pl.p, B, bK, bN); };
+    std::function<void()> mine;
+    if (f.direct) {
+        dp.p.alpha = 1.0f, dp.p.skip = skip;
+        auto* kern = direct::pick<T>(f.wa, (int)dp.n, f.nbuf, f.minb);
+        CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, dp.smem));
+        CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kern, direct::kThreads, dp.smem));
+        grid = (int)std::min<long long>((long long)sms * per, dp.p.items);
+        stages = f.nbuf;
+        mine = [=, &dp] { kern<<<grid, direct::kThreads, dp.smem, st>>>(dp.p, A, B, D, aK, bK, bN, dN); };
+    } else {
+        const CUtensorMap aMap = make_map(c, c.a, A, pl.aBox, pl.aSwizzle);
+        const int noBox[5] = {8, 1, 1, 1, 1}; // without stores (--skip 2) D's box may break TMA's rules: any valid one
+        const CUtensorMap dMap = make_map(c, c.d, D, skip & 2 ? noBox : pl.dBox, 0);
+        pl.p.alpha = 1.0f;
+        pl.p.skip = skip;
+        const size_t smem = 1024 + (size_t)stages * f.bm * f.bk * 2 + 2 * f.bm * kNP * sizeof(T) + kNP * pl.p.bPitch + 2 * stages * 8;
+        auto* kern = pick<T>(f.bm, f.bk, stages);
+        CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kern, kThreads, smem));
+        grid = (int)std::min<long long>((long long)sms * per, pl.p.items);
+        const Params prm = pl.p;
+        mine = [=] { kern<<<grid, kThreads, smem, st>>>(aMap, dMap, prm, B, bK, bN); };
+    }
+    auto tma = [&] { mine(); };
 
     // cuperm's plans (public API): default and GETT forced
     std::vector<int32_t> ma(c.a.begin(), c.a.end()), mb(c.b.begin(), c.b.end()), md(c.d.begin(), c.d.end());
@@ -682,12 +710,19 @@ template <typename T> void run_case(const Case& c, const Config& f, int skip, in
         for (int i = 0; i < 5; ++i) t[i] = round ? std::min(t[i], x[i]) : x[i];
     }
     if (reps == 0) {
-        printf("%s m=%lld n=%lld k=%lld RA=%d RD=%d: not timed | wrong: tma %llu, default %llu, gett %llu\n", c.name.c_str(),
-               pl.m, pl.n, pl.k, pl.p.RA, pl.p.RD, wrong[0], wrong[1], wrong[2]);
+        printf("%s m=%lld n=%lld k=%lld %s: not timed | wrong: %s %llu, default %llu, gett %llu\n", c.name.c_str(),
+               pl.m, pl.n, pl.k, f.direct ? "direct" : "tma", f.direct ? "direct" : "tma", wrong[0], wrong[1], wrong[2]);
         t[0] = 0; // skips the timed line below
     }
     const double bw = 1e-6 * (double)moved / t[0]; // GB/s of the copy, counted as 2 x (moved / 2)
-    if (t[0] > 0)
+    if (t[0] > 0 && f.direct)
+        printf("%s m=%lld n=%lld k=%lld direct WA=%d warpsA=%d NBUF=%d MINB=%d grid=%d steps=%d | copy %.1f GB/s | direct %.4f ms %.0f GB/s "
+               "%.1f%% of copy, gemm/direct %.3f | default %.4f ms gemm/x %.3f | gett %.4f ms gemm/x %.3f | gemm %.4f ms | "
+               "wrong: direct %llu, default %llu, gett %llu\n",
+               c.name.c_str(), pl.m, pl.n, pl.k, f.wa, f.warpsA, f.nbuf, f.minb, grid, dp.p.steps, bw, t[1],
+               1e-6 * (double)moved / t[1], 100.0 * t[0] / t[1], t[4] / t[1], t[2], t[2] ? t[4] / t[2] : 0.0, t[3],
+               t[3] ? t[4] / t[3] : 0.0, t[4], wrong[0], wrong[1], wrong[2]);
+    else if (t[0] > 0)
         printf("%s m=%lld n=%lld k=%lld BM=%d RA=%d RD=%d S=%d grid=%d steps=%d | copy %.1f GB/s | tma %.4f ms %.0f GB/s "
            "%.1f%% of copy, gemm/tma %.3f | default %.4f ms gemm/x %.3f | gett %.4f ms gemm/x %.3f | gemm %.4f ms | "
            "wrong: tma %llu, default %llu, gett %llu\n",
@@ -701,7 +736,7 @@ template <typename T> void run_case(const Case& c, const Config& f, int skip, in
     }
     CHECK(cudaStreamDestroy(st));
     for (void* q : {(void*)A, (void*)B, (void*)D, (void*)ga, (void*)gb, (void*)gd, (void*)ref, (void*)mag, (void*)bK,
-                    (void*)bN, (void*)bad, (void*)cp})
+                    (void*)bN, (void*)bad, (void*)cp, (void*)aK, (void*)dN})
         CHECK(cudaFree(q));
 }
 
@@ -726,7 +761,7 @@ void print_plan(const Case& c, const Config& f)
 int main(int argc, char** argv)
 {
     int reps = 20;
-    Config f = {128, 32, 16, 2, 4};
+    Config f = {128, 32, 16, 2, 4, false, 8, 4, 3, 1};
     bool bf = false, planOnly = false;
     int skip = 0;
     cupermHandle_t h = nullptr;
@@ -739,6 +774,16 @@ int main(int argc, char** argv)
         else if (!strcmp(argv[i], "--ra-k") && i + 1 < argc) f.rak = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--stages") && i + 1 < argc) f.stages = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--bf16")) bf = true;
+        else if (!strcmp(argv[i], "--direct") && i + 1 < argc) {
+            f.minb = 1;
+            f.direct = sscanf(argv[++i], "%d:%d:%d:%d", &f.wa, &f.warpsA, &f.nbuf, &f.minb) >= 3;
+            if (!f.direct || (f.wa != 8 && f.wa != 16) || 8 % f.warpsA || f.nbuf < 2 || f.nbuf > 4 || f.minb < 1 ||
+                f.minb > (f.wa == 8 ? 2 : 1)) {
+                fprintf(stderr, "--direct WA:WARPS_A:NBUF[:MINB] (WA 8 or 16, WARPS_A 1, 2, 4 or 8, NBUF 2-4, MINB 1 or, "
+                                "with WA 8, 2)\n");
+                return 2;
+            }
+        }
         else if (!strcmp(argv[i], "--skip") && i + 1 < argc) skip = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--plan")) planOnly = true; // print the kernel's parameters, no GPU
         else {
@@ -748,6 +793,16 @@ int main(int argc, char** argv)
                 fprintf(stderr, "usage: %s [--plan] [--reps N] [--bm 128|256] [--bk 32|64] [--ra 8|16|32|64] [--ra-k N] [--stages 3|4|6] [--bf16] [--skip 1|2] CASE ...\n",
                         argv[0]);
                 return 2;
+            }
+            if (planOnly && f.direct) {
+                direct::Plan dp;
+                if (!direct::plan(c, f.wa, f.warpsA, &dp)) printf("%s: not for this kernel: %s\n", c.name.c_str(), dp.why.c_str());
+                else
+                    printf("%s m=%lld n=%lld k=%lld direct: muA %d muD %d, A stride of muD %lld, D stride of muA %lld, tiles %d x %d, "
+                           "%d other M modes, items %lld, steps %d, smem %d\n",
+                           c.name.c_str(), dp.m, dp.n, dp.k, dp.p.extMuA, dp.p.extMuD, dp.p.aStrideMuD, dp.p.dStrideMuA,
+                           dp.p.tilesA, dp.p.tilesD, dp.p.nOther, dp.p.items, dp.p.steps, dp.smem);
+                continue;
             }
             if (planOnly) {
                 print_plan(c, f);
